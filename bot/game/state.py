@@ -1,0 +1,824 @@
+"""The match state machine: `legal_actions()`, `apply()`, JSON round trip (RULES.md R1-R27)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from bot.game.actions import (
+    ENVIDO_CHANTS,
+    FLOR_CHANTS,
+    TRUCO_CHANTS,
+    Action,
+    ActionKind,
+    AnyAction,
+    Deal,
+    act,
+    call_action,
+    play_action,
+)
+from bot.game.cards import DECK, Card, envido_cards, envido_value, flor_value, has_flor
+from bot.game.errors import IllegalActionError, Reason
+from bot.game.events import (
+    CardPlayed,
+    Chanted,
+    EnvidoAnnulled,
+    EnvidoResolved,
+    Event,
+    FlorResolved,
+    HandDealt,
+    HandEnd,
+    HandEnded,
+    MatchEnded,
+    RoundWon,
+    Scored,
+    ScoreReason,
+    SideValue,
+    WentToMazo,
+)
+from bot.game.scoring import (
+    FLOR_ACHICO,
+    FLOR_ALONE,
+    FLOR_CONTESTED,
+    contraflor_al_resto_not_wanted_value,
+    envido_not_wanted_value,
+    envido_raises,
+    envido_wanted_value,
+    falta,
+    truco_not_wanted_value,
+    truco_wanted_value,
+)
+
+K = ActionKind
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """The variants of RULES.md, defaults first."""
+
+    players: int = 2
+    target: int = 30
+    flor: bool = True
+    mazo_penalty: bool = True  # R24 house rule
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 4):
+            raise ValueError("players must be 2 or 4")
+        if self.target not in (15, 30):
+            raise ValueError("target must be 15 or 30")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "target": self.target,
+            "flor": self.flor,
+            "mazo_penalty": self.mazo_penalty,
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> MatchConfig:
+        return MatchConfig(
+            players=int(data["players"]),
+            target=int(data["target"]),
+            flor=bool(data["flor"]),
+            mazo_penalty=bool(data["mazo_penalty"]),
+        )
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # waiting for chance to deal the next hand
+    PLAY = "play"
+    OVER = "over"
+
+
+class Pending(StrEnum):
+    """What the table waits for an answer to, most urgent first."""
+
+    FLOR = "flor"
+    ENVIDO = "envido"
+    TRUCO = "truco"
+
+
+def side_of(seat: int) -> int:
+    """R4: seats alternate sides, partners opposite."""
+    return seat % 2
+
+
+class HandState:
+    """One deal. Mutable; owned by MatchState."""
+
+    __slots__ = (
+        "number",
+        "dealer",
+        "mano",
+        "players",
+        "dealt",
+        "held",
+        "rounds",
+        "results",
+        "leader",
+        "turn",
+        "truco_level",
+        "truco_side",
+        "truco_pending",
+        "truco_pending_side",
+        "envido_chain",
+        "envido_side",
+        "envido_pending",
+        "envido_closed",
+        "envido_chanted",
+        "envido_winner",
+        "flor_holders",
+        "flor_declared",
+        "flor_chain",
+        "flor_side",
+        "flor_pending",
+        "flor_closed",
+        "flor_chanted",
+        "flor_shown",
+        "calls",
+        "ended",
+    )
+
+    def __init__(self, number: int, dealer: int, dealt: tuple[tuple[Card, ...], ...], flor: bool):
+        players = len(dealt)
+        self.number = number
+        self.dealer = dealer
+        self.mano = (dealer + 1) % players
+        self.players = players
+        self.dealt = dealt
+        self.held: list[list[Card]] = [list(hand) for hand in dealt]
+        self.rounds: list[list[tuple[int, Card]]] = [[]]
+        self.results: list[int | None] = []  # side per finished round, None for parda
+        self.leader = self.mano
+        self.turn = self.mano
+        self.truco_level = 0  # accepted: 0 none, 1 truco, 2 retruco, 3 vale cuatro
+        self.truco_side: int | None = None  # the side that said quiero last (R11)
+        self.truco_pending = 0  # level chanted and waiting, 0 if none
+        self.truco_pending_side = 0
+        self.envido_chain: list[ActionKind] = []
+        self.envido_side = 0  # the side that made the last envido chant
+        self.envido_pending = False
+        self.envido_closed = False
+        self.envido_chanted = False
+        self.envido_winner: int | None = None  # seat whose envido won when wanted
+        self.flor_holders: list[bool] = [flor and has_flor(hand) for hand in dealt]
+        self.flor_declared: list[bool] = [False] * players
+        self.flor_chain: list[ActionKind] = []
+        self.flor_side = 0
+        self.flor_pending = False
+        self.flor_closed = False
+        self.flor_chanted = False
+        self.flor_shown: list[int] = []
+        self.calls: list[tuple[int, ActionKind]] = []
+        self.ended = False
+
+    # -- helpers ---------------------------------------------------------------------------
+    def order_from_mano(self) -> list[int]:
+        return [(self.mano + i) % self.players for i in range(self.players)]
+
+    def has_played(self, seat: int) -> bool:
+        return len(self.held[seat]) < 3
+
+    def in_round_one(self) -> bool:
+        return not self.results
+
+    def hand_value(self) -> int:
+        return truco_wanted_value(self.truco_level)
+
+    def pending(self) -> Pending | None:
+        if self.flor_pending:
+            return Pending.FLOR
+        if self.envido_pending:
+            return Pending.ENVIDO
+        if self.truco_pending:
+            return Pending.TRUCO
+        return None
+
+    def undeclared_flor(self) -> list[int]:
+        if self.flor_closed:
+            return []
+        return [
+            s for s in range(self.players) if self.flor_holders[s] and not self.flor_declared[s]
+        ]
+
+    def can_start_envido(self, seat: int) -> bool:
+        """R15, F3: round 1, not yet played, envido still open, truco not wanted."""
+        return (
+            not self.envido_closed
+            and self.truco_level == 0
+            and not self.results
+            and len(self.held[seat]) == 3
+        )
+
+    def best(self, seats: Sequence[int], values: Sequence[int]) -> tuple[int, int] | None:
+        """(seat, value) of the best among `seats`, ties to the one nearer the mano (F5)."""
+        found: tuple[int, int] | None = None
+        for seat in self.order_from_mano():
+            if seat in seats and (found is None or values[seat] > found[1]):
+                found = (seat, values[seat])
+        return found
+
+
+class MatchState:
+    """A whole match. `apply` mutates it and returns the events caused."""
+
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        self.scores: list[int] = [0, 0]
+        self.hand_number = 0
+        self.dealer = config.players - 1  # F1: seat 0 is mano of hand 1
+        self.phase = Phase.DEAL
+        self.winner: int | None = None
+        self.hand: HandState | None = None
+        self.step = 0  # actions applied, deals included
+        self._legal: list[Action] | None = None
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def needs_deal(self) -> bool:
+        return self.phase is Phase.DEAL
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal_actions(self) -> list[Action]:
+        """Every action any seat may take right now (R10: both partners may answer)."""
+        if self._legal is None:
+            self._legal = self._generate(exclusive=True)
+        return self._legal
+
+    def public_actions(self) -> list[Action]:
+        """The actions the table can see are possible, without knowing who holds flor.
+
+        This is what a shared board may offer: it includes ¡Flor! for every acting seat that
+        could hold one and every answer a non-flor player could give, so that nothing in it
+        depends on hidden cards. `apply` still enforces the real legality.
+        """
+        return self._generate(exclusive=False)
+
+    def acting_seats(self) -> list[int]:
+        """Seats the game waits on (those with a legal action), in seat order."""
+        return sorted({a.seat for a in self.legal_actions()})
+
+    def is_legal(self, action: Action) -> bool:
+        interned = act(action.seat, action.kind, action.card)
+        return any(a is interned for a in self.legal_actions())
+
+    def _generate(self, exclusive: bool) -> list[Action]:
+        h = self.hand
+        if self.phase is not Phase.PLAY or h is None:
+            return []
+        out: list[Action] = []
+        if exclusive:
+            forced = h.undeclared_flor()
+        elif self.config.flor and not h.flor_closed:
+            forced = [s for s in range(h.players) if not h.flor_declared[s] and len(h.held[s]) == 3]
+        else:
+            forced = []
+
+        if h.flor_pending:
+            answering = 1 - h.flor_side
+            last = h.flor_chain[-1]
+            if last is K.FLOR:
+                kinds: tuple[ActionKind, ...] = (
+                    K.FLOR,
+                    K.CON_FLOR_ME_ACHICO,
+                    K.CONTRAFLOR,
+                    K.CONTRAFLOR_AL_RESTO,
+                )
+            elif last is K.CONTRAFLOR:
+                kinds = (K.QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR_AL_RESTO)
+            else:
+                kinds = (K.QUIERO, K.NO_QUIERO)
+            for seat in range(answering, h.players, 2):
+                if h.flor_holders[seat] or not exclusive:
+                    out.extend(call_action(seat, kind) for kind in kinds)
+            return out
+
+        if h.envido_pending:
+            # F6: while an envido waits, every undeclared flor is declared first.
+            out.extend(call_action(seat, K.FLOR) for seat in forced)
+            if forced and exclusive:
+                return out
+            answering = 1 - h.envido_side
+            raises = envido_raises(h.envido_chain)
+            for seat in range(answering, h.players, 2):
+                out.append(call_action(seat, K.QUIERO))
+                out.append(call_action(seat, K.NO_QUIERO))
+                out.extend(call_action(seat, kind) for kind in raises)
+                out.append(call_action(seat, K.MAZO))
+            return out
+
+        if h.truco_pending:
+            answering = 1 - h.truco_pending_side
+            level = h.truco_pending
+            for seat in range(answering, h.players, 2):
+                if seat in forced:
+                    out.append(call_action(seat, K.FLOR))
+                    if exclusive:
+                        continue
+                out.append(call_action(seat, K.QUIERO))
+                out.append(call_action(seat, K.NO_QUIERO))
+                if level < 3:
+                    out.append(call_action(seat, TRUCO_CHANTS[level]))
+                # R17 / F4: el envido está primero, only over the first truco chant.
+                if level == 1 and h.can_start_envido(seat):
+                    out.extend(call_action(seat, kind) for kind in ENVIDO_CHANTS)
+                out.append(call_action(seat, K.MAZO))
+            return out
+
+        seat = h.turn
+        if seat in forced:
+            out.append(call_action(seat, K.FLOR))
+            if exclusive:
+                return out
+        out.extend(play_action(seat, c) for c in h.held[seat])
+        level = h.truco_level
+        if level < 3 and (level == 0 or h.truco_side == side_of(seat)):
+            out.append(call_action(seat, TRUCO_CHANTS[level]))
+        if h.can_start_envido(seat):
+            out.extend(call_action(seat, kind) for kind in ENVIDO_CHANTS)
+        out.append(call_action(seat, K.MAZO))
+        return out
+
+    # -- apply -----------------------------------------------------------------------------
+    def apply(self, action: AnyAction) -> list[Event]:
+        if isinstance(action, Deal):
+            events = self._deal(action)
+        else:
+            action = act(action.seat, action.kind, action.card)  # the interned instance
+            for legal in self.legal_actions():
+                if legal is action:
+                    break
+            else:
+                raise IllegalActionError(self.why_not(action), action.code)
+            events = self._play(action)
+        self.step += 1
+        self._legal = None
+        return events
+
+    def _deal(self, deal: Deal) -> list[Event]:
+        if self.phase is not Phase.DEAL:
+            raise IllegalActionError(
+                Reason.MATCH_OVER if self.phase is Phase.OVER else Reason.NOT_DEALING_NOW
+            )
+        hands = deal.hands
+        seen = {c for hand in hands for c in hand}
+        if (
+            len(hands) != self.players
+            or any(len(hand) != 3 for hand in hands)
+            or len(seen) != 3 * self.players
+        ):
+            raise IllegalActionError(Reason.BAD_DEAL)
+        if self.hand_number > 0:
+            self.dealer = (self.dealer + 1) % self.players  # R3
+        self.hand_number += 1
+        self.hand = HandState(self.hand_number, self.dealer, hands, self.config.flor)
+        self.phase = Phase.PLAY
+        return [HandDealt(self.hand_number, self.dealer, self.hand.mano)]
+
+    def _play(self, action: Action) -> list[Event]:
+        h = self.hand
+        assert h is not None
+        events: list[Event] = []
+        seat, kind = action.seat, action.kind
+        if kind is K.PLAY:
+            assert action.card is not None
+            self._play_card(h, seat, action.card, events)
+        elif kind is K.MAZO:
+            self._mazo(h, seat, events)
+        else:
+            h.calls.append((seat, kind))
+            if kind is not K.FLOR or h.flor_pending:
+                events.append(Chanted(seat, kind))
+            if h.flor_pending:
+                self._flor_answer(h, seat, kind, events)
+            elif kind is K.FLOR:
+                self._declare_flor(h, seat, events)
+            elif h.envido_pending:
+                self._envido_answer(h, seat, kind, events)
+            elif kind in ENVIDO_CHANTS:
+                h.envido_chain = [kind]
+                h.envido_side = side_of(seat)
+                h.envido_pending = True
+                h.envido_chanted = True
+            elif h.truco_pending:
+                self._truco_answer(h, seat, kind, events)
+            else:  # a truco chant on one's turn
+                h.truco_pending = h.truco_level + 1
+                h.truco_pending_side = side_of(seat)
+        if self.phase is Phase.OVER and self.winner is not None:
+            if not h.ended:
+                h.ended = True
+                events.append(HandEnded(h.number, None, 0, HandEnd.MATCH_OVER, self._shown(h)))
+            events.append(MatchEnded(self.winner, (self.scores[0], self.scores[1])))
+        return events
+
+    def _score(self, side: int, points: int, reason: ScoreReason, events: list[Event]) -> bool:
+        """R25/F10: add points unless the match is already won; True if the match is over."""
+        if self.winner is not None:
+            return True
+        self.scores[side] += points
+        events.append(Scored(side, points, reason, self.scores[side]))
+        if self.scores[side] >= self.config.target:
+            self.winner = side
+            self.phase = Phase.OVER
+            return True
+        return False
+
+    def _end_hand(
+        self, h: HandState, winner: int, points: int, reason: HandEnd, events: list[Event]
+    ) -> None:
+        score_reason = {
+            HandEnd.ROUNDS: ScoreReason.HAND,
+            HandEnd.NO_QUIERO: ScoreReason.TRUCO_NOT_WANTED,
+            HandEnd.MAZO: ScoreReason.MAZO,
+        }[reason]
+        self._score(winner, points, score_reason, events)
+        h.ended = True
+        events.append(HandEnded(h.number, winner, points, reason, self._shown(h)))
+        if self.phase is not Phase.OVER:
+            self.phase = Phase.DEAL
+
+    def _shown(self, h: HandState) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+        shown: list[tuple[int, tuple[Card, ...]]] = []
+        if h.envido_winner is not None:
+            shown.append((h.envido_winner, envido_cards(h.dealt[h.envido_winner])))
+        for seat in h.flor_shown:
+            shown.append((seat, h.dealt[seat]))
+        return tuple(shown)
+
+    # -- cards and rounds (R5-R8) ----------------------------------------------------------
+    def _play_card(self, h: HandState, seat: int, played: Card, events: list[Event]) -> None:
+        h.held[seat].remove(played)
+        current = h.rounds[-1]
+        current.append((seat, played))
+        round_index = len(h.rounds) - 1
+        events.append(CardPlayed(seat, played, round_index))
+        if len(current) < h.players:
+            h.turn = (seat + 1) % h.players
+            return
+        top = max(c.strength for _, c in current)
+        winners = [s for s, c in current if c.strength == top]
+        sides = {side_of(s) for s in winners}
+        if len(sides) == 2:  # R6: parda; R7: the same player leads again
+            h.results.append(None)
+            events.append(RoundWon(round_index, None, None))
+        else:
+            h.results.append(side_of(winners[0]))
+            h.leader = winners[0]  # R7: the first of the top cards to be played
+            events.append(RoundWon(round_index, side_of(winners[0]), winners[0]))
+        h.turn = h.leader
+        decided = self._hand_winner(h)
+        if decided is not None:
+            self._end_hand(h, decided, h.hand_value(), HandEnd.ROUNDS, events)
+        else:
+            h.rounds.append([])
+
+    @staticmethod
+    def _hand_winner(h: HandState) -> int | None:
+        """R8: the side that wins the hand, as soon as it is certain."""
+        results = h.results
+        wins = (results.count(0), results.count(1))
+        for side in (0, 1):
+            if wins[side] >= 2:
+                return side
+        if len(results) >= 2 and None in results and wins[0] != wins[1]:
+            return 0 if wins[0] > wins[1] else 1
+        if len(results) == 3:
+            for result in results:
+                if result is not None:
+                    return result  # level: the first round somebody won decides
+            return side_of(h.mano)  # three pardas
+        return None
+
+    # -- truco (R9-R13) --------------------------------------------------------------------
+    def _truco_answer(self, h: HandState, seat: int, kind: ActionKind, events: list[Event]) -> None:
+        level = h.truco_pending
+        if kind is K.QUIERO:
+            h.truco_level = level
+            h.truco_side = side_of(seat)
+            h.truco_pending = 0
+            h.envido_closed = True  # R15: once a truco is wanted, envido is closed
+        elif kind is K.NO_QUIERO:
+            h.truco_pending = 0
+            self._end_hand(
+                h, h.truco_pending_side, truco_not_wanted_value(level), HandEnd.NO_QUIERO, events
+            )
+        else:  # a raise accepts what came before (R10)
+            h.truco_level = level
+            h.truco_side = side_of(seat)
+            h.truco_pending = level + 1
+            h.truco_pending_side = side_of(seat)
+            h.envido_closed = True
+
+    # -- envido (R14-R19) ------------------------------------------------------------------
+    def _envido_answer(
+        self, h: HandState, seat: int, kind: ActionKind, events: list[Event]
+    ) -> None:
+        chain = h.envido_chain
+        if kind is K.QUIERO:
+            h.envido_pending = False
+            h.envido_closed = True
+            values = [envido_value(hand) for hand in h.dealt]
+            everyone = list(range(h.players))
+            best = h.best(everyone, values)
+            assert best is not None
+            winner_seat = best[0]
+            winner = side_of(winner_seat)
+            side_values = []
+            for side in (0, 1):
+                side_best = h.best(everyone[side::2], values)
+                assert side_best is not None
+                side_values.append(SideValue(side, side_best[0], side_best[1]))
+            points = envido_wanted_value(chain, falta(self.scores, self.config.target))
+            h.envido_winner = winner_seat
+            events.append(EnvidoResolved(True, winner, points, tuple(side_values)))
+            self._score(winner, points, ScoreReason.ENVIDO, events)
+        elif kind is K.NO_QUIERO:
+            self._envido_not_wanted(h, events)
+        else:
+            chain.append(kind)
+            h.envido_side = side_of(seat)
+
+    def _envido_not_wanted(self, h: HandState, events: list[Event]) -> None:
+        h.envido_pending = False
+        h.envido_closed = True
+        points = envido_not_wanted_value(h.envido_chain)
+        events.append(EnvidoResolved(False, h.envido_side, points, ()))
+        self._score(h.envido_side, points, ScoreReason.ENVIDO_NOT_WANTED, events)
+
+    # -- flor (R20-R22) --------------------------------------------------------------------
+    def _declare_flor(self, h: HandState, seat: int, events: list[Event]) -> None:
+        side = side_of(seat)
+        h.flor_declared[seat] = True
+        h.flor_chanted = True
+        events.append(Chanted(seat, K.FLOR))
+        if h.envido_pending:  # R21: a flor answers the envido and annuls it
+            h.envido_pending = False
+            events.append(EnvidoAnnulled(seat))
+        h.envido_closed = True  # F6
+        contested = any(h.flor_holders[s] for s in range(1 - side, h.players, 2))
+        if contested:
+            h.flor_chain = [K.FLOR]
+            h.flor_side = side
+            h.flor_pending = True
+        else:  # F7: nobody can contest it: 3 now
+            h.flor_shown.append(seat)
+            events.append(FlorResolved(side, FLOR_ALONE, ScoreReason.FLOR, ()))
+            self._score(side, FLOR_ALONE, ScoreReason.FLOR, events)
+
+    def _flor_answer(self, h: HandState, seat: int, kind: ActionKind, events: list[Event]) -> None:
+        chain = h.flor_chain
+        if kind in (K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO):
+            chain.append(kind)
+            h.flor_side = side_of(seat)
+            return
+        if kind is K.FLOR:
+            h.flor_declared[seat] = True
+            self._flor_compare(h, FLOR_CONTESTED, events)
+        elif kind is K.CON_FLOR_ME_ACHICO:
+            self._flor_award(h, h.flor_side, FLOR_ACHICO, ScoreReason.FLOR_ACHICO, (), events)
+        elif kind is K.QUIERO:
+            extra = 0
+            if chain[-1] is K.CONTRAFLOR_AL_RESTO:  # F7: the falta at the moment it is answered
+                extra = falta(self.scores, self.config.target)
+            self._flor_compare(h, FLOR_CONTESTED + extra, events)
+        else:  # NO_QUIERO to a contraflor al resto
+            points = contraflor_al_resto_not_wanted_value(chain)
+            self._flor_award(h, h.flor_side, points, ScoreReason.FLOR_NOT_WANTED, (), events)
+
+    def _flor_compare(self, h: HandState, points: int, events: list[Event]) -> None:
+        values = [flor_value(hand) if h.flor_holders[i] else -1 for i, hand in enumerate(h.dealt)]
+        holders = [s for s in range(h.players) if h.flor_holders[s]]
+        best = h.best(holders, values)
+        assert best is not None
+        side_values: list[SideValue] = []
+        for side in (0, 1):
+            side_best = h.best([s for s in holders if side_of(s) == side], values)
+            if side_best is not None:
+                side_values.append(SideValue(side, side_best[0], side_best[1]))
+        self._flor_award(
+            h, side_of(best[0]), points, ScoreReason.FLOR_CONTEST, tuple(side_values), events
+        )
+
+    def _flor_award(
+        self,
+        h: HandState,
+        side: int,
+        points: int,
+        reason: ScoreReason,
+        values: tuple[SideValue, ...],
+        events: list[Event],
+    ) -> None:
+        h.flor_pending = False
+        h.flor_closed = True  # F7: one exchange per hand; no more flor points
+        flor_values = [flor_value(hand) for hand in h.dealt]
+        shown = h.best([s for s in range(side, h.players, 2) if h.flor_holders[s]], flor_values)
+        if shown is not None:
+            h.flor_shown.append(shown[0])
+        events.append(FlorResolved(side, points, reason, values))
+        self._score(side, points, reason, events)
+
+    # -- irse al mazo (R23, R24) -----------------------------------------------------------
+    def _mazo(self, h: HandState, seat: int, events: list[Event]) -> None:
+        leaving = side_of(seat)
+        other = 1 - leaving
+        h.calls.append((seat, K.MAZO))
+        events.append(WentToMazo(seat))
+        if h.envido_pending and h.envido_side == other:  # R23, F4: as not wanted, first
+            self._envido_not_wanted(h, events)
+            if self.phase is Phase.OVER:
+                return
+        early = (
+            self.config.mazo_penalty
+            and not h.results
+            and not h.envido_chanted
+            and not h.flor_chanted
+        )
+        if h.truco_pending and h.truco_pending_side == other:
+            level = h.truco_pending
+            h.truco_pending = 0
+            points = truco_not_wanted_value(level)
+            if early and level == 1:  # F9: still "worth 1" while the first truco waits
+                points = 2
+        else:
+            points = h.hand_value()
+            if early and h.truco_level == 0:
+                points = 2  # R24
+        self._end_hand(h, other, points, HandEnd.MAZO, events)
+
+    # -- diagnostics -----------------------------------------------------------------------
+    def why_not(self, action: Action) -> Reason:
+        """The best reason code for an action that is not legal now."""
+        if self.phase is Phase.OVER:
+            return Reason.MATCH_OVER
+        h = self.hand
+        if self.phase is Phase.DEAL or h is None:
+            return Reason.DEAL_PENDING
+        seat, kind = action.seat, action.kind
+        if not 0 <= seat < self.players:
+            return Reason.NO_SUCH_SEAT
+        flor_kinds = (*FLOR_CHANTS, K.CON_FLOR_ME_ACHICO)
+        if kind in flor_kinds:
+            if not self.config.flor:
+                return Reason.FLOR_OFF
+            if not h.flor_holders[seat]:
+                return Reason.NO_FLOR
+            if h.flor_closed or (h.flor_declared[seat] and not h.flor_pending):
+                return Reason.FLOR_CLOSED
+        if h.flor_pending:
+            if side_of(seat) != 1 - h.flor_side or not h.flor_holders[seat]:
+                return Reason.WAIT_FOR_ANSWER
+            return Reason.NOT_ALLOWED
+        undeclared = h.undeclared_flor()
+        if seat in undeclared:
+            return Reason.MUST_DECLARE_FLOR
+        pending = h.pending()
+        if pending is not None:
+            if pending is Pending.ENVIDO and undeclared:
+                return Reason.FLOR_FIRST
+            chanter = h.envido_side if pending is Pending.ENVIDO else h.truco_pending_side
+            if side_of(seat) == chanter:
+                return Reason.WAIT_FOR_ANSWER
+            if kind is K.PLAY:
+                return Reason.ANSWER_PENDING
+            if kind in ENVIDO_CHANTS:
+                if pending is Pending.ENVIDO:
+                    return Reason.CANNOT_RAISE_ENVIDO
+                return Reason.ENVIDO_CLOSED if h.envido_closed else Reason.ENVIDO_ALREADY_PLAYED
+            if kind in TRUCO_CHANTS:
+                return Reason.TRUCO_MAX if h.truco_pending >= 3 else Reason.NOT_ALLOWED
+            return Reason.NOT_ALLOWED
+        if kind in (K.QUIERO, K.NO_QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR):
+            return Reason.NOTHING_TO_ANSWER
+        if seat != h.turn:
+            return Reason.NOT_YOUR_TURN
+        if kind is K.PLAY:
+            return Reason.CARD_NOT_IN_HAND
+        if kind in ENVIDO_CHANTS:
+            if h.envido_closed or h.truco_level > 0:
+                return Reason.ENVIDO_CLOSED
+            return Reason.ENVIDO_ALREADY_PLAYED
+        if kind in TRUCO_CHANTS:
+            return Reason.TRUCO_MAX if h.truco_level >= 3 else Reason.TRUCO_NOT_YOURS
+        return Reason.NOT_ALLOWED
+
+    # -- JSON ------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "config": self.config.to_dict(),
+            "scores": list(self.scores),
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "winner": self.winner,
+            "step": self.step,
+            "hand": None,
+        }
+        h = self.hand
+        if h is not None:
+            data["hand"] = {
+                "number": h.number,
+                "dealer": h.dealer,
+                "dealt": [[c.code for c in hand] for hand in h.dealt],
+                "held": [[c.code for c in hand] for hand in h.held],
+                "rounds": [[[s, c.code] for s, c in r] for r in h.rounds],
+                "results": list(h.results),
+                "leader": h.leader,
+                "turn": h.turn,
+                "truco_level": h.truco_level,
+                "truco_side": h.truco_side,
+                "truco_pending": h.truco_pending,
+                "truco_pending_side": h.truco_pending_side,
+                "envido_chain": [k.value for k in h.envido_chain],
+                "envido_side": h.envido_side,
+                "envido_pending": h.envido_pending,
+                "envido_closed": h.envido_closed,
+                "envido_chanted": h.envido_chanted,
+                "envido_winner": h.envido_winner,
+                "flor_declared": list(h.flor_declared),
+                "flor_chain": [k.value for k in h.flor_chain],
+                "flor_side": h.flor_side,
+                "flor_pending": h.flor_pending,
+                "flor_closed": h.flor_closed,
+                "flor_chanted": h.flor_chanted,
+                "flor_shown": list(h.flor_shown),
+                "calls": [[s, k.value] for s, k in h.calls],
+                "ended": h.ended,
+            }
+        return data
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> MatchState:
+        config = MatchConfig.from_dict(data["config"])
+        state = MatchState(config)
+        state.scores = [int(x) for x in data["scores"]]
+        state.hand_number = int(data["hand_number"])
+        state.dealer = int(data["dealer"])
+        state.phase = Phase(data["phase"])
+        state.winner = data["winner"]
+        state.step = int(data["step"])
+        raw = data["hand"]
+        if raw is not None:
+            dealt = tuple(tuple(Card.parse(c) for c in hand) for hand in raw["dealt"])
+            h = HandState(int(raw["number"]), int(raw["dealer"]), dealt, config.flor)
+            h.held = [[Card.parse(c) for c in hand] for hand in raw["held"]]
+            h.rounds = [[(int(s), Card.parse(c)) for s, c in r] for r in raw["rounds"]]
+            h.results = list(raw["results"])
+            h.leader = int(raw["leader"])
+            h.turn = int(raw["turn"])
+            h.truco_level = int(raw["truco_level"])
+            h.truco_side = raw["truco_side"]
+            h.truco_pending = int(raw["truco_pending"])
+            h.truco_pending_side = int(raw["truco_pending_side"])
+            h.envido_chain = [ActionKind(k) for k in raw["envido_chain"]]
+            h.envido_side = int(raw["envido_side"])
+            h.envido_pending = bool(raw["envido_pending"])
+            h.envido_closed = bool(raw["envido_closed"])
+            h.envido_chanted = bool(raw["envido_chanted"])
+            h.envido_winner = raw["envido_winner"]
+            h.flor_declared = [bool(x) for x in raw["flor_declared"]]
+            h.flor_chain = [ActionKind(k) for k in raw["flor_chain"]]
+            h.flor_side = int(raw["flor_side"])
+            h.flor_pending = bool(raw["flor_pending"])
+            h.flor_closed = bool(raw["flor_closed"])
+            h.flor_chanted = bool(raw["flor_chanted"])
+            h.flor_shown = [int(x) for x in raw["flor_shown"]]
+            h.calls = [(int(s), ActionKind(k)) for s, k in raw["calls"]]
+            h.ended = bool(raw["ended"])
+            state.hand = h
+        return state
+
+
+def new_match(config: MatchConfig | None = None) -> MatchState:
+    return MatchState(config or MatchConfig())
+
+
+def replay(config: MatchConfig, log: Sequence[AnyAction]) -> MatchState:
+    """Rebuild a match from its action log (deals included)."""
+    state = MatchState(config)
+    for action in log:
+        state.apply(action)
+    return state
+
+
+__all__ = [
+    "DECK",
+    "HandState",
+    "MatchConfig",
+    "MatchState",
+    "Pending",
+    "Phase",
+    "new_match",
+    "replay",
+    "side_of",
+]

@@ -1,0 +1,125 @@
+"""Random legal matches checked step by step against the engine's invariants."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.game import (
+    Action,
+    ActionKind,
+    AnyAction,
+    IllegalActionError,
+    MatchConfig,
+    MatchState,
+    new_match,
+    random_deal,
+)
+from bot.game.actions import ALL_ACTIONS, parse_any
+from bot.game.events import CardPlayed, HandDealt, MatchEnded
+
+# (players, flor, target, house rule, matches): thousands for the four main tables.
+CONFIGS = [
+    (MatchConfig(players=p, flor=f, target=t, mazo_penalty=h), n)
+    for p, f, t, h, n in [
+        (2, True, 30, True, 1000),
+        (2, False, 30, True, 1000),
+        (4, True, 30, True, 1000),
+        (4, False, 30, False, 1000),
+        (2, True, 15, False, 300),
+        (4, True, 15, True, 300),
+    ]
+]
+
+
+def choose(rng: random.Random, legal: list[Action], patient: bool) -> Action:
+    """Uniform, or 'patient': mostly cards, rarely the mazo, so hands run long."""
+    if not patient:
+        return rng.choice(legal)
+    weights = [
+        8.0 if a.kind is ActionKind.PLAY else 0.3 if a.kind is ActionKind.MAZO else 1.0
+        for a in legal
+    ]
+    return rng.choices(legal, weights)[0]
+
+
+def round_trip(state: MatchState) -> MatchState:
+    return MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
+
+
+def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
+    rng = random.Random(seed)
+    state = new_match(config)
+    log: list[AnyAction] = []
+    snapshots = [state.to_dict()]
+    seats = range(config.players)
+    candidates = [a for a in ALL_ACTIONS if a.seat in seats]
+    played: set[str] = set()
+    steps = 0
+    while not state.is_over:
+        steps += 1
+        assert steps < 2000, "the match must end"
+        before = list(state.scores)
+        if state.needs_deal:
+            assert state.legal_actions() == []
+            action: AnyAction = random_deal(rng, config.players)
+        else:
+            legal = state.legal_actions()
+            assert legal, "a live hand always has something to do"
+            assert len(set(legal)) == len(legal)
+            assert all(a.seat in seats for a in legal)
+            # Actions not listed are refused, and leave the state as it was.
+            listed = {id(a) for a in legal}
+            for other in rng.sample(candidates, 4):
+                if id(other) not in listed:
+                    try:
+                        state.apply(other)
+                    except IllegalActionError:
+                        continue
+                    raise AssertionError(f"{other} is not listed but applied")
+            assert state.to_dict() == snapshots[-1]
+            if deep:  # every listed action applies, each on its own copy
+                for each in legal:
+                    round_trip(state).apply(each)
+            # the public menu offers everything a seat may really do, bar flor holders' secrets
+            public = set(state.public_actions())
+            assert all(a in public for a in legal)
+            action = choose(rng, legal, patient=seed % 2 == 0)
+        copy = round_trip(state)
+        assert copy.to_dict() == snapshots[-1]
+        assert copy.legal_actions() == state.legal_actions()
+        events = state.apply(action)
+        copy_events = copy.apply(parse_any(action.code))
+        assert events == copy_events
+        log.append(action)
+        snapshots.append(state.to_dict())
+        assert state.scores[0] >= before[0] and state.scores[1] >= before[1]
+        for event in events:
+            if isinstance(event, HandDealt):
+                played.clear()
+            if isinstance(event, CardPlayed):
+                assert event.card.code not in played
+                played.add(event.card.code)
+        if state.is_over:
+            assert isinstance(events[-1], MatchEnded)
+    assert state.winner is not None
+    assert state.scores[state.winner] >= config.target
+    assert state.scores[1 - state.winner] < config.target
+    # Replaying the log rebuilds the same state at every step.
+    replayed = new_match(config)
+    assert replayed.to_dict() == snapshots[0]
+    for action, snapshot in zip(log, snapshots[1:], strict=True):
+        replayed.apply(parse_any(action.code))
+        assert replayed.to_dict() == snapshot
+
+
+@pytest.mark.parametrize(
+    ("config", "matches"),
+    CONFIGS,
+    ids=[f"{c.players}p-{c.target}-flor{c.flor}-house{c.mazo_penalty}" for c, _ in CONFIGS],
+)
+def test_random_playouts_keep_every_invariant(config: MatchConfig, matches: int) -> None:
+    for seed in range(matches):
+        play_checked(config, seed, deep=seed % 20 == 0)
