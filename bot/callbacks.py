@@ -1,0 +1,99 @@
+"""One codec for button data: short ASCII, `<kind>:<table>:...`, never over 64 bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.game import ActionKind, Card
+from bot.game.actions import KIND_CODES, KINDS_BY_CODE
+
+MAX_BYTES = 64
+
+
+@dataclass(frozen=True)
+class ActData:
+    """A game action; the seat is the tapper's, never the button's."""
+
+    table: int
+    step: int
+    kind: ActionKind
+    card: Card | None = None
+
+
+@dataclass(frozen=True)
+class LobbyData:
+    table: int
+    op: str  # j: join (arg: team), x: leave, o: option (arg: name)
+    arg: str = ""
+
+
+@dataclass(frozen=True)
+class CardsData:
+    """🃏 Mis cartas: the tapper's hand in a private pop-up."""
+
+    table: int
+
+
+@dataclass(frozen=True)
+class SignData:
+    table: int
+    step: int
+    sign: str  # "m": open the menu, "b": back, else the sign's key
+
+
+@dataclass(frozen=True)
+class LanguageData:
+    language: str
+
+
+CallbackData = ActData | LobbyData | CardsData | SignData | LanguageData
+
+
+def pack(data: CallbackData) -> str:
+    if isinstance(data, ActData):
+        text = f"a:{data.table}:{data.step}:{KIND_CODES[data.kind]}"
+        if data.card is not None:
+            text += f":{data.card.code}"
+    elif isinstance(data, LobbyData):
+        text = f"l:{data.table}:{data.op}:{data.arg}"
+    elif isinstance(data, CardsData):
+        text = f"c:{data.table}"
+    elif isinstance(data, SignData):
+        text = f"s:{data.table}:{data.step}:{data.sign}"
+    else:
+        text = f"g:{data.language}"
+    if len(text.encode()) > MAX_BYTES:
+        raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
+    return text
+
+
+def _int(text: str) -> int:
+    if not text.isdigit() or len(text) > 12:
+        raise ValueError(text)
+    return int(text)
+
+
+def unpack(text: str | None) -> CallbackData | None:
+    """The data of a button, or None for anything we did not make."""
+    if not text or len(text.encode()) > MAX_BYTES or not text.isascii():
+        return None
+    parts = text.split(":")
+    try:
+        head = parts[0]
+        if head == "a" and len(parts) in (4, 5):
+            kind = KINDS_BY_CODE[parts[3]]
+            card = Card.parse(parts[4]) if len(parts) == 5 else None
+            if (kind is ActionKind.PLAY) != (card is not None):
+                return None
+            return ActData(_int(parts[1]), _int(parts[2]), kind, card)
+        if head == "l" and len(parts) == 4 and parts[2] in ("j", "x", "o"):
+            return LobbyData(_int(parts[1]), parts[2], parts[3])
+        if head == "c" and len(parts) == 2:
+            return CardsData(_int(parts[1]))
+        if head == "s" and len(parts) == 4 and parts[3].isalnum():
+            return SignData(_int(parts[1]), _int(parts[2]), parts[3])
+        if head == "g" and len(parts) == 2 and parts[1] in ("es", "en"):
+            return LanguageData(parts[1])
+    except (KeyError, ValueError):
+        return None
+    return None

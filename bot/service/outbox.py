@@ -1,0 +1,123 @@
+"""Outgoing Bot API calls, one lane per chat: ordered posts, coalesced refreshes, group pacing.
+
+Telegram allows a group about 20 messages a minute, edits included. Each group lane leaves
+`group_interval` seconds between its calls; a refresh (an edit of a living message) keeps only
+its newest request, and renders the latest state when it runs, so a board that falls behind
+skips intermediate states and catches up. Private chats are not paced: a tapper's own feedback
+never waits for the group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+# A job makes at most one or two calls; it returns whether it called Telegram at all.
+Job = Callable[[], Awaitable[bool]]
+
+
+class _Lane:
+    def __init__(self, chat_id: int, interval: float) -> None:
+        self.chat_id = chat_id
+        self.interval = interval
+        self.posts: deque[tuple[Job, asyncio.Future[None]]] = deque()
+        self.refreshes: dict[str, tuple[Job, list[asyncio.Future[None]]]] = {}
+        self.wake = asyncio.Event()
+        self.idle = asyncio.Event()
+        self.idle.set()
+        self.last_call = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    def next_job(self) -> tuple[Job, list[asyncio.Future[None]]] | None:
+        if self.posts:
+            job, future = self.posts.popleft()
+            return job, [future]
+        if self.refreshes:
+            key = next(iter(self.refreshes))
+            return self.refreshes.pop(key)
+        return None
+
+
+class Outbox:
+    def __init__(self, group_interval: float) -> None:
+        self.group_interval = group_interval
+        self._lanes: dict[int, _Lane] = {}
+        self._closed = False
+        self.calls: dict[int, list[float]] = {}  # chat -> times of calls (for benchmarks)
+
+    def _lane(self, chat_id: int) -> _Lane:
+        lane = self._lanes.get(chat_id)
+        if lane is None:
+            interval = self.group_interval if chat_id < 0 else 0.0
+            lane = self._lanes[chat_id] = _Lane(chat_id, interval)
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.get_running_loop().create_task(self._run(lane))
+        return lane
+
+    def post(self, chat_id: int, job: Job) -> asyncio.Future[None]:
+        """A call that must happen, in order (a new message, a summary)."""
+        lane = self._lane(chat_id)
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        lane.posts.append((job, future))
+        lane.idle.clear()
+        lane.wake.set()
+        return future
+
+    def refresh(self, chat_id: int, key: str, job: Job) -> asyncio.Future[None]:
+        """An edit that only needs its latest version: replaces a waiting one of the same key."""
+        lane = self._lane(chat_id)
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = lane.refreshes.pop(key, None)
+        futures = [*waiting[1], future] if waiting else [future]
+        lane.refreshes[key] = (job, futures)
+        lane.idle.clear()
+        lane.wake.set()
+        return future
+
+    async def _run(self, lane: _Lane) -> None:
+        while not self._closed:
+            item = lane.next_job()
+            if item is None:
+                lane.idle.set()
+                lane.wake.clear()
+                await lane.wake.wait()
+                continue
+            job, futures = item
+            wait = lane.last_call + lane.interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            called = False
+            try:
+                called = await job()
+            except Exception:
+                log.exception("outgoing call failed in chat %s", lane.chat_id)
+            if called:
+                lane.last_call = time.monotonic()
+                self.calls.setdefault(lane.chat_id, []).append(time.time())
+            for future in futures:
+                if not future.done():
+                    future.set_result(None)
+
+    async def drain(self, within: float = 30.0) -> None:
+        """Wait until every lane is idle (tests, shutdown)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            lanes = [lane for lane in self._lanes.values() if not lane.idle.is_set()]
+            if not lanes:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(lanes[0].idle.wait(), deadline - time.monotonic())
+
+    async def close(self) -> None:
+        self._closed = True
+        for lane in self._lanes.values():
+            if lane.task is not None:
+                lane.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await lane.task

@@ -1,0 +1,390 @@
+"""The one place that changes tables: lock, load, apply, persist. No Telegram here."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.game import (
+    Action,
+    ActionKind,
+    Card,
+    IllegalActionError,
+    MatchConfig,
+    Observation,
+    Reason,
+    new_match,
+    observe,
+    random_deal,
+)
+from bot.game.events import (
+    Chanted,
+    EnvidoAnnulled,
+    EnvidoResolved,
+    Event,
+    FlorResolved,
+    HandDealt,
+    HandEnded,
+    WentToMazo,
+)
+from bot.storage.repo import Store, Table, TableStatus
+
+log = logging.getLogger(__name__)
+
+RECENT_CALLS = 6
+
+
+class Refusal(Exception):
+    """Something a user asked for that cannot be done; `code` names the locale string."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+class LobbyOption:
+    MODE = "mode"
+    TARGET = "target"
+    FLOR = "flor"
+    HOUSE = "house"
+    ALL = (MODE, TARGET, FLOR, HOUSE)
+
+
+@dataclass
+class LobbyOutcome:
+    table: Table
+    started: bool = False
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class ActOutcome:
+    table: Table
+    seat: int
+    action: Action
+    events: list[Event]
+    ended_hand: Observation | None  # the public view of a hand that just ended
+    took_ms: float = 0.0
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.seed = seed
+        self.clock = clock
+        self._cache: dict[int, Table] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._open_lock = asyncio.Lock()
+
+    # -- loading -------------------------------------------------------------------------------
+    def lock(self, table_id: int) -> asyncio.Lock:
+        found = self._locks.get(table_id)
+        if found is None:
+            found = self._locks[table_id] = asyncio.Lock()
+        return found
+
+    async def get(self, table_id: int) -> Table | None:
+        table = self._cache.get(table_id)
+        if table is None:
+            table = await self.store.table(table_id)
+            if table is not None and table.is_open:
+                self._cache[table_id] = table
+        return table
+
+    async def table_in(self, chat_id: int, thread_id: int) -> Table | None:
+        for table in self._cache.values():
+            if table.chat_id == chat_id and table.thread_id == thread_id and table.is_open:
+                return table
+        found = await self.store.open_table_in(chat_id, thread_id)
+        return await self.get(found.id) if found else None
+
+    async def open_tables(self) -> list[Table]:
+        return [t for t in [await self.get(t.id) for t in await self.store.open_tables()] if t]
+
+    async def _commit(
+        self, table: Table, actions: list[tuple[int | None, str]] | None = None, first_seq: int = 0
+    ) -> None:
+        table.updated_at = self.clock()
+        table.version += 1
+        try:
+            async with self.store.db.transaction() as conn:
+                await self.store.save_table(conn, table)
+                if actions:
+                    await self.store.append_actions(
+                        conn, table.id, first_seq, actions, table.updated_at
+                    )
+                if table.status is TableStatus.FINISHED and table.state is not None:
+                    outcome = "won" if table.state.is_over else "conceded"
+                    winner = table.state.winner if table.state.is_over else self._conceded_to(table)
+                    await self.store.record_match(conn, table, outcome, winner, table.updated_at)
+                elif table.status is TableStatus.CANCELLED and table.started_at is not None:
+                    await self.store.record_match(conn, table, "cancelled", None, table.updated_at)
+        except BaseException:
+            self._cache.pop(table.id, None)  # memory may be ahead of the database: reload
+            raise
+        if not table.is_open:
+            self._cache.pop(table.id, None)
+
+    @staticmethod
+    def _conceded_to(table: Table) -> int | None:
+        for entry in reversed(table.calls):
+            if entry[1] == "concede":
+                return 1 - int(entry[0]) % 2
+        return None
+
+    # -- players -------------------------------------------------------------------------------
+    async def see_player(
+        self, user_id: int, name: str, username: str | None, can_dm: bool | None = None
+    ) -> None:
+        async with self.store.db.transaction() as conn:
+            await self.store.upsert_player(conn, user_id, name, username, self.clock())
+            if can_dm is not None:
+                await self.store.set_can_dm(conn, user_id, can_dm)
+
+    async def set_can_dm(self, user_id: int, can_dm: bool) -> None:
+        async with self.store.db.transaction() as conn:
+            await self.store.set_can_dm(conn, user_id, can_dm)
+
+    # -- lobby ---------------------------------------------------------------------------------
+    async def open_lobby(
+        self, chat_id: int, thread_id: int, opener_id: int, config: MatchConfig, language: str
+    ) -> Table:
+        async with self._open_lock:
+            existing = await self.table_in(chat_id, thread_id)
+            if existing is not None:
+                raise Refusal("table_already_open", table=existing)
+            now = self.clock()
+            table = Table(
+                id=0,
+                chat_id=chat_id,
+                thread_id=thread_id,
+                status=TableStatus.LOBBY,
+                opener_id=opener_id,
+                config=config,
+                seats=[None] * config.players,
+                language=language,
+                created_at=now,
+                updated_at=now,
+            )
+            async with self.store.db.transaction() as conn:
+                table.id = await self.store.insert_table(conn, table)
+            self._cache[table.id] = table
+            return table
+
+    async def _lobby(self, table_id: int) -> Table:
+        table = await self.get(table_id)
+        if table is None or table.status is not TableStatus.LOBBY:
+            raise Refusal("lobby_closed")
+        return table
+
+    async def join(self, table_id: int, user_id: int, team: int | None = None) -> LobbyOutcome:
+        async with self.lock(table_id):
+            table = await self._lobby(table_id)
+            seat = table.seat_of(user_id)
+            players = table.config.players
+            if team is not None and not 0 <= team < 2:
+                raise Refusal("bad_button")
+            wanted = range(team, players, 2) if team is not None and players == 4 else None
+            if seat is not None and (wanted is None or seat in wanted):
+                raise Refusal("already_joined")
+            free = [s for s in (wanted or range(players)) if table.seats[s] is None]
+            if not free:
+                raise Refusal("team_full" if wanted is not None else "table_full")
+            if seat is not None:
+                table.seats[seat] = None
+            table.seats[free[0]] = user_id
+            outcome = LobbyOutcome(table)
+            if all(s is not None for s in table.seats):
+                outcome.events, deal_code = self._start(table)
+                outcome.started = True
+                await self._commit(table, [(None, deal_code)], 0)
+            else:
+                await self._commit(table)
+            return outcome
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        async with self.lock(table_id):
+            table = await self._lobby(table_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_joined")
+            table.seats[seat] = None
+            await self._commit(table)
+            return table
+
+    async def set_option(self, table_id: int, user_id: int, option: str) -> Table:
+        async with self.lock(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.opener_id:
+                raise Refusal("only_opener")
+            config = table.config
+            if option == LobbyOption.MODE:
+                joined = table.players
+                if config.players == 4 and len(joined) > 2:
+                    raise Refusal("too_many_for_1v1")
+                players = 2 if config.players == 4 else 4
+                seats: list[int | None] = [None] * players
+                for i, user in enumerate(joined):
+                    seats[i] = user
+                table.seats = seats
+                table.config = replace(config, players=players)
+            elif option == LobbyOption.TARGET:
+                table.config = replace(config, target=15 if config.target == 30 else 30)
+            elif option == LobbyOption.FLOR:
+                table.config = replace(config, flor=not config.flor)
+            elif option == LobbyOption.HOUSE:
+                table.config = replace(config, mazo_penalty=not config.mazo_penalty)
+            else:
+                raise Refusal("bad_button")
+            await self._commit(table)
+            return table
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or not table.is_open:
+                return
+            table.message_id = message_id
+            await self._commit(table)
+
+    async def set_hand_message(self, table_id: int, user_id: int, message_id: int | None) -> None:
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or not table.is_open:
+                return
+            if message_id is None:
+                table.hand_messages.pop(user_id, None)
+            else:
+                table.hand_messages[user_id] = message_id
+            await self._commit(table)
+
+    async def cancel(self, table_id: int, user_id: int | None, is_admin: bool) -> Table:
+        """`user_id` None: the bot itself (an expired lobby)."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or not table.is_open:
+                raise Refusal("no_table")
+            if user_id is not None and user_id != table.opener_id and not is_admin:
+                raise Refusal("only_opener_or_admin")
+            table.status = TableStatus.CANCELLED
+            table.ended_at = self.clock()
+            await self._commit(table)
+            return table
+
+    async def expire_lobby(self, table_id: int) -> Table | None:
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or table.status is not TableStatus.LOBBY:
+                return None
+            table.status = TableStatus.CANCELLED
+            table.ended_at = self.clock()
+            await self._commit(table)
+            return table
+
+    # -- play ----------------------------------------------------------------------------------
+    def _deal_rng(self, table: Table, hand_number: int) -> random.Random:
+        if self.seed is None:
+            return random.SystemRandom()
+        return random.Random(f"{self.seed}:{table.id}:{hand_number}")
+
+    def _start(self, table: Table) -> tuple[list[Event], str]:
+        state = new_match(table.config)
+        deal = random_deal(self._deal_rng(table, 1), table.config.players)
+        events = state.apply(deal)
+        table.state = state
+        table.status = TableStatus.PLAYING
+        table.started_at = self.clock()
+        table.calls = []
+        return events, deal.code
+
+    async def act(
+        self, table_id: int, user_id: int, step: int, kind: ActionKind, card: Card | None
+    ) -> ActOutcome:
+        started = time.perf_counter()
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or table.status is not TableStatus.PLAYING or table.state is None:
+                raise Refusal("no_game")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            state = table.state
+            if step != state.step:
+                raise Refusal("stale")
+            if (kind is ActionKind.PLAY) != (card is not None):
+                raise Refusal("bad_button")
+            action = Action(seat, kind, card)
+            first_seq = state.step
+            try:
+                events = state.apply(action)
+            except IllegalActionError as error:
+                raise Refusal("illegal", reason=error.reason) from None
+            entries: list[tuple[int | None, str]] = [(user_id, action.code)]
+            ended_hand = observe(state) if any(isinstance(e, HandEnded) for e in events) else None
+            self._remember_calls(table, events)
+            if state.needs_deal:
+                deal = random_deal(self._deal_rng(table, state.hand_number + 1), state.players)
+                events += state.apply(deal)
+                entries.append((None, deal.code))
+                table.calls = []
+            if state.is_over:
+                table.status = TableStatus.FINISHED
+                table.ended_at = self.clock()
+            await self._commit(table, entries, first_seq)
+        took = (time.perf_counter() - started) * 1000
+        log.info(
+            "action table=%s user=%s seat=%s action=%s step=%s took_ms=%.1f",
+            table.id, user_id, seat, action.code, first_seq, took,
+        )  # fmt: skip
+        return ActOutcome(table, seat, action, events, ended_hand, took)
+
+    @staticmethod
+    def _remember_calls(table: Table, events: list[Event]) -> None:
+        for event in events:
+            entry: list[Any] | None = None
+            if isinstance(event, Chanted):
+                entry = [event.seat, event.kind.value, None]
+            elif isinstance(event, WentToMazo):
+                entry = [event.seat, "mazo", None]
+            elif isinstance(event, EnvidoResolved) and event.wanted:
+                entry = [-1, "envido_values", [[v.seat, v.value] for v in event.values]]
+            elif isinstance(event, FlorResolved) and event.values:
+                entry = [-1, "flor_values", [[v.seat, v.value] for v in event.values]]
+            elif isinstance(event, EnvidoAnnulled):
+                entry = [event.seat, "envido_annulled", None]
+            elif isinstance(event, HandDealt):
+                table.calls = []
+            if entry is not None:
+                table.calls.append(entry)
+        del table.calls[:-RECENT_CALLS]
+
+    async def concede(self, table_id: int, user_id: int) -> Table:
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or table.status is not TableStatus.PLAYING:
+                raise Refusal("no_game")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_seated")
+            table.calls.append([seat, "concede", None])
+            table.status = TableStatus.FINISHED
+            table.ended_at = self.clock()
+            await self._commit(table)
+            return table
+
+
+def illegal_reason(refusal: Refusal) -> Reason | None:
+    reason = refusal.params.get("reason")
+    return reason if isinstance(reason, Reason) else None

@@ -1,0 +1,72 @@
+"""Schema migrations, applied in order by `PRAGMA user_version`. Never edit a released one."""
+
+MIGRATIONS: list[str] = [
+    """
+CREATE TABLE chats (
+    chat_id INTEGER PRIMARY KEY,
+    language TEXT,
+    defaults TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE players (
+    user_id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    username TEXT,
+    can_dm INTEGER NOT NULL DEFAULT 0,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id INTEGER NOT NULL,
+    thread_id INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+    opener_id INTEGER NOT NULL,
+    config TEXT NOT NULL,
+    seats TEXT NOT NULL DEFAULT '[]',
+    state TEXT,
+    version INTEGER NOT NULL DEFAULT 0,
+    message_id INTEGER,
+    hand_messages TEXT NOT NULL DEFAULT '{}',
+    calls TEXT NOT NULL DEFAULT '[]',
+    language TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    started_at REAL,
+    ended_at REAL
+);
+CREATE UNIQUE INDEX games_one_open_per_topic ON games (chat_id, thread_id)
+    WHERE status IN ('lobby', 'playing');
+CREATE INDEX games_status ON games (status);
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seq INTEGER NOT NULL,
+    user_id INTEGER,
+    code TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE matches (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    chat_id INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    target INTEGER NOT NULL,
+    flor INTEGER NOT NULL,
+    house_rule INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('won', 'conceded', 'cancelled')),
+    winner_side INTEGER,
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    hands INTEGER NOT NULL,
+    started_at REAL,
+    ended_at REAL NOT NULL
+);
+CREATE INDEX matches_chat_ended ON matches (chat_id, ended_at);
+CREATE TABLE match_players (
+    game_id INTEGER NOT NULL REFERENCES matches (game_id),
+    seat INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    side INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX match_players_user ON match_players (user_id)
+""",
+]

@@ -1,0 +1,283 @@
+"""Rows in, typed values out: nothing above this module writes SQL."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import aiosqlite
+
+from bot.game import MatchConfig, MatchState
+from bot.storage.db import Database
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+@dataclass
+class Table:
+    """A table in a group (or a forum topic): a lobby, then a match."""
+
+    id: int
+    chat_id: int
+    thread_id: int
+    status: TableStatus
+    opener_id: int
+    config: MatchConfig
+    seats: list[int | None]
+    language: str
+    created_at: float
+    updated_at: float
+    state: MatchState | None = None
+    version: int = 0
+    message_id: int | None = None
+    hand_messages: dict[int, int] = field(default_factory=dict)
+    calls: list[list[Any]] = field(default_factory=list)
+    started_at: float | None = None
+    ended_at: float | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat, occupant in enumerate(self.seats):
+            if occupant == user_id:
+                return seat
+        return None
+
+    @property
+    def players(self) -> list[int]:
+        return [u for u in self.seats if u is not None]
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    name: str
+    username: str | None
+    can_dm: bool
+
+
+def _table(row: aiosqlite.Row) -> Table:
+    state = MatchState.from_dict(json.loads(row["state"])) if row["state"] else None
+    return Table(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
+        status=TableStatus(row["status"]),
+        opener_id=row["opener_id"],
+        config=MatchConfig.from_dict(json.loads(row["config"])),
+        seats=list(json.loads(row["seats"])),
+        language=row["language"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        state=state,
+        version=row["version"],
+        message_id=row["message_id"],
+        hand_messages={int(k): int(v) for k, v in json.loads(row["hand_messages"]).items()},
+        calls=list(json.loads(row["calls"])),
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+    )
+
+
+def _state_json(table: Table) -> str | None:
+    return json.dumps(table.state.to_dict(), separators=(",", ":")) if table.state else None
+
+
+class Store:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- tables --------------------------------------------------------------------------------
+    async def table(self, table_id: int) -> Table | None:
+        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", table_id)
+        return _table(row) if row else None
+
+    async def open_table_in(self, chat_id: int, thread_id: int) -> Table | None:
+        row = await self.db.fetchone(
+            "SELECT * FROM games WHERE chat_id = ? AND thread_id = ? "
+            "AND status IN ('lobby', 'playing')",
+            chat_id,
+            thread_id,
+        )
+        return _table(row) if row else None
+
+    async def open_tables(self) -> list[Table]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+        )
+        return [_table(r) for r in rows]
+
+    async def insert_table(self, conn: aiosqlite.Connection, table: Table) -> int:
+        cursor = await conn.execute(
+            "INSERT INTO games (chat_id, thread_id, status, opener_id, config, seats, state,"
+            " version, message_id, hand_messages, calls, language, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table.chat_id,
+                table.thread_id,
+                table.status.value,
+                table.opener_id,
+                json.dumps(table.config.to_dict()),
+                json.dumps(table.seats),
+                _state_json(table),
+                table.version,
+                table.message_id,
+                json.dumps(table.hand_messages),
+                json.dumps(table.calls),
+                table.language,
+                table.created_at,
+                table.updated_at,
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    async def save_table(self, conn: aiosqlite.Connection, table: Table) -> None:
+        await conn.execute(
+            "UPDATE games SET status = ?, config = ?, seats = ?, state = ?, version = ?,"
+            " message_id = ?, hand_messages = ?, calls = ?, language = ?, updated_at = ?,"
+            " started_at = ?, ended_at = ?, opener_id = ? WHERE id = ?",
+            (
+                table.status.value,
+                json.dumps(table.config.to_dict()),
+                json.dumps(table.seats),
+                _state_json(table),
+                table.version,
+                table.message_id,
+                json.dumps(table.hand_messages),
+                json.dumps(table.calls),
+                table.language,
+                table.updated_at,
+                table.started_at,
+                table.ended_at,
+                table.opener_id,
+                table.id,
+            ),
+        )
+
+    async def append_actions(
+        self,
+        conn: aiosqlite.Connection,
+        table_id: int,
+        first_seq: int,
+        entries: list[tuple[int | None, str]],
+        at: float,
+    ) -> None:
+        await conn.executemany(
+            "INSERT INTO actions (game_id, seq, user_id, code, at) VALUES (?, ?, ?, ?, ?)",
+            [
+                (table_id, first_seq + i, user_id, code, at)
+                for i, (user_id, code) in enumerate(entries)
+            ],
+        )
+
+    async def action_log(self, table_id: int) -> list[tuple[int, int | None, str]]:
+        rows = await self.db.fetchall(
+            "SELECT seq, user_id, code FROM actions WHERE game_id = ? ORDER BY seq", table_id
+        )
+        return [(r["seq"], r["user_id"], r["code"]) for r in rows]
+
+    # -- players -------------------------------------------------------------------------------
+    async def upsert_player(
+        self, conn: aiosqlite.Connection, user_id: int, name: str, username: str | None, at: float
+    ) -> None:
+        await conn.execute(
+            "INSERT INTO players (user_id, name, username, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
+            " username = excluded.username, updated_at = excluded.updated_at",
+            (user_id, name, username, at),
+        )
+
+    async def set_can_dm(self, conn: aiosqlite.Connection, user_id: int, can_dm: bool) -> None:
+        await conn.execute(
+            "UPDATE players SET can_dm = ? WHERE user_id = ?", (int(can_dm), user_id)
+        )
+
+    async def player(self, user_id: int) -> Player | None:
+        row = await self.db.fetchone("SELECT * FROM players WHERE user_id = ?", user_id)
+        if row is None:
+            return None
+        return Player(row["user_id"], row["name"], row["username"], bool(row["can_dm"]))
+
+    async def players(self, user_ids: list[int]) -> dict[int, Player]:
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        rows = await self.db.fetchall(
+            f"SELECT * FROM players WHERE user_id IN ({marks})",
+            *user_ids,
+        )
+        return {
+            r["user_id"]: Player(r["user_id"], r["name"], r["username"], bool(r["can_dm"]))
+            for r in rows
+        }
+
+    # -- chats ---------------------------------------------------------------------------------
+    async def chat_language(self, chat_id: int) -> str | None:
+        row = await self.db.fetchone("SELECT language FROM chats WHERE chat_id = ?", chat_id)
+        return row["language"] if row else None
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
+                (chat_id, language),
+            )
+
+    # -- finished matches ----------------------------------------------------------------------
+    async def record_match(
+        self,
+        conn: aiosqlite.Connection,
+        table: Table,
+        outcome: str,
+        winner_side: int | None,
+        at: float,
+    ) -> None:
+        state = table.state
+        scores = state.scores if state else [0, 0]
+        await conn.execute(
+            "INSERT OR IGNORE INTO matches (game_id, chat_id, players, target, flor, house_rule,"
+            " outcome, winner_side, score0, score1, hands, started_at, ended_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table.id,
+                table.chat_id,
+                table.config.players,
+                table.config.target,
+                int(table.config.flor),
+                int(table.config.mazo_penalty),
+                outcome,
+                winner_side,
+                scores[0],
+                scores[1],
+                state.hand_number if state else 0,
+                table.started_at,
+                at,
+            ),
+        )
+        await conn.executemany(
+            "INSERT OR IGNORE INTO match_players (game_id, seat, user_id, side)"
+            " VALUES (?, ?, ?, ?)",
+            [
+                (table.id, seat, user_id, seat % 2)
+                for seat, user_id in enumerate(table.seats)
+                if user_id is not None
+            ],
+        )
+
+    async def match_record(self, table_id: int) -> dict[str, Any] | None:
+        row = await self.db.fetchone("SELECT * FROM matches WHERE game_id = ?", table_id)
+        return dict(row) if row else None
