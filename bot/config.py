@@ -28,4 +28,10 @@ class Settings(BaseSettings):
     )
     concurrent_updates: int = Field(default=64, ge=1, description="Updates handled at once")
     poll_timeout: int = Field(default=30, ge=0, description="getUpdates long-poll seconds")
+    rate_group_per_minute: int = Field(default=20, ge=1, description="AIORateLimiter, per group")
+    rate_overall_per_second: int = Field(default=30, ge=1, description="AIORateLimiter, overall")
+    max_retries: int = Field(default=3, ge=0, description="Retries after a 429 (RetryAfter)")
+    sign_catch_chance: float = Field(
+        default=0.25, ge=0, le=1, description="2v2: chance that each rival catches a seña"
+    )
     log_level: str = Field(default="INFO")

@@ -87,6 +87,11 @@ class Publisher:
         self._sent[key] = digest
         return True
 
+    def forget(self, chat_id: int, message_id: int | None) -> None:
+        """The message was changed behind our back (a sign menu): do not skip its next edit."""
+        if message_id is not None:
+            self._sent.pop((chat_id, message_id), None)
+
     # -- lobby ---------------------------------------------------------------------------------
     async def lobby_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup]:
         t = translator(table.language)

@@ -1,0 +1,239 @@
+"""Every button tap: decode, call the service, answer, show. Always answers the query."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import Application, CallbackQueryHandler, ContextTypes
+
+from bot.app import Services, services
+from bot.callbacks import (
+    ActData,
+    CardsData,
+    LanguageData,
+    LobbyData,
+    SignData,
+    pack,
+    unpack,
+)
+from bot.game import envido_value, flor_value, has_flor, observe
+from bot.handlers.commands import announce_join, can_write, cancel_table
+from bot.handlers.common import (
+    chat_translator,
+    is_admin,
+    is_group,
+    refusal_text,
+    see,
+    table_translator,
+)
+from bot.i18n import Translator
+from bot.service.tables import LobbyOption, Refusal
+from bot.storage.repo import TableStatus
+from bot.views.common import cards_text, short_name
+from bot.views.table import kind_label
+
+SIGNS = ("ae", "ab", "s7", "t3", "t2", "af", "ev", "no")
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    if query is None:
+        return
+    s = services(context)
+    chat_id = query.message.chat.id if query.message else query.from_user.id
+    t = await chat_translator(context, chat_id)
+    data = unpack(query.data)
+    if data is None:
+        await query.answer(t("refusal.bad_button"))
+        return
+    try:
+        if isinstance(data, ActData):
+            await _act(query, s, data, t)
+        elif isinstance(data, LobbyData):
+            await _lobby(query, context, s, data, t)
+        elif isinstance(data, CardsData):
+            await _my_cards(query, s, data, t)
+        elif isinstance(data, SignData):
+            await _sign(query, s, data, t)
+        else:
+            await _language(query, context, s, data, t)
+    except Refusal as refusal:
+        table = await s.tables.get(getattr(data, "table", 0)) if hasattr(data, "table") else None
+        await query.answer(refusal_text(table_translator(table, t), refusal))
+
+
+async def _act(query: CallbackQuery, s: Services, data: ActData, t: Translator) -> None:
+    outcome = await s.tables.act(data.table, query.from_user.id, data.step, data.kind, data.card)
+    t = table_translator(outcome.table, t)
+    label = kind_label(t, data.kind) if data.card is None else ""
+    await query.answer(label)
+    await s.publisher.after_action(outcome, query.from_user.id)
+
+
+async def _lobby(
+    query: CallbackQuery,
+    context: ContextTypes.DEFAULT_TYPE,
+    s: Services,
+    data: LobbyData,
+    t: Translator,
+) -> None:
+    user = query.from_user
+    table = await s.tables.get(data.table)
+    t = table_translator(table, t)
+    if table is None or table.status is not TableStatus.LOBBY:
+        raise Refusal("lobby_closed")
+    await see(s, user)
+    if data.op == "j":
+        team = int(data.arg) if data.arg.isdigit() else None
+        if table.seat_of(user.id) is None and not await can_write(context, s, user, t):
+            # Telegram opens this link: Start there completes the join.
+            await query.answer(url=f"https://t.me/{s.publisher.bot_username}?start=j{table.id}")
+            return
+        outcome = await s.tables.join(table.id, user.id, team)
+        await query.answer(t("lobby.joined", name=short_name(user.full_name)))
+        await announce_join(context, s, outcome.table, outcome.started)
+    elif data.op == "x":
+        await s.tables.leave(table.id, user.id)
+        await query.answer()
+        s.publisher.refresh_lobby(table.id, table.chat_id)
+    elif data.arg == "cancel":
+        admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
+        why = await cancel_table(context, s, table, user.id, admin, t)
+        await query.answer(why or "")
+    elif data.arg in LobbyOption.ALL:
+        await s.tables.set_option(table.id, user.id, data.arg)
+        await query.answer()
+        s.publisher.refresh_lobby(table.id, table.chat_id)
+    else:
+        raise Refusal("bad_button")
+
+
+async def _my_cards(query: CallbackQuery, s: Services, data: CardsData, t: Translator) -> None:
+    table = await s.tables.get(data.table)
+    t = table_translator(table, t)
+    seat = table.seat_of(query.from_user.id) if table is not None else None
+    if table is None or table.state is None or seat is None:
+        await query.answer(t("popup.not_playing"), show_alert=True)
+        return
+    obs = observe(table.state, seat)
+    text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
+    if obs.dealt:
+        if obs.config.flor and has_flor(obs.dealt):
+            text += "\n" + t("hand.flor", value=flor_value(obs.dealt))
+        else:
+            text += "\n" + t("popup.envido", value=envido_value(obs.dealt))
+    await query.answer(text, show_alert=True)  # only the tapper sees it
+
+
+async def _sign(query: CallbackQuery, s: Services, data: SignData, t: Translator) -> None:
+    user = query.from_user
+    table = await s.tables.get(data.table)
+    t = table_translator(table, t)
+    if table is None or table.state is None or table.status is not TableStatus.PLAYING:
+        raise Refusal("no_game")
+    seat = table.seat_of(user.id)
+    if seat is None:
+        raise Refusal("not_seated")
+    if table.config.players != 4:
+        await query.answer(t("sign.only_2v2"))
+        return
+    if data.step != table.state.step:
+        raise Refusal("stale")
+    message = query.message
+    if data.sign == "m":
+        rows = [
+            [
+                InlineKeyboardButton(
+                    t(f"sign.{key}"), callback_data=pack(SignData(table.id, data.step, key))
+                )
+                for key in SIGNS[i : i + 2]
+            ]
+            for i in range(0, len(SIGNS), 2)
+        ]
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    t("button.back"), callback_data=pack(SignData(table.id, data.step, "b"))
+                )
+            ]
+        )
+        await query.answer(t("sign.menu"))
+        if message is not None and message.chat.type == ChatType.PRIVATE:
+            with contextlib.suppress(TelegramError):
+                await s.publisher.bot.edit_message_reply_markup(
+                    message.chat.id, message.message_id, reply_markup=InlineKeyboardMarkup(rows)
+                )
+        return
+    if data.sign == "b":
+        await query.answer()
+        s.publisher.refresh_hand(table.id, user.id, resend=False)
+        s.publisher.forget(user.id, table.hand_messages.get(user.id))
+        return
+    if data.sign not in SIGNS:
+        raise Refusal("bad_button")
+    partner = table.seats[(seat + 2) % 4]
+    names = await s.publisher.names(table)
+    sign, meaning = t(f"sign.{data.sign}"), t(f"sign.meaning.{data.sign}")
+    name = short_name(names.get(user.id, "?"))
+    await query.answer(t("sign.sent"))
+    if partner is not None:
+        text = t("sign.received", name=f"<b>{name}</b>", sign=sign, meaning=meaning)
+        with contextlib.suppress(TelegramError):
+            await s.publisher.bot.send_message(partner, text)
+    chance = s.settings.sign_catch_chance
+    rng = (
+        random.Random()
+        if s.settings.seed is None
+        else random.Random(f"{s.settings.seed}:{table.id}:{data.step}:{user.id}:{data.sign}")
+    )
+    for rival_seat in ((seat + 1) % 4, (seat + 3) % 4):
+        rival = table.seats[rival_seat]
+        if rival is not None and rng.random() < chance:
+            caught = t(
+                "sign.caught",
+                rival=f"<b>{short_name(names.get(rival, '?'))}</b>",
+                name=f"<b>{name}</b>",
+                sign=sign,
+                meaning=meaning,
+            )
+
+            async def job(text: str = caught) -> bool:
+                await s.publisher.send(table.chat_id, text, None, table.thread_id)
+                return True
+
+            s.outbox.post(table.chat_id, job)
+    s.publisher.forget(user.id, table.hand_messages.get(user.id))
+    s.publisher.refresh_hand(table.id, user.id, resend=False)
+
+
+async def _language(
+    query: CallbackQuery,
+    context: ContextTypes.DEFAULT_TYPE,
+    s: Services,
+    data: LanguageData,
+    t: Translator,
+) -> None:
+    message = query.message
+    if message is None:
+        await query.answer()
+        return
+    chat = message.chat
+    if is_group(chat) and not await is_admin(context, chat.id, query.from_user.id):
+        await query.answer(t("refusal.only_opener_or_admin"))
+        return
+    await s.store.set_chat_language(chat.id, data.language)
+    new = await chat_translator(context, chat.id)
+    await query.answer(new("idioma.set"))
+    with contextlib.suppress(TelegramError):
+        await s.publisher.bot.edit_message_text(
+            new("idioma.set"), chat_id=chat.id, message_id=message.message_id
+        )
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CallbackQueryHandler(on_button))

@@ -1,0 +1,295 @@
+"""Commands: /nueva, /start, /cancelar, /abandonar, /reglas, /ayuda, /idioma, /tabla."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram.constants import ChatType
+from telegram.error import Forbidden
+from telegram.ext import Application, CommandHandler, ContextTypes
+
+from bot.app import Services, services
+from bot.callbacks import LanguageData, pack
+from bot.game import MatchConfig
+from bot.handlers.common import (
+    chat_translator,
+    is_admin,
+    is_group,
+    refusal_text,
+    see,
+    table_translator,
+    thread_of,
+)
+from bot.i18n import Translator
+from bot.service.tables import Refusal
+from bot.storage.repo import Table, TableStatus
+from bot.views.common import short_name
+
+
+def parse_options(args: list[str]) -> tuple[MatchConfig, str | None]:
+    """`/nueva 2v2 15 sinflor`: (config, the first word not understood)."""
+    players, target, flor, house = 2, 30, True, True
+    for raw in args:
+        word = raw.lower().replace("-", "").replace(" ", "")
+        if word in ("1v1", "1vs1", "1x1"):
+            players = 2
+        elif word in ("2v2", "2vs2", "2x2", "parejas"):
+            players = 4
+        elif word in ("30", "15"):
+            target = int(word)
+        elif word in ("conflor", "flor"):
+            flor = True
+        elif word in ("sinflor", "noflor"):
+            flor = False
+        elif word in ("casa", "mazo2"):
+            house = True
+        elif word in ("sincasa", "mazo1"):
+            house = False
+        else:
+            return MatchConfig(), raw[:32]
+    return MatchConfig(players=players, target=target, flor=flor, mazo_penalty=house), None
+
+
+async def can_write(
+    context: ContextTypes.DEFAULT_TYPE, s: Services, user: User, t: Translator
+) -> bool:
+    """Try the private chat: the join confirmation doubles as the check."""
+    try:
+        await context.bot.send_message(user.id, t("dm.joined"))
+    except Forbidden:
+        await see(s, user, can_dm=False)
+        return False
+    await see(s, user, can_dm=True)
+    return True
+
+
+async def announce_join(
+    context: ContextTypes.DEFAULT_TYPE, s: Services, table: Table, started: bool
+) -> None:
+    if started:
+        s.publisher.match_started(table)
+    else:
+        s.publisher.refresh_lobby(table.id, table.chat_id)
+
+
+def schedule_lobby_expiry(app: Application[Any, Any, Any, Any, Any, Any], table: Table) -> None:
+    if app.job_queue is None:
+        return
+    s: Services = app.bot_data["services"]
+    due = table.created_at + s.settings.lobby_seconds - s.tables.clock()
+    app.job_queue.run_once(
+        _expire_lobby, when=max(due, 0.5), data=table.id, name=f"lobby:{table.id}"
+    )
+
+
+async def _expire_lobby(context: ContextTypes.DEFAULT_TYPE) -> None:
+    s = services(context)
+    job = context.job
+    if job is None or not isinstance(job.data, int):
+        return
+    table = await s.tables.expire_lobby(job.data)
+    if table is not None:
+        s.publisher.close_message(table, "lobby.expired")
+
+
+async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return
+    s = services(context)
+    t = await chat_translator(context, chat.id)
+    if not is_group(chat):
+        await message.reply_text(t("refusal.group_only"))
+        return
+    config, bad = parse_options(list(context.args or []))
+    if bad is not None:
+        await message.reply_text(t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
+        return
+    await see(s, user)
+    thread = thread_of(message)
+    try:
+        table = await s.tables.open_lobby(chat.id, thread, user.id, config, t.language)
+    except Refusal as refusal:
+        await message.reply_text(refusal_text(t, refusal))
+        return
+    text, markup = await s.publisher.lobby_view(table)
+    sent = await s.publisher.send(chat.id, text, markup, thread)
+    await s.tables.set_message(table.id, sent.message_id)
+    schedule_lobby_expiry(context.application, table)
+    if await can_write(context, s, user, t):
+        outcome = await s.tables.join(table.id, user.id, 0 if config.players == 4 else None)
+        await announce_join(context, s, outcome.table, outcome.started)
+
+
+def _plain(text: str) -> str:
+    return escape(text)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return
+    s = services(context)
+    t = await chat_translator(context, chat.id)
+    if chat.type != ChatType.PRIVATE:
+        await message.reply_text(t("help"))
+        return
+    await see(s, user, can_dm=True)
+    payload = (context.args or [""])[0]
+    if payload[:1] in ("j", "h") and payload[1:].isdigit():
+        table = await s.tables.get(int(payload[1:]))
+        t = table_translator(table, t)
+        if payload[0] == "h":  # a player who blocked the bot and wants the hand back
+            if table is not None and table.seat_of(user.id) is not None:
+                s.publisher.refresh_hand(table.id, user.id, resend=True)
+                return
+        else:
+            try:
+                outcome = await s.tables.join(int(payload[1:]), user.id)
+            except Refusal as refusal:
+                await message.reply_text(t("start.join_failed", why=refusal_text(t, refusal)))
+                return
+            await message.reply_text(t("start.joined"))
+            await announce_join(context, s, outcome.table, outcome.started)
+            return
+    await message.reply_text(t("start.welcome"))
+
+
+async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return
+    s = services(context)
+    t = await chat_translator(context, chat.id)
+    if not is_group(chat):
+        await message.reply_text(t("refusal.group_only"))
+        return
+    table = await s.tables.table_in(chat.id, thread_of(message))
+    if table is None:
+        await message.reply_text(t("refusal.no_table"))
+        return
+    admin = user.id != table.opener_id and await is_admin(context, chat.id, user.id)
+    why = await cancel_table(context, s, table, user.id, admin, t)
+    if why is not None:
+        await message.reply_text(why)
+
+
+async def cancel_table(
+    context: ContextTypes.DEFAULT_TYPE,
+    s: Services,
+    table: Table,
+    user_id: int,
+    admin: bool,
+    t: Translator,
+) -> str | None:
+    """Cancel; returns the refusal text, if any (sent as a reply by the caller)."""
+    was = table.status
+    try:
+        table = await s.tables.cancel(table.id, user_id, admin)
+    except Refusal as refusal:
+        return refusal_text(t, refusal)
+    if context.job_queue is not None:
+        for job in context.job_queue.get_jobs_by_name(f"lobby:{table.id}"):
+            job.schedule_removal()
+    s.publisher.close_message(
+        table, "lobby.cancelled" if was is TableStatus.LOBBY else "match.cancelled"
+    )
+    for player in table.players:
+        if was is TableStatus.PLAYING:
+            s.publisher.refresh_hand(table.id, player, resend=False)
+    return None
+
+
+async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return
+    s = services(context)
+    t = await chat_translator(context, chat.id)
+    if not is_group(chat):
+        await message.reply_text(t("refusal.group_only"))
+        return
+    table = await s.tables.table_in(chat.id, thread_of(message))
+    if table is None or table.status is not TableStatus.PLAYING:
+        await message.reply_text(t("refusal.no_game"))
+        return
+    seat = table.seat_of(user.id)
+    try:
+        table = await s.tables.concede(table.id, user.id)
+    except Refusal as refusal:
+        await message.reply_text(refusal_text(t, refusal))
+        return
+    assert seat is not None
+    s.publisher.match_over(table, conceded_by=seat % 2)
+
+
+async def reglas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if update.effective_message and update.effective_chat:
+        t = await chat_translator(context, update.effective_chat.id)
+        await update.effective_message.reply_text(t("reglas"))
+
+
+async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if update.effective_message and update.effective_chat:
+        t = await chat_translator(context, update.effective_chat.id)
+        await update.effective_message.reply_text(t("help"))
+
+
+async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if update.effective_message is None or update.effective_chat is None:
+        return
+    t = await chat_translator(context, update.effective_chat.id)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("🇦🇷 Castellano", callback_data=pack(LanguageData("es"))),
+                InlineKeyboardButton("🇬🇧 English", callback_data=pack(LanguageData("en"))),
+            ]
+        ]
+    )
+    await update.effective_message.reply_text(t("idioma.choose"), reply_markup=markup)
+
+
+async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    s = services(context)
+    t = await chat_translator(context, chat.id)
+    rows = await s.db.fetchall(
+        "SELECT mp.user_id AS user_id, p.name AS name, COUNT(*) AS played,"
+        " SUM(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END) AS won"
+        " FROM matches m JOIN match_players mp ON mp.game_id = m.game_id"
+        " LEFT JOIN players p ON p.user_id = mp.user_id"
+        " WHERE m.chat_id = ? AND m.outcome IN ('won', 'conceded')"
+        " GROUP BY mp.user_id ORDER BY won DESC, played ASC LIMIT 20",
+        chat.id,
+    )
+    if not rows:
+        await message.reply_text(t("tabla.empty"))
+        return
+    lines = [t("tabla.title"), ""]
+    for pos, row in enumerate(rows, start=1):
+        lines.append(
+            t(
+                "tabla.row",
+                pos=pos,
+                name=short_name(row["name"] or "?"),
+                won=row["won"],
+                played=row["played"],
+            )
+        )
+    await message.reply_text("\n".join(lines))
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CommandHandler("nueva", nueva))
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("cancelar", cancelar))
+    app.add_handler(CommandHandler("abandonar", abandonar))
+    app.add_handler(CommandHandler("reglas", reglas))
+    app.add_handler(CommandHandler(["ayuda", "help"], ayuda))
+    app.add_handler(CommandHandler("idioma", idioma))
+    app.add_handler(CommandHandler("tabla", tabla))

@@ -1,0 +1,55 @@
+"""Small helpers the handlers share."""
+
+from __future__ import annotations
+
+from telegram import Chat, Message, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.app import Services, services
+from bot.i18n import Translator, translator
+from bot.service.tables import Refusal
+from bot.storage.repo import Table
+
+
+def is_group(chat: Chat | None) -> bool:
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+def thread_of(message: Message | None) -> int:
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+def display_name(user: User) -> str:
+    return user.full_name or user.username or str(user.id)
+
+
+async def chat_translator(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> Translator:
+    s = services(context)
+    return translator(await s.store.chat_language(chat_id) or s.settings.language)
+
+
+def table_translator(table: Table | None, fallback: Translator) -> Translator:
+    return translator(table.language) if table is not None else fallback
+
+
+def refusal_text(t: Translator, refusal: Refusal) -> str:
+    if refusal.code == "illegal":
+        reason = refusal.params.get("reason")
+        return t(f"reason.{getattr(reason, 'value', 'not_allowed')}")
+    return t(f"refusal.{refusal.code}")
+
+
+async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def see(s: Services, user: User, can_dm: bool | None = None) -> None:
+    await s.tables.see_player(user.id, display_name(user), user.username, can_dm)

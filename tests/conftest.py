@@ -1,0 +1,105 @@
+"""Fixtures: the fake Bot API server and the real bot application polling it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import Services, build_application, running
+from bot.config import Settings
+from tests.fakebot import TOKEN, FakeTelegram, FakeUser
+
+GROUP = -100_555
+
+
+class Harness:
+    """The bot under test, with the helpers scripted users need."""
+
+    def __init__(self, fake: FakeTelegram, settings: Settings) -> None:
+        self.fake = fake
+        self.settings = settings
+        self.app: Any = None
+        self._stack: AsyncExitStack | None = None
+
+    @property
+    def services(self) -> Services:
+        services: Services = self.app.bot_data["services"]
+        return services
+
+    async def start(self) -> None:
+        self.app = build_application(self.settings)
+        self._stack = AsyncExitStack()
+        await self._stack.enter_async_context(running(self.app, poll_timeout=1))
+
+    async def stop(self) -> None:
+        if self._stack is not None:
+            await self._stack.aclose()
+            self._stack = None
+
+    async def restart(self) -> None:
+        await self.stop()
+        await self.start()
+
+    def user(self, user_id: int, name: str, started: bool = True) -> FakeUser:
+        if started:
+            self.fake.started.add(user_id)
+        return FakeUser(self.fake, user_id, name)
+
+    async def settle(self, within: float = 15.0) -> None:
+        """Wait until every update is handled and every outgoing call is made."""
+        deadline = time.monotonic() + within
+        quiet_since: float | None = None
+        while time.monotonic() < deadline:
+            busy = (
+                self.fake.undelivered() > 0
+                or not self.app.update_queue.empty()
+                or self.app.update_processor.current_concurrent_updates > 0
+                or any(not lane.idle.is_set() for lane in self.services.outbox._lanes.values())
+            )
+            if busy:
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since > 0.05:
+                return
+            await asyncio.sleep(0.01)
+        raise TimeoutError("the bot did not settle")
+
+
+def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "bot_token": TOKEN,
+        "database": database,
+        "api_base_url": base_url,
+        "seed": 7,
+        "group_interval": 0.02,
+        "rate_group_per_minute": 1_000_000,
+        "rate_overall_per_second": 1_000_000,
+        "poll_timeout": 1,
+        "lobby_seconds": 600,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram(group_limit=(20, 0.5))
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def harness(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    base = f"http://127.0.0.1:{fake.port}/bot"
+    h = Harness(fake, make_settings(base, tmp_path / "truco.db"))
+    await h.start()
+    yield h
+    await h.stop()

@@ -1,0 +1,426 @@
+"""A fake Telegram Bot API server on 127.0.0.1, and scripted users that talk to the bot.
+
+It answers like Telegram does, errors included: 403 to a user who never started the bot,
+400 "message is not modified", 400 for texts over 4096 characters, button data over 64 bytes or
+broken HTML, 429 with retry_after past a group's flood limit. The real python-telegram-bot
+Application polls it over HTTP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from aiohttp import web
+
+BOT_ID = 999_000
+BOT_USERNAME = "truco_test_bot"
+TOKEN = "999000:TEST-token"
+ALLOWED_TAGS = {"b", "i", "u", "s", "a", "code", "pre", "tg-spoiler", "blockquote", "strong", "em"}
+
+
+class _HtmlCheck(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.stack: list[str] = []
+        self.error: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ALLOWED_TAGS:
+            self.error = f"unsupported start tag \"{tag}\""
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack.pop() != tag:
+            self.error = f"unexpected end tag \"{tag}\""
+
+
+def html_error(text: str) -> str | None:
+    checker = _HtmlCheck()
+    checker.feed(text)
+    checker.close()
+    if checker.error is None and checker.stack:
+        checker.error = "unclosed tag"
+    # A raw '<' that is not a tag, or a bare '&' not starting an entity, is refused too.
+    for i, ch in enumerate(text):
+        if ch == "&" and not any(text.startswith(e, i) for e in ("&lt;", "&gt;", "&amp;", "&quot;", "&#")):
+            return "can't parse entities: bare &"
+    return checker.error
+
+
+@dataclass
+class StoredMessage:
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None
+    thread_id: int | None
+    history: list[str] = field(default_factory=list)
+    deleted: bool = False
+
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.reply_markup:
+            return []
+        return [b for row in self.reply_markup.get("inline_keyboard", []) for b in row]
+
+    def button(self, text: str) -> dict[str, Any]:
+        for b in self.buttons():
+            if b["text"] == text:
+                return b
+        raise KeyError(f"no button {text!r} in {[b['text'] for b in self.buttons()]}")
+
+
+class FakeTelegram:
+    def __init__(self, group_limit: tuple[int, float] = (20, 60.0)) -> None:
+        self.group_limit = group_limit
+        self.updates: deque[dict[str, Any]] = deque()
+        self.update_ids = itertools.count(1)
+        self.query_ids = itertools.count(1)
+        self.new_update = asyncio.Event()
+        self.messages: dict[int, dict[int, StoredMessage]] = defaultdict(dict)
+        self.message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self.started: set[int] = set()  # users who pressed Start in the bot's private chat
+        self.admins: dict[int, set[int]] = defaultdict(set)
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.answer_events: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
+        self.query_users: dict[str, int] = {}
+        self.calls: list[tuple[float, str, int | None]] = []  # (time, method, chat)
+        self.errors: list[tuple[str, int, str]] = []  # (method, code, description)
+        self.group_calls: dict[int, deque[float]] = defaultdict(deque)
+        self.commands: dict[str | None, list[dict[str, Any]]] = {}
+        self.fail_next: dict[str, tuple[int, str, int | None]] = {}
+        self.last_request = time.monotonic()
+        self.delivered = 0
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- server --------------------------------------------------------------------------------
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/bot{token}/{method}", self._handle)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets
+        self.port = server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        self.last_request = time.monotonic()
+        if request.match_info["token"] != TOKEN:
+            return self._error(401, "Unauthorized")
+        method = request.match_info["method"]
+        form = dict(await request.post()) if request.can_read_body else {}
+        params: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+        handler = getattr(self, f"api_{method}", None)
+        if handler is None:
+            return self._error(404, f"Not Found: method {method} not found")
+        chat = int(params["chat_id"]) if "chat_id" in params else None
+        if method != "getUpdates":
+            self.calls.append((time.time(), method, chat))
+        if method in self.fail_next:
+            code, description, retry = self.fail_next.pop(method)
+            return self._error(code, description, retry)
+        if chat is not None and chat < 0 and method in _COUNTED:
+            limited = self._flood(chat)
+            if limited is not None:
+                return limited
+        try:
+            result = await handler(params)
+        except _ApiError as error:
+            return self._error(error.code, error.description)
+        return web.json_response({"ok": True, "result": result})
+
+    def _flood(self, chat: int) -> web.Response | None:
+        limit, window = self.group_limit
+        now = time.monotonic()
+        recent = self.group_calls[chat]
+        while recent and recent[0] <= now - window:
+            recent.popleft()
+        if len(recent) >= limit:
+            retry = max(1, int(recent[0] + window - now + 0.999))
+            return self._error(429, f"Too Many Requests: retry after {retry}", retry)
+        recent.append(now)
+        return None
+
+    def _error(self, code: int, description: str, retry: int | None = None) -> web.Response:
+        self.errors.append(("", code, description))
+        body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+        if retry is not None:
+            body["parameters"] = {"retry_after": retry}
+        return web.json_response(body, status=code)
+
+    # -- Bot API methods -----------------------------------------------------------------------
+    async def api_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Truco",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    async def api_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        return True
+
+    async def api_setMyCommands(self, params: dict[str, Any]) -> bool:
+        self.commands[params.get("language_code")] = json.loads(params["commands"])
+        return True
+
+    async def api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset", 0) or 0)
+        while self.updates and self.updates[0]["update_id"] < offset:
+            self.updates.popleft()
+        timeout = float(params.get("timeout", 0) or 0)
+        if not self.updates and timeout > 0:
+            self.new_update.clear()
+            try:
+                await asyncio.wait_for(self.new_update.wait(), min(timeout, 1.0))
+            except TimeoutError:
+                pass
+        limit = int(params.get("limit", 100) or 100)
+        batch = list(itertools.islice(self.updates, limit))
+        if batch:
+            self.delivered = max(self.delivered, batch[-1]["update_id"])
+        return batch
+
+    def _check_text(self, text: str, markup: dict[str, Any] | None) -> None:
+        if not text.strip():
+            raise _ApiError(400, "Bad Request: message text is empty")
+        if len(text) > 4096:
+            raise _ApiError(400, "Bad Request: message is too long")
+        problem = html_error(text)
+        if problem:
+            raise _ApiError(400, f"Bad Request: can't parse entities: {problem}")
+        for row in (markup or {}).get("inline_keyboard", []):
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(data.encode()) <= 64:
+                    raise _ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+    def _message_json(self, stored: StoredMessage) -> dict[str, Any]:
+        chat_type = "private" if stored.chat_id > 0 else "supergroup"
+        chat: dict[str, Any] = {"id": stored.chat_id, "type": chat_type}
+        if chat_type == "private":
+            chat["first_name"] = "user"
+        else:
+            chat["title"] = "Grupo"
+        data: dict[str, Any] = {
+            "message_id": stored.message_id,
+            "date": int(time.time()),
+            "chat": chat,
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Truco", "username": BOT_USERNAME},
+            "text": stored.text,
+        }
+        if stored.reply_markup:
+            data["reply_markup"] = stored.reply_markup
+        if stored.thread_id:
+            data["message_thread_id"] = stored.thread_id
+            data["is_topic_message"] = True
+        return data
+
+    async def api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        if chat_id > 0 and chat_id not in self.started:
+            raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        markup = json.loads(params["reply_markup"]) if "reply_markup" in params else None
+        text = params.get("text", "")
+        self._check_text(text, markup)
+        thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
+        stored = StoredMessage(chat_id, next(self.message_ids[chat_id]), text, markup, thread)
+        stored.history.append(text)
+        self.messages[chat_id][stored.message_id] = stored
+        return self._message_json(stored)
+
+    def _stored(self, params: dict[str, Any]) -> StoredMessage:
+        chat_id = int(params["chat_id"])
+        stored = self.messages[chat_id].get(int(params["message_id"]))
+        if stored is None or stored.deleted:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        return stored
+
+    async def api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
+        stored = self._stored(params)
+        markup = json.loads(params["reply_markup"]) if "reply_markup" in params else None
+        text = params.get("text", "")
+        self._check_text(text, markup)
+        if text == stored.text and markup == stored.reply_markup:
+            raise _ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message",
+            )
+        stored.text = text
+        stored.reply_markup = markup
+        stored.history.append(text)
+        return self._message_json(stored)
+
+    async def api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
+        stored = self._stored(params)
+        markup = json.loads(params["reply_markup"]) if "reply_markup" in params else None
+        self._check_text(stored.text, markup)
+        if markup == stored.reply_markup:
+            raise _ApiError(400, "Bad Request: message is not modified")
+        stored.reply_markup = markup
+        return self._message_json(stored)
+
+    async def api_deleteMessage(self, params: dict[str, Any]) -> bool:
+        chat_id = int(params["chat_id"])
+        stored = self.messages[chat_id].get(int(params["message_id"]))
+        if stored is None or stored.deleted:
+            raise _ApiError(400, "Bad Request: message to delete not found")
+        stored.deleted = True
+        return True
+
+    async def api_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        query_id = params["callback_query_id"]
+        if query_id in self.answers:
+            raise _ApiError(400, "Bad Request: query is too old and response timeout expired")
+        text = params.get("text", "")
+        if len(text) > 200:
+            raise _ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.answers[query_id] = {
+            "text": text,
+            "show_alert": params.get("show_alert") == "true",
+            "url": params.get("url"),
+        }
+        self.answer_events[query_id].set()
+        return True
+
+    async def api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        status = "administrator" if user_id in self.admins[chat_id] else "member"
+        member: dict[str, Any] = {
+            "status": status,
+            "user": {"id": user_id, "is_bot": False, "first_name": f"u{user_id}"},
+        }
+        if status == "administrator":
+            member.update(
+                {
+                    "can_be_edited": False, "is_anonymous": False, "can_manage_chat": True,
+                    "can_delete_messages": True, "can_manage_video_chats": True,
+                    "can_restrict_members": True, "can_promote_members": False,
+                    "can_change_info": True, "can_invite_users": True, "can_post_stories": False,
+                    "can_edit_stories": False, "can_delete_stories": False,
+                }
+            )  # fmt: skip
+        return member
+
+    # -- what the tests use --------------------------------------------------------------------
+    def push(self, update: dict[str, Any]) -> None:
+        update["update_id"] = next(self.update_ids)
+        self.updates.append(update)
+        self.new_update.set()
+
+    def undelivered(self) -> int:
+        return sum(1 for u in self.updates if u["update_id"] > self.delivered)
+
+    def live(self, chat_id: int) -> list[StoredMessage]:
+        return [m for m in self.messages[chat_id].values() if not m.deleted]
+
+    def last(self, chat_id: int) -> StoredMessage:
+        return self.live(chat_id)[-1]
+
+    def texts(self, chat_id: int) -> list[str]:
+        """Every text the chat has shown, edits included."""
+        return [text for m in self.messages[chat_id].values() for text in m.history]
+
+    def calls_in(self, chat_id: int, since: float = 0.0) -> list[float]:
+        return [at for at, method, chat in self.calls if chat == chat_id and at >= since and method in _COUNTED]
+
+
+_COUNTED = {
+    "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "sendPhoto",
+}  # fmt: skip
+
+
+class _ApiError(Exception):
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+
+
+@dataclass
+class FakeUser:
+    fake: FakeTelegram
+    id: int
+    first_name: str
+    username: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.username:
+            data["username"] = self.username
+        return data
+
+    def send(self, chat_id: int, text: str, thread_id: int | None = None) -> None:
+        chat: dict[str, Any] = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
+        if chat_id > 0:
+            chat["first_name"] = self.first_name
+        else:
+            chat["title"] = "Grupo"
+        message: dict[str, Any] = {
+            "message_id": next(self.fake.message_ids[chat_id]),
+            "date": int(time.time()),
+            "chat": chat,
+            "from": self.json(),
+            "text": text,
+        }
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if thread_id:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
+        self.fake.push({"message": message})
+
+    def start_bot(self, payload: str = "") -> None:
+        self.fake.started.add(self.id)
+        self.send(self.id, f"/start {payload}".strip())
+
+    def tap_data(self, chat_id: int, message_id: int, data: str) -> str:
+        stored = self.fake.messages[chat_id].get(message_id)
+        message = (
+            self.fake._message_json(stored)
+            if stored is not None
+            else {"message_id": message_id, "date": 0, "chat": {"id": chat_id, "type": "supergroup"}}
+        )
+        query_id = f"q{next(self.fake.query_ids)}"
+        self.fake.query_users[query_id] = self.id
+        self.fake.push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": self.json(),
+                    "chat_instance": str(chat_id),
+                    "data": data,
+                    "message": message,
+                }
+            }
+        )
+        return query_id
+
+    async def tap(self, chat_id: int, message_id: int, text: str, timeout: float = 10.0) -> dict[str, Any]:
+        stored = self.fake.messages[chat_id][message_id]
+        data = stored.button(text)["callback_data"]
+        return await self.answer_of(self.tap_data(chat_id, message_id, data), timeout)
+
+    async def answer_of(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
+        await asyncio.wait_for(self.fake.answer_events[query_id].wait(), timeout)
+        return self.fake.answers[query_id]
