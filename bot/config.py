@@ -22,7 +22,7 @@ class Settings(BaseSettings):
     )
     language: Literal["es", "en"] = Field(default="es", description="Default language of chats")
     seed: int | None = Field(default=None, description="Reproducible deals (tests, demos)")
-    lobby_seconds: int = Field(default=600, ge=10, description="An unstarted table expires")
+    lobby_seconds: int = Field(default=600, ge=1, description="An unstarted table expires")
     group_interval: float = Field(
         default=3.1, ge=0, description="Seconds between the bot's calls in one group (20/min)"
     )

@@ -33,12 +33,12 @@ class _HtmlCheck(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in ALLOWED_TAGS:
-            self.error = f"unsupported start tag \"{tag}\""
+            self.error = f'unsupported start tag "{tag}"'
         self.stack.append(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if not self.stack or self.stack.pop() != tag:
-            self.error = f"unexpected end tag \"{tag}\""
+            self.error = f'unexpected end tag "{tag}"'
 
 
 def html_error(text: str) -> str | None:
@@ -49,7 +49,9 @@ def html_error(text: str) -> str | None:
         checker.error = "unclosed tag"
     # A raw '<' that is not a tag, or a bare '&' not starting an entity, is refused too.
     for i, ch in enumerate(text):
-        if ch == "&" and not any(text.startswith(e, i) for e in ("&lt;", "&gt;", "&amp;", "&quot;", "&#")):
+        if ch == "&" and not any(
+            text.startswith(e, i) for e in ("&lt;", "&gt;", "&amp;", "&quot;", "&#")
+        ):
             return "can't parse entities: bare &"
     return checker.error
 
@@ -341,7 +343,11 @@ class FakeTelegram:
         return [text for m in self.messages[chat_id].values() for text in m.history]
 
     def calls_in(self, chat_id: int, since: float = 0.0) -> list[float]:
-        return [at for at, method, chat in self.calls if chat == chat_id and at >= since and method in _COUNTED]
+        return [
+            at
+            for at, method, chat in self.calls
+            if chat == chat_id and at >= since and method in _COUNTED
+        ]
 
 
 _COUNTED = {
@@ -399,7 +405,11 @@ class FakeUser:
         message = (
             self.fake._message_json(stored)
             if stored is not None
-            else {"message_id": message_id, "date": 0, "chat": {"id": chat_id, "type": "supergroup"}}
+            else {
+                "message_id": message_id,
+                "date": 0,
+                "chat": {"id": chat_id, "type": "supergroup"},
+            }
         )
         query_id = f"q{next(self.fake.query_ids)}"
         self.fake.query_users[query_id] = self.id
@@ -416,7 +426,9 @@ class FakeUser:
         )
         return query_id
 
-    async def tap(self, chat_id: int, message_id: int, text: str, timeout: float = 10.0) -> dict[str, Any]:
+    async def tap(
+        self, chat_id: int, message_id: int, text: str, timeout: float = 10.0
+    ) -> dict[str, Any]:
         stored = self.fake.messages[chat_id][message_id]
         data = stored.button(text)["callback_data"]
         return await self.answer_of(self.tap_data(chat_id, message_id, data), timeout)

@@ -51,7 +51,11 @@ async def play_to_the_end(
         user, message = rng.choice(options)
         buttons = action_buttons(message)
         weights = [
-            6.0 if b["callback_data"].count(":") == 4 else 0.2 if b["callback_data"].endswith(":m") else 1.0
+            6.0
+            if b["callback_data"].count(":") == 4
+            else 0.2
+            if b["callback_data"].endswith(":m")
+            else 1.0
             for b in buttons
         ]
         button = rng.choices(buttons, weights)[0]

@@ -1,0 +1,351 @@
+"""The table as players meet it: lobby, joining, bad taps, races, restarts, privacy."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from bot.game import MatchConfig, MatchState, observe, replay
+from bot.game.actions import parse_any
+from bot.game.events import CardPlayed, HandEnded
+from tests.conftest import GROUP, Harness
+from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
+from tests.fakebot import FakeUser
+
+CARD = re.compile(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)")
+SUITS = {"oro": "o", "copa": "c", "espada": "e", "basto": "b"}
+
+
+def cards_in(text: str) -> set[str]:
+    return {f"{n}{SUITS[s]}" for n, s in CARD.findall(text)}
+
+
+async def current(h: Harness) -> MatchState:
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None
+    return table.state
+
+
+async def action_log(h: Harness) -> list[str]:
+    rows = await h.services.db.fetchall("SELECT code FROM actions ORDER BY game_id, seq")
+    return [r["code"] for r in rows]
+
+
+async def test_a_2v2_match_with_teams_chosen_in_the_lobby(harness: Harness) -> None:
+    h = harness
+    users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+    await open_table(h, users, "2v2 15 sinflor")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.seats == [10, 11, 12, 13]  # Ana+Caro vs Beto+Dani
+    assert "Ana</b> y <b>Caro" in h.fake.last(GROUP).text
+    await play_to_the_end(h, users, seed=3)
+    record = await h.services.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["players"] == 4 and record["flor"] == 0
+    sides = await h.services.db.fetchall("SELECT user_id, side FROM match_players ORDER BY seat")
+    assert [(r["user_id"], r["side"]) for r in sides] == [(10, 0), (11, 1), (12, 0), (13, 1)]
+
+
+async def test_joining_without_a_private_chat_goes_through_the_start_link(harness: Harness) -> None:
+    h = harness
+    ana = h.user(1, "Ana")
+    juan = h.user(2, "Juan", started=False)
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    answer = await juan.tap(GROUP, lobby.message_id, "✋ Unirme")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None
+    assert answer["url"] == f"https://t.me/truco_test_bot?start=j{table.id}"
+    await h.settle()
+    assert table.seats == [1, None]
+    juan.start_bot(f"j{table.id}")
+    await h.settle()
+    assert any("te sumaste" in text for text in h.fake.texts(2))
+    assert table.seats == [1, 2] and "Juega" in h.fake.last(GROUP).text
+    assert hand_message(h, ana) is not None
+
+
+async def test_a_stranger_a_stale_button_and_forged_data_change_nothing(harness: Harness) -> None:
+    h = harness
+    ana, juan, eve = h.user(1, "Ana"), h.user(2, "Juan"), h.user(3, "Eve")
+    await open_table(h, [ana, juan])
+    board = h.fake.last(GROUP)
+    state = await current(h)
+    step = state.step
+    answer = await eve.tap(GROUP, board.message_id, "¡Truco!")
+    assert answer["text"] == "No estás jugando en esta mesa."
+    old = hand_message(h, ana)
+    assert old is not None
+    mazo = old.button("Me voy al mazo")["callback_data"]  # a button of the old keyboard
+    await ana.tap(ana.id, old.message_id, "¡Truco!")
+    await h.settle()
+    assert (await current(h)).step == step + 1
+    answer = await ana.answer_of(ana.tap_data(ana.id, old.message_id, mazo))
+    assert answer["text"] == "Esa jugada ya pasó."
+    for data in [
+        "zzz",
+        "a:1:1:zz",
+        "a:999:1:t",
+        "a:1:1:p:99x",
+        "a:1:1:p",
+        "l:1:j:",
+        "x" * 70,
+        "a:1:-1:t",
+    ]:
+        answer = await ana.answer_of(ana.tap_data(GROUP, board.message_id, data))
+        assert answer["text"], data
+    await h.settle()
+    assert (await current(h)).step == step + 1
+    assert len(await action_log(h)) == 2  # the deal and the truco
+
+
+async def test_two_taps_at_the_same_moment_apply_once(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    mine = hand_message(h, ana)
+    assert mine is not None
+    await ana.tap(ana.id, mine.message_id, "¡Truco!")
+    await h.settle()
+    board = h.fake.last(GROUP)
+    private = hand_message(h, juan)
+    assert private is not None
+    first = juan.tap_data(GROUP, board.message_id, board.button("Quiero")["callback_data"])
+    second = juan.tap_data(
+        juan.id, private.message_id, private.button("No quiero")["callback_data"]
+    )
+    answers = await asyncio.gather(juan.answer_of(first), juan.answer_of(second))
+    await h.settle()
+    texts = sorted(a["text"] for a in answers)
+    assert "Esa jugada ya pasó." in texts and len([t for t in texts if "pasó" in t]) == 1
+    log = await action_log(h)
+    assert log.count("1:q") + log.count("1:nq") == 1
+
+
+async def test_a_restart_mid_hand_loses_nothing(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan], "15")
+    for _ in range(4):
+        for user in (ana, juan):
+            message = hand_message(h, user)
+            if message is not None:
+                card = next(
+                    b for b in action_buttons(message) if b["callback_data"].count(":") == 4
+                )
+                await user.tap(user.id, message.message_id, card["text"])
+                await h.settle()
+                break
+    before = (await current(h)).to_dict()
+    board_id = h.fake.last(GROUP).message_id
+    await h.restart()
+    await h.settle()
+    state = await current(h)
+    assert state.to_dict() == before
+    assert h.fake.last(GROUP).message_id == board_id  # the same board goes on
+    config = MatchConfig.from_dict(before["config"])
+    assert replay(config, [parse_any(c) for c in await action_log(h)]).to_dict() == before
+    await play_to_the_end(h, [ana, juan], seed=5)
+    assert match_over(h)
+
+
+async def test_no_hidden_card_reaches_anyone_who_should_not_see_it(harness: Harness) -> None:
+    h = harness
+    users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+    await open_table(h, users, "2v2 15")
+    rng_taps = 0
+    for user in users:  # everybody peeks at their cards on the board once
+        board = h.fake.last(GROUP)
+        answer = await user.tap(GROUP, board.message_id, "🃏 Mis cartas")
+        assert answer["show_alert"] and "Tus cartas" in answer["text"]
+    rng_taps += await play_to_the_end(h, users, seed=11)
+    log = [parse_any(code) for code in await action_log(h)]
+    state = MatchState(MatchConfig(players=4, target=15))
+    dealt: dict[int, set[str]] = {seat: set() for seat in range(4)}
+    public: set[str] = set()
+    for action in log:
+        if hasattr(action, "hands"):
+            for seat, hand in enumerate(action.hands):  # type: ignore[union-attr]
+                dealt[seat] |= {c.code for c in hand}
+        for event in state.apply(action):
+            if isinstance(event, CardPlayed):
+                public.add(event.card.code)
+            if isinstance(event, HandEnded):
+                public |= {c.code for _, cards in event.shown for c in cards}
+    for text in h.fake.texts(GROUP):
+        assert "Tus cartas" not in text
+        assert cards_in(text) <= public, text
+    for seat, user in enumerate(users):
+        for text in h.fake.texts(user.id):
+            assert cards_in(text) <= dealt[seat] | public, text
+    for query, who in h.fake.query_users.items():
+        text = h.fake.answers.get(query, {}).get("text", "")
+        seat = [u.id for u in users].index(who) if who in [u.id for u in users] else None
+        if seat is not None:
+            assert cards_in(text) <= dealt[seat] | public
+    assert observe(state).phase.value == "over"
+
+
+async def test_bad_arguments_and_a_second_table(harness: Harness) -> None:
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(GROUP, "/nueva 3v3")
+    await h.settle()
+    assert "No entiendo «3v3»" in h.fake.last(GROUP).text
+    assert await h.services.tables.table_in(GROUP, 0) is None
+    ana.send(GROUP, "/nueva <b>")
+    await h.settle()
+    assert "&lt;b&gt;" in h.fake.last(GROUP).history[-1] or "No entiendo" in h.fake.last(GROUP).text
+    ana.send(GROUP, "/nueva 2v2 15 sinflor")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    assert "2v2 · a 15 · sin flor" in lobby.text
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    assert "Ya hay una mesa abierta" in h.fake.last(GROUP).text
+    ana.send(ana.id, "/nueva")
+    await h.settle()
+    assert "grupo" in h.fake.last(ana.id).text
+
+
+async def test_options_are_for_the_opener_and_cancel_for_opener_or_admin(harness: Harness) -> None:
+    h = harness
+    ana, juan, admin = h.user(1, "Ana"), h.user(2, "Juan"), h.user(3, "Admin")
+    h.fake.admins[GROUP].add(3)
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    answer = await juan.tap(GROUP, lobby.message_id, "⚙️ 15")
+    assert answer["text"] == "Solo quien abrió la mesa cambia las opciones."
+    await ana.tap(GROUP, lobby.message_id, "⚙️ 15")
+    await h.settle()
+    assert "a 15" in h.fake.messages[GROUP][lobby.message_id].text
+    juan.send(GROUP, "/cancelar")
+    await h.settle()
+    assert "Solo quien abrió la mesa o un admin" in h.fake.last(GROUP).text
+    admin.send(GROUP, "/cancelar")
+    await h.settle()
+    assert "Mesa cancelada" in h.fake.messages[GROUP][lobby.message_id].text
+    assert await h.services.tables.table_in(GROUP, 0) is None
+
+
+async def test_abandonar_concedes_and_records_the_match(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    juan.send(GROUP, "/abandonar")
+    await h.settle()
+    assert any("Ganó <b>Ana</b>" in text for text in h.fake.texts(GROUP))
+    record = await h.services.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 0
+
+
+async def test_a_deleted_board_comes_back(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    board = h.fake.last(GROUP)
+    board.deleted = True
+    mine = hand_message(h, ana)
+    assert mine is not None
+    await ana.tap(ana.id, mine.message_id, "¡Truco!")
+    await h.settle()
+    fresh = h.fake.last(GROUP)
+    assert fresh.message_id != board.message_id and "¡Truco!" in fresh.text
+
+
+async def test_too_many_requests_is_waited_out_and_the_board_catches_up(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    h.fake.fail_next["editMessageText"] = (429, "Too Many Requests: retry after 1", 1)
+    mine = hand_message(h, ana)
+    assert mine is not None
+    await ana.tap(ana.id, mine.message_id, "¡Truco!")
+    await h.settle()
+    assert "¡Truco!" in h.fake.last(GROUP).text
+    assert any(code == 429 for _, code, _ in h.fake.errors)
+
+
+async def test_commands_help_rules_language(harness: Harness) -> None:
+    h = harness
+    ana = h.user(1, "Ana")
+    assert {c["command"] for c in h.fake.commands[None]} >= {"nueva", "tabla", "reglas", "idioma"}
+    assert "en" in h.fake.commands
+    ana.send(GROUP, "/reglas")
+    await h.settle()
+    assert "Machete" in h.fake.last(GROUP).text and "Vale cuatro 4 · 3" in h.fake.last(GROUP).text
+    ana.send(GROUP, "/ayuda")
+    await h.settle()
+    assert "/nueva" in h.fake.last(GROUP).text
+    h.fake.admins[GROUP].add(1)
+    ana.send(GROUP, "/idioma")
+    await h.settle()
+    await ana.tap(GROUP, h.fake.last(GROUP).message_id, "🇬🇧 English")
+    await h.settle()
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    assert "Truco table" in h.fake.last(GROUP).text
+
+
+async def test_an_abandoned_lobby_expires(fake, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import make_settings
+
+    h = Harness(
+        fake, make_settings(f"http://127.0.0.1:{fake.port}/bot", tmp_path / "x.db", lobby_seconds=1)
+    )
+    await h.start()
+    try:
+        ana = h.user(1, "Ana")
+        ana.send(GROUP, "/nueva")
+        await h.settle()
+        lobby = h.fake.last(GROUP)
+        await asyncio.sleep(1.6)
+        await h.settle()
+        assert "La mesa se cerró" in h.fake.messages[GROUP][lobby.message_id].text
+        assert await h.services.tables.table_in(GROUP, 0) is None
+    finally:
+        await h.stop()
+
+
+async def test_a_player_who_blocks_the_bot_gets_the_hand_back(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    h.fake.started.discard(2)  # Juan blocks the bot
+    mine = hand_message(h, ana)
+    assert mine is not None
+    await ana.tap(ana.id, mine.message_id, "Me voy al mazo")  # a new hand: new hand messages
+    await h.settle()
+    warning = h.fake.last(GROUP)
+    assert "no te puedo escribir" in warning.text
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None
+    juan.start_bot(f"h{table.id}")
+    await h.settle()
+    assert hand_message(h, juan) is not None
+
+
+async def test_senas_reach_the_partner_and_rivals_may_catch_them(fake, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import make_settings
+
+    settings = make_settings(
+        f"http://127.0.0.1:{fake.port}/bot", tmp_path / "s.db", sign_catch_chance=1.0
+    )
+    h = Harness(fake, settings)
+    await h.start()
+    try:
+        users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+        await open_table(h, users, "2v2")
+        ana = users[0]
+        message = [m for m in h.fake.live(ana.id) if m.buttons()][-1]
+        await ana.tap(ana.id, message.message_id, "🤫 Hacer una seña")
+        await h.settle()
+        await ana.tap(ana.id, message.message_id, "Levantar las cejas")
+        await h.settle()
+        assert any("te hace una seña" in t for t in h.fake.texts(12))  # Caro, her partner
+        assert not any("te hace una seña" in t for t in h.fake.texts(11))
+        caught = [t for t in h.fake.texts(GROUP) if "le vio la seña" in t]
+        assert len(caught) == 2
+    finally:
+        await h.stop()
