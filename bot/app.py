@@ -43,8 +43,10 @@ def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
 def build_application(settings: Settings) -> Application[Any, Any, Any, Any, Any, Any]:
     if settings.bot_token is None:
         raise ValueError("TRUCO_BOT_TOKEN is not set")
+    # The Outbox keeps the overall budget (it knows which calls are urgent); the limiter keeps
+    # each group under its limit and waits out 429s.
     limiter = AIORateLimiter(
-        overall_max_rate=settings.rate_overall_per_second,
+        overall_max_rate=0,
         group_max_rate=settings.rate_group_per_minute,
         max_retries=settings.max_retries,
     )
@@ -61,6 +63,7 @@ def build_application(settings: Settings) -> Application[Any, Any, Any, Any, Any
             )
         )
         .post_init(post_init)
+        .post_stop(post_stop)
         .post_shutdown(post_shutdown)
         .build()
     )
@@ -78,7 +81,7 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     db = await Database.open(settings.database)
     store = Store(db)
     tables = TableService(store, seed=settings.seed)
-    outbox = Outbox(settings.group_interval)
+    outbox = Outbox(settings.group_interval, settings.rate_overall_per_second)
     publisher = Publisher(app.bot, tables, outbox, app.bot.username)
     app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher)
     await _set_commands(app)
@@ -103,13 +106,18 @@ async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
             log.warning("could not register the commands for %s", language)
 
 
-async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Send what is queued while the bot can still talk (the state is already committed)."""
     found: Services | None = app.bot_data.get("services")
-    if found is None:
-        return
-    await found.outbox.drain(5.0)
-    await found.outbox.close()
-    await found.db.close()
+    if found is not None:
+        await found.outbox.drain(5.0)
+        await found.outbox.close()
+
+
+async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    found: Services | None = app.bot_data.pop("services", None)
+    if found is not None:
+        await found.db.close()
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -134,5 +142,6 @@ async def running(
     finally:
         await app.updater.stop()
         await app.stop()
-        await post_shutdown(app)
+        await post_stop(app)
         await app.shutdown()
+        await post_shutdown(app)

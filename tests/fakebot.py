@@ -9,6 +9,7 @@ Application polls it over HTTP.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -99,6 +100,7 @@ class FakeTelegram:
         self.fail_next: dict[str, tuple[int, str, int | None]] = {}
         self.last_request = time.monotonic()
         self.delivered = 0
+        self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -191,10 +193,8 @@ class FakeTelegram:
         timeout = float(params.get("timeout", 0) or 0)
         if not self.updates and timeout > 0:
             self.new_update.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.new_update.wait(), min(timeout, 1.0))
-            except TimeoutError:
-                pass
         limit = int(params.get("limit", 100) or 100)
         batch = list(itertools.islice(self.updates, limit))
         if batch:
@@ -247,6 +247,7 @@ class FakeTelegram:
         stored = StoredMessage(chat_id, next(self.message_ids[chat_id]), text, markup, thread)
         stored.history.append(text)
         self.messages[chat_id][stored.message_id] = stored
+        self.changed[chat_id].set()
         return self._message_json(stored)
 
     def _stored(self, params: dict[str, Any]) -> StoredMessage:
@@ -270,6 +271,7 @@ class FakeTelegram:
         stored.text = text
         stored.reply_markup = markup
         stored.history.append(text)
+        self.changed[stored.chat_id].set()
         return self._message_json(stored)
 
     async def api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -279,6 +281,7 @@ class FakeTelegram:
         if markup == stored.reply_markup:
             raise _ApiError(400, "Bad Request: message is not modified")
         stored.reply_markup = markup
+        self.changed[stored.chat_id].set()
         return self._message_json(stored)
 
     async def api_deleteMessage(self, params: dict[str, Any]) -> bool:
@@ -287,6 +290,7 @@ class FakeTelegram:
         if stored is None or stored.deleted:
             raise _ApiError(400, "Bad Request: message to delete not found")
         stored.deleted = True
+        self.changed[chat_id].set()
         return True
 
     async def api_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
@@ -427,12 +431,12 @@ class FakeUser:
         return query_id
 
     async def tap(
-        self, chat_id: int, message_id: int, text: str, timeout: float = 10.0
+        self, chat_id: int, message_id: int, text: str, within: float = 10.0
     ) -> dict[str, Any]:
         stored = self.fake.messages[chat_id][message_id]
         data = stored.button(text)["callback_data"]
-        return await self.answer_of(self.tap_data(chat_id, message_id, data), timeout)
+        return await self.answer_of(self.tap_data(chat_id, message_id, data), within)
 
-    async def answer_of(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
-        await asyncio.wait_for(self.fake.answer_events[query_id].wait(), timeout)
+    async def answer_of(self, query_id: str, within: float = 10.0) -> dict[str, Any]:
+        await asyncio.wait_for(self.fake.answer_events[query_id].wait(), within)
         return self.fake.answers[query_id]

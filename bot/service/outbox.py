@@ -3,8 +3,9 @@
 Telegram allows a group about 20 messages a minute, edits included. Each group lane leaves
 `group_interval` seconds between its calls; a refresh (an edit of a living message) keeps only
 its newest request, and renders the latest state when it runs, so a board that falls behind
-skips intermediate states and catches up. Private chats are not paced: a tapper's own feedback
-never waits for the group.
+skips intermediate states and catches up. Private chats are not paced per chat; a shared budget of
+`overall_per_second` calls holds back only background refreshes (other players' hand messages),
+so a tapper's own feedback and a "your turn" message never wait for the group or the crowd.
 """
 
 from __future__ import annotations
@@ -22,31 +23,54 @@ log = logging.getLogger(__name__)
 Job = Callable[[], Awaitable[bool]]
 
 
+class _Budget:
+    """A token bucket for the whole bot: urgent calls take a token without waiting."""
+
+    def __init__(self, per_second: float) -> None:
+        self.rate = per_second
+        self.tokens = per_second
+        self.last = time.monotonic()
+
+    def take(self) -> float:
+        """Take a token; the seconds a background call should wait before it goes out."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
 class _Lane:
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
         self.interval = interval
         self.posts: deque[tuple[Job, asyncio.Future[None]]] = deque()
-        self.refreshes: dict[str, tuple[Job, list[asyncio.Future[None]]]] = {}
+        self.refreshes: dict[str, tuple[Job, list[asyncio.Future[None]], bool]] = {}
         self.wake = asyncio.Event()
         self.idle = asyncio.Event()
         self.idle.set()
         self.last_call = 0.0
         self.task: asyncio.Task[None] | None = None
 
-    def next_job(self) -> tuple[Job, list[asyncio.Future[None]]] | None:
+    def next_job(self) -> tuple[Job, list[asyncio.Future[None]], bool] | None:
+        """Posts first, then urgent refreshes, then the rest; with whether it is urgent."""
         if self.posts:
             job, future = self.posts.popleft()
-            return job, [future]
+            return job, [future], True
+        for key, (_, _, urgent) in self.refreshes.items():
+            if urgent:
+                return self.refreshes.pop(key)
         if self.refreshes:
-            key = next(iter(self.refreshes))
-            return self.refreshes.pop(key)
+            return self.refreshes.pop(next(iter(self.refreshes)))
         return None
 
 
 class Outbox:
-    def __init__(self, group_interval: float) -> None:
+    def __init__(self, group_interval: float, overall_per_second: float = 30.0) -> None:
         self.group_interval = group_interval
+        self._budget = _Budget(overall_per_second)
         self._lanes: dict[int, _Lane] = {}
         self._closed = False
         self.calls: dict[int, list[float]] = {}  # chat -> times of calls (for benchmarks)
@@ -69,13 +93,15 @@ class Outbox:
         lane.wake.set()
         return future
 
-    def refresh(self, chat_id: int, key: str, job: Job) -> asyncio.Future[None]:
+    def refresh(
+        self, chat_id: int, key: str, job: Job, urgent: bool = False
+    ) -> asyncio.Future[None]:
         """An edit that only needs its latest version: replaces a waiting one of the same key."""
         lane = self._lane(chat_id)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         waiting = lane.refreshes.pop(key, None)
         futures = [*waiting[1], future] if waiting else [future]
-        lane.refreshes[key] = (job, futures)
+        lane.refreshes[key] = (job, futures, urgent or (waiting is not None and waiting[2]))
         lane.idle.clear()
         lane.wake.set()
         return future
@@ -88,10 +114,13 @@ class Outbox:
                 lane.wake.clear()
                 await lane.wake.wait()
                 continue
-            job, futures = item
+            job, futures, urgent = item
             wait = lane.last_call + lane.interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+            held = self._budget.take()
+            if held > 0 and not urgent and lane.chat_id > 0:
+                await asyncio.sleep(held)
             called = False
             try:
                 called = await job()

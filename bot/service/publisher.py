@@ -253,7 +253,9 @@ class Publisher:
             await self._hand_over(table, outcome)
         elif table.status is TableStatus.PLAYING:
             self.refresh_board(table.id, table.chat_id)
-        mine = self.outbox.refresh(tapper, f"hand:{table.id}", self._hand_job(table.id, tapper))
+        mine = self.outbox.refresh(
+            tapper, f"hand:{table.id}", self._hand_job(table.id, tapper), urgent=True
+        )
         for user in table.players:
             if user == tapper:
                 continue

@@ -32,7 +32,11 @@ class Database:
         await conn.execute("PRAGMA busy_timeout=5000")
         await conn.execute("PRAGMA synchronous=NORMAL")
         db = Database(conn)
-        await db.migrate()
+        try:
+            await db.migrate()
+        except BaseException:
+            await conn.close()
+            raise
         return db
 
     async def close(self) -> None:

@@ -28,10 +28,7 @@ async def open_table(h: Harness, users: list[FakeUser], args: str = "", chat: in
     await h.settle()
     lobby = h.fake.last(chat)
     for index, user in enumerate(users[1:], start=1):
-        if "2v2" in args:
-            label = f"✋ Equipo {index % 2 + 1}"
-        else:
-            label = "✋ Unirme"
+        label = f"✋ Equipo {index % 2 + 1}" if "2v2" in args else "✋ Unirme"
         answer = await user.tap(chat, lobby.message_id, label)
         assert answer["url"] is None, answer
         await h.settle()

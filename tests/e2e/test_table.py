@@ -10,7 +10,6 @@ from bot.game.actions import parse_any
 from bot.game.events import CardPlayed, HandEnded
 from tests.conftest import GROUP, Harness
 from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
-from tests.fakebot import FakeUser
 
 CARD = re.compile(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)")
 SUITS = {"oro": "o", "copa": "c", "espada": "e", "basto": "b"}

@@ -1,0 +1,217 @@
+"""The whole stack under load: many concurrent 1v1 matches against the fake Bot API server.
+
+    python bench/stack.py [--matches 100] [--seconds 60] [--group-interval 3.1]
+
+The bot runs as its own process (`python -m bot`), as in production; this process hosts the
+fake Bot API server and the scripted players, who tap as fast as the bot lets them. Prints:
+tap -> answer (callback answered, and the tapper's hand message updated) p50/p99, how far group
+boards lag behind the game (p99), Bot API calls per group per minute (max over any sliding
+minute) and 429s, memory per live match (the bot's RSS growth / live matches).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.helpers import action_buttons  # noqa: E402
+from tests.fakebot import TOKEN, FakeTelegram, FakeUser, StoredMessage  # noqa: E402
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def live_hand(fake: FakeTelegram, user: FakeUser) -> StoredMessage | None:
+    found = [m for m in fake.live(user.id) if action_buttons(m)]
+    return found[-1] if found else None
+
+
+async def wait_change(fake: FakeTelegram, chats: list[int], within: float) -> None:
+    events = [fake.changed[c] for c in chats]
+    for event in events:
+        event.clear()
+    waiters = [asyncio.ensure_future(e.wait()) for e in events]
+    await asyncio.wait(waiters, timeout=within, return_when=asyncio.FIRST_COMPLETED)
+    for waiter in waiters:
+        waiter.cancel()
+
+
+class Probe:
+    def __init__(self) -> None:
+        self.answer_ms: list[float] = []
+        self.hand_ms: list[float] = []
+        self.answered: dict[int, list[float]] = {}
+        self.at: list[float] = []  # when each measured tap started
+        self.started: set[int] = set()
+
+
+async def play(
+    fake: FakeTelegram,
+    probe: Probe,
+    chat: int,
+    users: list[FakeUser],
+    until: float,
+    seed: int,
+    think: float,
+) -> None:
+    rng = random.Random(seed)
+    users[0].send(chat, "/nueva 15")
+    while not fake.live(chat):
+        await wait_change(fake, [chat], 1.0)
+    lobby = fake.live(chat)[0]
+    await users[1].tap(chat, lobby.message_id, "✋ Unirme", within=120)
+    probe.started.add(chat)
+    ids = [u.id for u in users]
+    while time.monotonic() < until:
+        options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+        if not options:
+            if any("🏆" in t for t in fake.texts(chat)):
+                return
+            await wait_change(fake, ids, 0.5)
+            continue
+        if think:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+            options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+            if not options:
+                continue
+        user, message = rng.choice(options)
+        buttons = action_buttons(message)
+        weights = [5.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
+        button = rng.choices(buttons, weights)[0]
+        seen = len(message.history)
+        fake.changed[user.id].clear()
+        started = time.perf_counter()
+        query = user.tap_data(user.id, message.message_id, button["callback_data"])
+        answer = await user.answer_of(query, within=120)
+        answered = time.perf_counter()
+        if "pasó" not in answer["text"]:
+            while len(message.history) == seen and live_hand(fake, user) is message:
+                await wait_change(fake, [user.id], 5.0)
+        probe.at.append(time.monotonic())
+        probe.answer_ms.append((answered - started) * 1000)
+        probe.hand_ms.append((time.perf_counter() - started) * 1000)
+        probe.answered.setdefault(chat, []).append(time.time())
+
+
+def board_lag(fake: FakeTelegram, answered: dict[int, list[float]]) -> list[float]:
+    """For each answered tap, the time until the group's next call (the board catching up)."""
+    lags = []
+    for chat, times in answered.items():
+        calls = sorted(fake.calls_in(chat))
+        i = 0
+        for at in times:
+            while i < len(calls) and calls[i] < at:
+                i += 1
+            if i < len(calls):
+                lags.append(calls[i] - at)
+    return lags
+
+
+def max_per_minute(times: list[float]) -> int:
+    times = sorted(times)
+    best, j = 0, 0
+    for i, at in enumerate(times):
+        while times[j] < at - 60:
+            j += 1
+        best = max(best, i - j + 1)
+    return best
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--group-interval", type=float, default=3.1)
+    parser.add_argument("--think", type=float, default=0.0, help="seconds a player takes to move")
+    args = parser.parse_args()
+    fake = FakeTelegram(group_limit=(20, 60.0))
+    await fake.start()
+    folder = Path(tempfile.mkdtemp())
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")},
+        "TRUCO_BOT_TOKEN": TOKEN,
+        "TRUCO_API_BASE_URL": f"http://127.0.0.1:{fake.port}/bot",
+        "TRUCO_DATABASE": str(folder / "bench.db"),
+        "TRUCO_GROUP_INTERVAL": str(args.group_interval),
+        "TRUCO_POLL_TIMEOUT": "1",
+        "TRUCO_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
+    command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
+    bot = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=folder, env=env)
+    while not fake.commands:  # the bot registers its commands once it is up
+        await asyncio.sleep(0.05)  # noqa: ASYNC110
+    await asyncio.sleep(0.5)
+    base_rss = rss_kib(bot.pid)
+    probe = Probe()
+    until = time.monotonic() + args.seconds
+    users_of = {}
+    tasks = []
+    for i in range(args.matches):
+        chat = -1_000_000 - i
+        users = [FakeUser(fake, 100_000 + 2 * i, f"A{i}"), FakeUser(fake, 100_001 + 2 * i, f"B{i}")]
+        fake.started.update(u.id for u in users)
+        users_of[chat] = users
+        tasks.append(
+            asyncio.create_task(play(fake, probe, chat, users, until, seed=i, think=args.think))
+        )
+    await asyncio.sleep(min(args.seconds / 2, 30))
+    live = len(probe.started)
+    grown = rss_kib(bot.pid) - base_rss
+    await asyncio.gather(*tasks)
+    bot.terminate()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(bot.wait(), 20)
+    await fake.stop()
+    rates = [max_per_minute(fake.calls_in(chat)) for chat in users_of]
+    lags = board_lag(fake, probe.answered)
+    too_many = sum(1 for _, code, _ in fake.errors if code == 429)
+    print(
+        f"matches: {args.matches}, seconds: {args.seconds}, think: {args.think} s, "
+        f"taps: {len(probe.hand_ms)} ({len(probe.hand_ms) / args.seconds:.0f}/s)"
+    )
+    print(
+        f"tap -> callback answered: p50 {statistics.median(probe.answer_ms):.1f} ms, "
+        f"p99 {pct(probe.answer_ms, 0.99):.1f} ms"
+    )
+    print(
+        f"tap -> answered and own hand updated: p50 {statistics.median(probe.hand_ms):.1f} ms, "
+        f"p99 {pct(probe.hand_ms, 0.99):.1f} ms"
+    )
+    steady_from = probe.at[0] + 15 if probe.at else 0
+    steady = [ms for at, ms in zip(probe.at, probe.hand_ms, strict=True) if at >= steady_from]
+    if steady:
+        print(
+            f"  after the first 15 s (every table dealt): p50 {statistics.median(steady):.1f} ms, "
+            f"p99 {pct(steady, 0.99):.1f} ms over {len(steady)} taps"
+        )
+    print(
+        f"board lag behind the game: p50 {statistics.median(lags):.2f} s, "
+        f"p99 {pct(lags, 0.99):.2f} s"
+    )
+    print(f"Bot API calls per group per minute: max {max(rates)}; 429 answers: {too_many}")
+    print(f"memory per live match: {grown / max(live, 1):.1f} KiB ({live} live)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,123 @@
+"""The service on real SQLite files: transactions, restarts, races, one table per topic."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.game import ActionKind, MatchConfig, replay
+from bot.game.actions import parse_any
+from bot.service.tables import Refusal, TableService
+from bot.storage.db import Database, DatabaseTooNewError
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.repo import Store, TableStatus
+
+CHAT = -100
+
+
+async def service_on(path: Path) -> TableService:
+    return TableService(Store(await Database.open(path)), seed=3)
+
+
+async def started_table(service: TableService, players: int = 2) -> int:
+    table = await service.open_lobby(CHAT, 0, 1, MatchConfig(players=players), "es")
+    for user in range(1, players + 1):
+        outcome = await service.join(table.id, user)
+    assert outcome.started
+    return table.id
+
+
+async def test_migrations_wal_and_a_newer_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    db = await Database.open(path)
+    row = await db.fetchone("PRAGMA journal_mode")
+    assert row is not None and row[0] == "wal"
+    await db.close()
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    raw.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    raw.commit()
+    raw.close()
+    with pytest.raises(DatabaseTooNewError):
+        await Database.open(path)
+
+
+async def test_a_restart_keeps_state_log_and_messages(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    service = await service_on(path)
+    table_id = await started_table(service)
+    table = await service.get(table_id)
+    assert table is not None and table.state is not None
+    seat0_cards = table.state.hand.held[0]  # type: ignore[union-attr]
+    await service.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
+    await service.act(table_id, 2, table.state.step, ActionKind.QUIERO, None)
+    await service.act(table_id, 1, table.state.step, ActionKind.PLAY, seat0_cards[0])
+    await service.set_hand_message(table_id, 1, 42)
+    before = table.state.to_dict()
+    await service.store.db.close()
+
+    again = await service_on(path)
+    reloaded = await again.get(table_id)
+    assert reloaded is not None and reloaded.state is not None
+    assert reloaded.state.to_dict() == before
+    assert reloaded.hand_messages == {1: 42}
+    log = await again.store.action_log(table_id)
+    assert [seq for seq, _, _ in log] == list(range(len(log)))
+    rebuilt = replay(reloaded.config, [parse_any(code) for _, _, code in log])
+    assert rebuilt.to_dict() == before
+    await again.store.db.close()
+
+
+async def test_simultaneous_actions_apply_once(tmp_path: Path) -> None:
+    service = await service_on(tmp_path / "t.db")
+    table_id = await started_table(service)
+    table = await service.get(table_id)
+    assert table is not None and table.state is not None
+    step = table.state.step
+    results = await asyncio.gather(
+        *[service.act(table_id, 1, step, ActionKind.TRUCO, None) for _ in range(10)],
+        return_exceptions=True,
+    )
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, Refusal)]
+    assert len(applied) == 1 and len(refused) == 9
+    assert {r.code for r in refused} == {"stale"}
+    log = await service.store.action_log(table_id)
+    assert [code for _, _, code in log][1:] == ["0:t"]
+    await service.store.db.close()
+
+
+async def test_one_open_table_per_topic_and_refusals_change_nothing(tmp_path: Path) -> None:
+    service = await service_on(tmp_path / "t.db")
+    first = await service.open_lobby(CHAT, 5, 1, MatchConfig(), "es")
+    await service.open_lobby(CHAT, 6, 1, MatchConfig(), "es")
+    with pytest.raises(Refusal) as info:
+        await service.open_lobby(CHAT, 5, 2, MatchConfig(), "es")
+    assert info.value.code == "table_already_open"
+    await service.join(first.id, 1)
+    version = first.version
+    for call in (
+        service.join(first.id, 1),
+        service.leave(first.id, 9),
+        service.set_option(first.id, 2, "mode"),
+        service.set_option(first.id, 1, "nonsense"),
+        service.cancel(first.id, 2, is_admin=False),
+    ):
+        with pytest.raises(Refusal):
+            await call
+    assert first.version == version and first.status is TableStatus.LOBBY
+    await service.store.db.close()
+
+
+async def test_cancelling_a_started_match_records_it_as_cancelled(tmp_path: Path) -> None:
+    service = await service_on(tmp_path / "t.db")
+    table_id = await started_table(service, players=4)
+    await service.cancel(table_id, 2, is_admin=True)
+    record = await service.store.match_record(table_id)
+    assert record is not None and record["outcome"] == "cancelled"
+    with pytest.raises(Refusal):
+        await service.act(table_id, 1, 1, ActionKind.MAZO, None)
+    await service.store.db.close()
