@@ -160,7 +160,7 @@ async def main() -> None:
     command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
     bot = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=folder, env=env)
     while not fake.commands:  # the bot registers its commands once it is up
-        await asyncio.sleep(0.05)  # noqa: ASYNC110
+        await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)
     base_rss = rss_kib(bot.pid)
     probe = Probe()
