@@ -159,7 +159,7 @@ async def main() -> None:
     }
     command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
     bot = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=folder, env=env)
-    while not fake.commands:  # the bot registers its commands once it is up
+    while not fake.commands:  # noqa: ASYNC110 - the bot registers its commands once up
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)
     base_rss = rss_kib(bot.pid)
