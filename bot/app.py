@@ -19,11 +19,14 @@ from bot.service.outbox import Outbox
 from bot.service.publisher import Publisher
 from bot.service.tables import TableService
 from bot.storage.db import Database
+from bot.storage.league import League
 from bot.storage.repo import Store, TableStatus
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("nueva", "tabla", "reglas", "ayuda", "cancelar", "abandonar", "idioma", "start")
+COMMANDS = (
+    "nueva", "tabla", "yo", "reglas", "ayuda", "cancelar", "abandonar", "idioma", "start",
+)  # fmt: skip
 
 
 @dataclass
@@ -34,6 +37,7 @@ class Services:
     tables: TableService
     outbox: Outbox
     publisher: Publisher
+    league: League
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
@@ -82,8 +86,9 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     store = Store(db)
     tables = TableService(store, seed=settings.seed)
     outbox = Outbox(settings.group_interval, settings.rate_overall_per_second)
-    publisher = Publisher(app.bot, tables, outbox, app.bot.username)
-    app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher)
+    league = League(db)
+    publisher = Publisher(app.bot, tables, outbox, app.bot.username, league)
+    app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher, league)
     await _set_commands(app)
     from bot.handlers.commands import schedule_lobby_expiry
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
@@ -25,7 +26,7 @@ from bot.handlers.common import (
 from bot.i18n import Translator
 from bot.service.tables import Refusal
 from bot.storage.repo import Table, TableStatus
-from bot.views.common import short_name
+from bot.views.standings import numbers_text, standings_text
 
 
 def parse_options(args: list[str]) -> tuple[MatchConfig, str | None]:
@@ -252,36 +253,60 @@ async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(t("idioma.choose"), reply_markup=markup)
 
 
+def parse_tabla(args: list[str]) -> tuple[int | None, bool] | None:
+    """`/tabla [1v1|2v2] [mes]`: (players, this month only), or None if not understood."""
+    players: int | None = None
+    month = False
+    for raw in args:
+        word = raw.lower()
+        if word in ("1v1", "2v2"):
+            players = 2 if word == "1v1" else 4
+        elif word in ("mes", "month"):
+            month = True
+        else:
+            return None
+    return players, month
+
+
+def month_start(now: float) -> float:
+    moment = datetime.fromtimestamp(now, tz=UTC)
+    return moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+
 async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
     s = services(context)
     t = await chat_translator(context, chat.id)
-    rows = await s.db.fetchall(
-        "SELECT mp.user_id AS user_id, p.name AS name, COUNT(*) AS played,"
-        " SUM(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END) AS won"
-        " FROM matches m JOIN match_players mp ON mp.game_id = m.game_id"
-        " LEFT JOIN players p ON p.user_id = mp.user_id"
-        " WHERE m.chat_id = ? AND m.outcome IN ('won', 'conceded')"
-        " GROUP BY mp.user_id ORDER BY won DESC, played ASC LIMIT 20",
-        chat.id,
-    )
-    if not rows:
-        await message.reply_text(t("tabla.empty"))
+    if not is_group(chat):
+        await message.reply_text(t("refusal.group_only"))
         return
-    lines = [t("tabla.title"), ""]
-    for pos, row in enumerate(rows, start=1):
-        lines.append(
-            t(
-                "tabla.row",
-                pos=pos,
-                name=short_name(row["name"] or "?"),
-                won=row["won"],
-                played=row["played"],
-            )
-        )
-    await message.reply_text("\n".join(lines))
+    parsed = parse_tabla(list(context.args or []))
+    if parsed is None:
+        await message.reply_text(t("tabla.usage"))
+        return
+    players, month = parsed
+    since = month_start(s.tables.clock()) if month else None
+    rows = await s.league.standings(chat.id, players, since)
+    scope = " · ".join(
+        [t("tabla.scope_month") if month else t("tabla.scope_all")]
+        + (["1v1" if players == 2 else "2v2"] if players else [])
+    )
+    pairs = await s.league.pairs(chat.id, since) if players == 4 else []
+    await message.reply_text(standings_text(t, rows, scope, pairs))
+
+
+async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    s = services(context)
+    t = await chat_translator(context, chat.id)
+    await see(s, user)
+    here = await s.league.numbers(user.id, chat.id if is_group(chat) else None)
+    everywhere = await s.league.numbers(user.id)
+    await message.reply_text(numbers_text(t, user.full_name, here, everywhere))
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -293,3 +318,4 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler(["ayuda", "help"], ayuda))
     app.add_handler(CommandHandler("idioma", idioma))
     app.add_handler(CommandHandler("tabla", tabla))
+    app.add_handler(CommandHandler(["yo", "stats"], yo))

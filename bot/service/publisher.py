@@ -17,9 +17,11 @@ from bot.game.events import HandDealt
 from bot.i18n import translator
 from bot.service.outbox import Job, Outbox
 from bot.service.tables import ActOutcome, TableService
+from bot.storage.league import League
 from bot.storage.repo import Table, TableStatus
 from bot.views.common import Seating, rules_line, seating, short_name
 from bot.views.lobby import lobby_markup, lobby_text
+from bot.views.standings import rating_lines
 from bot.views.summary import hand_summary, match_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text
 
@@ -36,8 +38,16 @@ def _not_modified(error: BadRequest) -> bool:
 
 
 class Publisher:
-    def __init__(self, bot: Bot, service: TableService, outbox: Outbox, bot_username: str) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        service: TableService,
+        outbox: Outbox,
+        bot_username: str,
+        league: League,
+    ) -> None:
         self.bot = bot
+        self.league = league
         self.service = service
         self.outbox = outbox
         self.bot_username = bot_username
@@ -311,6 +321,9 @@ class Publisher:
         async def job() -> bool:
             who = await self.who(table)
             text = match_summary(t, who, scores, table.config.target, winner, conceded_by)
+            changes = await self.league.rating_changes(table.id)
+            if changes:
+                text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes)])
             await self.send(table.chat_id, text, None, table.thread_id)
             return True
 

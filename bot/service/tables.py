@@ -32,6 +32,7 @@ from bot.game.events import (
     HandEnded,
     WentToMazo,
 )
+from bot.storage.league import record_league
 from bot.storage.repo import Store, Table, TableStatus
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ class TableService:
                     outcome = "won" if table.state.is_over else "conceded"
                     winner = table.state.winner if table.state.is_over else self._conceded_to(table)
                     await self.store.record_match(conn, table, outcome, winner, table.updated_at)
+                    await record_league(conn, table, winner)
                 elif table.status is TableStatus.CANCELLED and table.started_at is not None:
                     await self.store.record_match(conn, table, "cancelled", None, table.updated_at)
         except BaseException:

@@ -70,3 +70,34 @@ CREATE TABLE match_players (
 CREATE INDEX match_players_user ON match_players (user_id)
 """,
 ]
+
+MIGRATIONS.append(
+    """
+CREATE TABLE ratings (
+    chat_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    matches INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, user_id)
+);
+CREATE TABLE player_match_stats (
+    game_id INTEGER NOT NULL REFERENCES matches (game_id),
+    user_id INTEGER NOT NULL,
+    envidos_wanted INTEGER NOT NULL,
+    envidos_won INTEGER NOT NULL,
+    best_envido INTEGER NOT NULL,
+    flores INTEGER NOT NULL,
+    trucos_chanted INTEGER NOT NULL,
+    trucos_won INTEGER NOT NULL,
+    mazos INTEGER NOT NULL,
+    points_for INTEGER NOT NULL,
+    points_against INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+CREATE INDEX player_match_stats_user ON player_match_stats (user_id);
+ALTER TABLE match_players ADD COLUMN rating_before REAL;
+ALTER TABLE match_players ADD COLUMN rating_after REAL;
+CREATE INDEX matches_chat_outcome ON matches (chat_id, outcome, players, ended_at)
+"""
+)

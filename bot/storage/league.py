@@ -1,0 +1,261 @@
+"""League records and queries: standings, pairs, a player's numbers, rating changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.league.ratings import Rating, rate
+from bot.league.stats import STAT_NAMES, match_stats
+from bot.storage.db import Database
+from bot.storage.repo import Table
+
+COUNTED = "('won', 'conceded')"  # cancelled matches never count
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    name: str
+    played: int
+    won: int
+    points_for: int
+    points_against: int
+    rating: float
+    streak: int  # +3: three wins in a row; -2: two losses
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+
+@dataclass(frozen=True)
+class Pair:
+    names: tuple[str, str]
+    played: int
+    won: int
+
+
+@dataclass(frozen=True)
+class PlayerNumbers:
+    played: int
+    won: int
+    totals: dict[str, int]
+    best_envido: int
+    partner: str | None
+    partner_matches: int
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    user_id: int
+    name: str
+    before: float
+    after: float
+
+
+def _filters(players: int | None, since: float | None) -> tuple[str, list[object]]:
+    sql, args = "", list[object]()
+    if players is not None:
+        sql += " AND m.players = ?"
+        args.append(players)
+    if since is not None:
+        sql += " AND m.ended_at >= ?"
+        args.append(since)
+    return sql, args
+
+
+async def record_league(conn: aiosqlite.Connection, table: Table, winner_side: int | None) -> None:
+    """Per-player stats from the action log, and new ratings; in the caller's transaction."""
+    rows = await conn.execute_fetchall(
+        "SELECT code FROM actions WHERE game_id = ? ORDER BY seq", (table.id,)
+    )
+    stats = match_stats(table.config, [r[0] for r in rows])
+    seated = [(seat, user) for seat, user in enumerate(table.seats) if user is not None]
+    await conn.executemany(
+        f"INSERT OR IGNORE INTO player_match_stats (game_id, user_id, {', '.join(STAT_NAMES)})"
+        f" VALUES (?, ?{', ?' * len(STAT_NAMES)})",
+        [(table.id, user, *stats[seat].as_row()) for seat, user in seated],
+    )
+    if winner_side is not None:
+        await rate_match(conn, table.chat_id, table.id, seated, winner_side)
+
+
+async def rate_match(
+    conn: aiosqlite.Connection,
+    chat_id: int,
+    game_id: int,
+    seated: list[tuple[int, int]],
+    winner_side: int,
+) -> None:
+    users = [user for _, user in seated]
+    marks = ",".join("?" * len(users))
+    rows = await conn.execute_fetchall(
+        "SELECT user_id, mu, sigma, matches FROM ratings"
+        f" WHERE chat_id = ? AND user_id IN ({marks})",
+        (chat_id, *users),
+    )
+    known = {r[0]: (Rating(r[1], r[2]), r[3]) for r in rows}
+    sides = [[u for s, u in seated if s % 2 == side] for side in (0, 1)]
+    before = [[known.get(u, (Rating(), 0))[0] for u in side] for side in sides]
+    after = rate(before, winner_side)
+    for side in (0, 1):
+        for user, old, new in zip(sides[side], before[side], after[side], strict=True):
+            count = known.get(user, (Rating(), 0))[1] + 1
+            await conn.execute(
+                "INSERT INTO ratings (chat_id, user_id, mu, sigma, matches) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (chat_id, user_id) DO UPDATE SET mu = excluded.mu,"
+                " sigma = excluded.sigma, matches = excluded.matches",
+                (chat_id, user, new.mu, new.sigma, count),
+            )
+            await conn.execute(
+                "UPDATE match_players SET rating_before = ?, rating_after = ?"
+                " WHERE game_id = ? AND user_id = ?",
+                (old.shown, new.shown, game_id, user),
+            )
+
+
+class League:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def standings(
+        self, chat_id: int, players: int | None = None, since: float | None = None
+    ) -> list[Standing]:
+        where, args = _filters(players, since)
+        rows = await self.db.fetchall(
+            "SELECT mp.user_id AS user_id, COALESCE(p.name, '?') AS name, COUNT(*) AS played,"
+            " SUM(m.winner_side = mp.side) AS won,"
+            " SUM(CASE WHEN mp.side = 0 THEN m.score0 ELSE m.score1 END) AS pf,"
+            " SUM(CASE WHEN mp.side = 0 THEN m.score1 ELSE m.score0 END) AS pa,"
+            " r.mu AS mu, r.sigma AS sigma"
+            " FROM matches m JOIN match_players mp ON mp.game_id = m.game_id"
+            " LEFT JOIN players p ON p.user_id = mp.user_id"
+            " LEFT JOIN ratings r ON r.chat_id = m.chat_id AND r.user_id = mp.user_id"
+            f" WHERE m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
+            " GROUP BY mp.user_id",
+            chat_id,
+            *args,
+        )
+        result = []
+        for row in rows:
+            rating = Rating(row["mu"], row["sigma"]) if row["mu"] is not None else Rating()
+            streak = await self._streak(chat_id, row["user_id"], players, since)
+            result.append(
+                Standing(
+                    row["user_id"], row["name"], row["played"], row["won"] or 0,
+                    row["pf"] or 0, row["pa"] or 0, rating.shown, streak,
+                )
+            )  # fmt: skip
+        result.sort(key=lambda s: (-s.rating, -s.won, s.played, s.user_id))
+        return result
+
+    async def _streak(
+        self, chat_id: int, user_id: int, players: int | None, since: float | None
+    ) -> int:
+        where, args = _filters(players, since)
+        rows = await self.db.fetchall(
+            "SELECT m.winner_side = mp.side AS won FROM match_players mp"
+            " JOIN matches m ON m.game_id = mp.game_id"
+            f" WHERE mp.user_id = ? AND m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
+            " ORDER BY m.ended_at DESC, m.game_id DESC LIMIT 100",
+            user_id,
+            chat_id,
+            *args,
+        )
+        streak = 0
+        for row in rows:
+            won = bool(row["won"])
+            if streak == 0:
+                streak = 1 if won else -1
+            elif (streak > 0) == won:
+                streak += 1 if won else -1
+            else:
+                break
+        return streak
+
+    async def pairs(self, chat_id: int, since: float | None = None) -> list[Pair]:
+        where, args = _filters(4, since)
+        rows = await self.db.fetchall(
+            "SELECT COALESCE(pa.name, '?') AS a, COALESCE(pb.name, '?') AS b, COUNT(*) AS played,"
+            " SUM(m.winner_side = x.side) AS won"
+            " FROM match_players x JOIN match_players y"
+            "   ON y.game_id = x.game_id AND y.side = x.side AND y.user_id > x.user_id"
+            " JOIN matches m ON m.game_id = x.game_id"
+            " LEFT JOIN players pa ON pa.user_id = x.user_id"
+            " LEFT JOIN players pb ON pb.user_id = y.user_id"
+            f" WHERE m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
+            " GROUP BY x.user_id, y.user_id ORDER BY won DESC, played ASC LIMIT 10",
+            chat_id,
+            *args,
+        )
+        return [Pair((r["a"], r["b"]), r["played"], r["won"] or 0) for r in rows]
+
+    async def numbers(self, user_id: int, chat_id: int | None = None) -> PlayerNumbers:
+        scope = " AND m.chat_id = ?" if chat_id is not None else ""
+        args: list[object] = [user_id]
+        if chat_id is not None:
+            args.append(chat_id)
+        sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in STAT_NAMES)
+        row = await self.db.fetchone(
+            f"SELECT COUNT(*) AS played, SUM(m.winner_side = mp.side) AS won, {sums},"
+            " MAX(s.best_envido) AS top_envido"
+            " FROM match_players mp JOIN matches m ON m.game_id = mp.game_id"
+            " LEFT JOIN player_match_stats s ON s.game_id = mp.game_id AND s.user_id = mp.user_id"
+            f" WHERE mp.user_id = ? AND m.outcome IN {COUNTED}{scope}",
+            *args,
+        )
+        assert row is not None
+        partner = await self.db.fetchone(
+            "SELECT COALESCE(p.name, '?') AS name, COUNT(*) AS n FROM match_players mp"
+            " JOIN match_players o ON o.game_id = mp.game_id AND o.side = mp.side"
+            "   AND o.user_id != mp.user_id"
+            " JOIN matches m ON m.game_id = mp.game_id"
+            " LEFT JOIN players p ON p.user_id = o.user_id"
+            f" WHERE mp.user_id = ? AND m.outcome IN {COUNTED}{scope}"
+            " GROUP BY o.user_id ORDER BY n DESC, o.user_id LIMIT 1",
+            *args,
+        )
+        totals = {name: int(row[name] or 0) for name in STAT_NAMES}
+        return PlayerNumbers(
+            int(row["played"] or 0),
+            int(row["won"] or 0),
+            totals,
+            int(row["top_envido"] or 0),
+            partner["name"] if partner else None,
+            int(partner["n"]) if partner else 0,
+        )
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        rows = await self.db.fetchall(
+            "SELECT mp.user_id AS user_id, COALESCE(p.name, '?') AS name,"
+            " mp.rating_before AS before, mp.rating_after AS after"
+            " FROM match_players mp LEFT JOIN players p ON p.user_id = mp.user_id"
+            " WHERE mp.game_id = ? AND mp.rating_after IS NOT NULL ORDER BY mp.seat",
+            game_id,
+        )
+        return [RatingChange(r["user_id"], r["name"], r["before"], r["after"]) for r in rows]
+
+    async def ratings(self, chat_id: int) -> dict[int, tuple[float, float, int]]:
+        rows = await self.db.fetchall(
+            "SELECT user_id, mu, sigma, matches FROM ratings WHERE chat_id = ?", chat_id
+        )
+        return {r["user_id"]: (r["mu"], r["sigma"], r["matches"]) for r in rows}
+
+    async def rebuild_ratings(self, chat_id: int) -> None:
+        """Recompute a group's ratings from its match records alone, oldest first."""
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM ratings WHERE chat_id = ?", (chat_id,))
+            games = await conn.execute_fetchall(
+                "SELECT game_id, winner_side FROM matches"
+                f" WHERE chat_id = ? AND outcome IN {COUNTED} AND winner_side IS NOT NULL"
+                " ORDER BY ended_at, game_id",
+                (chat_id,),
+            )
+            for game_id, winner in games:
+                seated = await conn.execute_fetchall(
+                    "SELECT seat, user_id FROM match_players WHERE game_id = ? ORDER BY seat",
+                    (game_id,),
+                )
+                await rate_match(conn, chat_id, game_id, [(s, u) for s, u in seated], winner)

@@ -1,0 +1,109 @@
+"""/tabla and /yo: a table that reads on a phone (monospace, at most 32 characters a line)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from bot.i18n import Translator
+from bot.league.ratings import PROVISIONAL_MATCHES
+from bot.storage.league import Pair, PlayerNumbers, RatingChange, Standing
+
+WIDTH = 32
+NAME = 11
+
+
+def _name(name: str, width: int = NAME) -> str:
+    clean = " ".join(name.split()) or "?"
+    return clean if len(clean) <= width else clean[: width - 1] + "…"
+
+
+def _streak(t: Translator, streak: int) -> str:
+    if streak == 0:
+        return ""
+    return t("tabla.streak_won" if streak > 0 else "tabla.streak_lost", n=abs(streak))
+
+
+def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
+    """The monospace block, without HTML: each line at most WIDTH characters."""
+    ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
+    provisional = [r for r in rows if r.played < PROVISIONAL_MATCHES]
+    head = (t("tabla.player"), t("tabla.played"), t("tabla.won"), "%", t("tabla.rating"))
+    lines = [f"{'#':>2} {head[0]:<{NAME}} {head[1]:>3} {head[2]:>3} {head[3]:>3} {head[4]:>5}"]
+    for pos, row in enumerate(ranked, start=1):
+        rate = round(100 * row.won / row.played) if row.played else 0
+        name = _name(row.name)
+        lines.append(
+            f"{pos:>2} {name:<{NAME}} {row.played:>3} {row.won:>3} {rate:>3} {row.rating:>5.1f}"
+        )
+        lines.append(
+            f"   +{row.points_for}/-{row.points_against} {_streak(t, row.streak)}".rstrip()
+        )
+    if provisional:
+        lines.append("")
+        lines.append(t("tabla.provisional", n=PROVISIONAL_MATCHES))
+        for row in provisional:
+            streak = _streak(t, row.streak)
+            lines.append(f" · {_name(row.name, 14):<14} {row.won}/{row.played} {streak}".rstrip())
+    return [line[:WIDTH] for line in lines]
+
+
+def standings_text(
+    t: Translator, rows: Sequence[Standing], scope: str, pairs: Sequence[Pair] = ()
+) -> str:
+    if not rows:
+        return t("tabla.empty")
+    block = "\n".join(standings_lines(t, rows))
+    text = f"{t('tabla.title')} · {scope}\n<pre>{escape(block)}</pre>"
+    if pairs:
+        pair_lines = [
+            f"{_name(p.names[0], 9)}+{_name(p.names[1], 9)} {p.won}/{p.played}"[:WIDTH]
+            for p in pairs
+        ]
+        text += f"\n{t('tabla.pairs')}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
+    return text
+
+
+def numbers_text(t: Translator, name: str, here: PlayerNumbers, everywhere: PlayerNumbers) -> str:
+    lines = [t("yo.title", name=escape(_name(name, 24)))]
+    for label, numbers in ((t("yo.here"), here), (t("yo.everywhere"), everywhere)):
+        if numbers.played == 0:
+            lines += ["", f"<b>{label}</b>", t("yo.none")]
+            continue
+        s = numbers.totals
+        rate = round(100 * numbers.won / numbers.played)
+        lines += [
+            "",
+            f"<b>{label}</b>",
+            t("yo.matches", played=numbers.played, won=numbers.won, rate=rate),
+            t(
+                "yo.envidos",
+                wanted=s["envidos_wanted"],
+                won=s["envidos_won"],
+                best=numbers.best_envido,
+            ),
+            t("yo.flores", n=s["flores"]),
+            t("yo.trucos", chanted=s["trucos_chanted"], won=s["trucos_won"]),
+            t("yo.mazos", n=s["mazos"]),
+        ]
+        if numbers.partner:
+            lines.append(
+                t("yo.partner", name=escape(_name(numbers.partner, 20)), n=numbers.partner_matches)
+            )
+    return "\n".join(lines)
+
+
+def rating_lines(t: Translator, changes: Sequence[RatingChange]) -> list[str]:
+    lines = []
+    for change in changes:
+        delta = change.after - change.before
+        lines.append(
+            t(
+                "match.rating",
+                name=escape(_name(change.name, 20)),
+                before=f"{change.before:.1f}",
+                after=f"{change.after:.1f}",
+                delta=f"{delta:+.1f}",
+            )
+        )
+    return lines
