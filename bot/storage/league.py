@@ -92,28 +92,38 @@ async def rate_match(
     users = [user for _, user in seated]
     marks = ",".join("?" * len(users))
     rows = await conn.execute_fetchall(
-        "SELECT user_id, mu, sigma, matches FROM ratings"
+        "SELECT user_id, mu, sigma, matches, streak FROM ratings"
         f" WHERE chat_id = ? AND user_id IN ({marks})",
         (chat_id, *users),
     )
     known = {r[0]: (Rating(r[1], r[2]), r[3]) for r in rows}
+    streaks = {r[0]: r[4] for r in rows}
     sides = [[u for s, u in seated if s % 2 == side] for side in (0, 1)]
     before = [[known.get(u, (Rating(), 0))[0] for u in side] for side in sides]
     after = rate(before, winner_side)
     for side in (0, 1):
         for user, old, new in zip(sides[side], before[side], after[side], strict=True):
             count = known.get(user, (Rating(), 0))[1] + 1
+            streak = _next_streak(streaks.get(user, 0), side == winner_side)
             await conn.execute(
-                "INSERT INTO ratings (chat_id, user_id, mu, sigma, matches) VALUES (?, ?, ?, ?, ?)"
+                "INSERT INTO ratings (chat_id, user_id, mu, sigma, matches, streak)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (chat_id, user_id) DO UPDATE SET mu = excluded.mu,"
-                " sigma = excluded.sigma, matches = excluded.matches",
-                (chat_id, user, new.mu, new.sigma, count),
+                " sigma = excluded.sigma, matches = excluded.matches, streak = excluded.streak",
+                (chat_id, user, new.mu, new.sigma, count, streak),
             )
             await conn.execute(
                 "UPDATE match_players SET rating_before = ?, rating_after = ?"
                 " WHERE game_id = ? AND user_id = ?",
                 (old.shown, new.shown, game_id, user),
             )
+
+
+def _next_streak(streak: int, won: bool) -> int:
+    """+3 is three wins in a row, -2 two losses in a row."""
+    if won:
+        return streak + 1 if streak > 0 else 1
+    return streak - 1 if streak < 0 else -1
 
 
 class League:
@@ -123,57 +133,36 @@ class League:
     async def standings(
         self, chat_id: int, players: int | None = None, since: float | None = None
     ) -> list[Standing]:
+        """Sorted by rating. The streak is the group's current one, whatever the filter."""
         where, args = _filters(players, since)
         rows = await self.db.fetchall(
-            "SELECT mp.user_id AS user_id, COALESCE(p.name, '?') AS name, COUNT(*) AS played,"
-            " SUM(m.winner_side = mp.side) AS won,"
-            " SUM(CASE WHEN mp.side = 0 THEN m.score0 ELSE m.score1 END) AS pf,"
-            " SUM(CASE WHEN mp.side = 0 THEN m.score1 ELSE m.score0 END) AS pa,"
-            " r.mu AS mu, r.sigma AS sigma"
-            " FROM matches m JOIN match_players mp ON mp.game_id = m.game_id"
-            " LEFT JOIN players p ON p.user_id = mp.user_id"
-            " LEFT JOIN ratings r ON r.chat_id = m.chat_id AND r.user_id = mp.user_id"
-            f" WHERE m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
-            " GROUP BY mp.user_id",
+            "SELECT a.user_id AS user_id, COALESCE(p.name, '?') AS name, a.played AS played,"
+            " a.won AS won, a.pf AS pf, a.pa AS pa, r.mu AS mu, r.sigma AS sigma,"
+            " r.streak AS streak FROM ("
+            "   SELECT mp.user_id AS user_id, COUNT(*) AS played,"
+            "   SUM(m.winner_side = mp.side) AS won,"
+            "   SUM(CASE WHEN mp.side = 0 THEN m.score0 ELSE m.score1 END) AS pf,"
+            "   SUM(CASE WHEN mp.side = 0 THEN m.score1 ELSE m.score0 END) AS pa"
+            "   FROM matches m JOIN match_players mp ON mp.game_id = m.game_id"
+            f"  WHERE m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
+            "   GROUP BY mp.user_id) AS a"
+            " LEFT JOIN players p ON p.user_id = a.user_id"
+            " LEFT JOIN ratings r ON r.chat_id = ? AND r.user_id = a.user_id",
             chat_id,
             *args,
+            chat_id,
         )
         result = []
         for row in rows:
             rating = Rating(row["mu"], row["sigma"]) if row["mu"] is not None else Rating()
-            streak = await self._streak(chat_id, row["user_id"], players, since)
             result.append(
                 Standing(
                     row["user_id"], row["name"], row["played"], row["won"] or 0,
-                    row["pf"] or 0, row["pa"] or 0, rating.shown, streak,
+                    row["pf"] or 0, row["pa"] or 0, rating.shown, row["streak"] or 0,
                 )
             )  # fmt: skip
         result.sort(key=lambda s: (-s.rating, -s.won, s.played, s.user_id))
         return result
-
-    async def _streak(
-        self, chat_id: int, user_id: int, players: int | None, since: float | None
-    ) -> int:
-        where, args = _filters(players, since)
-        rows = await self.db.fetchall(
-            "SELECT m.winner_side = mp.side AS won FROM match_players mp"
-            " JOIN matches m ON m.game_id = mp.game_id"
-            f" WHERE mp.user_id = ? AND m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
-            " ORDER BY m.ended_at DESC, m.game_id DESC LIMIT 100",
-            user_id,
-            chat_id,
-            *args,
-        )
-        streak = 0
-        for row in rows:
-            won = bool(row["won"])
-            if streak == 0:
-                streak = 1 if won else -1
-            elif (streak > 0) == won:
-                streak += 1 if won else -1
-            else:
-                break
-        return streak
 
     async def pairs(self, chat_id: int, since: float | None = None) -> list[Pair]:
         where, args = _filters(4, since)

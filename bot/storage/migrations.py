@@ -79,6 +79,7 @@ CREATE TABLE ratings (
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     matches INTEGER NOT NULL,
+    streak INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (chat_id, user_id)
 );
 CREATE TABLE player_match_stats (
@@ -98,6 +99,8 @@ CREATE TABLE player_match_stats (
 CREATE INDEX player_match_stats_user ON player_match_stats (user_id);
 ALTER TABLE match_players ADD COLUMN rating_before REAL;
 ALTER TABLE match_players ADD COLUMN rating_after REAL;
-CREATE INDEX matches_chat_outcome ON matches (chat_id, outcome, players, ended_at)
+CREATE INDEX matches_chat_outcome ON matches
+    (chat_id, outcome, players, ended_at, winner_side, score0, score1);
+CREATE INDEX match_players_game_side ON match_players (game_id, side, user_id)
 """
 )

@@ -348,3 +348,27 @@ async def test_senas_reach_the_partner_and_rivals_may_catch_them(fake, tmp_path)
         assert len(caught) == 2
     finally:
         await h.stop()
+
+
+async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    juan.send(GROUP, "/abandonar")
+    await h.settle()
+    result = h.fake.last(GROUP).text
+    assert "Nivel" in result and "Ana" in result and "→" in result
+    ana.send(GROUP, "/tabla")
+    await h.settle()
+    table = h.fake.last(GROUP).text
+    assert "<pre>" in table and "Ana" in table and "1/1" in table
+    ana.send(GROUP, "/tabla 3v3")
+    await h.settle()
+    assert "Uso: /tabla" in h.fake.last(GROUP).text
+    ana.send(GROUP, "/tabla 1v1 mes")
+    await h.settle()
+    assert "este mes · 1v1" in h.fake.last(GROUP).text
+    juan.send(GROUP, "/yo")
+    await h.settle()
+    mine = h.fake.last(GROUP).text
+    assert "Juan" in mine and "Partidas: 1 · ganadas 0 (0%)" in mine

@@ -1,0 +1,169 @@
+"""The league from stored match records: standings worked out by hand, ratings, recompute."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from bot.game import ActionKind, MatchConfig
+from bot.i18n import translator
+from bot.league.ratings import Rating, rate
+from bot.league.stats import match_stats
+from bot.service.tables import TableService
+from bot.storage.db import Database
+from bot.storage.league import League
+from bot.storage.repo import Store
+from bot.views.standings import WIDTH, standings_lines
+
+CHAT = -42
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+async def play_out(service: TableService, table_id: int, loser_side: int) -> None:
+    """The losing side goes to the mazo whenever it may act; the other plays its first card."""
+    while True:
+        table = await service.get(table_id)
+        if table is None or table.state is None or table.state.is_over:
+            return
+        state = table.state
+        legal = state.legal_actions()
+        mazo = [a for a in legal if a.kind is ActionKind.MAZO and a.seat % 2 == loser_side]
+        action = mazo[0] if mazo else next(a for a in legal if a.kind is ActionKind.PLAY)
+        user = table.seats[action.seat]
+        assert user is not None
+        await service.act(table_id, user, state.step, action.kind, action.card)
+
+
+async def match(
+    service: TableService, seats: list[int], loser_side: int | None, concede: int | None = None
+) -> int:
+    config = MatchConfig(players=len(seats), target=15, flor=False)
+    table = await service.open_lobby(CHAT, 0, seats[0], config, "es")
+    for seat, user in enumerate(seats):
+        team = seat % 2 if len(seats) == 4 else None
+        await service.join(table.id, user, team)
+    if concede is not None:
+        await service.concede(table.id, concede)
+    elif loser_side is None:
+        await service.cancel(table.id, seats[0], is_admin=False)
+    else:
+        await play_out(service, table.id, loser_side)
+    return table.id
+
+
+@pytest.fixture
+async def league_service(tmp_path: Path) -> TableService:
+    db = await Database.open(tmp_path / "league.db")
+    service = TableService(Store(db), seed=1, clock=Clock())
+    for user, name in [(1, "Ana"), (2, "Beto"), (3, "Caro"), (4, "Dani")]:
+        await service.see_player(user, name, None)
+    yield service  # type: ignore[misc]
+    await db.close()
+
+
+async def test_standings_worked_out_by_hand(league_service: TableService) -> None:
+    service = league_service
+    await match(service, [1, 2], loser_side=1)  # Ana beats Beto
+    await match(service, [1, 2], loser_side=1)  # again
+    await match(service, [3, 1], loser_side=1)  # Caro beats Ana
+    await match(service, [1, 2, 3, 4], loser_side=1)  # Ana+Caro beat Beto+Dani
+    await match(service, [2, 4], loser_side=None, concede=4)  # Dani concedes to Beto
+    await match(service, [1, 3], loser_side=None)  # cancelled: never counts
+    league = League(service.store.db)
+    rows = {r.name: r for r in await league.standings(CHAT)}
+    got = {
+        n: (r.played, r.won, r.lost, r.points_for, r.points_against, r.streak)
+        for n, r in rows.items()
+    }
+    assert got == {
+        "Ana": (4, 3, 1, 48, 16, 1),
+        "Beto": (4, 1, 3, 0, 48, 1),
+        "Caro": (2, 2, 0, 32, 0, 2),
+        "Dani": (2, 0, 2, 0, 16, -2),
+    }
+    assert {r.name: (r.played, r.won) for r in await league.standings(CHAT, players=2)} == {
+        "Ana": (3, 2), "Beto": (3, 1), "Caro": (1, 1), "Dani": (1, 0),
+    }  # fmt: skip
+    pairs = await league.pairs(CHAT)
+    assert [(set(p.names), p.played, p.won) for p in pairs] == [
+        ({"Ana", "Caro"}, 1, 1), ({"Beto", "Dani"}, 1, 0),
+    ]  # fmt: skip
+    # The ratings are openskill's, applied in the same order by hand here.
+    r = {u: Rating() for u in (1, 2, 3, 4)}
+    for sides, winner in [([[1], [2]], 0), ([[1], [2]], 0), ([[3], [1]], 0),
+                          ([[1, 3], [2, 4]], 0), ([[2], [4]], 0)]:  # fmt: skip
+        new = rate([[r[u] for u in side] for side in sides], winner)
+        for side, ratings in zip(sides, new, strict=True):
+            for user, rating in zip(side, ratings, strict=True):
+                r[user] = rating
+    stored = await league.ratings(CHAT)
+    for user, rating in r.items():
+        assert stored[user][:2] == pytest.approx((rating.mu, rating.sigma))
+    assert r[1].mu > Rating().mu > r[4].mu  # winners go up, losers go down
+    changes = await league.rating_changes(4)
+    assert {c.name for c in changes} == {"Ana", "Beto", "Caro", "Dani"}
+    assert all((c.after > c.before) == (c.name in ("Ana", "Caro")) for c in changes)
+
+
+async def test_recomputing_from_scratch_gives_the_same_table(league_service: TableService) -> None:
+    service = league_service
+    for seats, loser in [([1, 2], 0), ([3, 4], 1), ([1, 2, 3, 4], 0), ([2, 3], 1), ([4, 1], 0)]:
+        await match(service, seats, loser)
+    league = League(service.store.db)
+    before_ratings = await league.ratings(CHAT)
+    before = await league.standings(CHAT)
+    await league.rebuild_ratings(CHAT)
+    assert await league.ratings(CHAT) == before_ratings
+    assert await league.standings(CHAT) == before
+
+
+async def test_stats_of_a_player_come_from_the_action_logs(league_service: TableService) -> None:
+    service = league_service
+    await match(service, [1, 2], loser_side=1)
+    await match(service, [2, 1, 4, 3], loser_side=0)  # Beto+Dani lose: Beto leaves
+    numbers = await League(service.store.db).numbers(2)
+    assert (numbers.played, numbers.won) == (2, 0)
+    assert numbers.totals["mazos"] >= 8 and numbers.totals["trucos_chanted"] == 0
+    assert numbers.partner == "Dani" and numbers.partner_matches == 1
+    assert numbers.totals["points_against"] == 32
+
+
+def test_match_stats_of_the_worked_hand() -> None:
+    moves = "0:e 1:q 0:p:3e 1:p:2o 0:p:7c 1:t 0:q 1:p:1b 1:p:4b 0:p:6c"
+    log = ["deal:3e 7c 6c|2o 1b 4b", *moves.split(" ")]
+    mine, rival = match_stats(MatchConfig(), log)
+    assert (mine.envidos_wanted, mine.envidos_won, mine.best_envido) == (1, 1, 33)
+    assert (rival.envidos_wanted, rival.envidos_won, rival.best_envido) == (1, 0, 25)
+    assert (rival.trucos_chanted, rival.trucos_won, mine.trucos_chanted) == (1, 0, 0)
+    assert (mine.points_for, mine.points_against) == (4, 0)
+
+
+def test_the_table_fits_a_phone() -> None:
+    from bot.storage.league import Standing
+
+    rows = [
+        Standing(i, name, played, won, 9999, 9999, rating, streak)
+        for i, (name, played, won, rating, streak) in enumerate(
+            itertools.product(
+                ["A", "Ñandú con un nombre larguísimo 🧉🧉", "محمد"],
+                [3, 999],
+                [0, 999],
+                [-12.3, 45.6],
+                [-9, 12],
+            )
+        )
+        if won <= played
+    ]
+    for language in ("es", "en"):
+        for line in standings_lines(translator(language), rows):
+            assert len(line) <= WIDTH, line
