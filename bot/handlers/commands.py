@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from html import escape
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CommandHandler, ContextTypes
@@ -158,20 +158,31 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await message.reply_text(t("start.welcome"))
 
 
-async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def group_table(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, missing: str
+) -> tuple[Message, User, Services, Translator, Table] | None:
+    """The open table of the group (or topic) a command came from; replies if there is none."""
     message, user, chat = update.effective_message, update.effective_user, update.effective_chat
     if message is None or user is None or chat is None:
-        return
+        return None
     s = services(context)
     t = await chat_translator(context, chat.id)
     if not is_group(chat):
         await message.reply_text(t("refusal.group_only"))
-        return
+        return None
     table = await s.tables.table_in(chat.id, thread_of(message))
-    if table is None:
-        await message.reply_text(t("refusal.no_table"))
+    if table is None or (missing == "no_game" and table.status is not TableStatus.PLAYING):
+        await message.reply_text(t(f"refusal.{missing}"))
+        return None
+    return message, user, s, t, table
+
+
+async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    found = await group_table(update, context, "no_table")
+    if found is None:
         return
-    admin = user.id != table.opener_id and await is_admin(context, chat.id, user.id)
+    message, user, s, t, table = found
+    admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
     why = await cancel_table(context, s, table, user.id, admin, t)
     if why is not None:
         await message.reply_text(why)
@@ -204,18 +215,10 @@ async def cancel_table(
 
 
 async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
-    if message is None or user is None or chat is None:
+    found = await group_table(update, context, "no_game")
+    if found is None:
         return
-    s = services(context)
-    t = await chat_translator(context, chat.id)
-    if not is_group(chat):
-        await message.reply_text(t("refusal.group_only"))
-        return
-    table = await s.tables.table_in(chat.id, thread_of(message))
-    if table is None or table.status is not TableStatus.PLAYING:
-        await message.reply_text(t("refusal.no_game"))
-        return
+    message, user, s, t, table = found
     seat = table.seat_of(user.id)
     try:
         table = await s.tables.concede(table.id, user.id)

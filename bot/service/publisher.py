@@ -114,17 +114,23 @@ class Publisher:
             table = await self.service.get(table_id)
             if table is None or table.status is not TableStatus.LOBBY or not table.message_id:
                 return False
-            text, markup = await self.lobby_view(table)
+            return await self.show_in_group(table, *await self.lobby_view(table))
+
+        self.outbox.refresh(chat_id, f"lobby:{table_id}", job)
+
+    async def show_in_group(
+        self, table: Table, text: str, markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Edit the table's group message; send it anew (and remember it) if it is gone."""
+        if table.message_id:
             try:
                 return await self.edit(table.chat_id, table.message_id, text, markup)
             except BadRequest as error:
                 if not _gone(error):
                     raise
-                message = await self.send(table.chat_id, text, markup, table.thread_id)
-                await self.service.set_message(table.id, message.message_id)
-                return True
-
-        self.outbox.refresh(chat_id, f"lobby:{table_id}", job)
+        message = await self.send(table.chat_id, text, markup, table.thread_id)
+        await self.service.set_message(table.id, message.message_id)
+        return True
 
     def close_message(self, table: Table, key: str) -> None:
         """The lobby or board of a table that ended without a winner."""
@@ -154,16 +160,7 @@ class Publisher:
             table = await self.service.get(table_id)
             if table is None or table.status is not TableStatus.PLAYING:
                 return False
-            text, markup = await self.board_view(table)
-            if table.message_id:
-                try:
-                    return await self.edit(table.chat_id, table.message_id, text, markup)
-                except BadRequest as error:
-                    if not _gone(error):
-                        raise
-            message = await self.send(table.chat_id, text, markup, table.thread_id)
-            await self.service.set_message(table.id, message.message_id)
-            return True
+            return await self.show_in_group(table, *await self.board_view(table))
 
         self.outbox.refresh(chat_id, f"board:{table_id}", job)
 
