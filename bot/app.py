@@ -91,10 +91,14 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher, league)
     await _set_commands(app)
     from bot.handlers.commands import schedule_lobby_expiry
+    from bot.handlers.timers import schedule_turn
 
+    publisher.on_change = lambda table: schedule_turn(app, table)
     for table in await tables.open_tables():
         if table.status is TableStatus.LOBBY:
             schedule_lobby_expiry(app, table)
+        else:
+            schedule_turn(app, table)  # a deadline that passed while down fires now, once
         publisher.refresh_all(table)
     log.info("truco-bot ready as @%s", app.bot.username)
 

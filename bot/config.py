@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     )
     language: Literal["es", "en"] = Field(default="es", description="Default language of chats")
     seed: int | None = Field(default=None, description="Reproducible deals (tests, demos)")
+    turn_seconds: int = Field(
+        default=120, ge=0, description="Default seconds a player has to move; 0: sin tiempo"
+    )
     lobby_seconds: int = Field(default=600, ge=1, description="An unstarted table expires")
     group_interval: float = Field(
         default=3.1, ge=0, description="Seconds between the bot's calls in one group (20/min)"

@@ -83,6 +83,7 @@ def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:
         "rate_overall_per_second": 1_000_000,
         "poll_timeout": 1,
         "lobby_seconds": 600,
+        "turn_seconds": 0,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

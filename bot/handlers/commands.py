@@ -111,7 +111,9 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await see(s, user)
     thread = thread_of(message)
     try:
-        table = await s.tables.open_lobby(chat.id, thread, user.id, config, t.language)
+        table = await s.tables.open_lobby(
+            chat.id, thread, user.id, config, t.language, s.settings.turn_seconds
+        )
     except Refusal as refusal:
         await message.reply_text(refusal_text(t, refusal))
         return

@@ -16,6 +16,7 @@ from bot.game import (
     Card,
     IllegalActionError,
     MatchConfig,
+    MatchState,
     Observation,
     Reason,
     new_match,
@@ -54,7 +55,34 @@ class LobbyOption:
     TARGET = "target"
     FLOR = "flor"
     HOUSE = "house"
-    ALL = (MODE, TARGET, FLOR, HOUSE)
+    TIMER = "timer"
+    ALL = (MODE, TARGET, FLOR, HOUSE, TIMER)
+
+
+TIMER_CHOICES = (60, 120, 300, 0)  # seconds a player has to move; 0: sin tiempo
+STRIKES_TO_CONCEDE = 3
+
+
+def conservative_action(state: MatchState, seat: int) -> Action:
+    """What the bot does for a player who ran out of time: declare a flor it must declare,
+    refuse a chant waiting for an answer, otherwise play its weakest card."""
+    legal = [a for a in state.legal_actions() if a.seat == seat]
+    by_kind = {a.kind: a for a in legal}
+    for kind in (ActionKind.FLOR, ActionKind.NO_QUIERO, ActionKind.CON_FLOR_ME_ACHICO):
+        if kind in by_kind and (kind is not ActionKind.FLOR or len(legal) == 1):
+            return by_kind[kind]
+    cards = [a for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
+    if cards:
+        return min(cards, key=lambda a: a.card.strength if a.card else 0)
+    return by_kind.get(ActionKind.QUIERO, legal[0])
+
+
+@dataclass
+class TimeoutOutcome:
+    table: Table
+    seat: int
+    action: Action | None  # None when the side conceded instead
+    outcome: ActOutcome | None
 
 
 @dataclass
@@ -161,7 +189,13 @@ class TableService:
 
     # -- lobby ---------------------------------------------------------------------------------
     async def open_lobby(
-        self, chat_id: int, thread_id: int, opener_id: int, config: MatchConfig, language: str
+        self,
+        chat_id: int,
+        thread_id: int,
+        opener_id: int,
+        config: MatchConfig,
+        language: str,
+        turn_seconds: int = 0,
     ) -> Table:
         async with self._open_lock:
             existing = await self.table_in(chat_id, thread_id)
@@ -179,6 +213,7 @@ class TableService:
                 language=language,
                 created_at=now,
                 updated_at=now,
+                turn_seconds=turn_seconds,
             )
             async with self.store.db.transaction() as conn:
                 table.id = await self.store.insert_table(conn, table)
@@ -248,6 +283,13 @@ class TableService:
                 table.config = replace(config, flor=not config.flor)
             elif option == LobbyOption.HOUSE:
                 table.config = replace(config, mazo_penalty=not config.mazo_penalty)
+            elif option == LobbyOption.TIMER:
+                now = (
+                    TIMER_CHOICES.index(table.turn_seconds)
+                    if table.turn_seconds in TIMER_CHOICES
+                    else -1
+                )
+                table.turn_seconds = TIMER_CHOICES[(now + 1) % len(TIMER_CHOICES)]
             else:
                 raise Refusal("bad_button")
             await self._commit(table)
@@ -309,7 +351,15 @@ class TableService:
         table.status = TableStatus.PLAYING
         table.started_at = self.clock()
         table.calls = []
+        self._arm(table)
         return events, deal.code
+
+    def _arm(self, table: Table) -> None:
+        """Set the deadline of whoever the game now waits on (none without a timer)."""
+        playing = table.status is TableStatus.PLAYING and table.state is not None
+        table.deadline = (
+            self.clock() + table.turn_seconds if playing and table.turn_seconds else None
+        )
 
     async def act(
         self, table_id: int, user_id: int, step: int, kind: ActionKind, card: Card | None
@@ -322,35 +372,45 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refusal("not_seated")
-            state = table.state
-            if step != state.step:
+            if step != table.state.step:
                 raise Refusal("stale")
             if (kind is ActionKind.PLAY) != (card is not None):
                 raise Refusal("bad_button")
-            action = Action(seat, kind, card)
-            first_seq = state.step
-            try:
-                events = state.apply(action)
-            except IllegalActionError as error:
-                raise Refusal("illegal", reason=error.reason) from None
-            entries: list[tuple[int | None, str]] = [(user_id, action.code)]
-            ended_hand = observe(state) if any(isinstance(e, HandEnded) for e in events) else None
-            self._remember_calls(table, events)
-            if state.needs_deal:
-                deal = random_deal(self._deal_rng(table, state.hand_number + 1), state.players)
-                events += state.apply(deal)
-                entries.append((None, deal.code))
-                table.calls = []
-            if state.is_over:
-                table.status = TableStatus.FINISHED
-                table.ended_at = self.clock()
-            await self._commit(table, entries, first_seq)
-        took = (time.perf_counter() - started) * 1000
+            outcome = await self._apply(table, user_id, Action(seat, kind, card), voluntary=True)
+        outcome.took_ms = (time.perf_counter() - started) * 1000
         log.info(
             "action table=%s user=%s seat=%s action=%s step=%s took_ms=%.1f",
-            table.id, user_id, seat, action.code, first_seq, took,
+            table.id, user_id, seat, outcome.action.code, step, outcome.took_ms,
         )  # fmt: skip
-        return ActOutcome(table, seat, action, events, ended_hand, took)
+        return outcome
+
+    async def _apply(
+        self, table: Table, user_id: int, action: Action, voluntary: bool
+    ) -> ActOutcome:
+        """Apply, deal the next hand if due, and commit; the caller holds the table's lock."""
+        state = table.state
+        assert state is not None
+        first_seq = state.step
+        try:
+            events = state.apply(action)
+        except IllegalActionError as error:
+            raise Refusal("illegal", reason=error.reason) from None
+        entries: list[tuple[int | None, str]] = [(user_id, action.code)]
+        ended_hand = observe(state) if any(isinstance(e, HandEnded) for e in events) else None
+        self._remember_calls(table, events)
+        if state.needs_deal:
+            deal = random_deal(self._deal_rng(table, state.hand_number + 1), state.players)
+            events += state.apply(deal)
+            entries.append((None, deal.code))
+            table.calls = []
+        if state.is_over:
+            table.status = TableStatus.FINISHED
+            table.ended_at = self.clock()
+        if voluntary:
+            table.strikes[action.seat % 2] = 0
+        self._arm(table)
+        await self._commit(table, entries, first_seq)
+        return ActOutcome(table, action.seat, action, events, ended_hand)
 
     @staticmethod
     def _remember_calls(table: Table, events: list[Event]) -> None:
@@ -371,6 +431,33 @@ class TableService:
             if entry is not None:
                 table.calls.append(entry)
         del table.calls[:-RECENT_CALLS]
+
+    async def timeout(self, table_id: int, step: int) -> TimeoutOutcome | None:
+        """The deadline of `step` passed: act for the player, or concede after three strikes.
+        Nothing happens if the game moved on meanwhile (a late or doubled timer)."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or table.status is not TableStatus.PLAYING or table.state is None:
+                return None
+            state = table.state
+            if state.step != step or table.deadline is None or not state.legal_actions():
+                return None
+            seat = min(a.seat for a in state.legal_actions())
+            side = seat % 2
+            table.strikes[side] += 1
+            if table.strikes[side] >= STRIKES_TO_CONCEDE:
+                table.calls.append([seat, "concede", None])
+                table.status = TableStatus.FINISHED
+                table.ended_at = self.clock()
+                table.deadline = None
+                await self._commit(table)
+                return TimeoutOutcome(table, seat, None, None)
+            action = conservative_action(state, seat)
+            user = table.seats[seat]
+            assert user is not None
+            outcome = await self._apply(table, user, action, voluntary=False)
+            log.info("timeout table=%s seat=%s action=%s", table.id, seat, action.code)
+            return TimeoutOutcome(outcome.table, seat, action, outcome)
 
     async def concede(self, table_id: int, user_id: int) -> Table:
         async with self.lock(table_id):

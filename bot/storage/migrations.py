@@ -104,3 +104,11 @@ CREATE INDEX matches_chat_outcome ON matches
 CREATE INDEX match_players_game_side ON match_players (game_id, side, user_id)
 """
 )
+
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN turn_seconds INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN deadline REAL;
+ALTER TABLE games ADD COLUMN strikes TEXT NOT NULL DEFAULT '[0, 0]'
+"""
+)

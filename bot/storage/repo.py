@@ -44,6 +44,9 @@ class Table:
     calls: list[list[Any]] = field(default_factory=list)
     started_at: float | None = None
     ended_at: float | None = None
+    turn_seconds: int = 0  # 0: sin tiempo
+    deadline: float | None = None  # when the player the game waits on runs out of time
+    strikes: list[int] = field(default_factory=lambda: [0, 0])  # timeouts in a row, per side
 
     @property
     def is_open(self) -> bool:
@@ -88,6 +91,9 @@ def _table(row: aiosqlite.Row) -> Table:
         calls=list(json.loads(row["calls"])),
         started_at=row["started_at"],
         ended_at=row["ended_at"],
+        turn_seconds=row["turn_seconds"],
+        deadline=row["deadline"],
+        strikes=list(json.loads(row["strikes"])),
     )
 
 
@@ -122,8 +128,8 @@ class Store:
     async def insert_table(self, conn: aiosqlite.Connection, table: Table) -> int:
         cursor = await conn.execute(
             "INSERT INTO games (chat_id, thread_id, status, opener_id, config, seats, state,"
-            " version, message_id, hand_messages, calls, language, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " version, message_id, hand_messages, calls, language, created_at, updated_at,"
+            " turn_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.chat_id,
                 table.thread_id,
@@ -139,6 +145,7 @@ class Store:
                 table.language,
                 table.created_at,
                 table.updated_at,
+                table.turn_seconds,
             ),
         )
         assert cursor.lastrowid is not None
@@ -148,7 +155,8 @@ class Store:
         await conn.execute(
             "UPDATE games SET status = ?, config = ?, seats = ?, state = ?, version = ?,"
             " message_id = ?, hand_messages = ?, calls = ?, language = ?, updated_at = ?,"
-            " started_at = ?, ended_at = ?, opener_id = ? WHERE id = ?",
+            " started_at = ?, ended_at = ?, opener_id = ?, turn_seconds = ?, deadline = ?,"
+            " strikes = ? WHERE id = ?",
             (
                 table.status.value,
                 json.dumps(table.config.to_dict()),
@@ -163,6 +171,9 @@ class Store:
                 table.started_at,
                 table.ended_at,
                 table.opener_id,
+                table.turn_seconds,
+                table.deadline,
+                json.dumps(table.strikes),
                 table.id,
             ),
         )

@@ -26,9 +26,14 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
             ]
             lines.append(t("lobby.team", team=team + 1, members=" · ".join(members)))
     lines.append("")
+    lines.append(timer_text(t, table.turn_seconds))
     lines.append(t("lobby.help_2v2") if config.players == 4 else t("lobby.help_1v1"))
     lines.append(t("lobby.opener", name=short_name(names.get(table.opener_id, "?"))))
     return "\n".join(lines)
+
+
+def timer_text(t: Translator, seconds: int) -> str:
+    return t("lobby.timer", seconds=seconds) if seconds else t("lobby.no_timer")
 
 
 def lobby_markup(t: Translator, table: Table, bot_username: str) -> InlineKeyboardMarkup:
@@ -55,12 +60,13 @@ def lobby_markup(t: Translator, table: Table, bot_username: str) -> InlineKeyboa
         (LobbyOption.TARGET, "15" if config.target == 30 else "30"),
         (LobbyOption.FLOR, t("rules.sin_flor") if config.flor else t("rules.con_flor")),
         (LobbyOption.HOUSE, t("button.house_off") if config.mazo_penalty else t("button.house_on")),
+        (LobbyOption.TIMER, t("button.timer")),
     ]
     toggles = [
         InlineKeyboardButton(f"⚙️ {label}", callback_data=pack(LobbyData(tid, "o", name)))
         for name, label in options
     ]
-    rows += [toggles[:2], toggles[2:]]
+    rows += [toggles[:2], toggles[2:4], toggles[4:]]
     rows.append(
         [
             InlineKeyboardButton(

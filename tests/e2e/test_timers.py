@@ -1,0 +1,96 @@
+"""Turn timers: reminder, the conservative move, three strikes, and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GROUP, Harness, make_settings
+from tests.e2e.helpers import hand_message, open_table
+from tests.fakebot import FakeTelegram
+
+
+@pytest.fixture
+async def timed(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    settings = make_settings(
+        f"http://127.0.0.1:{fake.port}/bot", tmp_path / "timed.db", turn_seconds=1
+    )
+    h = Harness(fake, settings)
+    await h.start()
+    yield h
+    await h.stop()
+
+
+def timeouts(h: Harness) -> list[str]:
+    return [t for t in h.fake.texts(GROUP) if t.startswith("⏰") and "no jugó a tiempo" in t]
+
+
+async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Harness) -> None:
+    h = timed
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None and table.deadline is not None
+    lowest = min(table.state.hand.held[0], key=lambda c: c.strength)  # type: ignore[union-attr]
+    await asyncio.sleep(1.4)
+    await h.settle()
+    assert any("te quedan" in t for t in h.fake.texts(1))  # the reminder, in private
+    assert any('href="tg://user?id=1"' in t for t in h.fake.texts(GROUP))  # and a mention
+    assert len(timeouts(h)) == 1 and "Ana" in timeouts(h)[0]
+    log = await h.services.db.fetchall("SELECT code FROM actions ORDER BY seq")
+    assert log[-1]["code"] == f"0:p:{lowest.code}"
+    for _ in range(80):  # nobody ever plays: the first side to time out three times loses
+        await asyncio.sleep(0.25)
+        if any("tres veces seguidas" in t for t in h.fake.texts(GROUP)):
+            break
+    await h.settle()
+    conceded = next(t for t in h.fake.texts(GROUP) if "tres veces seguidas" in t)
+    loser = 0 if "Ana" in conceded else 1
+    record = await h.services.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["outcome"] == "conceded"
+    assert record["winner_side"] == 1 - loser
+    by_loser = [t for t in timeouts(h) if ("Ana" if loser == 0 else "Juan") in t]
+    assert len(by_loser) == 2 and len(timeouts(h)) >= 4  # the third strike concedes instead
+
+
+async def test_playing_resets_the_strikes(timed: Harness) -> None:
+    h = timed
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    await asyncio.sleep(1.3)  # Ana times out once
+    await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.strikes == [1, 0]
+    message = hand_message(h, juan)
+    assert message is not None
+    card = next(b for b in message.buttons() if b["callback_data"].count(":") == 4)
+    await juan.tap(juan.id, message.message_id, card["text"])
+    await h.settle()
+    assert table.strikes == [1, 0]  # Juan's move does not clear Ana's strike
+    for _ in range(4):  # whoever leads now, Ana gets to play by hand soon
+        user = ana if hand_message(h, ana) is not None else juan
+        message = hand_message(h, user)
+        assert message is not None
+        card = next(b for b in message.buttons() if b["callback_data"].count(":") == 4)
+        await user.tap(user.id, message.message_id, card["text"])
+        await h.settle()
+        if user is ana:
+            break
+    assert table.strikes == [0, 0]
+
+
+async def test_a_deadline_that_passed_while_down_fires_once(timed: Harness) -> None:
+    h = timed
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    await h.stop()
+    await asyncio.sleep(1.2)
+    await h.start()
+    await asyncio.sleep(0.3)
+    await h.settle()
+    assert len(timeouts(h)) == 1
+    rows = await h.services.db.fetchall("SELECT code FROM actions WHERE user_id IS NOT NULL")
+    assert len(rows) == 1
