@@ -25,7 +25,8 @@ from bot.storage.repo import Store, TableStatus
 log = logging.getLogger(__name__)
 
 COMMANDS = (
-    "nueva", "tabla", "yo", "reglas", "ayuda", "cancelar", "abandonar", "idioma", "start",
+    "nueva", "tabla", "yo", "reglas", "ayuda", "cancelar", "abandonar", "idioma", "config",
+    "start",
 )  # fmt: skip
 
 
@@ -72,9 +73,10 @@ def build_application(settings: Settings) -> Application[Any, Any, Any, Any, Any
         .build()
     )
     app.bot_data["settings"] = settings
-    from bot.handlers import buttons, commands
+    from bot.handlers import buttons, commands, config
 
     commands.register(app)
+    config.register(app)
     buttons.register(app)
     app.add_error_handler(on_error)
     return app

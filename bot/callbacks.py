@@ -46,7 +46,14 @@ class LanguageData:
     language: str
 
 
-CallbackData = ActData | LobbyData | CardsData | SignData | LanguageData
+@dataclass(frozen=True)
+class ConfigData:
+    """/config: a group default toggled by an admin."""
+
+    option: str
+
+
+CallbackData = ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData
 
 
 def pack(data: CallbackData) -> str:
@@ -60,6 +67,8 @@ def pack(data: CallbackData) -> str:
         text = f"c:{data.table}"
     elif isinstance(data, SignData):
         text = f"s:{data.table}:{data.step}:{data.sign}"
+    elif isinstance(data, ConfigData):
+        text = f"k:{data.option}"
     else:
         text = f"g:{data.language}"
     if len(text.encode()) > MAX_BYTES:
@@ -92,6 +101,8 @@ def unpack(text: str | None) -> CallbackData | None:
             return CardsData(_int(parts[1]))
         if head == "s" and len(parts) == 4 and parts[3].isalnum():
             return SignData(_int(parts[1]), _int(parts[2]), parts[3])
+        if head == "k" and len(parts) == 2 and parts[1].isalpha():
+            return ConfigData(parts[1])
         if head == "g" and len(parts) == 2 and parts[1] in ("es", "en"):
             return LanguageData(parts[1])
     except (KeyError, ValueError):

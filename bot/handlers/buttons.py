@@ -15,6 +15,7 @@ from bot.app import Services, services
 from bot.callbacks import (
     ActData,
     CardsData,
+    ConfigData,
     LanguageData,
     LobbyData,
     SignData,
@@ -31,6 +32,7 @@ from bot.handlers.common import (
     see,
     table_translator,
 )
+from bot.handlers.config import config_tap
 from bot.i18n import Translator
 from bot.service.tables import LobbyOption, Refusal
 from bot.storage.repo import TableStatus
@@ -60,6 +62,15 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _my_cards(query, s, data, t)
         elif isinstance(data, SignData):
             await _sign(query, s, data, t)
+        elif isinstance(data, ConfigData):
+            message = query.message
+            if message is None:
+                await query.answer()
+                return
+            text = await config_tap(
+                s, context, message.chat.id, message.message_id, query.from_user.id, data.option
+            )
+            await query.answer(text)
         else:
             await _language(query, context, s, data, t)
     except Refusal as refusal:

@@ -23,15 +23,19 @@ from bot.handlers.common import (
     table_translator,
     thread_of,
 )
+from bot.handlers.config import defaults_config
 from bot.i18n import Translator
 from bot.service.tables import Refusal
 from bot.storage.repo import Table, TableStatus
 from bot.views.standings import numbers_text, standings_text
 
 
-def parse_options(args: list[str]) -> tuple[MatchConfig, str | None]:
-    """`/nueva 2v2 15 sinflor`: (config, the first word not understood)."""
-    players, target, flor, house = 2, 30, True, True
+def parse_options(
+    args: list[str], base: MatchConfig | None = None
+) -> tuple[MatchConfig, str | None]:
+    """`/nueva 2v2 15 sinflor` over the group defaults: (config, first word not understood)."""
+    base = base or MatchConfig()
+    players, target, flor, house = base.players, base.target, base.flor, base.mazo_penalty
     for raw in args:
         word = raw.lower().replace("-", "").replace(" ", "")
         if word in ("1v1", "1vs1", "1x1"):
@@ -104,7 +108,8 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(chat):
         await message.reply_text(t("refusal.group_only"))
         return
-    config, bad = parse_options(list(context.args or []))
+    defaults = await s.store.chat_defaults(chat.id)
+    config, bad = parse_options(list(context.args or []), defaults_config(defaults))
     if bad is not None:
         await message.reply_text(t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
         return
@@ -112,8 +117,9 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     thread = thread_of(message)
     try:
         table = await s.tables.open_lobby(
-            chat.id, thread, user.id, config, t.language, s.settings.turn_seconds
-        )
+            chat.id, thread, user.id, config, t.language,
+            int(defaults.get("timer", s.settings.turn_seconds)),
+        )  # fmt: skip
     except Refusal as refusal:
         await message.reply_text(refusal_text(t, refusal))
         return

@@ -248,6 +248,18 @@ class Store:
                 (chat_id, language),
             )
 
+    async def chat_defaults(self, chat_id: int) -> dict[str, Any]:
+        row = await self.db.fetchone("SELECT defaults FROM chats WHERE chat_id = ?", chat_id)
+        return dict(json.loads(row["defaults"])) if row else {}
+
+    async def set_chat_defaults(self, chat_id: int, defaults: dict[str, Any]) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO chats (chat_id, defaults) VALUES (?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET defaults = excluded.defaults",
+                (chat_id, json.dumps(defaults)),
+            )
+
     # -- finished matches ----------------------------------------------------------------------
     async def record_match(
         self,

@@ -372,3 +372,29 @@ async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
     await h.settle()
     mine = h.fake.last(GROUP).text
     assert "Juan" in mine and "Partidas: 1 · ganadas 0 (0%)" in mine
+
+
+async def test_config_sets_the_defaults_of_new_tables_for_admins_only(harness: Harness) -> None:
+    h = harness
+    ana, boss = h.user(1, "Ana"), h.user(9, "Boss")
+    h.fake.admins[GROUP].add(9)
+    ana.send(GROUP, "/config")
+    await h.settle()
+    assert "Solo los admins" in h.fake.last(GROUP).text
+    boss.send(GROUP, "/config")
+    await h.settle()
+    panel = h.fake.last(GROUP)
+    answer = await ana.tap(GROUP, panel.message_id, "⚙️ 1v1 ⇄ 2v2")
+    assert "Solo los admins" in answer["text"]
+    for label in ("⚙️ 1v1 ⇄ 2v2", "⚙️ 30 ⇄ 15", "⚙️ con flor ⇄ sin flor"):
+        await boss.tap(GROUP, panel.message_id, label)
+        await h.settle()
+    assert "2v2 · a 15 · sin flor" in h.fake.messages[GROUP][panel.message_id].text
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    assert "2v2 · a 15 · sin flor" in h.fake.last(GROUP).text
+    ana.send(GROUP, "/cancelar")
+    await h.settle()
+    ana.send(GROUP, "/nueva 1v1")
+    await h.settle()
+    assert "1v1 · a 15 · sin flor" in h.fake.last(GROUP).text

@@ -1,0 +1,115 @@
+"""/config: a group's defaults for new tables (admins only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import Application, CommandHandler, ContextTypes
+
+from bot.app import Services, services
+from bot.callbacks import ConfigData, pack
+from bot.game import MatchConfig
+from bot.handlers.common import chat_translator, is_admin, is_group
+from bot.i18n import LANGUAGES, Translator
+from bot.service.tables import TIMER_CHOICES
+from bot.views.common import rules_line
+from bot.views.lobby import timer_text
+
+OPTIONS = ("mode", "target", "flor", "house", "timer", "lang")
+
+
+def defaults_config(defaults: dict[str, Any]) -> MatchConfig:
+    return MatchConfig(
+        players=int(defaults.get("players", 2)),
+        target=int(defaults.get("target", 30)),
+        flor=bool(defaults.get("flor", True)),
+        mazo_penalty=bool(defaults.get("house", True)),
+    )
+
+
+def toggled(defaults: dict[str, Any], option: str, fallback_timer: int) -> dict[str, Any]:
+    config = defaults_config(defaults)
+    new = dict(defaults)
+    if option == "mode":
+        new["players"] = 4 if config.players == 2 else 2
+    elif option == "target":
+        new["target"] = 15 if config.target == 30 else 30
+    elif option == "flor":
+        new["flor"] = not config.flor
+    elif option == "house":
+        new["house"] = not config.mazo_penalty
+    elif option == "timer":
+        now = int(defaults.get("timer", fallback_timer))
+        index = TIMER_CHOICES.index(now) if now in TIMER_CHOICES else -1
+        new["timer"] = TIMER_CHOICES[(index + 1) % len(TIMER_CHOICES)]
+    return new
+
+
+def config_view(
+    t: Translator, defaults: dict[str, Any], fallback_timer: int
+) -> tuple[str, InlineKeyboardMarkup]:
+    config = defaults_config(defaults)
+    timer = int(defaults.get("timer", fallback_timer))
+    text = "\n".join(
+        [t("config.title"), "", rules_line(t, config), timer_text(t, timer), t("config.help")]
+    )
+    labels = {
+        "mode": "1v1 ⇄ 2v2",
+        "target": "30 ⇄ 15",
+        "flor": t("rules.con_flor") + " ⇄ " + t("rules.sin_flor"),
+        "house": t("config.house"),
+        "timer": t("button.timer"),
+        "lang": "🌐 es ⇄ en",
+    }
+    buttons = [
+        InlineKeyboardButton(f"⚙️ {labels[o]}", callback_data=pack(ConfigData(o))) for o in OPTIONS
+    ]
+    return text, InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+
+
+async def config_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    s = services(context)
+    t = await chat_translator(context, chat.id)
+    if not is_group(chat):
+        await message.reply_text(t("refusal.group_only"))
+        return
+    if not await is_admin(context, chat.id, user.id):
+        await message.reply_text(t("config.admins_only"))
+        return
+    text, markup = config_view(t, await s.store.chat_defaults(chat.id), s.settings.turn_seconds)
+    await message.reply_text(text, reply_markup=markup)
+
+
+async def config_tap(
+    s: Services,
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    message_id: int,
+    user_id: int,
+    option: str,
+) -> str:
+    """Apply a /config toggle; returns the pop-up text."""
+    t = await chat_translator(context, chat_id)
+    if option not in OPTIONS:
+        return t("refusal.bad_button")
+    if not await is_admin(context, chat_id, user_id):
+        return t("config.admins_only")
+    defaults = await s.store.chat_defaults(chat_id)
+    if option == "lang":
+        current = t.language
+        await s.store.set_chat_language(chat_id, LANGUAGES[(LANGUAGES.index(current) + 1) % 2])
+        t = await chat_translator(context, chat_id)
+    else:
+        defaults = toggled(defaults, option, s.settings.turn_seconds)
+        await s.store.set_chat_defaults(chat_id, defaults)
+    text, markup = config_view(t, defaults, s.settings.turn_seconds)
+    await s.publisher.edit(chat_id, message_id, text, markup)
+    return t("config.saved")
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CommandHandler("config", config_command))
