@@ -73,8 +73,9 @@ def build_application(settings: Settings) -> Application[Any, Any, Any, Any, Any
         .build()
     )
     app.bot_data["settings"] = settings
-    from bot.handlers import buttons, commands, config
+    from bot.handlers import buttons, chats, commands, config
 
+    chats.register(app)
     commands.register(app)
     config.register(app)
     buttons.register(app)

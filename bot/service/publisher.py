@@ -203,7 +203,11 @@ class Publisher:
         obs = observe(table.state, seat)
         who = await self.who(table)
         text = hand_text(t, who, obs, t("hand.title", rules=rules_line(t, table.config)))
-        markup = hand_markup(t, table.id, obs, signs=table.config.players == 4)
+        markup = (
+            hand_markup(t, table.id, obs, signs=table.config.players == 4)
+            if table.status is TableStatus.PLAYING
+            else None  # a finished or cancelled match leaves nothing to tap
+        )
         old = table.hand_messages.get(user_id)
         try:
             if old and not resend:

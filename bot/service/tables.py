@@ -459,6 +459,34 @@ class TableService:
             log.info("timeout table=%s seat=%s action=%s", table.id, seat, action.code)
             return TimeoutOutcome(outcome.table, seat, action, outcome)
 
+    async def move_chat(self, old: int, new: int) -> list[Table]:
+        """The group was upgraded to a supergroup: open tables go on in the new chat."""
+        async with self._open_lock:
+            await self.store.move_chat(old, new)
+            moved = []
+            for table in list(self._cache.values()):
+                if table.chat_id == old:
+                    table.chat_id = new
+                    table.message_id = None
+                    moved.append(table)
+            for found in await self.store.open_tables():
+                if found.chat_id == new and found.id not in {t.id for t in moved}:
+                    loaded = await self.get(found.id)
+                    if loaded is not None:
+                        moved.append(loaded)
+            return moved
+
+    async def close_chat(self, chat_id: int) -> list[Table]:
+        """The bot left or was removed from a group: its open tables are cancelled."""
+        closed = []
+        for table in await self.store.open_tables():
+            if table.chat_id == chat_id:
+                try:
+                    closed.append(await self.cancel(table.id, None, is_admin=True))
+                except Refusal:
+                    continue
+        return closed
+
     async def concede(self, table_id: int, user_id: int) -> Table:
         async with self.lock(table_id):
             table = await self.get(table_id)

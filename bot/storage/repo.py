@@ -260,6 +260,20 @@ class Store:
                 (chat_id, json.dumps(defaults)),
             )
 
+    async def move_chat(self, old: int, new: int) -> None:
+        """A group became a supergroup: its tables, league and settings follow it."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET chat_id = ?, message_id = NULL WHERE chat_id = ?", (new, old)
+            )
+            await conn.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new, old))
+            await conn.execute(
+                "UPDATE OR IGNORE ratings SET chat_id = ? WHERE chat_id = ?", (new, old)
+            )
+            await conn.execute(
+                "UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new, old)
+            )
+
     # -- finished matches ----------------------------------------------------------------------
     async def record_match(
         self,

@@ -35,13 +35,13 @@ async def open_table(h: Harness, users: list[FakeUser], args: str = "", chat: in
 
 
 async def play_to_the_end(
-    h: Harness, users: list[FakeUser], seed: int, max_taps: int = 3000
+    h: Harness, users: list[FakeUser], seed: int, max_taps: int = 3000, chat: int = GROUP
 ) -> int:
     """Tap legal buttons in private chats until the match ends; returns the taps made."""
     rng = random.Random(seed)
     for taps in range(max_taps):
         await h.settle()
-        if match_over(h):
+        if match_over(h, chat):
             return taps
         options = [(u, m) for u in users if (m := hand_message(h, u)) is not None]
         assert options, "the game waits on nobody"

@@ -398,3 +398,47 @@ async def test_config_sets_the_defaults_of_new_tables_for_admins_only(harness: H
     ana.send(GROUP, "/nueva 1v1")
     await h.settle()
     assert "1v1 · a 15 · sin flor" in h.fake.last(GROUP).text
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    new_chat = -100_999
+    h.fake.push(
+        {
+            "message": {
+                "message_id": 999, "date": 0, "chat": {"id": GROUP, "type": "group", "title": "G"},
+                "migrate_to_chat_id": new_chat,
+            }
+        }
+    )  # fmt: skip
+    await h.settle()
+    table = await h.services.tables.table_in(new_chat, 0)
+    assert table is not None and table.chat_id == new_chat
+    assert "Juega" in h.fake.last(new_chat).text  # the board, sent anew in the supergroup
+    await play_to_the_end(h, [ana, juan], seed=2, chat=new_chat)
+    record = await h.services.db.fetchone("SELECT chat_id FROM matches")
+    assert record is not None and record["chat_id"] == new_chat
+
+
+async def test_removing_the_bot_closes_the_table_as_cancelled(harness: Harness) -> None:
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan])
+    bot = {"id": 999_000, "is_bot": True, "first_name": "Truco"}
+    h.fake.push(
+        {
+            "my_chat_member": {
+                "chat": {"id": GROUP, "type": "supergroup", "title": "G"},
+                "from": ana.json(), "date": 0,
+                "old_chat_member": {"status": "member", "user": bot},
+                "new_chat_member": {"status": "kicked", "user": bot, "until_date": 0},
+            }
+        }
+    )  # fmt: skip
+    await h.settle()
+    assert await h.services.tables.table_in(GROUP, 0) is None
+    record = await h.services.db.fetchone("SELECT outcome FROM matches")
+    assert record is not None and record["outcome"] == "cancelled"
+    assert hand_message(h, ana) is None  # no buttons left to tap
