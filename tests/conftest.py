@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
@@ -18,6 +19,17 @@ from tests.fakebot import TOKEN, FakeTelegram, FakeUser
 GROUP = -100_555
 
 
+class _Errors(logging.Handler):
+    """Every ERROR the bot logs (an exception that escaped a handler, a failed call)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 class Harness:
     """The bot under test, with the helpers scripted users need."""
 
@@ -26,6 +38,7 @@ class Harness:
         self.settings = settings
         self.app: Any = None
         self._stack: AsyncExitStack | None = None
+        self.errors = _Errors()
 
     @property
     def services(self) -> Services:
@@ -33,6 +46,7 @@ class Harness:
         return services
 
     async def start(self) -> None:
+        logging.getLogger().addHandler(self.errors)
         self.app = build_application(self.settings)
         self._stack = AsyncExitStack()
         await self._stack.enter_async_context(running(self.app, poll_timeout=1))
@@ -41,6 +55,7 @@ class Harness:
         if self._stack is not None:
             await self._stack.aclose()
             self._stack = None
+        logging.getLogger().removeHandler(self.errors)
 
     async def restart(self) -> None:
         await self.stop()
@@ -106,3 +121,5 @@ async def harness(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
     await h.start()
     yield h
     await h.stop()
+    # No exception escaped a handler, no outgoing call failed, in any test using the bot.
+    assert [r.getMessage() for r in h.errors.records] == []

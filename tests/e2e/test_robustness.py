@@ -1,0 +1,104 @@
+"""Bad input from every direction, and many tables tapped at once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.game import MatchConfig, replay
+from bot.game.actions import parse_any
+from tests.conftest import GROUP, Harness
+from tests.e2e.helpers import action_buttons, hand_message, open_table
+
+NASTY = [
+    "", " ", "x" * 5000, "<b>", "</i>&amp;&", "<script>alert(1)</script>", "‮ⅇⅆⅈ⁦", "🃏" * 300,
+    "'; DROP TABLE games; --", "%s%n{0}{name}", "\\u0000", "\u200f\u200e", "1v1 " * 200,
+    "2v2 15 sinflor conflor 30", "15 15 15", "j1", "h999999999999999999", "j-1", "jx",
+]  # fmt: skip
+
+
+async def test_fuzzed_commands_names_and_buttons_get_answers_and_change_nothing(
+    harness: Harness,
+) -> None:
+    h = harness
+    rng = random.Random(5)
+    weird = [
+        h.user(100 + i, name)
+        for i, name in enumerate(["<b>Ana</b>", "‮Juan", "🃏" * 80, "&amp;", "x" * 300, "{name}"])
+    ]
+    # Players with hostile names play a match: every text must still be valid HTML.
+    await open_table(h, weird[:2])
+    for _ in range(12):
+        await h.settle()
+        options = [(u, m) for u in weird[:2] if (m := hand_message(h, u)) is not None]
+        if not options:
+            break
+        user, message = rng.choice(options)
+        button = rng.choice(action_buttons(message))
+        await user.tap(user.id, message.message_id, button["text"])
+    await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None
+    before = table.state.to_dict()
+    tries = 0
+    for text in NASTY:
+        for command in ("/nueva", "/tabla", "/yo", "/start", "/cancelar@other_bot", "/idioma"):
+            weird[2].send(GROUP, f"{command} {text}".strip())
+            weird[3].send(weird[3].id, f"{command} {text}".strip())
+            tries += 2
+    board = h.fake.last(GROUP)
+    for _ in range(150):
+        length = rng.randrange(0, 70)
+        data = "".join(rng.choice("al:cgsk0123456789xpqe-") for _ in range(length))
+        data = rng.choice([data, f"a:{table.id}:{rng.randrange(-5, 99)}:{data[:4]}", data[:64]])
+        query = weird[4].tap_data(rng.choice([GROUP, weird[4].id]), board.message_id, data or "x")
+        tries += 1
+        answer = await weird[4].answer_of(query)
+        assert isinstance(answer["text"], str)
+    await h.settle()
+    assert table.state.to_dict() == before  # nothing any of that did changed the game
+    assert tries > 250
+    errors = [e for e in h.fake.errors if e[1] == 400 and "parse entities" in e[2]]
+    assert errors == []
+
+
+async def test_many_tables_tapped_at_once_stay_consistent(harness: Harness) -> None:
+    h = harness
+    tables = []
+    for i in range(8):
+        chat = GROUP - 1 - i
+        users = [h.user(1000 + 2 * i, f"A{i}"), h.user(1001 + 2 * i, f"B{i}")]
+        await open_table(h, users, chat=chat)
+        tables.append((chat, users))
+    rng = random.Random(9)
+    for _ in range(12):
+        queries = []
+        for chat, users in tables:
+            for user in users:
+                message = hand_message(h, user)
+                if message is None:
+                    continue
+                buttons = action_buttons(message)
+                for button in rng.sample(buttons, min(2, len(buttons))):  # a double tap
+                    queries.append(
+                        (user, user.tap_data(user.id, message.message_id, button["callback_data"]))
+                    )
+                board = h.fake.last(chat)
+                for button in board.buttons()[:1]:
+                    queries.append(
+                        (user, user.tap_data(chat, board.message_id, button["callback_data"]))
+                    )
+        answers = await asyncio.gather(*(u.answer_of(q, within=30) for u, q in queries))
+        assert len(answers) == len(queries)
+        await h.settle()
+    for chat, _ in tables:
+        table = await h.services.tables.table_in(chat, 0)
+        if table is None:
+            continue
+        assert table.state is not None
+        log = await h.services.store.action_log(table.id)
+        assert [seq for seq, _, _ in log] == list(range(len(log)))
+        rebuilt = replay(
+            MatchConfig.from_dict(table.config.to_dict()), [parse_any(c) for _, _, c in log]
+        )
+        assert rebuilt.to_dict() == table.state.to_dict()
