@@ -16,7 +16,9 @@ def main() -> int:
     try:
         settings = Settings()
     except ValidationError as error:
-        print(f"truco-bot: bad settings: {error.errors()[0]['loc']}: {error.errors()[0]['msg']}")
+        first = error.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "settings"
+        print(f"truco-bot: bad settings: {where}: {first['msg']}")
         return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
@@ -27,7 +29,18 @@ def main() -> int:
         print("truco-bot: set TRUCO_BOT_TOKEN (from @BotFather) in the environment or in .env")
         return 2
     app = build_application(settings)
-    app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
+    if settings.webhook_url:
+        assert settings.webhook_secret is not None
+        app.run_webhook(
+            listen=settings.webhook_listen,
+            port=settings.webhook_port,
+            url_path=settings.webhook_path,
+            webhook_url=settings.webhook_url,
+            secret_token=settings.webhook_secret.get_secret_value(),
+            allowed_updates=Update.ALL_TYPES,
+        )
+    else:
+        app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
     return 0
 
 

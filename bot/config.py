@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -37,4 +38,22 @@ class Settings(BaseSettings):
     sign_catch_chance: float = Field(
         default=0.25, ge=0, le=1, description="2v2: chance that each rival catches a seña"
     )
+    webhook_url: str | None = Field(
+        default=None, description="Public HTTPS URL Telegram posts updates to; unset: polling"
+    )
+    webhook_listen: str = Field(default="127.0.0.1", description="Address the webhook listens on")
+    webhook_port: int = Field(default=8443, ge=1, le=65535, description="Port of the webhook")
+    webhook_path: str = Field(default="telegram", description="Path of the webhook")
+    webhook_secret: SecretStr | None = Field(
+        default=None,
+        description="Secret token Telegram sends with each update (1-256 of A-Z a-z 0-9 _ -)",
+    )
     log_level: str = Field(default="INFO")
+
+    @model_validator(mode="after")
+    def _webhook_needs_a_secret(self) -> Settings:
+        if self.webhook_url:
+            secret = self.webhook_secret.get_secret_value() if self.webhook_secret else ""
+            if not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+                raise ValueError("TRUCO_WEBHOOK_SECRET (1-256 of A-Z a-z 0-9 _ -) is required")
+        return self

@@ -100,6 +100,7 @@ class FakeTelegram:
         self.fail_next: dict[str, tuple[int, str, int | None]] = {}
         self.last_request = time.monotonic()
         self.delivered = 0
+        self.webhook: tuple[str, str | None] | None = None
         self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         self.runner: web.AppRunner | None = None
         self.port = 0
@@ -180,6 +181,11 @@ class FakeTelegram:
         }
 
     async def api_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = None
+        return True
+
+    async def api_setWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = (params["url"], params.get("secret_token"))
         return True
 
     async def api_setMyCommands(self, params: dict[str, Any]) -> bool:
