@@ -442,3 +442,29 @@ async def test_removing_the_bot_closes_the_table_as_cancelled(harness: Harness) 
     record = await h.services.db.fetchone("SELECT outcome FROM matches")
     assert record is not None and record["outcome"] == "cancelled"
     assert hand_message(h, ana) is None  # no buttons left to tap
+
+
+async def test_forum_topics_hold_one_table_each(harness: Harness) -> None:
+    h = harness
+    users = [h.user(1, "Ana"), h.user(2, "Juan"), h.user(3, "Caro"), h.user(4, "Dani")]
+    for topic, (a, b) in ((11, users[:2]), (22, users[2:])):
+        a.send(GROUP, "/nueva", thread_id=topic)
+        await h.settle()
+        lobby = h.fake.last(GROUP)
+        assert lobby.thread_id == topic
+        await b.tap(GROUP, lobby.message_id, "✋ Unirme")
+        await h.settle()
+    first = await h.services.tables.table_in(GROUP, 11)
+    second = await h.services.tables.table_in(GROUP, 22)
+    assert first is not None and second is not None and first.id != second.id
+    users[0].send(GROUP, "/nueva", thread_id=11)
+    await h.settle()
+    assert "Ya hay una mesa abierta" in h.fake.last(GROUP).text
+    message = hand_message(h, users[0])
+    assert message is not None
+    await users[0].tap(users[0].id, message.message_id, "Me voy al mazo")
+    await h.settle()
+    for stored in h.fake.live(GROUP):
+        if "Fin de la mano" in stored.text or "Juega" in stored.text:
+            assert stored.thread_id in (11, 22)
+    assert any(m.thread_id == 11 and "Fin de la mano" in m.text for m in h.fake.live(GROUP))

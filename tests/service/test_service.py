@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from pathlib import Path
 
@@ -120,4 +121,23 @@ async def test_cancelling_a_started_match_records_it_as_cancelled(tmp_path: Path
     assert record is not None and record["outcome"] == "cancelled"
     with pytest.raises(Refusal):
         await service.act(table_id, 1, 1, ActionKind.MAZO, None)
+    await service.store.db.close()
+
+
+async def test_one_log_line_per_applied_action(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = await service_on(tmp_path / "t.db")
+    table_id = await started_table(service)
+    table = await service.get(table_id)
+    assert table is not None and table.state is not None
+    with caplog.at_level("INFO", logger="bot.service.tables"):
+        await service.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
+        with pytest.raises(Refusal):
+            await service.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("action ")]
+    assert len(lines) == 1
+    assert re.fullmatch(
+        rf"action table={table_id} user=1 seat=0 action=0:t step=1 took_ms=\d+\.\d", lines[0]
+    )
     await service.store.db.close()
