@@ -349,7 +349,7 @@ class Publisher:
             return True
 
         if conceded_by is not None and table.message_id:
-            self.close_message(table, "match.cancelled")
+            self.close_message(table, "match.ended_board")
         self.outbox.post(table.chat_id, job)
         for user in table.players:
             self.refresh_hand(table.id, user, resend=False)
