@@ -29,16 +29,9 @@ def main() -> int:
         print("truco-bot: set TRUCO_BOT_TOKEN (from @BotFather) in the environment or in .env")
         return 2
     app = build_application(settings)
-    if settings.webhook_url:
-        assert settings.webhook_secret is not None
-        app.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=settings.webhook_path,
-            webhook_url=settings.webhook_url,
-            secret_token=settings.webhook_secret.get_secret_value(),
-            allowed_updates=Update.ALL_TYPES,
-        )
+    webhook = settings.webhook_args()
+    if webhook is not None:
+        app.run_webhook(allowed_updates=Update.ALL_TYPES, **webhook)  # type: ignore[arg-type]
     else:
         app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
     return 0

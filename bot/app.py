@@ -148,15 +148,9 @@ async def running(
     await post_init(app)
     assert app.updater is not None
     settings: Settings = app.bot_data["settings"]
-    if settings.webhook_url and settings.webhook_secret is not None:
-        await app.updater.start_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=settings.webhook_path,
-            webhook_url=settings.webhook_url,
-            secret_token=settings.webhook_secret.get_secret_value(),
-            allowed_updates=Update.ALL_TYPES,
-        )
+    webhook = settings.webhook_args()
+    if webhook is not None:
+        await app.updater.start_webhook(allowed_updates=Update.ALL_TYPES, **webhook)  # type: ignore[arg-type]
     else:
         await app.updater.start_polling(timeout=poll_timeout, poll_interval=0.0)
     await app.start()

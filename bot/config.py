@@ -50,6 +50,18 @@ class Settings(BaseSettings):
     )
     log_level: str = Field(default="INFO")
 
+    def webhook_args(self) -> dict[str, object] | None:
+        """The keyword arguments of PTB's run_webhook/start_webhook, or None for polling."""
+        if not self.webhook_url or self.webhook_secret is None:
+            return None
+        return {
+            "listen": self.webhook_listen,
+            "port": self.webhook_port,
+            "url_path": self.webhook_path,
+            "webhook_url": self.webhook_url,
+            "secret_token": self.webhook_secret.get_secret_value(),
+        }
+
     @model_validator(mode="after")
     def _webhook_needs_a_secret(self) -> Settings:
         if self.webhook_url:

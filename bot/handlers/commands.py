@@ -16,6 +16,7 @@ from bot.callbacks import LanguageData, pack
 from bot.game import MatchConfig
 from bot.handlers.common import (
     chat_translator,
+    in_group,
     is_admin,
     is_group,
     refusal_text,
@@ -100,14 +101,12 @@ async def _expire_lobby(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
-    if message is None or user is None or chat is None:
+    command = await in_group(update, context)
+    if command is None:
         return
-    s = services(context)
-    t = await chat_translator(context, chat.id)
-    if not is_group(chat):
-        await message.reply_text(t("refusal.group_only"))
-        return
+    message, user, chat, s, t = (
+        command.message, command.user, command.chat, command.services, command.t,
+    )  # fmt: skip
     defaults = await s.store.chat_defaults(chat.id)
     config, bad = parse_options(list(context.args or []), defaults_config(defaults))
     if bad is not None:
@@ -170,14 +169,12 @@ async def group_table(
     update: Update, context: ContextTypes.DEFAULT_TYPE, missing: str
 ) -> tuple[Message, User, Services, Translator, Table] | None:
     """The open table of the group (or topic) a command came from; replies if there is none."""
-    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
-    if message is None or user is None or chat is None:
+    command = await in_group(update, context)
+    if command is None:
         return None
-    s = services(context)
-    t = await chat_translator(context, chat.id)
-    if not is_group(chat):
-        await message.reply_text(t("refusal.group_only"))
-        return None
+    message, user, chat, s, t = (
+        command.message, command.user, command.chat, command.services, command.t,
+    )  # fmt: skip
     table = await s.tables.table_in(chat.id, thread_of(message))
     if table is None or (missing == "no_game" and table.status is not TableStatus.PLAYING):
         await message.reply_text(t(f"refusal.{missing}"))
@@ -285,14 +282,10 @@ def month_start(now: float) -> float:
 
 
 async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
+    command = await in_group(update, context)
+    if command is None:
         return
-    s = services(context)
-    t = await chat_translator(context, chat.id)
-    if not is_group(chat):
-        await message.reply_text(t("refusal.group_only"))
-        return
+    message, chat, s, t = command.message, command.chat, command.services, command.t
     parsed = parse_tabla(list(context.args or []))
     if parsed is None:
         await message.reply_text(t("tabla.usage"))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from telegram import Chat, Message, User
+from dataclasses import dataclass
+
+from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -49,6 +51,27 @@ async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: in
     except TelegramError:
         return False
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+@dataclass(frozen=True)
+class GroupCommand:
+    message: Message
+    user: User
+    chat: Chat
+    services: Services
+    t: Translator
+
+
+async def in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GroupCommand | None:
+    """A command that only makes sense in a group: its parts, or None (after saying so)."""
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return None
+    t = await chat_translator(context, chat.id)
+    if not is_group(chat):
+        await message.reply_text(t("refusal.group_only"))
+        return None
+    return GroupCommand(message, user, chat, services(context), t)
 
 
 async def see(s: Services, user: User, can_dm: bool | None = None) -> None:

@@ -7,10 +7,10 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from bot.app import Services, services
+from bot.app import Services
 from bot.callbacks import ConfigData, pack
 from bot.game import MatchConfig
-from bot.handlers.common import chat_translator, is_admin, is_group
+from bot.handlers.common import chat_translator, in_group, is_admin
 from bot.i18n import LANGUAGES, Translator
 from bot.service.tables import TIMER_CHOICES
 from bot.views.common import rules_line
@@ -69,14 +69,12 @@ def config_view(
 
 
 async def config_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
+    command = await in_group(update, context)
+    if command is None:
         return
-    s = services(context)
-    t = await chat_translator(context, chat.id)
-    if not is_group(chat):
-        await message.reply_text(t("refusal.group_only"))
-        return
+    message, chat, user, s, t = (
+        command.message, command.chat, command.user, command.services, command.t,
+    )  # fmt: skip
     if not await is_admin(context, chat.id, user.id):
         await message.reply_text(t("config.admins_only"))
         return
