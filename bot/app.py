@@ -94,15 +94,13 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher, league)
     await _set_commands(app)
     from bot.handlers.commands import schedule_lobby_expiry
-    from bot.handlers.timers import schedule_turn
+    from bot.handlers.timers import start_timers
 
-    publisher.on_change = lambda table: schedule_turn(app, table)
-    for table in await tables.open_tables():
+    for table in await tables.open_tables():  # loads every open table into the cache
         if table.status is TableStatus.LOBBY:
             schedule_lobby_expiry(app, table)
-        else:
-            schedule_turn(app, table)  # a deadline that passed while down fires now, once
         publisher.refresh_all(table)
+    start_timers(app, settings.timer_tick)
     log.info("truco-bot ready as @%s", app.bot.username)
 
 

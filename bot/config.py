@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     turn_seconds: int = Field(
         default=120, ge=0, description="Default seconds a player has to move; 0: sin tiempo"
     )
+    timer_tick: float = Field(
+        default=1.0, gt=0, description="Seconds between checks of the turn deadlines"
+    )
     lobby_seconds: int = Field(default=600, ge=1, description="An unstarted table expires")
     group_interval: float = Field(
         default=3.1, ge=0, description="Seconds between the bot's calls in one group (20/min)"

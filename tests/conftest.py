@@ -99,6 +99,7 @@ def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:
         "poll_timeout": 1,
         "lobby_seconds": 600,
         "turn_seconds": 0,
+        "timer_tick": 0.1,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -1,7 +1,8 @@
 """Turn timers: a reminder at half time, the conservative move at the deadline.
 
-Deadlines live in the database (games.deadline); jobs are only their shadows, rebuilt at
-start, and a job for an old step does nothing, so a restart never loses or doubles a timeout.
+Deadlines live in the database (games.deadline) and in the service's cache of open tables; a
+sweep checks them, and a timeout is applied only if the game is still at the step whose
+deadline passed, so a restart never loses or doubles one.
 """
 
 from __future__ import annotations
@@ -10,48 +11,42 @@ from typing import Any
 
 from telegram.ext import Application, ContextTypes
 
-from bot.app import Services, services
+from bot.app import services
 from bot.i18n import translator
-from bot.storage.repo import Table, TableStatus
 from bot.views.common import short_name
 from bot.views.table import kind_label
 
 
-def schedule_turn(app: Application[Any, Any, Any, Any, Any, Any], table: Table) -> None:
-    queue = app.job_queue
-    if queue is None:
-        return
-    for name in (f"turn:{table.id}", f"remind:{table.id}"):
-        for job in queue.get_jobs_by_name(name):
-            job.schedule_removal()
-    if table.status is not TableStatus.PLAYING or table.deadline is None or table.state is None:
-        return
-    s: Services = app.bot_data["services"]
-    now = s.tables.clock()
-    data = (table.id, table.state.step)
-    half = table.deadline - table.turn_seconds / 2
-    if half > now:
-        queue.run_once(_remind, when=half - now, data=data, name=f"remind:{table.id}")
-    queue.run_once(
-        _expire, when=max(table.deadline - now, 0.05), data=data, name=f"turn:{table.id}"
-    )
+def start_timers(app: Application[Any, Any, Any, Any, Any, Any], tick: float) -> None:
+    """One sweep every `tick` seconds over the open tables; cheaper than a job per action and
+    nothing to reschedule after a restart (a deadline that passed while down fires at once)."""
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(_sweep, interval=tick, first=tick, name="turn-timers")
 
 
-def _job_data(context: ContextTypes.DEFAULT_TYPE) -> tuple[int, int] | None:
-    job = context.job
-    if job is None or not isinstance(job.data, tuple):
-        return None
-    table_id, step = job.data
-    return int(table_id), int(step)
-
-
-async def _remind(context: ContextTypes.DEFAULT_TYPE) -> None:
-    data = _job_data(context)
-    if data is None:
-        return
+async def _sweep(context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
-    table = await s.tables.get(data[0])
-    if table is None or table.state is None or table.state.step != data[1] or not table.deadline:
+    now = s.tables.clock()
+    for table in s.tables.playing():
+        if table.deadline is None or table.state is None:
+            continue
+        key = (table.id, table.state.step)
+        if now >= table.deadline:
+            await _expire(context, *key)
+        elif now >= table.deadline - table.turn_seconds / 2 and key not in _reminded:
+            _reminded.add(key)
+            await _remind(context, *key)
+    if len(_reminded) > 10_000:
+        _reminded.clear()
+
+
+_reminded: set[tuple[int, int]] = set()
+
+
+async def _remind(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) -> None:
+    s = services(context)
+    table = await s.tables.get(table_id)
+    if table is None or table.state is None or table.state.step != step or not table.deadline:
         return
     t = translator(table.language)
     names = await s.publisher.names(table)
@@ -69,12 +64,9 @@ async def _remind(context: ContextTypes.DEFAULT_TYPE) -> None:
         s.publisher.post_text(user, t("timeout.remind", name=name, seconds=left))
 
 
-async def _expire(context: ContextTypes.DEFAULT_TYPE) -> None:
-    data = _job_data(context)
-    if data is None:
-        return
+async def _expire(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) -> None:
     s = services(context)
-    result = await s.tables.timeout(*data)
+    result = await s.tables.timeout(table_id, step)
     if result is None:
         return
     table = result.table

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -49,7 +48,6 @@ class Publisher:
     ) -> None:
         self.bot = bot
         self.league = league
-        self.on_change: Callable[[Table], None] | None = None  # e.g. to set the turn timer
         self.service = service
         self.outbox = outbox
         self.bot_username = bot_username
@@ -110,10 +108,6 @@ class Publisher:
             return True
 
         self.outbox.post(chat_id, job)
-
-    def _changed(self, table: Table) -> None:
-        if self.on_change is not None:
-            self.on_change(table)
 
     def forget(self, chat_id: int, message_id: int | None) -> None:
         """The message was changed behind our back (a sign menu): do not skip its next edit."""
@@ -256,7 +250,6 @@ class Publisher:
 
     # -- moments of a match --------------------------------------------------------------------
     def match_started(self, table: Table) -> None:
-        self._changed(table)
         self.refresh_board(table.id, table.chat_id)
         self._waiting[table.id] = self._waiting_users(table)
         for user in table.players:
@@ -275,7 +268,6 @@ class Publisher:
     async def after_action(self, outcome: ActOutcome, tapper: int) -> None:
         """Show what an accepted action changed. Awaits only the tapper's own hand."""
         table = outcome.table
-        self._changed(table)
         new_hand = any(isinstance(e, HandDealt) for e in outcome.events)
         waiting_before = self._waiting.get(table.id, set())
         waiting_now = self._waiting_users(table)

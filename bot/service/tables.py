@@ -139,6 +139,10 @@ class TableService:
         found = await self.store.open_table_in(chat_id, thread_id)
         return await self.get(found.id) if found else None
 
+    def playing(self) -> list[Table]:
+        """Open matches in play (every open table is cached from start-up on)."""
+        return [t for t in self._cache.values() if t.status is TableStatus.PLAYING]
+
     async def open_tables(self) -> list[Table]:
         return [t for t in [await self.get(t.id) for t in await self.store.open_tables()] if t]
 
