@@ -36,9 +36,9 @@ def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
         lines.append(
             f"{pos:>2} {name:<{NAME}} {row.played:>3} {row.won:>3} {rate:>3} {row.rating:>5.1f}"
         )
-        lines.append(
-            f"   +{row.points_for}/-{row.points_against} {_streak(t, row.streak)}".rstrip()
-        )
+        lost = f"{t('tabla.lost')}:{row.lost}"
+        line = f"   {lost} +{row.points_for}/-{row.points_against} {_streak(t, row.streak)}"
+        lines.append(line.rstrip())
     if provisional:
         lines.append("")
         lines.append(t("tabla.provisional", n=PROVISIONAL_MATCHES))

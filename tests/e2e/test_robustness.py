@@ -71,6 +71,7 @@ async def test_many_tables_tapped_at_once_stay_consistent(harness: Harness) -> N
         await open_table(h, users, chat=chat)
         tables.append((chat, users))
     rng = random.Random(9)
+    raced = 0
     for _ in range(12):
         queries = []
         for chat, users in tables:
@@ -90,7 +91,10 @@ async def test_many_tables_tapped_at_once_stay_consistent(harness: Harness) -> N
                     )
         answers = await asyncio.gather(*(u.answer_of(q, within=30) for u, q in queries))
         assert len(answers) == len(queries)
+        raced += len(queries)
         await h.settle()
+    print(f"taps raced: {raced}")
+    assert raced >= 200
     for chat, _ in tables:
         table = await h.services.tables.table_in(chat, 0)
         if table is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from pathlib import Path
 
@@ -167,3 +168,20 @@ def test_the_table_fits_a_phone() -> None:
     for language in ("es", "en"):
         for line in standings_lines(translator(language), rows):
             assert len(line) <= WIDTH, line
+
+
+async def test_two_matches_ending_at_the_same_moment_both_count_once(
+    league_service: TableService,
+) -> None:
+    service = league_service
+    tables = []
+    for topic, seats in ((1, [1, 2]), (2, [1, 3])):
+        table = await service.open_lobby(CHAT, topic, seats[0], MatchConfig(), "es")
+        for user in seats:
+            await service.join(table.id, user)
+        tables.append(table.id)
+    await asyncio.gather(service.concede(tables[0], 2), service.concede(tables[1], 3))
+    league = League(service.store.db)
+    rows = {r.name: (r.played, r.won) for r in await league.standings(CHAT)}
+    assert rows == {"Ana": (2, 2), "Beto": (1, 0), "Caro": (1, 0)}
+    assert (await league.ratings(CHAT))[1][2] == 2  # Ana rated twice, once per match
