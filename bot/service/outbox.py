@@ -84,8 +84,15 @@ class Outbox:
             lane.task = asyncio.get_running_loop().create_task(self._run(lane))
         return lane
 
+    def _done(self) -> asyncio.Future[None]:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future.set_result(None)
+        return future
+
     def post(self, chat_id: int, job: Job) -> asyncio.Future[None]:
         """A call that must happen, in order (a new message, a summary)."""
+        if self._closed:  # shutting down: the state is committed, a restart shows it
+            return self._done()
         lane = self._lane(chat_id)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         lane.posts.append((job, future))
@@ -97,6 +104,8 @@ class Outbox:
         self, chat_id: int, key: str, job: Job, urgent: bool = False
     ) -> asyncio.Future[None]:
         """An edit that only needs its latest version: replaces a waiting one of the same key."""
+        if self._closed:
+            return self._done()
         lane = self._lane(chat_id)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         waiting = lane.refreshes.pop(key, None)
@@ -150,3 +159,10 @@ class Outbox:
                 lane.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await lane.task
+            for _, future in lane.posts:
+                if not future.done():
+                    future.set_result(None)
+            for _, futures, _ in lane.refreshes.values():
+                for waiting in futures:
+                    if not waiting.done():
+                        waiting.set_result(None)
