@@ -53,6 +53,7 @@ class _Lane:
         self.idle.set()
         self.last_call = 0.0
         self.task: asyncio.Task[None] | None = None
+        self.inflight: list[asyncio.Future[None]] = []
 
     def next_job(self) -> tuple[Job, list[asyncio.Future[None]], bool] | None:
         """Posts first, then urgent refreshes, then the rest; with whether it is urgent."""
@@ -124,6 +125,7 @@ class Outbox:
                 await lane.wake.wait()
                 continue
             job, futures, urgent = item
+            lane.inflight = futures
             wait = lane.last_call + lane.interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -159,7 +161,7 @@ class Outbox:
                 lane.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await lane.task
-            for _, future in lane.posts:
+            for future in [*lane.inflight, *(f for _, f in lane.posts)]:
                 if not future.done():
                     future.set_result(None)
             for _, futures, _ in lane.refreshes.values():
