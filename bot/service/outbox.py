@@ -17,7 +17,11 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 
+from telegram.error import BadRequest, NetworkError
+
 log = logging.getLogger(__name__)
+
+NETWORK_TRIES = 3
 
 # A job makes at most one or two calls; it returns whether it called Telegram at all.
 Job = Callable[[], Awaitable[bool]]
@@ -133,10 +137,22 @@ class Outbox:
             if held > 0 and not urgent and lane.chat_id > 0:
                 await asyncio.sleep(held)
             called = False
-            try:
-                called = await job()
-            except Exception:
-                log.exception("outgoing call failed in chat %s", lane.chat_id)
+            for attempt in range(NETWORK_TRIES):
+                try:
+                    called = await job()
+                    break
+                except BadRequest:  # PTB makes it a NetworkError, but trying again won't help
+                    log.exception("outgoing call refused in chat %s", lane.chat_id)
+                    break
+                except NetworkError as error:  # a timeout or a dropped connection: try again
+                    called = True
+                    log.warning(
+                        "call in chat %s failed (%s), try %d", lane.chat_id, error, attempt + 1
+                    )
+                    await asyncio.sleep(0.5 * (attempt + 1))
+                except Exception:
+                    log.exception("outgoing call failed in chat %s", lane.chat_id)
+                    break
             if called:
                 lane.last_call = time.monotonic()
                 self.calls.setdefault(lane.chat_id, []).append(time.time())

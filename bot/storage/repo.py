@@ -101,6 +101,31 @@ def _state_json(table: Table) -> str | None:
     return json.dumps(table.state.to_dict(), separators=(",", ":")) if table.state else None
 
 
+def _columns(table: Table) -> dict[str, object]:
+    """A table's row in `games`, but for its id (names are fixed, values are bound)."""
+    return {
+        "chat_id": table.chat_id,
+        "thread_id": table.thread_id,
+        "status": table.status.value,
+        "opener_id": table.opener_id,
+        "config": json.dumps(table.config.to_dict()),
+        "seats": json.dumps(table.seats),
+        "state": _state_json(table),
+        "version": table.version,
+        "message_id": table.message_id,
+        "hand_messages": json.dumps(table.hand_messages),
+        "calls": json.dumps(table.calls),
+        "language": table.language,
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+        "started_at": table.started_at,
+        "ended_at": table.ended_at,
+        "turn_seconds": table.turn_seconds,
+        "deadline": table.deadline,
+        "strikes": json.dumps(table.strikes),
+    }
+
+
 class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -126,56 +151,19 @@ class Store:
         return [_table(r) for r in rows]
 
     async def insert_table(self, conn: aiosqlite.Connection, table: Table) -> int:
+        columns = _columns(table)
+        marks = ", ".join("?" * len(columns))
         cursor = await conn.execute(
-            "INSERT INTO games (chat_id, thread_id, status, opener_id, config, seats, state,"
-            " version, message_id, hand_messages, calls, language, created_at, updated_at,"
-            " turn_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                table.chat_id,
-                table.thread_id,
-                table.status.value,
-                table.opener_id,
-                json.dumps(table.config.to_dict()),
-                json.dumps(table.seats),
-                _state_json(table),
-                table.version,
-                table.message_id,
-                json.dumps(table.hand_messages),
-                json.dumps(table.calls),
-                table.language,
-                table.created_at,
-                table.updated_at,
-                table.turn_seconds,
-            ),
+            f"INSERT INTO games ({', '.join(columns)}) VALUES ({marks})", tuple(columns.values())
         )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
     async def save_table(self, conn: aiosqlite.Connection, table: Table) -> None:
+        columns = _columns(table)
+        assignments = ", ".join(f"{name} = ?" for name in columns)
         await conn.execute(
-            "UPDATE games SET status = ?, config = ?, seats = ?, state = ?, version = ?,"
-            " message_id = ?, hand_messages = ?, calls = ?, language = ?, updated_at = ?,"
-            " started_at = ?, ended_at = ?, opener_id = ?, turn_seconds = ?, deadline = ?,"
-            " strikes = ? WHERE id = ?",
-            (
-                table.status.value,
-                json.dumps(table.config.to_dict()),
-                json.dumps(table.seats),
-                _state_json(table),
-                table.version,
-                table.message_id,
-                json.dumps(table.hand_messages),
-                json.dumps(table.calls),
-                table.language,
-                table.updated_at,
-                table.started_at,
-                table.ended_at,
-                table.opener_id,
-                table.turn_seconds,
-                table.deadline,
-                json.dumps(table.strikes),
-                table.id,
-            ),
+            f"UPDATE games SET {assignments} WHERE id = ?", (*columns.values(), table.id)
         )
 
     async def append_actions(
