@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from html import escape
 from typing import Any
@@ -95,7 +96,10 @@ async def _expire_lobby(context: ContextTypes.DEFAULT_TYPE) -> None:
     job = context.job
     if job is None or not isinstance(job.data, int):
         return
-    table = await s.tables.expire_lobby(job.data)
+    try:
+        table = await s.tables.expire_lobby(job.data)
+    except asyncio.CancelledError:
+        return  # shutting down: the lobby is still open in the database, and expires next start
     if table is not None:
         s.publisher.close_message(table, "lobby.expired")
 

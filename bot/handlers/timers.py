@@ -7,6 +7,7 @@ deadline passed, so a restart never loses or doubles one.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from telegram.ext import Application, ContextTypes
@@ -25,6 +26,15 @@ def start_timers(app: Application[Any, Any, Any, Any, Any, Any], tick: float) ->
 
 
 async def _sweep(context: ContextTypes.DEFAULT_TYPE) -> None:
+    try:
+        await _check_deadlines(context)
+    except asyncio.CancelledError:
+        # Shutting down mid-sweep: the deadlines are in the database and the next start checks
+        # them again, so there is nothing to lose (and the scheduler would log it as an error).
+        return
+
+
+async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
     now = s.tables.clock()
     for table in s.tables.playing():
