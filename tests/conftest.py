@@ -6,7 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +103,19 @@ def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@asynccontextmanager
+async def harness_with(
+    fake: FakeTelegram, database: Path, **overrides: Any
+) -> AsyncIterator[Harness]:
+    """A running bot with settings of its own (a short lobby, a turn timer, ...)."""
+    h = Harness(fake, make_settings(f"http://127.0.0.1:{fake.port}/bot", database, **overrides))
+    await h.start()
+    try:
+        yield h
+    finally:
+        await h.stop()
 
 
 @pytest.fixture

@@ -108,9 +108,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     command = await in_group(update, context)
     if command is None:
         return
-    message, user, chat, s, t = (
-        command.message, command.user, command.chat, command.services, command.t,
-    )  # fmt: skip
+    message, user, chat, s, t = command
     defaults = await s.store.chat_defaults(chat.id)
     config, bad = parse_options(list(context.args or []), defaults_config(defaults))
     if bad is not None:
@@ -176,9 +174,7 @@ async def group_table(
     command = await in_group(update, context)
     if command is None:
         return None
-    message, user, chat, s, t = (
-        command.message, command.user, command.chat, command.services, command.t,
-    )  # fmt: skip
+    message, user, chat, s, t = command
     table = await s.tables.table_in(chat.id, thread_of(message))
     if table is None or (missing == "no_game" and table.status is not TableStatus.PLAYING):
         await message.reply_text(t(f"refusal.{missing}"))
@@ -289,7 +285,7 @@ async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     command = await in_group(update, context)
     if command is None:
         return
-    message, chat, s, t = command.message, command.chat, command.services, command.t
+    message, _, chat, s, t = command
     parsed = parse_tabla(list(context.args or []))
     if parsed is None:
         await message.reply_text(t("tabla.usage"))

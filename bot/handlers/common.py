@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -53,8 +53,9 @@ async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: in
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
-@dataclass(frozen=True)
-class GroupCommand:
+class GroupCommand(NamedTuple):
+    """A group command's parts, in the order handlers unpack them."""
+
     message: Message
     user: User
     chat: Chat

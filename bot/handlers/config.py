@@ -72,9 +72,7 @@ async def config_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     command = await in_group(update, context)
     if command is None:
         return
-    message, chat, user, s, t = (
-        command.message, command.chat, command.user, command.services, command.t,
-    )  # fmt: skip
+    message, user, chat, s, t = command
     if not await is_admin(context, chat.id, user.id):
         await message.reply_text(t("config.admins_only"))
         return

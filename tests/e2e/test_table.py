@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 
 from bot.game import MatchConfig, MatchState, observe, replay
 from bot.game.actions import parse_any
 from bot.game.events import CardPlayed, HandEnded
-from tests.conftest import GROUP, Harness
+from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
+from tests.fakebot import FakeTelegram
 
 CARD = re.compile(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)")
 SUITS = {"oro": "o", "copa": "c", "espada": "e", "basto": "b"}
@@ -287,14 +289,8 @@ async def test_commands_help_rules_language(harness: Harness) -> None:
     assert "Truco table" in h.fake.last(GROUP).text
 
 
-async def test_an_abandoned_lobby_expires(fake, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tests.conftest import make_settings
-
-    h = Harness(
-        fake, make_settings(f"http://127.0.0.1:{fake.port}/bot", tmp_path / "x.db", lobby_seconds=1)
-    )
-    await h.start()
-    try:
+async def test_an_abandoned_lobby_expires(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with harness_with(fake, tmp_path / "x.db", lobby_seconds=1) as h:
         ana = h.user(1, "Ana")
         ana.send(GROUP, "/nueva")
         await h.settle()
@@ -303,8 +299,6 @@ async def test_an_abandoned_lobby_expires(fake, tmp_path) -> None:  # type: igno
         await h.settle()
         assert "La mesa se cerró" in h.fake.messages[GROUP][lobby.message_id].text
         assert await h.services.tables.table_in(GROUP, 0) is None
-    finally:
-        await h.stop()
 
 
 async def test_a_player_who_blocks_the_bot_gets_the_hand_back(harness: Harness) -> None:
@@ -325,15 +319,10 @@ async def test_a_player_who_blocks_the_bot_gets_the_hand_back(harness: Harness) 
     assert hand_message(h, juan) is not None
 
 
-async def test_senas_reach_the_partner_and_rivals_may_catch_them(fake, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tests.conftest import make_settings
-
-    settings = make_settings(
-        f"http://127.0.0.1:{fake.port}/bot", tmp_path / "s.db", sign_catch_chance=1.0
-    )
-    h = Harness(fake, settings)
-    await h.start()
-    try:
+async def test_senas_reach_the_partner_and_rivals_may_catch_them(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    async with harness_with(fake, tmp_path / "s.db", sign_catch_chance=1.0) as h:
         users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
         await open_table(h, users, "2v2")
         ana = users[0]
@@ -346,8 +335,6 @@ async def test_senas_reach_the_partner_and_rivals_may_catch_them(fake, tmp_path)
         assert not any("te hace una seña" in t for t in h.fake.texts(11))
         caught = [t for t in h.fake.texts(GROUP) if "le vio la seña" in t]
         assert len(caught) == 2
-    finally:
-        await h.stop()
 
 
 async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:

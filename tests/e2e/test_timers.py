@@ -8,20 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GROUP, Harness, make_settings
+from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import hand_message, open_table
 from tests.fakebot import FakeTelegram
 
 
 @pytest.fixture
 async def timed(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    settings = make_settings(
-        f"http://127.0.0.1:{fake.port}/bot", tmp_path / "timed.db", turn_seconds=1
-    )
-    h = Harness(fake, settings)
-    await h.start()
-    yield h
-    await h.stop()
+    async with harness_with(fake, tmp_path / "timed.db", turn_seconds=1) as h:
+        yield h
 
 
 def timeouts(h: Harness) -> list[str]:
