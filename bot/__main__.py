@@ -25,6 +25,7 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     if settings.bot_token is None:
         print("truco-bot: set TRUCO_BOT_TOKEN (from @BotFather) in the environment or in .env")
         return 2

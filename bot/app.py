@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, cast
 
 from telegram import BotCommand, LinkPreviewOptions, Update
+from telegram._utils.types import JSONDict
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
@@ -45,12 +47,37 @@ def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
     return cast(Services, context.application.bot_data["services"])
 
 
-def build_application(settings: Settings) -> Application[Any, Any, Any, Any, Any, Any]:
+class LaneRateLimiter(AIORateLimiter):
+    """AIORateLimiter for the calls a handler makes itself (answers, membership checks);
+    the outbox's calls (`rate_limit_args={"lane": True}`) pass straight through, because their
+    lane already paces its chat and waits out a 429 without holding up every other chat (the
+    stock limiter pauses all calls while one waits, and logs an error when it gives up)."""
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: Any,
+    ) -> bool | JSONDict | list[JSONDict]:
+        if isinstance(rate_limit_args, dict) and rate_limit_args.get("lane"):
+            return await callback(*args, **kwargs)
+        return await super().process_request(
+            callback, args, kwargs, endpoint, data, rate_limit_args
+        )
+
+
+def build_application(
+    settings: Settings, clock: Callable[[], float] | None = None
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """`clock`: the wall clock of turn and lobby deadlines (tests drive it by hand)."""
     if settings.bot_token is None:
         raise ValueError("TRUCO_BOT_TOKEN is not set")
     # The Outbox keeps the overall budget (it knows which calls are urgent); the limiter keeps
     # each group under its limit and waits out 429s.
-    limiter = AIORateLimiter(
+    limiter = LaneRateLimiter(
         overall_max_rate=0,
         group_max_rate=settings.rate_group_per_minute,
         max_retries=settings.max_retries,
@@ -73,6 +100,8 @@ def build_application(settings: Settings) -> Application[Any, Any, Any, Any, Any
         .build()
     )
     app.bot_data["settings"] = settings
+    if clock is not None:
+        app.bot_data["clock"] = clock
     from bot.handlers import buttons, chats, commands, config
 
     chats.register(app)
@@ -87,19 +116,25 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     settings: Settings = app.bot_data["settings"]
     db = await Database.open(settings.database)
     store = Store(db)
-    tables = TableService(store, seed=settings.seed)
-    outbox = Outbox(settings.group_interval, settings.rate_overall_per_second)
+    tables = TableService(store, seed=settings.seed, clock=app.bot_data.get("clock", time.time))
+    outbox = Outbox(
+        db,
+        settings.group_interval,
+        settings.rate_overall_per_second,
+        owner=settings.worker_id,
+        poll=settings.outbox_poll,
+    )
     league = League(db)
     publisher = Publisher(app.bot, tables, outbox, app.bot.username, league)
+    tables.planner = publisher.plan
+    tables.committed = outbox.wake
     app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher, league)
     await _set_commands(app)
-    from bot.handlers.commands import schedule_lobby_expiry
     from bot.handlers.timers import start_timers
 
-    for table in await tables.open_tables():  # loads every open table into the cache
-        if table.status is TableStatus.LOBBY:
-            schedule_lobby_expiry(app, table)
-        publisher.refresh_all(table)
+    await tables.open_tables()  # every open table in the cache: the timers sweep them
+    # Whatever was decided and not yet sent when the bot stopped (or crashed) goes out now.
+    outbox.start(publisher.deliver)
     start_timers(app, settings.timer_tick)
     log.info("truco-bot ready as @%s", app.bot.username)
 

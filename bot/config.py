@@ -51,6 +51,13 @@ class Settings(BaseSettings):
         default=None,
         description="Secret token Telegram sends with each update (1-256 of A-Z a-z 0-9 _ -)",
     )
+    worker_id: str = Field(
+        default="main",
+        description="This process's name as a sender of the outbox; each worker needs its own",
+    )
+    outbox_poll: float = Field(
+        default=1.0, gt=0, description="Seconds between looks for messages left to send"
+    )
     log_level: str = Field(default="INFO")
 
     def webhook_args(self) -> dict[str, object] | None:

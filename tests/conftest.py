@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -30,12 +30,26 @@ class _Errors(logging.Handler):
         self.records.append(record)
 
 
+class FakeClock:
+    """The wall clock of turn and lobby deadlines, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 class Harness:
     """The bot under test, with the helpers scripted users need."""
 
     def __init__(self, fake: FakeTelegram, settings: Settings) -> None:
         self.fake = fake
         self.settings = settings
+        self.clock = FakeClock()
         self.app: Any = None
         self._stack: AsyncExitStack | None = None
         self.errors = _Errors()
@@ -47,7 +61,7 @@ class Harness:
 
     async def start(self) -> None:
         logging.getLogger().addHandler(self.errors)
-        self.app = build_application(self.settings)
+        self.app = build_application(self.settings, clock=self.clock)
         self._stack = AsyncExitStack()
         await self._stack.enter_async_context(running(self.app, poll_timeout=1))
 
@@ -66,25 +80,36 @@ class Harness:
             self.fake.started.add(user_id)
         return FakeUser(self.fake, user_id, name)
 
-    async def settle(self, within: float = 15.0) -> None:
-        """Wait until every update is handled and every outgoing call is made."""
+    async def quiet(self) -> bool:
+        """Every update taken and handled, and nothing left in the outbox."""
+        handling = self.app._Application__create_task_tasks  # handlers and jobs still running
+        return (
+            self.fake.unacked() == 0
+            and self.app.update_queue.empty()
+            and not any(not task.done() for task in handling)
+            and not self.services.outbox.busy()
+            and await self.services.outbox.store.waiting() == 0
+        )
+
+    async def settle(self, within: float = 90.0) -> None:
+        """Wait until every update is handled and every outgoing call is made: conditions the
+        bot reports, not a guess of how long it takes, so a slow machine only waits longer."""
         deadline = time.monotonic() + within
-        quiet_since: float | None = None
         while time.monotonic() < deadline:
-            busy = (
-                self.fake.undelivered() > 0
-                or not self.app.update_queue.empty()
-                or self.app.update_processor.current_concurrent_updates > 0
-                or any(not lane.idle.is_set() for lane in self.services.outbox._lanes.values())
-            )
-            if busy:
-                quiet_since = None
-            elif quiet_since is None:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > 0.05:
-                return
+            if await self.quiet():
+                await asyncio.sleep(0.005)
+                if await self.quiet():
+                    return
             await asyncio.sleep(0.01)
         raise TimeoutError("the bot did not settle")
+
+    async def until(self, condition: Callable[[], bool], within: float = 90.0) -> None:
+        """Wait for a condition of the test (a deadline, never a fixed sleep)."""
+        deadline = time.monotonic() + within
+        while not condition():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the condition did not come true")
+            await asyncio.sleep(0.01)
 
 
 def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:

@@ -100,6 +100,8 @@ class FakeTelegram:
         self.fail_next: dict[str, tuple[int, str, int | None]] = {}
         self.last_request = time.monotonic()
         self.delivered = 0
+        self.acked = 0  # the bot asked past this update: it has queued everything up to it
+        self.pushed = 0
         self.webhook: tuple[str, str | None] | None = None
         self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         self.runner: web.AppRunner | None = None
@@ -194,6 +196,7 @@ class FakeTelegram:
 
     async def api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         offset = int(params.get("offset", 0) or 0)
+        self.acked = max(self.acked, offset - 1)
         while self.updates and self.updates[0]["update_id"] < offset:
             self.updates.popleft()
         timeout = float(params.get("timeout", 0) or 0)
@@ -335,12 +338,16 @@ class FakeTelegram:
 
     # -- what the tests use --------------------------------------------------------------------
     def push(self, update: dict[str, Any]) -> None:
-        update["update_id"] = next(self.update_ids)
+        update["update_id"] = self.pushed = next(self.update_ids)
         self.updates.append(update)
         self.new_update.set()
 
     def undelivered(self) -> int:
         return sum(1 for u in self.updates if u["update_id"] > self.delivered)
+
+    def unacked(self) -> int:
+        """Updates the bot has not taken into its queue yet (polling)."""
+        return max(0, self.pushed - self.acked) if self.updates or self.pushed else 0
 
     def live(self, chat_id: int) -> list[StoredMessage]:
         return [m for m in self.messages[chat_id].values() if not m.deleted]

@@ -23,7 +23,7 @@ from bot.callbacks import (
     unpack,
 )
 from bot.game import envido_value, flor_value, has_flor, observe
-from bot.handlers.commands import announce_join, can_write, cancel_table
+from bot.handlers.commands import can_write, cancel_table, check_member
 from bot.handlers.common import (
     chat_translator,
     is_admin,
@@ -34,7 +34,9 @@ from bot.handlers.common import (
 )
 from bot.handlers.config import config_tap
 from bot.i18n import Translator
+from bot.service.publisher import edit_row, hand_row, text_row
 from bot.service.tables import LobbyOption, Refusal
+from bot.storage.outbox import Outgoing
 from bot.storage.repo import TableStatus
 from bot.views.common import cards_text, short_name
 from bot.views.table import kind_label
@@ -83,7 +85,6 @@ async def _act(query: CallbackQuery, s: Services, data: ActData, t: Translator) 
     t = table_translator(outcome.table, t)
     label = kind_label(t, data.kind) if data.card is None else ""
     await query.answer(label)
-    await s.publisher.after_action(outcome, query.from_user.id)
 
 
 async def _lobby(
@@ -101,17 +102,19 @@ async def _lobby(
     await see(s, user)
     if data.op == "j":
         team = int(data.arg) if data.arg.isdigit() else None
-        if table.seat_of(user.id) is None and not await can_write(context, s, user, t):
-            # Telegram opens this link: Start there completes the join.
-            await query.answer(url=f"https://t.me/{s.publisher.bot_username}?start=j{table.id}")
-            return
-        outcome = await s.tables.join(table.id, user.id, team)
+        message = query.message
+        on_lobby = message is not None and message.chat.id == table.chat_id
+        if table.seat_of(user.id) is None:
+            await check_member(context, table, user.id, tapped_in_group=on_lobby)
+            if not await can_write(context, s, user, t):
+                # Telegram opens this link: Start there completes the join.
+                await query.answer(url=s.publisher.join_link(table))
+                return
+        await s.tables.join(table.id, user.id, team)
         await query.answer(t("lobby.joined", name=short_name(user.full_name)))
-        await announce_join(context, s, outcome.table, outcome.started)
     elif data.op == "x":
         await s.tables.leave(table.id, user.id)
         await query.answer()
-        s.publisher.refresh_lobby(table.id, table.chat_id)
     elif data.arg == "cancel":
         admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
         why = await cancel_table(context, s, table, user.id, admin, t)
@@ -119,7 +122,6 @@ async def _lobby(
     elif data.arg in LobbyOption.ALL:
         await s.tables.set_option(table.id, user.id, data.arg)
         await query.answer()
-        s.publisher.refresh_lobby(table.id, table.chat_id)
     else:
         raise Refusal("bad_button")
 
@@ -182,8 +184,8 @@ async def _sign(query: CallbackQuery, s: Services, data: SignData, t: Translator
         return
     if data.sign == "b":
         await query.answer()
-        s.publisher.refresh_hand(table.id, user.id, resend=False)
         s.publisher.forget(user.id, table.hand_messages.get(user.id))
+        await s.publisher.say(hand_row(table, user.id, urgent=True))
         return
     if data.sign not in SIGNS:
         raise Refusal("bad_button")
@@ -192,10 +194,10 @@ async def _sign(query: CallbackQuery, s: Services, data: SignData, t: Translator
     sign, meaning = t(f"sign.{data.sign}"), t(f"sign.meaning.{data.sign}")
     name = short_name(names.get(user.id, "?"))
     await query.answer(t("sign.sent"))
+    out: list[Outgoing] = []
     if partner is not None:
         text = t("sign.received", name=f"<b>{name}</b>", sign=sign, meaning=meaning)
-        with contextlib.suppress(TelegramError):
-            await s.publisher.bot.send_message(partner, text)
+        out.append(text_row(partner, text))
     chance = s.settings.sign_catch_chance
     rng = (
         random.Random()
@@ -212,14 +214,10 @@ async def _sign(query: CallbackQuery, s: Services, data: SignData, t: Translator
                 sign=sign,
                 meaning=meaning,
             )
-
-            async def job(text: str = caught) -> bool:
-                await s.publisher.send(table.chat_id, text, None, table.thread_id)
-                return True
-
-            s.outbox.post(table.chat_id, job)
+            out.append(text_row(table.chat_id, caught, table.thread_id))
     s.publisher.forget(user.id, table.hand_messages.get(user.id))
-    s.publisher.refresh_hand(table.id, user.id, resend=False)
+    out.append(hand_row(table, user.id, urgent=True))
+    await s.publisher.say(*out)
 
 
 async def _language(
@@ -240,10 +238,7 @@ async def _language(
     await s.store.set_chat_language(chat.id, data.language)
     new = await chat_translator(context, chat.id)
     await query.answer(new("idioma.set"))
-    with contextlib.suppress(TelegramError):
-        await s.publisher.bot.edit_message_text(
-            new("idioma.set"), chat_id=chat.id, message_id=message.message_id
-        )
+    await s.publisher.say(edit_row(chat.id, message.message_id, new("idioma.set")))
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -33,8 +33,6 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
     moved = await s.tables.move_chat(old, new)
     log.info("chat %s moved to %s with %d open tables", old, new, len(moved))
-    for table in moved:
-        s.publisher.refresh_all(table)  # the board is sent anew in the supergroup
 
 
 async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -47,8 +45,6 @@ async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     s = services(context)
     for table in await s.tables.close_chat(change.chat.id):
         log.info("table %s cancelled: the bot left chat %s", table.id, change.chat.id)
-        for user in table.players:
-            s.publisher.refresh_hand(table.id, user, resend=False)
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

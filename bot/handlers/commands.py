@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import logging
 from datetime import UTC, datetime
 from html import escape
 from typing import Any
@@ -20,16 +20,21 @@ from bot.handlers.common import (
     in_group,
     is_admin,
     is_group,
+    is_member,
     refusal_text,
+    reply,
     see,
     table_translator,
     thread_of,
 )
 from bot.handlers.config import defaults_config
 from bot.i18n import Translator
+from bot.service.publisher import hand_row
 from bot.service.tables import Refusal
 from bot.storage.repo import Table, TableStatus
 from bot.views.standings import numbers_text, standings_text
+
+log = logging.getLogger(__name__)
 
 
 def parse_options(
@@ -72,36 +77,15 @@ async def can_write(
     return True
 
 
-async def announce_join(
-    context: ContextTypes.DEFAULT_TYPE, s: Services, table: Table, started: bool
+async def check_member(
+    context: ContextTypes.DEFAULT_TYPE, table: Table, user_id: int, tapped_in_group: bool
 ) -> None:
-    if started:
-        s.publisher.match_started(table)
-    else:
-        s.publisher.refresh_lobby(table.id, table.chat_id)
-
-
-def schedule_lobby_expiry(app: Application[Any, Any, Any, Any, Any, Any], table: Table) -> None:
-    if app.job_queue is None:
-        return
-    s: Services = app.bot_data["services"]
-    due = table.created_at + s.settings.lobby_seconds - s.tables.clock()
-    app.job_queue.run_once(
-        _expire_lobby, when=max(due, 0.5), data=table.id, name=f"lobby:{table.id}"
-    )
-
-
-async def _expire_lobby(context: ContextTypes.DEFAULT_TYPE) -> None:
-    s = services(context)
-    job = context.job
-    if job is None or not isinstance(job.data, int):
-        return
-    try:
-        table = await s.tables.expire_lobby(job.data)
-    except asyncio.CancelledError:
-        return  # shutting down: the lobby is still open in the database, and expires next start
-    if table is not None:
-        s.publisher.close_message(table, "lobby.expired")
+    """Only the group's members sit at its tables. When Telegram will not tell (a supergroup
+    that hides its members), a tap on the group's own lobby is taken as proof enough, since only
+    who sees the group can tap there; a link alone is not."""
+    member = await is_member(context, table.chat_id, user_id)
+    if member is False or (member is None and not tapped_in_group):
+        raise Refusal("not_member" if member is False else "member_unknown")
 
 
 async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -112,7 +96,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     defaults = await s.store.chat_defaults(chat.id)
     config, bad = parse_options(list(context.args or []), defaults_config(defaults))
     if bad is not None:
-        await message.reply_text(t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
+        await reply(context, message, t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
         return
     await see(s, user)
     thread = thread_of(message)
@@ -122,15 +106,10 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             int(defaults.get("timer", s.settings.turn_seconds)),
         )  # fmt: skip
     except Refusal as refusal:
-        await message.reply_text(refusal_text(t, refusal))
+        await reply(context, message, refusal_text(t, refusal))
         return
-    text, markup = await s.publisher.lobby_view(table)
-    sent = await s.publisher.send(chat.id, text, markup, thread)
-    await s.tables.set_message(table.id, sent.message_id)
-    schedule_lobby_expiry(context.application, table)
     if await can_write(context, s, user, t):
-        outcome = await s.tables.join(table.id, user.id, 0 if config.players == 4 else None)
-        await announce_join(context, s, outcome.table, outcome.started)
+        await s.tables.join(table.id, user.id, 0 if config.players == 4 else None)
 
 
 def _plain(text: str) -> str:
@@ -144,27 +123,30 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
     t = await chat_translator(context, chat.id)
     if chat.type != ChatType.PRIVATE:
-        await message.reply_text(t("help"))
+        await reply(context, message, t("help"))
         return
     await see(s, user, can_dm=True)
     payload = (context.args or [""])[0]
-    if payload[:1] in ("j", "h") and payload[1:].isdigit():
+    if payload[:1] == "h" and payload[1:].isdigit():  # a player who blocked the bot, back
         table = await s.tables.get(int(payload[1:]))
-        t = table_translator(table, t)
-        if payload[0] == "h":  # a player who blocked the bot and wants the hand back
-            if table is not None and table.seat_of(user.id) is not None:
-                s.publisher.refresh_hand(table.id, user.id, resend=True)
-                return
-        else:
-            try:
-                outcome = await s.tables.join(int(payload[1:]), user.id)
-            except Refusal as refusal:
-                await message.reply_text(t("start.join_failed", why=refusal_text(t, refusal)))
-                return
-            await message.reply_text(t("start.joined"))
-            await announce_join(context, s, outcome.table, outcome.started)
+        if table is not None and table.seat_of(user.id) is not None:
+            await s.publisher.say(hand_row(table, user.id, loud=True))
             return
-    await message.reply_text(t("start.welcome"))
+    elif payload[:1] == "j" and len(payload) > 1:
+        found = await s.store.table_by_token(payload[1:])
+        table = await s.tables.get(found.id) if found is not None else None
+        t = table_translator(table, t)
+        try:
+            if table is None:
+                raise Refusal("lobby_closed")
+            await check_member(context, table, user.id, tapped_in_group=False)
+            await s.tables.join(table.id, user.id)
+        except Refusal as refusal:
+            await reply(context, message, t("start.join_failed", why=refusal_text(t, refusal)))
+            return
+        await reply(context, message, t("start.joined"))
+        return
+    await reply(context, message, t("start.welcome"))
 
 
 async def group_table(
@@ -177,7 +159,7 @@ async def group_table(
     message, user, chat, s, t = command
     table = await s.tables.table_in(chat.id, thread_of(message))
     if table is None or (missing == "no_game" and table.status is not TableStatus.PLAYING):
-        await message.reply_text(t(f"refusal.{missing}"))
+        await reply(context, message, t(f"refusal.{missing}"))
         return None
     return message, user, s, t, table
 
@@ -190,7 +172,7 @@ async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
     why = await cancel_table(context, s, table, user.id, admin, t)
     if why is not None:
-        await message.reply_text(why)
+        await reply(context, message, why)
 
 
 async def cancel_table(
@@ -207,15 +189,7 @@ async def cancel_table(
         table = await s.tables.cancel(table.id, user_id, admin)
     except Refusal as refusal:
         return refusal_text(t, refusal)
-    if context.job_queue is not None:
-        for job in context.job_queue.get_jobs_by_name(f"lobby:{table.id}"):
-            job.schedule_removal()
-    s.publisher.close_message(
-        table, "lobby.cancelled" if was is TableStatus.LOBBY else "match.cancelled"
-    )
-    for player in table.players:
-        if was is TableStatus.PLAYING:
-            s.publisher.refresh_hand(table.id, player, resend=False)
+    log.info("table %s cancelled (was %s) by %s", table.id, was.value, user_id)
     return None
 
 
@@ -224,26 +198,22 @@ async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if found is None:
         return
     message, user, s, t, table = found
-    seat = table.seat_of(user.id)
     try:
-        table = await s.tables.concede(table.id, user.id)
+        await s.tables.concede(table.id, user.id)
     except Refusal as refusal:
-        await message.reply_text(refusal_text(t, refusal))
-        return
-    assert seat is not None
-    s.publisher.match_over(table, conceded_by=seat % 2)
+        await reply(context, message, refusal_text(t, refusal))
 
 
 async def reglas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if update.effective_message and update.effective_chat:
         t = await chat_translator(context, update.effective_chat.id)
-        await update.effective_message.reply_text(t("reglas"))
+        await reply(context, update.effective_message, t("reglas"))
 
 
 async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if update.effective_message and update.effective_chat:
         t = await chat_translator(context, update.effective_chat.id)
-        await update.effective_message.reply_text(t("help"))
+        await reply(context, update.effective_message, t("help"))
 
 
 async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -258,7 +228,7 @@ async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             ]
         ]
     )
-    await update.effective_message.reply_text(t("idioma.choose"), reply_markup=markup)
+    await reply(context, update.effective_message, t("idioma.choose"), markup)
 
 
 def parse_tabla(args: list[str]) -> tuple[int | None, bool] | None:
@@ -288,7 +258,7 @@ async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, _, chat, s, t = command
     parsed = parse_tabla(list(context.args or []))
     if parsed is None:
-        await message.reply_text(t("tabla.usage"))
+        await reply(context, message, t("tabla.usage"))
         return
     players, month = parsed
     since = month_start(s.tables.clock()) if month else None
@@ -298,7 +268,7 @@ async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         + (["1v1" if players == 2 else "2v2"] if players else [])
     )
     pairs = await s.league.pairs(chat.id, since) if players == 4 else []
-    await message.reply_text(standings_text(t, rows, scope, pairs))
+    await reply(context, message, standings_text(t, rows, scope, pairs))
 
 
 async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -310,7 +280,7 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await see(s, user)
     here = await s.league.numbers(user.id, chat.id if is_group(chat) else None)
     everywhere = await s.league.numbers(user.id)
-    await message.reply_text(numbers_text(t, user.full_name, here, everywhere))
+    await reply(context, message, numbers_text(t, user.full_name, here, everywhere))
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

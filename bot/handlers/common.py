@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from typing import NamedTuple
 
-from telegram import Chat, Message, Update, User
+from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.app import Services, services
 from bot.i18n import Translator, translator
+from bot.service.publisher import reply_row
 from bot.service.tables import Refusal
 from bot.storage.repo import Table
+
+log = logging.getLogger(__name__)
 
 
 def is_group(chat: Chat | None) -> bool:
@@ -45,6 +49,38 @@ def refusal_text(t: Translator, refusal: Refusal) -> str:
     return t(f"refusal.{refusal.code}")
 
 
+async def reply(
+    context: ContextTypes.DEFAULT_TYPE,
+    message: Message,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+) -> None:
+    """Answer a message through its chat's lane (paced, coalesced, delivered after a crash)."""
+    await services(context).publisher.say(
+        reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)
+    )
+
+
+async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool | None:
+    """Whether the user is in the group now; None when Telegram will not say (a supergroup that
+    hides its members from a bot that is not an admin, a network error)."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except Forbidden:
+        return None
+    except TelegramError as error:
+        text = str(error).lower()
+        if "user not found" in text or "participant_id_invalid" in text:
+            return False
+        log.info("membership of %s in %s unknown: %s", user_id, chat_id, error)
+        return None
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return bool(getattr(member, "is_member", False))
+    return member.status in (
+        ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER
+    )  # fmt: skip
+
+
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
     try:
         member = await context.bot.get_chat_member(chat_id, user_id)
@@ -70,7 +106,7 @@ async def in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GroupC
         return None
     t = await chat_translator(context, chat.id)
     if not is_group(chat):
-        await message.reply_text(t("refusal.group_only"))
+        await reply(context, message, t("refusal.group_only"))
         return None
     return GroupCommand(message, user, chat, services(context), t)
 

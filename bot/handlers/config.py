@@ -10,8 +10,9 @@ from telegram.ext import Application, CommandHandler, ContextTypes
 from bot.app import Services
 from bot.callbacks import ConfigData, pack
 from bot.game import MatchConfig
-from bot.handlers.common import chat_translator, in_group, is_admin
+from bot.handlers.common import chat_translator, in_group, is_admin, reply
 from bot.i18n import LANGUAGES, Translator
+from bot.service.publisher import edit_row
 from bot.service.tables import TIMER_CHOICES
 from bot.views.common import rules_line
 from bot.views.lobby import timer_text
@@ -74,10 +75,10 @@ async def config_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     message, user, chat, s, t = command
     if not await is_admin(context, chat.id, user.id):
-        await message.reply_text(t("config.admins_only"))
+        await reply(context, message, t("config.admins_only"))
         return
     text, markup = config_view(t, await s.store.chat_defaults(chat.id), s.settings.turn_seconds)
-    await message.reply_text(text, reply_markup=markup)
+    await reply(context, message, text, markup)
 
 
 async def config_tap(
@@ -103,7 +104,7 @@ async def config_tap(
         defaults = toggled(defaults, option, s.settings.turn_seconds)
         await s.store.set_chat_defaults(chat_id, defaults)
     text, markup = config_view(t, defaults, s.settings.turn_seconds)
-    await s.publisher.edit(chat_id, message_id, text, markup)
+    await s.publisher.say(edit_row(chat_id, message_id, text, markup))
     return t("config.saved")
 
 

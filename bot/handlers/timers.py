@@ -1,8 +1,9 @@
-"""Turn timers: a reminder at half time, the conservative move at the deadline.
+"""Turn timers: a reminder at half time, the conservative move at the deadline; and lobbies
+that nobody filled in time.
 
-Deadlines live in the database (games.deadline) and in the service's cache of open tables; a
-sweep checks them, and a timeout is applied only if the game is still at the step whose
-deadline passed, so a restart never loses or doubles one.
+Deadlines live in the database (games.deadline, games.created_at) and in the service's cache of
+open tables; a sweep checks them against the service's clock, and a timeout is applied only if
+the game is still at the step whose deadline passed, so a restart never loses or doubles one.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from telegram.ext import Application, ContextTypes
 
 from bot.app import services
 from bot.i18n import translator
+from bot.service.publisher import text_row
 from bot.views.common import short_name
-from bot.views.table import kind_label
 
 
 def start_timers(app: Application[Any, Any, Any, Any, Any, Any], tick: float) -> None:
@@ -28,6 +29,8 @@ def start_timers(app: Application[Any, Any, Any, Any, Any, Any], tick: float) ->
 async def _sweep(context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         await _check_deadlines(context)
+        data = context.application.bot_data
+        data["sweeps"] = data.get("sweeps", 0) + 1  # a count the tests can wait on
     except asyncio.CancelledError:
         # Shutting down mid-sweep: the deadlines are in the database and the next start checks
         # them again, so there is nothing to lose (and the scheduler would log it as an error).
@@ -37,20 +40,21 @@ async def _sweep(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
     now = s.tables.clock()
+    for table in s.tables.lobbies():
+        if now >= table.created_at + s.settings.lobby_seconds:
+            await s.tables.expire_lobby(table.id)
+    reminded: set[tuple[int, int]] = context.application.bot_data.setdefault("reminded", set())
     for table in s.tables.playing():
         if table.deadline is None or table.state is None:
             continue
         key = (table.id, table.state.step)
         if now >= table.deadline:
             await _expire(context, *key)
-        elif now >= table.deadline - table.turn_seconds / 2 and key not in _reminded:
-            _reminded.add(key)
+        elif now >= table.deadline - table.turn_seconds / 2 and key not in reminded:
+            reminded.add(key)
             await _remind(context, *key)
-    if len(_reminded) > 10_000:
-        _reminded.clear()
-
-
-_reminded: set[tuple[int, int]] = set()
+    if len(reminded) > 10_000:
+        reminded.clear()
 
 
 async def _remind(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) -> None:
@@ -62,39 +66,22 @@ async def _remind(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) 
     names = await s.publisher.names(table)
     left = max(int(table.deadline - s.tables.clock()), 1)
     seats = sorted({a.seat for a in table.state.legal_actions()})
+    rows = []
     for seat in seats:
         user = table.seats[seat]
         if user is None:
             continue
         name = short_name(names.get(user, "?"))
         mention = f'<a href="tg://user?id={user}">{name}</a>'
-        s.publisher.post_text(
-            table.chat_id, t("timeout.remind", name=mention, seconds=left), table.thread_id
-        )
-        s.publisher.post_text(user, t("timeout.remind", name=name, seconds=left))
+        key = f"remind:{table.id}:{step}:{user}"
+        rows.append(
+            text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
+                     table.thread_id, key=key)
+        )  # fmt: skip
+        rows.append(text_row(user, t("timeout.remind", name=name, seconds=left), key=key))
+    await s.publisher.say(*rows)
 
 
 async def _expire(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) -> None:
-    s = services(context)
-    result = await s.tables.timeout(table_id, step)
-    if result is None:
-        return
-    table = result.table
-    t = translator(table.language)
-    who = await s.publisher.who(table)
-    if result.action is None:
-        s.publisher.post_text(
-            table.chat_id, t("timeout.conceded", side=who.side(t, result.seat % 2)), table.thread_id
-        )
-        s.publisher.match_over(table, conceded_by=result.seat % 2)
-        return
-    what = (
-        t("timeout.card") if result.action.card is not None else kind_label(t, result.action.kind)
-    )
-    s.publisher.post_text(
-        table.chat_id, t("timeout.acted", name=who.seat(result.seat), action=what), table.thread_id
-    )
-    assert result.outcome is not None
-    user = table.seats[result.seat]
-    assert user is not None
-    await s.publisher.after_action(result.outcome, user)
+    """The service applies the timeout and, in the same commit, what the group is told."""
+    await services(context).tables.timeout(table_id, step)

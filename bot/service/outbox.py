@@ -1,11 +1,16 @@
-"""Outgoing Bot API calls, one lane per chat: ordered posts, coalesced refreshes, group pacing.
+"""The sender: delivers the outbox, one lane per chat, paced, after the commit that wrote it.
 
-Telegram allows a group about 20 messages a minute, edits included. Each group lane leaves
-`group_interval` seconds between its calls; a refresh (an edit of a living message) keeps only
-its newest request, and renders the latest state when it runs, so a board that falls behind
-skips intermediate states and catches up. Private chats are not paced per chat; a shared budget of
-`overall_per_second` calls holds back only background refreshes (other players' hand messages),
-so a tapper's own feedback and a "your turn" message never wait for the group or the crowd.
+Everything the bot says is first a row in the database (see `bot.storage.outbox`), written in
+the same transaction as the change that caused it; this module sends it. A lane is owned by one
+sender at a time (a lease in `lanes`), delivers its rows in order (posts first, then urgent
+refreshes, then the rest) and, in a group, leaves `group_interval` seconds between calls, a
+pace kept in the database so that a restart does not burst. A row is marked sent in a
+transaction after Telegram answered: a crash in between sends it once more, nothing else does.
+
+A 429 is waited out in its own lane (other chats go on), network errors are retried with a
+growing pause, and a call Telegram refuses is logged and dropped so it cannot block the lane.
+Private chats are not paced per chat; a shared budget of `overall_per_second` calls holds back
+only background refreshes, so a tapper's own hand and a "your turn" message never wait.
 """
 
 from __future__ import annotations
@@ -14,17 +19,35 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
+import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
-from telegram.error import BadRequest, NetworkError
+import aiosqlite
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+
+from bot.storage.db import Database
+from bot.storage.outbox import POST, OutboxStore, Outgoing, Pending
 
 log = logging.getLogger(__name__)
 
-NETWORK_TRIES = 3
+Writer = Callable[[aiosqlite.Connection], Awaitable[None]]
+# Runs the outbox's completion writes inside a transaction of its choosing (the default opens
+# one; a delivery that created a message commits its id in the same transaction).
+Committer = Callable[[Writer], Awaitable[None]]
 
-# A job makes at most one or two calls; it returns whether it called Telegram at all.
-Job = Callable[[], Awaitable[bool]]
+_SOFT_REFUSALS = ("chat not found", "bot was kicked", "not enough rights", "have no rights")
+
+
+@dataclass
+class Delivery:
+    """What delivering a row did."""
+
+    called: bool = True  # Telegram was called: the lane's pace counts it
+    commit: Committer | None = None
+
+
+Deliver = Callable[[Pending], Awaitable[Delivery]]
 
 
 class _Budget:
@@ -50,137 +73,200 @@ class _Lane:
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
         self.interval = interval
-        self.posts: deque[tuple[Job, asyncio.Future[None]]] = deque()
-        self.refreshes: dict[str, tuple[Job, list[asyncio.Future[None]], bool]] = {}
-        self.wake = asyncio.Event()
-        self.idle = asyncio.Event()
-        self.idle.set()
-        self.last_call = 0.0
         self.task: asyncio.Task[None] | None = None
-        self.inflight: list[asyncio.Future[None]] = []
-
-    def next_job(self) -> tuple[Job, list[asyncio.Future[None]], bool] | None:
-        """Posts first, then urgent refreshes, then the rest; with whether it is urgent."""
-        if self.posts:
-            job, future = self.posts.popleft()
-            return job, [future], True
-        for key, (_, _, urgent) in self.refreshes.items():
-            if urgent:
-                return self.refreshes.pop(key)
-        if self.refreshes:
-            return self.refreshes.pop(next(iter(self.refreshes)))
-        return None
+        self.dirty = False
+        self.next_at = 0.0  # wall clock: the lane's pace is shared through the database
+        self.lease_until = 0.0
+        self.failures = 0
 
 
 class Outbox:
-    def __init__(self, group_interval: float, overall_per_second: float = 30.0) -> None:
+    def __init__(
+        self,
+        db: Database,
+        group_interval: float,
+        overall_per_second: float = 30.0,
+        *,
+        owner: str | None = None,
+        lease: float = 15.0,
+        poll: float = 1.0,
+    ) -> None:
+        self.db = db
+        self.store = OutboxStore(db)
         self.group_interval = group_interval
+        self.owner = owner or uuid.uuid4().hex
+        self.lease = lease
+        self.poll = poll
+        self.deliver: Deliver | None = None
         self._budget = _Budget(overall_per_second)
         self._lanes: dict[int, _Lane] = {}
         self._closed = False
+        self._poller: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
         self.calls: dict[int, list[float]] = {}  # chat -> times of calls (for benchmarks)
 
-    def _lane(self, chat_id: int) -> _Lane:
+    # -- writing ---------------------------------------------------------------------------------
+    async def write(self, conn: aiosqlite.Connection, rows: list[Outgoing]) -> None:
+        """Inside the caller's transaction; call `wake` after it commits."""
+        await self.store.enqueue(conn, rows, time.time())
+
+    async def send(self, rows: list[Outgoing]) -> None:
+        """Rows that change nothing else (a reply to a command): their own transaction."""
+        if not rows:
+            return
+        async with self.db.transaction() as conn:
+            await self.write(conn, rows)
+        self.wake(rows)
+
+    def wake(self, rows: list[Outgoing]) -> None:
+        for chat_id in {row.chat_id for row in rows}:
+            self.wake_chat(chat_id)
+
+    def wake_chat(self, chat_id: int) -> None:
+        if self._closed or self.deliver is None:
+            return
         lane = self._lanes.get(chat_id)
         if lane is None:
             interval = self.group_interval if chat_id < 0 else 0.0
             lane = self._lanes[chat_id] = _Lane(chat_id, interval)
+        lane.dirty = True
         if lane.task is None or lane.task.done():
+            self._idle.clear()
             lane.task = asyncio.get_running_loop().create_task(self._run(lane))
-        return lane
 
-    def _done(self) -> asyncio.Future[None]:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        future.set_result(None)
-        return future
+    # -- running ---------------------------------------------------------------------------------
+    def start(self, deliver: Deliver) -> None:
+        """Deliver what is waiting (left by a crash, or by another process) and keep looking."""
+        self.deliver = deliver
+        self._poller = asyncio.get_running_loop().create_task(self._poll())
 
-    def post(self, chat_id: int, job: Job) -> asyncio.Future[None]:
-        """A call that must happen, in order (a new message, a summary)."""
-        if self._closed:  # shutting down: the state is committed, a restart shows it
-            return self._done()
-        lane = self._lane(chat_id)
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        lane.posts.append((job, future))
-        lane.idle.clear()
-        lane.wake.set()
-        return future
+    async def _poll(self) -> None:
+        while not self._closed:
+            try:
+                for chat_id in await self.store.lanes_with_work(self.owner, time.time()):
+                    lane = self._lanes.get(chat_id)
+                    if lane is None or lane.task is None or lane.task.done():
+                        self.wake_chat(chat_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox poll failed")
+            await asyncio.sleep(self.poll)
 
-    def refresh(
-        self, chat_id: int, key: str, job: Job, urgent: bool = False
-    ) -> asyncio.Future[None]:
-        """An edit that only needs its latest version: replaces a waiting one of the same key."""
-        if self._closed:
-            return self._done()
-        lane = self._lane(chat_id)
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting = lane.refreshes.pop(key, None)
-        futures = [*waiting[1], future] if waiting else [future]
-        lane.refreshes[key] = (job, futures, urgent or (waiting is not None and waiting[2]))
-        lane.idle.clear()
-        lane.wake.set()
-        return future
+    async def _own(self, lane: _Lane) -> bool:
+        now = time.time()
+        if lane.lease_until - now > self.lease / 2:
+            return True
+        next_at = await self.store.claim(lane.chat_id, self.owner, now, self.lease)
+        if next_at is None:
+            return False
+        lane.lease_until = now + self.lease
+        lane.next_at = max(lane.next_at, next_at)
+        return True
 
     async def _run(self, lane: _Lane) -> None:
-        while not self._closed:
-            item = lane.next_job()
-            if item is None:
-                lane.idle.set()
-                lane.wake.clear()
-                await lane.wake.wait()
-                continue
-            job, futures, urgent = item
-            lane.inflight = futures
-            wait = lane.last_call + lane.interval - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            held = self._budget.take()
-            if held > 0 and not urgent and lane.chat_id > 0:
-                await asyncio.sleep(held)
-            called = False
-            for attempt in range(NETWORK_TRIES):
-                try:
-                    called = await job()
-                    break
-                except BadRequest:  # PTB makes it a NetworkError, but trying again won't help
-                    log.exception("outgoing call refused in chat %s", lane.chat_id)
-                    break
-                except NetworkError as error:  # a timeout or a dropped connection: try again
-                    called = True
-                    log.warning(
-                        "call in chat %s failed (%s), try %d", lane.chat_id, error, attempt + 1
-                    )
-                    await asyncio.sleep(0.5 * (attempt + 1))
-                except Exception:
-                    log.exception("outgoing call failed in chat %s", lane.chat_id)
-                    break
-            if called:
-                lane.last_call = time.monotonic()
-                self.calls.setdefault(lane.chat_id, []).append(time.time())
-            for future in futures:
-                if not future.done():
-                    future.set_result(None)
+        try:
+            while not self._closed:
+                lane.dirty = False
+                if not await self._own(lane):
+                    return  # another sender runs this lane
+                row = await self.store.next_row(lane.chat_id)
+                if row is None:
+                    if lane.dirty:
+                        continue
+                    return
+                await self._one(lane, row)
+        finally:
+            if all(other.task is None or other.task.done() or other is lane
+                   for other in self._lanes.values()):  # fmt: skip
+                self._idle.set()
 
-    async def drain(self, within: float = 30.0) -> None:
-        """Wait until every lane is idle (tests, shutdown)."""
+    async def _one(self, lane: _Lane, row: Pending) -> None:
+        wait = lane.next_at - time.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        held = self._budget.take()
+        if held > 0 and row.priority > 1 and lane.chat_id > 0:
+            await asyncio.sleep(held)
+        assert self.deliver is not None
+        try:
+            delivery = await self.deliver(row)
+        except RetryAfter as error:
+            pause = _seconds(error.retry_after)
+            log.warning("429 in chat %s: waiting %.1f s", lane.chat_id, pause)
+            lane.next_at = time.time() + pause + 0.1
+            return  # the row stays; the lane tries it again after the pause
+        except Forbidden as error:
+            log.warning("chat %s refuses the bot (%s): dropped a %s", lane.chat_id, error, row.kind)
+            delivery = Delivery(called=True)
+        except BadRequest as error:
+            text = str(error).lower()
+            if any(soft in text for soft in _SOFT_REFUSALS):
+                log.warning("call refused in chat %s (%s): dropped", lane.chat_id, error)
+            else:
+                log.exception("call refused in chat %s: dropped a %s", lane.chat_id, row.kind)
+            delivery = Delivery(called=True)
+        except NetworkError as error:  # a timeout or a dropped connection: the row stays
+            lane.failures += 1
+            pause = min(30.0, 0.25 * 2**lane.failures)
+            log.warning("call in chat %s failed (%s), again in %.1f s", lane.chat_id, error, pause)
+            lane.next_at = time.time() + pause
+            return
+        except Exception:
+            log.exception("delivering a %s in chat %s failed: dropped", row.kind, lane.chat_id)
+            delivery = Delivery(called=False)
+        lane.failures = 0
+        now = time.time()
+        next_at = None
+        if delivery.called:
+            self.calls.setdefault(lane.chat_id, []).append(now)
+            if lane.interval > 0:
+                next_at = lane.next_at = now + lane.interval
+
+        async def writer(conn: aiosqlite.Connection) -> None:
+            await self.store.complete(conn, row, self.owner, next_at)
+
+        if delivery.commit is not None:
+            await delivery.commit(writer)
+        else:
+            async with self.db.transaction() as conn:
+                await writer(conn)
+
+    # -- waiting and stopping --------------------------------------------------------------------
+    def busy(self) -> bool:
+        return any(lane.task is not None and not lane.task.done() for lane in self._lanes.values())
+
+    async def drain(self, within: float = 30.0) -> bool:
+        """Wait until nothing deliverable is left (tests, shutdown); whether it got there."""
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
-            lanes = [lane for lane in self._lanes.values() if not lane.idle.is_set()]
-            if not lanes:
-                return
+            if not self.busy():
+                waiting = await self.store.lanes_with_work(self.owner, time.time())
+                if not waiting:
+                    return True
+                for chat_id in waiting:
+                    self.wake_chat(chat_id)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(lanes[0].idle.wait(), deadline - time.monotonic())
+                await asyncio.wait_for(self._idle.wait(), min(0.05, deadline - time.monotonic()))
+        return False
 
     async def close(self) -> None:
+        """Stop sending; whatever is left stays in the database for the next start."""
         self._closed = True
-        for lane in self._lanes.values():
-            if lane.task is not None:
-                lane.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await lane.task
-            for future in [*lane.inflight, *(f for _, f in lane.posts)]:
-                if not future.done():
-                    future.set_result(None)
-            for _, futures, _ in lane.refreshes.values():
-                for waiting in futures:
-                    if not waiting.done():
-                        waiting.set_result(None)
+        tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
+        if self._poller is not None:
+            tasks.append(self._poller)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def _seconds(value: object) -> float:
+    total = getattr(value, "total_seconds", None)
+    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
+
+
+__all__ = ["POST", "Delivery", "Outbox", "Outgoing"]

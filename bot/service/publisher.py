@@ -1,31 +1,43 @@
-"""Shows tables in Telegram: the lobby and board in the group, each player's hand in private.
+"""What the bot says about a table, and how it says it.
 
-Everything here renders the latest committed state when its call actually goes out (see
-Outbox), so a burst of actions costs one edit, and a restart just refreshes what is there.
+Two halves meet at the outbox (see `bot.storage.outbox` and `bot.service.outbox`):
+- `plan(change)` runs inside a table's commit and decides the rows: the lobby or board to
+  refresh, hand messages to refresh or send anew, a hand's record, the end of a match. Texts
+  that depend on the moment (a hand's record, a timeout) are rendered here; views of a living
+  table are rendered when they go out.
+- `deliver(row)` makes the Bot API call of one row. A board, lobby or hand renders the latest
+  committed state at that moment, so a burst of actions costs one edit, and a restart delivers
+  whatever was decided and not yet sent.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
+from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import ExtBot
 
 from bot.game import observe
 from bot.game.events import HandDealt
 from bot.i18n import translator
-from bot.service.outbox import Job, Outbox
-from bot.service.tables import ActOutcome, TableService
+from bot.service.outbox import Delivery, Outbox, Writer
+from bot.service.tables import Change, ChangeKind, TableService
 from bot.storage.league import League
+from bot.storage.outbox import POST, REFRESH, URGENT, Outgoing, Pending
 from bot.storage.repo import Table, TableStatus
 from bot.views.common import Seating, rules_line, seating, short_name
 from bot.views.lobby import lobby_markup, lobby_text
 from bot.views.standings import rating_lines
 from bot.views.summary import hand_summary, match_summary
-from bot.views.table import board_markup, board_text, hand_markup, hand_text
+from bot.views.table import board_markup, board_text, hand_markup, hand_text, kind_label
 
 log = logging.getLogger(__name__)
+
+LANE_CALL = {"lane": True}  # rate_limit_args: the outbox paces and waits out 429s itself
 
 
 def _gone(error: BadRequest) -> bool:
@@ -37,10 +49,70 @@ def _not_modified(error: BadRequest) -> bool:
     return "not modified" in str(error).lower()
 
 
+# -- rows -------------------------------------------------------------------------------------
+def board_row(table: Table) -> Outgoing:
+    return Outgoing(table.chat_id, "board", {"t": table.id}, f"board:{table.id}", REFRESH)
+
+
+def lobby_row(table: Table) -> Outgoing:
+    return Outgoing(table.chat_id, "lobby", {"t": table.id}, f"lobby:{table.id}", REFRESH)
+
+
+def hand_row(table: Table, user_id: int, loud: bool = False, urgent: bool = False) -> Outgoing:
+    """The user's hand message: edited, or (loud) sent anew so that Telegram notifies them."""
+    priority = URGENT if loud or urgent else REFRESH
+    return Outgoing(
+        user_id, "hand", {"t": table.id, "u": user_id}, f"hand:{table.id}", priority, loud
+    )
+
+
+def text_row(
+    chat_id: int,
+    text: str,
+    thread_id: int = 0,
+    markup: InlineKeyboardMarkup | None = None,
+    reply_to: int | None = None,
+    key: str | None = None,
+) -> Outgoing:
+    """A new message. With a `key`, an identical one still waiting is not queued twice."""
+    payload: dict[str, Any] = {"text": text}
+    if thread_id:
+        payload["thread"] = thread_id
+    if markup is not None:
+        payload["markup"] = markup.to_dict()
+    if reply_to:
+        payload["reply_to"] = reply_to
+    return Outgoing(chat_id, "text", payload, key, POST)
+
+
+def reply_row(
+    chat_id: int,
+    text: str,
+    thread_id: int = 0,
+    markup: InlineKeyboardMarkup | None = None,
+    reply_to: int | None = None,
+) -> Outgoing:
+    """An answer to a command: identical answers waiting in the chat's lane become one (a
+    group that floods /tabla gets one table, not a hundred)."""
+    body = text + (markup.to_json() if markup is not None else "") + f"|{thread_id}"
+    digest = hashlib.sha256(body.encode()).hexdigest()[:24]
+    return text_row(chat_id, text, thread_id, markup, reply_to, key=f"reply:{digest}")
+
+
+def edit_row(
+    chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+) -> Outgoing:
+    """A new text for a message of ours (a /config panel): only the latest one counts."""
+    payload: dict[str, Any] = {"m": message_id, "text": text}
+    if markup is not None:
+        payload["markup"] = markup.to_dict()
+    return Outgoing(chat_id, "edit", payload, f"edit:{message_id}", REFRESH)
+
+
 class Publisher:
     def __init__(
         self,
-        bot: Bot,
+        bot: ExtBot[Any],
         service: TableService,
         outbox: Outbox,
         bot_username: str,
@@ -52,7 +124,6 @@ class Publisher:
         self.outbox = outbox
         self.bot_username = bot_username
         self._sent: dict[tuple[int, int], int] = {}
-        self._waiting: dict[int, set[int]] = {}
         self._blocked_told: set[tuple[int, int, int]] = set()
 
     # -- basics --------------------------------------------------------------------------------
@@ -63,18 +134,133 @@ class Publisher:
     async def who(self, table: Table) -> Seating:
         return seating(table.seats, await self.names(table))
 
+    async def say(self, *rows: Outgoing) -> None:
+        """Rows that change nothing else: committed on their own, then delivered."""
+        await self.outbox.send(list(rows))
+
+    def join_link(self, table: Table) -> str:
+        return f"https://t.me/{self.bot_username}?start=j{table.join_token or ''}"
+
+    # -- planning: what a change makes the bot say -----------------------------------------------
+    async def plan(self, change: Change) -> list[Outgoing]:
+        table = change.table
+        kind = change.kind
+        t = translator(table.language)
+        if kind == ChangeKind.LOBBY:
+            return [lobby_row(table)]
+        if kind == ChangeKind.STARTED:
+            return [board_row(table)] + [hand_row(table, u, loud=True) for u in table.players]
+        if kind == ChangeKind.EXPIRED:
+            return [self._close(table, "lobby.expired")]
+        if kind == ChangeKind.CANCELLED:
+            playing = change.was is TableStatus.PLAYING
+            rows = [self._close(table, "match.cancelled" if playing else "lobby.cancelled")]
+            return rows + ([hand_row(table, u) for u in table.players] if playing else [])
+        if kind == ChangeKind.CHAT_GONE:
+            return [hand_row(table, u) for u in table.players] if table.state else []
+        if kind == ChangeKind.MOVED:
+            if table.status is TableStatus.LOBBY:
+                return [lobby_row(table)]
+            return [board_row(table)] + [hand_row(table, u) for u in table.players]
+        if kind == ChangeKind.CONCEDED:
+            assert change.seat is not None
+            rows = []
+            if change.timed_out:
+                who = await self.who(table)
+                text = t("timeout.conceded", side=who.side(t, change.seat % 2))
+                rows.append(text_row(table.chat_id, text, table.thread_id))
+            return rows + self._match_over(table, conceded_by=change.seat % 2)
+        return await self._after_action(change)
+
+    async def _after_action(self, change: Change) -> list[Outgoing]:
+        table = change.table
+        t = translator(table.language)
+        rows: list[Outgoing] = []
+        if change.timed_out and change.action is not None and change.seat is not None:
+            who = await self.who(table)
+            action = change.action
+            what = t("timeout.card") if action.card is not None else kind_label(t, action.kind)
+            text = t("timeout.acted", name=who.seat(change.seat), action=what)
+            rows.append(text_row(table.chat_id, text, table.thread_id))
+        new_hand = any(isinstance(e, HandDealt) for e in change.events)
+        waiting_now = self.service._waiting(table)
+        if change.ended_hand is not None:
+            who = await self.who(table)
+            summary = hand_summary(t, who, change.ended_hand, change.events)
+            rows.append(
+                Outgoing(table.chat_id, "summary", {"t": table.id, "text": summary}, None, POST)
+            )
+        over = table.state is not None and table.state.is_over
+        if over:
+            rows += self._match_over(table)
+        elif table.status is TableStatus.PLAYING:
+            rows.append(board_row(table))
+        if over or not table.is_open:
+            return rows
+        for user in table.players:
+            notify = new_hand or (user in waiting_now and user not in change.waiting_before)
+            mine = user == change.actor and not change.timed_out
+            rows.append(hand_row(table, user, loud=notify, urgent=mine))
+        return rows
+
+    def _close(self, table: Table, key: str) -> Outgoing:
+        """The lobby or board of a table that ended without a winner."""
+        return Outgoing(table.chat_id, "close", {"t": table.id, "key": key}, None, POST)
+
+    def _match_over(self, table: Table, conceded_by: int | None = None) -> list[Outgoing]:
+        rows = []
+        if conceded_by is not None:
+            rows.append(self._close(table, "match.ended_board"))
+        payload = {"t": table.id, "conceded_by": conceded_by}
+        rows.append(Outgoing(table.chat_id, "match_end", payload, None, POST))
+        rows += [hand_row(table, u) for u in table.players]
+        return rows
+
+    # -- delivering: one row, one or two Bot API calls -------------------------------------------
+    async def deliver(self, row: Pending) -> Delivery:
+        kind = row.kind
+        if kind == "text":
+            return await self._deliver_text(row)
+        if kind == "edit":
+            return await self._deliver_edit(row)
+        table = await self.service.get(int(row.payload["t"]))
+        if table is None:
+            return Delivery(called=False)
+        if kind == "board":
+            if table.status is not TableStatus.PLAYING or table.state is None:
+                return Delivery(called=False)
+            return await self._show_in_group(table, *await self.board_view(table))
+        if kind == "lobby":
+            if table.status is not TableStatus.LOBBY:
+                return Delivery(called=False)
+            return await self._show_in_group(table, *await self.lobby_view(table))
+        if kind == "hand":
+            return await self._deliver_hand(table, int(row.payload["u"]), row.loud)
+        if kind == "summary":
+            return await self._deliver_summary(table, str(row.payload["text"]))
+        if kind == "close":
+            return await self._deliver_close(table, str(row.payload["key"]))
+        if kind == "match_end":
+            return await self._deliver_match_end(table, row.payload.get("conceded_by"))
+        log.warning("unknown outbox row %s: dropped", kind)
+        return Delivery(called=False)
+
     async def send(
         self,
         chat_id: int,
         text: str,
         markup: InlineKeyboardMarkup | None = None,
         thread_id: int = 0,
+        reply_to: int | None = None,
     ) -> Message:
         message = await self.bot.send_message(
             chat_id,
             text,
             reply_markup=markup,
             message_thread_id=thread_id or None,
+            reply_to_message_id=reply_to,
+            allow_sending_without_reply=True if reply_to else None,
+            rate_limit_args=LANE_CALL,
         )
         self._sent[(chat_id, message.message_id)] = hash((text, _markup_key(markup)))
         return message
@@ -89,7 +275,11 @@ class Publisher:
             return False
         try:
             await self.bot.edit_message_text(
-                text, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                reply_markup=markup,
+                rate_limit_args=LANE_CALL,
             )
         except BadRequest as error:
             if not _not_modified(error):
@@ -97,69 +287,71 @@ class Publisher:
         self._sent[key] = digest
         return True
 
-    def post_text(self, chat_id: int, text: str, thread_id: int = 0) -> None:
-        """A new message, in order, paced like everything else in its chat."""
-
-        async def job() -> bool:
-            try:
-                await self.send(chat_id, text, None, thread_id)
-            except Forbidden:
-                return True
-            return True
-
-        self.outbox.post(chat_id, job)
-
     def forget(self, chat_id: int, message_id: int | None) -> None:
         """The message was changed behind our back (a sign menu): do not skip its next edit."""
         if message_id is not None:
             self._sent.pop((chat_id, message_id), None)
 
-    # -- lobby ---------------------------------------------------------------------------------
-    async def lobby_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup]:
-        t = translator(table.language)
-        return lobby_text(t, table, await self.names(table)), lobby_markup(
-            t, table, self.bot_username
-        )
+    def _markup(self, payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
+        data = payload.get("markup")
+        return InlineKeyboardMarkup.de_json(data, self.bot) if data else None
 
-    def refresh_lobby(self, table_id: int, chat_id: int) -> None:
-        async def job() -> bool:
-            table = await self.service.get(table_id)
-            if table is None or table.status is not TableStatus.LOBBY or not table.message_id:
-                return False
-            return await self.show_in_group(table, *await self.lobby_view(table))
+    async def _deliver_edit(self, row: Pending) -> Delivery:
+        payload = row.payload
+        try:
+            called = await self.edit(
+                row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
+            )
+        except BadRequest as error:
+            if not _gone(error):
+                raise
+            return Delivery()
+        return Delivery(called=called)
 
-        self.outbox.refresh(chat_id, f"lobby:{table_id}", job)
+    async def _deliver_text(self, row: Pending) -> Delivery:
+        payload = row.payload
+        markup = self._markup(payload)
+        try:
+            await self.send(
+                row.chat_id,
+                str(payload["text"]),
+                markup,
+                int(payload.get("thread", 0)),
+                payload.get("reply_to"),
+            )
+        except Forbidden:
+            if row.chat_id > 0:  # a player who blocked the bot: nothing to do about a text
+                await self.service.set_can_dm(row.chat_id, False)
+                return Delivery()
+            raise
+        return Delivery()
 
-    async def show_in_group(
+    async def _show_in_group(
         self, table: Table, text: str, markup: InlineKeyboardMarkup | None
-    ) -> bool:
+    ) -> Delivery:
         """Edit the table's group message; send it anew (and remember it) if it is gone."""
         if table.message_id:
             try:
-                return await self.edit(table.chat_id, table.message_id, text, markup)
+                return Delivery(called=await self.edit(table.chat_id, table.message_id, text,
+                                                       markup))  # fmt: skip
             except BadRequest as error:
                 if not _gone(error):
                     raise
         message = await self.send(table.chat_id, text, markup, table.thread_id)
-        await self.service.set_message(table.id, message.message_id)
-        return True
+        return Delivery(commit=self._remember_board(table.id, message.message_id))
 
-    def close_message(self, table: Table, key: str) -> None:
-        """The lobby or board of a table that ended without a winner."""
-        if not table.message_id:
-            return
-        text = translator(table.language)(key)
-        chat_id, message_id = table.chat_id, table.message_id
+    def _remember_board(self, table_id: int, message_id: int | None) -> Any:
+        async def commit(writer: Writer) -> None:
+            await self.service.set_message(table_id, message_id, also=writer)
 
-        async def job() -> bool:
-            try:
-                return await self.edit(chat_id, message_id, text, None)
-            except BadRequest:
-                return True
+        return commit
 
-        self.outbox.post(chat_id, job)
+    async def lobby_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup]:
+        t = translator(table.language)
+        return lobby_text(t, table, await self.names(table)), lobby_markup(
+            t, table, self.join_link(table)
+        )
 
-    # -- board ---------------------------------------------------------------------------------
     async def board_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
         assert table.state is not None
         t = translator(table.language)
@@ -167,32 +359,11 @@ class Publisher:
         who = await self.who(table)
         return board_text(t, who, obs, table.calls), board_markup(t, table.id, obs)
 
-    def refresh_board(self, table_id: int, chat_id: int) -> None:
-        async def job() -> bool:
-            table = await self.service.get(table_id)
-            if table is None or table.status is not TableStatus.PLAYING:
-                return False
-            return await self.show_in_group(table, *await self.board_view(table))
-
-        self.outbox.refresh(chat_id, f"board:{table_id}", job)
-
-    # -- private hands -------------------------------------------------------------------------
-    def refresh_hand(self, table_id: int, user_id: int, resend: bool) -> None:
-        async def job() -> bool:
-            return await self._hand(table_id, user_id, resend)
-
-        if resend:
-            self.outbox.post(user_id, job)
-        else:
-            self.outbox.refresh(user_id, f"hand:{table_id}", job)
-
-    async def _hand(self, table_id: int, user_id: int, resend: bool) -> bool:
-        table = await self.service.get(table_id)
-        if table is None or table.state is None:
-            return False
+    async def _deliver_hand(self, table: Table, user_id: int, resend: bool) -> Delivery:
         seat = table.seat_of(user_id)
-        if seat is None:
-            return False
+        if table.state is None or seat is None:
+            return Delivery(called=False)
+        resend = resend and table.status is TableStatus.PLAYING
         t = translator(table.language)
         obs = observe(table.state, seat)
         who = await self.who(table)
@@ -206,27 +377,30 @@ class Publisher:
         try:
             if old and not resend:
                 try:
-                    return await self.edit(user_id, old, text, markup)
+                    return Delivery(called=await self.edit(user_id, old, text, markup))
                 except BadRequest as error:
                     if not _gone(error):
                         raise
             if old and resend:
                 # Too old or already gone: the new message is what counts.
                 with contextlib.suppress(TelegramError):
-                    await self.bot.delete_message(user_id, old)
+                    await self.bot.delete_message(user_id, old, rate_limit_args=LANE_CALL)
             message = await self.send(user_id, text, markup)
         except Forbidden:
-            await self._blocked(table, user_id)
-            return True
-        await self.service.set_hand_message(table.id, user_id, message.message_id)
-        return True
+            return await self._blocked(table, user_id)
 
-    async def _blocked(self, table: Table, user_id: int) -> None:
+        async def commit(writer: Writer) -> None:
+            await self.service.set_hand_message(table.id, user_id, message.message_id, writer)
+
+        return Delivery(commit=commit)
+
+    async def _blocked(self, table: Table, user_id: int) -> Delivery:
+        """The player blocked the bot (or never started it): tell the group, once a hand."""
         await self.service.set_can_dm(user_id, False)
         hand = table.state.hand_number if table.state else 0
         key = (table.id, user_id, hand)
-        if key in self._blocked_told:
-            return
+        if key in self._blocked_told or not table.is_open:
+            return Delivery()
         self._blocked_told.add(key)
         names = await self.names(table)
         t = translator(table.language)
@@ -235,116 +409,56 @@ class Publisher:
         markup = InlineKeyboardMarkup.from_button(
             InlineKeyboardButton(t("button.open_private"), url=link)
         )
-
-        async def job() -> bool:
-            await self.send(table.chat_id, text, markup, table.thread_id)
-            return True
-
-        self.outbox.post(table.chat_id, job)
-
-    def _waiting_users(self, table: Table) -> set[int]:
-        if table.state is None:
-            return set()
-        seats = {a.seat for a in table.state.legal_actions()}
-        return {u for s, u in enumerate(table.seats) if s in seats and u is not None}
-
-    # -- moments of a match --------------------------------------------------------------------
-    def match_started(self, table: Table) -> None:
-        self.refresh_board(table.id, table.chat_id)
-        self._waiting[table.id] = self._waiting_users(table)
-        for user in table.players:
-            self.refresh_hand(table.id, user, resend=True)
-
-    def refresh_all(self, table: Table) -> None:
-        """After a restart: bring every message of a table up to date."""
-        if table.status is TableStatus.LOBBY:
-            self.refresh_lobby(table.id, table.chat_id)
-            return
-        self.refresh_board(table.id, table.chat_id)
-        self._waiting[table.id] = self._waiting_users(table)
-        for user in table.players:
-            self.refresh_hand(table.id, user, resend=False)
-
-    async def after_action(self, outcome: ActOutcome, tapper: int) -> None:
-        """Show what an accepted action changed. Awaits only the tapper's own hand."""
-        table = outcome.table
-        new_hand = any(isinstance(e, HandDealt) for e in outcome.events)
-        waiting_before = self._waiting.get(table.id, set())
-        waiting_now = self._waiting_users(table)
-        self._waiting[table.id] = waiting_now
-        if outcome.ended_hand is not None:
-            await self._hand_over(table, outcome)
-        elif table.status is TableStatus.PLAYING:
-            self.refresh_board(table.id, table.chat_id)
-        mine = self.outbox.refresh(
-            tapper, f"hand:{table.id}", self._hand_job(table.id, tapper), urgent=True
+        notice = text_row(
+            table.chat_id, text, table.thread_id, markup, key=f"blocked:{table.id}:{user_id}"
         )
-        for user in table.players:
-            if user == tapper:
-                continue
-            notify = new_hand or (user in waiting_now and user not in waiting_before)
-            self.refresh_hand(table.id, user, resend=notify and table.is_open)
-        if new_hand and table.is_open:
-            self.refresh_hand(table.id, tapper, resend=True)
-        await mine
 
-    def _hand_job(self, table_id: int, user_id: int) -> Job:
-        async def job() -> bool:
-            return await self._hand(table_id, user_id, False)
+        async def commit(writer: Writer) -> None:
+            async with self.service.store.db.transaction() as conn:
+                await writer(conn)
+                await self.outbox.write(conn, [notice])
+            self.outbox.wake([notice])
 
-        return job
+        return Delivery(commit=commit)
 
-    async def _hand_over(self, table: Table, outcome: ActOutcome) -> None:
-        """The board becomes the hand's record; a new board follows (or the match result)."""
-        ended = outcome.ended_hand
-        assert ended is not None
-        t = translator(table.language)
-        who = await self.who(table)
-        summary = hand_summary(t, who, ended, outcome.events)
+    async def _deliver_summary(self, table: Table, summary: str) -> Delivery:
+        """The board becomes the hand's record; the next board is a new message."""
         board_id = table.message_id
-        chat_id = table.chat_id
-        over = table.state is not None and table.state.is_over
+        if board_id:
+            try:
+                await self.edit(table.chat_id, board_id, summary, None)
+                return Delivery(commit=self._remember_board(table.id, None))
+            except BadRequest as error:
+                if not _gone(error):
+                    raise
+        await self.send(table.chat_id, summary, None, table.thread_id)
+        return Delivery(commit=self._remember_board(table.id, None))
 
-        async def job() -> bool:
-            if board_id:
-                try:
-                    await self.edit(chat_id, board_id, summary, None)
-                    return True
-                except BadRequest as error:
-                    if not _gone(error):
-                        raise
-            await self.send(chat_id, summary, None, table.thread_id)
-            return True
+    async def _deliver_close(self, table: Table, key: str) -> Delivery:
+        if not table.message_id:
+            return Delivery(called=False)
+        text = translator(table.language)(key)
+        try:
+            return Delivery(called=await self.edit(table.chat_id, table.message_id, text, None))
+        except BadRequest as error:
+            if not _gone(error):
+                raise
+            return Delivery()
 
-        self.outbox.post(chat_id, job)
-        if over:
-            self.match_over(table)
-        else:
-            await self.service.set_message(table.id, None)
-            self.refresh_board(table.id, chat_id)
-
-    def match_over(self, table: Table, conceded_by: int | None = None) -> None:
+    async def _deliver_match_end(self, table: Table, conceded_by: int | None) -> Delivery:
         state = table.state
         scores = state.scores if state else [0, 0]
         winner = state.winner if state and state.is_over else None
         if conceded_by is not None:
             winner = 1 - conceded_by
         t = translator(table.language)
-
-        async def job() -> bool:
-            who = await self.who(table)
-            text = match_summary(t, who, scores, table.config.target, winner, conceded_by)
-            changes = await self.league.rating_changes(table.id)
-            if changes:
-                text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes)])
-            await self.send(table.chat_id, text, None, table.thread_id)
-            return True
-
-        if conceded_by is not None and table.message_id:
-            self.close_message(table, "match.ended_board")
-        self.outbox.post(table.chat_id, job)
-        for user in table.players:
-            self.refresh_hand(table.id, user, resend=False)
+        who = await self.who(table)
+        text = match_summary(t, who, scores, table.config.target, winner, conceded_by)
+        changes = await self.league.rating_changes(table.id)
+        if changes:
+            text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes)])
+        await self.send(table.chat_id, text, None, table.thread_id)
+        return Delivery()
 
 
 def _markup_key(markup: InlineKeyboardMarkup | None) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,6 +35,7 @@ from bot.game.events import (
     WentToMazo,
 )
 from bot.storage.league import record_league
+from bot.storage.outbox import OutboxStore, Outgoing
 from bot.storage.repo import Store, Table, TableStatus
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,37 @@ def conservative_action(state: MatchState, seat: int) -> Action:
     return by_kind.get(ActionKind.QUIERO, legal[0])
 
 
+class ChangeKind:
+    LOBBY = "lobby"  # someone joined, left, or an option changed
+    STARTED = "started"
+    ACTION = "action"  # an action was applied (by a player, or by the timer)
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+    CONCEDED = "conceded"  # /abandonar, or three timeouts
+    CHAT_GONE = "chat_gone"  # the bot left the group: its table is cancelled
+    MOVED = "moved"  # the group became a supergroup
+
+
+@dataclass
+class Change:
+    """What a commit changed, for whoever decides what to tell (the publisher's plan)."""
+
+    table: Table
+    kind: str
+    events: list[Event] = field(default_factory=list)
+    ended_hand: Observation | None = None  # the public view of a hand that just ended
+    actor: int | None = None  # the user whose tap caused it
+    seat: int | None = None
+    action: Action | None = None
+    timed_out: bool = False  # the action was the timer's, not the player's
+    waiting_before: set[int] = field(default_factory=set)  # users the game waited on before
+    was: TableStatus | None = None
+
+
+# Decides, before a commit, what the bot will say about it; the rows join the commit.
+Planner = Callable[[Change], Awaitable[list[Outgoing]]]
+
+
 @dataclass
 class TimeoutOutcome:
     table: Table
@@ -116,6 +149,9 @@ class TableService:
         self._cache: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._open_lock = asyncio.Lock()
+        self.outbox = OutboxStore(store.db)
+        self.planner: Planner | None = None
+        self.committed: Callable[[list[Outgoing]], None] | None = None  # wakes the sender
 
     # -- loading -------------------------------------------------------------------------------
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -139,6 +175,9 @@ class TableService:
         found = await self.store.open_table_in(chat_id, thread_id)
         return await self.get(found.id) if found else None
 
+    def lobbies(self) -> list[Table]:
+        return [t for t in self._cache.values() if t.status is TableStatus.LOBBY]
+
     def playing(self) -> list[Table]:
         """Open matches in play (every open table is cached from start-up on)."""
         return [t for t in self._cache.values() if t.status is TableStatus.PLAYING]
@@ -147,11 +186,19 @@ class TableService:
         return [t for t in [await self.get(t.id) for t in await self.store.open_tables()] if t]
 
     async def _commit(
-        self, table: Table, actions: list[tuple[int | None, str]] | None = None, first_seq: int = 0
+        self,
+        table: Table,
+        actions: list[tuple[int | None, str]] | None = None,
+        first_seq: int = 0,
+        change: Change | None = None,
+        also: Callable[[Any], Awaitable[None]] | None = None,
     ) -> None:
+        """Save the table, its new actions, the finished match, and what the bot will say about
+        it (the planner's rows), in one transaction."""
         table.updated_at = self.clock()
         table.version += 1
         try:
+            rows = await self._plan(change) if change is not None else []
             async with self.store.db.transaction() as conn:
                 await self.store.save_table(conn, table)
                 if actions:
@@ -165,11 +212,23 @@ class TableService:
                     await record_league(conn, table, winner)
                 elif table.status is TableStatus.CANCELLED and table.started_at is not None:
                     await self.store.record_match(conn, table, "cancelled", None, table.updated_at)
+                if rows:
+                    await self.outbox.enqueue(conn, rows, time.time())
+                if also is not None:
+                    await also(conn)
         except BaseException:
             self._cache.pop(table.id, None)  # memory may be ahead of the database: reload
             raise
         if not table.is_open:
             self._cache.pop(table.id, None)
+        self._committed(rows)
+
+    def _waiting(self, table: Table) -> set[int]:
+        """The users the game waits on now."""
+        if table.state is None or table.status is not TableStatus.PLAYING:
+            return set()
+        seats = {a.seat for a in table.state.legal_actions()}
+        return {u for s, u in enumerate(table.seats) if s in seats and u is not None}
 
     @staticmethod
     def _conceded_to(table: Table) -> int | None:
@@ -218,11 +277,22 @@ class TableService:
                 created_at=now,
                 updated_at=now,
                 turn_seconds=turn_seconds,
+                join_token=secrets.token_urlsafe(12),
             )
             async with self.store.db.transaction() as conn:
                 table.id = await self.store.insert_table(conn, table)
+                rows = await self._plan(Change(table, ChangeKind.LOBBY, actor=opener_id))
+                await self.outbox.enqueue(conn, rows, time.time())
             self._cache[table.id] = table
+            self._committed(rows)
             return table
+
+    async def _plan(self, change: Change) -> list[Outgoing]:
+        return await self.planner(change) if self.planner is not None else []
+
+    def _committed(self, rows: list[Outgoing]) -> None:
+        if rows and self.committed is not None:
+            self.committed(rows)
 
     async def _lobby(self, table_id: int) -> Table:
         table = await self.get(table_id)
@@ -250,9 +320,10 @@ class TableService:
             if all(s is not None for s in table.seats):
                 outcome.events, deal_code = self._start(table)
                 outcome.started = True
-                await self._commit(table, [(None, deal_code)], 0)
+                change = Change(table, ChangeKind.STARTED, outcome.events, actor=user_id)
+                await self._commit(table, [(None, deal_code)], 0, change)
             else:
-                await self._commit(table)
+                await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
             return outcome
 
     async def leave(self, table_id: int, user_id: int) -> Table:
@@ -262,7 +333,7 @@ class TableService:
             if seat is None:
                 raise Refusal("not_joined")
             table.seats[seat] = None
-            await self._commit(table)
+            await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
             return table
 
     async def set_option(self, table_id: int, user_id: int, option: str) -> Table:
@@ -296,39 +367,62 @@ class TableService:
                 table.turn_seconds = TIMER_CHOICES[(now + 1) % len(TIMER_CHOICES)]
             else:
                 raise Refusal("bad_button")
-            await self._commit(table)
+            await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
             return table
 
-    async def set_message(self, table_id: int, message_id: int | None) -> None:
+    async def set_message(
+        self,
+        table_id: int,
+        message_id: int | None,
+        also: Callable[[Any], Awaitable[None]] | None = None,
+    ) -> None:
+        """The table's group message (lobby or board); `also` joins the same transaction."""
         async with self.lock(table_id):
             table = await self.get(table_id)
             if table is None or not table.is_open:
+                await self._also(also)
                 return
             table.message_id = message_id
-            await self._commit(table)
+            await self._commit(table, also=also)
 
-    async def set_hand_message(self, table_id: int, user_id: int, message_id: int | None) -> None:
+    async def set_hand_message(
+        self,
+        table_id: int,
+        user_id: int,
+        message_id: int | None,
+        also: Callable[[Any], Awaitable[None]] | None = None,
+    ) -> None:
         async with self.lock(table_id):
             table = await self.get(table_id)
             if table is None or not table.is_open:
+                await self._also(also)
                 return
             if message_id is None:
                 table.hand_messages.pop(user_id, None)
             else:
                 table.hand_messages[user_id] = message_id
-            await self._commit(table)
+            await self._commit(table, also=also)
 
-    async def cancel(self, table_id: int, user_id: int | None, is_admin: bool) -> Table:
-        """`user_id` None: the bot itself (an expired lobby)."""
+    async def _also(self, also: Callable[[Any], Awaitable[None]] | None) -> None:
+        if also is not None:
+            async with self.store.db.transaction() as conn:
+                await also(conn)
+
+    async def cancel(
+        self, table_id: int, user_id: int | None, is_admin: bool, chat_gone: bool = False
+    ) -> Table:
+        """`user_id` None: the bot itself (it left the group)."""
         async with self.lock(table_id):
             table = await self.get(table_id)
             if table is None or not table.is_open:
                 raise Refusal("no_table")
             if user_id is not None and user_id != table.opener_id and not is_admin:
                 raise Refusal("only_opener_or_admin")
+            was = table.status
             table.status = TableStatus.CANCELLED
             table.ended_at = self.clock()
-            await self._commit(table)
+            kind = ChangeKind.CHAT_GONE if chat_gone else ChangeKind.CANCELLED
+            await self._commit(table, change=Change(table, kind, actor=user_id, was=was))
             return table
 
     async def expire_lobby(self, table_id: int) -> Table | None:
@@ -338,7 +432,7 @@ class TableService:
                 return None
             table.status = TableStatus.CANCELLED
             table.ended_at = self.clock()
-            await self._commit(table)
+            await self._commit(table, change=Change(table, ChangeKind.EXPIRED))
             return table
 
     # -- play ----------------------------------------------------------------------------------
@@ -380,7 +474,7 @@ class TableService:
                 raise Refusal("stale")
             if (kind is ActionKind.PLAY) != (card is not None):
                 raise Refusal("bad_button")
-            outcome = await self._apply(table, user_id, Action(seat, kind, card), voluntary=True)
+            outcome = await self._apply(table, user_id, Action(seat, kind, card))
         outcome.took_ms = (time.perf_counter() - started) * 1000
         log.info(
             "action table=%s user=%s seat=%s action=%s step=%s took_ms=%.1f",
@@ -389,12 +483,13 @@ class TableService:
         return outcome
 
     async def _apply(
-        self, table: Table, user_id: int, action: Action, voluntary: bool
+        self, table: Table, user_id: int, action: Action, timed_out: bool = False
     ) -> ActOutcome:
         """Apply, deal the next hand if due, and commit; the caller holds the table's lock."""
         state = table.state
         assert state is not None
         first_seq = state.step
+        waiting_before = self._waiting(table)
         try:
             events = state.apply(action)
         except IllegalActionError as error:
@@ -410,10 +505,14 @@ class TableService:
         if state.is_over:
             table.status = TableStatus.FINISHED
             table.ended_at = self.clock()
-        if voluntary:
+        if not timed_out:
             table.strikes[action.seat % 2] = 0
         self._arm(table)
-        await self._commit(table, entries, first_seq)
+        change = Change(
+            table, ChangeKind.ACTION, events, ended_hand, user_id, action.seat, action,
+            timed_out, waiting_before,
+        )  # fmt: skip
+        await self._commit(table, entries, first_seq, change)
         return ActOutcome(table, action.seat, action, events, ended_hand)
 
     @staticmethod
@@ -454,30 +553,40 @@ class TableService:
                 table.status = TableStatus.FINISHED
                 table.ended_at = self.clock()
                 table.deadline = None
-                await self._commit(table)
+                change = Change(table, ChangeKind.CONCEDED, seat=seat, timed_out=True)
+                await self._commit(table, change=change)
                 return TimeoutOutcome(table, seat, None, None)
             action = conservative_action(state, seat)
             user = table.seats[seat]
             assert user is not None
-            outcome = await self._apply(table, user, action, voluntary=False)
+            outcome = await self._apply(table, user, action, timed_out=True)
             log.info("timeout table=%s seat=%s action=%s", table.id, seat, action.code)
             return TimeoutOutcome(outcome.table, seat, action, outcome)
 
     async def move_chat(self, old: int, new: int) -> list[Table]:
         """The group was upgraded to a supergroup: open tables go on in the new chat."""
         async with self._open_lock:
-            await self.store.move_chat(old, new)
-            moved = []
-            for table in list(self._cache.values()):
-                if table.chat_id == old:
-                    table.chat_id = new
-                    table.message_id = None
-                    moved.append(table)
+            moved = [t for t in self._cache.values() if t.chat_id == old]
             for found in await self.store.open_tables():
-                if found.chat_id == new and found.id not in {t.id for t in moved}:
+                if found.chat_id == old and found.id not in {t.id for t in moved}:
                     loaded = await self.get(found.id)
                     if loaded is not None:
                         moved.append(loaded)
+            for table in moved:
+                table.chat_id = new
+                table.message_id = None
+            rows = [r for t in moved for r in await self._plan(Change(t, ChangeKind.MOVED))]
+
+            async def also(conn: Any) -> None:
+                await self.outbox.enqueue(conn, rows, time.time())
+
+            try:
+                await self.store.move_chat(old, new, also)
+            except BaseException:
+                for table in moved:
+                    self._cache.pop(table.id, None)
+                raise
+            self._committed(rows)
             return moved
 
     async def close_chat(self, chat_id: int) -> list[Table]:
@@ -486,7 +595,7 @@ class TableService:
         for table in await self.store.open_tables():
             if table.chat_id == chat_id:
                 try:
-                    closed.append(await self.cancel(table.id, None, is_admin=True))
+                    closed.append(await self.cancel(table.id, None, True, chat_gone=True))
                 except Refusal:
                     continue
         return closed
@@ -502,7 +611,8 @@ class TableService:
             table.calls.append([seat, "concede", None])
             table.status = TableStatus.FINISHED
             table.ended_at = self.clock()
-            await self._commit(table)
+            change = Change(table, ChangeKind.CONCEDED, actor=user_id, seat=seat)
+            await self._commit(table, change=change)
             return table
 
 

@@ -112,3 +112,30 @@ ALTER TABLE games ADD COLUMN deadline REAL;
 ALTER TABLE games ADD COLUMN strikes TEXT NOT NULL DEFAULT '[0, 0]'
 """
 )
+
+MIGRATIONS.append(
+    """
+CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id INTEGER NOT NULL,
+    priority INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    key TEXT,
+    payload TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1,
+    done INTEGER NOT NULL DEFAULT 0,
+    loud INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX outbox_key ON outbox (chat_id, key) WHERE key IS NOT NULL;
+CREATE INDEX outbox_lane ON outbox (chat_id, priority, id);
+CREATE TABLE lanes (
+    chat_id INTEGER PRIMARY KEY,
+    owner TEXT,
+    lease_until REAL NOT NULL DEFAULT 0,
+    next_at REAL NOT NULL DEFAULT 0
+);
+ALTER TABLE games ADD COLUMN join_token TEXT;
+CREATE UNIQUE INDEX games_join_token ON games (join_token)
+"""
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -47,6 +48,7 @@ class Table:
     turn_seconds: int = 0  # 0: sin tiempo
     deadline: float | None = None  # when the player the game waits on runs out of time
     strikes: list[int] = field(default_factory=lambda: [0, 0])  # timeouts in a row, per side
+    join_token: str | None = None  # in join links: unguessable, unlike the table's number
 
     @property
     def is_open(self) -> bool:
@@ -94,6 +96,7 @@ def _table(row: aiosqlite.Row) -> Table:
         turn_seconds=row["turn_seconds"],
         deadline=row["deadline"],
         strikes=list(json.loads(row["strikes"])),
+        join_token=row["join_token"],
     )
 
 
@@ -123,6 +126,7 @@ def _columns(table: Table) -> dict[str, object]:
         "turn_seconds": table.turn_seconds,
         "deadline": table.deadline,
         "strikes": json.dumps(table.strikes),
+        "join_token": table.join_token,
     }
 
 
@@ -133,6 +137,10 @@ class Store:
     # -- tables --------------------------------------------------------------------------------
     async def table(self, table_id: int) -> Table | None:
         row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", table_id)
+        return _table(row) if row else None
+
+    async def table_by_token(self, token: str) -> Table | None:
+        row = await self.db.fetchone("SELECT * FROM games WHERE join_token = ?", token)
         return _table(row) if row else None
 
     async def open_table_in(self, chat_id: int, thread_id: int) -> Table | None:
@@ -248,9 +256,12 @@ class Store:
                 (chat_id, json.dumps(defaults)),
             )
 
-    async def move_chat(self, old: int, new: int) -> None:
+    async def move_chat(
+        self, old: int, new: int, also: Callable[[aiosqlite.Connection], Awaitable[None]]
+    ) -> None:
         """A group became a supergroup: its tables, league and settings follow it."""
         async with self.db.transaction() as conn:
+            await also(conn)
             await conn.execute(
                 "UPDATE games SET chat_id = ?, message_id = NULL WHERE chat_id = ?", (new, old)
             )

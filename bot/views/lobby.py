@@ -36,7 +36,7 @@ def timer_text(t: Translator, seconds: int) -> str:
     return t("lobby.timer", seconds=seconds) if seconds else t("lobby.no_timer")
 
 
-def lobby_markup(t: Translator, table: Table, bot_username: str) -> InlineKeyboardMarkup:
+def lobby_markup(t: Translator, table: Table, join_link: str) -> InlineKeyboardMarkup:
     tid = table.id
     config = table.config
     rows: list[list[InlineKeyboardButton]] = []
@@ -70,7 +70,7 @@ def lobby_markup(t: Translator, table: Table, bot_username: str) -> InlineKeyboa
     rows.append(
         [
             InlineKeyboardButton(
-                t("button.open_private"), url=f"https://t.me/{bot_username}?start=j{tid}"
+                t("button.open_private"), url=join_link
             ),
             InlineKeyboardButton(
                 t("button.cancel"), callback_data=pack(LobbyData(tid, "o", "cancel"))

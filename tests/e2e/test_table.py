@@ -56,10 +56,11 @@ async def test_joining_without_a_private_chat_goes_through_the_start_link(harnes
     answer = await juan.tap(GROUP, lobby.message_id, "✋ Unirme")
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None
-    assert answer["url"] == f"https://t.me/truco_test_bot?start=j{table.id}"
+    assert table.join_token is not None and len(table.join_token) >= 16
+    assert answer["url"] == f"https://t.me/truco_test_bot?start=j{table.join_token}"
     await h.settle()
     assert table.seats == [1, None]
-    juan.start_bot(f"j{table.id}")
+    juan.start_bot(f"j{table.join_token}")
     await h.settle()
     assert any("te sumaste" in text for text in h.fake.texts(2))
     assert table.seats == [1, 2] and "Juega" in h.fake.last(GROUP).text
@@ -290,14 +291,17 @@ async def test_commands_help_rules_language(harness: Harness) -> None:
 
 
 async def test_an_abandoned_lobby_expires(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with harness_with(fake, tmp_path / "x.db", lobby_seconds=1) as h:
+    async with harness_with(fake, tmp_path / "x.db", lobby_seconds=600) as h:
         ana = h.user(1, "Ana")
         ana.send(GROUP, "/nueva")
         await h.settle()
         lobby = h.fake.last(GROUP)
-        await asyncio.sleep(1.6)
+        h.clock.advance(599)
         await h.settle()
-        assert "La mesa se cerró" in h.fake.messages[GROUP][lobby.message_id].text
+        assert await h.services.tables.table_in(GROUP, 0) is not None  # not yet
+        h.clock.advance(2)
+        closed = h.fake.messages[GROUP][lobby.message_id]
+        await h.until(lambda: "La mesa se cerró" in closed.text)
         assert await h.services.tables.table_in(GROUP, 0) is None
 
 

@@ -1,8 +1,10 @@
-"""Turn timers: reminder, the conservative move, three strikes, and restarts."""
+"""Turn timers: reminder, the conservative move, three strikes, and restarts.
+
+Time is the harness's clock, moved by hand: the sweep compares the deadlines with it, so the
+tests wait for what the bot does, never for a number of seconds to pass."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from tests.fakebot import FakeTelegram
 
 @pytest.fixture
 async def timed(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    async with harness_with(fake, tmp_path / "timed.db", turn_seconds=1) as h:
+    async with harness_with(fake, tmp_path / "timed.db", turn_seconds=60) as h:
         yield h
 
 
@@ -30,17 +32,28 @@ async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Ha
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.state is not None and table.deadline is not None
     lowest = min(table.state.hand.held[0], key=lambda c: c.strength)  # type: ignore[union-attr]
-    await asyncio.sleep(1.4)
+    h.clock.advance(29)
     await h.settle()
-    assert any("te quedan" in t for t in h.fake.texts(1))  # the reminder, in private
-    assert any('href="tg://user?id=1"' in t for t in h.fake.texts(GROUP))  # and a mention
-    assert len(timeouts(h)) == 1 and "Ana" in timeouts(h)[0]
+    assert not any("te quedan" in t for t in h.fake.texts(1))  # not yet
+    h.clock.advance(2)
+    await h.until(lambda: any("te quedan" in t for t in h.fake.texts(1)))  # reminder, private
+    await h.until(lambda: any('href="tg://user?id=1"' in t for t in h.fake.texts(GROUP)))
+    assert timeouts(h) == []
+    h.clock.advance(30)
+    await h.until(lambda: len(timeouts(h)) == 1)
+    assert "Ana" in timeouts(h)[0]
+    await h.settle()
     log = await h.services.db.fetchall("SELECT code FROM actions ORDER BY seq")
     assert log[-1]["code"] == f"0:p:{lowest.code}"
-    for _ in range(80):  # nobody ever plays: the first side to time out three times loses
-        await asyncio.sleep(0.25)
+    for _ in range(20):  # nobody ever plays: the first side to time out three times loses
         if any("tres veces seguidas" in t for t in h.fake.texts(GROUP)):
             break
+        done = len(timeouts(h))
+        h.clock.advance(61)
+        await h.until(
+            lambda done=done: len(timeouts(h)) > done  # type: ignore[misc]
+            or any("tres veces seguidas" in t for t in h.fake.texts(GROUP))
+        )
     await h.settle()
     conceded = next(t for t in h.fake.texts(GROUP) if "tres veces seguidas" in t)
     loser = 0 if "Ana" in conceded else 1
@@ -55,7 +68,8 @@ async def test_playing_resets_the_strikes(timed: Harness) -> None:
     h = timed
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
     await open_table(h, [ana, juan])
-    await asyncio.sleep(1.3)  # Ana times out once
+    h.clock.advance(61)  # Ana times out once
+    await h.until(lambda: len(timeouts(h)) == 1)
     await h.settle()
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.strikes == [1, 0]
@@ -82,9 +96,12 @@ async def test_a_deadline_that_passed_while_down_fires_once(timed: Harness) -> N
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
     await open_table(h, [ana, juan])
     await h.stop()
-    await asyncio.sleep(1.2)
+    h.clock.advance(61)  # the deadline passes while the bot is down
     await h.start()
-    await asyncio.sleep(0.3)
+    await h.until(lambda: len(timeouts(h)) == 1)
+    await h.settle()
+    sweeps = h.app.bot_data.get("sweeps", 0)
+    await h.until(lambda: h.app.bot_data.get("sweeps", 0) >= sweeps + 3)  # nothing more
     await h.settle()
     assert len(timeouts(h)) == 1
     rows = await h.services.db.fetchall("SELECT code FROM actions WHERE user_id IS NOT NULL")

@@ -1,0 +1,151 @@
+"""The outbox: what the bot decided to say, written in the transaction that decided it.
+
+A row is one call to make in one chat (its *lane*). Rows with a `key` coalesce while they
+wait: enqueuing the same key again bumps the row's `version` instead of adding a row, and a
+delivery that rendered version v deletes the row only if nobody bumped it meanwhile (else it
+records `done = v` and the row goes out once more, rendering the newer state). `loud` remembers
+the version at which a notifying delivery (a hand message sent anew) was last asked for.
+
+`lanes` says which sender owns a chat's lane (a lease, so several processes can share one
+database, each lane run by one sender at a time) and when the lane may call next (pacing that
+survives a restart).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.db import Database
+
+POST = 0  # new messages and announcements: in the order they were decided
+URGENT = 1  # the tapper's own hand, a hand message that must notify
+REFRESH = 2  # edits that only need their latest version
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """Something to send, edit or delete in `chat_id`, decided by a change of state."""
+
+    chat_id: int
+    kind: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    key: str | None = None  # same key, same chat, still waiting: one row
+    priority: int = POST
+    loud: bool = False
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A row waiting in a lane, as its sender reads it."""
+
+    id: int
+    chat_id: int
+    kind: str
+    key: str | None
+    payload: dict[str, Any]
+    version: int
+    priority: int
+    loud: bool  # a notifying delivery was asked for since the last delivery
+
+
+class OutboxStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def enqueue(
+        self, conn: aiosqlite.Connection, rows: list[Outgoing], now: float
+    ) -> None:
+        """Inside the caller's transaction."""
+        for row in rows:
+            payload = json.dumps(row.payload, separators=(",", ":"), ensure_ascii=False)
+            if row.key is None:
+                await conn.execute(
+                    "INSERT INTO outbox (chat_id, priority, kind, payload, loud, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (row.chat_id, row.priority, row.kind, payload, int(row.loud), now),
+                )
+                continue
+            await conn.execute(
+                "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (chat_id, key) WHERE key IS NOT NULL DO UPDATE SET"
+                " version = outbox.version + 1,"
+                " loud = CASE WHEN excluded.loud > 0 THEN outbox.version + 1 ELSE outbox.loud END,"
+                " priority = CASE WHEN excluded.priority < outbox.priority"
+                " THEN excluded.priority ELSE outbox.priority END",
+                (row.chat_id, row.priority, row.kind, row.key, payload, int(row.loud), now),
+            )
+
+    async def next_row(self, chat_id: int) -> Pending | None:
+        row = await self.db.fetchone(
+            "SELECT id, chat_id, kind, key, payload, version, priority, loud > done AS is_loud"
+            " FROM outbox WHERE chat_id = ? ORDER BY priority, id LIMIT 1",
+            chat_id,
+        )
+        if row is None:
+            return None
+        return Pending(
+            id=row["id"],
+            chat_id=row["chat_id"],
+            kind=row["kind"],
+            key=row["key"],
+            payload=json.loads(row["payload"]),
+            version=row["version"],
+            priority=row["priority"],
+            loud=bool(row["is_loud"]),
+        )
+
+    async def complete(
+        self,
+        conn: aiosqlite.Connection,
+        row: Pending,
+        owner: str,
+        next_at: float | None,
+    ) -> None:
+        """The row went out as `row.version`: gone, unless it was bumped meanwhile."""
+        await conn.execute(
+            "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
+        )
+        await conn.execute("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
+        if next_at is not None:
+            await conn.execute(
+                "UPDATE lanes SET next_at = ? WHERE chat_id = ? AND owner = ?",
+                (next_at, row.chat_id, owner),
+            )
+
+    async def claim(self, chat_id: int, owner: str, now: float, lease: float) -> float | None:
+        """Own the lane until now + lease, if it is free, expired or already ours: the time of
+        its next call; None if another sender holds it."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO lanes (chat_id, owner, lease_until) VALUES (?, ?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner,"
+                " lease_until = excluded.lease_until"
+                " WHERE lanes.owner = excluded.owner OR lanes.lease_until < ?",
+                (chat_id, owner, now + lease, now),
+            )
+            async with conn.execute(
+                "SELECT owner, next_at FROM lanes WHERE chat_id = ?", (chat_id,)
+            ) as cursor:
+                found = await cursor.fetchone()
+        if found is None or found["owner"] != owner:
+            return None
+        return float(found["next_at"])
+
+    async def lanes_with_work(self, owner: str, now: float) -> list[int]:
+        """Chats with rows waiting whose lane is free, expired, or ours."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT o.chat_id FROM outbox o LEFT JOIN lanes l ON l.chat_id = o.chat_id"
+            " WHERE l.chat_id IS NULL OR l.owner = ? OR l.lease_until < ?",
+            owner,
+            now,
+        )
+        return [r["chat_id"] for r in rows]
+
+    async def waiting(self) -> int:
+        row = await self.db.fetchone("SELECT count(*) AS n FROM outbox")
+        return int(row["n"]) if row else 0
