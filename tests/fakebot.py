@@ -90,6 +90,11 @@ class FakeTelegram:
         self.message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self.started: set[int] = set()  # users who pressed Start in the bot's private chat
         self.admins: dict[int, set[int]] = defaultdict(set)
+        # Who is in each group: whoever wrote or tapped there (the scripted users), less those
+        # who left; a group in `hidden_members` does not tell the bot (getChatMember fails).
+        self.members: dict[int, set[int]] = defaultdict(set)
+        self.left: dict[int, set[int]] = defaultdict(set)
+        self.hidden_members: set[int] = set()
         self.answers: dict[str, dict[str, Any]] = {}
         self.answer_events: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.query_users: dict[str, int] = {}
@@ -319,7 +324,14 @@ class FakeTelegram:
 
     async def api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
-        status = "administrator" if user_id in self.admins[chat_id] else "member"
+        if chat_id in self.hidden_members and user_id not in self.admins[chat_id]:
+            raise _ApiError(400, "Bad Request: member list is inaccessible")
+        if user_id in self.admins[chat_id]:
+            status = "administrator"
+        elif user_id in self.members[chat_id] and user_id not in self.left[chat_id]:
+            status = "member"
+        else:
+            status = "left"
         member: dict[str, Any] = {
             "status": status,
             "user": {"id": user_id, "is_bot": False, "first_name": f"u{user_id}"},
@@ -392,7 +404,16 @@ class FakeUser:
             data["username"] = self.username
         return data
 
+    def joins(self, chat_id: int) -> None:
+        """Who writes or taps in a group is in it (unless the test made them leave)."""
+        if chat_id < 0:
+            self.fake.members[chat_id].add(self.id)
+
+    def leave_group(self, chat_id: int) -> None:
+        self.fake.left[chat_id].add(self.id)
+
     def send(self, chat_id: int, text: str, thread_id: int | None = None) -> None:
+        self.joins(chat_id)
         chat: dict[str, Any] = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
         if chat_id > 0:
             chat["first_name"] = self.first_name
@@ -430,6 +451,7 @@ class FakeUser:
         )
         query_id = f"q{next(self.fake.query_ids)}"
         self.fake.query_users[query_id] = self.id
+        self.joins(chat_id)
         self.fake.push(
             {
                 "callback_query": {

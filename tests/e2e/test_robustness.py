@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 from bot.game import MatchConfig, replay
 from bot.game.actions import parse_any
-from tests.conftest import GROUP, Harness
+from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, open_table
+from tests.fakebot import FakeTelegram
 
 NASTY = [
     "", " ", "x" * 5000, "<b>", "</i>&amp;&", "<script>alert(1)</script>", "‮ⅇⅆⅈ⁦", "🃏" * 300,
@@ -106,3 +108,36 @@ async def test_many_tables_tapped_at_once_stay_consistent(harness: Harness) -> N
             MatchConfig.from_dict(table.config.to_dict()), [parse_any(c) for _, _, c in log]
         )
         assert rebuilt.to_dict() == table.state.to_dict()
+
+
+async def test_a_flood_of_commands_past_the_flood_limit_is_paced_coalesced_and_answered(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    # The fake allows a group 20 calls a second; the bot is told to pace at 100 a second, so
+    # its calls run into 429s that must be waited out, lane by lane, without an error.
+    fake.group_limit = (20, 1.0)
+    async with harness_with(fake, tmp_path / "flood.db", group_interval=0.01) as h:
+        users = [h.user(200 + i, f"P{i}") for i in range(30)]
+        users[0].send(GROUP, "/nueva")
+        await h.settle()
+        lobby = h.fake.last(GROUP)
+        for round_ in range(10):
+            for i, user in enumerate(users):
+                command = ("/tabla", "/ayuda", "/reglas", "/nueva", "/yo")[(i + round_) % 5]
+                user.send(GROUP, command)
+        await h.settle(within=180)
+        assert [r.getMessage() for r in h.errors.records] == []
+        limited = [e for e in fake.errors if e[1] == 429]
+        assert limited, "the flood never reached the limit: the test proves nothing"
+        replies = [m for m in fake.live(GROUP) if m.message_id != lobby.message_id]
+        texts = [m.text for m in replies]
+        # Every kind of answer arrived, the identical ones coalesced while they waited.
+        assert any("/nueva" in t for t in texts)  # /ayuda
+        assert sum("Ya hay una mesa abierta" in t for t in texts) < 50
+        assert len(texts) < 300 and len(set(texts)) >= 30 + 3
+        for user in users:  # each player's own numbers (/yo) reached the group
+            assert any(f"P{user.id - 200}" in t for t in texts)
+        # A 429 was waited out, not hammered: only a few calls ever met the limit.
+        assert len(limited) <= 6, len(limited)
+        table = await h.services.tables.table_in(GROUP, 0)
+        assert table is not None and table.seats[0] == 200

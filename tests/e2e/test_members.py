@@ -1,0 +1,87 @@
+"""Only a group's members sit at its tables: by link or by button, strangers and former members
+are turned away, and the table does not change."""
+
+from __future__ import annotations
+
+import secrets
+
+from tests.conftest import GROUP, Harness
+
+
+async def _lobby(h: Harness) -> tuple[int, str]:
+    ana = h.user(1, "Ana")
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.join_token is not None
+    assert table.seats == [1, None]
+    return table.id, table.join_token
+
+
+async def _seats(h: Harness, table_id: int) -> list[int | None]:
+    table = await h.services.tables.get(table_id)
+    assert table is not None
+    return list(table.seats)
+
+
+async def test_a_stranger_with_a_guessed_link_is_turned_away(harness: Harness) -> None:
+    h = harness
+    table_id, token = await _lobby(h)
+    eve = h.user(66, "Eve")  # never wrote or tapped in the group
+    for guess in (f"j{table_id}", "j1", f"j{secrets.token_urlsafe(12)}", f"j{token[:-1]}x"):
+        eve.send(eve.id, f"/start {guess}")
+        await h.settle()
+        assert "No te pude sumar" in h.fake.last(eve.id).text
+        assert await _seats(h, table_id) == [1, None]
+    assert all("Eve" not in text for text in h.fake.texts(GROUP))
+
+
+async def test_a_stranger_with_the_real_link_is_turned_away(harness: Harness) -> None:
+    h = harness
+    table_id, token = await _lobby(h)
+    link = h.fake.last(GROUP).button("💬 Chat privado")["url"]
+    assert link.endswith(f"start=j{token}")  # the link the group sees, forwarded to a stranger
+    eve = h.user(66, "Eve")
+    eve.send(eve.id, f"/start j{token}")
+    await h.settle()
+    assert "Solo los miembros del grupo" in h.fake.last(eve.id).text
+    assert await _seats(h, table_id) == [1, None]
+    # A member with the same link sits down.
+    juan = h.user(2, "Juan")
+    juan.send(GROUP, "hola")
+    juan.send(juan.id, f"/start j{token}")
+    await h.settle()
+    assert await _seats(h, table_id) == [1, 2]
+
+
+async def test_a_former_member_cannot_join_by_button_or_by_link(harness: Harness) -> None:
+    h = harness
+    table_id, token = await _lobby(h)
+    lobby = h.fake.last(GROUP)
+    beto = h.user(3, "Beto")
+    beto.send(GROUP, "me voy")
+    beto.leave_group(GROUP)
+    answer = await beto.tap(GROUP, lobby.message_id, "✋ Unirme")
+    assert answer["text"] == "Solo los miembros del grupo se sientan a sus mesas."
+    beto.send(beto.id, f"/start j{token}")
+    await h.settle()
+    assert "Solo los miembros del grupo" in h.fake.last(beto.id).text
+    assert await _seats(h, table_id) == [1, None]
+
+
+async def test_when_the_group_hides_its_members_a_tap_counts_and_a_link_does_not(
+    harness: Harness,
+) -> None:
+    h = harness
+    h.fake.hidden_members.add(GROUP)
+    table_id, token = await _lobby(h)
+    eve = h.user(66, "Eve")
+    eve.send(eve.id, f"/start j{token}")
+    await h.settle()
+    assert "tocá «Unirme» en el mensaje de la mesa" in h.fake.last(eve.id).text
+    assert await _seats(h, table_id) == [1, None]
+    juan = h.user(2, "Juan")
+    answer = await juan.tap(GROUP, h.fake.last(GROUP).message_id, "✋ Unirme")
+    assert answer["url"] is None and "Juan" in answer["text"]
+    await h.settle()
+    assert await _seats(h, table_id) == [1, 2]
