@@ -1,15 +1,81 @@
-"""python -m bot: load the settings, build the application, poll."""
+"""python -m bot: load the settings, check what the bot needs, build the application, run.
+
+Whatever stops the bot from starting (bad settings, a database it cannot open or write, a
+webhook port already taken, a Bot API it cannot reach, a token Telegram refuses) is said in one
+line, and the exit code is not 0."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import socket
+import sqlite3
 import sys
 
 from pydantic import ValidationError
-from telegram import Update
+from telegram import Bot, Update
+from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.app import build_application
 from bot.config import Settings
+from bot.storage.migrations import MIGRATIONS
+
+
+class StartupError(Exception):
+    """Something the operator must fix before the bot can run; the message says what."""
+
+
+def check_database(settings: Settings) -> None:
+    """Open the file as SQLite, see that this code knows its schema, and write to it (plain
+    sqlite3 here: nothing to clean up when it fails)."""
+    path = settings.database
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=5)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if version > len(MIGRATIONS):
+                raise StartupError(
+                    f"the database {path} was written by a newer truco-bot "
+                    f"(schema {version}, this one knows {len(MIGRATIONS)})"
+                )
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("CREATE TABLE IF NOT EXISTS write_check (x INTEGER)")
+            conn.execute("DROP TABLE write_check")
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError) as error:
+        raise StartupError(f"cannot use the database {path}: {error}") from None
+
+
+async def preflight(settings: Settings) -> None:
+    """Open and write the database, take the webhook port, ask Telegram who we are."""
+    check_database(settings)
+    webhook = settings.webhook_args()
+    if webhook is not None:
+        with socket.socket() as sock:
+            try:
+                sock.bind((settings.webhook_listen, settings.webhook_port))
+            except OSError as error:
+                raise StartupError(
+                    f"cannot listen for the webhook on {settings.webhook_listen}:"
+                    f"{settings.webhook_port}: {error.strerror or error}"
+                ) from None
+    assert settings.bot_token is not None
+    bot = Bot(settings.bot_token.get_secret_value(), base_url=settings.api_base_url)
+    try:
+        await bot.get_me()
+    except InvalidToken:
+        raise StartupError("Telegram refused the token (TRUCO_BOT_TOKEN)") from None
+    except NetworkError as error:
+        raise StartupError(
+            f"cannot reach the Bot API at {settings.api_base_url}: {error}"
+        ) from None
+    except TelegramError as error:
+        raise StartupError(f"the Bot API answered: {error}") from None
+    finally:
+        await bot.shutdown()
 
 
 def main() -> int:
@@ -18,23 +84,35 @@ def main() -> int:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "settings"
-        print(f"truco-bot: bad settings: {where}: {first['msg']}")
+        print(f"truco-bot: bad settings: {where}: {first['msg']}", file=sys.stderr)
         return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    for noisy in ("httpx", "apscheduler"):  # a line per request, two lines per timer sweep
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     if settings.bot_token is None:
-        print("truco-bot: set TRUCO_BOT_TOKEN (from @BotFather) in the environment or in .env")
+        print(
+            "truco-bot: set TRUCO_BOT_TOKEN (from @BotFather) in the environment or in .env",
+            file=sys.stderr,
+        )
         return 2
+    try:
+        asyncio.run(preflight(settings))
+    except StartupError as error:
+        print(f"truco-bot: {error}", file=sys.stderr)
+        return 1
     app = build_application(settings)
     webhook = settings.webhook_args()
-    if webhook is not None:
-        app.run_webhook(allowed_updates=Update.ALL_TYPES, **webhook)  # type: ignore[arg-type]
-    else:
-        app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
+    try:
+        if webhook is not None:
+            app.run_webhook(allowed_updates=Update.ALL_TYPES, **webhook)  # type: ignore[arg-type]
+        else:
+            app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
+    except (TelegramError, OSError, sqlite3.Error) as error:  # it went away between the checks
+        print(f"truco-bot: stopped: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -22,7 +22,7 @@ from bot.service.publisher import Publisher
 from bot.service.tables import TableService
 from bot.storage.db import Database
 from bot.storage.league import League
-from bot.storage.repo import Store, TableStatus
+from bot.storage.repo import Store
 
 log = logging.getLogger(__name__)
 

@@ -26,16 +26,16 @@ class Database:
     @staticmethod
     async def open(path: Path | str) -> Database:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        db = Database(conn)
         try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            db = Database(conn)
             await db.migrate()
         except BaseException:
-            await conn.close()
+            await conn.close()  # its thread would keep the process alive
             raise
         return db
 
