@@ -56,9 +56,7 @@ class OutboxStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def enqueue(
-        self, conn: aiosqlite.Connection, rows: list[Outgoing], now: float
-    ) -> None:
+    async def enqueue(self, conn: aiosqlite.Connection, rows: list[Outgoing], now: float) -> None:
         """Inside the caller's transaction."""
         for row in rows:
             payload = json.dumps(row.payload, separators=(",", ":"), ensure_ascii=False)
@@ -107,9 +105,7 @@ class OutboxStore:
         next_at: float | None,
     ) -> None:
         """The row went out as `row.version`: gone, unless it was bumped meanwhile."""
-        await conn.execute(
-            "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
-        )
+        await conn.execute("DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version))
         await conn.execute("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
         if next_at is not None:
             await conn.execute(

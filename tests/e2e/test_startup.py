@@ -44,9 +44,7 @@ def closed_port() -> int:
 
 
 async def test_the_api_cannot_be_reached(tmp_path: Path) -> None:
-    line = one_line(
-        *await run_bot(tmp_path, api_base_url=f"http://127.0.0.1:{closed_port()}/bot")
-    )
+    line = one_line(*await run_bot(tmp_path, api_base_url=f"http://127.0.0.1:{closed_port()}/bot"))
     assert "cannot reach the Bot API" in line
 
 
