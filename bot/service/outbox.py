@@ -51,7 +51,9 @@ Deliver = Callable[[Pending], Awaitable[Delivery]]
 
 
 class _Budget:
-    """A token bucket for the whole bot: urgent calls take a token without waiting."""
+    """A token bucket for the whole bot: urgent calls take a token without waiting; a
+    background call waits for one, but never more than a second (the debt is capped), so a
+    busy bot sends its background refreshes a little later, never tens of seconds later."""
 
     def __init__(self, per_second: float) -> None:
         self.rate = per_second
@@ -65,7 +67,7 @@ class _Budget:
         now = time.monotonic()
         self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        self.tokens -= 1
+        self.tokens = max(-self.rate, self.tokens - 1)
         return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
 
 
@@ -78,6 +80,7 @@ class _Lane:
         self.next_at = 0.0  # wall clock: the lane's pace is shared through the database
         self.lease_until = 0.0
         self.failures = 0
+        self.retry = False  # the last call must be tried again: read the lane anew
 
 
 class Outbox:
@@ -171,12 +174,16 @@ class Outbox:
                 lane.dirty = False
                 if not await self._own(lane):
                     return  # another sender runs this lane
-                row = await self.store.next_row(lane.chat_id)
-                if row is None:
+                rows = await self.store.lane_rows(lane.chat_id)
+                if not rows:
                     if lane.dirty:
                         continue
                     return
-                await self._one(lane, row)
+                for row in rows:
+                    await self._one(lane, row)
+                    if lane.dirty or lane.retry or self._closed:
+                        break  # new rows may go first; a failed call is tried again
+                lane.retry = False
         finally:
             if all(other.task is None or other.task.done() or other is lane
                    for other in self._lanes.values()):  # fmt: skip
@@ -196,6 +203,7 @@ class Outbox:
             pause = _seconds(error.retry_after)
             log.warning("429 in chat %s: waiting %.1f s", lane.chat_id, pause)
             lane.next_at = time.time() + pause + 0.1
+            lane.retry = True
             return  # the row stays; the lane tries it again after the pause
         except Forbidden as error:
             log.warning("chat %s refuses the bot (%s): dropped a %s", lane.chat_id, error, row.kind)
@@ -212,6 +220,7 @@ class Outbox:
             pause = min(30.0, 0.25 * 2**lane.failures)
             log.warning("call in chat %s failed (%s), again in %.1f s", lane.chat_id, error, pause)
             lane.next_at = time.time() + pause
+            lane.retry = True
             return
         except Exception:
             log.exception("delivering a %s in chat %s failed: dropped", row.kind, lane.chat_id)
@@ -229,6 +238,8 @@ class Outbox:
 
         if delivery.commit is not None:
             await delivery.commit(writer)
+        elif next_at is None:
+            await self.db.write(writer)  # one statement, most of the time: no BEGIN/COMMIT
         else:
             async with self.db.transaction() as conn:
                 await writer(conn)

@@ -128,8 +128,12 @@ class Publisher:
 
     # -- basics --------------------------------------------------------------------------------
     async def names(self, table: Table) -> dict[int, str]:
-        players = await self.service.store.players(table.players)
-        return {uid: p.name for uid, p in players.items()}
+        known = self.service.names
+        missing = [u for u in table.players if u not in known]
+        if missing:
+            for uid, player in (await self.service.store.players(missing)).items():
+                known[uid] = player.name
+        return {u: known[u] for u in table.players if u in known}
 
     async def who(self, table: Table) -> Seating:
         return seating(table.seats, await self.names(table))

@@ -150,6 +150,7 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._open_lock = asyncio.Lock()
         self.outbox = OutboxStore(store.db)
+        self.names: dict[int, str] = {}  # players' names, as last seen by this process
         self.planner: Planner | None = None
         self.committed: Callable[[list[Outgoing]], None] | None = None  # wakes the sender
 
@@ -192,6 +193,7 @@ class TableService:
         first_seq: int = 0,
         change: Change | None = None,
         also: Callable[[Any], Awaitable[None]] | None = None,
+        messages_only: bool = False,
     ) -> None:
         """Save the table, its new actions, the finished match, and what the bot will say about
         it (the planner's rows), in one transaction."""
@@ -200,7 +202,10 @@ class TableService:
         try:
             rows = await self._plan(change) if change is not None else []
             async with self.store.db.transaction() as conn:
-                await self.store.save_table(conn, table)
+                if messages_only:
+                    await self.store.save_messages(conn, table)
+                else:
+                    await self.store.save_table(conn, table)
                 if actions:
                     await self.store.append_actions(
                         conn, table.id, first_seq, actions, table.updated_at
@@ -241,10 +246,13 @@ class TableService:
     async def see_player(
         self, user_id: int, name: str, username: str | None, can_dm: bool | None = None
     ) -> None:
+        if self.names.get(user_id) == name and can_dm is None:
+            return  # known, and nothing changed
         async with self.store.db.transaction() as conn:
             await self.store.upsert_player(conn, user_id, name, username, self.clock())
             if can_dm is not None:
                 await self.store.set_can_dm(conn, user_id, can_dm)
+        self.names[user_id] = name
 
     async def set_can_dm(self, user_id: int, can_dm: bool) -> None:
         async with self.store.db.transaction() as conn:
@@ -383,7 +391,7 @@ class TableService:
                 await self._also(also)
                 return
             table.message_id = message_id
-            await self._commit(table, also=also)
+            await self._commit(table, also=also, messages_only=True)
 
     async def set_hand_message(
         self,
@@ -401,7 +409,7 @@ class TableService:
                 table.hand_messages.pop(user_id, None)
             else:
                 table.hand_messages[user_id] = message_id
-            await self._commit(table, also=also)
+            await self._commit(table, also=also, messages_only=True)
 
     async def _also(self, also: Callable[[Any], Awaitable[None]] | None) -> None:
         if also is not None:

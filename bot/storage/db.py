@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -74,6 +74,14 @@ class Database:
                 raise
             else:
                 await self.conn.execute("COMMIT")
+
+    async def write(
+        self, writer: Callable[[aiosqlite.Connection], Awaitable[None]]
+    ) -> None:
+        """Writes that need no transaction of their own (a single statement, or statements any
+        prefix of which is harmless to keep): taken in turn with transactions, autocommitted."""
+        async with self._write_lock:
+            await writer(self.conn)
 
     async def fetchone(self, sql: str, *args: object) -> aiosqlite.Row | None:
         async with self.conn.execute(sql, args) as cursor:

@@ -56,18 +56,24 @@ class OutboxStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def enqueue(self, conn: aiosqlite.Connection, rows: list[Outgoing], now: float) -> None:
+    async def enqueue(
+        self, conn: aiosqlite.Connection, rows: list[Outgoing], now: float
+    ) -> None:
         """Inside the caller's transaction."""
+        plain: list[tuple[object, ...]] = []
+        keyed: list[tuple[object, ...]] = []
         for row in rows:
             payload = json.dumps(row.payload, separators=(",", ":"), ensure_ascii=False)
-            if row.key is None:
-                await conn.execute(
-                    "INSERT INTO outbox (chat_id, priority, kind, payload, loud, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (row.chat_id, row.priority, row.kind, payload, int(row.loud), now),
-                )
-                continue
-            await conn.execute(
+            values = (row.chat_id, row.priority, row.kind, row.key, payload, int(row.loud), now)
+            (plain if row.key is None else keyed).append(values)
+        if plain:
+            await conn.executemany(
+                "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                plain,
+            )
+        if keyed:
+            await conn.executemany(
                 "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (chat_id, key) WHERE key IS NOT NULL DO UPDATE SET"
@@ -75,27 +81,30 @@ class OutboxStore:
                 " loud = CASE WHEN excluded.loud > 0 THEN outbox.version + 1 ELSE outbox.loud END,"
                 " priority = CASE WHEN excluded.priority < outbox.priority"
                 " THEN excluded.priority ELSE outbox.priority END",
-                (row.chat_id, row.priority, row.kind, row.key, payload, int(row.loud), now),
+                keyed,
             )
 
-    async def next_row(self, chat_id: int) -> Pending | None:
-        row = await self.db.fetchone(
+    async def lane_rows(self, chat_id: int, limit: int = 16) -> list[Pending]:
+        """The lane's waiting rows, in the order they go out."""
+        rows = await self.db.fetchall(
             "SELECT id, chat_id, kind, key, payload, version, priority, loud > done AS is_loud"
-            " FROM outbox WHERE chat_id = ? ORDER BY priority, id LIMIT 1",
+            " FROM outbox WHERE chat_id = ? ORDER BY priority, id LIMIT ?",
             chat_id,
+            limit,
         )
-        if row is None:
-            return None
-        return Pending(
-            id=row["id"],
-            chat_id=row["chat_id"],
-            kind=row["kind"],
-            key=row["key"],
-            payload=json.loads(row["payload"]),
-            version=row["version"],
-            priority=row["priority"],
-            loud=bool(row["is_loud"]),
-        )
+        return [
+            Pending(
+                id=row["id"],
+                chat_id=row["chat_id"],
+                kind=row["kind"],
+                key=row["key"],
+                payload=json.loads(row["payload"]),
+                version=row["version"],
+                priority=row["priority"],
+                loud=bool(row["is_loud"]),
+            )
+            for row in rows
+        ]
 
     async def complete(
         self,

@@ -174,6 +174,15 @@ class Store:
             f"UPDATE games SET {assignments} WHERE id = ?", (*columns.values(), table.id)
         )
 
+    async def save_messages(self, conn: aiosqlite.Connection, table: Table) -> None:
+        """Only the ids of the table's messages (cheaper than the whole row with its state)."""
+        await conn.execute(
+            "UPDATE games SET message_id = ?, hand_messages = ?, version = ?, updated_at = ?"
+            " WHERE id = ?",
+            (table.message_id, json.dumps(table.hand_messages), table.version, table.updated_at,
+             table.id),
+        )  # fmt: skip
+
     async def append_actions(
         self,
         conn: aiosqlite.Connection,
