@@ -155,8 +155,12 @@ async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Send what is queued while the bot can still talk (the state is already committed)."""
     found: Services | None = app.bot_data.get("services")
     if found is not None:
-        await found.outbox.drain(5.0)
-        await found.outbox.close()
+        try:
+            await found.outbox.drain(5.0)
+        except Exception:  # what is left stays in the outbox for the next start
+            log.warning("stopping with messages still to send", exc_info=True)
+        finally:
+            await found.outbox.close()
 
 
 async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
