@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.db import Database
-from bot.storage.outbox import POST, REFRESH, URGENT, Outgoing, OutboxStore
+from bot.storage.outbox import POST, REFRESH, URGENT, OutboxStore, Outgoing
 
 
 async def open_store(path: Path) -> tuple[Database, OutboxStore]:
