@@ -24,7 +24,7 @@ from telegram.ext import ExtBot
 from bot.game import observe
 from bot.game.events import HandDealt
 from bot.i18n import translator
-from bot.service.outbox import Delivery, Outbox, Writer
+from bot.service.outbox import Committer, Delivery, Outbox, Writer
 from bot.service.tables import Change, ChangeKind, TableService
 from bot.storage.league import League
 from bot.storage.outbox import POST, REFRESH, URGENT, Outgoing, Pending
@@ -187,7 +187,7 @@ class Publisher:
             text = t("timeout.acted", name=who.seat(change.seat), action=what)
             rows.append(text_row(table.chat_id, text, table.thread_id))
         new_hand = any(isinstance(e, HandDealt) for e in change.events)
-        waiting_now = self.service._waiting(table)
+        waiting_now = self.service.waiting_users(table)
         if change.ended_hand is not None:
             who = await self.who(table)
             summary = hand_summary(t, who, change.ended_hand, change.events)
@@ -344,7 +344,7 @@ class Publisher:
         message = await self.send(table.chat_id, text, markup, table.thread_id)
         return Delivery(commit=self._remember_board(table.id, message.message_id))
 
-    def _remember_board(self, table_id: int, message_id: int | None) -> Any:
+    def _remember_board(self, table_id: int, message_id: int | None) -> Committer:
         async def commit(writer: Writer) -> None:
             await self.service.set_message(table_id, message_id, also=writer)
 

@@ -228,7 +228,7 @@ class TableService:
             self._cache.pop(table.id, None)
         self._committed(rows)
 
-    def _waiting(self, table: Table) -> set[int]:
+    def waiting_users(self, table: Table) -> set[int]:
         """The users the game waits on now."""
         if table.state is None or table.status is not TableStatus.PLAYING:
             return set()
@@ -497,7 +497,7 @@ class TableService:
         state = table.state
         assert state is not None
         first_seq = state.step
-        waiting_before = self._waiting(table)
+        waiting_before = self.waiting_users(table)
         try:
             events = state.apply(action)
         except IllegalActionError as error:
