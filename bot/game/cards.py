@@ -61,6 +61,9 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.code})"
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card.parse, (self.code,))  # unpickled as the shared instance (process pools)
+
     @staticmethod
     def parse(code: str) -> Card:
         try:

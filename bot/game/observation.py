@@ -35,6 +35,9 @@ class Observation:
     cards: tuple[Card, ...]  # this seat's cards still in hand; empty in the public view
     dealt: tuple[Card, ...]  # this seat's three cards of the hand; empty in the public view
     actions: tuple[Action, ...]  # seat: its legal actions; public: what the board may offer
+    history: tuple[Action, ...] = ()  # this hand's actions in order: cards and chants, public
+    start_scores: tuple[int, int] = (0, 0)  # the scores when this hand was dealt
+    announced: tuple[tuple[int, int], ...] = ()  # (seat, value): envido and flor said aloud
 
 
 def observe(state: MatchState, seat: int | None = None) -> Observation:
@@ -92,4 +95,7 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
         cards=tuple(h.held[seat]) if own and seat is not None else (),
         dealt=tuple(h.dealt[seat]) if own and seat is not None else (),
         actions=actions,
+        history=tuple(h.history),
+        start_scores=h.start_scores,
+        announced=tuple(h.announced),
     )

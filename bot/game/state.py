@@ -140,6 +140,9 @@ class HandState:
         "flor_shown",
         "calls",
         "ended",
+        "history",
+        "start_scores",
+        "announced",
     )
 
     def __init__(self, number: int, dealer: int, dealt: tuple[tuple[Card, ...], ...], flor: bool):
@@ -174,6 +177,27 @@ class HandState:
         self.flor_shown: list[int] = []
         self.calls: list[tuple[int, ActionKind]] = []
         self.ended = False
+        self.history: list[Action] = []  # every action of this hand, in order (all public)
+        self.start_scores: tuple[int, int] = (0, 0)  # the scores when the hand was dealt
+        self.announced: list[tuple[int, int]] = []  # (seat, value) said aloud: envido, flor
+
+    def copy(self) -> HandState:
+        """A deep copy (cards and actions are shared immutable values)."""
+        new = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.held = [list(cards) for cards in self.held]
+        new.rounds = [list(r) for r in self.rounds]
+        new.results = list(self.results)
+        new.envido_chain = list(self.envido_chain)
+        new.flor_holders = list(self.flor_holders)
+        new.flor_declared = list(self.flor_declared)
+        new.flor_chain = list(self.flor_chain)
+        new.flor_shown = list(self.flor_shown)
+        new.calls = list(self.calls)
+        new.history = list(self.history)
+        new.announced = list(self.announced)
+        return new
 
     # -- helpers ---------------------------------------------------------------------------
     def order_from_mano(self) -> list[int]:
@@ -235,6 +259,20 @@ class MatchState:
         self.hand: HandState | None = None
         self.step = 0  # actions applied, deals included
         self._legal: list[Action] | None = None
+
+    def copy(self) -> MatchState:
+        """A deep copy, much faster than a JSON round trip (searching players copy a lot)."""
+        new = MatchState.__new__(MatchState)
+        new.config = self.config
+        new.scores = list(self.scores)
+        new.hand_number = self.hand_number
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.winner = self.winner
+        new.hand = self.hand.copy() if self.hand is not None else None
+        new.step = self.step
+        new._legal = None
+        return new
 
     # -- queries ---------------------------------------------------------------------------
     @property
@@ -360,6 +398,8 @@ class MatchState:
                     break
             else:
                 raise IllegalActionError(self.why_not(action), action.code)
+            assert self.hand is not None
+            self.hand.history.append(action)
             events = self._play(action)
         self.step += 1
         self._legal = None
@@ -382,6 +422,7 @@ class MatchState:
             self.dealer = (self.dealer + 1) % self.players  # R3
         self.hand_number += 1
         self.hand = HandState(self.hand_number, self.dealer, hands, self.config.flor)
+        self.hand.start_scores = (self.scores[0], self.scores[1])
         self.phase = Phase.PLAY
         return [HandDealt(self.hand_number, self.dealer, self.hand.mano)]
 
@@ -541,6 +582,7 @@ class MatchState:
                 side_values.append(SideValue(side, side_best[0], side_best[1]))
             points = envido_wanted_value(chain, falta(self.scores, self.config.target))
             h.envido_winner = winner_seat
+            h.announced.extend((v.seat, v.value) for v in side_values)
             events.append(EnvidoResolved(True, winner, points, tuple(side_values)))
             self._score(winner, points, ScoreReason.ENVIDO, events)
         elif kind is K.NO_QUIERO:
@@ -606,6 +648,7 @@ class MatchState:
             side_best = h.best([s for s in holders if side_of(s) == side], values)
             if side_best is not None:
                 side_values.append(SideValue(side, side_best[0], side_best[1]))
+        h.announced.extend((v.seat, v.value) for v in side_values)
         self._flor_award(
             h, side_of(best[0]), points, ScoreReason.FLOR_CONTEST, tuple(side_values), events
         )
@@ -754,6 +797,9 @@ class MatchState:
                 "flor_shown": list(h.flor_shown),
                 "calls": [[s, k.value] for s, k in h.calls],
                 "ended": h.ended,
+                "history": [a.code for a in h.history],
+                "start_scores": list(h.start_scores),
+                "announced": [list(x) for x in h.announced],
             }
         return data
 
@@ -795,6 +841,12 @@ class MatchState:
             h.flor_shown = [int(x) for x in raw["flor_shown"]]
             h.calls = [(int(s), ActionKind(k)) for s, k in raw["calls"]]
             h.ended = bool(raw["ended"])
+            # Saved before these existed: an empty history (searching players then play by
+            # rules for the rest of that hand).
+            h.history = [Action.parse(code) for code in raw.get("history", [])]
+            start = raw.get("start_scores", state.scores)
+            h.start_scores = (int(start[0]), int(start[1]))
+            h.announced = [(int(a), int(b)) for a, b in raw.get("announced", [])]
             state.hand = h
         return state
 

@@ -1,0 +1,44 @@
+"""Computer players. `decide(observation, level, seed)` is the whole interface: a player sees
+what its seat sees (`bot.game.observe`) and nothing else, and answers with one of its legal
+actions. Pure and picklable, so it runs in a process pool."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+from enum import StrEnum
+
+from bot.ai.rules import play_facil, play_normal, play_random
+from bot.ai.search import play_dificil
+from bot.game.actions import Action
+from bot.game.observation import Observation
+
+
+class Level(StrEnum):
+    RANDOM = "random"  # benchmarks only: a uniformly random legal action
+    FACIL = "facil"
+    NORMAL = "normal"
+    DIFICIL = "dificil"
+
+
+LEVELS: tuple[Level, ...] = (Level.FACIL, Level.NORMAL, Level.DIFICIL)  # offered to players
+
+
+def decide(
+    obs: Observation, level: Level | str, seed: int | str | None = None, signs: Collection[str] = ()
+) -> Action:
+    """The action `level` takes at `obs` (its seat must have a legal action)."""
+    if not obs.actions:
+        raise ValueError("nothing to decide: the seat has no legal action")
+    rng = random.Random(seed)
+    level = Level(level)
+    if level is Level.RANDOM:
+        return play_random(obs, rng)
+    if level is Level.FACIL:
+        return play_facil(obs, rng)
+    if level is Level.NORMAL:
+        return play_normal(obs, rng, signs)
+    return play_dificil(obs, rng, signs)
+
+
+__all__ = ["LEVELS", "Level", "decide"]

@@ -1,0 +1,250 @@
+"""What a seat can reckon from what it sees: unseen cards, card and hand strength, envido odds,
+and the value of a score (the chance to win the match from it).
+
+Everything here reads an `Observation` (or plain numbers); nothing looks at hidden cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from bisect import bisect_left
+from collections.abc import Sequence
+from functools import cache
+
+from bot.game.actions import ActionKind
+from bot.game.cards import DECK, Card, envido_value, flor_value, has_flor
+from bot.game.observation import Observation
+from bot.game.state import side_of
+
+K = ActionKind
+
+
+def seen_cards(obs: Observation) -> set[Card]:
+    seen = set(obs.dealt)
+    for played in obs.rounds:
+        seen.update(c for _, c in played)
+    return seen
+
+
+def unseen(obs: Observation) -> list[Card]:
+    """The cards this seat has not seen: every hidden card of the others is one of them."""
+    seen = seen_cards(obs)
+    return [c for c in DECK if c not in seen]
+
+
+def power(card: Card, pool: Sequence[Card]) -> float:
+    """The chance that `card` beats one card drawn from `pool` (a tie counts half)."""
+    if not pool:
+        return 1.0
+    beats = sum(1.0 if c.strength < card.strength else 0.5 if c.strength == card.strength else 0.0
+                for c in pool)  # fmt: skip
+    return beats / len(pool)
+
+
+def current_round(obs: Observation) -> tuple[tuple[int, Card], ...]:
+    """The cards on the table in the round being played (empty before its first card)."""
+    if len(obs.rounds) > len(obs.results):
+        return obs.rounds[-1]
+    return ()
+
+
+def hand_outcome(results: Sequence[int | None], mano_side: int) -> int | None:
+    """R8: the side that wins a hand with these round results, or None if not decided."""
+    wins = (results.count(0), results.count(1))
+    for side in (0, 1):
+        if wins[side] >= 2:
+            return side
+    if len(results) >= 2 and None in results and wins[0] != wins[1]:
+        return 0 if wins[0] > wins[1] else 1
+    if len(results) == 3:
+        for result in results:
+            if result is not None:
+                return result
+        return mano_side
+    return None
+
+
+def hand_chance(obs: Observation, partner_bonus: float = 0.0) -> float:
+    """Roughly, the chance that this seat's side wins the hand's rounds: each remaining card
+    is taken to win its round on its own odds, strongest cards first, and the rounds combine
+    by R8. In 2v2 a card must beat both rivals' cards, and the partner may win the round too."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    four = obs.config.players == 4
+    pool = unseen(obs)
+    mine = sorted(obs.cards, key=lambda c: -c.strength)
+    on_table = current_round(obs)
+    probs: list[float] = []
+    partner = (obs.seat + 2) % 4 if four else None
+    partner_left = obs.cards_left[partner] if partner is not None else 0
+    partner_round = 1 / 3 + partner_bonus  # a partner's unknown card wins a round this often
+    for index, card in enumerate(mine):
+        if index == 0 and on_table:
+            top = max(c.strength for _, c in on_table)
+            ours = [c.strength for s, c in on_table if side_of(s) == side]
+            theirs = [c.strength for s, c in on_table if side_of(s) != side]
+            best_ours = max([card.strength, *ours])
+            best_theirs = max(theirs, default=0)
+            to_come = obs.config.players - len(on_table) - 1
+            if best_ours > best_theirs:
+                rivals_to_come = sum(
+                    1
+                    for i in range(1, to_come + 1)
+                    if side_of((obs.seat + i) % obs.config.players) != side
+                )
+                p = _beat_all(best_ours, pool, rivals_to_come)
+            elif best_ours == best_theirs == top:
+                p = 0.5
+            else:
+                p = 0.0
+            probs.append(p)
+            continue
+        p_card = power(card, pool)
+        if four:
+            p_me = p_card * p_card
+            p = 1 - (1 - p_me) * (1 - partner_round) if partner_left else p_me
+        else:
+            p = p_card
+        probs.append(p)
+    return _combine(list(obs.results), probs, side, side_of(obs.mano))
+
+
+def _beat_all(strength: int, pool: Sequence[Card], rivals: int) -> float:
+    if not pool or rivals == 0:
+        return 1.0
+    beats = sum(1.0 if c.strength < strength else 0.5 if c.strength == strength else 0.0
+                for c in pool) / len(pool)  # fmt: skip
+    return float(beats**rivals)
+
+
+def _combine(results: list[int | None], probs: list[float], side: int, mano_side: int) -> float:
+    """The chance of winning the hand when the remaining rounds go as `probs` says."""
+    decided = hand_outcome(results, mano_side)
+    if decided is not None:
+        return 1.0 if decided == side else 0.0
+    if not probs:
+        return 0.5
+    p = probs[0]
+    rest = probs[1:]
+    won = _combine([*results, side], rest, side, mano_side)
+    lost = _combine([*results, 1 - side], rest, side, mano_side)
+    return p * won + (1 - p) * lost
+
+
+# -- envido and flor odds --------------------------------------------------------------------
+@cache
+def _envido_table() -> tuple[list[int], int]:
+    """Envido values of every three-card hand of the deck, sorted (for rank look-ups)."""
+    values = sorted(envido_value(hand) for hand in itertools.combinations(DECK, 3))
+    return values, len(values)
+
+
+def envido_beats(value: int, floor: int = 0) -> float:
+    """The chance that `value` beats one random hand's envido (ties count half); `floor`
+    keeps only rival hands of at least that envido (a rival who chanted has something)."""
+    values, _ = _envido_table()
+    start = bisect_left(values, floor)
+    kept = len(values) - start
+    if kept <= 0:
+        return 0.5
+    lower = bisect_left(values, value) - start
+    equal = bisect_left(values, value + 1) - bisect_left(values, value)
+    return max(0.0, (max(lower, 0) + equal / 2) / kept)
+
+
+@cache
+def _flor_values() -> list[int]:
+    return sorted(flor_value(h) for h in itertools.combinations(DECK, 3) if has_flor(h))
+
+
+def flor_beats(value: int) -> float:
+    values = _flor_values()
+    lower = bisect_left(values, value)
+    equal = bisect_left(values, value + 1) - lower
+    return (lower + equal / 2) / len(values)
+
+
+ENVIDO_FLOOR: dict[ActionKind, int] = {
+    K.ENVIDO: 25,
+    K.REAL_ENVIDO: 27,
+    K.FALTA_ENVIDO: 28,
+}
+
+
+def envido_chance(obs: Observation, mine: int, rival_floor: int, partner_good: bool) -> float:
+    """The chance that this side's best envido beats the rivals' (a bluffing rival chants
+    with less: one in five is taken to have any hand)."""
+    assert obs.seat is not None
+    p_one = envido_beats(mine)
+    if rival_floor:
+        p_one = 0.8 * envido_beats(mine, rival_floor) + 0.2 * p_one
+    if _nearer_mano(obs, obs.seat):
+        p_one = min(1.0, p_one + 0.02)  # ties go to the side nearer the mano
+    if obs.config.players == 2:
+        return p_one
+    p_me = p_one * p_one
+    partner = 0.45 if partner_good else 0.15  # a partner's envido beats both rivals this often
+    return 1 - (1 - p_me) * (1 - partner)
+
+
+def _nearer_mano(obs: Observation, seat: int) -> bool:
+    return (seat - obs.mano) % obs.config.players < obs.config.players / 2
+
+
+# -- the value of a score ----------------------------------------------------------------------
+# How many points a hand gives each side, measured from normal-level self-play (1v1 to 30, con
+# flor; `python bench/ai.py --hand-points 20000` prints it): (points to one side, points to the
+# other, frequency). Used to turn a score into a chance of winning the match.
+HAND_POINTS: tuple[tuple[int, int, float], ...] = (
+    (2, 0, 0.245), (1, 0, 0.244), (1, 1, 0.143), (3, 0, 0.097), (2, 1, 0.091), (4, 0, 0.069),
+    (3, 1, 0.032), (5, 0, 0.023), (3, 2, 0.020), (2, 2, 0.009), (4, 1, 0.009), (6, 0, 0.003),
+    (3, 3, 0.003), (4, 3, 0.002), (7, 0, 0.002),
+)  # fmt: skip
+
+
+@cache
+def _equity_table(target: int) -> tuple[tuple[float, ...], ...]:
+    """win[a][b]: the chance to win the match when we need `a` more points and they `b`,
+    each hand going either way with even odds and HAND_POINTS' sizes."""
+    outcomes: list[tuple[int, int, float]] = []
+    total = sum(w for _, _, w in HAND_POINTS)
+    for mine, theirs, weight in HAND_POINTS:
+        if weight == 0:
+            continue
+        outcomes.append((mine, theirs, weight / total / 2))
+        outcomes.append((theirs, mine, weight / total / 2))
+    size = target + 1
+    win = [[0.0] * size for _ in range(size)]
+    for a in range(size):
+        for b in range(size):
+            if a == 0:
+                win[a][b] = 1.0
+                continue
+            if b == 0:
+                win[a][b] = 0.0
+                continue
+            value = 0.0
+            stay = 0.0
+            for mine, theirs, p in outcomes:
+                na, nb = max(a - mine, 0), max(b - theirs, 0)
+                if na == a and nb == b:
+                    stay += p
+                    continue
+                if na == 0:
+                    value += p  # points are scored one by one: ours come first (approx.)
+                elif nb == 0:
+                    continue
+                else:
+                    value += p * win[na][nb]
+            win[a][b] = value / (1 - stay) if stay < 1 else 0.5
+    return tuple(tuple(row) for row in win)
+
+
+def equity(mine: int, theirs: int, target: int) -> float:
+    """The chance that a side with `mine` points beats one with `theirs` (target 15 or 30)."""
+    if mine >= target:
+        return 1.0
+    if theirs >= target:
+        return 0.0
+    table = _equity_table(target)
+    return table[target - mine][target - theirs]

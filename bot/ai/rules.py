@@ -1,0 +1,326 @@
+"""Rule players: random (for benchmarks), fácil and normal. Each reads one `Observation` and
+returns one of its legal actions; nothing else goes in.
+
+fácil plays its best card or its worst, chants only with a strong hand and answers by
+simple thresholds. normal plays sound truco: it reckons its chance to win the hand round by
+round (R8, pardas included), bids envido and flor by their odds against what the rival's chant
+suggests, weighs every choice by what it does to the chance of winning the match (so a falta
+envido that decides the match is treated as such), and bluffs at a measured rate.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+
+from bot.ai.estimate import (
+    ENVIDO_FLOOR,
+    _beat_all,
+    _combine,
+    current_round,
+    envido_chance,
+    equity,
+    flor_beats,
+    hand_chance,
+    unseen,
+)
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind
+from bot.game.cards import Card, envido_value, flor_value
+from bot.game.observation import Observation
+from bot.game.scoring import (
+    envido_not_wanted_value,
+    envido_wanted_value,
+    falta,
+    truco_not_wanted_value,
+    truco_wanted_value,
+)
+from bot.game.state import Pending, side_of
+
+K = ActionKind
+
+BLUFF_ENVIDO = 0.07  # normal chants envido with a poor envido this often, when it may
+BLUFF_TRUCO = 0.10  # and truco with a poor hand, after the first round
+HOLD_TRUCO = 0.3  # with a sure hand in round 1, it waits (to be chanted at) this often
+
+
+def play_random(obs: Observation, rng: random.Random) -> Action:
+    return rng.choice(obs.actions)
+
+
+def _kinds(obs: Observation) -> dict[ActionKind, Action]:
+    return {a.kind: a for a in obs.actions if a.kind is not K.PLAY}
+
+
+def _plays(obs: Observation) -> list[Action]:
+    return sorted(
+        (a for a in obs.actions if a.kind is K.PLAY),
+        key=lambda a: a.card.strength if a.card else 0,
+    )
+
+
+def _envido_chain(obs: Observation) -> list[ActionKind]:
+    return [kind for _, kind in obs.calls if kind in ENVIDO_CHANTS]
+
+
+# -- fácil -------------------------------------------------------------------------------------
+def play_facil(obs: Observation, rng: random.Random) -> Action:
+    acts = obs.actions
+    if len(acts) == 1:
+        return acts[0]
+    kinds = _kinds(obs)
+    plays = _plays(obs)
+    if obs.pending is Pending.FLOR:
+        value = flor_value(obs.dealt)
+        for kind in (K.FLOR, K.QUIERO):
+            if kind in kinds and value >= 28:
+                return kinds[kind]
+        for kind in (K.CON_FLOR_ME_ACHICO, K.NO_QUIERO, K.QUIERO, K.FLOR):
+            if kind in kinds:
+                return kinds[kind]
+    envido = envido_value(obs.dealt)
+    if obs.pending is Pending.ENVIDO:
+        return kinds[K.QUIERO] if envido >= 27 else kinds[K.NO_QUIERO]
+    best = max((c.strength for c in obs.cards), default=0)
+    if obs.pending is Pending.TRUCO:
+        won_first = bool(obs.results) and obs.results[0] == side_of(obs.seat or 0)
+        return kinds[K.QUIERO] if best >= 10 or won_first else kinds[K.NO_QUIERO]
+    if K.ENVIDO in kinds and envido >= 28:
+        return kinds[K.ENVIDO]
+    strong = sum(1 for c in obs.cards if c.strength >= 11)
+    if K.TRUCO in kinds and (strong >= 2 or (obs.results and best >= 12)):
+        return kinds[K.TRUCO]
+    on_table = current_round(obs)
+    if not on_table:
+        return plays[-1]  # its best card first
+    top = max(c.strength for _, c in on_table)
+    winners = [a for a in plays if a.card is not None and a.card.strength > top]
+    return winners[0] if winners else plays[0]
+
+
+# -- normal ------------------------------------------------------------------------------------
+class _Normal:
+    """One decision of the normal player."""
+
+    def __init__(self, obs: Observation, rng: random.Random, signs: Collection[str]) -> None:
+        assert obs.seat is not None
+        self.obs = obs
+        self.rng = rng
+        self.signs = signs
+        self.seat = obs.seat
+        self.side = side_of(obs.seat)
+        self.target = obs.config.target
+        self.me = obs.scores[self.side]
+        self.them = obs.scores[1 - self.side]
+        self.kinds = _kinds(obs)
+        self.plays = _plays(obs)
+        self._hand: float | None = None
+
+    def eq(self, mine: int = 0, theirs: int = 0) -> float:
+        return equity(self.me + mine, self.them + theirs, self.target)
+
+    def bet(self, p: float, points: int) -> float:
+        """The match chance after a bet of `points` won with chance `p`."""
+        return p * self.eq(points) + (1 - p) * self.eq(0, points)
+
+    @property
+    def hand(self) -> float:
+        if self._hand is None:
+            bonus = 0.25 if self.signs and set(self.signs) - {"no", "ev"} else 0.0
+            self._hand = hand_chance(self.obs, bonus)
+        return self._hand
+
+    def rival_chanted_truco(self) -> bool:
+        return any(
+            side_of(s) != self.side and k in (*TRUCO_CHANTS, K.QUIERO) for s, k in self.obs.calls
+        )
+
+    def decide(self) -> Action:
+        obs = self.obs
+        if len(obs.actions) == 1:
+            return obs.actions[0]
+        if obs.pending is Pending.FLOR:
+            return self.flor_answer()
+        if obs.pending is Pending.ENVIDO:
+            return self.envido_answer()
+        chant = self.envido_start()
+        if chant is not None:
+            return chant
+        if obs.pending is Pending.TRUCO:
+            return self.truco_answer()
+        truco = self.truco_start()
+        if truco is not None:
+            return truco
+        return self.card()
+
+    # -- flor ----------------------------------------------------------------------------------
+    def flor_answer(self) -> Action:
+        kinds = self.kinds
+        p = flor_beats(flor_value(self.obs.dealt))
+        if K.CONTRAFLOR_AL_RESTO in kinds and p >= 0.85:
+            points = falta(self.obs.scores, self.target) + 6
+            if self.bet(p, points) > self.bet(p, 6):
+                return kinds[K.CONTRAFLOR_AL_RESTO]
+        if K.CONTRAFLOR in kinds and p >= 0.7:
+            return kinds[K.CONTRAFLOR]
+        if K.FLOR in kinds and p >= 0.2:
+            return kinds[K.FLOR]
+        if K.QUIERO in kinds:
+            chain = [k for _, k in self.obs.calls if k in (K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO)]
+            points = 6
+            if chain and chain[-1] is K.CONTRAFLOR_AL_RESTO:
+                points += falta(self.obs.scores, self.target)
+            refuse = 4 if K.CON_FLOR_ME_ACHICO in kinds else (6 if K.CONTRAFLOR in chain else 4)
+            if self.bet(p - 0.1, points) >= self.eq(0, refuse):
+                return kinds[K.QUIERO]
+        for kind in (K.CON_FLOR_ME_ACHICO, K.NO_QUIERO, K.FLOR, K.QUIERO):
+            if kind in kinds:
+                return kinds[kind]
+        return self.obs.actions[0]
+
+    # -- envido --------------------------------------------------------------------------------
+    def envido_answer(self) -> Action:
+        kinds = self.kinds
+        chain = _envido_chain(self.obs)
+        mine = envido_value(self.obs.dealt)
+        good = "ev" in self.signs
+        floor = ENVIDO_FLOOR.get(chain[-1], 25)
+        p = envido_chance(self.obs, mine, floor, good)
+        falta_points = falta(self.obs.scores, self.target)
+        wanted = envido_wanted_value(chain, falta_points)
+        refused = envido_not_wanted_value(chain)
+        options: list[tuple[float, Action]] = [
+            (self.eq(0, refused), kinds[K.NO_QUIERO]),
+            (self.bet(p, wanted), kinds[K.QUIERO]),
+        ]
+        for kind in (K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO):
+            if kind in kinds and p >= 0.6:
+                raised = [*chain, kind]
+                accepted = self.bet(p - 0.1, envido_wanted_value(raised, falta_points))
+                value = 0.5 * self.eq(envido_not_wanted_value(raised)) + 0.5 * accepted
+                options.append((value - 0.005, kinds[kind]))
+        return max(options, key=lambda o: o[0])[1]
+
+    def envido_start(self) -> Action | None:
+        kinds = self.kinds
+        if K.ENVIDO not in kinds:
+            return None
+        mine = envido_value(self.obs.dealt)
+        good = "ev" in self.signs
+        p = envido_chance(self.obs, mine, 0, good)
+        falta_points = falta(self.obs.scores, self.target)
+        best: tuple[float, Action | None] = (self.eq(), None)
+        accept = {K.ENVIDO: 0.55, K.REAL_ENVIDO: 0.45, K.FALTA_ENVIDO: 0.35}
+        for kind in ENVIDO_CHANTS:
+            if kind not in kinds:
+                continue
+            floor = ENVIDO_FLOOR[kind]
+            p_called = envido_chance(self.obs, mine, floor, good)
+            a = accept[kind]
+            value = (1 - a) * self.eq(1) + a * self.bet(
+                p_called, envido_wanted_value([kind], falta_points)
+            )
+            if value > best[0] + 0.01:
+                best = (value, kinds[kind])
+        if best[1] is None and p < 0.35 and self.rng.random() < BLUFF_ENVIDO:
+            return kinds[K.ENVIDO]
+        return best[1]
+
+    # -- truco ---------------------------------------------------------------------------------
+    def truco_answer(self) -> Action:
+        kinds = self.kinds
+        level = TRUCO_CHANTS.index(self.obs.pending_chant) + 1 if self.obs.pending_chant else 1
+        w = self.hand
+        w_called = max(0.0, w - (0.2 if not self.obs.results else 0.1))
+        options: list[tuple[float, Action]] = [
+            (self.eq(0, truco_not_wanted_value(level)), kinds[K.NO_QUIERO]),
+            (self.bet(w_called, truco_wanted_value(level)), kinds[K.QUIERO]),
+        ]
+        if level < 3 and TRUCO_CHANTS[level] in kinds and w_called >= 0.7:
+            higher = self.bet(w_called - 0.05, truco_wanted_value(level + 1))
+            value = 0.4 * self.eq(truco_not_wanted_value(level + 1)) + 0.6 * higher
+            options.append((value, kinds[TRUCO_CHANTS[level]]))
+        return max(options, key=lambda o: o[0])[1]
+
+    def truco_start(self) -> Action | None:
+        chant = next((self.kinds[k] for k in TRUCO_CHANTS if k in self.kinds), None)
+        if chant is None:
+            return None
+        level = TRUCO_CHANTS.index(chant.kind)  # the level wanted now
+        w = self.hand
+        if w >= 0.97 and not self.obs.results and self.rng.random() < HOLD_TRUCO:
+            return None
+        now = self.bet(w, truco_wanted_value(level))
+        accepted = self.bet(max(0.0, w - 0.2), truco_wanted_value(level + 1))
+        value = 0.35 * self.eq(truco_not_wanted_value(level + 1)) + 0.65 * accepted
+        if value > now + 0.005:
+            return chant
+        if w < 0.3 and self.obs.results and self.rng.random() < BLUFF_TRUCO:
+            return chant
+        return None
+
+    # -- cards ---------------------------------------------------------------------------------
+    def card(self) -> Action:
+        plays = self.plays
+        if not plays:  # only calls are left (the mazo): none is better than the first
+            return next((a for a in self.obs.actions if a.kind is not K.MAZO),
+                        self.obs.actions[0])  # fmt: skip
+        if len(plays) == 1:
+            return plays[0]
+        on_table = current_round(self.obs)
+        if not on_table:
+            return self.lead(plays)
+        return self.follow(plays, on_table)
+
+    def lead(self, plays: list[Action]) -> Action:
+        results = self.obs.results
+        pool = unseen(self.obs)
+        if not results:
+            if len(plays) == 3:
+                strong = [a for a in plays if a.card and _beat_all(a.card.strength, pool, 1) > 0.8]
+                return plays[0] if len(strong) >= 2 else plays[1]
+            return plays[0]
+        if results[0] == self.side and None not in results:
+            return plays[0]  # one more round will do: keep the best for last
+        return plays[-1]  # a parda, or a round lost: this round decides
+
+    def follow(self, plays: list[Action], on_table: tuple[tuple[int, Card], ...]) -> Action:
+        obs = self.obs
+        pool = unseen(obs)
+        players = obs.config.players
+        after = players - len(on_table) - 1
+        rivals_after = sum(
+            1 for i in range(1, after + 1) if side_of((self.seat + i) % players) != self.side
+        )
+        rest_probs: dict[Action, list[float]] = {}
+        for a in plays:
+            others = sorted((p.card for p in plays if p is not a and p.card), key=lambda c: -c.strength)
+            rest_probs[a] = [_beat_all(c.strength, pool, 1 if players == 2 else 2) for c in others]
+        top_theirs = max((c.strength for s, c in on_table if side_of(s) != self.side), default=0)
+        top_ours = max((c.strength for s, c in on_table if side_of(s) == self.side), default=0)
+        best: tuple[float, int, Action] | None = None
+        for a in plays:
+            assert a.card is not None
+            ours = max(top_ours, a.card.strength)
+            if ours > top_theirs:
+                p_win, p_parda = _beat_all(ours, pool, rivals_after), 0.0
+            elif ours == top_theirs:
+                p_win, p_parda = 0.0, 1.0 if rivals_after == 0 else 0.5
+            else:
+                p_win, p_parda = 0.0, 0.0
+            results = list(obs.results)
+            mano_side = side_of(obs.mano)
+            chance = (
+                p_win * _combine([*results, self.side], rest_probs[a], self.side, mano_side)
+                + p_parda * _combine([*results, None], rest_probs[a], self.side, mano_side)
+                + (1 - p_win - p_parda)
+                * _combine([*results, 1 - self.side], rest_probs[a], self.side, mano_side)
+            )
+            key = (round(chance, 3), -a.card.strength, a)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        assert best is not None
+        return best[2]
+
+
+def play_normal(obs: Observation, rng: random.Random, signs: Collection[str] = ()) -> Action:
+    return _Normal(obs, rng, signs).decide()

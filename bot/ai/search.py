@@ -1,0 +1,226 @@
+"""difícil: it imagines the hidden cards and plays each option out.
+
+1. **Worlds.** It deals the cards it has not seen to the other seats, many times, keeping only
+   deals consistent with everything public: the cards played, the flores declared (and the
+   ones that were not, by F6), the envido and flor values announced, and its partner's señas.
+   Each deal is replayed through this hand's public action log on the real engine, so a deal
+   the rules could not have produced is thrown away. Chants are evidence too: a rival who
+   chanted envido or wanted a truco more likely holds the cards for it, so each world is
+   weighted by how likely the rivals' chants and answers were with its cards.
+2. **Playouts.** In every world it tries each of its legal actions and plays the hand out with
+   the normal player at every seat (each seeing only its own cards), the same worlds and the
+   same random numbers for every option.
+3. **Choice.** The option with the best weighted average chance of winning the match (from the
+   score at the end of the hand) is played.
+
+It only reads its `Observation`: hidden cards are never looked at, they are imagined.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Collection, Sequence
+
+from bot.ai.estimate import equity, unseen
+from bot.ai.rules import play_normal
+from bot.ai.signs import consistent
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
+from bot.game.cards import Card, envido_value, flor_value
+from bot.game.errors import IllegalActionError
+from bot.game.observation import Observation, observe
+from bot.game.state import MatchState, Pending, Phase, side_of
+
+K = ActionKind
+
+WORLDS = 40  # deals imagined per decision
+BUDGET = 0.1  # seconds: no more worlds are started after this
+MAX_TRIES = 30  # draws per world before the sampler gives up
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+def _strength(cards: Sequence[Card]) -> int:
+    best = sorted((c.strength for c in cards), reverse=True)
+    return best[0] + best[1] if len(best) > 1 else best[0]
+
+
+class Sampler:
+    """Deals of the hidden cards consistent with one observation, with their weights."""
+
+    def __init__(self, obs: Observation, signs: Collection[str], rng: random.Random) -> None:
+        assert obs.seat is not None
+        self.obs = obs
+        self.rng = rng
+        self.players = obs.config.players
+        self.pool = unseen(obs)
+        played: list[list[Card]] = [[] for _ in range(self.players)]
+        for round_cards in obs.rounds:
+            for seat, played_card in round_cards:
+                played[seat].append(played_card)
+        self.played = played
+        self.others = [s for s in range(self.players) if s != obs.seat]
+        announced = dict(obs.announced)
+        partner = (obs.seat + 2) % 4 if self.players == 4 else None
+        self.options: dict[int, list[tuple[Card, ...]]] = {}
+        for seat in self.others:
+            wanted_signs = list(signs) if seat == partner else []
+            if seat in announced or obs.flor_declared[seat] or wanted_signs:
+                self.options[seat] = self._enumerate(
+                    seat, announced.get(seat), obs.flor_declared[seat], wanted_signs
+                )
+
+    def _enumerate(
+        self, seat: int, value: int | None, flor: bool, signs: list[str]
+    ) -> list[tuple[Card, ...]]:
+        keep = []
+        known = self.played[seat]
+        for hidden in itertools.combinations(self.pool, self.obs.cards_left[seat]):
+            dealt = (*known, *hidden)
+            if flor and not (dealt[0].suit == dealt[1].suit == dealt[2].suit):
+                continue
+            if value is not None:
+                worth = flor_value(dealt) if flor else envido_value(dealt)
+                if worth != value:
+                    continue
+            if signs and not all(consistent(s, dealt) for s in signs):
+                continue
+            keep.append(hidden)
+        return keep
+
+    def draw(self) -> tuple[tuple[Card, ...], ...] | None:
+        """One deal (seat 0 first) of the whole hand, or None if the draw clashed."""
+        obs = self.obs
+        assert obs.seat is not None
+        hands: list[tuple[Card, ...] | None] = [None] * self.players
+        hands[obs.seat] = obs.dealt
+        used: set[Card] = set()
+        for seat, options in self.options.items():
+            if not options:
+                return None
+            hidden = self.rng.choice(options)
+            if used.intersection(hidden):
+                return None
+            used.update(hidden)
+            hands[seat] = (*self.played[seat], *hidden)
+        rest = [c for c in self.pool if c not in used]
+        self.rng.shuffle(rest)
+        for seat in self.others:
+            if hands[seat] is None:
+                count = obs.cards_left[seat]
+                hands[seat] = (*self.played[seat], *rest[:count])
+                rest = rest[count:]
+        return tuple(h for h in hands if h is not None)
+
+    def world(self) -> tuple[MatchState, float] | None:
+        """A state of the whole table consistent with the observation, and its weight."""
+        obs = self.obs
+        for _ in range(MAX_TRIES):
+            hands = self.draw()
+            if hands is None:
+                continue
+            built = self._replay(hands)
+            if built is not None:
+                return built
+        return None
+
+    def _replay(self, hands: tuple[tuple[Card, ...], ...]) -> tuple[MatchState, float] | None:
+        obs = self.obs
+        state = MatchState(obs.config)
+        state.scores = list(obs.start_scores)
+        state.hand_number = obs.hand_number - 1
+        state.dealer = (obs.dealer - 1) % self.players if obs.hand_number > 1 else obs.dealer
+        weight = 1.0
+        try:
+            state.apply(Deal(hands))
+            for action in obs.history:
+                h = state.hand
+                assert h is not None
+                if side_of(action.seat) != side_of(obs.seat or 0):
+                    weight *= _likelihood(action, h.pending(), hands[action.seat])
+                state.apply(action)
+        except IllegalActionError:
+            return None
+        h = state.hand
+        if h is None or tuple(h.announced) != obs.announced or state.step < 0:
+            return None
+        if (state.scores[0], state.scores[1]) != obs.scores or state.phase is not obs.phase:
+            return None
+        return state, weight
+
+
+def _likelihood(action: Action, pending: Pending | None, dealt: Sequence[Card]) -> float:
+    """How likely a rival's chant or answer was with these cards (a mild, bluff-tolerant
+    model of how people play)."""
+    kind = action.kind
+    if kind in ENVIDO_CHANTS or (kind is K.QUIERO and pending is Pending.ENVIDO):
+        return 0.15 + 0.85 * _sigmoid((envido_value(dealt) - 25) / 2.5)
+    if kind is K.NO_QUIERO and pending is Pending.ENVIDO:
+        return 0.15 + 0.85 * _sigmoid((25 - envido_value(dealt)) / 2.5)
+    if kind in TRUCO_CHANTS or (kind is K.QUIERO and pending is Pending.TRUCO):
+        return 0.2 + 0.8 * _sigmoid((_strength(dealt) - 19) / 3)
+    if kind is K.NO_QUIERO and pending is Pending.TRUCO:
+        return 0.2 + 0.8 * _sigmoid((19 - _strength(dealt)) / 3)
+    return 1.0
+
+
+def _unique(actions: Sequence[Action]) -> list[Action]:
+    seen: set[Action] = set()
+    out = []
+    for a in actions:
+        if a not in seen:
+            seen.add(a)
+            out.append(a)
+    return out
+
+
+def playout(state: MatchState, seat: int, rng: random.Random) -> float:
+    """Play the hand out with the normal player everywhere; `seat`'s chance to win then."""
+    side = side_of(seat)
+    hand = state.hand_number
+    while state.phase is Phase.PLAY and state.hand_number == hand:
+        acting = state.legal_actions()
+        who = acting[0].seat
+        state.apply(play_normal(observe(state, who), rng))
+    if state.phase is Phase.OVER:
+        return 1.0 if state.winner == side else 0.0
+    return equity(state.scores[side], state.scores[1 - side], state.config.target)
+
+
+def play_dificil(
+    obs: Observation,
+    rng: random.Random,
+    signs: Collection[str] = (),
+    worlds: int = WORLDS,
+    budget: float = BUDGET,
+) -> Action:
+    options = _unique(obs.actions)
+    if len(options) == 1:
+        return options[0]
+    if obs.seat is None or len(obs.history) == 0 and (obs.rounds or obs.calls):
+        return play_normal(obs, rng, signs)  # a hand saved before logs existed: by rules
+    started = time.perf_counter()
+    sampler = Sampler(obs, signs, rng)
+    totals = [0.0] * len(options)
+    weights = 0.0
+    base = rng.getrandbits(32)
+    for index in range(worlds):
+        found = sampler.world()
+        if found is None:
+            break
+        world, weight = found
+        for i, option in enumerate(options):
+            state = world.copy()
+            state.apply(option)
+            totals[i] += weight * playout(state, obs.seat, random.Random(base + index))
+        weights += weight
+        if time.perf_counter() - started > budget:
+            break
+    if weights == 0:
+        return play_normal(obs, rng, signs)
+    best = max(range(len(options)), key=lambda i: totals[i])
+    return options[best]
