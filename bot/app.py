@@ -17,6 +17,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Contex
 
 from bot.config import Settings
 from bot.i18n import LANGUAGES, translator
+from bot.service.ai import AiPlayers
 from bot.service.outbox import Outbox
 from bot.service.publisher import Publisher
 from bot.service.tables import TableService
@@ -41,6 +42,7 @@ class Services:
     outbox: Outbox
     publisher: Publisher
     league: League
+    ai: AiPlayers
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
@@ -128,13 +130,20 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     publisher = Publisher(app.bot, tables, outbox, app.bot.username, league)
     tables.planner = publisher.plan
     tables.committed = outbox.wake
-    app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher, league)
+    ai = AiPlayers(
+        tables, delay=settings.bot_delay, workers=settings.ai_workers, seed=settings.seed
+    )
+    ai.send_signs = publisher.bot_signs
+    app.bot_data["services"] = Services(
+        settings, db, store, tables, outbox, publisher, league, ai
+    )
     await _set_commands(app)
     from bot.handlers.timers import start_timers
 
     await tables.open_tables()  # every open table in the cache: the timers sweep them
     # Whatever was decided and not yet sent when the bot stopped (or crashed) goes out now.
     outbox.start(publisher.deliver)
+    await ai.start()  # a computer player that was to move when the bot stopped moves now
     start_timers(app, settings.timer_tick)
     log.info("truco-bot ready as @%s", app.bot.username)
 
@@ -155,6 +164,7 @@ async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Send what is queued while the bot can still talk (the state is already committed)."""
     found: Services | None = app.bot_data.get("services")
     if found is not None:
+        found.ai.close()
         try:
             await found.outbox.drain(5.0)
         except Exception:  # what is left stays in the outbox for the next start

@@ -23,7 +23,8 @@ class ActData:
 @dataclass(frozen=True)
 class LobbyData:
     table: int
-    op: str  # j: join (arg: team), x: leave, o: option (arg: name)
+    op: str  # j: join (arg: team), x: leave, o: option (arg: name), b: add a bot (arg: team),
+    # r: take a bot out
     arg: str = ""
 
 
@@ -53,7 +54,17 @@ class ConfigData:
     option: str
 
 
-CallbackData = ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData
+@dataclass(frozen=True)
+class VacatedData:
+    """A seat left empty mid-match: "b" a computer player takes it, "e" the match ends."""
+
+    table: int
+    choice: str
+
+
+CallbackData = (
+    ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData | VacatedData
+)
 
 
 def pack(data: CallbackData) -> str:
@@ -69,6 +80,8 @@ def pack(data: CallbackData) -> str:
         text = f"s:{data.table}:{data.step}:{data.sign}"
     elif isinstance(data, ConfigData):
         text = f"k:{data.option}"
+    elif isinstance(data, VacatedData):
+        text = f"v:{data.table}:{data.choice}"
     else:
         text = f"g:{data.language}"
     if len(text.encode()) > MAX_BYTES:
@@ -95,8 +108,10 @@ def unpack(text: str | None) -> CallbackData | None:
             if (kind is ActionKind.PLAY) != (card is not None):
                 return None
             return ActData(_int(parts[1]), _int(parts[2]), kind, card)
-        if head == "l" and len(parts) == 4 and parts[2] in ("j", "x", "o"):
+        if head == "l" and len(parts) == 4 and parts[2] in ("j", "x", "o", "b", "r"):
             return LobbyData(_int(parts[1]), parts[2], parts[3])
+        if head == "v" and len(parts) == 3 and parts[2] in ("b", "e"):
+            return VacatedData(_int(parts[1]), parts[2])
         if head == "c" and len(parts) == 2:
             return CardsData(_int(parts[1]))
         if head == "s" and len(parts) == 4 and parts[3].isalnum():

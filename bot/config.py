@@ -58,6 +58,17 @@ class Settings(BaseSettings):
     outbox_poll: float = Field(
         default=1.0, gt=0, description="Seconds between looks for messages left to send"
     )
+    bot_delay: float = Field(
+        default=1.5, ge=0, description="Seconds a computer player pauses before it moves"
+    )
+    ai_workers: int = Field(
+        default=1,
+        ge=0,
+        description="Processes that think for the computer players; 0: a thread of this one",
+    )
+    bot_level: Literal["facil", "normal", "dificil"] = Field(
+        default="normal", description="Computer players' level unless a group's /config says"
+    )
     log_level: str = Field(default="INFO")
 
     def webhook_args(self) -> dict[str, object] | None:

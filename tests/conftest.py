@@ -88,6 +88,7 @@ class Harness:
             and self.app.update_queue.empty()
             and not any(not task.done() for task in handling)
             and not self.services.outbox.busy()
+            and not self.services.ai.busy()
             and await self.services.outbox.store.waiting() == 0
         )
 
@@ -125,6 +126,8 @@ def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:
         "lobby_seconds": 600,
         "turn_seconds": 0,
         "timer_tick": 0.1,
+        "bot_delay": 0,
+        "ai_workers": 0,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

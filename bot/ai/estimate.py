@@ -32,13 +32,29 @@ def unseen(obs: Observation) -> list[Card]:
     return [c for c in DECK if c not in seen]
 
 
-def power(card: Card, pool: Sequence[Card]) -> float:
-    """The chance that `card` beats one card drawn from `pool` (a tie counts half)."""
-    if not pool:
-        return 1.0
-    beats = sum(1.0 if c.strength < card.strength else 0.5 if c.strength == card.strength else 0.0
-                for c in pool)  # fmt: skip
-    return beats / len(pool)
+class Odds:
+    """How often a card of each strength beats one card drawn from a pool (ties count half),
+    from the pool's strength counts: O(1) per question."""
+
+    __slots__ = ("_beats",)
+
+    def __init__(self, pool: Sequence[Card]) -> None:
+        counts = [0] * 16
+        for c in pool:
+            counts[c.strength] += 1
+        total = len(pool)
+        below = 0
+        beats = [1.0] * 16
+        for strength in range(16):
+            if total:
+                beats[strength] = (below + counts[strength] / 2) / total
+            below += counts[strength]
+        self._beats = beats
+
+    def beat(self, strength: int, rivals: int = 1) -> float:
+        """The chance to beat `rivals` cards drawn from the pool (taken as independent)."""
+        p = self._beats[strength]
+        return p if rivals == 1 else 1.0 if rivals == 0 else float(p**rivals)
 
 
 def current_round(obs: Observation) -> tuple[tuple[int, Card], ...]:
@@ -64,14 +80,14 @@ def hand_outcome(results: Sequence[int | None], mano_side: int) -> int | None:
     return None
 
 
-def hand_chance(obs: Observation, partner_bonus: float = 0.0) -> float:
+def hand_chance(obs: Observation, partner_bonus: float = 0.0, odds: Odds | None = None) -> float:
     """Roughly, the chance that this seat's side wins the hand's rounds: each remaining card
     is taken to win its round on its own odds, strongest cards first, and the rounds combine
     by R8. In 2v2 a card must beat both rivals' cards, and the partner may win the round too."""
     assert obs.seat is not None
     side = side_of(obs.seat)
     four = obs.config.players == 4
-    pool = unseen(obs)
+    odds = odds or Odds(unseen(obs))
     mine = sorted(obs.cards, key=lambda c: -c.strength)
     on_table = current_round(obs)
     probs: list[float] = []
@@ -80,7 +96,6 @@ def hand_chance(obs: Observation, partner_bonus: float = 0.0) -> float:
     partner_round = 1 / 3 + partner_bonus  # a partner's unknown card wins a round this often
     for index, card in enumerate(mine):
         if index == 0 and on_table:
-            top = max(c.strength for _, c in on_table)
             ours = [c.strength for s, c in on_table if side_of(s) == side]
             theirs = [c.strength for s, c in on_table if side_of(s) != side]
             best_ours = max([card.strength, *ours])
@@ -92,42 +107,40 @@ def hand_chance(obs: Observation, partner_bonus: float = 0.0) -> float:
                     for i in range(1, to_come + 1)
                     if side_of((obs.seat + i) % obs.config.players) != side
                 )
-                p = _beat_all(best_ours, pool, rivals_to_come)
-            elif best_ours == best_theirs == top:
+                p = odds.beat(best_ours, rivals_to_come)
+            elif best_ours == best_theirs:
                 p = 0.5
             else:
                 p = 0.0
             probs.append(p)
             continue
-        p_card = power(card, pool)
         if four:
-            p_me = p_card * p_card
+            p_me = odds.beat(card.strength, 2)
             p = 1 - (1 - p_me) * (1 - partner_round) if partner_left else p_me
         else:
-            p = p_card
+            p = odds.beat(card.strength)
         probs.append(p)
-    return _combine(list(obs.results), probs, side, side_of(obs.mano))
+    return _combine(tuple(obs.results), tuple(probs), side, side_of(obs.mano))
 
 
-def _beat_all(strength: int, pool: Sequence[Card], rivals: int) -> float:
-    if not pool or rivals == 0:
-        return 1.0
-    beats = sum(1.0 if c.strength < strength else 0.5 if c.strength == strength else 0.0
-                for c in pool) / len(pool)  # fmt: skip
-    return float(beats**rivals)
+@cache
+def _outcome(results: tuple[int | None, ...], mano_side: int) -> int | None:
+    return hand_outcome(results, mano_side)
 
 
-def _combine(results: list[int | None], probs: list[float], side: int, mano_side: int) -> float:
+def _combine(
+    results: tuple[int | None, ...], probs: tuple[float, ...], side: int, mano_side: int
+) -> float:
     """The chance of winning the hand when the remaining rounds go as `probs` says."""
-    decided = hand_outcome(results, mano_side)
+    decided = _outcome(results, mano_side)
     if decided is not None:
         return 1.0 if decided == side else 0.0
     if not probs:
         return 0.5
     p = probs[0]
     rest = probs[1:]
-    won = _combine([*results, side], rest, side, mano_side)
-    lost = _combine([*results, 1 - side], rest, side, mano_side)
+    won = _combine((*results, side), rest, side, mano_side)
+    lost = _combine((*results, 1 - side), rest, side, mano_side)
     return p * won + (1 - p) * lost
 
 
@@ -230,8 +243,10 @@ def _equity_table(target: int) -> tuple[tuple[float, ...], ...]:
                 if na == a and nb == b:
                     stay += p
                     continue
-                if na == 0:
-                    value += p  # points are scored one by one: ours come first (approx.)
+                if na == 0 and nb == 0:
+                    value += p / 2  # both would reach it: who scores first is a coin toss
+                elif na == 0:
+                    value += p
                 elif nb == 0:
                     continue
                 else:

@@ -15,7 +15,7 @@ from collections.abc import Collection
 
 from bot.ai.estimate import (
     ENVIDO_FLOOR,
-    _beat_all,
+    Odds,
     _combine,
     current_round,
     envido_chance,
@@ -114,6 +114,13 @@ class _Normal:
         self.kinds = _kinds(obs)
         self.plays = _plays(obs)
         self._hand: float | None = None
+        self._odds: Odds | None = None
+
+    @property
+    def odds(self) -> Odds:
+        if self._odds is None:
+            self._odds = Odds(unseen(self.obs))
+        return self._odds
 
     def eq(self, mine: int = 0, theirs: int = 0) -> float:
         return equity(self.me + mine, self.them + theirs, self.target)
@@ -126,7 +133,7 @@ class _Normal:
     def hand(self) -> float:
         if self._hand is None:
             bonus = 0.25 if self.signs and set(self.signs) - {"no", "ev"} else 0.0
-            self._hand = hand_chance(self.obs, bonus)
+            self._hand = hand_chance(self.obs, bonus, self.odds)
         return self._hand
 
     def rival_chanted_truco(self) -> bool:
@@ -273,10 +280,9 @@ class _Normal:
 
     def lead(self, plays: list[Action]) -> Action:
         results = self.obs.results
-        pool = unseen(self.obs)
         if not results:
             if len(plays) == 3:
-                strong = [a for a in plays if a.card and _beat_all(a.card.strength, pool, 1) > 0.8]
+                strong = [a for a in plays if a.card and self.odds.beat(a.card.strength) > 0.8]
                 return plays[0] if len(strong) >= 2 else plays[1]
             return plays[0]
         if results[0] == self.side and None not in results:
@@ -285,16 +291,19 @@ class _Normal:
 
     def follow(self, plays: list[Action], on_table: tuple[tuple[int, Card], ...]) -> Action:
         obs = self.obs
-        pool = unseen(obs)
+        odds = self.odds
         players = obs.config.players
         after = players - len(on_table) - 1
         rivals_after = sum(
             1 for i in range(1, after + 1) if side_of((self.seat + i) % players) != self.side
         )
-        rest_probs: dict[Action, list[float]] = {}
+        rest_probs: dict[Action, tuple[float, ...]] = {}
+        rivals = 1 if players == 2 else 2
         for a in plays:
-            others = sorted((p.card for p in plays if p is not a and p.card), key=lambda c: -c.strength)
-            rest_probs[a] = [_beat_all(c.strength, pool, 1 if players == 2 else 2) for c in others]
+            others = sorted(
+                (p.card for p in plays if p is not a and p.card), key=lambda c: -c.strength
+            )
+            rest_probs[a] = tuple(odds.beat(c.strength, rivals) for c in others)
         top_theirs = max((c.strength for s, c in on_table if side_of(s) != self.side), default=0)
         top_ours = max((c.strength for s, c in on_table if side_of(s) == self.side), default=0)
         best: tuple[float, int, Action] | None = None
@@ -302,18 +311,18 @@ class _Normal:
             assert a.card is not None
             ours = max(top_ours, a.card.strength)
             if ours > top_theirs:
-                p_win, p_parda = _beat_all(ours, pool, rivals_after), 0.0
+                p_win, p_parda = odds.beat(ours, rivals_after), 0.0
             elif ours == top_theirs:
                 p_win, p_parda = 0.0, 1.0 if rivals_after == 0 else 0.5
             else:
                 p_win, p_parda = 0.0, 0.0
-            results = list(obs.results)
+            results = obs.results
             mano_side = side_of(obs.mano)
             chance = (
-                p_win * _combine([*results, self.side], rest_probs[a], self.side, mano_side)
-                + p_parda * _combine([*results, None], rest_probs[a], self.side, mano_side)
+                p_win * _combine((*results, self.side), rest_probs[a], self.side, mano_side)
+                + p_parda * _combine((*results, None), rest_probs[a], self.side, mano_side)
                 + (1 - p_win - p_parda)
-                * _combine([*results, 1 - self.side], rest_probs[a], self.side, mano_side)
+                * _combine((*results, 1 - self.side), rest_probs[a], self.side, mano_side)
             )
             key = (round(chance, 3), -a.card.strength, a)
             if best is None or key[:2] > best[:2]:

@@ -118,7 +118,6 @@ class Sampler:
 
     def world(self) -> tuple[MatchState, float] | None:
         """A state of the whole table consistent with the observation, and its weight."""
-        obs = self.obs
         for _ in range(MAX_TRIES):
             hands = self.draw()
             if hands is None:
@@ -201,7 +200,7 @@ def play_dificil(
     options = _unique(obs.actions)
     if len(options) == 1:
         return options[0]
-    if obs.seat is None or len(obs.history) == 0 and (obs.rounds or obs.calls):
+    if obs.seat is None or (len(obs.history) == 0 and (obs.rounds or obs.calls)):
         return play_normal(obs, rng, signs)  # a hand saved before logs existed: by rules
     started = time.perf_counter()
     sampler = Sampler(obs, signs, rng)

@@ -11,6 +11,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
+from bot.ai.signs import SIGNS
 from bot.app import Services, services
 from bot.callbacks import (
     ActData,
@@ -19,6 +20,7 @@ from bot.callbacks import (
     LanguageData,
     LobbyData,
     SignData,
+    VacatedData,
     pack,
     unpack,
 )
@@ -35,13 +37,11 @@ from bot.handlers.common import (
 from bot.handlers.config import config_tap
 from bot.i18n import Translator
 from bot.service.publisher import edit_row, hand_row, text_row
-from bot.service.tables import LobbyOption, Refusal
+from bot.service.tables import BOT_LEVEL_ORDER, LobbyOption, Refusal
 from bot.storage.outbox import Outgoing
-from bot.storage.repo import TableStatus
+from bot.storage.repo import TableStatus, is_bot
 from bot.views.common import cards_text, short_name
 from bot.views.table import kind_label
-
-SIGNS = ("ae", "ab", "s7", "t3", "t2", "af", "ev", "no")
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -64,6 +64,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _my_cards(query, s, data, t)
         elif isinstance(data, SignData):
             await _sign(query, s, data, t)
+        elif isinstance(data, VacatedData):
+            await _vacated(query, context, s, data, t)
         elif isinstance(data, ConfigData):
             message = query.message
             if message is None:
@@ -115,6 +117,14 @@ async def _lobby(
     elif data.op == "x":
         await s.tables.leave(table.id, user.id)
         await query.answer()
+    elif data.op == "b":
+        team = int(data.arg) if data.arg.isdigit() else None
+        level = await default_bot_level(s, table.chat_id)
+        await s.tables.add_bot(table.id, user.id, team, level)
+        await query.answer(t("lobby.bot_added"))
+    elif data.op == "r":
+        await s.tables.remove_bot(table.id, user.id)
+        await query.answer(t("lobby.bot_removed"))
     elif data.arg == "cancel":
         admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
         why = await cancel_table(context, s, table, user.id, admin, t)
@@ -124,6 +134,27 @@ async def _lobby(
         await query.answer()
     else:
         raise Refusal("bad_button")
+
+
+async def default_bot_level(s: Services, chat_id: int) -> str:
+    level = (await s.store.chat_defaults(chat_id)).get("bot", s.settings.bot_level)
+    return str(level) if level in BOT_LEVEL_ORDER else "normal"
+
+
+async def _vacated(
+    query: CallbackQuery,
+    context: ContextTypes.DEFAULT_TYPE,
+    s: Services,
+    data: VacatedData,
+    t: Translator,
+) -> None:
+    table = await s.tables.get(data.table)
+    t = table_translator(table, t)
+    if table is None:
+        raise Refusal("no_game")
+    level = await default_bot_level(s, table.chat_id)
+    await s.tables.fill_vacated(table.id, query.from_user.id, data.choice == "b", level)
+    await query.answer(t("vacated.bot_chosen") if data.choice == "b" else t("vacated.ended"))
 
 
 async def _my_cards(query: CallbackQuery, s: Services, data: CardsData, t: Translator) -> None:
@@ -189,7 +220,11 @@ async def _sign(query: CallbackQuery, s: Services, data: SignData, t: Translator
         return
     if data.sign not in SIGNS:
         raise Refusal("bad_button")
-    partner = table.seats[(seat + 2) % 4]
+    partner_seat = (seat + 2) % 4
+    partner = table.seats[partner_seat]
+    if is_bot(partner):
+        s.ai.receive_sign(table, partner_seat, data.sign)
+        partner = None  # it reads the seña; there is nobody to message
     names = await s.publisher.names(table)
     sign, meaning = t(f"sign.{data.sign}"), t(f"sign.meaning.{data.sign}")
     name = short_name(names.get(user.id, "?"))
@@ -206,7 +241,7 @@ async def _sign(query: CallbackQuery, s: Services, data: SignData, t: Translator
     )
     for rival_seat in ((seat + 1) % 4, (seat + 3) % 4):
         rival = table.seats[rival_seat]
-        if rival is not None and rng.random() < chance:
+        if rival is not None and rival > 0 and rng.random() < chance:
             caught = t(
                 "sign.caught",
                 rival=f"<b>{short_name(names.get(rival, '?'))}</b>",

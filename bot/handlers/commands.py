@@ -64,6 +64,29 @@ def parse_options(
     return MatchConfig(players=players, target=target, flor=flor, mazo_penalty=house), None
 
 
+BOT_WORDS = ("bot", "robot", "maquina", "máquina", "cpu", "ia", "ai")
+LEVEL_WORDS = {
+    "facil": "facil", "fácil": "facil", "easy": "facil",
+    "normal": "normal", "medio": "normal",
+    "dificil": "dificil", "difícil": "dificil", "hard": "dificil",
+}  # fmt: skip
+
+
+def parse_bot(args: list[str]) -> tuple[list[str], bool, str | None]:
+    """`/nueva bot difícil 15`: (the other words, a computer player wanted, its level)."""
+    rest: list[str] = []
+    wanted, level = False, None
+    for raw in args:
+        word = raw.lower()
+        if word in BOT_WORDS:
+            wanted = True
+        elif word in LEVEL_WORDS:
+            wanted, level = True, LEVEL_WORDS[word]
+        else:
+            rest.append(raw)
+    return rest, wanted, level
+
+
 async def can_write(
     context: ContextTypes.DEFAULT_TYPE, s: Services, user: User, t: Translator
 ) -> bool:
@@ -94,7 +117,8 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     message, user, chat, s, t = command
     defaults = await s.store.chat_defaults(chat.id)
-    config, bad = parse_options(list(context.args or []), defaults_config(defaults))
+    words, with_bots, level = parse_bot(list(context.args or []))
+    config, bad = parse_options(words, defaults_config(defaults))
     if bad is not None:
         await reply(context, message, t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
         return
@@ -108,8 +132,25 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))
         return
-    if await can_write(context, s, user, t):
+    seated = await can_write(context, s, user, t)
+    if seated:
         await s.tables.join(table.id, user.id, 0 if config.players == 4 else None)
+    if with_bots:
+        await _fill_with_bots(s, chat.id, table.id, user.id, config.players, level)
+
+
+async def _fill_with_bots(
+    s: Services, chat_id: int, table_id: int, opener: int, players: int, level: str | None
+) -> None:
+    """`/nueva bot`: computer players in every other seat, so the match starts at once (or
+    as soon as the opener, who cannot be messaged yet, joins: one seat is kept for them)."""
+    if level is None:
+        level = str((await s.store.chat_defaults(chat_id)).get("bot", s.settings.bot_level))
+    for team in [0, 1, 1] if players == 4 else [None]:
+        try:
+            await s.tables.add_bot(table_id, opener, team, level)
+        except Refusal:
+            return
 
 
 def _plain(text: str) -> str:
@@ -280,7 +321,9 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await see(s, user)
     here = await s.league.numbers(user.id, chat.id if is_group(chat) else None)
     everywhere = await s.league.numbers(user.id)
-    await reply(context, message, numbers_text(t, user.full_name, here, everywhere))
+    bots = await s.league.against_bots(user.id)
+    text = numbers_text(t, user.full_name, here, everywhere, bots)
+    await reply(context, message, text)
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

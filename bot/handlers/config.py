@@ -17,7 +17,8 @@ from bot.service.tables import TIMER_CHOICES
 from bot.views.common import rules_line
 from bot.views.lobby import timer_text
 
-OPTIONS = ("mode", "target", "flor", "house", "timer", "lang")
+OPTIONS = ("mode", "target", "flor", "house", "timer", "bot", "lang")
+BOT_LEVEL_ORDER = ("facil", "normal", "dificil")
 
 
 def defaults_config(defaults: dict[str, Any]) -> MatchConfig:
@@ -44,6 +45,10 @@ def toggled(defaults: dict[str, Any], option: str, fallback_timer: int) -> dict[
         now = int(defaults.get("timer", fallback_timer))
         index = TIMER_CHOICES.index(now) if now in TIMER_CHOICES else -1
         new["timer"] = TIMER_CHOICES[(index + 1) % len(TIMER_CHOICES)]
+    elif option == "bot":
+        level = defaults.get("bot", "normal")
+        index = BOT_LEVEL_ORDER.index(level) if level in BOT_LEVEL_ORDER else 0
+        new["bot"] = BOT_LEVEL_ORDER[(index + 1) % len(BOT_LEVEL_ORDER)]
     return new
 
 
@@ -52,15 +57,20 @@ def config_view(
 ) -> tuple[str, InlineKeyboardMarkup]:
     config = defaults_config(defaults)
     timer = int(defaults.get("timer", fallback_timer))
+    level = defaults.get("bot", "normal")
+    level = level if level in BOT_LEVEL_ORDER else "normal"
+    bot_line = t("config.bot", level=t(f"bot.level.{level}"))
     text = "\n".join(
-        [t("config.title"), "", rules_line(t, config), timer_text(t, timer), t("config.help")]
-    )
+        [t("config.title"), "", rules_line(t, config), timer_text(t, timer), bot_line,
+         t("config.help")]
+    )  # fmt: skip
     labels = {
         "mode": "1v1 ⇄ 2v2",
         "target": "30 ⇄ 15",
         "flor": t("rules.con_flor") + " ⇄ " + t("rules.sin_flor"),
         "house": t("config.house"),
         "timer": t("button.timer"),
+        "bot": t("button.bot_level"),
         "lang": "🌐 es ⇄ en",
     }
     buttons = [

@@ -39,6 +39,7 @@ async def _sweep(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
+    s.ai.tick()  # computer players whose pause is over
     now = s.tables.clock()
     for table in s.tables.lobbies():
         if now >= table.created_at + s.settings.lobby_seconds:

@@ -21,14 +21,15 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ExtBot
 
+from bot.callbacks import VacatedData, pack
 from bot.game import observe
 from bot.game.events import HandDealt
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.service.outbox import Committer, Delivery, Outbox, Writer
-from bot.service.tables import Change, ChangeKind, TableService
+from bot.service.tables import VACATED_SECONDS, Change, ChangeKind, TableService
 from bot.storage.league import League
 from bot.storage.outbox import POST, REFRESH, URGENT, Outgoing, Pending
-from bot.storage.repo import Table, TableStatus
+from bot.storage.repo import BOT_LEVELS, Table, TableStatus, is_bot
 from bot.views.common import Seating, rules_line, seating, short_name
 from bot.views.lobby import lobby_markup, lobby_text
 from bot.views.standings import rating_lines
@@ -47,6 +48,24 @@ def _gone(error: BadRequest) -> bool:
 
 def _not_modified(error: BadRequest) -> bool:
     return "not modified" in str(error).lower()
+
+
+def bot_name(t: Translator, level: str) -> str:
+    """A computer player's name on the board: it says it is one, and its level."""
+    return t("bot.name", level=t(f"bot.level.{level}"))
+
+
+def vacated_markup(t: Translator, table_id: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(t("button.bot_takes_seat"),
+                                     callback_data=pack(VacatedData(table_id, "b"))),
+                InlineKeyboardButton(t("button.end_match"),
+                                     callback_data=pack(VacatedData(table_id, "e"))),
+            ]
+        ]
+    )  # fmt: skip
 
 
 # -- rows -------------------------------------------------------------------------------------
@@ -133,7 +152,13 @@ class Publisher:
         if missing:
             for uid, player in (await self.service.store.players(missing)).items():
                 known[uid] = player.name
-        return {u: known[u] for u in table.players if u in known}
+        names = {u: known[u] for u in table.players if u in known}
+        t = translator(table.language)
+        for seat in table.bot_seats:
+            user = table.seats[seat]
+            assert user is not None
+            names[user] = bot_name(t, BOT_LEVELS[user])
+        return names
 
     async def who(self, table: Table) -> Seating:
         return seating(table.seats, await self.names(table))
@@ -141,6 +166,21 @@ class Publisher:
     async def say(self, *rows: Outgoing) -> None:
         """Rows that change nothing else: committed on their own, then delivered."""
         await self.outbox.send(list(rows))
+
+    async def bot_signs(self, table: Table, seat: int, signs: list[str]) -> None:
+        """A computer player shows its partner (a person) its señas; rivals may catch them."""
+        t = translator(table.language)
+        partner = table.seats[(seat + 2) % 4]
+        if partner is None or is_bot(partner):
+            return
+        names = await self.names(table)
+        name = short_name(names.get(table.seats[seat] or 0, "?"))
+        rows = []
+        for sign in signs:
+            sign_text, meaning = t(f"sign.{sign}"), t(f"sign.meaning.{sign}")
+            text = t("sign.received", name=f"<b>{name}</b>", sign=sign_text, meaning=meaning)
+            rows.append(text_row(partner, text))
+        await self.say(*rows)
 
     def join_link(self, table: Table) -> str:
         return f"https://t.me/{self.bot_username}?start=j{table.join_token or ''}"
@@ -166,6 +206,19 @@ class Publisher:
             if table.status is TableStatus.LOBBY:
                 return [lobby_row(table)]
             return [board_row(table)] + [hand_row(table, u) for u in table.players]
+        if kind == ChangeKind.VACATED:
+            assert change.seat is not None
+            who = await self.who(table)
+            key = "vacated.timeout" if change.timed_out else "vacated.left"
+            text = t(key, name=who.seat(change.seat), minutes=VACATED_SECONDS // 60)
+            markup = vacated_markup(t, table.id)
+            return [text_row(table.chat_id, text, table.thread_id, markup), board_row(table)]
+        if kind == ChangeKind.BOT_IN:
+            assert change.seat is not None
+            who = await self.who(table)
+            text = t("vacated.bot_in", name=who.seat(change.seat))
+            rows = [text_row(table.chat_id, text, table.thread_id), board_row(table)]
+            return rows + [hand_row(table, u) for u in table.players]
         if kind == ChangeKind.CONCEDED:
             assert change.seat is not None
             rows = []

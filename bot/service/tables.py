@@ -36,7 +36,7 @@ from bot.game.events import (
 )
 from bot.storage.league import record_league
 from bot.storage.outbox import OutboxStore, Outgoing
-from bot.storage.repo import Store, Table, TableStatus
+from bot.storage.repo import BOT_IDS, BOT_LEVELS, Store, Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +58,35 @@ class LobbyOption:
     FLOR = "flor"
     HOUSE = "house"
     TIMER = "timer"
-    ALL = (MODE, TARGET, FLOR, HOUSE, TIMER)
+    BOT = "bot"  # the computer players' level
+    ALL = (MODE, TARGET, FLOR, HOUSE, TIMER, BOT)
 
 
 TIMER_CHOICES = (60, 120, 300, 0)  # seconds a player has to move; 0: sin tiempo
 STRIKES_TO_CONCEDE = 3
+BOT_LEVEL_ORDER = ("facil", "normal", "dificil")
+VACATED_SECONDS = 300  # a seat left empty mid-match: the others have this long to choose
+
+
+def bot_to_move(table: Table) -> int | None:
+    """The computer player's seat the game waits on now, if any. It never answers for a
+    person: when a person of its side may answer a chant, it lets them (it only declares its
+    own flor, which nobody else can)."""
+    state = table.state
+    if table.status is not TableStatus.PLAYING or state is None or table.vacated is not None:
+        return None
+    legal = state.legal_actions()
+    bots = sorted({a.seat for a in legal if is_bot(table.seats[a.seat])})
+    if not bots:
+        return None
+    people = any(not is_bot(table.seats[a.seat]) for a in legal)
+    if people:
+        for seat in bots:
+            own = [a for a in legal if a.seat == seat]
+            if all(a.kind is ActionKind.FLOR for a in own):
+                return seat
+        return None
+    return bots[0]
 
 
 def conservative_action(state: MatchState, seat: int) -> Action:
@@ -88,6 +112,8 @@ class ChangeKind:
     CONCEDED = "conceded"  # /abandonar, or three timeouts
     CHAT_GONE = "chat_gone"  # the bot left the group: its table is cancelled
     MOVED = "moved"  # the group became a supergroup
+    VACATED = "vacated"  # a player left mid-match: the others choose a bot or the end
+    BOT_IN = "bot_in"  # a computer player took the empty seat
 
 
 @dataclass
@@ -153,6 +179,7 @@ class TableService:
         self.names: dict[int, str] = {}  # players' names, as last seen by this process
         self.planner: Planner | None = None
         self.committed: Callable[[list[Outgoing]], None] | None = None  # wakes the sender
+        self.watchers: list[Callable[[Table], None]] = []  # told of every committed table
 
     # -- loading -------------------------------------------------------------------------------
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -227,13 +254,15 @@ class TableService:
         if not table.is_open:
             self._cache.pop(table.id, None)
         self._committed(rows)
+        for watcher in self.watchers:
+            watcher(table)
 
     def waiting_users(self, table: Table) -> set[int]:
         """The users the game waits on now."""
         if table.state is None or table.status is not TableStatus.PLAYING:
             return set()
         seats = {a.seat for a in table.state.legal_actions()}
-        return {u for s, u in enumerate(table.seats) if s in seats and u is not None}
+        return {u for s, u in enumerate(table.seats) if s in seats and u is not None and u > 0}
 
     @staticmethod
     def _conceded_to(table: Table) -> int | None:
@@ -324,15 +353,57 @@ class TableService:
             if seat is not None:
                 table.seats[seat] = None
             table.seats[free[0]] = user_id
-            outcome = LobbyOutcome(table)
-            if all(s is not None for s in table.seats):
-                outcome.events, deal_code = self._start(table)
-                outcome.started = True
-                change = Change(table, ChangeKind.STARTED, outcome.events, actor=user_id)
-                await self._commit(table, [(None, deal_code)], 0, change)
-            else:
-                await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
-            return outcome
+            return await self._seated(table, user_id)
+
+    async def _seated(self, table: Table, user_id: int) -> LobbyOutcome:
+        """Commit a lobby change; the match starts when the last seat is taken."""
+        outcome = LobbyOutcome(table)
+        if all(s is not None for s in table.seats):
+            outcome.events, deal_code = self._start(table)
+            outcome.started = True
+            change = Change(table, ChangeKind.STARTED, outcome.events, actor=user_id)
+            await self._commit(table, [(None, deal_code)], 0, change)
+        else:
+            await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
+        return outcome
+
+    async def add_bot(
+        self, table_id: int, user_id: int, team: int | None, level: str = "normal"
+    ) -> LobbyOutcome:
+        """The opener seats a computer player (in `team`, for 2v2). Bots at one table share a
+        level. A table is never filled by bots alone."""
+        async with self.lock(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.opener_id:
+                raise Refusal("only_opener")
+            players = table.config.players
+            if team is not None and not 0 <= team < 2:
+                raise Refusal("bad_button")
+            wanted = range(team, players, 2) if team is not None and players == 4 else None
+            free = [s for s in (wanted or range(players)) if table.seats[s] is None]
+            if not free:
+                raise Refusal("team_full" if wanted is not None else "table_full")
+            empty = [s for s in range(players) if table.seats[s] is None]
+            if len(empty) == 1 and not table.players:
+                raise Refusal("bot_needs_people")
+            current = [table.bot_level(s) for s in table.bot_seats]
+            level = current[0] or level if current else level
+            if level not in BOT_IDS:
+                raise Refusal("bad_button")
+            table.seats[free[0]] = BOT_IDS[level]
+            return await self._seated(table, user_id)
+
+    async def remove_bot(self, table_id: int, user_id: int) -> Table:
+        """The opener takes the last computer player out of the lobby."""
+        async with self.lock(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.opener_id:
+                raise Refusal("only_opener")
+            if not table.bot_seats:
+                raise Refusal("no_bot")
+            table.seats[table.bot_seats[-1]] = None
+            await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
+            return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         async with self.lock(table_id):
@@ -351,7 +422,7 @@ class TableService:
                 raise Refusal("only_opener")
             config = table.config
             if option == LobbyOption.MODE:
-                joined = table.players
+                joined = [u for u in table.seats if u is not None]
                 if config.players == 4 and len(joined) > 2:
                     raise Refusal("too_many_for_1v1")
                 players = 2 if config.players == 4 else 4
@@ -373,6 +444,14 @@ class TableService:
                     else -1
                 )
                 table.turn_seconds = TIMER_CHOICES[(now + 1) % len(TIMER_CHOICES)]
+            elif option == LobbyOption.BOT:
+                bots = table.bot_seats
+                if not bots:
+                    raise Refusal("no_bot")
+                level = BOT_LEVELS[table.seats[bots[0]] or -2]
+                new = BOT_LEVEL_ORDER[(BOT_LEVEL_ORDER.index(level) + 1) % len(BOT_LEVEL_ORDER)]
+                for seat in bots:
+                    table.seats[seat] = BOT_IDS[new]
             else:
                 raise Refusal("bad_button")
             await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
@@ -461,11 +540,20 @@ class TableService:
         return events, deal.code
 
     def _arm(self, table: Table) -> None:
-        """Set the deadline of whoever the game now waits on (none without a timer)."""
+        """Set the deadline of whoever the game now waits on (none without a timer, and none
+        for a computer player: it never runs out of time)."""
         playing = table.status is TableStatus.PLAYING and table.state is not None
+        waits_on_people = playing and bool(self._people_to_move(table))
         table.deadline = (
-            self.clock() + table.turn_seconds if playing and table.turn_seconds else None
+            self.clock() + table.turn_seconds if waits_on_people and table.turn_seconds else None
         )
+
+    @staticmethod
+    def _people_to_move(table: Table) -> list[int]:
+        if table.state is None:
+            return []
+        seats = sorted({a.seat for a in table.state.legal_actions()})
+        return [s for s in seats if not is_bot(table.seats[s])]
 
     async def act(
         self, table_id: int, user_id: int, step: int, kind: ActionKind, card: Card | None
@@ -478,6 +566,8 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refusal("not_seated")
+            if table.vacated is not None:
+                raise Refusal("paused")
             if step != table.state.step:
                 raise Refusal("stale")
             if (kind is ActionKind.PLAY) != (card is not None):
@@ -553,16 +643,18 @@ class TableService:
             state = table.state
             if state.step != step or table.deadline is None or not state.legal_actions():
                 return None
-            seat = min(a.seat for a in state.legal_actions())
+            if table.vacated is not None:  # nobody chose: the side that left concedes
+                seat = table.vacated
+                await self._finish_conceded(table, seat, None, timed_out=True)
+                return TimeoutOutcome(table, seat, None, None)
+            people = self._people_to_move(table)
+            if not people:
+                return None
+            seat = people[0]
             side = seat % 2
             table.strikes[side] += 1
             if table.strikes[side] >= STRIKES_TO_CONCEDE:
-                table.calls.append([seat, "concede", None])
-                table.status = TableStatus.FINISHED
-                table.ended_at = self.clock()
-                table.deadline = None
-                change = Change(table, ChangeKind.CONCEDED, seat=seat, timed_out=True)
-                await self._commit(table, change=change)
+                await self._leave_seat(table, seat, None, timed_out=True)
                 return TimeoutOutcome(table, seat, None, None)
             action = conservative_action(state, seat)
             user = table.seats[seat]
@@ -616,12 +708,84 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refusal("not_seated")
-            table.calls.append([seat, "concede", None])
-            table.status = TableStatus.FINISHED
-            table.ended_at = self.clock()
-            change = Change(table, ChangeKind.CONCEDED, actor=user_id, seat=seat)
-            await self._commit(table, change=change)
+            if table.vacated is not None:
+                raise Refusal("paused")
+            await self._leave_seat(table, seat, user_id)
             return table
+
+    async def _leave_seat(
+        self, table: Table, seat: int, user_id: int | None, timed_out: bool = False
+    ) -> None:
+        """A player concedes (or ran out of time three times). In 2v2 with other people at the
+        table the match pauses and they choose: a computer player takes the seat, or it ends.
+        In 1v1 the rival simply wins (the league counts it)."""
+        others = [u for s, u in enumerate(table.seats) if s != seat and u is not None and u > 0]
+        if not others or table.config.players == 2:
+            await self._finish_conceded(table, seat, user_id, timed_out)
+            return
+        table.vacated = seat
+        table.deadline = self.clock() + VACATED_SECONDS
+        change = Change(table, ChangeKind.VACATED, actor=user_id, seat=seat, timed_out=timed_out)
+        await self._commit(table, change=change)
+
+    async def _finish_conceded(
+        self, table: Table, seat: int, user_id: int | None, timed_out: bool = False
+    ) -> None:
+        table.calls.append([seat, "concede", None])
+        table.status = TableStatus.FINISHED
+        table.ended_at = self.clock()
+        table.deadline = None
+        table.vacated = None
+        change = Change(
+            table, ChangeKind.CONCEDED, actor=user_id, seat=seat, timed_out=timed_out
+        )
+        await self._commit(table, change=change)
+
+    async def fill_vacated(
+        self, table_id: int, user_id: int, keep_playing: bool, level: str = "normal"
+    ) -> Table:
+        """Another player at the table chooses for an empty seat: a computer player, or the
+        end of the match (the side that left concedes)."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or table.status is not TableStatus.PLAYING:
+                raise Refusal("no_game")
+            seat = table.vacated
+            if seat is None:
+                raise Refusal("already_decided")
+            chooser = table.seat_of(user_id)
+            if chooser is None or chooser == seat:
+                raise Refusal("not_seated")
+            if not keep_playing:
+                await self._finish_conceded(table, seat, None)
+                return table
+            table.seats[seat] = BOT_IDS.get(level, BOT_IDS["normal"])
+            table.vacated = None
+            table.strikes = [0, 0]
+            self._arm(table)
+            await self._commit(table, change=Change(table, ChangeKind.BOT_IN, actor=user_id,
+                                                    seat=seat))  # fmt: skip
+            return table
+
+    async def bot_act(
+        self, table_id: int, seat: int, step: int, action: Action
+    ) -> ActOutcome | None:
+        """A computer player's move, decided for `step`: applied only if the game is still
+        there and waits on that seat (a late or doubled decision changes nothing)."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or table.state is None or table.state.step != step:
+                return None
+            if bot_to_move(table) != seat or action.seat != seat:
+                return None
+            user = table.seats[seat]
+            assert user is not None
+            if not table.state.is_legal(action):
+                log.warning("bot offered an illegal action table=%s %s", table.id, action.code)
+                return None
+            outcome = await self._apply(table, user, action)
+        log.info("bot action table=%s seat=%s action=%s step=%s", table.id, seat, action.code, step)
+        return outcome
 
 
 def illegal_reason(refusal: Refusal) -> Reason | None:

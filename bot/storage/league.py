@@ -9,9 +9,11 @@ import aiosqlite
 from bot.league.ratings import Rating, rate
 from bot.league.stats import STAT_NAMES, match_stats
 from bot.storage.db import Database
-from bot.storage.repo import Table
+from bot.storage.repo import BOT_LEVELS, Table
 
-COUNTED = "('won', 'conceded')"  # cancelled matches never count
+# Cancelled matches never count, nor matches with a computer player (practice): used as
+# `outcome IN {COUNTED}`, so it brings its own `bots = 0`.
+COUNTED = "('won', 'conceded') AND bots = 0"
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,10 @@ def _filters(players: int | None, since: float | None) -> tuple[str, list[object
 
 
 async def record_league(conn: aiosqlite.Connection, table: Table, winner_side: int | None) -> None:
-    """Per-player stats from the action log, and new ratings; in the caller's transaction."""
+    """Per-player stats from the action log, and new ratings; in the caller's transaction.
+    A match with a computer player is practice: it moves nobody's numbers or rating."""
+    if table.bot_seats:
+        return
     rows = await conn.execute_fetchall(
         "SELECT code FROM actions WHERE game_id = ? ORDER BY seq", (table.id,)
     )
@@ -215,6 +220,31 @@ class League:
             partner["name"] if partner else None,
             int(partner["n"]) if partner else 0,
         )
+
+    async def against_bots(
+        self, user_id: int, chat_id: int | None = None
+    ) -> dict[str, tuple[int, int]]:
+        """A player's record against computer players, by level: {level: (played, won)}."""
+        scope = " AND m.chat_id = ?" if chat_id is not None else ""
+        args: list[object] = [user_id]
+        if chat_id is not None:
+            args.append(chat_id)
+        rows = await self.db.fetchall(
+            "SELECT bot, COUNT(*) AS played, SUM(won) AS won FROM ("
+            "  SELECT DISTINCT m.game_id, MIN(b.user_id) AS bot, m.winner_side = mp.side AS won"
+            "  FROM match_players mp JOIN matches m ON m.game_id = mp.game_id"
+            "  JOIN match_players b ON b.game_id = mp.game_id AND b.user_id < 0"
+            "    AND b.side != mp.side"
+            f" WHERE mp.user_id = ? AND m.outcome IN ('won', 'conceded'){scope}"
+            "  GROUP BY m.game_id)"
+            " GROUP BY bot ORDER BY bot DESC",
+            *args,
+        )
+        return {
+            BOT_LEVELS[r["bot"]]: (int(r["played"]), int(r["won"] or 0))
+            for r in rows
+            if r["bot"] in BOT_LEVELS
+        }
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:
         rows = await self.db.fetchall(

@@ -139,3 +139,10 @@ ALTER TABLE games ADD COLUMN join_token TEXT;
 CREATE UNIQUE INDEX games_join_token ON games (join_token)
 """
 )
+
+MIGRATIONS.append(
+    """
+ALTER TABLE matches ADD COLUMN bots INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN vacated INTEGER
+"""
+)

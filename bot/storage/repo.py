@@ -23,6 +23,15 @@ class TableStatus(StrEnum):
 
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
 
+# A computer player sits where a user id would: a negative number that names its level
+# (Telegram's user ids are positive).
+BOT_LEVELS: dict[int, str] = {-1: "facil", -2: "normal", -3: "dificil"}
+BOT_IDS: dict[str, int] = {level: uid for uid, level in BOT_LEVELS.items()}
+
+
+def is_bot(user_id: int | None) -> bool:
+    return user_id is not None and user_id < 0
+
 
 @dataclass
 class Table:
@@ -49,12 +58,16 @@ class Table:
     deadline: float | None = None  # when the player the game waits on runs out of time
     strikes: list[int] = field(default_factory=lambda: [0, 0])  # timeouts in a row, per side
     join_token: str | None = None  # in join links: unguessable, unlike the table's number
+    vacated: int | None = None  # a seat whose player left: the others choose bot or end
 
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
 
     def seat_of(self, user_id: int) -> int | None:
+        """The seat of a person (never of a computer player)."""
+        if user_id < 0:
+            return None
         for seat, occupant in enumerate(self.seats):
             if occupant == user_id:
                 return seat
@@ -62,7 +75,16 @@ class Table:
 
     @property
     def players(self) -> list[int]:
-        return [u for u in self.seats if u is not None]
+        """The people seated (computer players are not among them)."""
+        return [u for u in self.seats if u is not None and u > 0]
+
+    @property
+    def bot_seats(self) -> list[int]:
+        return [seat for seat, u in enumerate(self.seats) if is_bot(u)]
+
+    def bot_level(self, seat: int) -> str | None:
+        user = self.seats[seat]
+        return BOT_LEVELS.get(user) if user is not None else None
 
 
 @dataclass(frozen=True)
@@ -97,6 +119,7 @@ def _table(row: aiosqlite.Row) -> Table:
         deadline=row["deadline"],
         strikes=list(json.loads(row["strikes"])),
         join_token=row["join_token"],
+        vacated=row["vacated"],
     )
 
 
@@ -127,6 +150,7 @@ def _columns(table: Table) -> dict[str, object]:
         "deadline": table.deadline,
         "strikes": json.dumps(table.strikes),
         "join_token": table.join_token,
+        "vacated": table.vacated,
     }
 
 
@@ -295,8 +319,8 @@ class Store:
         scores = state.scores if state else [0, 0]
         await conn.execute(
             "INSERT OR IGNORE INTO matches (game_id, chat_id, players, target, flor, house_rule,"
-            " outcome, winner_side, score0, score1, hands, started_at, ended_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 table.chat_id,
@@ -311,6 +335,7 @@ class Store:
                 state.hand_number if state else 0,
                 table.started_at,
                 at,
+                len(table.bot_seats),
             ),
         )
         await conn.executemany(

@@ -32,6 +32,28 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
     return "\n".join(lines)
 
 
+def bot_buttons(t: Translator, table: Table) -> list[InlineKeyboardButton]:
+    """Seat a computer player (per team in 2v2) where a seat is free, or take one out."""
+    tid = table.id
+    out = []
+    if table.config.players == 4:
+        for team in (0, 1):
+            if any(table.seats[s] is None for s in (team, team + 2)):
+                out.append(
+                    InlineKeyboardButton(
+                        t("button.add_bot_team", team=team + 1),
+                        callback_data=pack(LobbyData(tid, "b", str(team))),
+                    )
+                )
+    elif None in table.seats:
+        out.append(InlineKeyboardButton(t("button.add_bot"),
+                                        callback_data=pack(LobbyData(tid, "b"))))  # fmt: skip
+    if table.bot_seats:
+        out.append(InlineKeyboardButton(t("button.remove_bot"),
+                                        callback_data=pack(LobbyData(tid, "r"))))  # fmt: skip
+    return out
+
+
 def timer_text(t: Translator, seconds: int) -> str:
     return t("lobby.timer", seconds=seconds) if seconds else t("lobby.no_timer")
 
@@ -62,11 +84,16 @@ def lobby_markup(t: Translator, table: Table, join_link: str) -> InlineKeyboardM
         (LobbyOption.HOUSE, t("button.house_off") if config.mazo_penalty else t("button.house_on")),
         (LobbyOption.TIMER, t("button.timer")),
     ]
+    bots = table.bot_seats
+    if bots:
+        level = table.bot_level(bots[0]) or "normal"
+        options.append((LobbyOption.BOT, "🤖 " + t(f"bot.level.{level}")))
     toggles = [
         InlineKeyboardButton(f"⚙️ {label}", callback_data=pack(LobbyData(tid, "o", name)))
         for name, label in options
     ]
     rows += [toggles[:2], toggles[2:4], toggles[4:]]
+    rows.append(bot_buttons(t, table))
     rows.append(
         [
             InlineKeyboardButton(

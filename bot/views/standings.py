@@ -64,7 +64,13 @@ def standings_text(
     return text
 
 
-def numbers_text(t: Translator, name: str, here: PlayerNumbers, everywhere: PlayerNumbers) -> str:
+def numbers_text(
+    t: Translator,
+    name: str,
+    here: PlayerNumbers,
+    everywhere: PlayerNumbers,
+    bots: dict[str, tuple[int, int]] | None = None,
+) -> str:
     lines = [t("yo.title", name=escape(_name(name, 24)))]
     for label, numbers in ((t("yo.here"), here), (t("yo.everywhere"), everywhere)):
         if numbers.played == 0:
@@ -90,6 +96,13 @@ def numbers_text(t: Translator, name: str, here: PlayerNumbers, everywhere: Play
             lines.append(
                 t("yo.partner", name=escape(_name(numbers.partner, 20)), n=numbers.partner_matches)
             )
+    if bots:
+        lines += ["", f"<b>{t('yo.bots')}</b>"]
+        for level, (played, won) in bots.items():
+            lines.append(
+                t("yo.bot_line", level=t(f"bot.level.{level}"), played=played, won=won,
+                  lost=played - won)
+            )  # fmt: skip
     return "\n".join(lines)
 
 

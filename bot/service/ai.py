@@ -1,0 +1,194 @@
+"""Computer players at the tables: when one is to move, it waits a human pause, thinks away
+from the event loop (a process pool, or a thread), and acts through the service like anyone.
+
+Nothing here is saved: whether a computer player is to move is read from the table itself,
+so after a restart (or a lost decision) the next look at the table finds it again. A decision
+is for one step: if the game moved on meanwhile, the service drops it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable, Collection, Coroutine
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai import decide
+from bot.ai.signs import signs_to_show
+from bot.game import Action, Observation, observe
+from bot.service.tables import TableService, bot_to_move
+from bot.storage.repo import Table, TableStatus, is_bot
+
+log = logging.getLogger(__name__)
+
+
+def _think(obs: Observation, level: str, seed: str | None, signs: tuple[str, ...]) -> Action:
+    return decide(obs, level, seed, signs)
+
+
+def _warm() -> bool:
+    """Imports the players in a worker before the first real decision needs them."""
+    return True
+
+
+@dataclass
+class _Due:
+    step: int
+    seat: int
+    at: float
+
+
+SignSender = Callable[[Table, int, list[str]], Coroutine[Any, Any, None]]
+
+
+class AiPlayers:
+    def __init__(
+        self,
+        tables: TableService,
+        *,
+        delay: float,
+        workers: int,
+        seed: int | None,
+    ) -> None:
+        self.tables = tables
+        self.delay = delay
+        self.seed = seed
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.workers = workers
+        self._pool: Executor | None = None
+        self._due: dict[int, _Due] = {}
+        self._thinking: set[int] = set()
+        self._signs: dict[tuple[int, int, int], list[str]] = {}  # (table, hand, seat) -> señas
+        self._signed: set[tuple[int, int]] = set()  # (table, hand): the bots showed theirs
+        self.send_signs: SignSender | None = None
+        self.decisions = 0  # moves made, for tests and logs
+        tables.watchers.append(self.consider)
+
+    # -- the pool ------------------------------------------------------------------------------
+    def _executor(self) -> Executor | None:
+        if self.workers <= 0:
+            return None  # decisions run in a thread (tests, tiny machines)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    async def start(self) -> None:
+        """Start the pool and look at every table in play (a restart resumes their bots)."""
+        pool = self._executor()
+        if pool is not None:
+            await asyncio.get_running_loop().run_in_executor(pool, _warm)
+        for table in self.tables.playing():
+            self.consider(table)
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def close(self) -> None:
+        """Stop thinking: a move not made is found again at the next start."""
+        for task in list(self._tasks):
+            task.cancel()
+        self._due.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def busy(self) -> bool:
+        """A computer player is thinking or its pause is over (tests wait on this)."""
+        now = self.tables.clock()
+        return bool(self._tasks) or any(due.at <= now for due in self._due.values())
+
+    # -- scheduling ----------------------------------------------------------------------------
+    def consider(self, table: Table) -> None:
+        """After every commit: is a computer player to move at this table now?"""
+        if table.status is not TableStatus.PLAYING or table.state is None:
+            self._due.pop(table.id, None)
+            return
+        self._show_signs(table)
+        seat = bot_to_move(table)
+        if seat is None:
+            self._due.pop(table.id, None)
+            return
+        step = table.state.step
+        due = self._due.get(table.id)
+        if due is not None and due.step == step and due.seat == seat:
+            return
+        self._due[table.id] = _Due(step, seat, self.tables.clock() + self.delay)
+        if self.delay <= 0:
+            self.tick()
+
+    def tick(self) -> None:
+        """Start the moves whose pause is over (called by the timer sweep, and at once when
+        there is no pause)."""
+        now = self.tables.clock()
+        for table_id, due in list(self._due.items()):
+            if due.at <= now and table_id not in self._thinking:
+                del self._due[table_id]
+                self._thinking.add(table_id)
+                self.spawn(self._move(table_id, due))
+
+    async def _move(self, table_id: int, due: _Due) -> None:
+        try:
+            table = await self.tables.get(table_id)
+            if table is None or table.state is None or table.state.step != due.step:
+                return
+            level = table.bot_level(due.seat)
+            if level is None:
+                return
+            obs = observe(table.state, due.seat)
+            hand = table.state.hand_number
+            signs = tuple(self._signs.get((table_id, hand, due.seat), ()))
+            seed = None if self.seed is None else f"{self.seed}:{table_id}:{due.step}:{due.seat}"
+            pool = self._executor()
+            loop = asyncio.get_running_loop()
+            if pool is not None:
+                action = await loop.run_in_executor(pool, _think, obs, level, seed, signs)
+            else:
+                action = await asyncio.to_thread(_think, obs, level, seed, signs)
+            outcome = await self.tables.bot_act(table_id, due.seat, due.step, action)
+            if outcome is not None:
+                self.decisions += 1
+        except Exception:
+            log.exception("computer player failed table=%s step=%s", table_id, due.step)
+        finally:
+            self._thinking.discard(table_id)
+        table = await self.tables.get(table_id)
+        if table is not None:
+            self.consider(table)  # a move that was dropped is looked at again
+
+    # -- señas ---------------------------------------------------------------------------------
+    def receive_sign(self, table: Table, seat: int, sign: str) -> None:
+        """A partner showed `seat` (a computer player) a seña; it counts for this hand."""
+        if table.state is None:
+            return
+        key = (table.id, table.state.hand_number, seat)
+        self._signs.setdefault(key, []).append(sign)
+
+    def _show_signs(self, table: Table) -> None:
+        """At the start of each 2v2 hand every computer player shows its partner a seña."""
+        state = table.state
+        if state is None or state.hand is None or table.config.players != 4:
+            return
+        key = (table.id, state.hand_number)
+        if key in self._signed or not table.bot_seats:
+            return
+        self._signed.add(key)
+        if len(self._signed) > 10_000:
+            self._signed.clear()
+            self._signs.clear()
+        for seat in table.bot_seats:
+            partner = (seat + 2) % 4
+            shown = signs_to_show(state.hand.dealt[seat])
+            if is_bot(table.seats[partner]):
+                self._signs[(table.id, state.hand_number, partner)] = list(shown)
+            elif table.seats[partner] is not None and self.send_signs is not None:
+                self.spawn(self.send_signs(table, seat, shown))
+
+    def signs_for(self, table_id: int, hand: int, seat: int) -> Collection[str]:
+        return tuple(self._signs.get((table_id, hand, seat), ()))
