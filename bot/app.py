@@ -128,6 +128,8 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     )
     league = League(db)
     publisher = Publisher(app.bot, tables, outbox, app.bot.username, league)
+    publisher.sign_catch_chance = settings.sign_catch_chance
+    publisher.seed = settings.seed
     tables.planner = publisher.plan
     tables.committed = outbox.wake
     ai = AiPlayers(

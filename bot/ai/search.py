@@ -149,6 +149,9 @@ class Sampler:
             return None
         if (state.scores[0], state.scores[1]) != obs.scores or state.phase is not obs.phase:
             return None
+        seat = obs.seat
+        if tuple(a for a in state.legal_actions() if a.seat == seat) != obs.actions:
+            return None  # e.g. a flor someone must declare first: the seat could tell
         return state, weight
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import random
 from typing import Any
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -233,23 +232,7 @@ async def _sign(query: CallbackQuery, s: Services, data: SignData, t: Translator
     if partner is not None:
         text = t("sign.received", name=f"<b>{name}</b>", sign=sign, meaning=meaning)
         out.append(text_row(partner, text))
-    chance = s.settings.sign_catch_chance
-    rng = (
-        random.Random()
-        if s.settings.seed is None
-        else random.Random(f"{s.settings.seed}:{table.id}:{data.step}:{user.id}:{data.sign}")
-    )
-    for rival_seat in ((seat + 1) % 4, (seat + 3) % 4):
-        rival = table.seats[rival_seat]
-        if rival is not None and rival > 0 and rng.random() < chance:
-            caught = t(
-                "sign.caught",
-                rival=f"<b>{short_name(names.get(rival, '?'))}</b>",
-                name=f"<b>{name}</b>",
-                sign=sign,
-                meaning=meaning,
-            )
-            out.append(text_row(table.chat_id, caught, table.thread_id))
+    out += await s.publisher.caught_sign(table, seat, data.step, data.sign)
     s.publisher.forget(user.id, table.hand_messages.get(user.id))
     out.append(hand_row(table, user.id, urgent=True))
     await s.publisher.say(*out)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import random
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -143,6 +144,8 @@ class Publisher:
         self.outbox = outbox
         self.bot_username = bot_username
         self._sent: dict[tuple[int, int], int] = {}
+        self.sign_catch_chance = 0.0  # set from the settings
+        self.seed: int | None = None
         self._blocked_told: set[tuple[int, int, int]] = set()
 
     # -- basics --------------------------------------------------------------------------------
@@ -176,11 +179,35 @@ class Publisher:
         names = await self.names(table)
         name = short_name(names.get(table.seats[seat] or 0, "?"))
         rows = []
+        step = table.state.step if table.state else 0
         for sign in signs:
             sign_text, meaning = t(f"sign.{sign}"), t(f"sign.meaning.{sign}")
             text = t("sign.received", name=f"<b>{name}</b>", sign=sign_text, meaning=meaning)
             rows.append(text_row(partner, text))
+            rows += await self.caught_sign(table, seat, step, sign)
         await self.say(*rows)
+
+    async def caught_sign(self, table: Table, seat: int, step: int, sign: str) -> list[Outgoing]:
+        """Each rival (a person) catches a seña with `sign_catch_chance`: told to the group."""
+        chance = self.sign_catch_chance
+        seed = self.seed
+        t = translator(table.language)
+        names = await self.names(table)
+        name = short_name(names.get(table.seats[seat] or 0, "?"))
+        rng = random.Random(None if seed is None else f"{seed}:{table.id}:{step}:{seat}:{sign}")
+        rows = []
+        for rival_seat in ((seat + 1) % 4, (seat + 3) % 4):
+            rival = table.seats[rival_seat]
+            if rival is not None and rival > 0 and rng.random() < chance:
+                caught = t(
+                    "sign.caught",
+                    rival=f"<b>{short_name(names.get(rival, '?'))}</b>",
+                    name=f"<b>{name}</b>",
+                    sign=t(f"sign.{sign}"),
+                    meaning=t(f"sign.meaning.{sign}"),
+                )
+                rows.append(text_row(table.chat_id, caught, table.thread_id))
+        return rows
 
     def join_link(self, table: Table) -> str:
         return f"https://t.me/{self.bot_username}?start=j{table.join_token or ''}"

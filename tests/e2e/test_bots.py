@@ -1,0 +1,263 @@
+"""Computer players at real tables: through the buttons, across a restart, on a clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.ai.signs import signs_to_show
+from bot.game import replay
+from bot.game.actions import parse_any
+from bot.i18n import translator
+from bot.storage.repo import BOT_IDS, Table
+from tests.conftest import GROUP, Harness, harness_with
+from tests.e2e.helpers import action_buttons, hand_message, match_over, play_to_the_end
+from tests.fakebot import FakeTelegram
+
+
+async def the_table(h: Harness) -> Table:
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None
+    return table
+
+
+async def logged(h: Harness, game_id: int) -> list[tuple[int | None, str]]:
+    rows = await h.services.db.fetchall(
+        "SELECT user_id, code FROM actions WHERE game_id = ? ORDER BY seq", game_id
+    )
+    return [(r["user_id"], r["code"]) for r in rows]
+
+
+async def test_a_whole_match_against_a_hard_bot_through_the_buttons(harness: Harness) -> None:
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(GROUP, "/nueva bot difícil 15")
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats == [1, BOT_IDS["dificil"]]
+    board = h.fake.last(GROUP).text
+    assert "🤖 Bot difícil" in board  # it says it is a bot, and its level
+    assert hand_message(h, ana) is not None  # her cards, privately
+    game_id = table.id
+    await play_to_the_end(h, [ana], seed=4)
+    record = await h.services.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
+    assert record is not None and record["outcome"] == "won" and record["bots"] == 1
+    # Practice: nobody's rating moved.
+    assert await h.services.db.fetchall("SELECT * FROM ratings") == []
+    log = await logged(h, game_id)
+    bot_moves = [code for user, code in log if user == BOT_IDS["dificil"]]
+    assert bot_moves and all(code.startswith("1:") for code in bot_moves)
+    final = replay(table.config, [parse_any(code) for _, code in log])
+    assert final.is_over and list(final.scores) == [record["score0"], record["score1"]]
+    ana.send(GROUP, "/yo")
+    await h.settle()
+    won = int(record["winner_side"] == 0)
+    assert f"🤖 difícil: 1 jugadas, {won} ganadas, {1 - won} perdidas" in h.fake.last(GROUP).text
+
+
+async def test_three_people_and_a_bot_play_2v2(harness: Harness) -> None:
+    h = harness
+    ana, beto, caro = h.user(1, "Ana"), h.user(2, "Beto"), h.user(3, "Caro")
+    ana.send(GROUP, "/nueva 2v2 15")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    await beto.tap(GROUP, lobby.message_id, "✋ Equipo 2")
+    await caro.tap(GROUP, lobby.message_id, "✋ Equipo 1")
+    await h.settle()
+    # Only the opener seats bots; anyone else is told so and nothing changes.
+    answer = await beto.tap(GROUP, lobby.message_id, "🤖 + Bot al equipo 2")
+    assert answer["text"] == "Solo quien abrió la mesa cambia las opciones."
+    table = await the_table(h)
+    assert table.seats == [1, 2, 3, None]
+    answer = await ana.tap(GROUP, lobby.message_id, "🤖 + Bot al equipo 2")
+    assert answer["text"] == "Se sentó un bot."
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats == [1, 2, 3, BOT_IDS["normal"]] and table.state is not None
+    assert any("Beto</b> y <b>🤖 Bot normal" in text for text in h.fake.texts(GROUP))
+    game_id = table.id
+    await play_to_the_end(h, [ana, beto, caro], seed=9)
+    record = await h.services.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
+    assert record is not None and record["bots"] == 1
+    seats = await h.services.db.fetchall(
+        "SELECT user_id FROM match_players WHERE game_id = ? ORDER BY seat", game_id
+    )
+    assert [r["user_id"] for r in seats] == [1, 2, 3, BOT_IDS["normal"]]
+    assert await h.services.db.fetchall("SELECT * FROM player_match_stats") == []
+    ana.send(GROUP, "/tabla")
+    await h.settle()
+    assert "Bot" not in h.fake.last(GROUP).text
+
+
+async def test_lobby_bots_levels_and_a_table_of_bots_alone(harness: Harness) -> None:
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    await ana.tap(GROUP, lobby.message_id, "🤖 + Bot")
+    await h.settle()
+    table = await the_table(h)
+    assert table.status.value == "playing" and table.seats == [1, BOT_IDS["normal"]]
+    ana.send(GROUP, "/cancelar")
+    await h.settle()
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    await ana.tap(GROUP, lobby.message_id, "🚪 Salir")
+    await h.settle()
+    answer = await ana.tap(GROUP, lobby.message_id, "🤖 + Bot")
+    assert answer["text"] == "Se sentó un bot."
+    await h.settle()
+    answer = await ana.tap(GROUP, lobby.message_id, "🤖 + Bot")
+    assert answer["text"] == "Una mesa no puede ser solo de bots: falta al menos una persona."
+    await ana.tap(GROUP, lobby.message_id, "⚙️ 🤖 normal")
+    await h.settle()
+    assert "🤖 Bot difícil" in h.fake.last(GROUP).text
+    table = await the_table(h)
+    assert table.seats == [BOT_IDS["dificil"], None]
+    forged = ana.tap_data(GROUP, lobby.message_id, f"l:{table.id}:b:7")
+    assert (await ana.answer_of(forged))["text"] == "Ese botón no es válido."
+    await ana.tap(GROUP, lobby.message_id, "🤖 − Sacar bot")
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats == [None, None]
+    assert "🤖 − Sacar bot" not in [b["text"] for b in h.fake.last(GROUP).buttons()]
+    stale = ana.tap_data(GROUP, lobby.message_id, f"l:{table.id}:r:")
+    assert (await ana.answer_of(stale))["text"] == "No hay ningún bot en la mesa."
+
+
+async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    async with harness_with(fake, tmp_path / "bot.db", bot_delay=1.5) as h:
+        ana = h.user(1, "Ana")
+        ana.send(GROUP, "/nueva bot 15")
+        await h.settle()
+        table = await the_table(h)
+        assert table.state is not None
+        # Ana is mano: she plays; the bot is to move next.
+        message = hand_message(h, ana)
+        assert message is not None
+        card = next(b for b in action_buttons(message) if b["callback_data"].count(":") == 4)
+        await ana.tap(1, message.message_id, card["text"])
+        await h.settle()
+        step = table.state.step
+        assert h.services.tables.waiting_users(table) == set()  # the game waits on the bot
+        sweeps = h.app.bot_data.get("sweeps", 0)
+        h.clock.advance(1.0)  # not yet: its pause is 1.5 s of the bot's clock
+        await h.until(lambda: h.app.bot_data.get("sweeps", 0) >= sweeps + 3)
+        await h.settle()
+        assert (await the_table(h)).state.step == step  # type: ignore[union-attr]
+        await h.restart()  # it was about to move
+        table = await the_table(h)
+        assert table.state is not None and table.state.step == step
+        h.clock.advance(1.5)
+        await h.until(lambda: h.services.ai.decisions >= 1)
+        await h.settle()
+        table = await the_table(h)
+        assert table.state is not None and table.state.step > step
+        log = await logged(h, table.id)
+        assert sum(1 for user, _ in log if user == BOT_IDS["normal"]) >= 1
+
+
+async def test_a_bot_thinks_in_a_process_of_its_own(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with harness_with(fake, tmp_path / "pool.db", ai_workers=1) as h:
+        ana = h.user(1, "Ana")
+        ana.send(GROUP, "/nueva bot fácil 15")
+        await h.settle()
+        await play_to_the_end(h, [ana], seed=2)
+        assert match_over(h) and h.services.ai.decisions > 5
+
+
+async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Harness) -> None:
+    h = harness
+    users = [h.user(1 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+    ana, beto, caro, dani = users
+    ana.send(GROUP, "/nueva 2v2 15")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    for user, label in ((beto, "✋ Equipo 2"), (caro, "✋ Equipo 1"), (dani, "✋ Equipo 2")):
+        await user.tap(GROUP, lobby.message_id, label)
+        await h.settle()
+    dani.send(GROUP, "/abandonar")
+    await h.settle()
+    prompt = next(m for m in reversed(h.fake.live(GROUP)) if "dejó la mesa" in m.text)
+    assert "<b>Dani</b>" in prompt.text
+    table = await the_table(h)
+    step = table.state.step if table.state else -1
+    # Paused: nobody moves until somebody chooses; the one who left does not choose.
+    message = hand_message(h, ana)
+    assert message is not None
+    answer = await ana.tap(1, message.message_id, action_buttons(message)[0]["text"])
+    assert "en pausa" in answer["text"]
+    answer = await dani.tap(GROUP, prompt.message_id, "🤖 Que siga un bot")
+    assert answer["text"] == "No estás jugando en esta mesa."
+    answer = await caro.tap(GROUP, prompt.message_id, "🤖 Que siga un bot")
+    assert answer["text"] == "Sigue un bot."
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats == [1, 2, 3, BOT_IDS["normal"]] and table.state is not None
+    assert table.state.step == step and table.vacated is None
+    answer = await beto.tap(GROUP, prompt.message_id, "🏁 Terminar")
+    assert answer["text"] == "Eso ya se decidió."
+    await play_to_the_end(h, [ana, beto, caro], seed=5)
+    record = await h.services.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["outcome"] == "won" and record["bots"] == 1
+
+
+async def test_ending_instead_of_a_bot_concedes_for_the_side_that_left(harness: Harness) -> None:
+    h = harness
+    users = [h.user(1 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+    ana, beto, caro, dani = users
+    ana.send(GROUP, "/nueva 2v2 15")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    for user, label in ((beto, "✋ Equipo 2"), (caro, "✋ Equipo 1"), (dani, "✋ Equipo 2")):
+        await user.tap(GROUP, lobby.message_id, label)
+        await h.settle()
+    caro.send(GROUP, "/abandonar")
+    await h.settle()
+    prompt = next(m for m in reversed(h.fake.live(GROUP)) if "dejó la mesa" in m.text)
+    answer = await beto.tap(GROUP, prompt.message_id, "🏁 Terminar")
+    assert answer["text"] == "Partida terminada."
+    await h.settle()
+    record = await h.services.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["outcome"] == "conceded"
+    assert record["winner_side"] == 1 and record["bots"] == 0
+
+
+async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> None:
+    h = harness
+    ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
+    ana.send(GROUP, "/nueva 2v2 15")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    await beto.tap(GROUP, lobby.message_id, "✋ Equipo 2")
+    await h.settle()
+    await ana.tap(GROUP, lobby.message_id, "🤖 + Bot al equipo 1")
+    await h.settle()
+    await ana.tap(GROUP, lobby.message_id, "🤖 + Bot al equipo 2")
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats == [1, 2, BOT_IDS["normal"], BOT_IDS["normal"]]
+    # Each bot showed its partner (and only its partner) its señas, privately.
+    assert table.state is not None and table.state.hand is not None
+    dealt = table.state.hand.dealt
+    for user, bot_seat in ((1, 2), (2, 3)):
+        got = [t for t in h.fake.texts(user) if "🤖 Bot normal</b> te hace una seña" in t]
+        t = translator("es")
+        meanings = [f"({t(f'sign.meaning.{s}')})" for s in signs_to_show(dealt[bot_seat])]
+        assert len(got) == len(meanings)
+        assert all(any(m in text for text in got) for m in meanings)
+    # Ana shows hers: the bot takes it into account for this hand.
+    message = hand_message(h, ana)
+    if message is None:  # the bots moved first and it is Beto's turn: Ana still has her hand
+        message = next(m for m in reversed(h.fake.live(1)) if m.buttons())
+    await ana.tap(1, message.message_id, "🤫 Hacer una seña")
+    await h.settle()
+    menu = h.fake.messages[1][message.message_id]
+    answer = await ana.tap(1, message.message_id, menu.buttons()[0]["text"])
+    assert answer["text"] == "Seña enviada."
+    table = await the_table(h)
+    assert table.state is not None
+    assert h.services.ai.signs_for(table.id, table.state.hand_number, 2) == ("ae",)
