@@ -1,6 +1,7 @@
 """The whole stack under load: many concurrent 1v1 matches against the fake Bot API server.
 
     python bench/stack.py [--matches 100] [--seconds 60] [--group-interval 3.1]
+                          [--think S] [--bots FRACTION --bot-level dificil --bot-delay 1.5]
 
 The bot runs as its own process (`python -m bot`), as in production; this process hosts the
 fake Bot API server and the scripted players, who tap as fast as the bot lets them. Prints:
@@ -73,13 +74,15 @@ async def play(
     until: float,
     seed: int,
     think: float,
+    bot_level: str | None = None,
 ) -> None:
     rng = random.Random(seed)
-    users[0].send(chat, "/nueva 15")
+    users[0].send(chat, f"/nueva 15 bot {bot_level}" if bot_level else "/nueva 15")
     while not fake.live(chat):
         await wait_change(fake, [chat], 1.0)
-    lobby = fake.live(chat)[0]
-    await users[1].tap(chat, lobby.message_id, "✋ Unirme", within=120)
+    if bot_level is None:
+        lobby = fake.live(chat)[0]
+        await users[1].tap(chat, lobby.message_id, "✋ Unirme", within=120)
     probe.started.add(chat)
     ids = [u.id for u in users]
     while time.monotonic() < until:
@@ -143,6 +146,9 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--group-interval", type=float, default=3.1)
     parser.add_argument("--think", type=float, default=0.0, help="seconds a player takes to move")
+    parser.add_argument("--bots", type=float, default=0.0, help="share of tables against a bot")
+    parser.add_argument("--bot-level", default="dificil")
+    parser.add_argument("--bot-delay", type=float, default=1.5)
     args = parser.parse_args()
     fake = FakeTelegram(group_limit=(20, 60.0))
     await fake.start()
@@ -155,6 +161,7 @@ async def main() -> None:
         "TRUCO_GROUP_INTERVAL": str(args.group_interval),
         "TRUCO_POLL_TIMEOUT": "1",
         "TRUCO_LOG_LEVEL": "WARNING",
+        "TRUCO_BOT_DELAY": str(args.bot_delay),
         "PYTHONPATH": str(ROOT),
     }
     command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
@@ -167,13 +174,19 @@ async def main() -> None:
     until = time.monotonic() + args.seconds
     users_of = {}
     tasks = []
+    every = round(1 / args.bots) if args.bots else 0
     for i in range(args.matches):
         chat = -1_000_000 - i
         users = [FakeUser(fake, 100_000 + 2 * i, f"A{i}"), FakeUser(fake, 100_001 + 2 * i, f"B{i}")]
+        level = args.bot_level if every and i % every == 0 else None
+        if level:
+            users = users[:1]
         fake.started.update(u.id for u in users)
         users_of[chat] = users
         tasks.append(
-            asyncio.create_task(play(fake, probe, chat, users, until, seed=i, think=args.think))
+            asyncio.create_task(
+                play(fake, probe, chat, users, until, seed=i, think=args.think, bot_level=level)
+            )
         )
     await asyncio.sleep(min(args.seconds / 2, 30))
     live = len(probe.started)
@@ -211,6 +224,10 @@ async def main() -> None:
     )
     print(f"Bot API calls per group per minute: max {max(rates)}; 429 answers: {too_many}")
     print(f"memory per live match: {grown / max(live, 1):.1f} KiB ({live} live)")
+    if every:
+        bot_chats = [c for c, users in users_of.items() if len(users) == 1]
+        taps = sum(len(probe.answered.get(c, [])) for c in bot_chats)
+        print(f"tables against a {args.bot_level} bot: {len(bot_chats)}, their taps: {taps}")
 
 
 if __name__ == "__main__":

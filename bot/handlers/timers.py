@@ -51,6 +51,8 @@ async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
         key = (table.id, table.state.step)
         if now >= table.deadline:
             await _expire(context, *key)
+        elif table.vacated is not None:
+            continue  # paused for the empty seat's choice: nobody is to move
         elif now >= table.deadline - table.turn_seconds / 2 and key not in reminded:
             reminded.add(key)
             await _remind(context, *key)
@@ -70,8 +72,8 @@ async def _remind(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) 
     rows = []
     for seat in seats:
         user = table.seats[seat]
-        if user is None:
-            continue
+        if user is None or user < 0:
+            continue  # a computer player needs no reminder
         name = short_name(names.get(user, "?"))
         mention = f'<a href="tg://user?id={user}">{name}</a>'
         key = f"remind:{table.id}:{step}:{user}"

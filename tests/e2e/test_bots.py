@@ -129,7 +129,7 @@ async def test_lobby_bots_levels_and_a_table_of_bots_alone(harness: Harness) -> 
 async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    async with harness_with(fake, tmp_path / "bot.db", bot_delay=1.5) as h:
+    async with harness_with(fake, tmp_path / "bot.db", bot_delay=1.5, turn_seconds=60) as h:
         ana = h.user(1, "Ana")
         ana.send(GROUP, "/nueva bot 15")
         await h.settle()
@@ -143,6 +143,7 @@ async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
         await h.settle()
         step = table.state.step
         assert h.services.tables.waiting_users(table) == set()  # the game waits on the bot
+        assert table.deadline is None  # and a bot never runs out of time
         sweeps = h.app.bot_data.get("sweeps", 0)
         h.clock.advance(1.0)  # not yet: its pause is 1.5 s of the bot's clock
         await h.until(lambda: h.app.bot_data.get("sweeps", 0) >= sweeps + 3)
@@ -156,6 +157,7 @@ async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
         await h.settle()
         table = await the_table(h)
         assert table.state is not None and table.state.step > step
+        assert table.deadline is not None  # Ana's turn again: her clock runs
         log = await logged(h, table.id)
         assert sum(1 for user, _ in log if user == BOT_IDS["normal"]) >= 1
 
