@@ -9,6 +9,7 @@ is for one step: if the game moved on meanwhile, the service drops it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 from collections.abc import Callable, Collection, Coroutine
@@ -122,6 +123,9 @@ class AiPlayers:
         self._due[table.id] = _Due(step, seat, self.tables.clock() + self.delay)
         if self.delay <= 0:
             self.tick()
+        else:  # on time, rather than at the next sweep (which still catches it if need be)
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_later(self.delay + 0.01, self.tick)
 
     def tick(self) -> None:
         """Start the moves whose pause is over (called by the timer sweep, and at once when
@@ -161,6 +165,7 @@ class AiPlayers:
         table = await self.tables.get(table_id)
         if table is not None:
             self.consider(table)  # a move that was dropped is looked at again
+        self.tick()
 
     # -- señas ---------------------------------------------------------------------------------
     def receive_sign(self, table: Table, seat: int, sign: str) -> None:
