@@ -18,6 +18,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.app import build_application
 from bot.config import Settings
+from bot.storage.db import is_postgres
 from bot.storage.migrations import MIGRATIONS
 
 
@@ -49,9 +50,38 @@ def check_database(settings: Settings) -> None:
         raise StartupError(f"cannot use the database {path}: {error}") from None
 
 
+async def check_postgres(url: str) -> None:
+    """Connect, see that this code knows the schema, and that we may create tables."""
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url, timeout=10)
+    except (TimeoutError, OSError, asyncpg.PostgresError) as error:
+        raise StartupError(f"cannot connect to the database: {error}") from None
+    try:
+        exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+        if exists:
+            version = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
+            if version > len(MIGRATIONS):
+                raise StartupError(
+                    f"the database was written by a newer truco-bot "
+                    f"(schema {version}, this one knows {len(MIGRATIONS)})"
+                )
+        async with conn.transaction():
+            await conn.execute("CREATE TABLE IF NOT EXISTS write_check (x BIGINT)")
+            await conn.execute("DROP TABLE write_check")
+    except asyncpg.PostgresError as error:
+        raise StartupError(f"cannot use the database: {error}") from None
+    finally:
+        await conn.close()
+
+
 async def preflight(settings: Settings) -> None:
     """Open and write the database, take the webhook port, ask Telegram who we are."""
-    check_database(settings)
+    if is_postgres(settings.database):
+        await check_postgres(str(settings.database))
+    else:
+        check_database(settings)
     webhook = settings.webhook_args()
     if webhook is not None:
         with socket.socket() as sock:

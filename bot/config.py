@@ -16,7 +16,10 @@ class Settings(BaseSettings):
     )
 
     bot_token: SecretStr | None = Field(default=None, description="From @BotFather; required")
-    database: Path = Field(default=Path("truco.db"), description="SQLite file")
+    database: str | Path = Field(
+        default=Path("truco.db"),
+        description="SQLite file, or a postgresql:// URL (several workers share one database)",
+    )
     api_base_url: str = Field(
         default="https://api.telegram.org/bot",
         description="Bot API base URL; point it at a local Bot API server if you run one",

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from bot.app import Services, build_application, running
 from bot.config import Settings
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
+from tests.pg import INSTALL_HINT, Cluster, find_bin
 
 GROUP = -100_555
 
@@ -113,7 +115,35 @@ class Harness:
             await asyncio.sleep(0.01)
 
 
-def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster | None]:
+    """One throw-away PostgreSQL server per test process, started on first use (in a
+    directory of /tmp of its own: pytest's are closed to the `postgres` user)."""
+    bindir = find_bin()
+    if bindir is None:
+        yield None
+        return
+    cluster = Cluster(bindir, Path(tempfile.mkdtemp(prefix="truco-pg-")))
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where the bot keeps its data in this test: a SQLite file, or a fresh PostgreSQL
+    database (the storage, service and end-to-end tests run against both)."""
+    if request.param == "sqlite":
+        return tmp_path / "truco.db"
+    cluster: Cluster | None = request.getfixturevalue("pg_cluster")
+    if cluster is None:
+        pytest.skip(INSTALL_HINT)
+    return cluster.new_database()
+
+
+def make_settings(base_url: str, database: Path | str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "bot_token": TOKEN,
         "database": database,
@@ -135,7 +165,7 @@ def make_settings(base_url: str, database: Path, **overrides: Any) -> Settings:
 
 @asynccontextmanager
 async def harness_with(
-    fake: FakeTelegram, database: Path, **overrides: Any
+    fake: FakeTelegram, database: Path | str, **overrides: Any
 ) -> AsyncIterator[Harness]:
     """A running bot with settings of its own (a short lobby, a turn timer, ...)."""
     h = Harness(fake, make_settings(f"http://127.0.0.1:{fake.port}/bot", database, **overrides))
@@ -157,9 +187,9 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 @pytest.fixture
-async def harness(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+async def harness(fake: FakeTelegram, db_target: Path | str) -> AsyncIterator[Harness]:
     base = f"http://127.0.0.1:{fake.port}/bot"
-    h = Harness(fake, make_settings(base, tmp_path / "truco.db"))
+    h = Harness(fake, make_settings(base, db_target))
     await h.start()
     yield h
     await h.stop()

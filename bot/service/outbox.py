@@ -23,15 +23,14 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-import aiosqlite
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-from bot.storage.db import Database
+from bot.storage.db import Conn, Database
 from bot.storage.outbox import POST, OutboxStore, Outgoing, Pending
 
 log = logging.getLogger(__name__)
 
-Writer = Callable[[aiosqlite.Connection], Awaitable[None]]
+Writer = Callable[[Conn], Awaitable[None]]
 # Runs the outbox's completion writes inside a transaction of its choosing (the default opens
 # one; a delivery that created a message commits its id in the same transaction).
 Committer = Callable[[Writer], Awaitable[None]]
@@ -110,7 +109,7 @@ class Outbox:
         self.calls: dict[int, list[float]] = {}  # chat -> times of calls (for benchmarks)
 
     # -- writing ---------------------------------------------------------------------------------
-    async def write(self, conn: aiosqlite.Connection, rows: list[Outgoing]) -> None:
+    async def write(self, conn: Conn, rows: list[Outgoing]) -> None:
         """Inside the caller's transaction; call `wake` after it commits."""
         await self.store.enqueue(conn, rows, time.time())
 
@@ -233,7 +232,7 @@ class Outbox:
             if lane.interval > 0:
                 next_at = lane.next_at = now + lane.interval
 
-        async def writer(conn: aiosqlite.Connection) -> None:
+        async def writer(conn: Conn) -> None:
             await self.store.complete(conn, row, self.owner, next_at)
 
         if delivery.commit is not None:

@@ -1,11 +1,20 @@
-"""One aiosqlite connection, WAL, numbered migrations, explicit transactions."""
+"""The only door to the database: SQLite (aiosqlite, the default) or PostgreSQL (asyncpg).
+
+Everything above this module writes one dialect: SQLite's, with `?` placeholders, restricted to
+what PostgreSQL also understands (`INSERT ... ON CONFLICT`, `RETURNING`, `CASE`, no `OR IGNORE`,
+no sums of booleans). For PostgreSQL the placeholders become `$1, $2, ...` and the migrations'
+column types are widened (`INTEGER` to `BIGINT`: Telegram's ids do not fit 32 bits; `REAL` to
+`DOUBLE PRECISION`; an autoincrement key to `BIGSERIAL`). Callers get a `Conn` either way.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, Protocol
 
 import aiosqlite
 
@@ -13,18 +22,96 @@ from bot.storage.migrations import MIGRATIONS
 
 
 class DatabaseTooNewError(RuntimeError):
-    """The file was written by a newer version of the bot."""
+    """The database was written by a newer version of the bot."""
+
+
+class Row(Protocol):
+    """A result row: by column name or position (aiosqlite.Row and asyncpg.Record both)."""
+
+    def __getitem__(self, key: str | int) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+class Conn(Protocol):
+    """One connection inside a transaction (or autocommitting, in `Database.write`)."""
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int: ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
+
+    async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None: ...
+
+
+Writer = Callable[[Conn], Awaitable[None]]
+
+
+def is_postgres(url: str | Path) -> bool:
+    return isinstance(url, str) and url.startswith(("postgresql://", "postgres://"))
 
 
 class Database:
-    """The only door to SQLite. Writes go through `transaction()`, one at a time."""
+    """Writes go through `transaction()` (or `write()`); reads through `fetchone`/`fetchall`."""
+
+    dialect = "sqlite"
+
+    @staticmethod
+    async def open(where: str | Path) -> Database:
+        """A file path (SQLite) or a `postgresql://` URL."""
+        if is_postgres(where):
+            return await PostgresDatabase.connect(str(where))
+        return await SqliteDatabase.connect(where)
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    def transaction(self) -> Any:  # an async context manager yielding a Conn
+        raise NotImplementedError
+
+    async def write(self, writer: Writer) -> None:
+        raise NotImplementedError
+
+    async def fetchone(self, sql: str, *args: object) -> Row | None:
+        raise NotImplementedError
+
+    async def fetchall(self, sql: str, *args: object) -> list[Row]:
+        raise NotImplementedError
+
+
+# -- SQLite --------------------------------------------------------------------------------------
+class _SqliteConn:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        async with self._conn.execute(sql, tuple(args)) as cursor:
+            return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        await self._conn.executemany(sql, [tuple(r) for r in rows])
+
+    async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        async with self._conn.execute(sql, tuple(args)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        async with self._conn.execute(sql, tuple(args)) as cursor:
+            found: Row | None = await cursor.fetchone()
+            return found
+
+
+class SqliteDatabase(Database):
+    """One aiosqlite connection, WAL; writes one at a time (`BEGIN IMMEDIATE`)."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
+        self._wrapped = _SqliteConn(conn)
         self._write_lock = asyncio.Lock()
 
     @staticmethod
-    async def open(path: Path | str) -> Database:
+    async def connect(path: str | Path) -> SqliteDatabase:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             conn.row_factory = aiosqlite.Row
@@ -32,7 +119,7 @@ class Database:
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA busy_timeout=5000")
             await conn.execute("PRAGMA synchronous=NORMAL")
-            db = Database(conn)
+            db = SqliteDatabase(conn)
             await db.migrate()
         except BaseException:
             await conn.close()  # its thread would keep the process alive
@@ -64,29 +151,144 @@ class Database:
                     raise
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Conn]:
         async with self._write_lock:
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self.conn
+                yield self._wrapped
             except BaseException:
                 await self.conn.execute("ROLLBACK")
                 raise
             else:
                 await self.conn.execute("COMMIT")
 
-    async def write(
-        self, writer: Callable[[aiosqlite.Connection], Awaitable[None]]
-    ) -> None:
+    async def write(self, writer: Writer) -> None:
         """Writes that need no transaction of their own (a single statement, or statements any
         prefix of which is harmless to keep): taken in turn with transactions, autocommitted."""
         async with self._write_lock:
-            await writer(self.conn)
+            await writer(self._wrapped)
 
-    async def fetchone(self, sql: str, *args: object) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, args) as cursor:
-            return await cursor.fetchone()
+    async def fetchone(self, sql: str, *args: object) -> Row | None:
+        return await self._wrapped.fetchone(sql, args)
 
-    async def fetchall(self, sql: str, *args: object) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+    async def fetchall(self, sql: str, *args: object) -> list[Row]:
+        return await self._wrapped.fetchall(sql, args)
+
+
+# -- PostgreSQL ----------------------------------------------------------------------------------
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")  # a string literal, or a placeholder
+
+
+def to_postgres(sql: str) -> str:
+    """`?` placeholders become `$1, $2, ...`; a `?` inside a string literal stays."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group(0) != "?":
+            return match.group(0)
+        count += 1
+        return f"${count}"
+
+    return _cached(sql, number)
+
+
+_translated: dict[str, str] = {}
+
+
+def _cached(sql: str, number: Callable[[re.Match[str]], str]) -> str:
+    found = _translated.get(sql)
+    if found is None:
+        if len(_translated) > 4096:
+            _translated.clear()
+        found = _translated[sql] = _PLACEHOLDER.sub(number, sql)
+    return found
+
+
+def postgres_ddl(script: str) -> str:
+    """A migration written for SQLite, with PostgreSQL's column types."""
+    script = re.sub(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b", "BIGSERIAL PRIMARY KEY", script)
+    script = re.sub(r"\bINTEGER\b", "BIGINT", script)
+    return re.sub(r"\bREAL\b", "DOUBLE PRECISION", script)
+
+
+def _rowcount(status: str) -> int:
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _PgConn:
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        return _rowcount(await self._conn.execute(to_postgres(sql), *args))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        await self._conn.executemany(to_postgres(sql), [tuple(r) for r in rows])
+
+    async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        return list(await self._conn.fetch(to_postgres(sql), *args))
+
+    async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        found: Row | None = await self._conn.fetchrow(to_postgres(sql), *args)
+        return found
+
+
+MIGRATION_LOCK = 0x7472_7563  # "truc": one process migrates at a time
+
+
+class PostgresDatabase(Database):
+    """A pool of asyncpg connections; each transaction on a connection of its own."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    @staticmethod
+    async def connect(url: str) -> PostgresDatabase:
+        import asyncpg  # only needed with PostgreSQL
+
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=10)
+        db = PostgresDatabase(pool)
+        try:
+            await db.migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def migrate(self) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT)")
+            current = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
+            if current > len(MIGRATIONS):
+                raise DatabaseTooNewError(
+                    f"database schema {current} is newer than this code ({len(MIGRATIONS)})"
+                )
+            for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+                for statement in postgres_ddl(script).split(";\n"):
+                    if statement.strip():
+                        await conn.execute(statement)
+                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Conn]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield _PgConn(conn)
+
+    async def write(self, writer: Writer) -> None:
+        async with self.pool.acquire() as conn:
+            await writer(_PgConn(conn))
+
+    async def fetchone(self, sql: str, *args: object) -> Row | None:
+        found: Row | None = await self.pool.fetchrow(to_postgres(sql), *args)
+        return found
+
+    async def fetchall(self, sql: str, *args: object) -> list[Row]:
+        return list(await self.pool.fetch(to_postgres(sql), *args))

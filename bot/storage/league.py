@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.league.ratings import Rating, rate
 from bot.league.stats import STAT_NAMES, match_stats
-from bot.storage.db import Database
+from bot.storage.db import Conn, Database
 from bot.storage.repo import BOT_LEVELS, Table
 
 # Cancelled matches never count, nor matches with a computer player (practice): used as
@@ -68,19 +66,19 @@ def _filters(players: int | None, since: float | None) -> tuple[str, list[object
     return sql, args
 
 
-async def record_league(conn: aiosqlite.Connection, table: Table, winner_side: int | None) -> None:
+async def record_league(conn: Conn, table: Table, winner_side: int | None) -> None:
     """Per-player stats from the action log, and new ratings; in the caller's transaction.
     A match with a computer player is practice: it moves nobody's numbers or rating."""
     if table.bot_seats:
         return
-    rows = await conn.execute_fetchall(
+    rows = await conn.fetchall(
         "SELECT code FROM actions WHERE game_id = ? ORDER BY seq", (table.id,)
     )
     stats = match_stats(table.config, [r[0] for r in rows])
     seated = [(seat, user) for seat, user in enumerate(table.seats) if user is not None]
     await conn.executemany(
-        f"INSERT OR IGNORE INTO player_match_stats (game_id, user_id, {', '.join(STAT_NAMES)})"
-        f" VALUES (?, ?{', ?' * len(STAT_NAMES)})",
+        f"INSERT INTO player_match_stats (game_id, user_id, {', '.join(STAT_NAMES)})"
+        f" VALUES (?, ?{', ?' * len(STAT_NAMES)}) ON CONFLICT DO NOTHING",
         [(table.id, user, *stats[seat].as_row()) for seat, user in seated],
     )
     if winner_side is not None:
@@ -88,7 +86,7 @@ async def record_league(conn: aiosqlite.Connection, table: Table, winner_side: i
 
 
 async def rate_match(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     chat_id: int,
     game_id: int,
     seated: list[tuple[int, int]],
@@ -96,7 +94,7 @@ async def rate_match(
 ) -> None:
     users = [user for _, user in seated]
     marks = ",".join("?" * len(users))
-    rows = await conn.execute_fetchall(
+    rows = await conn.fetchall(
         "SELECT user_id, mu, sigma, matches, streak FROM ratings"
         f" WHERE chat_id = ? AND user_id IN ({marks})",
         (chat_id, *users),
@@ -145,9 +143,9 @@ class League:
             " a.won AS won, a.pf AS pf, a.pa AS pa, r.mu AS mu, r.sigma AS sigma,"
             " r.streak AS streak FROM ("
             "   SELECT mp.user_id AS user_id, COUNT(*) AS played,"
-            "   SUM(m.winner_side = mp.side) AS won,"
-            "   SUM(CASE WHEN mp.side = 0 THEN m.score0 ELSE m.score1 END) AS pf,"
-            "   SUM(CASE WHEN mp.side = 0 THEN m.score1 ELSE m.score0 END) AS pa"
+            "   SUM(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END) AS won,"
+            "   CAST(SUM(CASE WHEN mp.side = 0 THEN m.score0 ELSE m.score1 END) AS BIGINT) AS pf,"
+            "   CAST(SUM(CASE WHEN mp.side = 0 THEN m.score1 ELSE m.score0 END) AS BIGINT) AS pa"
             "   FROM matches m JOIN match_players mp ON mp.game_id = m.game_id"
             f"  WHERE m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
             "   GROUP BY mp.user_id) AS a"
@@ -173,14 +171,15 @@ class League:
         where, args = _filters(4, since)
         rows = await self.db.fetchall(
             "SELECT COALESCE(pa.name, '?') AS a, COALESCE(pb.name, '?') AS b, COUNT(*) AS played,"
-            " SUM(m.winner_side = x.side) AS won"
+            " SUM(CASE WHEN m.winner_side = x.side THEN 1 ELSE 0 END) AS won"
             " FROM match_players x JOIN match_players y"
             "   ON y.game_id = x.game_id AND y.side = x.side AND y.user_id > x.user_id"
             " JOIN matches m ON m.game_id = x.game_id"
             " LEFT JOIN players pa ON pa.user_id = x.user_id"
             " LEFT JOIN players pb ON pb.user_id = y.user_id"
             f" WHERE m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
-            " GROUP BY x.user_id, y.user_id ORDER BY won DESC, played ASC LIMIT 10",
+            " GROUP BY x.user_id, y.user_id, pa.name, pb.name"
+            " ORDER BY won DESC, played ASC, x.user_id, y.user_id LIMIT 10",
             chat_id,
             *args,
         )
@@ -191,9 +190,10 @@ class League:
         args: list[object] = [user_id]
         if chat_id is not None:
             args.append(chat_id)
-        sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in STAT_NAMES)
+        sums = ", ".join(f"CAST(SUM(s.{name}) AS BIGINT) AS {name}" for name in STAT_NAMES)
         row = await self.db.fetchone(
-            f"SELECT COUNT(*) AS played, SUM(m.winner_side = mp.side) AS won, {sums},"
+            "SELECT COUNT(*) AS played, SUM(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END)"
+            f" AS won, {sums},"
             " MAX(s.best_envido) AS top_envido"
             " FROM match_players mp JOIN matches m ON m.game_id = mp.game_id"
             " LEFT JOIN player_match_stats s ON s.game_id = mp.game_id AND s.user_id = mp.user_id"
@@ -208,7 +208,7 @@ class League:
             " JOIN matches m ON m.game_id = mp.game_id"
             " LEFT JOIN players p ON p.user_id = o.user_id"
             f" WHERE mp.user_id = ? AND m.outcome IN {COUNTED}{scope}"
-            " GROUP BY o.user_id ORDER BY n DESC, o.user_id LIMIT 1",
+            " GROUP BY o.user_id, p.name ORDER BY n DESC, o.user_id LIMIT 1",
             *args,
         )
         totals = {name: int(row[name] or 0) for name in STAT_NAMES}
@@ -231,12 +231,13 @@ class League:
             args.append(chat_id)
         rows = await self.db.fetchall(
             "SELECT bot, COUNT(*) AS played, SUM(won) AS won FROM ("
-            "  SELECT DISTINCT m.game_id, MIN(b.user_id) AS bot, m.winner_side = mp.side AS won"
+            "  SELECT m.game_id, MIN(b.user_id) AS bot,"
+            "  MIN(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END) AS won"
             "  FROM match_players mp JOIN matches m ON m.game_id = mp.game_id"
             "  JOIN match_players b ON b.game_id = mp.game_id AND b.user_id < 0"
             "    AND b.side != mp.side"
             f" WHERE mp.user_id = ? AND m.outcome IN ('won', 'conceded'){scope}"
-            "  GROUP BY m.game_id)"
+            "  GROUP BY m.game_id) AS per_game"
             " GROUP BY bot ORDER BY bot DESC",
             *args,
         )
@@ -266,14 +267,14 @@ class League:
         """Recompute a group's ratings from its match records alone, oldest first."""
         async with self.db.transaction() as conn:
             await conn.execute("DELETE FROM ratings WHERE chat_id = ?", (chat_id,))
-            games = await conn.execute_fetchall(
+            games = await conn.fetchall(
                 "SELECT game_id, winner_side FROM matches"
                 f" WHERE chat_id = ? AND outcome IN {COUNTED} AND winner_side IS NOT NULL"
                 " ORDER BY ended_at, game_id",
                 (chat_id,),
             )
             for game_id, winner in games:
-                seated = await conn.execute_fetchall(
+                seated = await conn.fetchall(
                     "SELECT seat, user_id FROM match_players WHERE game_id = ? ORDER BY seat",
                     (game_id,),
                 )

@@ -17,9 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.db import Database
+from bot.storage.db import Conn, Database
 
 POST = 0  # new messages and announcements: in the order they were decided
 URGENT = 1  # the tapper's own hand, a hand message that must notify
@@ -57,7 +55,7 @@ class OutboxStore:
         self.db = db
 
     async def enqueue(
-        self, conn: aiosqlite.Connection, rows: list[Outgoing], now: float
+        self, conn: Conn, rows: list[Outgoing], now: float
     ) -> None:
         """Inside the caller's transaction."""
         plain: list[tuple[object, ...]] = []
@@ -108,7 +106,7 @@ class OutboxStore:
 
     async def complete(
         self,
-        conn: aiosqlite.Connection,
+        conn: Conn,
         row: Pending,
         owner: str,
         next_at: float | None,
@@ -133,10 +131,9 @@ class OutboxStore:
                 " WHERE lanes.owner = excluded.owner OR lanes.lease_until < ?",
                 (chat_id, owner, now + lease, now),
             )
-            async with conn.execute(
+            found = await conn.fetchone(
                 "SELECT owner, next_at FROM lanes WHERE chat_id = ?", (chat_id,)
-            ) as cursor:
-                found = await cursor.fetchone()
+            )
         if found is None or found["owner"] != owner:
             return None
         return float(found["next_at"])

@@ -8,10 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
-
 from bot.game import MatchConfig, MatchState
-from bot.storage.db import Database
+from bot.storage.db import Conn, Database, Row
 
 
 class TableStatus(StrEnum):
@@ -95,7 +93,7 @@ class Player:
     can_dm: bool
 
 
-def _table(row: aiosqlite.Row) -> Table:
+def _table(row: Row) -> Table:
     state = MatchState.from_dict(json.loads(row["state"])) if row["state"] else None
     return Table(
         id=row["id"],
@@ -182,23 +180,24 @@ class Store:
         )
         return [_table(r) for r in rows]
 
-    async def insert_table(self, conn: aiosqlite.Connection, table: Table) -> int:
+    async def insert_table(self, conn: Conn, table: Table) -> int:
         columns = _columns(table)
         marks = ", ".join("?" * len(columns))
-        cursor = await conn.execute(
-            f"INSERT INTO games ({', '.join(columns)}) VALUES ({marks})", tuple(columns.values())
+        row = await conn.fetchone(
+            f"INSERT INTO games ({', '.join(columns)}) VALUES ({marks}) RETURNING id",
+            tuple(columns.values()),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        assert row is not None
+        return int(row["id"])
 
-    async def save_table(self, conn: aiosqlite.Connection, table: Table) -> None:
+    async def save_table(self, conn: Conn, table: Table) -> None:
         columns = _columns(table)
         assignments = ", ".join(f"{name} = ?" for name in columns)
         await conn.execute(
             f"UPDATE games SET {assignments} WHERE id = ?", (*columns.values(), table.id)
         )
 
-    async def save_messages(self, conn: aiosqlite.Connection, table: Table) -> None:
+    async def save_messages(self, conn: Conn, table: Table) -> None:
         """Only the ids of the table's messages (cheaper than the whole row with its state)."""
         await conn.execute(
             "UPDATE games SET message_id = ?, hand_messages = ?, version = ?, updated_at = ?"
@@ -209,7 +208,7 @@ class Store:
 
     async def append_actions(
         self,
-        conn: aiosqlite.Connection,
+        conn: Conn,
         table_id: int,
         first_seq: int,
         entries: list[tuple[int | None, str]],
@@ -231,7 +230,7 @@ class Store:
 
     # -- players -------------------------------------------------------------------------------
     async def upsert_player(
-        self, conn: aiosqlite.Connection, user_id: int, name: str, username: str | None, at: float
+        self, conn: Conn, user_id: int, name: str, username: str | None, at: float
     ) -> None:
         await conn.execute(
             "INSERT INTO players (user_id, name, username, updated_at) VALUES (?, ?, ?, ?)"
@@ -240,7 +239,7 @@ class Store:
             (user_id, name, username, at),
         )
 
-    async def set_can_dm(self, conn: aiosqlite.Connection, user_id: int, can_dm: bool) -> None:
+    async def set_can_dm(self, conn: Conn, user_id: int, can_dm: bool) -> None:
         await conn.execute(
             "UPDATE players SET can_dm = ? WHERE user_id = ?", (int(can_dm), user_id)
         )
@@ -290,7 +289,7 @@ class Store:
             )
 
     async def move_chat(
-        self, old: int, new: int, also: Callable[[aiosqlite.Connection], Awaitable[None]]
+        self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]
     ) -> None:
         """A group became a supergroup: its tables, league and settings follow it."""
         async with self.db.transaction() as conn:
@@ -299,17 +298,22 @@ class Store:
                 "UPDATE games SET chat_id = ?, message_id = NULL WHERE chat_id = ?", (new, old)
             )
             await conn.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new, old))
+            # A row the new chat already has stays with the old one (as UPDATE OR IGNORE).
             await conn.execute(
-                "UPDATE OR IGNORE ratings SET chat_id = ? WHERE chat_id = ?", (new, old)
+                "UPDATE ratings SET chat_id = ? WHERE chat_id = ? AND user_id NOT IN"
+                " (SELECT user_id FROM ratings WHERE chat_id = ?)",
+                (new, old, new),
             )
             await conn.execute(
-                "UPDATE OR IGNORE chats SET chat_id = ? WHERE chat_id = ?", (new, old)
+                "UPDATE chats SET chat_id = ? WHERE chat_id = ?"
+                " AND NOT EXISTS (SELECT 1 FROM chats WHERE chat_id = ?)",
+                (new, old, new),
             )
 
     # -- finished matches ----------------------------------------------------------------------
     async def record_match(
         self,
-        conn: aiosqlite.Connection,
+        conn: Conn,
         table: Table,
         outcome: str,
         winner_side: int | None,
@@ -318,9 +322,9 @@ class Store:
         state = table.state
         scores = state.scores if state else [0, 0]
         await conn.execute(
-            "INSERT OR IGNORE INTO matches (game_id, chat_id, players, target, flor, house_rule,"
+            "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
             " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (
                 table.id,
                 table.chat_id,
@@ -339,8 +343,8 @@ class Store:
             ),
         )
         await conn.executemany(
-            "INSERT OR IGNORE INTO match_players (game_id, seat, user_id, side)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO match_players (game_id, seat, user_id, side)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [
                 (table.id, seat, user_id, seat % 2)
                 for seat, user_id in enumerate(table.seats)

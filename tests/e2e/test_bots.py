@@ -127,9 +127,9 @@ async def test_lobby_bots_levels_and_a_table_of_bots_alone(harness: Harness) -> 
 
 
 async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, db_target: Path | str
 ) -> None:
-    async with harness_with(fake, tmp_path / "bot.db", bot_delay=1.5, turn_seconds=60) as h:
+    async with harness_with(fake, db_target, bot_delay=1.5, turn_seconds=60) as h:
         ana = h.user(1, "Ana")
         ana.send(GROUP, "/nueva bot 15")
         await h.settle()

@@ -111,12 +111,12 @@ async def test_many_tables_tapped_at_once_stay_consistent(harness: Harness) -> N
 
 
 async def test_a_flood_of_commands_past_the_flood_limit_is_paced_coalesced_and_answered(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, db_target: Path | str
 ) -> None:
     # The fake allows a group 20 calls a second; the bot is told to pace at 100 a second, so
     # its calls run into 429s that must be waited out, lane by lane, without an error.
     fake.group_limit = (20, 1.0)
-    async with harness_with(fake, tmp_path / "flood.db", group_interval=0.01) as h:
+    async with harness_with(fake, db_target, group_interval=0.01) as h:
         users = [h.user(200 + i, f"P{i}") for i in range(30)]
         users[0].send(GROUP, "/nueva")
         await h.settle()

@@ -16,8 +16,8 @@ from tests.fakebot import FakeTelegram
 
 
 @pytest.fixture
-async def timed(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    async with harness_with(fake, tmp_path / "timed.db", turn_seconds=60) as h:
+async def timed(fake: FakeTelegram, db_target: Path | str) -> AsyncIterator[Harness]:
+    async with harness_with(fake, db_target, turn_seconds=60) as h:
         yield h
 
 

@@ -63,8 +63,8 @@ async def match(
 
 
 @pytest.fixture
-async def league_service(tmp_path: Path) -> TableService:
-    db = await Database.open(tmp_path / "league.db")
+async def league_service(db_target: Path | str) -> TableService:
+    db = await Database.open(db_target)
     service = TableService(Store(db), seed=1, clock=Clock())
     for user, name in [(1, "Ana"), (2, "Beto"), (3, "Caro"), (4, "Dani")]:
         await service.see_player(user, name, None)

@@ -11,13 +11,13 @@ from bot.storage.db import Database
 from bot.storage.outbox import POST, REFRESH, URGENT, OutboxStore, Outgoing
 
 
-async def open_store(path: Path) -> tuple[Database, OutboxStore]:
+async def open_store(path: Path | str) -> tuple[Database, OutboxStore]:
     db = await Database.open(path)
     return db, OutboxStore(db)
 
 
-async def test_rows_are_part_of_the_transaction_that_decided_them(tmp_path: Path) -> None:
-    db, store = await open_store(tmp_path / "o.db")
+async def test_rows_are_part_of_the_transaction_that_decided_them(db_target: Path | str) -> None:
+    db, store = await open_store(db_target)
     try:
         with pytest.raises(RuntimeError):
             async with db.transaction() as conn:
@@ -28,7 +28,7 @@ async def test_rows_are_part_of_the_transaction_that_decided_them(tmp_path: Path
             await store.enqueue(conn, [Outgoing(-1, "text", {"text": "hola"})], 0.0)
     finally:
         await db.close()
-    db, store = await open_store(tmp_path / "o.db")  # a restart finds it
+    db, store = await open_store(db_target)  # a restart finds it
     try:
         rows = await store.lane_rows(-1)
         assert [r.payload for r in rows] == [{"text": "hola"}]
@@ -36,8 +36,10 @@ async def test_rows_are_part_of_the_transaction_that_decided_them(tmp_path: Path
         await db.close()
 
 
-async def test_keyed_rows_coalesce_and_a_bump_during_delivery_sends_again(tmp_path: Path) -> None:
-    db, store = await open_store(tmp_path / "o.db")
+async def test_keyed_rows_coalesce_and_a_bump_during_delivery_sends_again(
+    db_target: Path | str,
+) -> None:
+    db, store = await open_store(db_target)
     try:
         board = Outgoing(-5, "board", {"t": 1}, "board:1", REFRESH)
         async with db.transaction() as conn:
@@ -58,8 +60,8 @@ async def test_keyed_rows_coalesce_and_a_bump_during_delivery_sends_again(tmp_pa
         await db.close()
 
 
-async def test_loud_is_remembered_until_a_loud_delivery(tmp_path: Path) -> None:
-    db, store = await open_store(tmp_path / "o.db")
+async def test_loud_is_remembered_until_a_loud_delivery(db_target: Path | str) -> None:
+    db, store = await open_store(db_target)
     try:
         quiet = Outgoing(7, "hand", {"t": 1, "u": 7}, "hand:1", REFRESH)
         loud = Outgoing(7, "hand", {"t": 1, "u": 7}, "hand:1", URGENT, loud=True)
@@ -80,8 +82,8 @@ async def test_loud_is_remembered_until_a_loud_delivery(tmp_path: Path) -> None:
         await db.close()
 
 
-async def test_a_lane_has_one_owner_until_its_lease_ends(tmp_path: Path) -> None:
-    db, store = await open_store(tmp_path / "o.db")
+async def test_a_lane_has_one_owner_until_its_lease_ends(db_target: Path | str) -> None:
+    db, store = await open_store(db_target)
     try:
         async with db.transaction() as conn:
             await store.enqueue(conn, [Outgoing(-9, "text", {"text": "x"}, None, POST)], 0.0)

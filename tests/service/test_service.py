@@ -15,11 +15,12 @@ from bot.service.tables import Refusal, TableService
 from bot.storage.db import Database, DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store, TableStatus
+from tests.pg import INSTALL_HINT, Cluster
 
 CHAT = -100
 
 
-async def service_on(path: Path) -> TableService:
+async def service_on(path: Path | str) -> TableService:
     return TableService(Store(await Database.open(path)), seed=3)
 
 
@@ -46,8 +47,26 @@ async def test_migrations_wal_and_a_newer_database_is_refused(tmp_path: Path) ->
         await Database.open(path)
 
 
-async def test_a_restart_keeps_state_log_and_messages(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_postgres_migrates_once_and_refuses_a_newer_schema(
+    pg_cluster: Cluster | None,
+) -> None:
+    if pg_cluster is None:
+        pytest.skip(INSTALL_HINT)
+    url = pg_cluster.new_database()
+    first, second = await asyncio.gather(Database.open(url), Database.open(url))  # two workers
+    row = await first.fetchone("SELECT count(*) AS n, max(version) AS v FROM schema_version")
+    assert row is not None and (row["n"], row["v"]) == (len(MIGRATIONS), len(MIGRATIONS))
+    async with first.transaction() as conn:
+        newer = len(MIGRATIONS) + 1
+        await conn.execute("INSERT INTO schema_version (version) VALUES (?)", (newer,))
+    await first.close()
+    await second.close()
+    with pytest.raises(DatabaseTooNewError):
+        await Database.open(url)
+
+
+async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> None:
+    path = db_target
     service = await service_on(path)
     table_id = await started_table(service)
     table = await service.get(table_id)
@@ -72,8 +91,8 @@ async def test_a_restart_keeps_state_log_and_messages(tmp_path: Path) -> None:
     await again.store.db.close()
 
 
-async def test_simultaneous_actions_apply_once(tmp_path: Path) -> None:
-    service = await service_on(tmp_path / "t.db")
+async def test_simultaneous_actions_apply_once(db_target: Path | str) -> None:
+    service = await service_on(db_target)
     table_id = await started_table(service)
     table = await service.get(table_id)
     assert table is not None and table.state is not None
@@ -91,8 +110,8 @@ async def test_simultaneous_actions_apply_once(tmp_path: Path) -> None:
     await service.store.db.close()
 
 
-async def test_one_open_table_per_topic_and_refusals_change_nothing(tmp_path: Path) -> None:
-    service = await service_on(tmp_path / "t.db")
+async def test_one_open_table_per_topic_and_refusals_change_nothing(db_target: Path | str) -> None:
+    service = await service_on(db_target)
     first = await service.open_lobby(CHAT, 5, 1, MatchConfig(), "es")
     await service.open_lobby(CHAT, 6, 1, MatchConfig(), "es")
     with pytest.raises(Refusal) as info:
@@ -113,8 +132,8 @@ async def test_one_open_table_per_topic_and_refusals_change_nothing(tmp_path: Pa
     await service.store.db.close()
 
 
-async def test_cancelling_a_started_match_records_it_as_cancelled(tmp_path: Path) -> None:
-    service = await service_on(tmp_path / "t.db")
+async def test_cancelling_a_started_match_records_it_as_cancelled(db_target: Path | str) -> None:
+    service = await service_on(db_target)
     table_id = await started_table(service, players=4)
     await service.cancel(table_id, 2, is_admin=True)
     record = await service.store.match_record(table_id)
@@ -125,9 +144,9 @@ async def test_cancelling_a_started_match_records_it_as_cancelled(tmp_path: Path
 
 
 async def test_one_log_line_per_applied_action(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    db_target: Path | str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    service = await service_on(tmp_path / "t.db")
+    service = await service_on(db_target)
     table_id = await started_table(service)
     table = await service.get(table_id)
     assert table is not None and table.state is not None

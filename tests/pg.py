@@ -1,0 +1,83 @@
+"""A throw-away PostgreSQL server for the tests: initdb and pg_ctl in a temporary directory,
+on a free loopback port, removed at the end. Needs the server binaries (Debian: `apt-get
+install postgresql`); as root it runs them as the `postgres` user, as PostgreSQL insists."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import uuid
+from pathlib import Path
+
+INSTALL_HINT = (
+    "PostgreSQL's server binaries (initdb, pg_ctl) are not installed: "
+    "`sudo apt-get install postgresql` (Debian/Ubuntu) runs these tests too"
+)
+
+
+def find_bin() -> Path | None:
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(found).resolve().parent
+    for candidate in sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True):
+        return candidate.parent
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Cluster:
+    def __init__(self, bindir: Path, base: Path) -> None:
+        self.bindir = bindir
+        self.base = base
+        self.data = base / "data"
+        self.port = _free_port()
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(base, user.pw_uid, user.pw_gid)
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.as_user, *args], check=True, capture_output=True, cwd=self.base)
+
+    def start(self) -> None:
+        self._run(
+            str(self.bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "truco",
+            "-E", "UTF8", "--no-sync", "--locale=C",
+        )  # fmt: skip
+        options = (
+            f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=off"
+            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+        )
+        self._run(
+            str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", options, "-w",
+            "-l", str(self.base / "server.log"), "start",
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        try:
+            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.base, ignore_errors=True)
+
+    def url(self, name: str = "postgres") -> str:
+        return f"postgresql://truco@127.0.0.1:{self.port}/{name}"
+
+    def new_database(self) -> str:
+        """A database of its own for one test; its URL."""
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        subprocess.run(
+            [str(self.bindir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U",
+             "truco", name],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        return self.url(name)
