@@ -44,6 +44,10 @@ class Conn(Protocol):
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None: ...
 
+    async def lock(self, space: int, key: int) -> None:
+        """Serialize this transaction with every other that locks (space, key), until it ends
+        (SQLite's writes are one at a time already; PostgreSQL takes an advisory lock)."""
+
 
 Writer = Callable[[Conn], Awaitable[None]]
 
@@ -100,6 +104,9 @@ class _SqliteConn:
         async with self._conn.execute(sql, tuple(args)) as cursor:
             found: Row | None = await cursor.fetchone()
             return found
+
+    async def lock(self, space: int, key: int) -> None:
+        return None  # BEGIN IMMEDIATE: one writer at a time
 
 
 class SqliteDatabase(Database):
@@ -233,6 +240,12 @@ class _PgConn:
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found: Row | None = await self._conn.fetchrow(to_postgres(sql), *args)
         return found
+
+    async def lock(self, space: int, key: int) -> None:
+        # Two 32-bit keys: the space, and the key folded into 32 bits (a collision only
+        # makes two unrelated transactions wait for each other).
+        folded = (key ^ (key >> 32)) & 0x7FFF_FFFF
+        await self._conn.execute("SELECT pg_advisory_xact_lock($1::int, $2::int)", space, folded)
 
 
 MIGRATION_LOCK = 0x7472_7563  # "truc": one process migrates at a time

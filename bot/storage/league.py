@@ -12,6 +12,7 @@ from bot.storage.repo import BOT_LEVELS, Table
 # Cancelled matches never count, nor matches with a computer player (practice): used as
 # `outcome IN {COUNTED}`, so it brings its own `bots = 0`.
 COUNTED = "('won', 'conceded') AND bots = 0"
+LOCK_RATINGS = 1  # Conn.lock space: a group's ratings
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ async def rate_match(
     seated: list[tuple[int, int]],
     winner_side: int,
 ) -> None:
+    await conn.lock(LOCK_RATINGS, chat_id)  # ratings are read, then written: one match at a time
     users = [user for _, user in seated]
     marks = ",".join("?" * len(users))
     rows = await conn.fetchall(
