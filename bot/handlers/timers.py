@@ -9,6 +9,7 @@ the game is still at the step whose deadline passed, so a restart never loses or
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from telegram.ext import Application, ContextTypes
@@ -16,7 +17,10 @@ from telegram.ext import Application, ContextTypes
 from bot.app import services
 from bot.i18n import translator
 from bot.service.publisher import text_row
+from bot.service.tables import Refusal
 from bot.views.common import short_name
+
+STALLED_SECONDS = 10.0
 
 
 def start_timers(app: Application[Any, Any, Any, Any, Any, Any], tick: float) -> None:
@@ -39,11 +43,19 @@ async def _sweep(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
+    if s.tables.shared:  # other processes open, change and close tables too: look again
+        now = s.tables.clock()
+        for table in await s.tables.open_tables():
+            # The process that made a table's last change moves its computer players; a
+            # table nobody moved for a while (that process died) is taken up here.
+            if now - table.updated_at > STALLED_SECONDS:
+                s.ai.consider(table)
     s.ai.tick()  # computer players whose pause is over
     now = s.tables.clock()
     for table in s.tables.lobbies():
         if now >= table.created_at + s.settings.lobby_seconds:
-            await s.tables.expire_lobby(table.id)
+            with contextlib.suppress(Refusal):  # another process got there first
+                await s.tables.expire_lobby(table.id)
     reminded: set[tuple[int, int]] = context.application.bot_data.setdefault("reminded", set())
     for table in s.tables.playing():
         if table.deadline is None or table.state is None:
@@ -87,4 +99,5 @@ async def _remind(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) 
 
 async def _expire(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) -> None:
     """The service applies the timeout and, in the same commit, what the group is told."""
-    await services(context).tables.timeout(table_id, step)
+    with contextlib.suppress(Refusal):  # the player (or another process) got there first
+        await services(context).tables.timeout(table_id, step)

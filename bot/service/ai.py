@@ -20,7 +20,7 @@ from typing import Any
 from bot.ai import decide
 from bot.ai.signs import signs_to_show
 from bot.game import Action, Observation, observe
-from bot.service.tables import TableService, bot_to_move
+from bot.service.tables import Refusal, TableService, bot_to_move
 from bot.storage.repo import Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
@@ -155,7 +155,10 @@ class AiPlayers:
                 action = await loop.run_in_executor(pool, _think, obs, level, seed, signs)
             else:
                 action = await asyncio.to_thread(_think, obs, level, seed, signs)
-            outcome = await self.tables.bot_act(table_id, due.seat, due.step, action)
+            try:
+                outcome = await self.tables.bot_act(table_id, due.seat, due.step, action)
+            except Refusal:  # the table changed in another process meanwhile
+                outcome = None
             if outcome is not None:
                 self.decisions += 1
         except Exception:

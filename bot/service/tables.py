@@ -64,6 +64,7 @@ class LobbyOption:
 
 TIMER_CHOICES = (60, 120, 300, 0)  # seconds a player has to move; 0: sin tiempo
 STRIKES_TO_CONCEDE = 3
+RETRIES = 5  # a save that lost a race with another process (message ids only) is redone
 BOT_LEVEL_ORDER = ("facil", "normal", "dificil")
 VACATED_SECONDS = 300  # a seat left empty mid-match: the others have this long to choose
 
@@ -175,6 +176,9 @@ class TableService:
         self._cache: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._open_lock = asyncio.Lock()
+        # PostgreSQL may be shared by several processes: read tables afresh, save them only
+        # over the version read (see `_commit`). SQLite belongs to this process alone.
+        self.shared = store.db.dialect == "postgresql"
         self.outbox = OutboxStore(store.db)
         self.names: dict[int, str] = {}  # players' names, as last seen by this process
         self.planner: Planner | None = None
@@ -189,17 +193,22 @@ class TableService:
         return found
 
     async def get(self, table_id: int) -> Table | None:
-        table = self._cache.get(table_id)
+        """The table as committed. With a shared database (PostgreSQL: other processes may
+        change it) it is read afresh every time; otherwise this process's copy is the truth."""
+        table = None if self.shared else self._cache.get(table_id)
         if table is None:
             table = await self.store.table(table_id)
             if table is not None and table.is_open:
                 self._cache[table_id] = table
+            else:
+                self._cache.pop(table_id, None)
         return table
 
     async def table_in(self, chat_id: int, thread_id: int) -> Table | None:
-        for table in self._cache.values():
-            if table.chat_id == chat_id and table.thread_id == thread_id and table.is_open:
-                return table
+        if not self.shared:
+            for table in self._cache.values():
+                if table.chat_id == chat_id and table.thread_id == thread_id and table.is_open:
+                    return table
         found = await self.store.open_table_in(chat_id, thread_id)
         return await self.get(found.id) if found else None
 
@@ -211,7 +220,13 @@ class TableService:
         return [t for t in self._cache.values() if t.status is TableStatus.PLAYING]
 
     async def open_tables(self) -> list[Table]:
-        return [t for t in [await self.get(t.id) for t in await self.store.open_tables()] if t]
+        """Every open table, now in this process's view (the timers and the computer players
+        sweep that view; with a shared database this also finds other processes' tables)."""
+        found = await self.store.open_tables()
+        if self.shared:
+            self._cache = {t.id: t for t in found}
+            return found
+        return [t for t in [await self.get(t.id) for t in found] if t]
 
     async def _commit(
         self,
@@ -229,10 +244,11 @@ class TableService:
         try:
             rows = await self._plan(change) if change is not None else []
             async with self.store.db.transaction() as conn:
-                if messages_only:
-                    await self.store.save_messages(conn, table)
-                else:
-                    await self.store.save_table(conn, table)
+                save = self.store.save_messages if messages_only else self.store.save_table
+                if not await save(conn, table, table.version - 1):
+                    # Another process changed the table since we read it: nothing of this
+                    # commit happens (its action was decided on a state that is gone).
+                    raise Refusal("stale")
                 if actions:
                     await self.store.append_actions(
                         conn, table.id, first_seq, actions, table.updated_at
@@ -464,13 +480,19 @@ class TableService:
         also: Callable[[Any], Awaitable[None]] | None = None,
     ) -> None:
         """The table's group message (lobby or board); `also` joins the same transaction."""
-        async with self.lock(table_id):
-            table = await self.get(table_id)
-            if table is None or not table.is_open:
-                await self._also(also)
-                return
-            table.message_id = message_id
-            await self._commit(table, also=also, messages_only=True)
+        for attempt in range(RETRIES):
+            async with self.lock(table_id):
+                table = await self.get(table_id)
+                if table is None or not table.is_open:
+                    await self._also(also)
+                    return
+                table.message_id = message_id
+                try:
+                    await self._commit(table, also=also, messages_only=True)
+                    return
+                except Refusal:
+                    if attempt == RETRIES - 1:
+                        raise
 
     async def set_hand_message(
         self,
@@ -479,16 +501,22 @@ class TableService:
         message_id: int | None,
         also: Callable[[Any], Awaitable[None]] | None = None,
     ) -> None:
-        async with self.lock(table_id):
-            table = await self.get(table_id)
-            if table is None or not table.is_open:
-                await self._also(also)
-                return
-            if message_id is None:
-                table.hand_messages.pop(user_id, None)
-            else:
-                table.hand_messages[user_id] = message_id
-            await self._commit(table, also=also, messages_only=True)
+        for attempt in range(RETRIES):
+            async with self.lock(table_id):
+                table = await self.get(table_id)
+                if table is None or not table.is_open:
+                    await self._also(also)
+                    return
+                if message_id is None:
+                    table.hand_messages.pop(user_id, None)
+                else:
+                    table.hand_messages[user_id] = message_id
+                try:
+                    await self._commit(table, also=also, messages_only=True)
+                    return
+                except Refusal:  # another process changed the table meanwhile: again
+                    if attempt == RETRIES - 1:
+                        raise
 
     async def _also(self, also: Callable[[Any], Awaitable[None]] | None) -> None:
         if also is not None:

@@ -190,21 +190,25 @@ class Store:
         assert row is not None
         return int(row["id"])
 
-    async def save_table(self, conn: Conn, table: Table) -> None:
+    async def save_table(self, conn: Conn, table: Table, expected: int) -> bool:
+        """Save over version `expected` only: False if another process saved first."""
         columns = _columns(table)
         assignments = ", ".join(f"{name} = ?" for name in columns)
-        await conn.execute(
-            f"UPDATE games SET {assignments} WHERE id = ?", (*columns.values(), table.id)
+        changed = await conn.execute(
+            f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
+            (*columns.values(), table.id, expected),
         )
+        return changed == 1
 
-    async def save_messages(self, conn: Conn, table: Table) -> None:
+    async def save_messages(self, conn: Conn, table: Table, expected: int) -> bool:
         """Only the ids of the table's messages (cheaper than the whole row with its state)."""
-        await conn.execute(
+        changed = await conn.execute(
             "UPDATE games SET message_id = ?, hand_messages = ?, version = ?, updated_at = ?"
-            " WHERE id = ?",
+            " WHERE id = ? AND version = ?",
             (table.message_id, json.dumps(table.hand_messages), table.version, table.updated_at,
-             table.id),
+             table.id, expected),
         )  # fmt: skip
+        return changed == 1
 
     async def append_actions(
         self,

@@ -141,6 +141,8 @@ async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
         card = next(b for b in action_buttons(message) if b["callback_data"].count(":") == 4)
         await ana.tap(1, message.message_id, card["text"])
         await h.settle()
+        table = await the_table(h)
+        assert table.state is not None
         step = table.state.step
         assert h.services.tables.waiting_users(table) == set()  # the game waits on the bot
         assert table.deadline is None  # and a bot never runs out of time

@@ -63,7 +63,8 @@ async def test_joining_without_a_private_chat_goes_through_the_start_link(harnes
     juan.start_bot(f"j{table.join_token}")
     await h.settle()
     assert any("te sumaste" in text for text in h.fake.texts(2))
-    assert table.seats == [1, 2] and "Juega" in h.fake.last(GROUP).text
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.seats == [1, 2] and "Juega" in h.fake.last(GROUP).text
     assert hand_message(h, ana) is not None
 
 

@@ -78,7 +78,8 @@ async def test_playing_resets_the_strikes(timed: Harness) -> None:
     card = next(b for b in message.buttons() if b["callback_data"].count(":") == 4)
     await juan.tap(juan.id, message.message_id, card["text"])
     await h.settle()
-    assert table.strikes == [1, 0]  # Juan's move does not clear Ana's strike
+    table = await h.services.tables.table_in(GROUP, 0)  # as committed (read afresh)
+    assert table is not None and table.strikes == [1, 0]  # Juan's move keeps Ana's strike
     for _ in range(4):  # whoever leads now, Ana gets to play by hand soon
         user = ana if hand_message(h, ana) is not None else juan
         message = hand_message(h, user)
@@ -88,7 +89,8 @@ async def test_playing_resets_the_strikes(timed: Harness) -> None:
         await h.settle()
         if user is ana:
             break
-    assert table.strikes == [0, 0]
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.strikes == [0, 0]
 
 
 async def test_a_deadline_that_passed_while_down_fires_once(timed: Harness) -> None:

@@ -72,10 +72,13 @@ async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> 
     table = await service.get(table_id)
     assert table is not None and table.state is not None
     seat0_cards = table.state.hand.held[0]  # type: ignore[union-attr]
-    await service.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
-    await service.act(table_id, 2, table.state.step, ActionKind.QUIERO, None)
-    await service.act(table_id, 1, table.state.step, ActionKind.PLAY, seat0_cards[0])
+    step = table.state.step
+    await service.act(table_id, 1, step, ActionKind.TRUCO, None)
+    await service.act(table_id, 2, step + 1, ActionKind.QUIERO, None)
+    await service.act(table_id, 1, step + 2, ActionKind.PLAY, seat0_cards[0])
     await service.set_hand_message(table_id, 1, 42)
+    table = await service.get(table_id)
+    assert table is not None and table.state is not None
     before = table.state.to_dict()
     await service.store.db.close()
 
@@ -160,3 +163,66 @@ async def test_one_log_line_per_applied_action(
         rf"action table={table_id} user=1 seat=0 action=0:t step=1 took_ms=\d+\.\d", lines[0]
     )
     await service.store.db.close()
+
+
+async def test_two_processes_on_one_postgresql_apply_each_action_once(
+    pg_cluster: Cluster | None,
+) -> None:
+    """Two services (as two workers) on one database, both taking every tap at once: each
+    step is applied by exactly one of them, the other is told the tap is stale, and the log
+    replays to the stored state."""
+    if pg_cluster is None:
+        pytest.skip(INSTALL_HINT)
+    url = pg_cluster.new_database()
+    first = await service_on(url)
+    second = await service_on(url)
+    assert first.shared and second.shared
+    try:
+        table_id = await started_table(first, players=2)
+        applied = 0
+        for _ in range(40):
+            table = await second.get(table_id)
+            assert table is not None and table.state is not None
+            if not table.is_open or table.state.is_over:
+                break
+            legal = table.state.legal_actions()
+            plays = [a for a in legal if a.kind is ActionKind.PLAY] or legal
+            a, b = plays[0], plays[-1]
+            ua, ub = table.seats[a.seat], table.seats[b.seat]
+            assert ua is not None and ub is not None
+            step = table.state.step
+            results = await asyncio.gather(
+                first.act(table_id, ua, step, a.kind, a.card),
+                second.act(table_id, ub, step, b.kind, b.card),
+                return_exceptions=True,
+            )
+            done = [r for r in results if not isinstance(r, BaseException)]
+            refused = [r for r in results if isinstance(r, Refusal)]
+            assert len(done) == 1 and len(refused) == 1, results
+            assert refused[0].code == "stale"
+            applied += 1
+        assert applied > 10
+        # Two copies read at one version: the save over it that comes second is refused and
+        # leaves nothing behind (neither its state nor its action log entry).
+        one, two = await first.get(table_id), await second.get(table_id)
+        assert one is not None and two is not None and one.version == two.version
+        assert one.is_open and one.state is not None and not one.state.is_over
+        step = one.state.step
+        move = one.state.legal_actions()[0]
+        user = one.seats[move.seat]
+        assert user is not None
+        await first._apply(one, user, move)
+        assert two.state is not None
+        with pytest.raises(Refusal):
+            await second._apply(two, user, two.state.legal_actions()[-1])
+        log = await first.store.action_log(table_id)
+        assert [code for seq, _, code in log if seq == step] == [move.code]
+        final = await first.store.table(table_id)
+        assert final is not None and final.state is not None
+        log = await first.store.action_log(table_id)
+        assert [seq for seq, _, _ in log] == list(range(len(log)))
+        rebuilt = replay(final.config, [parse_any(code) for _, _, code in log])
+        assert rebuilt.to_dict() == final.state.to_dict()
+    finally:
+        await first.store.db.close()
+        await second.store.db.close()
