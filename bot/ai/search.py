@@ -31,6 +31,7 @@ from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, De
 from bot.game.cards import Card, envido_value, flor_value
 from bot.game.errors import IllegalActionError
 from bot.game.observation import Observation, observe
+from bot.game.scoring import falta
 from bot.game.state import MatchState, Pending, Phase, side_of
 
 K = ActionKind
@@ -38,6 +39,20 @@ K = ActionKind
 WORLDS = 40  # deals imagined per decision
 BUDGET = 0.1  # seconds: no more worlds are started after this
 MAX_TRIES = 30  # draws per world before the sampler gives up
+RIVAL_NOISE = 0.15  # how often a rival's move in a playout is any legal move
+SIGNIFICANCE = 2.0  # standard errors an option must beat the normal player's choice by
+ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_options)
+CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
+
+
+def _all_in(state: MatchState) -> bool:
+    """A chant that can decide the match waits for an answer (falta, contraflor al resto)."""
+    h = state.hand
+    if h is None:
+        return False
+    if h.flor_pending:
+        return h.flor_chain[-1] is K.CONTRAFLOR_AL_RESTO
+    return h.envido_pending and h.envido_chain[-1] is K.FALTA_ENVIDO
 
 
 def _sigmoid(x: float) -> float:
@@ -181,13 +196,22 @@ def _unique(actions: Sequence[Action]) -> list[Action]:
 
 
 def playout(state: MatchState, seat: int, rng: random.Random) -> float:
-    """Play the hand out with the normal player everywhere; `seat`'s chance to win then."""
+    """Play the hand out with the normal player everywhere; `seat`'s chance to win then.
+    Rivals stray from it now and then (RIVAL_NOISE): people do, and a plan that only works
+    against a rival who always answers well (a falta envido bluffed at 0-0) is a bad plan."""
     side = side_of(seat)
     hand = state.hand_number
     while state.phase is Phase.PLAY and state.hand_number == hand:
         acting = state.legal_actions()
         who = acting[0].seat
-        state.apply(play_normal(observe(state, who), rng))
+        rival = side_of(who) != side
+        if rival and rng.random() < RIVAL_NOISE:
+            state.apply(rng.choice([a for a in acting if a.seat == who]))
+            continue
+        chosen = play_normal(observe(state, who), rng)
+        if rival and chosen.kind is not K.QUIERO and _all_in(state) and rng.random() < CALLED:
+            chosen = next((a for a in acting if a.seat == who and a.kind is K.QUIERO), chosen)
+        state.apply(chosen)
     if state.phase is Phase.OVER:
         return 1.0 if state.winner == side else 0.0
     return equity(state.scores[side], state.scores[1 - side], state.config.target)
@@ -203,12 +227,13 @@ def play_dificil(
     options = _unique(obs.actions)
     if len(options) == 1:
         return options[0]
+    baseline = play_normal(obs, rng, signs)
     if obs.seat is None or (len(obs.history) == 0 and (obs.rounds or obs.calls)):
-        return play_normal(obs, rng, signs)  # a hand saved before logs existed: by rules
+        return baseline  # a hand saved before logs existed: by rules
     started = time.perf_counter()
     sampler = Sampler(obs, signs, rng)
-    totals = [0.0] * len(options)
-    weights = 0.0
+    values: list[list[float]] = [[] for _ in options]
+    weights: list[float] = []
     base = rng.getrandbits(32)
     for index in range(worlds):
         found = sampler.world()
@@ -218,11 +243,52 @@ def play_dificil(
         for i, option in enumerate(options):
             state = world.copy()
             state.apply(option)
-            totals[i] += weight * playout(state, obs.seat, random.Random(base + index))
-        weights += weight
+            values[i].append(playout(state, obs.seat, random.Random(base + index)))
+        weights.append(weight)
         if time.perf_counter() - started > budget:
             break
-    if weights == 0:
-        return play_normal(obs, rng, signs)
-    best = max(range(len(options)), key=lambda i: totals[i])
-    return options[best]
+    if not weights:
+        return baseline
+    risky = _all_in_options(obs, options)
+    return options[_choose(options, values, weights, options.index(baseline), risky)]
+
+
+def _all_in_options(obs: Observation, options: list[Action]) -> set[int]:
+    """Options that stake the match on one envido or flor comparison (chanting or wanting a
+    falta envido or a contraflor al resto worth more than ALL_IN_POINTS). The playouts'
+    rivals answer such chants like the normal player, who rarely wants them: real rivals do
+    more often, so difícil takes these only when the normal player would."""
+    if falta(obs.scores, obs.config.target) <= ALL_IN_POINTS:
+        return set()
+    answering = obs.pending_chant in (K.FALTA_ENVIDO, K.CONTRAFLOR_AL_RESTO)
+    return {
+        i
+        for i, a in enumerate(options)
+        if a.kind in (K.FALTA_ENVIDO, K.CONTRAFLOR_AL_RESTO) or (answering and a.kind is K.QUIERO)
+    }
+
+
+def _choose(
+    options: list[Action],
+    values: list[list[float]],
+    weights: list[float],
+    baseline: int,
+    risky: set[int],
+) -> int:
+    """The option with the best weighted mean, if it beats the normal player's choice by more
+    than the noise of the playouts (a paired difference over the same worlds, SIGNIFICANCE
+    standard errors); otherwise the normal player's choice. A few worlds can make a wild
+    option (a falta envido bluffed at 0-0) look best by luck: this keeps such luck out."""
+    total = sum(weights)
+    effective = total * total / sum(w * w for w in weights)
+    best, best_gain = baseline, 0.0
+    for i in range(len(options)):
+        if i == baseline or i in risky:
+            continue
+        diffs = [a - b for a, b in zip(values[i], values[baseline], strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        error = math.sqrt(var / max(effective - 1, 1))
+        if mean > SIGNIFICANCE * error and mean > best_gain:
+            best, best_gain = i, mean
+    return best
