@@ -265,3 +265,28 @@ async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> Non
     table = await the_table(h)
     assert table.state is not None
     assert h.services.ai.signs_for(table.id, table.state.hand_number, 2) == ("ae",)
+
+
+async def test_the_groups_default_bot_level_is_set_in_config(harness: Harness) -> None:
+    h = harness
+    ana, boss = h.user(1, "Ana"), h.user(9, "Boss")
+    h.fake.admins[GROUP].add(9)
+    boss.send(GROUP, "/config")
+    await h.settle()
+    panel = h.fake.last(GROUP)
+    assert "🤖 Bots: normal" in panel.text
+    answer = await ana.tap(GROUP, panel.message_id, "⚙️ 🤖 Nivel de los bots")
+    assert "Solo los admins" in answer["text"]
+    await boss.tap(GROUP, panel.message_id, "⚙️ 🤖 Nivel de los bots")
+    await h.settle()
+    assert "🤖 Bots: difícil" in h.fake.messages[GROUP][panel.message_id].text
+    ana.send(GROUP, "/nueva bot")  # no level given: the group's
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats == [1, BOT_IDS["dificil"]]
+    ana.send(GROUP, "/cancelar")
+    await h.settle()
+    ana.send(GROUP, "/nueva bot fácil")  # a level given: that one
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats == [1, BOT_IDS["facil"]]
