@@ -14,7 +14,7 @@ from functools import cache
 from bot.game.actions import ActionKind
 from bot.game.cards import DECK, Card, envido_value, flor_value, has_flor
 from bot.game.observation import Observation
-from bot.game.state import side_of
+from bot.game.state import hand_winner, side_of
 
 K = ActionKind
 
@@ -64,22 +64,6 @@ def current_round(obs: Observation) -> tuple[tuple[int, Card], ...]:
     return ()
 
 
-def hand_outcome(results: Sequence[int | None], mano_side: int) -> int | None:
-    """R8: the side that wins a hand with these round results, or None if not decided."""
-    wins = (results.count(0), results.count(1))
-    for side in (0, 1):
-        if wins[side] >= 2:
-            return side
-    if len(results) >= 2 and None in results and wins[0] != wins[1]:
-        return 0 if wins[0] > wins[1] else 1
-    if len(results) == 3:
-        for result in results:
-            if result is not None:
-                return result
-        return mano_side
-    return None
-
-
 def hand_chance(obs: Observation, partner_bonus: float = 0.0, odds: Odds | None = None) -> float:
     """Roughly, the chance that this seat's side wins the hand's rounds: each remaining card
     is taken to win its round on its own odds, strongest cards first, and the rounds combine
@@ -125,7 +109,7 @@ def hand_chance(obs: Observation, partner_bonus: float = 0.0, odds: Odds | None 
 
 @cache
 def _outcome(results: tuple[int | None, ...], mano_side: int) -> int | None:
-    return hand_outcome(results, mano_side)
+    return hand_winner(results, mano_side)
 
 
 def _combine(

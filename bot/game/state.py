@@ -106,6 +106,23 @@ def side_of(seat: int) -> int:
     return seat % 2
 
 
+def hand_winner(results: Sequence[int | None], mano_side: int) -> int | None:
+    """R8: the side that wins a hand with these round results (None: a parda), as soon as it
+    is certain; None while it is not."""
+    wins = (results.count(0), results.count(1))
+    for side in (0, 1):
+        if wins[side] >= 2:
+            return side
+    if len(results) >= 2 and None in results and wins[0] != wins[1]:
+        return 0 if wins[0] > wins[1] else 1
+    if len(results) == 3:
+        for result in results:
+            if result is not None:
+                return result  # level: the first round somebody won decides
+        return mano_side  # three pardas
+    return None
+
+
 class HandState:
     """One deal. Mutable; owned by MatchState."""
 
@@ -526,20 +543,7 @@ class MatchState:
 
     @staticmethod
     def _hand_winner(h: HandState) -> int | None:
-        """R8: the side that wins the hand, as soon as it is certain."""
-        results = h.results
-        wins = (results.count(0), results.count(1))
-        for side in (0, 1):
-            if wins[side] >= 2:
-                return side
-        if len(results) >= 2 and None in results and wins[0] != wins[1]:
-            return 0 if wins[0] > wins[1] else 1
-        if len(results) == 3:
-            for result in results:
-                if result is not None:
-                    return result  # level: the first round somebody won decides
-            return side_of(h.mano)  # three pardas
-        return None
+        return hand_winner(h.results, side_of(h.mano))
 
     # -- truco (R9-R13) --------------------------------------------------------------------
     def _truco_answer(self, h: HandState, seat: int, kind: ActionKind, events: list[Event]) -> None:

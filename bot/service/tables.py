@@ -480,19 +480,11 @@ class TableService:
         also: Callable[[Any], Awaitable[None]] | None = None,
     ) -> None:
         """The table's group message (lobby or board); `also` joins the same transaction."""
-        for attempt in range(RETRIES):
-            async with self.lock(table_id):
-                table = await self.get(table_id)
-                if table is None or not table.is_open:
-                    await self._also(also)
-                    return
-                table.message_id = message_id
-                try:
-                    await self._commit(table, also=also, messages_only=True)
-                    return
-                except Refusal:
-                    if attempt == RETRIES - 1:
-                        raise
+
+        def change(table: Table) -> None:
+            table.message_id = message_id
+
+        await self._save_message_ids(table_id, change, also)
 
     async def set_hand_message(
         self,
@@ -501,20 +493,33 @@ class TableService:
         message_id: int | None,
         also: Callable[[Any], Awaitable[None]] | None = None,
     ) -> None:
+        def change(table: Table) -> None:
+            if message_id is None:
+                table.hand_messages.pop(user_id, None)
+            else:
+                table.hand_messages[user_id] = message_id
+
+        await self._save_message_ids(table_id, change, also)
+
+    async def _save_message_ids(
+        self,
+        table_id: int,
+        change: Callable[[Table], None],
+        also: Callable[[Any], Awaitable[None]] | None,
+    ) -> None:
+        """Message ids change after a call, whatever the game did meanwhile: a save that lost a
+        race with another process is simply done again on the table as it is now."""
         for attempt in range(RETRIES):
             async with self.lock(table_id):
                 table = await self.get(table_id)
                 if table is None or not table.is_open:
                     await self._also(also)
                     return
-                if message_id is None:
-                    table.hand_messages.pop(user_id, None)
-                else:
-                    table.hand_messages[user_id] = message_id
+                change(table)
                 try:
                     await self._commit(table, also=also, messages_only=True)
                     return
-                except Refusal:  # another process changed the table meanwhile: again
+                except Refusal:
                     if attempt == RETRIES - 1:
                         raise
 

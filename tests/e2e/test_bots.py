@@ -11,13 +11,26 @@ from bot.i18n import translator
 from bot.storage.repo import BOT_IDS, Table
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, play_to_the_end
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeTelegram, FakeUser
 
 
 async def the_table(h: Harness) -> Table:
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None
     return table
+
+
+async def four_at_2v2(h: Harness) -> list[FakeUser]:
+    """Ana and Caro against Beto and Dani, started."""
+    users = [h.user(1 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+    ana, beto, caro, dani = users
+    ana.send(GROUP, "/nueva 2v2 15")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    for user, label in ((beto, "✋ Equipo 2"), (caro, "✋ Equipo 1"), (dani, "✋ Equipo 2")):
+        await user.tap(GROUP, lobby.message_id, label)
+        await h.settle()
+    return users
 
 
 async def logged(h: Harness, game_id: int) -> list[tuple[int | None, str]]:
@@ -175,14 +188,7 @@ async def test_a_bot_thinks_in_a_process_of_its_own(fake: FakeTelegram, tmp_path
 
 async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Harness) -> None:
     h = harness
-    users = [h.user(1 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
-    ana, beto, caro, dani = users
-    ana.send(GROUP, "/nueva 2v2 15")
-    await h.settle()
-    lobby = h.fake.last(GROUP)
-    for user, label in ((beto, "✋ Equipo 2"), (caro, "✋ Equipo 1"), (dani, "✋ Equipo 2")):
-        await user.tap(GROUP, lobby.message_id, label)
-        await h.settle()
+    ana, beto, caro, dani = await four_at_2v2(h)
     dani.send(GROUP, "/abandonar")
     await h.settle()
     prompt = next(m for m in reversed(h.fake.live(GROUP)) if "dejó la mesa" in m.text)
@@ -211,14 +217,7 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
 
 async def test_ending_instead_of_a_bot_concedes_for_the_side_that_left(harness: Harness) -> None:
     h = harness
-    users = [h.user(1 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
-    ana, beto, caro, dani = users
-    ana.send(GROUP, "/nueva 2v2 15")
-    await h.settle()
-    lobby = h.fake.last(GROUP)
-    for user, label in ((beto, "✋ Equipo 2"), (caro, "✋ Equipo 1"), (dani, "✋ Equipo 2")):
-        await user.tap(GROUP, lobby.message_id, label)
-        await h.settle()
+    _, beto, caro, _ = await four_at_2v2(h)
     caro.send(GROUP, "/abandonar")
     await h.settle()
     prompt = next(m for m in reversed(h.fake.live(GROUP)) if "dejó la mesa" in m.text)
