@@ -15,10 +15,7 @@ from typing import Any
 from telegram.ext import Application, ContextTypes
 
 from bot.app import services
-from bot.i18n import translator
-from bot.service.publisher import text_row
 from bot.service.tables import Refusal
-from bot.views.common import short_name
 
 STALLED_SECONDS = 10.0
 
@@ -56,7 +53,6 @@ async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
         if now >= table.created_at + s.settings.lobby_seconds:
             with contextlib.suppress(Refusal):  # another process got there first
                 await s.tables.expire_lobby(table.id)
-    reminded: set[tuple[int, int]] = context.application.bot_data.setdefault("reminded", set())
     for table in s.tables.playing():
         if table.deadline is None or table.state is None:
             continue
@@ -65,36 +61,14 @@ async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
             await _expire(context, *key)
         elif table.vacated is not None:
             continue  # paused for the empty seat's choice: nobody is to move
-        elif now >= table.deadline - table.turn_seconds / 2 and key not in reminded:
-            reminded.add(key)
+        elif now >= table.deadline - table.turn_seconds / 2 and table.reminded != key[1]:
             await _remind(context, *key)
-    if len(reminded) > 10_000:
-        reminded.clear()
 
 
 async def _remind(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) -> None:
-    s = services(context)
-    table = await s.tables.get(table_id)
-    if table is None or table.state is None or table.state.step != step or not table.deadline:
-        return
-    t = translator(table.language)
-    names = await s.publisher.names(table)
-    left = max(int(table.deadline - s.tables.clock()), 1)
-    seats = sorted({a.seat for a in table.state.legal_actions()})
-    rows = []
-    for seat in seats:
-        user = table.seats[seat]
-        if user is None or user < 0:
-            continue  # a computer player needs no reminder
-        name = short_name(names.get(user, "?"))
-        mention = f'<a href="tg://user?id={user}">{name}</a>'
-        key = f"remind:{table.id}:{step}:{user}"
-        rows.append(
-            text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
-                     table.thread_id, key=key)
-        )  # fmt: skip
-        rows.append(text_row(user, t("timeout.remind", name=name, seconds=left), key=key))
-    await s.publisher.say(*rows)
+    """The service marks the step reminded and, in the same commit, what the players are told."""
+    with contextlib.suppress(Refusal):  # another process got there first
+        await services(context).tables.remind(table_id, step)
 
 
 async def _expire(context: ContextTypes.DEFAULT_TYPE, table_id: int, step: int) -> None:

@@ -246,6 +246,8 @@ class Publisher:
             text = t("vacated.bot_in", name=who.seat(change.seat))
             rows = [text_row(table.chat_id, text, table.thread_id), board_row(table)]
             return rows + [hand_row(table, u) for u in table.players]
+        if kind == ChangeKind.REMIND:
+            return await self._reminders(table)
         if kind == ChangeKind.CONCEDED:
             assert change.seat is not None
             rows = []
@@ -255,6 +257,30 @@ class Publisher:
                 rows.append(text_row(table.chat_id, text, table.thread_id))
             return rows + self._match_over(table, conceded_by=change.seat % 2)
         return await self._after_action(change)
+
+    async def _reminders(self, table: Table) -> list[Outgoing]:
+        """Half the time is gone: each person the game waits on, in private and with a
+        mention in the group."""
+        if table.state is None or not table.deadline:
+            return []
+        t = translator(table.language)
+        names = await self.names(table)
+        left = max(int(table.deadline - self.service.clock()), 1)
+        step = table.state.step
+        rows = []
+        for seat in sorted({a.seat for a in table.state.legal_actions()}):
+            user = table.seats[seat]
+            if user is None or user < 0:
+                continue  # a computer player needs no reminder
+            name = short_name(names.get(user, "?"))
+            mention = f'<a href="tg://user?id={user}">{name}</a>'
+            key = f"remind:{table.id}:{step}:{user}"
+            rows.append(
+                text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
+                         table.thread_id, key=key)
+            )  # fmt: skip
+            rows.append(text_row(user, t("timeout.remind", name=name, seconds=left), key=key))
+        return rows
 
     async def _after_action(self, change: Change) -> list[Outgoing]:
         table = change.table

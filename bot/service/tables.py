@@ -34,6 +34,7 @@ from bot.game.events import (
     HandEnded,
     WentToMazo,
 )
+from bot.storage.db import is_conflict
 from bot.storage.league import record_league
 from bot.storage.outbox import OutboxStore, Outgoing
 from bot.storage.repo import BOT_IDS, BOT_LEVELS, Store, Table, TableStatus, is_bot
@@ -50,6 +51,10 @@ class Refusal(Exception):
         super().__init__(code)
         self.code = code
         self.params = params
+
+
+class Conflict(Refusal):
+    """A save lost a race with another process: the table changed since it was read."""
 
 
 class LobbyOption:
@@ -115,6 +120,7 @@ class ChangeKind:
     MOVED = "moved"  # the group became a supergroup
     VACATED = "vacated"  # a player left mid-match: the others choose a bot or the end
     BOT_IN = "bot_in"  # a computer player took the empty seat
+    REMIND = "remind"  # half the turn's time is gone: the players it waits on are reminded
 
 
 @dataclass
@@ -248,7 +254,7 @@ class TableService:
                 if not await save(conn, table, table.version - 1):
                     # Another process changed the table since we read it: nothing of this
                     # commit happens (its action was decided on a state that is gone).
-                    raise Refusal("stale")
+                    raise Conflict("stale")
                 if actions:
                     await self.store.append_actions(
                         conn, table.id, first_seq, actions, table.updated_at
@@ -332,10 +338,17 @@ class TableService:
                 turn_seconds=turn_seconds,
                 join_token=secrets.token_urlsafe(12),
             )
-            async with self.store.db.transaction() as conn:
-                table.id = await self.store.insert_table(conn, table)
-                rows = await self._plan(Change(table, ChangeKind.LOBBY, actor=opener_id))
-                await self.outbox.enqueue(conn, rows, time.time())
+            try:
+                async with self.store.db.transaction() as conn:
+                    table.id = await self.store.insert_table(conn, table)
+                    rows = await self._plan(Change(table, ChangeKind.LOBBY, actor=opener_id))
+                    await self.outbox.enqueue(conn, rows, time.time())
+            except Exception as error:
+                if not is_conflict(error):
+                    raise
+                # Another process opened one here a moment ago (one open table per topic).
+                there = await self.table_in(chat_id, thread_id)
+                raise Refusal("table_already_open", table=there) from None
             self._cache[table.id] = table
             self._committed(rows)
             return table
@@ -592,20 +605,28 @@ class TableService:
         self, table_id: int, user_id: int, step: int, kind: ActionKind, card: Card | None
     ) -> ActOutcome:
         started = time.perf_counter()
-        async with self.lock(table_id):
-            table = await self.get(table_id)
-            if table is None or table.status is not TableStatus.PLAYING or table.state is None:
-                raise Refusal("no_game")
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise Refusal("not_seated")
-            if table.vacated is not None:
-                raise Refusal("paused")
-            if step != table.state.step:
-                raise Refusal("stale")
-            if (kind is ActionKind.PLAY) != (card is not None):
-                raise Refusal("bad_button")
-            outcome = await self._apply(table, user_id, Action(seat, kind, card))
+        for attempt in range(RETRIES):
+            async with self.lock(table_id):
+                table = await self.get(table_id)
+                if table is None or table.status is not TableStatus.PLAYING or table.state is None:
+                    raise Refusal("no_game")
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise Refusal("not_seated")
+                if table.vacated is not None:
+                    raise Refusal("paused")
+                if step != table.state.step:
+                    raise Refusal("stale")
+                if (kind is ActionKind.PLAY) != (card is not None):
+                    raise Refusal("bad_button")
+                try:
+                    outcome = await self._apply(table, user_id, Action(seat, kind, card))
+                    break
+                except Conflict:
+                    # Another process saved the table first without moving the game (a
+                    # reminder, a message id): the tap still counts, on the table as it is.
+                    if attempt == RETRIES - 1:
+                        raise
         outcome.took_ms = (time.perf_counter() - started) * 1000
         log.info(
             "action table=%s user=%s seat=%s action=%s step=%s took_ms=%.1f",
@@ -695,6 +716,18 @@ class TableService:
             outcome = await self._apply(table, user, action, timed_out=True)
             log.info("timeout table=%s seat=%s action=%s", table.id, seat, action.code)
             return TimeoutOutcome(outcome.table, seat, action, outcome)
+
+    async def remind(self, table_id: int, step: int) -> Table | None:
+        """The half-time reminder of `step`, once (whichever process gets there first)."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table is None or table.status is not TableStatus.PLAYING or table.state is None:
+                return None
+            if table.state.step != step or table.reminded == step or table.vacated is not None:
+                return None
+            table.reminded = step
+            await self._commit(table, change=Change(table, ChangeKind.REMIND))
+            return table
 
     async def move_chat(self, old: int, new: int) -> list[Table]:
         """The group was upgraded to a supergroup: open tables go on in the new chat."""

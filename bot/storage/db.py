@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -50,6 +51,13 @@ class Conn(Protocol):
 
 
 Writer = Callable[[Conn], Awaitable[None]]
+
+
+def is_conflict(error: BaseException) -> bool:
+    """A unique constraint refused a row (SQLite's or PostgreSQL's error)."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return "UNIQUE" in str(error)
+    return type(error).__name__ == "UniqueViolationError"
 
 
 def is_postgres(url: str | Path) -> bool:

@@ -146,3 +146,9 @@ ALTER TABLE matches ADD COLUMN bots INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN vacated INTEGER
 """
 )
+
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN reminded INTEGER
+"""
+)

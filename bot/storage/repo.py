@@ -57,6 +57,7 @@ class Table:
     strikes: list[int] = field(default_factory=lambda: [0, 0])  # timeouts in a row, per side
     join_token: str | None = None  # in join links: unguessable, unlike the table's number
     vacated: int | None = None  # a seat whose player left: the others choose bot or end
+    reminded: int | None = None  # the step whose half-time reminder was sent (once)
 
     @property
     def is_open(self) -> bool:
@@ -118,6 +119,7 @@ def _table(row: Row) -> Table:
         strikes=list(json.loads(row["strikes"])),
         join_token=row["join_token"],
         vacated=row["vacated"],
+        reminded=row["reminded"],
     )
 
 
@@ -149,6 +151,7 @@ def _columns(table: Table) -> dict[str, object]:
         "strikes": json.dumps(table.strikes),
         "join_token": table.join_token,
         "vacated": table.vacated,
+        "reminded": table.reminded,
     }
 
 
