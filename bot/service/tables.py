@@ -630,7 +630,7 @@ class TableService:
         outcome.took_ms = (time.perf_counter() - started) * 1000
         log.info(
             "action table=%s user=%s seat=%s action=%s step=%s took_ms=%.1f",
-            table.id, user_id, seat, outcome.action.code, step, outcome.took_ms,
+            table_id, user_id, outcome.seat, outcome.action.code, step, outcome.took_ms,
         )  # fmt: skip
         return outcome
 
