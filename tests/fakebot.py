@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 BOT_ID = 999_000
@@ -108,6 +109,11 @@ class FakeTelegram:
         self.acked = 0  # the bot asked past this update: it has queued everything up to it
         self.pushed = 0
         self.webhook: tuple[str, str | None] | None = None
+        # As Telegram behind a load balancer: every worker that set a webhook is a backend,
+        # and each update is posted to the next one (to another if that one is down).
+        self.backends: list[tuple[str, str | None]] = []
+        self.balancer: asyncio.Task[None] | None = None
+        self.posted: dict[int, str] = {}  # update id -> the backend that took it
         self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         self.runner: web.AppRunner | None = None
         self.port = 0
@@ -188,12 +194,54 @@ class FakeTelegram:
         }
 
     async def api_deleteWebhook(self, params: dict[str, Any]) -> bool:
-        self.webhook = None
+        if self.balancer is None:  # behind the balancer, a worker leaving changes nothing
+            self.webhook = None
         return True
 
     async def api_setWebhook(self, params: dict[str, Any]) -> bool:
         self.webhook = (params["url"], params.get("secret_token"))
+        if self.webhook not in self.backends:
+            self.backends.append(self.webhook)
         return True
+
+    def start_balancing(self) -> None:
+        """Post updates to the webhooks set, round-robin, instead of answering getUpdates."""
+        self.balancer = asyncio.get_running_loop().create_task(self._balance())
+
+    async def stop_balancing(self) -> None:
+        if self.balancer is not None:
+            self.balancer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.balancer
+            self.balancer = None
+
+    async def _balance(self) -> None:
+        turn = 0
+        async with aiohttp.ClientSession() as session:
+            while True:
+                if not self.updates:
+                    self.new_update.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.new_update.wait(), 0.5)
+                    continue
+                update = self.updates[0]
+                for _ in range(len(self.backends)):
+                    url, secret = self.backends[turn % len(self.backends)]
+                    turn += 1
+                    headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}
+                    try:
+                        async with session.post(url, json=update, headers=headers,
+                                                timeout=aiohttp.ClientTimeout(total=5)) as got:
+                            if got.status != 200:
+                                continue
+                    except (aiohttp.ClientError, TimeoutError):
+                        continue  # that worker is down: the next one takes it
+                    self.updates.popleft()
+                    self.posted[update["update_id"]] = url
+                    self.delivered = self.acked = update["update_id"]
+                    break
+                else:
+                    await asyncio.sleep(0.05)  # nobody took it: Telegram tries again later
 
     async def api_setMyCommands(self, params: dict[str, Any]) -> bool:
         self.commands[params.get("language_code")] = json.loads(params["commands"])
