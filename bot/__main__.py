@@ -85,6 +85,9 @@ async def preflight(settings: Settings) -> None:
     webhook = settings.webhook_args()
     if webhook is not None:
         with socket.socket() as sock:
+            # As the webhook server itself will: a restart right after a crash must not fail
+            # on the old connections still in TIME_WAIT.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 sock.bind((settings.webhook_listen, settings.webhook_port))
             except OSError as error:

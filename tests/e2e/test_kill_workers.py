@@ -1,0 +1,179 @@
+"""SIGKILL one of three workers (`python -m bot` processes on one PostgreSQL, updates posted
+round-robin to their webhooks) mid-match, and start it again: every match finishes, every
+action is applied once, no group goes over the flood limit, nothing decided is left unsaid."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.game import MatchConfig, MatchState, replay
+from bot.game.actions import parse_any
+from tests.e2e.test_kill import ROOT, live_hand, over
+from tests.e2e.test_webhook import free_port
+from tests.e2e.test_workers import max_per_minute
+from tests.fakebot import TOKEN, FakeTelegram, FakeUser
+from tests.pg import INSTALL_HINT, Cluster
+
+WORKERS = 3
+MATCHES = 6
+SECRET = "kill-secret"
+
+
+class Worker:
+    def __init__(self, index: int, url: str, fake: FakeTelegram, folder: Path) -> None:
+        self.index = index
+        self.port = free_port()
+        self.url = url
+        self.fake = fake
+        self.folder = folder
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
+        env.update(
+            {
+                "TRUCO_BOT_TOKEN": TOKEN,
+                "TRUCO_API_BASE_URL": f"http://127.0.0.1:{self.fake.port}/bot",
+                "TRUCO_DATABASE": self.url,
+                "TRUCO_SEED": "7",
+                "TRUCO_GROUP_INTERVAL": "0.02",
+                "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
+                "TRUCO_TURN_SECONDS": "0",
+                "TRUCO_OUTBOX_POLL": "0.2",
+                "TRUCO_TIMER_TICK": "0.2",
+                "TRUCO_WORKER_ID": f"w{self.index}",
+                "TRUCO_WEBHOOK_URL": f"http://127.0.0.1:{self.port}/hook",
+                "TRUCO_WEBHOOK_LISTEN": "127.0.0.1",
+                "TRUCO_WEBHOOK_PORT": str(self.port),
+                "TRUCO_WEBHOOK_PATH": "hook",
+                "TRUCO_WEBHOOK_SECRET": SECRET,
+                "PYTHONPATH": str(ROOT),
+            }
+        )
+        calls = len(self.fake.calls)
+        log = (self.folder / f"w{self.index}.log").open("ab")
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=self.folder, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=log,
+        )  # fmt: skip
+        log.close()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # up when it has set its webhook
+            if any(method == "setWebhook" for _, method, _ in self.fake.calls[calls:]):
+                return
+            if self.process.returncode is not None:
+                error = (self.folder / f"w{self.index}.log").read_text()[-2000:]
+                raise RuntimeError(f"worker {self.index} exited: {error}")
+            await asyncio.sleep(0.02)
+        raise TimeoutError("the worker did not start")
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        if self.process.returncode is None:
+            self.process.kill()
+        await self.process.wait()
+
+
+async def quiet(fake: FakeTelegram, url: str, within: float = 120.0) -> None:
+    """No update left to post, the outbox empty, and no call for a moment."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        last = fake.calls[-1][0] if fake.calls else 0.0
+        if not fake.updates and time.time() - last > 0.3:
+            conn = await asyncpg.connect(url)
+            try:
+                waiting = await conn.fetchval("SELECT count(*) FROM outbox")
+            finally:
+                await conn.close()
+            if waiting == 0:
+                return
+        await asyncio.sleep(0.05)
+    raise TimeoutError("the workers did not go quiet")
+
+
+async def test_a_worker_killed_and_started_again_loses_nothing(
+    fake: FakeTelegram, pg_cluster: Cluster | None, tmp_path: Path
+) -> None:
+    if pg_cluster is None:
+        pytest.skip(INSTALL_HINT)
+    url = pg_cluster.new_database()
+    rng = random.Random(5)
+    workers = [Worker(i, url, fake, tmp_path) for i in range(WORKERS)]
+    for worker in workers:
+        await worker.start()
+    fake.start_balancing()
+    kills = taps = 0
+    groups = [-300_000 - i for i in range(MATCHES)]
+    pairs = [
+        (FakeUser(fake, 400_000 + 2 * i, f"A{i}"), FakeUser(fake, 400_001 + 2 * i, f"B{i}"))
+        for i in range(MATCHES)
+    ]
+    for a, b in pairs:
+        fake.started.update((a.id, b.id))
+    try:
+        for chat, (first, _) in zip(groups, pairs, strict=True):
+            first.send(chat, "/nueva 15")
+        await quiet(fake, url)
+        for chat, (_, second) in zip(groups, pairs, strict=True):
+            await second.tap(chat, fake.live(chat)[0].message_id, "✋ Unirme", within=60)
+        await quiet(fake, url)
+        while not all(over(fake, chat) for chat in groups):
+            options = [
+                (u, m)
+                for chat, pair in zip(groups, pairs, strict=True)
+                if not over(fake, chat)
+                for u in pair
+                if (m := live_hand(fake, u)) is not None
+            ]
+            assert options, "the game waits on nobody"
+            for user, message in rng.sample(options, min(3, len(options))):
+                buttons = [b for b in message.buttons() if b["callback_data"].startswith("a:")]
+                weights = [6.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
+                button = rng.choices(buttons, weights)[0]
+                user.tap_data(user.id, message.message_id, button["callback_data"])
+                taps += 1
+            assert taps < 3000
+            if rng.random() < 0.08 and kills < 4:
+                await asyncio.sleep(rng.uniform(0.0, 0.05))  # before, during or after commits
+                victim = rng.choice(workers)
+                await victim.kill()
+                kills += 1
+                await victim.start()
+            await quiet(fake, url)
+    finally:
+        await fake.stop_balancing()
+        for worker in workers:
+            await worker.kill()
+    assert kills >= 2, kills
+
+    conn = await asyncpg.connect(url)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM outbox") == 0
+        for chat in groups:
+            game = await conn.fetchrow("SELECT * FROM games WHERE chat_id = $1", chat)
+            rows = await conn.fetch(
+                "SELECT seq, code FROM actions WHERE game_id = $1 ORDER BY seq", game["id"]
+            )
+            assert [r["seq"] for r in rows] == list(range(len(rows)))  # none lost, none twice
+            import json
+
+            config = MatchConfig.from_dict(json.loads(game["config"]))
+            state = MatchState.from_dict(json.loads(game["state"]))
+            assert replay(config, [parse_any(r["code"]) for r in rows]).to_dict() == state.to_dict()
+            assert state.is_over and game["status"] == "finished"
+            records = await conn.fetch("SELECT * FROM matches WHERE game_id = $1", game["id"])
+            assert len(records) == 1 and records[0]["outcome"] == "won"
+            assert any("🏆" in m.text for m in fake.live(chat))  # the end was announced
+            limit, minute = fake.group_limit
+            assert max_per_minute(fake.calls_in(chat), minute) <= limit
+    finally:
+        await conn.close()
+    print(f"\nworkers: {WORKERS}, kills survived: {kills}, taps: {taps}")
