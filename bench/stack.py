@@ -2,6 +2,10 @@
 
     python bench/stack.py [--matches 100] [--seconds 60] [--group-interval 3.1]
                           [--think S] [--bots FRACTION --bot-level dificil --bot-delay 1.5]
+                          [--workers N] [--database sqlite|pg|postgresql://...]
+
+With `--database pg` a throw-away PostgreSQL cluster is started (tests/pg.py); with several
+workers they share it and receive updates by webhook, posted round-robin by the fake server.
 
 The bot runs as its own process (`python -m bot`), as in production; this process hosts the
 fake Bot API server and the scripted players, who tap as fast as the bot lets them. Prints:
@@ -33,6 +37,21 @@ from tests.fakebot import TOKEN, FakeTelegram, FakeUser, StoredMessage  # noqa: 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def rss_kib(pid: int) -> int:
@@ -149,15 +168,30 @@ async def main() -> None:
     parser.add_argument("--bots", type=float, default=0.0, help="share of tables against a bot")
     parser.add_argument("--bot-level", default="dificil")
     parser.add_argument("--bot-delay", type=float, default=1.5)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--database", default="sqlite")
     args = parser.parse_args()
     fake = FakeTelegram(group_limit=(20, 60.0))
     await fake.start()
     folder = Path(tempfile.mkdtemp())
+    cluster = None
+    database = str(folder / "bench.db")
+    if args.database == "pg":
+        from tests.pg import Cluster, find_bin
+
+        bindir = find_bin()
+        assert bindir is not None, "no PostgreSQL server binaries (apt-get install postgresql)"
+        cluster = Cluster(bindir, Path(tempfile.mkdtemp(prefix="bench-pg-")))
+        cluster.start()
+        database = cluster.new_database()
+    elif args.database != "sqlite":
+        database = args.database
+    assert args.workers == 1 or database.startswith("postgres"), "several workers need PostgreSQL"
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")},
         "TRUCO_BOT_TOKEN": TOKEN,
         "TRUCO_API_BASE_URL": f"http://127.0.0.1:{fake.port}/bot",
-        "TRUCO_DATABASE": str(folder / "bench.db"),
+        "TRUCO_DATABASE": database,
         "TRUCO_GROUP_INTERVAL": str(args.group_interval),
         "TRUCO_POLL_TIMEOUT": "1",
         "TRUCO_LOG_LEVEL": "WARNING",
@@ -165,11 +199,33 @@ async def main() -> None:
         "PYTHONPATH": str(ROOT),
     }
     command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
-    bot = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=folder, env=env)
-    while not fake.commands:  # noqa: ASYNC110 - the bot registers its commands once up
+    bots = []
+    for index in range(args.workers):
+        worker_env = dict(env)
+        if args.workers > 1:
+            port = free_port()
+            worker_env.update(
+                {
+                    "TRUCO_WORKER_ID": f"w{index}",
+                    "TRUCO_WEBHOOK_URL": f"http://127.0.0.1:{port}/hook",
+                    "TRUCO_WEBHOOK_PORT": str(port),
+                    "TRUCO_WEBHOOK_PATH": "hook",
+                    "TRUCO_WEBHOOK_SECRET": "bench-secret",
+                }
+            )
+        bots.append(
+            await asyncio.create_subprocess_exec(
+                sys.executable, *command, cwd=folder, env=worker_env
+            )
+        )
+    while len(fake.backends) < args.workers if args.workers > 1 else not fake.commands:  # noqa: ASYNC110
         await asyncio.sleep(0.05)
+    if args.workers > 1:
+        fake.start_balancing()
     await asyncio.sleep(0.5)
+    bot = bots[0]
     base_rss = rss_kib(bot.pid)
+    cpu_before = sum(cpu_seconds(b.pid) for b in bots)
     probe = Probe()
     until = time.monotonic() + args.seconds
     users_of = {}
@@ -192,17 +248,25 @@ async def main() -> None:
     live = len(probe.started)
     grown = rss_kib(bot.pid) - base_rss
     await asyncio.gather(*tasks)
-    bot.terminate()
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(bot.wait(), 20)
+    cpu = sum(cpu_seconds(b.pid) for b in bots) - cpu_before
+    await fake.stop_balancing()
+    for bot in bots:
+        bot.terminate()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(bot.wait(), 20)
     await fake.stop()
+    if cluster is not None:
+        cluster.stop()
     rates = [max_per_minute(fake.calls_in(chat)) for chat in users_of]
     lags = board_lag(fake, probe.answered)
     too_many = sum(1 for _, code, _ in fake.errors if code == 429)
     print(
         f"matches: {args.matches}, seconds: {args.seconds}, think: {args.think} s, "
-        f"taps: {len(probe.hand_ms)} ({len(probe.hand_ms) / args.seconds:.0f}/s)"
+        f"taps: {len(probe.hand_ms)} ({len(probe.hand_ms) / args.seconds:.0f}/s), "
+        f"workers: {args.workers}, database: {args.database}"
     )
+    taps = max(len(probe.hand_ms), 1)
+    print(f"bot CPU: {cpu:.1f} s in all, {1000 * cpu / taps:.2f} ms per tap")
     print(
         f"tap -> callback answered: p50 {statistics.median(probe.answer_ms):.1f} ms, "
         f"p99 {pct(probe.answer_ms, 0.99):.1f} ms"

@@ -177,6 +177,11 @@ class Outbox:
                 if not rows:
                     if lane.dirty:
                         continue
+                    if self.db.dialect == "postgresql":
+                        # Other processes write to this lane too: free it now rather than at
+                        # the lease's end, so the next one to write can send at once.
+                        await self.store.release(lane.chat_id, self.owner)
+                        lane.lease_until = 0.0
                     return
                 for row in rows:
                     await self._one(lane, row)

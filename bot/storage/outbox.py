@@ -138,6 +138,17 @@ class OutboxStore:
             return None
         return float(found["next_at"])
 
+    async def release(self, chat_id: int, owner: str) -> None:
+        """An idle lane: its lease ends now (its pace, `next_at`, stays)."""
+
+        async def writer(conn: Conn) -> None:
+            await conn.execute(
+                "UPDATE lanes SET lease_until = 0 WHERE chat_id = ? AND owner = ?",
+                (chat_id, owner),
+            )
+
+        await self.db.write(writer)
+
     async def lanes_with_work(self, owner: str, now: float) -> list[int]:
         """Chats with rows waiting whose lane is free, expired, or ours."""
         rows = await self.db.fetchall(
