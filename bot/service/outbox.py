@@ -106,7 +106,6 @@ class Outbox:
         self._poller: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
-        self.calls: dict[int, list[float]] = {}  # chat -> times of calls (for benchmarks)
 
     # -- writing ---------------------------------------------------------------------------------
     async def write(self, conn: Conn, rows: list[Outgoing]) -> None:
@@ -232,10 +231,8 @@ class Outbox:
         lane.failures = 0
         now = time.time()
         next_at = None
-        if delivery.called:
-            self.calls.setdefault(lane.chat_id, []).append(now)
-            if lane.interval > 0:
-                next_at = lane.next_at = now + lane.interval
+        if delivery.called and lane.interval > 0:
+            next_at = lane.next_at = now + lane.interval
 
         async def writer(conn: Conn) -> None:
             await self.store.complete(conn, row, self.owner, next_at)

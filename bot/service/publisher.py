@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import logging
 import random
+from collections import OrderedDict
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -39,6 +40,7 @@ from bot.views.table import board_markup, board_text, hand_markup, hand_text, ki
 
 log = logging.getLogger(__name__)
 
+SENT_REMEMBERED = 50_000
 LANE_CALL = {"lane": True}  # rate_limit_args: the outbox paces and waits out 429s itself
 
 
@@ -143,7 +145,9 @@ class Publisher:
         self.service = service
         self.outbox = outbox
         self.bot_username = bot_username
-        self._sent: dict[tuple[int, int], int] = {}
+        # What each message of ours shows (to skip an edit that changes nothing); the oldest
+        # are forgotten past SENT_REMEMBERED (that only costs one edit, never a wrong one).
+        self._sent: OrderedDict[tuple[int, int], int] = OrderedDict()
         self.sign_catch_chance = 0.0  # set from the settings
         self.seed: int | None = None
         self._blocked_told: set[tuple[int, int, int]] = set()
@@ -372,7 +376,7 @@ class Publisher:
             allow_sending_without_reply=True if reply_to else None,
             rate_limit_args=LANE_CALL,
         )
-        self._sent[(chat_id, message.message_id)] = hash((text, _markup_key(markup)))
+        self._remember((chat_id, message.message_id), hash((text, _markup_key(markup))))
         return message
 
     async def edit(
@@ -394,8 +398,14 @@ class Publisher:
         except BadRequest as error:
             if not _not_modified(error):
                 raise
-        self._sent[key] = digest
+        self._remember(key, digest)
         return True
+
+    def _remember(self, key: tuple[int, int], digest: int) -> None:
+        self._sent[key] = digest
+        self._sent.move_to_end(key)
+        if len(self._sent) > SENT_REMEMBERED:
+            self._sent.popitem(last=False)
 
     def forget(self, chat_id: int, message_id: int | None) -> None:
         """The message was changed behind our back (a sign menu): do not skip its next edit."""
@@ -511,6 +521,8 @@ class Publisher:
         key = (table.id, user_id, hand)
         if key in self._blocked_told or not table.is_open:
             return Delivery()
+        if len(self._blocked_told) > SENT_REMEMBERED:
+            self._blocked_told.clear()
         self._blocked_told.add(key)
         names = await self.names(table)
         t = translator(table.language)
