@@ -275,6 +275,7 @@ class TableService:
             raise
         if not table.is_open:
             self._cache.pop(table.id, None)
+            self._locks.pop(table.id, None)  # a closed table refuses everything: no lock needed
         self._committed(rows)
         for watcher in self.watchers:
             watcher(table)
