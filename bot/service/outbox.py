@@ -106,6 +106,7 @@ class Outbox:
         self._poller: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
+        self._running = 0  # lane tasks running (a count: no scan of every lane ever seen)
 
     # -- writing ---------------------------------------------------------------------------------
     async def write(self, conn: Conn, rows: list[Outgoing]) -> None:
@@ -134,6 +135,7 @@ class Outbox:
         lane.dirty = True
         if lane.task is None or lane.task.done():
             self._idle.clear()
+            self._running += 1
             lane.task = asyncio.get_running_loop().create_task(self._run(lane))
 
     # -- running ---------------------------------------------------------------------------------
@@ -142,8 +144,18 @@ class Outbox:
         self.deliver = deliver
         self._poller = asyncio.get_running_loop().create_task(self._poll())
 
+    def _forget_idle(self) -> None:
+        """Lanes with nothing running, whose lease and pace are past, are forgotten (a chat
+        seen once is not carried forever; what matters of it is in the database)."""
+        now = time.time()
+        for chat_id, lane in list(self._lanes.items()):
+            done = lane.task is None or lane.task.done()
+            if done and not lane.dirty and lane.lease_until <= now and lane.next_at <= now:
+                del self._lanes[chat_id]
+
     async def _poll(self) -> None:
         while not self._closed:
+            self._forget_idle()
             try:
                 for chat_id in await self.store.lanes_with_work(self.owner, time.time()):
                     lane = self._lanes.get(chat_id)
@@ -188,8 +200,8 @@ class Outbox:
                         break  # new rows may go first; a failed call is tried again
                 lane.retry = False
         finally:
-            if all(other.task is None or other.task.done() or other is lane
-                   for other in self._lanes.values()):  # fmt: skip
+            self._running -= 1
+            if self._running == 0:
                 self._idle.set()
 
     async def _one(self, lane: _Lane, row: Pending) -> None:
@@ -247,7 +259,7 @@ class Outbox:
 
     # -- waiting and stopping --------------------------------------------------------------------
     def busy(self) -> bool:
-        return any(lane.task is not None and not lane.task.done() for lane in self._lanes.values())
+        return self._running > 0
 
     async def drain(self, within: float = 30.0) -> bool:
         """Wait until nothing deliverable is left (tests, shutdown); whether it got there."""
