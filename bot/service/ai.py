@@ -12,6 +12,9 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Collection, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -28,6 +31,18 @@ log = logging.getLogger(__name__)
 
 def _think(obs: Observation, level: str, seed: str | None, signs: tuple[str, ...]) -> Action:
     return decide(obs, level, seed, signs)
+
+
+def _watch_parent(parent: int) -> None:
+    """In each pool process: leave when the bot is gone (a SIGKILLed bot cannot tell its pool
+    to stop, and the pool must not outlive it)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def _warm() -> bool:
@@ -74,7 +89,10 @@ class AiPlayers:
             return None  # decisions run in a thread (tests, tiny machines)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
