@@ -98,8 +98,10 @@ class _SqliteConn:
         self._conn = conn
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
-        async with self._conn.execute(sql, tuple(args)) as cursor:
-            return cursor.rowcount
+        # Not `async with`: closing the cursor is one more trip to aiosqlite's thread, and a
+        # statement that returns no rows leaves nothing to close.
+        cursor = await self._conn.execute(sql, tuple(args))
+        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         await self._conn.executemany(sql, [tuple(r) for r in rows])
