@@ -188,7 +188,7 @@ class Outbox:
                 if not rows:
                     if lane.dirty:
                         continue
-                    if self.db.dialect == "postgresql":
+                    if self.db.shared:
                         # Other processes write to this lane too: free it now rather than at
                         # the lease's end, so the next one to write can send at once.
                         await self.store.release(lane.chat_id, self.owner)

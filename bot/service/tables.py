@@ -184,7 +184,7 @@ class TableService:
         self._open_lock = asyncio.Lock()
         # PostgreSQL may be shared by several processes: read tables afresh, save them only
         # over the version read (see `_commit`). SQLite belongs to this process alone.
-        self.shared = store.db.dialect == "postgresql"
+        self.shared = store.db.shared
         self.outbox = OutboxStore(store.db)
         self.names: dict[int, str] = {}  # players' names, as last seen by this process
         self.planner: Planner | None = None
@@ -608,14 +608,8 @@ class TableService:
         started = time.perf_counter()
         for attempt in range(RETRIES):
             async with self.lock(table_id):
-                table = await self.get(table_id)
-                if table is None or table.status is not TableStatus.PLAYING or table.state is None:
-                    raise Refusal("no_game")
-                seat = table.seat_of(user_id)
-                if seat is None:
-                    raise Refusal("not_seated")
-                if table.vacated is not None:
-                    raise Refusal("paused")
+                table, seat = await self._in_play(table_id, user_id)
+                assert table.state is not None
                 if step != table.state.step:
                     raise Refusal("stale")
                 if (kind is ActionKind.PLAY) != (card is not None):
@@ -769,16 +763,22 @@ class TableService:
 
     async def concede(self, table_id: int, user_id: int) -> Table:
         async with self.lock(table_id):
-            table = await self.get(table_id)
-            if table is None or table.status is not TableStatus.PLAYING:
-                raise Refusal("no_game")
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise Refusal("not_seated")
-            if table.vacated is not None:
-                raise Refusal("paused")
+            table, seat = await self._in_play(table_id, user_id)
             await self._leave_seat(table, seat, user_id)
             return table
+
+    async def _in_play(self, table_id: int, user_id: int) -> tuple[Table, int]:
+        """The match in play and the user's seat at it (the caller holds the lock), or the
+        refusal: no match, not seated, or paused for an empty seat."""
+        table = await self.get(table_id)
+        if table is None or table.status is not TableStatus.PLAYING or table.state is None:
+            raise Refusal("no_game")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_seated")
+        if table.vacated is not None:
+            raise Refusal("paused")
+        return table, seat
 
     async def _leave_seat(
         self, table: Table, seat: int, user_id: int | None, timed_out: bool = False

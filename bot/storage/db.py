@@ -68,6 +68,8 @@ class Database:
     """Writes go through `transaction()` (or `write()`); reads through `fetchone`/`fetchall`."""
 
     dialect = "sqlite"
+    # Other processes may write to it too (PostgreSQL): nothing read from it stays true.
+    shared = False
 
     @staticmethod
     async def open(where: str | Path) -> Database:
@@ -265,6 +267,7 @@ class PostgresDatabase(Database):
     """A pool of asyncpg connections; each transaction on a connection of its own."""
 
     dialect = "postgresql"
+    shared = True
 
     def __init__(self, pool: Any) -> None:
         self.pool = pool

@@ -11,7 +11,7 @@ from bot.i18n import translator
 from bot.storage.repo import BOT_IDS, Table
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, play_to_the_end
-from tests.fakebot import FakeTelegram, FakeUser
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 
 async def the_table(h: Harness) -> Table:
@@ -31,6 +31,13 @@ async def four_at_2v2(h: Harness) -> list[FakeUser]:
         await user.tap(GROUP, lobby.message_id, label)
         await h.settle()
     return users
+
+
+async def abandon(h: Harness, user: FakeUser) -> StoredMessage:
+    """/abandonar mid-match: the group's prompt to choose a bot or the end."""
+    user.send(GROUP, "/abandonar")
+    await h.settle()
+    return next(m for m in reversed(h.fake.live(GROUP)) if "dejó la mesa" in m.text)
 
 
 async def logged(h: Harness, game_id: int) -> list[tuple[int | None, str]]:
@@ -189,9 +196,7 @@ async def test_a_bot_thinks_in_a_process_of_its_own(fake: FakeTelegram, tmp_path
 async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Harness) -> None:
     h = harness
     ana, beto, caro, dani = await four_at_2v2(h)
-    dani.send(GROUP, "/abandonar")
-    await h.settle()
-    prompt = next(m for m in reversed(h.fake.live(GROUP)) if "dejó la mesa" in m.text)
+    prompt = await abandon(h, dani)
     assert "<b>Dani</b>" in prompt.text
     table = await the_table(h)
     step = table.state.step if table.state else -1
@@ -218,9 +223,7 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
 async def test_ending_instead_of_a_bot_concedes_for_the_side_that_left(harness: Harness) -> None:
     h = harness
     _, beto, caro, _ = await four_at_2v2(h)
-    caro.send(GROUP, "/abandonar")
-    await h.settle()
-    prompt = next(m for m in reversed(h.fake.live(GROUP)) if "dejó la mesa" in m.text)
+    prompt = await abandon(h, caro)
     answer = await beto.tap(GROUP, prompt.message_id, "🏁 Terminar")
     assert answer["text"] == "Partida terminada."
     await h.settle()

@@ -13,6 +13,7 @@ import sqlite3
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from bot.game import MatchConfig, MatchState, observe, replay
@@ -90,6 +91,29 @@ def over(fake: FakeTelegram, chat: int) -> bool:
     return any("🏆" in t for t in fake.texts(chat))
 
 
+def can_tap(
+    fake: FakeTelegram, groups: Sequence[int], pairs: Sequence[tuple[FakeUser, FakeUser]]
+) -> list[tuple[FakeUser, StoredMessage]]:
+    """Players of matches still going with a hand message to tap."""
+    options = [
+        (u, m)
+        for chat, pair in zip(groups, pairs, strict=True)
+        if not over(fake, chat)
+        for u in pair
+        if (m := live_hand(fake, u)) is not None
+    ]
+    assert options, "the game waits on nobody"
+    return options
+
+
+def tap_something(rng: random.Random, user: FakeUser, message: StoredMessage) -> str:
+    """A button of the hand message, mostly a card, rarely a call; the query's id."""
+    buttons = [b for b in message.buttons() if b["callback_data"].startswith("a:")]
+    weights = [6.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
+    button = rng.choices(buttons, weights)[0]
+    return user.tap_data(user.id, message.message_id, button["callback_data"])
+
+
 async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Path) -> None:
     rng = random.Random(3)
     database = tmp_path / "kill.db"
@@ -108,19 +132,8 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
             await second.tap(chat, fake.last(chat).message_id, "✋ Unirme", within=60)
             await quiet(fake, database)
         while not all(over(fake, chat) for chat in GROUPS):
-            options = [
-                (u, m)
-                for chat, pair in zip(GROUPS, pairs, strict=True)
-                if not over(fake, chat)
-                for u in pair
-                if (m := live_hand(fake, u)) is not None
-            ]
-            assert options, "the game waits on nobody"
-            user, message = rng.choice(options)
-            buttons = [b for b in message.buttons() if b["callback_data"].startswith("a:")]
-            weights = [6.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
-            button = rng.choices(buttons, weights)[0]
-            query = user.tap_data(user.id, message.message_id, button["callback_data"])
+            user, message = rng.choice(can_tap(fake, GROUPS, pairs))
+            query = tap_something(rng, user, message)
             taps += 1
             assert taps < 1000
             if rng.random() < 0.15:

@@ -5,6 +5,7 @@ action is applied once, no group goes over the flood limit, nothing decided is l
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import sys
@@ -16,7 +17,7 @@ import pytest
 
 from bot.game import MatchConfig, MatchState, replay
 from bot.game.actions import parse_any
-from tests.e2e.test_kill import ROOT, live_hand, over
+from tests.e2e.test_kill import ROOT, can_tap, over, tap_something
 from tests.e2e.test_webhook import free_port
 from tests.e2e.test_workers import max_per_minute
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
@@ -126,19 +127,9 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
             await second.tap(chat, fake.live(chat)[0].message_id, "✋ Unirme", within=60)
         await quiet(fake, url)
         while not all(over(fake, chat) for chat in groups):
-            options = [
-                (u, m)
-                for chat, pair in zip(groups, pairs, strict=True)
-                if not over(fake, chat)
-                for u in pair
-                if (m := live_hand(fake, u)) is not None
-            ]
-            assert options, "the game waits on nobody"
+            options = can_tap(fake, groups, pairs)
             for user, message in rng.sample(options, min(3, len(options))):
-                buttons = [b for b in message.buttons() if b["callback_data"].startswith("a:")]
-                weights = [6.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
-                button = rng.choices(buttons, weights)[0]
-                user.tap_data(user.id, message.message_id, button["callback_data"])
+                tap_something(rng, user, message)
                 taps += 1
             assert taps < 3000
             if rng.random() < 0.08 and kills < 4:
@@ -163,8 +154,6 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
                 "SELECT seq, code FROM actions WHERE game_id = $1 ORDER BY seq", game["id"]
             )
             assert [r["seq"] for r in rows] == list(range(len(rows)))  # none lost, none twice
-            import json
-
             config = MatchConfig.from_dict(json.loads(game["config"]))
             state = MatchState.from_dict(json.loads(game["state"]))
             assert replay(config, [parse_any(r["code"]) for r in rows]).to_dict() == state.to_dict()
