@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,6 +171,12 @@ async def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=1.5)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--database", default="sqlite")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="seconds to open and deal every table before the measured window starts",
+    )
     args = parser.parse_args()
     fake = FakeTelegram(group_limit=(20, 60.0))
     await fake.start()
@@ -227,7 +234,7 @@ async def main() -> None:
     base_rss = rss_kib(bot.pid)
     cpu_before = sum(cpu_seconds(b.pid) for b in bots)
     probe = Probe()
-    until = time.monotonic() + args.seconds
+    until = time.monotonic() + args.warmup + args.seconds
     users_of = {}
     tasks = []
     every = round(1 / args.bots) if args.bots else 0
@@ -244,11 +251,23 @@ async def main() -> None:
                 play(fake, probe, chat, users, until, seed=i, think=args.think, bot_level=level)
             )
         )
+    window = time.monotonic()
+    if args.warmup:
+        await asyncio.sleep(args.warmup)
+        window = time.monotonic()
+        cpu_before = sum(cpu_seconds(b.pid) for b in bots)
+        print(f"warm-up over: {len(probe.started)} of {args.matches} tables dealt")
     await asyncio.sleep(min(args.seconds / 2, 30))
     live = len(probe.started)
     grown = rss_kib(bot.pid) - base_rss
     await asyncio.gather(*tasks)
     cpu = sum(cpu_seconds(b.pid) for b in bots) - cpu_before
+    wall_window = time.time() - (time.monotonic() - window)
+    if args.warmup:  # only the taps of the measured window count
+        keep = [i for i, at in enumerate(probe.at) if at >= window]
+        probe.answer_ms = [probe.answer_ms[i] for i in keep]
+        probe.hand_ms = [probe.hand_ms[i] for i in keep]
+        probe.at = [probe.at[i] for i in keep]
     await fake.stop_balancing()
     for bot in bots:
         bot.terminate()
@@ -287,6 +306,11 @@ async def main() -> None:
         f"p99 {pct(lags, 0.99):.2f} s"
     )
     print(f"Bot API calls per group per minute: max {max(rates)}; 429 answers: {too_many}")
+    methods = Counter(method for at, method, _ in fake.calls if at >= wall_window)
+    print(
+        "Bot API calls per tap: "
+        + ", ".join(f"{m} {n / taps:.2f}" for m, n in methods.most_common())
+    )
     print(f"memory per live match: {grown / max(live, 1):.1f} KiB ({live} live)")
     if every:
         bot_chats = [c for c, users in users_of.items() if len(users) == 1]

@@ -16,6 +16,7 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
 
 from bot.config import Settings
+from bot.http import AiohttpRequest
 from bot.i18n import LANGUAGES, translator
 from bot.service.ai import AiPlayers
 from bot.service.outbox import Outbox
@@ -88,6 +89,8 @@ def build_application(
         ApplicationBuilder()
         .token(settings.bot_token.get_secret_value())
         .base_url(settings.api_base_url)
+        .request(AiohttpRequest())
+        .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(settings.concurrent_updates)
         .defaults(
@@ -136,9 +139,7 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         tables, delay=settings.bot_delay, workers=settings.ai_workers, seed=settings.seed
     )
     ai.send_signs = publisher.bot_signs
-    app.bot_data["services"] = Services(
-        settings, db, store, tables, outbox, publisher, league, ai
-    )
+    app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher, league, ai)
     await _set_commands(app)
     from bot.handlers.timers import start_timers
 

@@ -62,9 +62,7 @@ class VacatedData:
     choice: str
 
 
-CallbackData = (
-    ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData | VacatedData
-)
+CallbackData = ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData | VacatedData
 
 
 def pack(data: CallbackData) -> str:

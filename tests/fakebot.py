@@ -230,8 +230,12 @@ class FakeTelegram:
                     turn += 1
                     headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}
                     try:
-                        async with session.post(url, json=update, headers=headers,
-                                                timeout=aiohttp.ClientTimeout(total=5)) as got:
+                        async with session.post(
+                            url,
+                            json=update,
+                            headers=headers,
+                            timeout=aiohttp.ClientTimeout(total=5),
+                        ) as got:
                             if got.status != 200:
                                 continue
                     except (aiohttp.ClientError, TimeoutError):

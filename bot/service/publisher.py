@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 SENT_REMEMBERED = 50_000
 LANE_CALL = {"lane": True}  # rate_limit_args: the outbox paces and waits out 429s itself
+ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 
 
 def _gone(error: BadRequest) -> bool:
@@ -311,8 +312,14 @@ class Publisher:
             rows.append(board_row(table))
         if over or not table.is_open:
             return rows
+        now = self.service.clock()
         for user in table.players:
-            notify = new_hand or (user in waiting_now and user not in change.waiting_before)
+            # A new message notifies; an edit does not. Someone who acted a moment ago is
+            # looking at the chat: a buzz at every move of a quick match is noise (and a
+            # second call), so they get the edit.
+            looking = now - table.acted.get(user, float("-inf")) < ATTENTIVE_SECONDS
+            turn = new_hand or (user in waiting_now and user not in change.waiting_before)
+            notify = turn and not looking
             mine = user == change.actor and not change.timed_out
             rows.append(hand_row(table, user, loud=notify, urgent=mine))
         return rows

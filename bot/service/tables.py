@@ -654,6 +654,11 @@ class TableService:
             table.ended_at = self.clock()
         if not timed_out:
             table.strikes[action.seat % 2] = 0
+        if user_id > 0:
+            if timed_out:  # the timer played for them: they are not looking
+                table.acted.pop(user_id, None)
+            else:
+                table.acted[user_id] = self.clock()
         self._arm(table)
         change = Change(
             table, ChangeKind.ACTION, events, ended_hand, user_id, action.seat, action,
@@ -803,9 +808,7 @@ class TableService:
         table.ended_at = self.clock()
         table.deadline = None
         table.vacated = None
-        change = Change(
-            table, ChangeKind.CONCEDED, actor=user_id, seat=seat, timed_out=timed_out
-        )
+        change = Change(table, ChangeKind.CONCEDED, actor=user_id, seat=seat, timed_out=timed_out)
         await self._commit(table, change=change)
 
     async def fill_vacated(

@@ -152,3 +152,9 @@ MIGRATIONS.append(
 ALTER TABLE games ADD COLUMN reminded INTEGER
 """
 )
+
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN acted TEXT NOT NULL DEFAULT '{}'
+"""
+)

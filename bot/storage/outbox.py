@@ -54,9 +54,7 @@ class OutboxStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def enqueue(
-        self, conn: Conn, rows: list[Outgoing], now: float
-    ) -> None:
+    async def enqueue(self, conn: Conn, rows: list[Outgoing], now: float) -> None:
         """Inside the caller's transaction."""
         plain: list[tuple[object, ...]] = []
         keyed: list[tuple[object, ...]] = []

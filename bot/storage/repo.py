@@ -58,6 +58,7 @@ class Table:
     join_token: str | None = None  # in join links: unguessable, unlike the table's number
     vacated: int | None = None  # a seat whose player left: the others choose bot or end
     reminded: int | None = None  # the step whose half-time reminder was sent (once)
+    acted: dict[int, float] = field(default_factory=dict)  # person -> when they last acted
 
     @property
     def is_open(self) -> bool:
@@ -120,6 +121,7 @@ def _table(row: Row) -> Table:
         join_token=row["join_token"],
         vacated=row["vacated"],
         reminded=row["reminded"],
+        acted={int(k): float(v) for k, v in json.loads(row["acted"]).items()},
     )
 
 
@@ -152,6 +154,7 @@ def _columns(table: Table) -> dict[str, object]:
         "join_token": table.join_token,
         "vacated": table.vacated,
         "reminded": table.reminded,
+        "acted": json.dumps(table.acted),
     }
 
 
@@ -295,9 +298,7 @@ class Store:
                 (chat_id, json.dumps(defaults)),
             )
 
-    async def move_chat(
-        self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]
-    ) -> None:
+    async def move_chat(self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]) -> None:
         """A group became a supergroup: its tables, league and settings follow it."""
         async with self.db.transaction() as conn:
             await also(conn)

@@ -96,9 +96,7 @@ def lobby_markup(t: Translator, table: Table, join_link: str) -> InlineKeyboardM
     rows.append(bot_buttons(t, table))
     rows.append(
         [
-            InlineKeyboardButton(
-                t("button.open_private"), url=join_link
-            ),
+            InlineKeyboardButton(t("button.open_private"), url=join_link),
             InlineKeyboardButton(
                 t("button.cancel"), callback_data=pack(LobbyData(tid, "o", "cancel"))
             ),

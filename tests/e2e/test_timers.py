@@ -51,8 +51,10 @@ async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Ha
         done = len(timeouts(h))
         h.clock.advance(61)
         await h.until(
-            lambda done=done: len(timeouts(h)) > done  # type: ignore[misc]
-            or any("tres veces seguidas" in t for t in h.fake.texts(GROUP))
+            lambda done=done: (
+                len(timeouts(h)) > done  # type: ignore[misc]
+                or any("tres veces seguidas" in t for t in h.fake.texts(GROUP))
+            )
         )
     await h.settle()
     conceded = next(t for t in h.fake.texts(GROUP) if "tres veces seguidas" in t)

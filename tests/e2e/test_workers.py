@@ -57,9 +57,7 @@ class Workers:
 
 
 @pytest.fixture
-async def workers(
-    fake: FakeTelegram, pg_cluster: Cluster | None
-) -> AsyncIterator[Workers]:
+async def workers(fake: FakeTelegram, pg_cluster: Cluster | None) -> AsyncIterator[Workers]:
     if pg_cluster is None:
         pytest.skip(INSTALL_HINT)
     group = Workers(fake, pg_cluster.new_database())

@@ -1,0 +1,98 @@
+"""python-telegram-bot's requests over aiohttp instead of httpx.
+
+PTB lets an application bring its own `BaseRequest`. Measured on this project's stack benchmark,
+httpx spent about 1.3 ms of CPU per Bot API call (its pool, anyio and h11 layers); aiohttp does
+the same POST for about a tenth of that, and a tap costs four calls. The behaviour PTB relies on
+is kept: timeouts map to `TimedOut`, connection failures to `NetworkError`, the status code and
+body go back to PTB, which parses them (and raises its own errors) as it does for httpx.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+from telegram._utils.types import ODVInput
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
+
+
+def _given(value: object, default: float | None) -> float | None:
+    """A timeout PTB passed explicitly (None: wait forever), or ours for DEFAULT_NONE."""
+    if value is None or isinstance(value, int | float):
+        return value
+    return default
+
+
+class AiohttpRequest(BaseRequest):
+    """One aiohttp session with a bounded pool of keep-alive connections."""
+
+    def __init__(
+        self,
+        connection_pool_size: int = 256,
+        read_timeout: float | None = 5.0,
+        write_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+        media_write_timeout: float | None = 20.0,
+    ) -> None:
+        self._pool_size = connection_pool_size
+        self._read = read_timeout
+        self._write = write_timeout
+        self._connect = connect_timeout
+        self._pool = pool_timeout
+        self._media_write = media_write_timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read
+
+    async def initialize(self) -> None:
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=self._pool_size, ttl_dns_cache=300)
+            self._session = aiohttp.ClientSession(connector=connector)
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        if self._session is None or self._session.closed:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        files = request_data.multipart_data if request_data else None
+        fields = request_data.json_parameters if request_data else None
+        body: aiohttp.FormData | dict[str, str] | None = fields
+        if files:
+            form = aiohttp.FormData()
+            for name, value in (fields or {}).items():
+                form.add_field(name, value)
+            for name, (filename, content, mime) in files.items():
+                form.add_field(name, content, filename=filename, content_type=mime)
+            body = form
+        read = _given(read_timeout, self._read)
+        write = _given(write_timeout, self._media_write if files else self._write)
+        connect = _given(connect_timeout, self._connect)
+        pool = _given(pool_timeout, self._pool)
+        timeout = aiohttp.ClientTimeout(
+            # aiohttp has no separate write timeout: sending counts against the read one
+            sock_read=None if read is None else read + (write or 0.0),
+            connect=None if connect is None and pool is None else (connect or 0.0) + (pool or 0.0),
+        )
+        try:
+            async with self._session.request(
+                method, url, data=body, headers={"User-Agent": self.USER_AGENT}, timeout=timeout
+            ) as response:
+                return response.status, await response.read()
+        except TimeoutError as error:
+            raise TimedOut from error
+        except aiohttp.ClientError as error:
+            raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
