@@ -1,4 +1,11 @@
-"""Locale files -> strings. The language is always passed in: no global current locale."""
+"""Locale files -> strings. The language is always passed in: no global current locale.
+
+A string that depends on a number is an object of CLDR plural forms, chosen by `count`:
+`"summary.end.rounds": {"one": "{side} gana la mano.", "other": "{side} ganan la mano."}` and
+`t("summary.end.rounds", count=2, side=...)`. Babel supplies each language's CLDR plural rule
+(Spanish has `one`, `many` and `other`; English `one` and `other`); a form a string leaves out
+falls back to `other`.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +14,37 @@ import string
 from functools import cache
 from pathlib import Path
 
+from babel import Locale
+
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES = ("es", "en")
 DEFAULT_LANGUAGE = "es"
 
 
+Entry = str | dict[str, str]  # a string, or its plural forms
+
+
 @cache
-def catalog(language: str) -> dict[str, str]:
+def catalog(language: str) -> dict[str, Entry]:
     path = LOCALES_DIR / f"{language}.json"
-    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Entry] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+@cache
+def plural_forms(language: str) -> frozenset[str]:
+    """The CLDR plural categories of a language, `other` included."""
+    return frozenset(Locale.parse(language).plural_form.tags) | {"other"}
+
+
+def plural_form(language: str, count: int) -> str:
+    form: str = Locale.parse(language).plural_form(abs(count))
+    return form
+
+
+def placeholders(entry: Entry) -> set[str]:
+    texts = entry.values() if isinstance(entry, dict) else [entry]
+    return {name for text in texts for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 class Translator:
@@ -30,10 +54,17 @@ class Translator:
         self.language = language if language in LANGUAGES else DEFAULT_LANGUAGE
 
     def __call__(self, key: str, **params: object) -> str:
-        text = catalog(self.language).get(key)
-        if text is None:
-            text = catalog(DEFAULT_LANGUAGE).get(key, key)
-        return text.format(**params) if params else text
+        language = self.language
+        entry = catalog(language).get(key)
+        if entry is None:
+            language = DEFAULT_LANGUAGE
+            entry = catalog(language).get(key, key)
+        if isinstance(entry, dict):
+            count = params.get("count")
+            if not isinstance(count, int):
+                raise TypeError(f"{key} has plural forms: pass count=<int>")
+            entry = entry.get(plural_form(language, count), entry["other"])
+        return entry.format(**params) if params else entry
 
     def has(self, key: str) -> bool:
         return key in catalog(self.language)

@@ -124,17 +124,18 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await see(s, user)
     thread = thread_of(message)
+    if await s.tables.table_in(chat.id, thread) is not None:
+        await reply(context, message, t("refusal.table_already_open"))
+        return
+    seated = await can_write(context, s, user, t)  # the opener sits at once if they can
     try:
         table = await s.tables.open_lobby(
             chat.id, thread, user.id, config, t.language,
-            int(defaults.get("timer", s.settings.turn_seconds)),
+            int(defaults.get("timer", s.settings.turn_seconds)), seat_opener=seated,
         )  # fmt: skip
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))
         return
-    seated = await can_write(context, s, user, t)
-    if seated:
-        await s.tables.join(table.id, user.id, 0 if config.players == 4 else None)
     if with_bots:
         await _fill_with_bots(s, chat.id, table.id, user.id, config.players, level)
 

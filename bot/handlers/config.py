@@ -14,7 +14,7 @@ from bot.handlers.common import chat_translator, in_group, is_admin, reply
 from bot.i18n import LANGUAGES, Translator
 from bot.service.publisher import edit_row
 from bot.service.tables import TIMER_CHOICES
-from bot.views.common import rules_line
+from bot.views.common import option_label, rules_line
 from bot.views.lobby import timer_text
 
 OPTIONS = ("mode", "target", "flor", "house", "timer", "bot", "lang")
@@ -64,17 +64,18 @@ def config_view(
         [t("config.title"), "", rules_line(t, config), timer_text(t, timer), bot_line,
          t("config.help")]
     )  # fmt: skip
-    labels = {
-        "mode": "1v1 ⇄ 2v2",
-        "target": "30 ⇄ 15",
-        "flor": t("rules.con_flor") + " ⇄ " + t("rules.sin_flor"),
-        "house": t("config.house"),
-        "timer": t("button.timer"),
-        "bot": t("button.bot_level"),
-        "lang": "🌐 es ⇄ en",
+    values = {  # what each button shows: the value now (a tap moves to the next)
+        "mode": ("mode", "1v1" if config.players == 2 else "2v2"),
+        "target": ("target", t("option.target_value", points=config.target)),
+        "flor": ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
+        "house": ("house", "2" if config.mazo_penalty else "1"),
+        "timer": ("timer", f"{timer} s" if timer else t("option.timer_off")),
+        "bot": ("bots", t(f"bot.level.{level}")),
+        "lang": ("lang", t.language),
     }
     buttons = [
-        InlineKeyboardButton(f"⚙️ {labels[o]}", callback_data=pack(ConfigData(o))) for o in OPTIONS
+        InlineKeyboardButton(option_label(t, *values[o]), callback_data=pack(ConfigData(o)))
+        for o in OPTIONS
     ]
     return text, InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
 

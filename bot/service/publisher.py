@@ -156,11 +156,12 @@ class Publisher:
     # -- basics --------------------------------------------------------------------------------
     async def names(self, table: Table) -> dict[int, str]:
         known = self.service.names
-        missing = [u for u in table.players if u not in known]
+        people = [*table.players, table.opener_id]
+        missing = [u for u in people if u not in known and u > 0]
         if missing:
             for uid, player in (await self.service.store.players(missing)).items():
                 known[uid] = player.name
-        names = {u: known[u] for u in table.players if u in known}
+        names = {u: known[u] for u in people if u in known}
         t = translator(table.language)
         for seat in table.bot_seats:
             user = table.seats[seat]
@@ -242,7 +243,7 @@ class Publisher:
             assert change.seat is not None
             who = await self.who(table)
             key = "vacated.timeout" if change.timed_out else "vacated.left"
-            text = t(key, name=who.seat(change.seat), minutes=VACATED_SECONDS // 60)
+            text = t(key, name=who.seat(change.seat), count=VACATED_SECONDS // 60)
             markup = vacated_markup(t, table.id)
             return [text_row(table.chat_id, text, table.thread_id, markup), board_row(table)]
         if kind == ChangeKind.BOT_IN:
@@ -258,7 +259,11 @@ class Publisher:
             rows = []
             if change.timed_out:
                 who = await self.who(table)
-                text = t("timeout.conceded", side=who.side(t, change.seat % 2))
+                text = t(
+                    "timeout.conceded",
+                    side=who.side(t, change.seat % 2),
+                    count=who.size(change.seat % 2),
+                )
                 rows.append(text_row(table.chat_id, text, table.thread_id))
             return rows + self._match_over(table, conceded_by=change.seat % 2)
         return await self._after_action(change)

@@ -319,7 +319,10 @@ class TableService:
         config: MatchConfig,
         language: str,
         turn_seconds: int = 0,
+        seat_opener: bool = False,
     ) -> Table:
+        """Open a lobby; the opener sits in the first seat (team 1) when they can be messaged
+        privately, in the same commit, so the first lobby message already shows them."""
         async with self._open_lock:
             existing = await self.table_in(chat_id, thread_id)
             if existing is not None:
@@ -339,6 +342,8 @@ class TableService:
                 turn_seconds=turn_seconds,
                 join_token=secrets.token_urlsafe(12),
             )
+            if seat_opener:
+                table.seats[0] = opener_id
             try:
                 async with self.store.db.transaction() as conn:
                     table.id = await self.store.insert_table(conn, table)

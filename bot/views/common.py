@@ -31,6 +31,10 @@ class Seating:
     def seat(self, seat: int) -> str:
         return f"<b>{self.names[seat]}</b>"
 
+    def size(self, side: int) -> int:
+        """How many players a side has: 1 in 1v1, 2 in 2v2 (for plural forms)."""
+        return len(self.names) // 2
+
     def side(self, t: Translator, side: int) -> str:
         seats = range(side, len(self.names), 2)
         if len(self.names) == 2:
@@ -41,6 +45,11 @@ class Seating:
 
 def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
     return Seating(tuple(short_name(names.get(u, "?")) if u else "—" for u in seats))
+
+
+def option_label(t: Translator, key: str, value: str) -> str:
+    """An option button: its name and the value it has now ("🔄 Flor: con")."""
+    return t("button.option", name=t(f"option.{key}"), value=value)
 
 
 def card_name(t: Translator, card: Card) -> str:

@@ -8,7 +8,7 @@ from bot.callbacks import LobbyData, pack
 from bot.i18n import Translator
 from bot.service.tables import LobbyOption
 from bot.storage.repo import Table
-from bot.views.common import rules_line, short_name
+from bot.views.common import option_label, rules_line, short_name
 
 
 def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
@@ -28,7 +28,10 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
     lines.append("")
     lines.append(timer_text(t, table.turn_seconds))
     lines.append(t("lobby.help_2v2") if config.players == 4 else t("lobby.help_1v1"))
-    lines.append(t("lobby.opener", name=short_name(names.get(table.opener_id, "?"))))
+    opener = short_name(names.get(table.opener_id, "?"))
+    lines.append(t("lobby.opener", name=opener))
+    if table.opener_id not in table.seats:
+        lines.append(t("lobby.opener_unseated", name=f"<b>{opener}</b>"))
     return "\n".join(lines)
 
 
@@ -77,20 +80,24 @@ def lobby_markup(t: Translator, table: Table, join_link: str) -> InlineKeyboardM
             [InlineKeyboardButton(t("button.join"), callback_data=pack(LobbyData(tid, "j")))]
         )
     rows[0].append(InlineKeyboardButton(t("button.leave"), callback_data=pack(LobbyData(tid, "x"))))
+    # Each option button shows the value the table has now; a tap moves it to the next one.
+    seconds = table.turn_seconds
     options = [
-        (LobbyOption.MODE, "2v2" if config.players == 2 else "1v1"),
-        (LobbyOption.TARGET, "15" if config.target == 30 else "30"),
-        (LobbyOption.FLOR, t("rules.sin_flor") if config.flor else t("rules.con_flor")),
-        (LobbyOption.HOUSE, t("button.house_off") if config.mazo_penalty else t("button.house_on")),
-        (LobbyOption.TIMER, t("button.timer")),
+        (LobbyOption.MODE, "mode", "1v1" if config.players == 2 else "2v2"),
+        (LobbyOption.TARGET, "target", t("option.target_value", points=config.target)),
+        (LobbyOption.FLOR, "flor", t("option.flor_on") if config.flor else t("option.flor_off")),
+        (LobbyOption.HOUSE, "house", "2" if config.mazo_penalty else "1"),
+        (LobbyOption.TIMER, "timer", f"{seconds} s" if seconds else t("option.timer_off")),
     ]
     bots = table.bot_seats
     if bots:
         level = table.bot_level(bots[0]) or "normal"
-        options.append((LobbyOption.BOT, "🤖 " + t(f"bot.level.{level}")))
+        options.append((LobbyOption.BOT, "bots", t(f"bot.level.{level}")))
     toggles = [
-        InlineKeyboardButton(f"⚙️ {label}", callback_data=pack(LobbyData(tid, "o", name)))
-        for name, label in options
+        InlineKeyboardButton(
+            option_label(t, key, value), callback_data=pack(LobbyData(tid, "o", name))
+        )
+        for name, key, value in options
     ]
     rows += [toggles[:2], toggles[2:4], toggles[4:]]
     rows.append(bot_buttons(t, table))

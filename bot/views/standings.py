@@ -41,7 +41,7 @@ def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
         lines.append(line.rstrip())
     if provisional:
         lines.append("")
-        lines.append(t("tabla.provisional", n=PROVISIONAL_MATCHES))
+        lines.append(t("tabla.provisional", count=PROVISIONAL_MATCHES))
         for row in provisional:
             streak = _streak(t, row.streak)
             lines.append(f" · {_name(row.name, 14):<14} {row.won}/{row.played} {streak}".rstrip())
@@ -94,7 +94,11 @@ def numbers_text(
         ]
         if numbers.partner:
             lines.append(
-                t("yo.partner", name=escape(_name(numbers.partner, 20)), n=numbers.partner_matches)
+                t(
+                    "yo.partner",
+                    name=escape(_name(numbers.partner, 20)),
+                    count=numbers.partner_matches,
+                )
             )
     if bots:
         lines += ["", f"<b>{t('yo.bots')}</b>"]

@@ -42,7 +42,13 @@ def hand_summary(t: Translator, who: Seating, ended: Observation, events: Sequen
             )
     if end is not None:
         if end.reason is not HandEnd.MATCH_OVER and end.winner is not None:
-            lines.append(t(f"summary.end.{end.reason.value}", side=who.side(t, end.winner)))
+            lines.append(
+                t(
+                    f"summary.end.{end.reason.value}",
+                    side=who.side(t, end.winner),
+                    count=who.size(end.winner),
+                )
+            )
         for seat, shown in end.shown:
             lines.append(t("summary.shown", name=who.seat(seat), cards=cards_text(t, shown)))
     lines.append("")
@@ -60,9 +66,11 @@ def match_summary(
 ) -> str:
     lines = []
     if winner is not None:
-        lines.append(t("match.winner", side=who.side(t, winner)))
+        lines.append(t("match.winner", side=who.side(t, winner), count=who.size(winner)))
     if conceded_by is not None:
-        lines.append(t("match.conceded", side=who.side(t, conceded_by)))
+        lines.append(
+            t("match.conceded", side=who.side(t, conceded_by), count=who.size(conceded_by))
+        )
     lines.append("")
     lines += score_lines(t, who, scores, target)
     lines.append("")

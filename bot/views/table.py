@@ -68,6 +68,7 @@ def _status(t: Translator, who: Seating, obs: Observation) -> list[str]:
                 side=who.side(t, obs.pending_side),
                 chant=kind_label(t, obs.pending_chant),
                 answer=who.side(t, 1 - obs.pending_side),
+                count=who.size(obs.pending_side),
             )
         )
     elif obs.turn is not None:

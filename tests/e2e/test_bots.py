@@ -71,7 +71,7 @@ async def test_a_whole_match_against_a_hard_bot_through_the_buttons(harness: Har
     ana.send(GROUP, "/yo")
     await h.settle()
     won = int(record["winner_side"] == 0)
-    assert f"🤖 difícil: 1 jugadas, {won} ganadas, {1 - won} perdidas" in h.fake.last(GROUP).text
+    assert f"🤖 difícil: jugadas 1 · ganadas {won} · perdidas {1 - won}" in h.fake.last(GROUP).text
 
 
 async def test_three_people_and_a_bot_play_2v2(harness: Harness) -> None:
@@ -130,7 +130,7 @@ async def test_lobby_bots_levels_and_a_table_of_bots_alone(harness: Harness) -> 
     await h.settle()
     answer = await ana.tap(GROUP, lobby.message_id, "🤖 + Bot")
     assert answer["text"] == "Una mesa no puede ser solo de bots: falta al menos una persona."
-    await ana.tap(GROUP, lobby.message_id, "⚙️ 🤖 normal")
+    await ana.tap(GROUP, lobby.message_id, "🔄 Bots: normal")
     await h.settle()
     assert "🤖 Bot difícil" in h.fake.last(GROUP).text
     table = await the_table(h)
@@ -277,9 +277,9 @@ async def test_the_groups_default_bot_level_is_set_in_config(harness: Harness) -
     await h.settle()
     panel = h.fake.last(GROUP)
     assert "🤖 Bots: normal" in panel.text
-    answer = await ana.tap(GROUP, panel.message_id, "⚙️ 🤖 Nivel de los bots")
+    answer = await ana.tap(GROUP, panel.message_id, "🔄 Bots: normal")
     assert "Solo los admins" in answer["text"]
-    await boss.tap(GROUP, panel.message_id, "⚙️ 🤖 Nivel de los bots")
+    await boss.tap(GROUP, panel.message_id, "🔄 Bots: normal")
     await h.settle()
     assert "🤖 Bots: difícil" in h.fake.messages[GROUP][panel.message_id].text
     ana.send(GROUP, "/nueva bot")  # no level given: the group's

@@ -46,6 +46,47 @@ async def test_a_2v2_match_with_teams_chosen_in_the_lobby(harness: Harness) -> N
     assert [(r["user_id"], r["side"]) for r in sides] == [(10, 0), (11, 1), (12, 0), (13, 1)]
 
 
+async def test_the_opener_sits_at_once_and_may_switch_team_or_leave(harness: Harness) -> None:
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(GROUP, "/nueva 2v2")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    first = lobby.history[0]  # the very first lobby message already shows her seated
+    assert "Equipo 1: Ana · <i>libre</i>" in first and "Abrió la mesa: Ana" in first, first
+    assert "?" not in first
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.seats == [1, None, None, None]
+    await ana.tap(GROUP, lobby.message_id, "✋ Equipo 2")
+    await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.seats == [None, 1, None, None]
+    assert "Equipo 2: Ana" in h.fake.messages[GROUP][lobby.message_id].text
+    await ana.tap(GROUP, lobby.message_id, "🚪 Salir")
+    await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.seats == [None] * 4
+
+
+async def test_an_opener_the_bot_cannot_message_is_named_and_told_how_to_sit(
+    harness: Harness,
+) -> None:
+    h = harness
+    juan = h.user(2, "Juan", started=False)
+    juan.send(GROUP, "/nueva")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    assert "Abrió la mesa: Juan" in lobby.text
+    assert "Juan</b>: para sentarte, abrí el chat privado conmigo" in lobby.text
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.seats == [None, None] and table.join_token
+    juan.start_bot(f"j{table.join_token}")
+    await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.seats == [2, None]
+    assert "para sentarte" not in h.fake.messages[GROUP][lobby.message_id].text
+
+
 async def test_joining_without_a_private_chat_goes_through_the_start_link(harness: Harness) -> None:
     h = harness
     ana = h.user(1, "Ana")
@@ -218,11 +259,15 @@ async def test_options_are_for_the_opener_and_cancel_for_opener_or_admin(harness
     ana.send(GROUP, "/nueva")
     await h.settle()
     lobby = h.fake.last(GROUP)
-    answer = await juan.tap(GROUP, lobby.message_id, "⚙️ 15")
+    answer = await juan.tap(GROUP, lobby.message_id, "🔄 Partida: a 30")
     assert answer["text"] == "Solo quien abrió la mesa cambia las opciones."
-    await ana.tap(GROUP, lobby.message_id, "⚙️ 15")
+    await ana.tap(GROUP, lobby.message_id, "🔄 Partida: a 30")
     await h.settle()
-    assert "a 15" in h.fake.messages[GROUP][lobby.message_id].text
+    lobby = h.fake.messages[GROUP][lobby.message_id]
+    assert "a 15" in lobby.text
+    labels = [b["text"] for b in lobby.buttons()]  # each option shows the value it has now
+    for label in ("🔄 Juego: 1v1", "🔄 Partida: a 15", "🔄 Flor: con", "🔄 Mazo temprano: 2"):
+        assert label in labels, labels
     juan.send(GROUP, "/cancelar")
     await h.settle()
     assert "Solo quien abrió la mesa o un admin" in h.fake.last(GROUP).text
@@ -376,12 +421,15 @@ async def test_config_sets_the_defaults_of_new_tables_for_admins_only(harness: H
     boss.send(GROUP, "/config")
     await h.settle()
     panel = h.fake.last(GROUP)
-    answer = await ana.tap(GROUP, panel.message_id, "⚙️ 1v1 ⇄ 2v2")
+    answer = await ana.tap(GROUP, panel.message_id, "🔄 Juego: 1v1")
     assert "Solo los admins" in answer["text"]
-    for label in ("⚙️ 1v1 ⇄ 2v2", "⚙️ 30 ⇄ 15", "⚙️ con flor ⇄ sin flor"):
+    for label in ("🔄 Juego: 1v1", "🔄 Partida: a 30", "🔄 Flor: con"):
         await boss.tap(GROUP, panel.message_id, label)
         await h.settle()
-    assert "2v2 · a 15 · sin flor" in h.fake.messages[GROUP][panel.message_id].text
+    panel = h.fake.messages[GROUP][panel.message_id]
+    assert "2v2 · a 15 · sin flor" in panel.text
+    labels = [b["text"] for b in panel.buttons()]
+    assert {"🔄 Juego: 2v2", "🔄 Partida: a 15", "🔄 Flor: sin"} <= set(labels), labels
     ana.send(GROUP, "/nueva")
     await h.settle()
     assert "2v2 · a 15 · sin flor" in h.fake.last(GROUP).text

@@ -11,7 +11,7 @@ import pytest
 from bot.game import ActionKind, Reason
 from bot.game.events import HandEnd, ScoreReason
 from bot.handlers.buttons import SIGNS
-from bot.i18n import LANGUAGES, LOCALES_DIR, catalog, placeholders, translator
+from bot.i18n import LANGUAGES, LOCALES_DIR, catalog, placeholders, plural_forms, translator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,10 +40,46 @@ def test_every_code_the_engine_and_service_can_give_has_a_string(language: str) 
     assert needed - set(strings) == set()
 
 
-def test_files_are_valid_json_objects_of_strings() -> None:
+def test_files_are_valid_json_objects_of_strings_or_plural_forms() -> None:
     for path in LOCALES_DIR.glob("*.json"):
         data = json.loads(path.read_text(encoding="utf-8"))
-        assert all(isinstance(v, str) for v in data.values())
+        for value in data.values():
+            assert isinstance(value, str) or (
+                isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+            ), (path.name, value)
+
+
+def test_both_locales_agree_on_plural_forms() -> None:
+    """A string that depends on a count has plural forms in every language; each language
+    gives `one` and `other` and no form its CLDR rule does not have; every form of a string
+    uses the same placeholders, `count` among them unless the form is the same for all."""
+    plural = {
+        lang: {k for k, v in catalog(lang).items() if isinstance(v, dict)} for lang in LANGUAGES
+    }
+    assert plural["es"], "no plural strings at all"
+    for language in LANGUAGES:
+        assert plural[language] == plural["es"], language
+        for key in plural[language]:
+            forms = catalog(language)[key]
+            assert isinstance(forms, dict)
+            assert {"one", "other"} <= set(forms) <= plural_forms(language), (language, key)
+            names = [placeholders(text) for text in forms.values()]
+            assert all(n == names[0] for n in names), (language, key)
+
+
+def test_plural_forms_are_chosen_by_count_and_the_language() -> None:
+    es, en = translator("es"), translator("en")
+    pair = es("side.pair", a="Beto", b="Darío")
+    assert es("summary.end.rounds", side=pair, count=2) == "Beto y Darío ganan la mano."
+    assert es("summary.end.rounds", side="Ana", count=1) == "Ana gana la mano."
+    assert es("match.winner", side=pair, count=2) == "🏆 <b>¡Ganaron Beto y Darío!</b>"
+    assert en("summary.end.rounds", side="Ana", count=1) == "Ana wins the hand."
+    assert en("summary.end.rounds", side="Ana and Carla", count=2) == "Ana and Carla win the hand."
+    assert es("yo.partner", name="Ana", count=1).endswith("(1 partida juntos)")
+    assert en("yo.partner", name="Ana", count=7).endswith("(7 matches together)")
+    assert es("tabla.provisional", count=1_000_000) == "Con menos de 1000000 partidas:"  # many
+    with pytest.raises(TypeError):
+        es("match.winner", side="Ana")  # a plural string needs its count
 
 
 def test_translator_formats_and_falls_back_to_spanish() -> None:
