@@ -394,10 +394,10 @@ class TableService:
         """Commit a lobby change; the match starts when the last seat is taken."""
         outcome = LobbyOutcome(table)
         if all(s is not None for s in table.seats):
-            outcome.events, deal_code = self._start(table)
+            outcome.events, entries = self._start(table)
             outcome.started = True
             change = Change(table, ChangeKind.STARTED, outcome.events, actor=user_id)
-            await self._commit(table, [(None, deal_code)], 0, change)
+            await self._commit(table, entries, 0, change)
         else:
             await self._commit(table, change=Change(table, ChangeKind.LOBBY, actor=user_id))
         return outcome
@@ -580,7 +580,7 @@ class TableService:
             return random.SystemRandom()
         return random.Random(f"{self.seed}:{table.id}:{hand_number}")
 
-    def _start(self, table: Table) -> tuple[list[Event], str]:
+    def _start(self, table: Table) -> tuple[list[Event], list[tuple[int | None, str]]]:
         state = new_match(table.config)
         deal = random_deal(self._deal_rng(table, 1), table.config.players)
         events = state.apply(deal)
@@ -588,8 +588,41 @@ class TableService:
         table.status = TableStatus.PLAYING
         table.started_at = self.clock()
         table.calls = []
+        entries: list[tuple[int | None, str]] = [(None, deal.code)]
+        forced, forced_entries = self._declare_forced_flores(table)
+        events += forced
+        entries += forced_entries
+        self._remember_calls(table, forced)
         self._arm(table)
-        return events, deal.code
+        return events, entries
+
+    @staticmethod
+    def _declare_forced_flores(table: Table) -> tuple[list[Event], list[tuple[int | None, str]]]:
+        """F6: a seat holding an undeclared flor may do nothing but declare it whenever it could
+        act. Where that is a seat's only legal action, it is declared for them at once (nearest
+        the mano first): no button for a forced move, and nothing shown that a holder could not
+        use. A flor *answer* (flor, contraflor, con flor me achico) stays the holder's choice."""
+        state = table.state
+        assert state is not None
+        events: list[Event] = []
+        entries: list[tuple[int | None, str]] = []
+        while state.hand is not None and not state.is_over:
+            legal = state.legal_actions()
+            by_seat: dict[int, list[Action]] = {}
+            for action in legal:
+                by_seat.setdefault(action.seat, []).append(action)
+            forced = [
+                own[0]
+                for own in by_seat.values()
+                if len(own) == 1 and own[0].kind is ActionKind.FLOR
+            ]
+            if not forced:
+                break
+            order = state.hand.order_from_mano()
+            action = min(forced, key=lambda a: order.index(a.seat))
+            events += state.apply(action)
+            entries.append((table.seats[action.seat], action.code))
+        return events, entries
 
     def _arm(self, table: Table) -> None:
         """Set the deadline of whoever the game now waits on (none without a timer, and none
@@ -654,6 +687,13 @@ class TableService:
             events += state.apply(deal)
             entries.append((None, deal.code))
             table.calls = []
+        forced, forced_entries = self._declare_forced_flores(table)
+        if forced:
+            self._remember_calls(table, forced)
+            if ended_hand is None and any(isinstance(e, HandEnded) for e in forced):
+                ended_hand = observe(state)  # a declared flor reached the target
+            events += forced
+            entries += forced_entries
         if state.is_over:
             table.status = TableStatus.FINISHED
             table.ended_at = self.clock()

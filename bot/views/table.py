@@ -20,6 +20,9 @@ BUTTON_ORDER = (
     K.TRUCO, K.RETRUCO, K.VALE_CUATRO, K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO, K.MAZO,
 )  # fmt: skip
 ROUND_NAMES = ("round.1", "round.2", "round.3")
+# Only a flor holder can use these: they live in the holder's private hand message, never on
+# the board (which cannot know who holds flor without telling everyone).
+FLOR_FAMILY = frozenset({K.FLOR, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO})
 
 
 def kind_label(t: Translator, kind: ActionKind) -> str:
@@ -113,7 +116,11 @@ def _call_buttons(
 def board_markup(t: Translator, table_id: int, obs: Observation) -> InlineKeyboardMarkup | None:
     if obs.phase is Phase.OVER:
         return None
-    rows = _call_buttons(t, table_id, obs.step, obs.actions)
+    if obs.pending_chant in FLOR_FAMILY:
+        public: list[Action] = []  # a flor exchange is answered by holders, in private
+    else:
+        public = [a for a in obs.actions if a.kind not in FLOR_FAMILY]
+    rows = _call_buttons(t, table_id, obs.step, public)
     rows.append(
         [InlineKeyboardButton(t("button.my_cards"), callback_data=pack(CardsData(table_id)))]
     )

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
+from bot.callbacks import ActData, unpack
+from bot.game import ActionKind
+from bot.game.actions import KIND_CODES
+from bot.views.table import FLOR_FAMILY
 from tests.conftest import GROUP, Harness
-from tests.e2e.helpers import match_over, open_table, play_to_the_end
+from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
 from tests.fakebot import FakeUser, StoredMessage
 
 
@@ -64,3 +72,58 @@ async def test_a_player_is_notified_of_their_turn_unless_they_just_acted(harness
             else:
                 edited_on_turn += 1
     assert edited_on_turn >= 3 and notified_on_turn >= 3, (edited_on_turn, notified_on_turn)
+
+
+@pytest.mark.parametrize("mode", ["1v1", "2v2"])
+async def test_the_board_offers_only_what_someone_can_use_and_flor_is_never_a_chore(
+    harness: Harness, mode: str
+) -> None:
+    """Con flor, played through the private buttons to the end. At every step, every action
+    button on the group board is at the current step and legal for some seat at the table, and
+    none of them is a flor chant (only a holder could use it: the board would have to know who
+    holds one). A flor that must be declared (F6) is declared for its holder at once: it rings
+    out on the board and no hand ever offers ¡Flor! except as an answer to a flor."""
+    h = harness
+    names = ["Ana", "Beto", "Caro", "Dani"][: 2 if mode == "1v1" else 4]
+    users = [h.user(20 + i, name) for i, name in enumerate(names)]
+    await open_table(h, users, f"{mode} 30 conflor")
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(3000):
+        await h.settle()
+        if match_over(h):
+            break
+        table = await h.services.tables.table_in(GROUP, 0)
+        assert table is not None and table.state is not None
+        state = table.state
+        legal = state.legal_actions()
+        _, markup = await h.services.publisher.board_view(table)
+        assert markup is not None
+        for button in (b for row in markup.inline_keyboard for b in row):
+            data = unpack(str(button.callback_data))
+            if not isinstance(data, ActData):
+                continue
+            assert data.step == state.step and data.kind not in FLOR_FAMILY, button.text
+            assert any(a.kind is data.kind for a in legal), (button.text, legal)
+            checked += 1
+        flor_pending = state.hand is not None and state.hand.flor_pending
+        options = []
+        for user in users:
+            message = hand_message(h, user)
+            if message is None:
+                continue
+            for button in action_buttons(message):
+                data = unpack(button["callback_data"])
+                assert isinstance(data, ActData)
+                assert data.kind is not ActionKind.FLOR or flor_pending, button["text"]
+                options.append((user, message, button))
+        assert options, "the game waits on nobody"
+        user, message, button = rng.choice(options)
+        answer = await user.tap(user.id, message.message_id, button["text"])
+        assert answer["text"] in ("", None) or "pasó" not in answer["text"], answer
+    assert match_over(h) and checked > 50
+    declared = sum(text.count(": ¡Flor!") for text in h.fake.texts(GROUP))
+    log = await h.services.store.action_log(table.id)
+    flores = [code for _, _, code in log if code.split(":")[1:] == [KIND_CODES[ActionKind.FLOR]]]
+    assert flores, "no flor in the whole match: pick another seed"
+    assert declared >= 1
