@@ -263,6 +263,42 @@ class HandState:
         return found
 
 
+@dataclass(frozen=True)
+class HandLog:
+    """All it takes to replay one hand: its number and dealer, the scores when it was dealt,
+    the cards dealt and every action taken, in order (`bot.game.record.replay_hand`)."""
+
+    number: int
+    dealer: int
+    start_scores: tuple[int, int]
+    dealt: tuple[tuple[Card, ...], ...]
+    history: tuple[Action, ...]
+
+    @staticmethod
+    def of(h: HandState) -> HandLog:
+        return HandLog(h.number, h.dealer, h.start_scores, h.dealt, tuple(h.history))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "start_scores": list(self.start_scores),
+            "dealt": [[c.code for c in hand] for hand in self.dealt],
+            "history": [a.code for a in self.history],
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> HandLog:
+        start = data["start_scores"]
+        return HandLog(
+            int(data["number"]),
+            int(data["dealer"]),
+            (int(start[0]), int(start[1])),
+            tuple(tuple(Card.parse(c) for c in hand) for hand in data["dealt"]),
+            tuple(Action.parse(code) for code in data["history"]),
+        )
+
+
 class MatchState:
     """A whole match. `apply` mutates it and returns the events caused."""
 
@@ -274,6 +310,7 @@ class MatchState:
         self.phase = Phase.DEAL
         self.winner: int | None = None
         self.hand: HandState | None = None
+        self.last_hand: HandLog | None = None  # the hand before this one, for its record
         self.step = 0  # actions applied, deals included
         self._legal: list[Action] | None = None
 
@@ -287,6 +324,7 @@ class MatchState:
         new.phase = self.phase
         new.winner = self.winner
         new.hand = self.hand.copy() if self.hand is not None else None
+        new.last_hand = self.last_hand
         new.step = self.step
         new._legal = None
         return new
@@ -435,6 +473,8 @@ class MatchState:
             or len(seen) != 3 * self.players
         ):
             raise IllegalActionError(Reason.BAD_DEAL)
+        if self.hand is not None:
+            self.last_hand = HandLog.of(self.hand)
         if self.hand_number > 0:
             self.dealer = (self.dealer + 1) % self.players  # R3
         self.hand_number += 1
@@ -770,6 +810,7 @@ class MatchState:
             "winner": self.winner,
             "step": self.step,
             "hand": None,
+            "last_hand": self.last_hand.to_dict() if self.last_hand is not None else None,
         }
         h = self.hand
         if h is not None:
@@ -817,6 +858,8 @@ class MatchState:
         state.phase = Phase(data["phase"])
         state.winner = data["winner"]
         state.step = int(data["step"])
+        last = data.get("last_hand")  # saved before it existed: no record of the last hand
+        state.last_hand = HandLog.from_dict(last) if last else None
         raw = data["hand"]
         if raw is not None:
             dealt = tuple(tuple(Card.parse(c) for c in hand) for hand in raw["dealt"])

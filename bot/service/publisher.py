@@ -26,6 +26,7 @@ from telegram.ext import ExtBot
 from bot.callbacks import VacatedData, pack
 from bot.game import observe
 from bot.game.events import HandDealt
+from bot.game.state import HandLog
 from bot.i18n import Translator, translator
 from bot.service.outbox import Committer, Delivery, Outbox, Writer
 from bot.service.tables import VACATED_SECONDS, Change, ChangeKind, TableService
@@ -35,7 +36,7 @@ from bot.storage.repo import BOT_LEVELS, Table, TableStatus, is_bot
 from bot.views.common import Seating, rules_line, seating, short_name
 from bot.views.lobby import lobby_markup, lobby_text
 from bot.views.standings import rating_lines
-from bot.views.summary import hand_summary, match_summary
+from bot.views.summary import hand_record, match_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text, kind_label
 
 log = logging.getLogger(__name__)
@@ -304,17 +305,13 @@ class Publisher:
             rows.append(text_row(table.chat_id, text, table.thread_id))
         new_hand = any(isinstance(e, HandDealt) for e in change.events)
         waiting_now = self.service.waiting_users(table)
-        if change.ended_hand is not None:
-            who = await self.who(table)
-            summary = hand_summary(t, who, change.ended_hand, change.events)
-            rows.append(
-                Outgoing(table.chat_id, "summary", {"t": table.id, "text": summary}, None, POST)
-            )
+        # The end of a hand is told on the board itself (its record on top of the next hand):
+        # one coalesced message per group, so the group is never more than a call behind.
         over = table.state is not None and table.state.is_over
+        if over or table.status is TableStatus.PLAYING:
+            rows.append(board_row(table))
         if over:
             rows += self._match_over(table)
-        elif table.status is TableStatus.PLAYING:
-            rows.append(board_row(table))
         if over or not table.is_open:
             return rows
         now = self.service.clock()
@@ -353,8 +350,10 @@ class Publisher:
         if table is None:
             return Delivery(called=False)
         if kind == "board":
-            if table.status is not TableStatus.PLAYING or table.state is None:
+            if table.state is None:
                 return Delivery(called=False)
+            if table.status is not TableStatus.PLAYING and not table.state.is_over:
+                return Delivery(called=False)  # cancelled or conceded: its close row tells
             return await self._show_in_group(table, *await self.board_view(table))
         if kind == "lobby":
             if table.status is not TableStatus.LOBBY:
@@ -487,9 +486,12 @@ class Publisher:
     async def board_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
         assert table.state is not None
         t = translator(table.language)
-        obs = observe(table.state)
+        state = table.state
+        obs = observe(state)
         who = await self.who(table)
-        return board_text(t, who, obs, table.calls), board_markup(t, table.id, obs)
+        ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
+        record = hand_record(t, who, state.config, ended) if ended is not None else None
+        return board_text(t, who, obs, table.calls, record), board_markup(t, table.id, obs)
 
     async def _deliver_hand(self, table: Table, user_id: int, resend: bool) -> Delivery:
         seat = table.seat_of(user_id)

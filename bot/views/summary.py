@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.game import Observation
+from bot.game import MatchConfig, Observation, observe
 from bot.game.events import (
     EnvidoResolved,
     Event,
@@ -14,12 +14,20 @@ from bot.game.events import (
     MatchEnded,
     Scored,
 )
+from bot.game.record import replay_hand
+from bot.game.state import HandLog
 from bot.i18n import Translator
 from bot.views.common import Seating, cards_text, score_lines
 from bot.views.table import _rounds
 
 
-def hand_summary(t: Translator, who: Seating, ended: Observation, events: Sequence[Event]) -> str:
+def hand_summary(
+    t: Translator,
+    who: Seating,
+    ended: Observation,
+    events: Sequence[Event],
+    scores: bool = True,
+) -> str:
     """What the hand was: the rounds, who scored what and why, the cards that prove it."""
     end = next((e for e in events if isinstance(e, HandEnded)), None)
     lines = [t("summary.title", number=ended.hand_number)]
@@ -51,9 +59,17 @@ def hand_summary(t: Translator, who: Seating, ended: Observation, events: Sequen
             )
         for seat, shown in end.shown:
             lines.append(t("summary.shown", name=who.seat(seat), cards=cards_text(t, shown)))
-    lines.append("")
-    lines += score_lines(t, who, ended.scores, ended.config.target)
+    if scores:
+        lines.append("")
+        lines += score_lines(t, who, ended.scores, ended.config.target)
     return "\n".join(lines)
+
+
+def hand_record(t: Translator, who: Seating, config: MatchConfig, log: HandLog) -> str:
+    """A finished hand told from its log, replayed by the engine (every event of the hand,
+    not only those of its last action)."""
+    state, events = replay_hand(config, log)
+    return hand_summary(t, who, observe(state), events, scores=False)
 
 
 def match_summary(

@@ -80,10 +80,20 @@ def _status(t: Translator, who: Seating, obs: Observation) -> list[str]:
 
 
 def board_text(
-    t: Translator, who: Seating, obs: Observation, calls: Sequence[Sequence[Any]]
+    t: Translator,
+    who: Seating,
+    obs: Observation,
+    calls: Sequence[Sequence[Any]],
+    record: str | None = None,
 ) -> str:
+    """The group's one message: the last hand's record on top (so the end of a hand costs no
+    message of its own), the score, and the hand in play."""
     lines = [t("board.title", rules=rules_line(t, obs.config)), ""]
+    if record:
+        lines += [record, ""]
     lines += score_lines(t, who, obs.scores, obs.config.target)
+    if obs.phase is Phase.OVER:
+        return "\n".join(lines)
     lines.append("")
     lines += _status(t, who, obs)
     if calls:

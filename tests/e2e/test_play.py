@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
@@ -10,9 +12,9 @@ from bot.callbacks import ActData, unpack
 from bot.game import ActionKind
 from bot.game.actions import KIND_CODES
 from bot.views.table import FLOR_FAMILY
-from tests.conftest import GROUP, Harness
+from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
-from tests.fakebot import FakeUser, StoredMessage
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 
 async def test_a_1v1_match_from_nueva_to_the_last_fosforo(harness: Harness) -> None:
@@ -127,3 +129,44 @@ async def test_the_board_offers_only_what_someone_can_use_and_flor_is_never_a_ch
     flores = [code for _, _, code in log if code.split(":")[1:] == [KIND_CODES[ActionKind.FLOR]]]
     assert flores, "no flor in the whole match: pick another seed"
     assert declared >= 1
+
+
+async def test_fast_play_keeps_the_group_at_most_one_message_behind(
+    fake: FakeTelegram, db_target: Path | str
+) -> None:
+    """2v2 played as fast as the private buttons allow, with the group lane paced (0.25 s a
+    call, Telegram's 20 a minute scaled). The end of a hand is told on the board itself, so the
+    group's queue never holds more than the board (coalesced to the newest state) and, at the
+    match's end, its announcement: the group can fall behind by one call, never by hands."""
+    async with harness_with(fake, db_target, group_interval=0.25) as h:
+        users = [h.user(30 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+        await open_table(h, users, "2v2 15 sinflor")
+        rng = random.Random(4)
+        opened = await h.services.tables.table_in(GROUP, 0)
+        assert opened is not None
+        for _ in range(2000):
+            pending = await h.services.db.fetchall(
+                "SELECT kind FROM outbox WHERE chat_id = ?", GROUP
+            )
+            kinds = [r["kind"] for r in pending]
+            assert len([k for k in kinds if k != "match_end"]) <= 1, kinds
+            table = await h.services.tables.get(opened.id)
+            assert table is not None and table.state is not None
+            if table.state.is_over:
+                break
+            options = [(u, m) for u in users if (m := hand_message(h, u)) is not None]
+            if not options:
+                await asyncio.sleep(0.01)
+                continue
+            user, message = rng.choice(options)
+            buttons = action_buttons(message)
+            weights = [5.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
+            button = rng.choices(buttons, weights)[0]
+            await user.answer_of(
+                user.tap_data(user.id, message.message_id, button["callback_data"])
+            )
+        await h.settle()
+        assert match_over(h)
+        hands = table.state.hand_number
+        group_calls = len(fake.calls_in(GROUP))
+        assert hands >= 3 and group_calls <= 2 * hands + 12, (group_calls, hands)
