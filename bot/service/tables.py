@@ -15,6 +15,7 @@ from bot.game import (
     Action,
     ActionKind,
     Card,
+    Deal,
     IllegalActionError,
     MatchConfig,
     MatchState,
@@ -34,6 +35,7 @@ from bot.game.events import (
     HandEnded,
     WentToMazo,
 )
+from bot.game.fair import fair_deal, new_seed, seed_for_tests
 from bot.storage.db import is_conflict
 from bot.storage.league import record_league
 from bot.storage.outbox import OutboxStore, Outgoing
@@ -575,14 +577,16 @@ class TableService:
             return table
 
     # -- play ----------------------------------------------------------------------------------
-    def _deal_rng(self, table: Table, hand_number: int) -> random.Random:
-        if self.seed is None:
-            return random.SystemRandom()
-        return random.Random(f"{self.seed}:{table.id}:{hand_number}")
+    def _deal(self, table: Table, hand_number: int) -> Deal:
+        """The deal of a hand, drawn from the table's committed seed (bot/game/fair.py)."""
+        if table.seed is None:  # a match started before seeds existed
+            return random_deal(random.SystemRandom(), table.config.players)
+        return fair_deal(table.seed, hand_number, table.config.players)
 
     def _start(self, table: Table) -> tuple[list[Event], list[tuple[int | None, str]]]:
         state = new_match(table.config)
-        deal = random_deal(self._deal_rng(table, 1), table.config.players)
+        table.seed = new_seed() if self.seed is None else seed_for_tests(self.seed, table.id)
+        deal = self._deal(table, 1)
         events = state.apply(deal)
         table.state = state
         table.status = TableStatus.PLAYING
@@ -621,7 +625,7 @@ class TableService:
             order = state.hand.order_from_mano()
             action = min(forced, key=lambda a: order.index(a.seat))
             events += state.apply(action)
-            entries.append((table.seats[action.seat], action.code))
+            entries.append((None, action.code))  # declared for them, not a tap
         return events, entries
 
     def _arm(self, table: Table) -> None:
@@ -683,7 +687,7 @@ class TableService:
         ended_hand = observe(state) if any(isinstance(e, HandEnded) for e in events) else None
         self._remember_calls(table, events)
         if state.needs_deal:
-            deal = random_deal(self._deal_rng(table, state.hand_number + 1), state.players)
+            deal = self._deal(table, state.hand_number + 1)
             events += state.apply(deal)
             entries.append((None, deal.code))
             table.calls = []

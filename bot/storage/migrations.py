@@ -158,3 +158,9 @@ MIGRATIONS.append(
 ALTER TABLE games ADD COLUMN acted TEXT NOT NULL DEFAULT '{}'
 """
 )
+
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN seed TEXT
+"""
+)

@@ -59,6 +59,7 @@ class Table:
     vacated: int | None = None  # a seat whose player left: the others choose bot or end
     reminded: int | None = None  # the step whose half-time reminder was sent (once)
     acted: dict[int, float] = field(default_factory=dict)  # person -> when they last acted
+    seed: str | None = None  # every deal comes from it (bot/game/fair.py); secret until the end
 
     @property
     def is_open(self) -> bool:
@@ -122,6 +123,7 @@ def _table(row: Row) -> Table:
         vacated=row["vacated"],
         reminded=row["reminded"],
         acted={int(k): float(v) for k, v in json.loads(row["acted"]).items()},
+        seed=row["seed"],
     )
 
 
@@ -155,6 +157,7 @@ def _columns(table: Table) -> dict[str, object]:
         "vacated": table.vacated,
         "reminded": table.reminded,
         "acted": json.dumps(table.acted),
+        "seed": table.seed,
     }
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import ActData, unpack
-from bot.game import ActionKind
+from bot.game import ActionKind, has_flor
 from bot.game.actions import KIND_CODES
+from bot.game.fair import fair_deal, seed_for_tests
 from bot.views.table import FLOR_FAMILY
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
@@ -78,14 +79,25 @@ async def test_a_player_is_notified_of_their_turn_unless_they_just_acted(harness
 
 @pytest.mark.parametrize("mode", ["1v1", "2v2"])
 async def test_the_board_offers_only_what_someone_can_use_and_flor_is_never_a_chore(
-    harness: Harness, mode: str
+    fake: FakeTelegram, db_target: Path | str, mode: str
 ) -> None:
     """Con flor, played through the private buttons to the end. At every step, every action
     button on the group board is at the current step and legal for some seat at the table, and
     none of them is a flor chant (only a holder could use it: the board would have to know who
     holds one). A flor that must be declared (F6) is declared for its holder at once: it rings
     out on the board and no hand ever offers ¡Flor! except as an answer to a flor."""
-    h = harness
+    players = 2 if mode == "1v1" else 4
+    # A TRUCO_SEED whose first mano (table 1, seat 0) holds a flor: declared at once.
+    base = next(
+        b
+        for b in range(1000)
+        if has_flor(fair_deal(seed_for_tests(b, 1), 1, players).hands[0])  # the mano
+    )
+    async with harness_with(fake, db_target, seed=base) as h:
+        await _play_checking_the_board(h, mode)
+
+
+async def _play_checking_the_board(h: Harness, mode: str) -> None:
     names = ["Ana", "Beto", "Caro", "Dani"][: 2 if mode == "1v1" else 4]
     users = [h.user(20 + i, name) for i, name in enumerate(names)]
     await open_table(h, users, f"{mode} 30 conflor")

@@ -112,7 +112,7 @@ async def test_joining_without_a_private_chat_goes_through_the_start_link(harnes
 async def test_a_stranger_a_stale_button_and_forged_data_change_nothing(harness: Harness) -> None:
     h = harness
     ana, juan, eve = h.user(1, "Ana"), h.user(2, "Juan"), h.user(3, "Eve")
-    await open_table(h, [ana, juan])
+    await open_table(h, [ana, juan], "sinflor")  # no flor to declare: one truco, one step
     board = h.fake.last(GROUP)
     state = await current(h)
     step = state.step

@@ -28,7 +28,7 @@ def timeouts(h: Harness) -> list[str]:
 async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Harness) -> None:
     h = timed
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
-    await open_table(h, [ana, juan])
+    await open_table(h, [ana, juan], "sinflor")  # (a flor would be declared for its holder)
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.state is not None and table.deadline is not None
     lowest = min(table.state.hand.held[0], key=lambda c: c.strength)  # type: ignore[union-attr]
