@@ -29,8 +29,8 @@ from bot.storage.repo import Store
 log = logging.getLogger(__name__)
 
 COMMANDS = (
-    "nueva", "tabla", "yo", "reglas", "ayuda", "cancelar", "abandonar", "idioma", "config",
-    "start",
+    "nueva", "tabla", "yo", "historial", "partida", "verificar", "reglas", "ayuda", "cancelar",
+    "abandonar", "idioma", "config", "start",
 )  # fmt: skip
 
 
@@ -107,11 +107,12 @@ def build_application(
     app.bot_data["settings"] = settings
     if clock is not None:
         app.bot_data["clock"] = clock
-    from bot.handlers import buttons, chats, commands, config
+    from bot.handlers import buttons, chats, commands, config, history
 
     chats.register(app)
     commands.register(app)
     config.register(app)
+    history.register(app)
     buttons.register(app)
     app.add_error_handler(on_error)
     return app

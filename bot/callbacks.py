@@ -62,7 +62,21 @@ class VacatedData:
     choice: str
 
 
-CallbackData = ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData | VacatedData
+@dataclass(frozen=True)
+class PageData:
+    """Reading, not playing. `view`: "m" a finished match hand by hand (key: its number),
+    "j" its JSON export, "f" its deals verified, "t" /tabla (key: 0 all, 2 1v1, 4 2v2; plus
+    100 for this month only)."""
+
+    view: str
+    key: int
+    page: int = 0
+
+
+CallbackData = (
+    ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData | VacatedData | PageData
+)
+PAGE_VIEWS = ("m", "j", "f", "t")
 
 
 def pack(data: CallbackData) -> str:
@@ -80,6 +94,8 @@ def pack(data: CallbackData) -> str:
         text = f"k:{data.option}"
     elif isinstance(data, VacatedData):
         text = f"v:{data.table}:{data.choice}"
+    elif isinstance(data, PageData):
+        text = f"p:{data.view}:{data.key}:{data.page}"
     else:
         text = f"g:{data.language}"
     if len(text.encode()) > MAX_BYTES:
@@ -116,6 +132,8 @@ def unpack(text: str | None) -> CallbackData | None:
             return SignData(_int(parts[1]), _int(parts[2]), parts[3])
         if head == "k" and len(parts) == 2 and parts[1].isalpha():
             return ConfigData(parts[1])
+        if head == "p" and len(parts) == 4 and parts[1] in PAGE_VIEWS:
+            return PageData(parts[1], _int(parts[2]), _int(parts[3]))
         if head == "g" and len(parts) == 2 and parts[1] in ("es", "en"):
             return LanguageData(parts[1])
     except (KeyError, ValueError):

@@ -72,6 +72,10 @@ class Settings(BaseSettings):
     bot_level: Literal["facil", "normal", "dificil"] = Field(
         default="normal", description="Computer players' level unless a group's /config says"
     )
+    timezone: str = Field(
+        default="America/Argentina/Buenos_Aires",
+        description="The time zone of dates the bot shows (/historial, /partida)",
+    )
     log_level: str = Field(default="INFO")
 
     def webhook_args(self) -> dict[str, object] | None:

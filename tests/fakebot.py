@@ -101,6 +101,7 @@ class FakeTelegram:
         self.query_users: dict[str, int] = {}
         self.calls: list[tuple[float, str, int | None]] = []  # (time, method, chat)
         self.errors: list[tuple[str, int, str]] = []  # (method, code, description)
+        self.documents: list[tuple[int, str, bytes, str]] = []  # (chat, filename, body, caption)
         self.group_calls: dict[int, deque[float]] = defaultdict(deque)
         self.commands: dict[str | None, list[dict[str, Any]]] = {}
         self.fail_next: dict[str, tuple[int, str, int | None]] = {}
@@ -143,6 +144,9 @@ class FakeTelegram:
         method = request.match_info["method"]
         form = dict(await request.post()) if request.can_read_body else {}
         params: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+        for name, value in form.items():  # uploads (sendDocument): name -> (filename, bytes)
+            if isinstance(value, web.FileField):
+                params[name] = (value.filename, value.file.read())
         handler = getattr(self, f"api_{method}", None)
         if handler is None:
             return self._error(404, f"Not Found: method {method} not found")
@@ -300,6 +304,27 @@ class FakeTelegram:
         if stored.thread_id:
             data["message_thread_id"] = stored.thread_id
             data["is_topic_message"] = True
+        return data
+
+    async def api_sendDocument(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(params["chat_id"])
+        if chat_id > 0 and chat_id not in self.started:
+            raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        upload = params.get("document")
+        if not isinstance(upload, tuple):
+            raise _ApiError(400, "Bad Request: there is no document in the request")
+        filename, content = upload
+        caption = params.get("caption", "")
+        if len(caption) > 1024:
+            raise _ApiError(400, "Bad Request: message caption is too long")
+        self.documents.append((chat_id, filename, content, caption))
+        stored = StoredMessage(chat_id, next(self.message_ids[chat_id]), caption, None, None)
+        stored.history.append(caption)
+        self.messages[chat_id][stored.message_id] = stored
+        self.changed[chat_id].set()
+        data = self._message_json(stored)
+        data["document"] = {"file_id": f"doc{stored.message_id}", "file_unique_id": "u",
+                            "file_name": filename}  # fmt: skip
         return data
 
     async def api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:

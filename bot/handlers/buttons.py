@@ -18,6 +18,7 @@ from bot.callbacks import (
     ConfigData,
     LanguageData,
     LobbyData,
+    PageData,
     SignData,
     VacatedData,
     pack,
@@ -34,6 +35,7 @@ from bot.handlers.common import (
     table_translator,
 )
 from bot.handlers.config import config_tap
+from bot.handlers.history import on_page
 from bot.i18n import Translator
 from bot.service.publisher import edit_row, hand_row, text_row
 from bot.service.tables import BOT_LEVEL_ORDER, LobbyOption, Refusal
@@ -74,6 +76,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 s, context, message.chat.id, message.message_id, query.from_user.id, data.option
             )
             await query.answer(text)
+        elif isinstance(data, PageData):
+            await on_page(query, context, s, data, t)
         else:
             await _language(query, context, s, data, t)
     except Refusal as refusal:

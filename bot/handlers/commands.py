@@ -32,7 +32,8 @@ from bot.i18n import Translator
 from bot.service.publisher import hand_row
 from bot.service.tables import Refusal
 from bot.storage.repo import Table, TableStatus
-from bot.views.standings import numbers_text, standings_text
+from bot.views.history import pager
+from bot.views.standings import numbers_text, standings_pages
 
 log = logging.getLogger(__name__)
 
@@ -303,14 +304,30 @@ async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, t("tabla.usage"))
         return
     players, month = parsed
-    since = month_start(s.tables.clock()) if month else None
-    rows = await s.league.standings(chat.id, players, since)
+    key = (players or 0) + (100 if month else 0)
+    asker = update.effective_user.id if update.effective_user else 0
+    text, markup = await tabla_page(s, t, chat.id, asker, key, 0)
+    await reply(context, message, text, markup)
+
+
+async def tabla_page(
+    s: Services, t: Translator, chat_id: int, asker: int, key: int, page: int
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """One page of /tabla (key: 0 all, 2 1v1, 4 2v2, plus 100 for this month)."""
+    players = key % 100 or None
+    if players not in (None, 2, 4):
+        players = None
+    since = month_start(s.tables.clock()) if key >= 100 else None
+    rows = await s.league.standings(chat_id, players, since)
     scope = " · ".join(
-        [t("tabla.scope_month") if month else t("tabla.scope_all")]
+        [t("tabla.scope_month") if since else t("tabla.scope_all")]
         + (["1v1" if players == 2 else "2v2"] if players else [])
     )
-    pairs = await s.league.pairs(chat.id, since) if players == 4 else []
-    await reply(context, message, standings_text(t, rows, scope, pairs))
+    pairs = await s.league.pairs(chat_id, since) if players == 4 else []
+    pages = standings_pages(t, rows, scope, pairs, asker)
+    page = max(0, min(page, len(pages) - 1))
+    buttons = pager("t", key, page, len(pages))
+    return pages[page], InlineKeyboardMarkup([buttons]) if len(pages) > 1 else None
 
 
 async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

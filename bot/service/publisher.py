@@ -26,6 +26,7 @@ from telegram.ext import ExtBot
 from bot.callbacks import VacatedData, pack
 from bot.game import observe
 from bot.game.events import HandDealt
+from bot.game.fair import commitment
 from bot.game.state import HandLog
 from bot.i18n import Translator, translator
 from bot.service.outbox import Committer, Delivery, Outbox, Writer
@@ -491,7 +492,10 @@ class Publisher:
         who = await self.who(table)
         ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
         record = hand_record(t, who, state.config, ended) if ended is not None else None
-        return board_text(t, who, obs, table.calls, record), board_markup(t, table.id, obs)
+        text = board_text(t, who, obs, table.calls, record)
+        if table.seed is not None:  # the deals are fixed: see /verificar when it ends
+            text += "\n\n" + t("fair.commitment", commitment=commitment(table.seed))
+        return text, board_markup(t, table.id, obs)
 
     async def _deliver_hand(self, table: Table, user_id: int, resend: bool) -> Delivery:
         seat = table.seat_of(user_id)
@@ -593,6 +597,8 @@ class Publisher:
         changes = await self.league.rating_changes(table.id)
         if changes:
             text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes)])
+        if table.seed is not None:  # the match is over: the seed behind every deal is public
+            text += "\n\n" + t("fair.revealed", seed=table.seed, number=table.id)
         await self.send(table.chat_id, text, None, table.thread_id)
         return Delivery()
 

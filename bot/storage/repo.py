@@ -322,6 +322,16 @@ class Store:
             )
 
     # -- finished matches ----------------------------------------------------------------------
+    async def recent_matches(self, chat_id: int, limit: int = 10) -> list[dict[str, Any]]:
+        """A group's last finished matches, newest first (cancelled lobbies left out)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM matches WHERE chat_id = ? AND outcome <> 'cancelled'"
+            " ORDER BY ended_at DESC, game_id DESC LIMIT ?",
+            chat_id,
+            limit,
+        )
+        return [dict(row) for row in rows]
+
     async def record_match(
         self,
         conn: Conn,

@@ -48,6 +48,66 @@ def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
     return [line[:WIDTH] for line in lines]
 
 
+PAGE_BUDGET = 3000  # characters of table per message, escaped: far under Telegram's 4,096
+TOP_PAIRS = 10
+
+
+def _entries(t: Translator, rows: Sequence[Standing]) -> tuple[str, list[tuple[int, list[str]]]]:
+    """The header line, and each player's lines (two when ranked, one when provisional)."""
+    lines = standings_lines(t, rows)
+    head, rest = lines[0], lines[1:]
+    ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
+    provisional = [r for r in rows if r.played < PROVISIONAL_MATCHES]
+    entries = [(r.user_id, rest[2 * i : 2 * i + 2]) for i, r in enumerate(ranked)]
+    if provisional:
+        tail = rest[2 * len(ranked) :]  # "", the provisional title, then a line each
+        entries.append((0, tail[:2]))
+        entries += [(r.user_id, [tail[2 + i]]) for i, r in enumerate(provisional)]
+    return head, entries
+
+
+def standings_pages(
+    t: Translator,
+    rows: Sequence[Standing],
+    scope: str,
+    pairs: Sequence[Pair] = (),
+    asker: int | None = None,
+) -> list[str]:
+    """/tabla in pages that each fit a message, whatever the group's size: the players in
+    order, and on every page the asker's own row when it is elsewhere."""
+    if not rows:
+        return [t("tabla.empty")]
+    head, entries = _entries(t, rows)
+    own = next((lines for user, lines in entries if user == asker and user), None)
+    budget = PAGE_BUDGET - sum(len(escape(x)) + 1 for x in own or []) - 4
+    chunks: list[list[tuple[int, list[str]]]] = [[]]
+    used = len(escape(head))
+    for entry in entries:
+        size = sum(len(escape(x)) + 1 for x in entry[1])
+        if chunks[-1] and used + size > budget:
+            chunks.append([])
+            used = len(escape(head))
+        chunks[-1].append(entry)
+        used += size
+    pages = []
+    for number, chunk in enumerate(chunks):
+        lines = [head] + [x for _, entry_lines in chunk for x in entry_lines]
+        if own is not None and all(user != asker for user, _ in chunk):
+            lines += ["…", *own]
+        title = f"{t('tabla.title')} · {scope}"
+        if len(chunks) > 1:
+            title += f" · {number + 1}/{len(chunks)}"
+        text = f"{title}\n<pre>{escape(chr(10).join(lines))}</pre>"
+        if pairs and number == 0:
+            pair_lines = [
+                f"{_name(p.names[0], 9)}+{_name(p.names[1], 9)} {p.won}/{p.played}"[:WIDTH]
+                for p in pairs[:TOP_PAIRS]
+            ]
+            text += f"\n{t('tabla.pairs')}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
+        pages.append(text)
+    return pages
+
+
 def standings_text(
     t: Translator, rows: Sequence[Standing], scope: str, pairs: Sequence[Pair] = ()
 ) -> str:

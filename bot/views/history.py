@@ -1,0 +1,224 @@
+"""A group's finished matches: the list, one match hand by hand, its JSON export, its deals
+checked against the revealed seed. Everything is rebuilt from the action log by the engine."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import PageData, pack
+from bot.game import Action, ActionKind, AnyAction, Deal
+from bot.game.events import EnvidoResolved, Event, FlorResolved, Scored
+from bot.game.fair import commitment, fair_deal
+from bot.game.record import HandRecord
+from bot.i18n import Translator
+from bot.storage.repo import Table
+from bot.views.common import Seating, card_name, cards_text
+
+# Telegram cuts a message at 4,096 characters (after entities are parsed): stay well below.
+PAGE_CHARS = 3500
+EXPORT_FORMAT = "truco-bot/match/1"
+
+
+def paginate(blocks: Sequence[str], limit: int = PAGE_CHARS) -> list[str]:
+    """Blocks joined into pages under `limit` characters; a block longer than a page is cut."""
+    pages: list[str] = []
+    current = ""
+    for block in blocks:
+        block = block if len(block) <= limit else block[: limit - 1] + "…"
+        if current and len(current) + 2 + len(block) > limit:
+            pages.append(current)
+            current = block
+        else:
+            current = f"{current}\n\n{block}" if current else block
+    if current or not pages:
+        pages.append(current)
+    return pages
+
+
+def pager(view: str, key: int, page: int, pages: int) -> list[InlineKeyboardButton]:
+    row = []
+    if page > 0:
+        row.append(InlineKeyboardButton("◀️", callback_data=pack(PageData(view, key, page - 1))))
+    if pages > 1:
+        label = f"{page + 1}/{pages}"
+        row.append(InlineKeyboardButton(label, callback_data=pack(PageData(view, key, page))))
+    if page < pages - 1:
+        row.append(InlineKeyboardButton("▶️", callback_data=pack(PageData(view, key, page + 1))))
+    return row
+
+
+def when(at: float | None, zone: tzinfo) -> str:
+    return datetime.fromtimestamp(at, zone).strftime("%d/%m %H:%M") if at else "—"
+
+
+def history_view(
+    t: Translator, matches: Sequence[tuple[dict[str, Any], Seating]], zone: tzinfo
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """/historial: the last matches, newest first, with a button to open each."""
+    if not matches:
+        return t("historial.empty"), None
+    lines = [t("historial.title"), ""]
+    buttons = []
+    for record, who in matches:
+        number = record["game_id"]
+        scores = f"{record['score0']}–{record['score1']}"
+        minutes = round(((record["ended_at"] or 0) - (record["started_at"] or 0)) / 60)
+        winner = record["winner_side"]
+        result = (
+            t("historial.won", side=who.side(t, winner), count=who.size(winner))
+            if winner is not None
+            else t("historial.no_winner")
+        )
+        if record["outcome"] == "conceded":
+            result += " " + t("historial.conceded")
+        lines.append(
+            t(
+                "historial.line",
+                number=number,
+                date=when(record["ended_at"], zone),
+                sides=f"{who.side(t, 0)} vs {who.side(t, 1)}",
+                scores=scores,
+                result=result,
+                count=record["hands"],
+                minutes=max(minutes, 0),
+            )
+        )
+        buttons.append(
+            InlineKeyboardButton(f"🔎 {number}", callback_data=pack(PageData("m", number)))
+        )
+    text = paginate(["\n".join(lines)])[0]
+    rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
+    return text, InlineKeyboardMarkup(rows)
+
+
+def _action_text(t: Translator, who: Seating, action: Action) -> str:
+    if action.kind is ActionKind.PLAY and action.card is not None:
+        return f"{who.seat(action.seat)} {card_name(t, action.card)}"
+    return t("call.said", name=who.seat(action.seat), chant=t(f"kind.{action.kind.value}"))
+
+
+def _points(t: Translator, who: Seating, events: Sequence[Event]) -> list[str]:
+    lines = []
+    for event in events:
+        if isinstance(event, EnvidoResolved) and event.wanted:
+            values = ", ".join(f"{who.seat(v.seat)} {v.value}" for v in event.values)
+            lines.append(t("summary.envido_values", values=values))
+        elif isinstance(event, FlorResolved) and event.values:
+            values = ", ".join(f"{who.seat(v.seat)} {v.value}" for v in event.values)
+            lines.append(t("summary.flor_values", values=values))
+        elif isinstance(event, Scored):
+            lines.append(
+                t(
+                    "summary.scored",
+                    side=who.side(t, event.side),
+                    points=event.points,
+                    reason=t(f"score_reason.{event.reason.value}"),
+                )
+            )
+    return lines
+
+
+def hand_block(t: Translator, who: Seating, hand: HandRecord) -> str:
+    log = hand.log
+    mano = (log.dealer + 1) % len(log.dealt)
+    lines = [t("partida.hand", number=log.number, dealer=who.seat(log.dealer), mano=who.seat(mano))]
+    for seat, cards in enumerate(log.dealt):
+        lines.append(f"🃏 {who.seat(seat)}: {cards_text(t, cards)}")
+    if log.history:
+        lines.append(" · ".join(_action_text(t, who, a) for a in log.history))
+    lines += _points(t, who, hand.events)
+    lines.append(
+        t("partida.after", side0=who.side(t, 0), side1=who.side(t, 1),
+          a=hand.end_scores[0], b=hand.end_scores[1])
+    )  # fmt: skip
+    return "\n".join(lines)
+
+
+def match_pages(
+    t: Translator, who: Seating, table: Table, hands: Sequence[HandRecord], zone: tzinfo
+) -> list[str]:
+    """/partida <n>: a head, then each hand with its cards (the match is over), chants, values
+    and points, in pages under Telegram's limit."""
+    head = t("partida.title", number=table.id, date=when(table.ended_at, zone))
+    head += "\n" + f"{who.side(t, 0)} vs {who.side(t, 1)}"
+    pages = paginate([hand_block(t, who, hand) for hand in hands], PAGE_CHARS - len(head) - 2)
+    return [f"{head}\n\n{page}" for page in pages]
+
+
+def match_markup(number: int, page: int, pages: int, t: Translator) -> InlineKeyboardMarkup:
+    rows = [pager("m", number, page, pages)] if pages > 1 else []
+    rows.append(
+        [
+            InlineKeyboardButton(t("button.export"), callback_data=pack(PageData("j", number))),
+            InlineKeyboardButton(t("button.verify"), callback_data=pack(PageData("f", number))),
+        ]
+    )
+    return InlineKeyboardMarkup(rows)
+
+
+def verify_text(t: Translator, table: Table, deals: Sequence[Deal]) -> str:
+    """/verificar <n>: the commitment, the seed, and every deal recomputed from it."""
+    number = table.id
+    if table.seed is None:
+        return t("verificar.no_seed", number=number)
+    sealed = commitment(table.seed)
+    if table.state is None or not table.state.is_over:
+        return t("verificar.running", number=number, commitment=sealed)
+    players = table.config.players
+    good = [i + 1 for i, deal in enumerate(deals) if fair_deal(table.seed, i + 1, players) == deal]
+    first = fair_deal(table.seed, 1, players).hands[0]
+    example = ", ".join(
+        f"{c.code} → {hashlib.sha256(f'{table.seed}:1:{c.code}'.encode()).hexdigest()[:8]}…"
+        for c in first
+    )
+    ok = len(good) == len(deals)
+    lines = [
+        t("verificar.title", number=number),
+        "",
+        t("verificar.commitment", commitment=sealed),
+        t("verificar.seed", seed=table.seed),
+        t("verificar.hash_ok"),
+        t("verificar.deals_ok" if ok else "verificar.deals_bad", good=len(good), count=len(deals)),
+        "",
+        t("verificar.how"),
+        t("verificar.example", example=example),
+    ]
+    if not ok:
+        bad = [str(i + 1) for i in range(len(deals)) if i + 1 not in good]
+        lines.append(t("verificar.bad_hands", hands=", ".join(bad[:40])))
+    return paginate(["\n".join(lines)])[0]
+
+
+def export_json(
+    table: Table,
+    names: dict[int, str],
+    record: dict[str, Any] | None,
+    log: Sequence[AnyAction],
+) -> bytes:
+    """A finished match as JSON: enough to replay it with the engine (`replay(config, log)`)
+    and to check its deals against the seed."""
+    data = {
+        "format": EXPORT_FORMAT,
+        "match": table.id,
+        "chat_id": table.chat_id,
+        "config": table.config.to_dict(),
+        "players": [
+            {"seat": seat, "side": seat % 2, "name": names.get(user, "?") if user else None}
+            for seat, user in enumerate(table.seats)
+        ],
+        "started_at": table.started_at,
+        "ended_at": table.ended_at,
+        "outcome": record["outcome"] if record else None,
+        "winner_side": record["winner_side"] if record else None,
+        "scores": list(table.state.scores) if table.state else [0, 0],
+        "commitment": commitment(table.seed) if table.seed else None,
+        "seed": table.seed,
+        "log": [a.code for a in log],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1).encode()
