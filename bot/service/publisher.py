@@ -43,6 +43,7 @@ from bot.views.table import board_markup, board_text, hand_markup, hand_text, ki
 log = logging.getLogger(__name__)
 
 SENT_REMEMBERED = 50_000
+RECORDS_REMEMBERED = 2_000
 LANE_CALL = {"lane": True}  # rate_limit_args: the outbox paces and waits out 429s itself
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 
@@ -154,6 +155,9 @@ class Publisher:
         self.sign_catch_chance = 0.0  # set from the settings
         self.seed: int | None = None
         self._blocked_told: set[tuple[int, int, int]] = set()
+        # The last hand's record on a board, told once per hand (a replay of the hand), not at
+        # every edit of the next one.
+        self._records: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 
     # -- basics --------------------------------------------------------------------------------
     async def names(self, table: Table) -> dict[int, str]:
@@ -491,11 +495,21 @@ class Publisher:
         obs = observe(state)
         who = await self.who(table)
         ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
-        record = hand_record(t, who, state.config, ended) if ended is not None else None
+        record = self._record(t, who, table, ended) if ended is not None else None
         text = board_text(t, who, obs, table.calls, record)
         if table.seed is not None:  # the deals are fixed: see /verificar when it ends
             text += "\n\n" + t("fair.commitment", commitment=commitment(table.seed))
         return text, board_markup(t, table.id, obs)
+
+    def _record(self, t: Translator, who: Seating, table: Table, ended: HandLog) -> str:
+        key = (table.id, ended.number, len(ended.history), t.language, who.names)
+        text = self._records.get(key)
+        if text is None:
+            assert table.state is not None
+            text = self._records[key] = hand_record(t, who, table.state.config, ended)
+            if len(self._records) > RECORDS_REMEMBERED:
+                self._records.popitem(last=False)
+        return text
 
     async def _deliver_hand(self, table: Table, user_id: int, resend: bool) -> Delivery:
         seat = table.seat_of(user_id)

@@ -24,7 +24,8 @@ from tests.fakebot import TOKEN, FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster
 
 WORKERS = 3
-MATCHES = 6
+MATCHES = 50
+BATCH = 50  # taps sent together before waiting for the workers to go quiet
 SECRET = "kill-secret"
 
 
@@ -128,10 +129,10 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
         await quiet(fake, url)
         while not all(over(fake, chat) for chat in groups):
             options = can_tap(fake, groups, pairs)
-            for user, message in rng.sample(options, min(3, len(options))):
+            for user, message in rng.sample(options, min(BATCH, len(options))):
                 tap_something(rng, user, message)
                 taps += 1
-            assert taps < 3000
+            assert taps < 20_000
             if rng.random() < 0.08 and kills < 4:
                 await asyncio.sleep(rng.uniform(0.0, 0.05))  # before, during or after commits
                 victim = rng.choice(workers)
