@@ -42,10 +42,11 @@ async def _check_deadlines(context: ContextTypes.DEFAULT_TYPE) -> None:
     s = services(context)
     if s.tables.shared:  # other processes open, change and close tables too: look again
         now = s.tables.clock()
-        for table in await s.tables.open_tables():
+        due = await s.tables.due_tables(now, s.settings.lobby_seconds, STALLED_SECONDS)
+        for table in due:
             # The process that made a table's last change moves its computer players; a
             # table nobody moved for a while (that process died) is taken up here.
-            if now - table.updated_at > STALLED_SECONDS:
+            if table.bot_seats and now - table.updated_at > STALLED_SECONDS:
                 s.ai.consider(table)
     s.ai.tick()  # computer players whose pause is over
     now = s.tables.clock()

@@ -236,6 +236,13 @@ class TableService:
             return found
         return [t for t in [await self.get(t.id) for t in found] if t]
 
+    async def due_tables(self, now: float, lobby_seconds: float, stalled: float) -> list[Table]:
+        """Shared database: the open tables a sweep must look at now (not every open table:
+        the cost of a sweep follows what is due, not how many tables are live)."""
+        found = await self.store.due_tables(now, lobby_seconds, stalled)
+        self._cache = {t.id: t for t in found}
+        return found
+
     async def _commit(
         self,
         table: Table,

@@ -189,6 +189,23 @@ class Store:
         )
         return [_table(r) for r in rows]
 
+    async def due_tables(self, now: float, lobby_seconds: float, stalled: float) -> list[Table]:
+        """Open tables a sweep has something to do with, and no others: a lobby past its time,
+        a match past half its turn (a reminder, then the deadline), and a match with a computer
+        player nobody moved for `stalled` seconds (the process that should have moved it died).
+        A table holds a computer player when its seats hold a negative id: a '-' in its JSON."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM games WHERE (status = 'lobby' AND created_at <= ?)"
+            " OR (status = 'playing' AND deadline IS NOT NULL"
+            "     AND deadline - turn_seconds / 2.0 <= ?)"
+            " OR (status = 'playing' AND updated_at <= ? AND seats LIKE '%-%')"
+            " ORDER BY id",
+            now - lobby_seconds,
+            now,
+            now - stalled,
+        )
+        return [_table(r) for r in rows]
+
     async def insert_table(self, conn: Conn, table: Table) -> int:
         columns = _columns(table)
         marks = ", ".join("?" * len(columns))

@@ -6,6 +6,7 @@ import asyncio
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from bot.game.actions import parse_any
 from bot.service.tables import Refusal, TableService
 from bot.storage.db import Database, DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.repo import Store, TableStatus
+from bot.storage.repo import Store, Table, TableStatus
 from tests.pg import INSTALL_HINT, Cluster
 
 CHAT = -100
@@ -226,3 +227,39 @@ async def test_two_processes_on_one_postgresql_apply_each_action_once(
     finally:
         await first.store.db.close()
         await second.store.db.close()
+
+
+async def test_a_shared_sweep_loads_only_the_tables_with_something_due(
+    db_target: Path | str,
+) -> None:
+    """With several workers every sweep asks the database; it asks for what is due (an old
+    lobby, a turn past half its time, a computer player left unmoved), not every live table."""
+    db = await Database.open(db_target)
+    store = Store(db)
+    now = 1_000_000.0
+    made: dict[str, int] = {}
+
+    async def make(name: str, status: TableStatus, seats: list[int | None], **fields: Any) -> None:
+        table = Table(
+            id=0, chat_id=-len(made) - 1, thread_id=0, status=status, opener_id=1,
+            config=MatchConfig(players=2), seats=seats, language="es",
+            created_at=fields.pop("created_at", now), updated_at=fields.pop("updated_at", now),
+            **fields,
+        )  # fmt: skip
+        async with db.transaction() as conn:
+            made[name] = await store.insert_table(conn, table)
+
+    try:
+        await make("fresh lobby", TableStatus.LOBBY, [1, None])
+        await make("old lobby", TableStatus.LOBBY, [1, None], created_at=now - 700)
+        await make("no timer", TableStatus.PLAYING, [1, 2])
+        await make("early turn", TableStatus.PLAYING, [1, 2], deadline=now + 100, turn_seconds=120)
+        await make("late turn", TableStatus.PLAYING, [1, 2], deadline=now + 50, turn_seconds=120)
+        await make("late, over", TableStatus.FINISHED, [1, 2], deadline=now - 5, turn_seconds=120)
+        await make("bot, moving", TableStatus.PLAYING, [1, -3], updated_at=now - 2)
+        await make("bot, stalled", TableStatus.PLAYING, [1, -3], updated_at=now - 30)
+        await make("people, quiet", TableStatus.PLAYING, [1, 2], updated_at=now - 30)
+        due = await store.due_tables(now, lobby_seconds=600, stalled=10)
+        assert {t.id for t in due} == {made["old lobby"], made["late turn"], made["bot, stalled"]}
+    finally:
+        await db.close()
