@@ -62,37 +62,44 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(context, message, text, markup)
 
 
-async def partida(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _numbered(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, usage: str, running_too: bool
+) -> tuple[Message, Services, Translator, Table] | None:
+    """`/partida <n>`, `/verificar <n>`: this group's match `n` (finished, unless `running_too`),
+    or None after saying why not."""
     command = await in_group(update, context)
     if command is None:
-        return
+        return None
     message, _, chat, s, t = command
     number = number_arg(context.args)
     if number is None:
-        await reply(context, message, t("partida.usage"))
-        return
-    table = await finished(s, chat.id, number)
+        await reply(context, message, t(usage))
+        return None
+    if running_too:
+        table = await s.store.table(number)
+        if table is not None and (table.chat_id != chat.id or table.state is None):
+            table = None
+    else:
+        table = await finished(s, chat.id, number)
     if table is None:
         await reply(context, message, t("partida.not_found"))
-        return
-    pages = await _pages(s, table, t)
-    await reply(context, message, pages[0], match_markup(table.id, 0, len(pages), t))
+        return None
+    return message, s, t, table
+
+
+async def partida(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    found = await _numbered(update, context, "partida.usage", running_too=False)
+    if found is not None:
+        message, s, t, table = found
+        pages = await _pages(s, table, t)
+        await reply(context, message, pages[0], match_markup(table.id, 0, len(pages), t))
 
 
 async def verificar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    command = await in_group(update, context)
-    if command is None:
-        return
-    message, _, chat, s, t = command
-    number = number_arg(context.args)
-    if number is None:
-        await reply(context, message, t("verificar.usage"))
-        return
-    table = await s.store.table(number)
-    if table is None or table.chat_id != chat.id or table.state is None:
-        await reply(context, message, t("partida.not_found"))
-        return
-    await reply(context, message, await _verify(s, table, t))
+    found = await _numbered(update, context, "verificar.usage", running_too=True)
+    if found is not None:
+        message, s, t, table = found
+        await reply(context, message, await _verify(s, table, t))
 
 
 async def _log(s: Services, table: Table) -> list[Any]:

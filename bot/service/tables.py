@@ -19,10 +19,8 @@ from bot.game import (
     IllegalActionError,
     MatchConfig,
     MatchState,
-    Observation,
     Reason,
     new_match,
-    observe,
     random_deal,
 )
 from bot.game.events import (
@@ -32,7 +30,6 @@ from bot.game.events import (
     Event,
     FlorResolved,
     HandDealt,
-    HandEnded,
     WentToMazo,
 )
 from bot.game.fair import fair_deal, new_seed, seed_for_tests
@@ -132,7 +129,6 @@ class Change:
     table: Table
     kind: str
     events: list[Event] = field(default_factory=list)
-    ended_hand: Observation | None = None  # the public view of a hand that just ended
     actor: int | None = None  # the user whose tap caused it
     seat: int | None = None
     action: Action | None = None
@@ -166,7 +162,6 @@ class ActOutcome:
     seat: int
     action: Action
     events: list[Event]
-    ended_hand: Observation | None  # the public view of a hand that just ended
     took_ms: float = 0.0
 
 
@@ -691,7 +686,6 @@ class TableService:
         except IllegalActionError as error:
             raise Refusal("illegal", reason=error.reason) from None
         entries: list[tuple[int | None, str]] = [(user_id, action.code)]
-        ended_hand = observe(state) if any(isinstance(e, HandEnded) for e in events) else None
         self._remember_calls(table, events)
         if state.needs_deal:
             deal = self._deal(table, state.hand_number + 1)
@@ -701,8 +695,6 @@ class TableService:
         forced, forced_entries = self._declare_forced_flores(table)
         if forced:
             self._remember_calls(table, forced)
-            if ended_hand is None and any(isinstance(e, HandEnded) for e in forced):
-                ended_hand = observe(state)  # a declared flor reached the target
             events += forced
             entries += forced_entries
         if state.is_over:
@@ -717,11 +709,11 @@ class TableService:
                 table.acted[user_id] = self.clock()
         self._arm(table)
         change = Change(
-            table, ChangeKind.ACTION, events, ended_hand, user_id, action.seat, action,
+            table, ChangeKind.ACTION, events, user_id, action.seat, action,
             timed_out, waiting_before,
         )  # fmt: skip
         await self._commit(table, entries, first_seq, change)
-        return ActOutcome(table, action.seat, action, events, ended_hand)
+        return ActOutcome(table, action.seat, action, events)
 
     @staticmethod
     def _remember_calls(table: Table, events: list[Event]) -> None:

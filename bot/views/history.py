@@ -13,12 +13,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import PageData, pack
 from bot.game import Action, ActionKind, AnyAction, Deal
-from bot.game.events import EnvidoResolved, Event, FlorResolved, Scored
 from bot.game.fair import commitment, fair_deal
 from bot.game.record import HandRecord
 from bot.i18n import Translator
 from bot.storage.repo import Table
 from bot.views.common import Seating, card_name, cards_text
+from bot.views.summary import points_lines
 
 # Telegram cuts a message at 4,096 characters (after entities are parsed): stay well below.
 PAGE_CHARS = 3500
@@ -103,27 +103,6 @@ def _action_text(t: Translator, who: Seating, action: Action) -> str:
     return t("call.said", name=who.seat(action.seat), chant=t(f"kind.{action.kind.value}"))
 
 
-def _points(t: Translator, who: Seating, events: Sequence[Event]) -> list[str]:
-    lines = []
-    for event in events:
-        if isinstance(event, EnvidoResolved) and event.wanted:
-            values = ", ".join(f"{who.seat(v.seat)} {v.value}" for v in event.values)
-            lines.append(t("summary.envido_values", values=values))
-        elif isinstance(event, FlorResolved) and event.values:
-            values = ", ".join(f"{who.seat(v.seat)} {v.value}" for v in event.values)
-            lines.append(t("summary.flor_values", values=values))
-        elif isinstance(event, Scored):
-            lines.append(
-                t(
-                    "summary.scored",
-                    side=who.side(t, event.side),
-                    points=event.points,
-                    reason=t(f"score_reason.{event.reason.value}"),
-                )
-            )
-    return lines
-
-
 def hand_block(t: Translator, who: Seating, hand: HandRecord) -> str:
     log = hand.log
     mano = (log.dealer + 1) % len(log.dealt)
@@ -132,7 +111,7 @@ def hand_block(t: Translator, who: Seating, hand: HandRecord) -> str:
         lines.append(f"🃏 {who.seat(seat)}: {cards_text(t, cards)}")
     if log.history:
         lines.append(" · ".join(_action_text(t, who, a) for a in log.history))
-    lines += _points(t, who, hand.events)
+    lines += points_lines(t, who, hand.events)
     lines.append(
         t("partida.after", side0=who.side(t, 0), side1=who.side(t, 1),
           a=hand.end_scores[0], b=hand.end_scores[1])

@@ -21,17 +21,9 @@ from bot.views.common import Seating, cards_text, score_lines
 from bot.views.table import _rounds
 
 
-def hand_summary(
-    t: Translator,
-    who: Seating,
-    ended: Observation,
-    events: Sequence[Event],
-    scores: bool = True,
-) -> str:
-    """What the hand was: the rounds, who scored what and why, the cards that prove it."""
-    end = next((e for e in events if isinstance(e, HandEnded)), None)
-    lines = [t("summary.title", number=ended.hand_number)]
-    lines += _rounds(t, who, ended)
+def points_lines(t: Translator, who: Seating, events: Sequence[Event]) -> list[str]:
+    """The envido and flor values compared, and who scored what and why, in order."""
+    lines = []
     for event in events:
         if isinstance(event, EnvidoResolved) and event.wanted:
             values = ", ".join(f"{who.seat(v.seat)} {v.value}" for v in event.values)
@@ -48,6 +40,21 @@ def hand_summary(
                     reason=t(f"score_reason.{event.reason.value}"),
                 )
             )
+    return lines
+
+
+def hand_summary(
+    t: Translator,
+    who: Seating,
+    ended: Observation,
+    events: Sequence[Event],
+    scores: bool = True,
+) -> str:
+    """What the hand was: the rounds, who scored what and why, the cards that prove it."""
+    end = next((e for e in events if isinstance(e, HandEnded)), None)
+    lines = [t("summary.title", number=ended.hand_number)]
+    lines += _rounds(t, who, ended)
+    lines += points_lines(t, who, events)
     if end is not None:
         if end.reason is not HandEnd.MATCH_OVER and end.winner is not None:
             lines.append(
