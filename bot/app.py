@@ -13,7 +13,14 @@ from telegram import BotCommand, LinkPreviewOptions, Update
 from telegram._utils.types import JSONDict
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes, Defaults
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    ContextTypes,
+    Defaults,
+    JobQueue,
+)
 
 from bot.config import Settings
 from bot.http import AiohttpRequest
@@ -72,6 +79,18 @@ class LaneRateLimiter(AIORateLimiter):
         )
 
 
+class SettledJobQueue(JobQueue[Any]):
+    """A JobQueue that stops without cancelling a job: the stock one waits for the running jobs
+    and then shuts the scheduler down, but the scheduler may start one more job in between,
+    which the shutdown cancels before its first step (and logs as an error). Pausing first
+    means nothing new starts while the running jobs finish."""
+
+    async def stop(self, wait: bool = True) -> None:
+        if self.scheduler.running:
+            self.scheduler.pause()
+        await super().stop(wait)
+
+
 def build_application(
     settings: Settings, clock: Callable[[], float] | None = None
 ) -> Application[Any, Any, Any, Any, Any, Any]:
@@ -92,6 +111,7 @@ def build_application(
         .request(AiohttpRequest())
         .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .rate_limiter(limiter)
+        .job_queue(SettledJobQueue())
         .concurrent_updates(settings.concurrent_updates)
         .defaults(
             Defaults(
