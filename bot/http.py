@@ -5,6 +5,7 @@ httpx spent about 1.3 ms of CPU per Bot API call (its pool, anyio and h11 layers
 the same POST for about a tenth of that, and a tap costs four calls. The behaviour PTB relies on
 is kept: timeouts map to `TimedOut`, connection failures to `NetworkError`, the status code and
 body go back to PTB, which parses them (and raises its own errors) as it does for httpx.
+Calls without files go as one JSON body, which the Bot API accepts as it accepts a form.
 """
 
 from __future__ import annotations
@@ -69,15 +70,21 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data.multipart_data if request_data else None
-        fields = request_data.json_parameters if request_data else None
-        body: aiohttp.FormData | dict[str, str] | None = fields
+        headers = {"User-Agent": self.USER_AGENT}
+        body: aiohttp.FormData | bytes | None = None
         if files:
+            assert request_data is not None
             form = aiohttp.FormData()
-            for name, value in (fields or {}).items():
+            for name, value in request_data.json_parameters.items():
                 form.add_field(name, value)
             for name, (filename, content, mime) in files.items():
                 form.add_field(name, content, filename=filename, content_type=mime)
             body = form
+        elif request_data is not None:
+            # One JSON body (the Bot API takes it as it takes a form): half the CPU of encoding
+            # every field to JSON and then the lot as a urlencoded form.
+            body = request_data.json_payload
+            headers["Content-Type"] = "application/json"
         read = _given(read_timeout, self._read)
         write = _given(write_timeout, self._media_write if files else self._write)
         connect = _given(connect_timeout, self._connect)
@@ -89,7 +96,7 @@ class AiohttpRequest(BaseRequest):
         )
         try:
             async with self._session.request(
-                method, url, data=body, headers={"User-Agent": self.USER_AGENT}, timeout=timeout
+                method, url, data=body, headers=headers, timeout=timeout
             ) as response:
                 return response.status, await response.read()
         except TimeoutError as error:

@@ -58,6 +58,11 @@ def html_error(text: str) -> str | None:
     return checker.error
 
 
+def _form_value(value: Any) -> str:
+    """A JSON body's field as the same field of a form: text as is, the rest as JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 @dataclass
 class StoredMessage:
     chat_id: int
@@ -142,8 +147,15 @@ class FakeTelegram:
         if request.match_info["token"] != TOKEN:
             return self._error(401, "Unauthorized")
         method = request.match_info["method"]
-        form = dict(await request.post()) if request.can_read_body else {}
-        params: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+        params: dict[str, Any] = {}
+        if request.content_type == "application/json":
+            # As Telegram does, a JSON body means the same as a form: read the fields as a form
+            # would carry them (numbers as text, objects as JSON text).
+            form: dict[str, Any] = {}
+            params = {k: _form_value(v) for k, v in (await request.json()).items()}
+        else:
+            form = dict(await request.post()) if request.can_read_body else {}
+            params = {k: v for k, v in form.items() if isinstance(v, str)}
         for name, value in form.items():  # uploads (sendDocument): name -> (filename, bytes)
             if isinstance(value, web.FileField):
                 params[name] = (value.filename, value.file.read())

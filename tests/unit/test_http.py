@@ -44,7 +44,8 @@ async def server() -> AsyncIterator[tuple[str, list[dict[str, object]], asyncio.
             )
             message = {"message_id": 5, "date": 0, "chat": {"id": 7, "type": "private"}}
             return web.json_response({"ok": True, "result": message})
-        form = dict(await request.post())
+        assert request.content_type == "application/json"  # fields go as one JSON body
+        form = await request.json()
         seen.append(form)
         if method == "sendMessage" and form.get("text") == "bad":
             payload = {"ok": False, "error_code": 400, "description": "Bad Request: nope"}
