@@ -35,6 +35,7 @@ Writer = Callable[[Conn], Awaitable[None]]
 # one; a delivery that created a message commits its id in the same transaction).
 Committer = Callable[[Writer], Awaitable[None]]
 
+LANE_BATCH = 16  # rows read from a lane at a time
 _SOFT_REFUSALS = ("chat not found", "bot was kicked", "not enough rights", "have no rights")
 
 
@@ -184,7 +185,7 @@ class Outbox:
                 lane.dirty = False
                 if not await self._own(lane):
                     return  # another sender runs this lane
-                rows = await self.store.lane_rows(lane.chat_id)
+                rows = await self.store.lane_rows(lane.chat_id, LANE_BATCH)
                 if not rows:
                     if lane.dirty:
                         continue
@@ -198,6 +199,11 @@ class Outbox:
                     await self._one(lane, row)
                     if lane.dirty or lane.retry or self._closed:
                         break  # new rows may go first; a failed call is tried again
+                else:
+                    if not self.db.shared and not lane.dirty and len(rows) < LANE_BATCH:
+                        # Only this process writes rows, and it wakes the lane when it does:
+                        # nothing new came, so the lane is empty without asking again.
+                        return
                 lane.retry = False
         finally:
             self._running -= 1
@@ -251,11 +257,8 @@ class Outbox:
 
         if delivery.commit is not None:
             await delivery.commit(writer)
-        elif next_at is None:
-            await self.db.write(writer)  # one statement, most of the time: no BEGIN/COMMIT
         else:
-            async with self.db.transaction() as conn:
-                await writer(conn)
+            await self.db.write(writer)  # any prefix of it is harmless: no BEGIN/COMMIT
 
     # -- waiting and stopping --------------------------------------------------------------------
     def busy(self) -> bool:

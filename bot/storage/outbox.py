@@ -109,14 +109,19 @@ class OutboxStore:
         owner: str,
         next_at: float | None,
     ) -> None:
-        """The row went out as `row.version`: gone, unless it was bumped meanwhile."""
-        await conn.execute("DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version))
-        await conn.execute("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
+        """The row went out as `row.version`: gone, unless it was bumped meanwhile. Any prefix
+        of these statements is harmless to keep (the lane's pace first: a row sent again after a
+        crash still keeps it), so they need no transaction of their own."""
         if next_at is not None:
             await conn.execute(
                 "UPDATE lanes SET next_at = ? WHERE chat_id = ? AND owner = ?",
                 (next_at, row.chat_id, owner),
             )
+        deleted = await conn.execute(
+            "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
+        )
+        if not deleted:  # bumped: what went out is done, the newer version still goes
+            await conn.execute("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
 
     async def claim(self, chat_id: int, owner: str, now: float, lease: float) -> float | None:
         """Own the lane until now + lease, if it is free, expired or already ours: the time of
