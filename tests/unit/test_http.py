@@ -12,7 +12,7 @@ from aiohttp import web
 from telegram import Bot
 from telegram.error import BadRequest, NetworkError, TimedOut
 
-from bot.http import AiohttpRequest
+from bot.http import AiohttpRequest, JsonBody
 
 TOKEN = "123:abc"
 
@@ -72,9 +72,26 @@ async def test_calls_send_fields_and_parse_answers(
     async with Bot(TOKEN, base_url=base, request=AiohttpRequest()) as bot:
         message = await bot.send_message(7, "hola ñandú")
         assert message.message_id == 4 and message.text == "hi"
-        assert seen[-1] == {"chat_id": "7", "text": "hola ñandú"}
+        assert seen[-1] == {"chat_id": 7, "text": "hola ñandú"}
         with pytest.raises(BadRequest, match=r"(?i)nope"):  # PTB still reads Telegram's errors
             await bot.send_message(7, "bad")
+
+
+async def test_prepared_fields_go_as_one_json_body_and_errors_still_map(
+    server: tuple[str, list[dict[str, object]], asyncio.Event],
+) -> None:
+    base, seen, _ = server
+    keyboard = {"inline_keyboard": [[{"text": "Quiero", "callback_data": "a:1:q:2"}]]}
+    async with Bot(TOKEN, base_url=base, request=AiohttpRequest()) as bot:
+        url = f"{bot.base_url}/sendMessage"
+        answer = await bot.request.post(
+            url, JsonBody({"chat_id": 7, "text": "ñ", "reply_markup": keyboard})
+        )
+        assert isinstance(answer, dict) and answer["message_id"] == 4  # plain JSON, no Message
+        # The keyboard goes as an object inside the body, not as JSON text inside JSON.
+        assert seen[-1] == {"chat_id": 7, "text": "ñ", "reply_markup": keyboard}
+        with pytest.raises(BadRequest, match=r"(?i)nope"):
+            await bot.request.post(url, JsonBody({"chat_id": 7, "text": "bad"}))
 
 
 async def test_documents_go_up_as_multipart(
