@@ -72,6 +72,8 @@ class StoredMessage:
     thread_id: int | None
     history: list[str] = field(default_factory=list)
     deleted: bool = False
+    reply_to: int | None = None  # the message this one answers
+    parse_mode: str | None = None
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.reply_markup:
@@ -349,6 +351,11 @@ class FakeTelegram:
         thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
         stored = StoredMessage(chat_id, next(self.message_ids[chat_id]), text, markup, thread)
         stored.history.append(text)
+        stored.parse_mode = params.get("parse_mode")
+        if "reply_parameters" in params:
+            stored.reply_to = int(json.loads(params["reply_parameters"])["message_id"])
+        elif "reply_to_message_id" in params:
+            stored.reply_to = int(params["reply_to_message_id"])
         self.messages[chat_id][stored.message_id] = stored
         self.changed[chat_id].set()
         return self._message_json(stored)
@@ -501,7 +508,8 @@ class FakeUser:
     def leave_group(self, chat_id: int) -> None:
         self.fake.left[chat_id].add(self.id)
 
-    def send(self, chat_id: int, text: str, thread_id: int | None = None) -> None:
+    def send(self, chat_id: int, text: str, thread_id: int | None = None) -> int:
+        """The user writes `text` in the chat; the message's id."""
         self.joins(chat_id)
         chat: dict[str, Any] = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
         if chat_id > 0:
@@ -522,6 +530,7 @@ class FakeUser:
             message["message_thread_id"] = thread_id
             message["is_topic_message"] = True
         self.fake.push({"message": message})
+        return int(message["message_id"])
 
     def start_bot(self, payload: str = "") -> None:
         self.fake.started.add(self.id)

@@ -320,9 +320,11 @@ async def test_commands_help_rules_language(harness: Harness) -> None:
     ana = h.user(1, "Ana")
     assert {c["command"] for c in h.fake.commands[None]} >= {"nueva", "tabla", "reglas", "idioma"}
     assert "en" in h.fake.commands
-    ana.send(GROUP, "/reglas")
+    asked = ana.send(GROUP, "/reglas")
     await h.settle()
-    assert "Machete" in h.fake.last(GROUP).text and "Vale cuatro 4 · 3" in h.fake.last(GROUP).text
+    rules = h.fake.last(GROUP)
+    assert "Machete" in rules.text and "Vale cuatro 4 · 3" in rules.text
+    assert rules.reply_to == asked and rules.parse_mode == "HTML"  # an answer to the command
     ana.send(GROUP, "/ayuda")
     await h.settle()
     assert "/nueva" in h.fake.last(GROUP).text
