@@ -172,6 +172,11 @@ class Outbox:
         now = time.time()
         if lane.lease_until - now > self.lease / 2:
             return True
+        if lane.lease_until > 0 and not self.db.shared:
+            # Nobody else sends from this database: once claimed, the lane is ours until this
+            # process stops (and the same worker id claims it again at the next start).
+            lane.lease_until = now + self.lease
+            return True
         next_at = await self.store.claim(lane.chat_id, self.owner, now, self.lease)
         if next_at is None:
             return False

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import logging
 import random
 from collections import OrderedDict
@@ -396,10 +395,11 @@ class Publisher:
                 "message_id": reply_to,
                 "allow_sending_without_reply": True,
             }
-        markup_json = _with_markup(fields, markup)
+        if markup is not None:
+            fields["reply_markup"] = markup.to_dict()
         sent = await self._call("sendMessage", fields)
         message_id = int(sent["message_id"])
-        self._remember((chat_id, message_id), hash((text, markup_json)))
+        self._remember((chat_id, message_id), hash((text, markup)))
         return message_id
 
     async def edit(
@@ -407,12 +407,14 @@ class Publisher:
     ) -> bool:
         """Edit unless unchanged; True if Telegram was called. Raises BadRequest if gone."""
         key = (chat_id, message_id)
+        digest = hash((text, markup))  # PTB hashes a keyboard by its buttons' contents
+        if self._sent.get(key) == digest:
+            return False
         fields: dict[str, Any] = {
             "chat_id": chat_id, "message_id": message_id, "text": text, **TEXT_OPTIONS
         }  # fmt: skip
-        digest = hash((text, _with_markup(fields, markup)))
-        if self._sent.get(key) == digest:
-            return False
+        if markup is not None:
+            fields["reply_markup"] = markup.to_dict()
         try:
             await self._call("editMessageText", fields)
         except BadRequest as error:
@@ -629,11 +631,3 @@ class Publisher:
             text += "\n\n" + t("fair.revealed", seed=table.seed, number=table.id)
         await self.send(table.chat_id, text, None, table.thread_id)
         return Delivery()
-
-
-def _with_markup(fields: dict[str, Any], markup: InlineKeyboardMarkup | None) -> str:
-    """Add the keyboard to a call's fields; its JSON, as a key of what a message shows."""
-    if markup is None:
-        return ""
-    fields["reply_markup"] = markup.to_dict()
-    return json.dumps(fields["reply_markup"])
