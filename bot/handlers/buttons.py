@@ -89,7 +89,7 @@ async def _act(query: CallbackQuery, s: Services, data: ActData, t: Translator) 
     outcome = await s.tables.act(data.table, query.from_user.id, data.step, data.kind, data.card)
     t = table_translator(outcome.table, t)
     label = kind_label(t, data.kind) if data.card is None else ""
-    await query.answer(label)
+    await s.publisher.answer(query.id, label)  # the answer to every move: the lean call
 
 
 async def _lobby(

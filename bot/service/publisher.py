@@ -423,11 +423,18 @@ class Publisher:
         self._remember(key, digest)
         return True
 
+    async def answer(self, query_id: str, text: str = "") -> None:
+        """Answer a button tap (a handler's call, not the outbox's: it must go at once)."""
+        fields: dict[str, Any] = {"callback_query_id": query_id}
+        if text:
+            fields["text"] = text
+        await self._call("answerCallbackQuery", fields)
+
     async def delete(self, chat_id: int, message_id: int) -> None:
         await self._call("deleteMessage", {"chat_id": chat_id, "message_id": message_id})
 
     async def _call(self, method: str, fields: dict[str, Any]) -> Any:
-        """A Bot API call of the outbox, straight to PTB's request layer (which still maps
+        """A Bot API call, straight to PTB's request layer (which still maps
         Telegram's errors to BadRequest, Forbidden, RetryAfter...) and answered as plain JSON:
         building PTB's parameters and a Message out of every answer (nothing reads but its id)
         was a fifth of the bot's CPU under load. The outbox paces its calls itself."""

@@ -149,7 +149,8 @@ async def test_two_taps_at_the_same_moment_apply_once(harness: Harness) -> None:
     await open_table(h, [ana, juan])
     mine = hand_message(h, ana)
     assert mine is not None
-    await ana.tap(ana.id, mine.message_id, "¡Truco!")
+    answer = await ana.tap(ana.id, mine.message_id, "¡Truco!")
+    assert answer["text"] == "¡Truco!"  # the tap's answer says what was done
     await h.settle()
     board = h.fake.last(GROUP)
     private = hand_message(h, juan)
