@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, cast
 
 from telegram import BotCommand, LinkPreviewOptions, Update
-from telegram._utils.types import JSONDict
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -57,28 +56,6 @@ def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
     return cast(Services, context.application.bot_data["services"])
 
 
-class LaneRateLimiter(AIORateLimiter):
-    """AIORateLimiter for the calls a handler makes itself (answers, membership checks);
-    the outbox's calls (`rate_limit_args={"lane": True}`) pass straight through, because their
-    lane already paces its chat and waits out a 429 without holding up every other chat (the
-    stock limiter pauses all calls while one waits, and logs an error when it gives up)."""
-
-    async def process_request(
-        self,
-        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
-        args: Any,
-        kwargs: dict[str, Any],
-        endpoint: str,
-        data: dict[str, Any],
-        rate_limit_args: Any,
-    ) -> bool | JSONDict | list[JSONDict]:
-        if isinstance(rate_limit_args, dict) and rate_limit_args.get("lane"):
-            return await callback(*args, **kwargs)
-        return await super().process_request(
-            callback, args, kwargs, endpoint, data, rate_limit_args
-        )
-
-
 class SettledJobQueue(JobQueue[Any]):
     """A JobQueue that stops without cancelling a job: the stock one waits for the running jobs
     and then shuts the scheduler down, but the scheduler may start one more job in between,
@@ -97,9 +74,11 @@ def build_application(
     """`clock`: the wall clock of turn and lobby deadlines (tests drive it by hand)."""
     if settings.bot_token is None:
         raise ValueError("TRUCO_BOT_TOKEN is not set")
-    # The Outbox keeps the overall budget (it knows which calls are urgent); the limiter keeps
-    # each group under its limit and waits out 429s.
-    limiter = LaneRateLimiter(
+    # The outbox's calls do not pass here: it paces each chat's lane and keeps the overall
+    # budget itself (it knows which calls are urgent), and waits out a 429 without holding up
+    # every other chat. The limiter keeps the handlers' own calls (answers, membership checks)
+    # under each group's limit and waits out their 429s.
+    limiter = AIORateLimiter(
         overall_max_rate=0,
         group_max_rate=settings.rate_group_per_minute,
         max_retries=settings.max_retries,

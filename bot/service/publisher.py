@@ -45,8 +45,7 @@ log = logging.getLogger(__name__)
 
 SENT_REMEMBERED = 50_000
 RECORDS_REMEMBERED = 2_000
-LANE_CALL = {"lane": True}  # rate_limit_args: the outbox paces and waits out 429s itself
-# Given in every call (the application's Defaults do not reach do_api_request's fields).
+# Given in every call (the application's Defaults reach only PTB's typed methods).
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 
@@ -387,7 +386,7 @@ class Publisher:
         reply_to: int | None = None,
     ) -> int:
         """Send a message; its id."""
-        fields: dict[str, Any] = {"chat_id": chat_id, "text": text, **TEXT_OPTIONS}
+        fields = _message_fields(chat_id, text, markup)
         if thread_id:
             fields["message_thread_id"] = thread_id
         if reply_to:
@@ -395,8 +394,6 @@ class Publisher:
                 "message_id": reply_to,
                 "allow_sending_without_reply": True,
             }
-        if markup is not None:
-            fields["reply_markup"] = markup.to_dict()
         sent = await self._call("sendMessage", fields)
         message_id = int(sent["message_id"])
         self._remember((chat_id, message_id), hash((text, markup)))
@@ -410,11 +407,7 @@ class Publisher:
         digest = hash((text, markup))  # PTB hashes a keyboard by its buttons' contents
         if self._sent.get(key) == digest:
             return False
-        fields: dict[str, Any] = {
-            "chat_id": chat_id, "message_id": message_id, "text": text, **TEXT_OPTIONS
-        }  # fmt: skip
-        if markup is not None:
-            fields["reply_markup"] = markup.to_dict()
+        fields = {**_message_fields(chat_id, text, markup), "message_id": message_id}
         try:
             await self._call("editMessageText", fields)
         except BadRequest as error:
@@ -638,3 +631,10 @@ class Publisher:
             text += "\n\n" + t("fair.revealed", seed=table.seed, number=table.id)
         await self.send(table.chat_id, text, None, table.thread_id)
         return Delivery()
+
+
+def _message_fields(chat_id: int, text: str, markup: InlineKeyboardMarkup | None) -> dict[str, Any]:
+    fields: dict[str, Any] = {"chat_id": chat_id, "text": text, **TEXT_OPTIONS}
+    if markup is not None:
+        fields["reply_markup"] = markup.to_dict()
+    return fields
