@@ -6,7 +6,7 @@ A local aiohttp server in another process answers every call as Telegram would (
 message); this process makes the calls 32 at a time and counts only its own CPU time:
 - PTB typed: `bot.edit_message_text(...)`, the answer parsed into a Message;
 - PTB raw: `bot.do_api_request("editMessageText", ...)`, the answer left as JSON (the outbox);
-- request.post: `bot.request.post(url, RequestData)`, PTB's request layer only;
+- request.post: `bot.request.post(url, JsonBody(fields))`, PTB's request layer only;
 - aiohttp: a bare POST of a JSON body, the answer parsed with json.loads (the floor);
 and parsing one callback-query update (`Update.de_json`), which every tap costs as well.
 """
@@ -22,7 +22,6 @@ import time
 import warnings
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -30,9 +29,8 @@ from aiohttp import web
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.request import RequestData
 
-from bot.http import AiohttpRequest
+from bot.http import AiohttpRequest, JsonBody
 
 TOKEN = "123:abc"
 TEXT = "<b>Mano 3</b> · vos 12, ellos 9\n" + "🂡 1 de espadas · 🂱 7 de oros\n" * 8
@@ -78,16 +76,6 @@ def serve(port: int) -> None:
     web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
 
 
-class JsonData(RequestData):
-    def __init__(self, fields: dict[str, Any]) -> None:
-        super().__init__()
-        self._body = json.dumps(fields).encode()
-
-    @property
-    def json_payload(self) -> bytes:
-        return self._body
-
-
 async def measure(name: str, call: Callable[[], Awaitable[object]], calls: int) -> float:
     for _ in range(64):
         await call()
@@ -115,7 +103,7 @@ async def main(calls: int, port: int) -> None:
             return await bot.do_api_request("editMessageText", api_kwargs=fields)
 
         async def request_post() -> object:
-            return await bot.request.post(url, JsonData(fields))
+            return await bot.request.post(url, JsonBody(fields))
 
         await measure("PTB typed", typed, calls)
         await measure("PTB raw", raw, calls)
