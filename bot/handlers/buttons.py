@@ -36,7 +36,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.config import config_tap
 from bot.handlers.history import on_page
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from bot.service.publisher import edit_row, hand_row, text_row
 from bot.service.tables import BOT_LEVEL_ORDER, LobbyOption, Refusal
 from bot.storage.outbox import Outgoing
@@ -50,16 +50,24 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if query is None:
         return
     s = services(context)
-    chat_id = query.message.chat.id if query.message else query.from_user.id
-    t = await chat_translator(context, chat_id)
     data = unpack(query.data)
+    if isinstance(data, ActData):  # a move speaks its table's language: no chat to look up
+        try:
+            await _act(query, s, data)
+        except Refusal as refusal:
+            table = await s.tables.get(data.table)
+            if table is not None:
+                t = translator(table.language)
+            else:
+                t = await chat_translator(context, _chat_id(query))
+            await query.answer(refusal_text(t, refusal))
+        return
+    t = await chat_translator(context, _chat_id(query))
     if data is None:
         await query.answer(t("refusal.bad_button"))
         return
     try:
-        if isinstance(data, ActData):
-            await _act(query, s, data, t)
-        elif isinstance(data, LobbyData):
+        if isinstance(data, LobbyData):
             await _lobby(query, context, s, data, t)
         elif isinstance(data, CardsData):
             await _my_cards(query, s, data, t)
@@ -85,9 +93,13 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(refusal_text(table_translator(table, t), refusal))
 
 
-async def _act(query: CallbackQuery, s: Services, data: ActData, t: Translator) -> None:
+def _chat_id(query: CallbackQuery) -> int:
+    return query.message.chat.id if query.message else query.from_user.id
+
+
+async def _act(query: CallbackQuery, s: Services, data: ActData) -> None:
     outcome = await s.tables.act(data.table, query.from_user.id, data.step, data.kind, data.card)
-    t = table_translator(outcome.table, t)
+    t = translator(outcome.table.language)
     label = kind_label(t, data.kind) if data.card is None else ""
     await s.publisher.answer(query.id, label)  # the answer to every move: the lean call
 

@@ -39,6 +39,10 @@ class Conn(Protocol):
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int: ...
 
+    async def run(self, sql: str, args: Sequence[object] = ()) -> None:
+        """A statement whose result nobody reads: SQLite may hold it to go out with the next one
+        (by the transaction's end at the latest); an error in it may surface there."""
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]: ...
@@ -95,23 +99,68 @@ class Database:
 
 
 # -- SQLite --------------------------------------------------------------------------------------
+_ONE, _MANY, _FETCH = 0, 1, 2
+_Op = tuple[str, Any, int]
+
+
+def _run_ops(db: sqlite3.Connection, ops: list[_Op]) -> Any:
+    """In aiosqlite's thread: the statements in order; what the last one returns (its rows,
+    or the number of rows it changed)."""
+    result: Any = None
+    for sql, args, how in ops:
+        if how == _MANY:
+            db.executemany(sql, args)
+            result = None
+        else:
+            cursor = db.execute(sql, args)
+            result = cursor.fetchall() if how == _FETCH else cursor.rowcount
+    return result
+
+
+async def _in_thread(conn: aiosqlite.Connection, call: Callable[[sqlite3.Connection], Any]) -> Any:
+    """Run `call` on the connection in aiosqlite's thread, after what is queued there: the way
+    each of its public methods goes, which have no form for several statements at once."""
+    return await conn._execute(call, conn._conn)  # type: ignore[no-untyped-call]
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    if db.in_transaction:  # a BEGIN that never went out left nothing to undo
+        db.execute("ROLLBACK")
+
+
 class _SqliteConn:
+    """Statements whose result nobody reads (`run`, `executemany`, a transaction's BEGIN) wait
+    and go to aiosqlite's thread with the next statement that answers something, or with the
+    COMMIT: each trip to that thread costs more CPU than the statement it carries (a move's
+    transaction went from five trips to two)."""
+
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
+        self._pending: list[_Op] = []
+
+    def defer(self, sql: str, args: Any = (), how: int = _ONE) -> None:
+        self._pending.append((sql, args, how))
+
+    async def trip(self, sql: str | None = None, args: Any = (), how: int = _ONE) -> Any:
+        """The waiting statements and this one, in one trip."""
+        ops, self._pending = self._pending, []
+        if sql is not None:
+            ops.append((sql, args, how))
+        if not ops:
+            return None
+        return await _in_thread(self._conn, lambda db: _run_ops(db, ops))
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
-        # Not `async with`: closing the cursor is one more trip to aiosqlite's thread, and a
-        # statement that returns no rows leaves nothing to close.
-        cursor = await self._conn.execute(sql, tuple(args))
-        return cursor.rowcount
+        return int(await self.trip(sql, tuple(args)))
+
+    async def run(self, sql: str, args: Sequence[object] = ()) -> None:
+        self.defer(sql, tuple(args))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
-        await self._conn.executemany(sql, [tuple(r) for r in rows])
+        self.defer(sql, [tuple(r) for r in rows], _MANY)
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
-        # One trip to aiosqlite's thread, not three (execute, fetch, close): at load, a third
-        # of a query's CPU was the trips.
-        return list(await self._conn.execute_fetchall(sql, tuple(args)))
+        return list(await self.trip(sql, tuple(args), _FETCH))
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found = await self.fetchall(sql, args)  # the queries here read one row, or a few
@@ -126,7 +175,7 @@ class SqliteDatabase(Database):
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
-        self._wrapped = _SqliteConn(conn)
+        self._reader = _SqliteConn(conn)  # reads defer nothing: it never holds a statement
         self._write_lock = asyncio.Lock()
 
     @staticmethod
@@ -172,26 +221,29 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
         async with self._write_lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            conn = _SqliteConn(self.conn)
+            conn.defer("BEGIN IMMEDIATE")  # goes out with the first statement
             try:
-                yield self._wrapped
+                yield conn
+                await conn.trip("COMMIT")
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                # Queued behind whatever is still running in aiosqlite's thread.
+                await _in_thread(self.conn, _rollback)
                 raise
-            else:
-                await self.conn.execute("COMMIT")
 
     async def write(self, writer: Writer) -> None:
         """Writes that need no transaction of their own (a single statement, or statements any
         prefix of which is harmless to keep): taken in turn with transactions, autocommitted."""
         async with self._write_lock:
-            await writer(self._wrapped)
+            conn = _SqliteConn(self.conn)
+            await writer(conn)
+            await conn.trip()
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
-        return await self._wrapped.fetchone(sql, args)
+        return await self._reader.fetchone(sql, args)
 
     async def fetchall(self, sql: str, *args: object) -> list[Row]:
-        return await self._wrapped.fetchall(sql, args)
+        return await self._reader.fetchall(sql, args)
 
 
 # -- PostgreSQL ----------------------------------------------------------------------------------
@@ -242,6 +294,9 @@ class _PgConn:
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
         return _rowcount(await self._conn.execute(to_postgres(sql), *args))
+
+    async def run(self, sql: str, args: Sequence[object] = ()) -> None:
+        await self._conn.execute(to_postgres(sql), *args)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         await self._conn.executemany(to_postgres(sql), [tuple(r) for r in rows])

@@ -113,7 +113,7 @@ class OutboxStore:
         of these statements is harmless to keep (the lane's pace first: a row sent again after a
         crash still keeps it), so they need no transaction of their own."""
         if next_at is not None:
-            await conn.execute(
+            await conn.run(
                 "UPDATE lanes SET next_at = ? WHERE chat_id = ? AND owner = ?",
                 (next_at, row.chat_id, owner),
             )
@@ -121,13 +121,13 @@ class OutboxStore:
             "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
         )
         if not deleted:  # bumped: what went out is done, the newer version still goes
-            await conn.execute("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
+            await conn.run("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
 
     async def claim(self, chat_id: int, owner: str, now: float, lease: float) -> float | None:
         """Own the lane until now + lease, if it is free, expired or already ours: the time of
         its next call; None if another sender holds it."""
         async with self.db.transaction() as conn:
-            await conn.execute(
+            await conn.run(
                 "INSERT INTO lanes (chat_id, owner, lease_until) VALUES (?, ?, ?)"
                 " ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner,"
                 " lease_until = excluded.lease_until"
@@ -145,7 +145,7 @@ class OutboxStore:
         """An idle lane: its lease ends now (its pace, `next_at`, stays)."""
 
         async def writer(conn: Conn) -> None:
-            await conn.execute(
+            await conn.run(
                 "UPDATE lanes SET lease_until = 0 WHERE chat_id = ? AND owner = ?",
                 (chat_id, owner),
             )
