@@ -35,13 +35,15 @@ from bot.service.tables import VACATED_SECONDS, Change, ChangeKind, TableService
 from bot.storage.league import League
 from bot.storage.outbox import POST, REFRESH, URGENT, Outgoing, Pending
 from bot.storage.repo import BOT_LEVELS, Table, TableStatus, is_bot
-from bot.views.common import Seating, rules_line, seating, short_name
+from bot.views.common import Keys, Seating, rules_line, seating, short_name
 from bot.views.lobby import lobby_markup, lobby_text
 from bot.views.standings import rating_lines
 from bot.views.summary import hand_record, match_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text, kind_label
 
 log = logging.getLogger(__name__)
+
+Markup = InlineKeyboardMarkup | Keys  # Keys: the board's and hands' lean keyboards
 
 SENT_REMEMBERED = 50_000
 RECORDS_REMEMBERED = 2_000
@@ -381,7 +383,7 @@ class Publisher:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup | None = None,
         thread_id: int = 0,
         reply_to: int | None = None,
     ) -> int:
@@ -399,9 +401,7 @@ class Publisher:
         self._remember((chat_id, message_id), hash((text, markup)))
         return message_id
 
-    async def edit(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
-    ) -> bool:
+    async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None) -> bool:
         """Edit unless unchanged; True if Telegram was called. Raises BadRequest if gone."""
         key = (chat_id, message_id)
         digest = hash((text, markup))  # PTB hashes a keyboard by its buttons' contents
@@ -478,9 +478,7 @@ class Publisher:
             raise
         return Delivery()
 
-    async def _show_in_group(
-        self, table: Table, text: str, markup: InlineKeyboardMarkup | None
-    ) -> Delivery:
+    async def _show_in_group(self, table: Table, text: str, markup: Markup | None) -> Delivery:
         """Edit the table's group message; send it anew (and remember it) if it is gone."""
         if table.message_id:
             try:
@@ -504,7 +502,7 @@ class Publisher:
             t, table, self.join_link(table)
         )
 
-    async def board_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
+    async def board_view(self, table: Table) -> tuple[str, Keys | None]:
         assert table.state is not None
         t = translator(table.language)
         state = table.state
@@ -633,7 +631,7 @@ class Publisher:
         return Delivery()
 
 
-def _message_fields(chat_id: int, text: str, markup: InlineKeyboardMarkup | None) -> dict[str, Any]:
+def _message_fields(chat_id: int, text: str, markup: Markup | None) -> dict[str, Any]:
     fields: dict[str, Any] = {"chat_id": chat_id, "text": text, **TEXT_OPTIONS}
     if markup is not None:
         fields["reply_markup"] = markup.to_dict()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any, NamedTuple
 
 from bot.game import Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
@@ -20,6 +21,30 @@ def short_name(name: str) -> str:
     if len(clean) > MAX_NAME:
         clean = clean[: MAX_NAME - 1] + "…"
     return escape(clean)
+
+
+class Button(NamedTuple):
+    """A callback button (the field names are PTB's and Telegram's)."""
+
+    text: str
+    callback_data: str
+
+
+class Keys(tuple[tuple[Button, ...], ...]):
+    """An inline keyboard of callback buttons, as plain tuples: a board and two hands are drawn
+    on every tap, and PTB's keyboard objects (built, hashed, then turned back into dicts) were a
+    twentieth of the bot's CPU. Hashable, so an unchanged message is not edited again."""
+
+    @property
+    def inline_keyboard(self) -> tuple[tuple[Button, ...], ...]:
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "inline_keyboard": [
+                [{"text": b.text, "callback_data": b.callback_data} for b in row] for row in self
+            ]
+        }
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import ActData, CardsData, SignData, pack
 from bot.game import Action, ActionKind, Observation, Phase, envido_value, flor_value, has_flor
 from bot.i18n import Translator
-from bot.views.common import Seating, card_name, cards_text, rules_line, score_lines
+from bot.views.common import (
+    Button,
+    Keys,
+    Seating,
+    card_name,
+    cards_text,
+    rules_line,
+    score_lines,
+)
 
 K = ActionKind
 
@@ -104,26 +110,20 @@ def board_text(
 
 def _call_buttons(
     t: Translator, table_id: int, step: int, actions: Sequence[Action]
-) -> list[list[InlineKeyboardButton]]:
+) -> list[tuple[Button, ...]]:
     kinds = {a.kind for a in actions if a.kind is not K.PLAY}
     buttons = [
-        InlineKeyboardButton(kind_label(t, k), callback_data=pack(ActData(table_id, step, k)))
+        Button(kind_label(t, k), pack(ActData(table_id, step, k)))
         for k in BUTTON_ORDER
         if k in kinds and k is not K.MAZO
     ]
-    rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
+    rows = [tuple(buttons[i : i + 3]) for i in range(0, len(buttons), 3)]
     if K.MAZO in kinds:
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    kind_label(t, K.MAZO), callback_data=pack(ActData(table_id, step, K.MAZO))
-                )
-            ]
-        )
+        rows.append((Button(kind_label(t, K.MAZO), pack(ActData(table_id, step, K.MAZO))),))
     return rows
 
 
-def board_markup(t: Translator, table_id: int, obs: Observation) -> InlineKeyboardMarkup | None:
+def board_markup(t: Translator, table_id: int, obs: Observation) -> Keys | None:
     if obs.phase is Phase.OVER:
         return None
     if obs.pending_chant in FLOR_FAMILY:
@@ -131,10 +131,8 @@ def board_markup(t: Translator, table_id: int, obs: Observation) -> InlineKeyboa
     else:
         public = [a for a in obs.actions if a.kind not in FLOR_FAMILY]
     rows = _call_buttons(t, table_id, obs.step, public)
-    rows.append(
-        [InlineKeyboardButton(t("button.my_cards"), callback_data=pack(CardsData(table_id)))]
-    )
-    return InlineKeyboardMarkup(rows)
+    rows.append((Button(t("button.my_cards"), pack(CardsData(table_id))),))
+    return Keys(rows)
 
 
 def hand_text(t: Translator, who: Seating, obs: Observation, title: str) -> str:
@@ -155,30 +153,15 @@ def hand_text(t: Translator, who: Seating, obs: Observation, title: str) -> str:
     return "\n".join(lines)
 
 
-def hand_markup(
-    t: Translator, table_id: int, obs: Observation, signs: bool
-) -> InlineKeyboardMarkup | None:
+def hand_markup(t: Translator, table_id: int, obs: Observation, signs: bool) -> Keys | None:
     if obs.phase is not Phase.PLAY:
         return None
-    plays = [a for a in obs.actions if a.kind is K.PLAY and a.card is not None]
-    rows: list[list[InlineKeyboardButton]] = []
-    for a in plays:  # one card a row: easy to hit on a phone
-        assert a.card is not None
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    card_name(t, a.card),
-                    callback_data=pack(ActData(table_id, obs.step, K.PLAY, a.card)),
-                )
-            ]
-        )
+    rows: list[tuple[Button, ...]] = [  # one card a row: easy to hit on a phone
+        (Button(card_name(t, a.card), pack(ActData(table_id, obs.step, K.PLAY, a.card))),)
+        for a in obs.actions
+        if a.kind is K.PLAY and a.card is not None
+    ]
     rows += _call_buttons(t, table_id, obs.step, obs.actions)
     if signs:
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    t("button.signs"), callback_data=pack(SignData(table_id, obs.step, "m"))
-                )
-            ]
-        )
-    return InlineKeyboardMarkup(rows) if rows else None
+        rows.append((Button(t("button.signs"), pack(SignData(table_id, obs.step, "m"))),))
+    return Keys(rows) if rows else None
