@@ -10,13 +10,14 @@ Calls without files go as one JSON body, which the Bot API accepts as it accepts
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import aiohttp
 from telegram._utils.types import ODVInput
-from telegram.error import NetworkError, TimedOut
+from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+from bot import codec
 
 
 def _given(value: object, default: float | None) -> float | None:
@@ -65,6 +66,15 @@ class AiohttpRequest(BaseRequest):
     def read_timeout(self) -> float | None:
         return self._read
 
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        """Telegram's answer, read by orjson (PTB's documented place to bring a faster JSON)."""
+        try:
+            parsed: dict[str, Any] = codec.loads(payload)
+        except ValueError as error:
+            raise TelegramError("Invalid server response") from error
+        return parsed
+
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=self._pool_size, ttl_dns_cache=300)
@@ -101,7 +111,7 @@ class AiohttpRequest(BaseRequest):
         elif request_data is not None:
             # One JSON body (the Bot API takes it as it takes a form): a third of the CPU of
             # encoding every field to JSON and then the lot as a urlencoded form.
-            body = json.dumps(request_data.parameters, ensure_ascii=False).encode()
+            body = codec.dump_bytes(request_data.parameters)
             headers["Content-Type"] = "application/json"
         read = _given(read_timeout, self._read)
         write = _given(write_timeout, self._media_write if files else self._write)

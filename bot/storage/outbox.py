@@ -13,10 +13,10 @@ survives a restart).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import codec
 from bot.storage.db import Conn, Database
 
 POST = 0  # new messages and announcements: in the order they were decided
@@ -59,7 +59,7 @@ class OutboxStore:
         plain: list[tuple[object, ...]] = []
         keyed: list[tuple[object, ...]] = []
         for row in rows:
-            payload = json.dumps(row.payload, separators=(",", ":"), ensure_ascii=False)
+            payload = codec.dumps(row.payload)
             values = (row.chat_id, row.priority, row.kind, row.key, payload, int(row.loud), now)
             (plain if row.key is None else keyed).append(values)
         if plain:
@@ -94,7 +94,7 @@ class OutboxStore:
                 chat_id=row["chat_id"],
                 kind=row["kind"],
                 key=row["key"],
-                payload=json.loads(row["payload"]),
+                payload=codec.loads(row["payload"]),
                 version=row["version"],
                 priority=row["priority"],
                 loud=bool(row["is_loud"]),

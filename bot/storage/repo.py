@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot import codec
 from bot.game import MatchConfig, MatchState
 from bot.storage.db import Conn, Database, Row
 
@@ -97,38 +97,38 @@ class Player:
 
 
 def _table(row: Row) -> Table:
-    state = MatchState.from_dict(json.loads(row["state"])) if row["state"] else None
+    state = MatchState.from_dict(codec.loads(row["state"])) if row["state"] else None
     return Table(
         id=row["id"],
         chat_id=row["chat_id"],
         thread_id=row["thread_id"],
         status=TableStatus(row["status"]),
         opener_id=row["opener_id"],
-        config=MatchConfig.from_dict(json.loads(row["config"])),
-        seats=list(json.loads(row["seats"])),
+        config=MatchConfig.from_dict(codec.loads(row["config"])),
+        seats=list(codec.loads(row["seats"])),
         language=row["language"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         state=state,
         version=row["version"],
         message_id=row["message_id"],
-        hand_messages={int(k): int(v) for k, v in json.loads(row["hand_messages"]).items()},
-        calls=list(json.loads(row["calls"])),
+        hand_messages={int(k): int(v) for k, v in codec.loads(row["hand_messages"]).items()},
+        calls=list(codec.loads(row["calls"])),
         started_at=row["started_at"],
         ended_at=row["ended_at"],
         turn_seconds=row["turn_seconds"],
         deadline=row["deadline"],
-        strikes=list(json.loads(row["strikes"])),
+        strikes=list(codec.loads(row["strikes"])),
         join_token=row["join_token"],
         vacated=row["vacated"],
         reminded=row["reminded"],
-        acted={int(k): float(v) for k, v in json.loads(row["acted"]).items()},
+        acted={int(k): float(v) for k, v in codec.loads(row["acted"]).items()},
         seed=row["seed"],
     )
 
 
 def _state_json(table: Table) -> str | None:
-    return json.dumps(table.state.to_dict(), separators=(",", ":")) if table.state else None
+    return codec.dumps(table.state.to_dict()) if table.state else None
 
 
 def _columns(table: Table) -> dict[str, object]:
@@ -138,13 +138,13 @@ def _columns(table: Table) -> dict[str, object]:
         "thread_id": table.thread_id,
         "status": table.status.value,
         "opener_id": table.opener_id,
-        "config": json.dumps(table.config.to_dict()),
-        "seats": json.dumps(table.seats),
+        "config": codec.dumps(table.config.to_dict()),
+        "seats": codec.dumps(table.seats),
         "state": _state_json(table),
         "version": table.version,
         "message_id": table.message_id,
-        "hand_messages": json.dumps(table.hand_messages),
-        "calls": json.dumps(table.calls),
+        "hand_messages": codec.dumps(table.hand_messages),
+        "calls": codec.dumps(table.calls),
         "language": table.language,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
@@ -152,11 +152,11 @@ def _columns(table: Table) -> dict[str, object]:
         "ended_at": table.ended_at,
         "turn_seconds": table.turn_seconds,
         "deadline": table.deadline,
-        "strikes": json.dumps(table.strikes),
+        "strikes": codec.dumps(table.strikes),
         "join_token": table.join_token,
         "vacated": table.vacated,
         "reminded": table.reminded,
-        "acted": json.dumps(table.acted),
+        "acted": codec.dumps(table.acted),
         "seed": table.seed,
     }
 
@@ -231,7 +231,7 @@ class Store:
         changed = await conn.execute(
             "UPDATE games SET message_id = ?, hand_messages = ?, version = ?, updated_at = ?"
             " WHERE id = ? AND version = ?",
-            (table.message_id, json.dumps(table.hand_messages), table.version, table.updated_at,
+            (table.message_id, codec.dumps(table.hand_messages), table.version, table.updated_at,
              table.id, expected),
         )  # fmt: skip
         return changed == 1
@@ -308,14 +308,14 @@ class Store:
 
     async def chat_defaults(self, chat_id: int) -> dict[str, Any]:
         row = await self.db.fetchone("SELECT defaults FROM chats WHERE chat_id = ?", chat_id)
-        return dict(json.loads(row["defaults"])) if row else {}
+        return dict(codec.loads(row["defaults"])) if row else {}
 
     async def set_chat_defaults(self, chat_id: int, defaults: dict[str, Any]) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO chats (chat_id, defaults) VALUES (?, ?)"
                 " ON CONFLICT (chat_id) DO UPDATE SET defaults = excluded.defaults",
-                (chat_id, json.dumps(defaults)),
+                (chat_id, codec.dumps(defaults)),
             )
 
     async def move_chat(self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]) -> None:
