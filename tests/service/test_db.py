@@ -1,0 +1,67 @@
+"""The database door on both backends: what a transaction holds back (SQLite sends statements
+nobody reads the answer of with the next trip) still commits or rolls back as one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage.db import Conn, Database, is_conflict
+
+
+async def _names(db: Database) -> list[str]:
+    return [r["name"] for r in await db.fetchall("SELECT name FROM players ORDER BY user_id")]
+
+
+async def _add(conn: Conn, user_id: int, name: str) -> None:
+    await conn.run(
+        "INSERT INTO players (user_id, name, username, can_dm, updated_at)"
+        " VALUES (?, ?, NULL, 1, 0)",
+        (user_id, name),
+    )
+
+
+async def test_held_back_statements_commit_and_roll_back_with_their_transaction(
+    db_target: Path | str,
+) -> None:
+    db = await Database.open(db_target)
+    try:
+        async with db.transaction() as conn:
+            await _add(conn, 1, "Ana")
+            await conn.executemany(
+                "INSERT INTO players (user_id, name, username, can_dm, updated_at)"
+                " VALUES (?, ?, NULL, 1, 0)",
+                [(2, "Beto")],
+            )
+            # A read inside the transaction sees what it holds back.
+            found = await conn.fetchall("SELECT name FROM players ORDER BY user_id")
+            assert [r["name"] for r in found] == ["Ana", "Beto"]
+        assert await _names(db) == ["Ana", "Beto"]
+
+        # A held-back statement that fails at the end undoes the ones that already went out.
+        with pytest.raises(Exception) as refused:
+            async with db.transaction() as conn:
+                changed = await conn.execute("UPDATE players SET name = 'Ana M.' WHERE user_id = 1")
+                assert changed == 1
+                await _add(conn, 2, "Beto otra vez")  # the key is taken
+        assert is_conflict(refused.value)
+        assert await _names(db) == ["Ana", "Beto"]
+
+        # A transaction that fails before any statement went out leaves none open.
+        with pytest.raises(RuntimeError):
+            async with db.transaction() as conn:
+                await _add(conn, 3, "Caro")
+                raise RuntimeError("changed my mind")
+        async with db.transaction() as conn:
+            await _add(conn, 4, "Dani")
+        assert await _names(db) == ["Ana", "Beto", "Dani"]
+
+        # Writes outside a transaction: what they hold back goes out when they end.
+        async def writer(conn: Conn) -> None:
+            await _add(conn, 5, "Eva")
+
+        await db.write(writer)
+        assert await _names(db) == ["Ana", "Beto", "Dani", "Eva"]
+    finally:
+        await db.close()
