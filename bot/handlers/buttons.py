@@ -55,12 +55,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         try:
             await _act(query, s, data)
         except Refusal as refusal:
-            table = await s.tables.get(data.table)
-            if table is not None:
-                t = translator(table.language)
-            else:
-                t = await chat_translator(context, _chat_id(query))
-            await query.answer(refusal_text(t, refusal))
+            await _refuse(query, context, s, data, refusal)
         return
     t = await chat_translator(context, _chat_id(query))
     if data is None:
@@ -89,8 +84,24 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             await _language(query, context, s, data, t)
     except Refusal as refusal:
-        table = await s.tables.get(getattr(data, "table", 0)) if hasattr(data, "table") else None
-        await query.answer(refusal_text(table_translator(table, t), refusal))
+        await _refuse(query, context, s, data, refusal, t)
+
+
+async def _refuse(
+    query: CallbackQuery,
+    context: ContextTypes.DEFAULT_TYPE,
+    s: Services,
+    data: object,
+    refusal: Refusal,
+    t: Translator | None = None,
+) -> None:
+    """Answer a refused tap in its table's language, or else the chat's (looked up only then)."""
+    table = await s.tables.get(getattr(data, "table", 0)) if hasattr(data, "table") else None
+    if table is not None:
+        t = translator(table.language)
+    elif t is None:
+        t = await chat_translator(context, _chat_id(query))
+    await query.answer(refusal_text(t, refusal))
 
 
 def _chat_id(query: CallbackQuery) -> int:
