@@ -136,6 +136,16 @@ async def play(
         probe.answered.setdefault(chat, []).append(time.time())
 
 
+async def watch_loop(lags: list[tuple[float, float]], every: float = 0.01) -> None:
+    """How late this process's own event loop wakes up: if the load generator lags, so do the
+    tap timings it takes (they are taken on this loop), whatever the bot does."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(every)
+        now = time.monotonic()
+        lags.append((now, (now - before - every) * 1000))
+
+
 def board_lag(fake: FakeTelegram, answered: dict[int, list[float]]) -> list[float]:
     """For each answered tap, the time until the group's next call (the board catching up)."""
     lags = []
@@ -148,6 +158,13 @@ def board_lag(fake: FakeTelegram, answered: dict[int, list[float]]) -> list[floa
             if i < len(calls):
                 lags.append(calls[i] - at)
     return lags
+
+
+def dump_taps(path: Path, probe: Probe) -> None:
+    """Each measured tap as `end answer_ms`, in wall-clock time to set beside the bot's logs."""
+    shift = time.time() - time.monotonic()
+    pairs = zip(probe.at, probe.hand_ms, strict=True)
+    path.write_text("".join(f"{at + shift:.3f} {ms:.1f}\n" for at, ms in pairs))
 
 
 def max_per_minute(times: list[float]) -> int:
@@ -171,6 +188,7 @@ async def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=1.5)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--database", default="sqlite")
+    parser.add_argument("--dump", help="write each measured tap (start, ms to answer) to this file")
     parser.add_argument(
         "--warmup",
         type=float,
@@ -233,6 +251,7 @@ async def main() -> None:
     bot = bots[0]
     base_rss = rss_kib(bot.pid)
     cpu_before = sum(cpu_seconds(b.pid) for b in bots)
+    own_before = time.process_time()
     probe = Probe()
     until = time.monotonic() + args.warmup + args.seconds
     users_of = {}
@@ -251,17 +270,24 @@ async def main() -> None:
                 play(fake, probe, chat, users, until, seed=i, think=args.think, bot_level=level)
             )
         )
+    loop_lags: list[tuple[float, float]] = []
+    watcher = asyncio.create_task(watch_loop(loop_lags))
     window = time.monotonic()
     if args.warmup:
         await asyncio.sleep(args.warmup)
         window = time.monotonic()
         cpu_before = sum(cpu_seconds(b.pid) for b in bots)
+        own_before = time.process_time()
         print(f"warm-up over: {len(probe.started)} of {args.matches} tables dealt")
     await asyncio.sleep(min(args.seconds / 2, 30))
     live = len(probe.started)
     grown = rss_kib(bot.pid) - base_rss
     await asyncio.gather(*tasks)
     cpu = sum(cpu_seconds(b.pid) for b in bots) - cpu_before
+    own_cpu = time.process_time() - own_before
+    own_wall = time.monotonic() - window
+    watcher.cancel()
+    own_lags = [ms for at, ms in loop_lags if at >= window]
     wall_window = time.time() - (time.monotonic() - window)
     if args.warmup:  # only the taps of the measured window count
         keep = [i for i, at in enumerate(probe.at) if at >= window]
@@ -276,6 +302,8 @@ async def main() -> None:
     await fake.stop()
     if cluster is not None:
         cluster.stop()
+    if args.dump:
+        dump_taps(Path(args.dump), probe)
     rates = [max_per_minute(fake.calls_in(chat)) for chat in users_of]
     lags = board_lag(fake, probe.answered)
     too_many = sum(1 for _, code, _ in fake.errors if code == 429)
@@ -310,6 +338,11 @@ async def main() -> None:
     print(
         "Bot API calls per tap: "
         + ", ".join(f"{m} {n / taps:.2f}" for m, n in methods.most_common())
+    )
+    print(
+        f"load generator: {100 * own_cpu / own_wall:.0f}% of a core; its loop wakes late by "
+        f"p50 {statistics.median(own_lags):.1f} ms, p99 {pct(own_lags, 0.99):.1f} ms, "
+        f"max {max(own_lags):.1f} ms"
     )
     print(f"memory per live match: {grown / max(live, 1):.1f} KiB ({live} live)")
     if every:

@@ -22,7 +22,7 @@ from telegram.ext import (
 )
 
 from bot.config import Settings
-from bot.http import AiohttpRequest
+from bot.http import AiohttpRequest, UpdatesRequest
 from bot.i18n import LANGUAGES, translator
 from bot.service.ai import AiPlayers
 from bot.service.outbox import Outbox
@@ -88,7 +88,7 @@ def build_application(
         .token(settings.bot_token.get_secret_value())
         .base_url(settings.api_base_url)
         .request(AiohttpRequest())
-        .get_updates_request(AiohttpRequest(connection_pool_size=1))
+        .get_updates_request(UpdatesRequest(connection_pool_size=1))
         .rate_limiter(limiter)
         .job_queue(SettledJobQueue())
         .concurrent_updates(settings.concurrent_updates)

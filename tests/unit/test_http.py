@@ -9,12 +9,29 @@ from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp import web
-from telegram import Bot
+from telegram import Bot, Message
 from telegram.error import BadRequest, NetworkError, TimedOut
 
-from bot.http import AiohttpRequest, JsonBody
+from bot.http import AiohttpRequest, JsonBody, UpdatesRequest
 
 TOKEN = "123:abc"
+CHAT = {"id": -100, "type": "supergroup", "title": "Truqueros"}
+USER = {"id": 9, "is_bot": False, "first_name": "Ana"}
+TAPPED = {
+    "message_id": 31,
+    "date": 1700000000,
+    "chat": CHAT,
+    "from": {"id": 1, "is_bot": True, "first_name": "Truco"},
+    "text": "Mano de Ana",
+    "entities": [{"type": "bold", "offset": 0, "length": 4}],
+    "reply_markup": {"inline_keyboard": [[{"text": "1 de espadas", "callback_data": "a:1:2:c:3"}]]},
+}
+UPDATES = [
+    {"update_id": 1, "callback_query": {
+        "id": "q1", "from": USER, "chat_instance": "ci", "data": "a:1:2:c:3", "message": TAPPED,
+    }},
+    {"update_id": 2, "message": {**TAPPED, "message_id": 32, "from": USER, "text": "/tabla"}},
+]  # fmt: skip
 
 
 @pytest.fixture
@@ -27,6 +44,8 @@ async def server() -> AsyncIterator[tuple[str, list[dict[str, object]], asyncio.
         if method == "getMe":
             user = {"id": 1, "is_bot": True, "first_name": "Truco", "username": "truco_bot"}
             return web.json_response({"ok": True, "result": user})
+        if method == "getUpdates":
+            return web.json_response({"ok": True, "result": UPDATES})
         if method == "slow":
             await release.wait()
             return web.json_response({"ok": True, "result": True})
@@ -92,6 +111,31 @@ async def test_prepared_fields_go_as_one_json_body_and_errors_still_map(
         assert seen[-1] == {"chat_id": 7, "text": "ñ", "reply_markup": keyboard}
         with pytest.raises(BadRequest, match=r"(?i)nope"):
             await bot.request.post(url, JsonBody({"chat_id": 7, "text": "bad"}))
+
+
+async def test_updates_keep_what_handlers_read_of_a_tapped_message(
+    server: tuple[str, list[dict[str, object]], asyncio.Event],
+) -> None:
+    base, _, _ = server
+    async with (
+        Bot(TOKEN, base_url=base, request=AiohttpRequest()) as plain,
+        Bot(
+            TOKEN, base_url=base, get_updates_request=UpdatesRequest(connection_pool_size=1)
+        ) as lean,
+    ):
+        full, pruned = await plain.get_updates(), await lean.get_updates()
+    assert [u.update_id for u in pruned] == [1, 2]
+    query, whole = pruned[0].callback_query, full[0].callback_query
+    assert query is not None and whole is not None
+    assert (query.id, query.data, query.from_user.id) == ("q1", "a:1:2:c:3", 9)
+    tapped = query.message
+    assert isinstance(tapped, Message)  # not an InaccessibleMessage: its date is kept
+    assert (tapped.message_id, tapped.chat.id, tapped.chat.type) == (31, -100, "supergroup")
+    assert tapped.date == whole.message.date  # type: ignore[union-attr]
+    assert tapped.text is None and tapped.reply_markup is None  # what no handler reads
+    assert isinstance(whole.message, Message) and whole.message.text == "Mano de Ana"
+    command = pruned[1].message  # a message that is itself the update keeps everything
+    assert command is not None and command.text == "/tabla" and command.from_user is not None
 
 
 async def test_documents_go_up_as_multipart(
