@@ -17,6 +17,7 @@ from bot.app import Services, build_application, running
 from bot.config import Settings
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster, find_bin
+from tests.waiting import until
 
 GROUP = -100_555
 
@@ -108,11 +109,7 @@ class Harness:
 
     async def until(self, condition: Callable[[], bool], within: float = 90.0) -> None:
         """Wait for a condition of the test (a deadline, never a fixed sleep)."""
-        deadline = time.monotonic() + within
-        while not condition():
-            if time.monotonic() > deadline:
-                raise TimeoutError("the condition did not come true")
-            await asyncio.sleep(0.01)
+        await until(condition, within)
 
 
 @pytest.fixture(scope="session")

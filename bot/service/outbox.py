@@ -55,9 +55,10 @@ class _Budget:
     background call waits for one, but never more than a second (the debt is capped), so a
     busy bot sends its background refreshes a little later, never tens of seconds later."""
 
-    def __init__(self, per_second: float) -> None:
+    def __init__(self, per_second: float, most: float = 1.0) -> None:
         self.rate = per_second
         self.tokens = per_second
+        self.debt = per_second * most  # tokens owed at most: a background call waits <= most s
         self.last = time.monotonic()
 
     def take(self) -> float:
@@ -67,8 +68,12 @@ class _Budget:
         now = time.monotonic()
         self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        self.tokens = max(-self.rate, self.tokens - 1)
+        self.tokens = max(-self.debt, self.tokens - 1)
         return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+    def give_back(self) -> None:
+        """A call that took a token and then did not go out."""
+        self.tokens = min(self.rate, self.tokens + 1)
 
 
 class _Lane:
@@ -81,6 +86,7 @@ class _Lane:
         self.lease_until = 0.0
         self.failures = 0
         self.retry = False  # the last call must be tried again: read the lane anew
+        self.woken: asyncio.Future[None] | None = None  # set while a row waits for the budget
 
 
 class Outbox:
@@ -90,6 +96,7 @@ class Outbox:
         group_interval: float,
         overall_per_second: float = 30.0,
         *,
+        hold_at_most: float = 1.0,
         owner: str | None = None,
         lease: float = 15.0,
         poll: float = 1.0,
@@ -101,7 +108,7 @@ class Outbox:
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
-        self._budget = _Budget(overall_per_second)
+        self._budget = _Budget(overall_per_second, hold_at_most)
         self._lanes: dict[int, _Lane] = {}
         self._closed = False
         self._poller: asyncio.Task[None] | None = None
@@ -134,6 +141,8 @@ class Outbox:
             interval = self.group_interval if chat_id < 0 else 0.0
             lane = self._lanes[chat_id] = _Lane(chat_id, interval)
         lane.dirty = True
+        if lane.woken is not None and not lane.woken.done():
+            lane.woken.set_result(None)  # what came may be urgent: it must not wait behind
         if lane.task is None or lane.task.done():
             self._idle.clear()
             self._running += 1
@@ -220,8 +229,9 @@ class Outbox:
         if wait > 0:
             await asyncio.sleep(wait)
         held = self._budget.take()
-        if held > 0 and row.priority > 1 and lane.chat_id > 0:
-            await asyncio.sleep(held)
+        if held > 0 and row.priority > 1 and lane.chat_id > 0 and await self._hold(lane, held):
+            self._budget.give_back()
+            return  # woken while holding back: read the lane again, urgent rows first
         assert self.deliver is not None
         try:
             delivery = await self.deliver(row)
@@ -264,6 +274,22 @@ class Outbox:
             await delivery.commit(writer)
         else:
             await self.db.write(writer)  # any prefix of it is harmless: no BEGIN/COMMIT
+
+    async def _hold(self, lane: _Lane, seconds: float) -> bool:
+        """Hold a background row back for its share of the budget; True if the lane was woken
+        (new rows written, or this row's key bumped to urgent) before the time was up."""
+        if lane.dirty:
+            return True
+        lane.woken = asyncio.get_running_loop().create_future()
+        try:
+            done, _ = await asyncio.wait({lane.woken}, timeout=seconds)
+            return bool(done)
+        finally:
+            lane.woken = None
+
+    def held(self) -> list[int]:
+        """The chats whose next call is held back for the overall budget."""
+        return [chat_id for chat_id, lane in self._lanes.items() if lane.woken is not None]
 
     # -- waiting and stopping --------------------------------------------------------------------
     def busy(self) -> bool:

@@ -332,7 +332,9 @@ class Publisher:
             turn = new_hand or (user in waiting_now and user not in change.waiting_before)
             notify = turn and not looking
             mine = user == change.actor and not change.timed_out
-            rows.append(hand_row(table, user, loud=notify, urgent=mine))
+            # The tapper's own hand and the hand of whoever must act now go first and never
+            # wait for the overall budget; the others' are background refreshes.
+            rows.append(hand_row(table, user, loud=notify, urgent=mine or turn))
         return rows
 
     def _close(self, table: Table, key: str) -> Outgoing:

@@ -20,7 +20,7 @@ from bot import codec
 from bot.storage.db import Conn, Database
 
 POST = 0  # new messages and announcements: in the order they were decided
-URGENT = 1  # the tapper's own hand, a hand message that must notify
+URGENT = 1  # the tapper's own hand, the hand of whoever must act now, a hand that notifies
 REFRESH = 2  # edits that only need their latest version
 
 
