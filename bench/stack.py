@@ -161,10 +161,11 @@ def board_lag(fake: FakeTelegram, answered: dict[int, list[float]]) -> list[floa
 
 
 def dump_taps(path: Path, probe: Probe) -> None:
-    """Each measured tap as `end answer_ms`, in wall-clock time to set beside the bot's logs."""
+    """Each measured tap as `end hand_ms answer_ms`, in wall-clock time to set beside the bot's
+    logs."""
     shift = time.time() - time.monotonic()
-    pairs = zip(probe.at, probe.hand_ms, strict=True)
-    path.write_text("".join(f"{at + shift:.3f} {ms:.1f}\n" for at, ms in pairs))
+    rows = zip(probe.at, probe.hand_ms, probe.answer_ms, strict=True)
+    path.write_text("".join(f"{at + shift:.3f} {ms:.1f} {a:.1f}\n" for at, ms, a in rows))
 
 
 def max_per_minute(times: list[float]) -> int:
