@@ -10,6 +10,8 @@ column types are widened (`INTEGER` to `BIGINT`: Telegram's ids do not fit 32 bi
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -55,6 +57,7 @@ class Conn(Protocol):
 
 
 Writer = Callable[[Conn], Awaitable[None]]
+# `Database.write`'s writers only state (`run`, `executemany`): nothing they write is read back.
 
 
 def is_conflict(error: BaseException) -> bool:
@@ -123,6 +126,52 @@ async def _in_thread(conn: aiosqlite.Connection, call: Callable[[sqlite3.Connect
     return await conn._execute(call, conn._conn)  # type: ignore[no-untyped-call]
 
 
+def _run_each(db: sqlite3.Connection, batches: list[list[_Op]]) -> list[BaseException | None]:
+    """In aiosqlite's thread: several writers' statements, autocommitted, each writer's error
+    kept for it alone (what one writer got wrong does not stop the next)."""
+    outcomes: list[BaseException | None] = []
+    for ops in batches:
+        try:
+            _run_ops(db, ops)
+            outcomes.append(None)
+        except Exception as error:  # handed to the writer that caused it
+            outcomes.append(error)
+    return outcomes
+
+
+class _Statements:
+    """The Conn a `Database.write` writer gets: it only collects statements, to be run later
+    with other writers' in one go. Reading here is a mistake (the writer would read before
+    its own statements ran), so it raises."""
+
+    def __init__(self) -> None:
+        self.ops: list[_Op] = []
+
+    async def run(self, sql: str, args: Sequence[object] = ()) -> None:
+        self.ops.append((sql, tuple(args), _ONE))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        self.ops.append((sql, [tuple(r) for r in rows], _MANY))
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        raise TypeError("Database.write: a writer states (run, executemany), it reads nothing")
+
+    async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        raise TypeError("Database.write: a writer states (run, executemany), it reads nothing")
+
+    async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        raise TypeError("Database.write: a writer states (run, executemany), it reads nothing")
+
+    async def lock(self, space: int, key: int) -> None:
+        raise TypeError("Database.write: no transaction to lock in; use Database.transaction")
+
+
+async def _statements(writer: Writer) -> list[_Op]:
+    collected = _Statements()
+    await writer(collected)
+    return collected.ops
+
+
 def _rollback(db: sqlite3.Connection) -> None:
     if db.in_transaction:  # a BEGIN that never went out left nothing to undo
         db.execute("ROLLBACK")
@@ -177,6 +226,8 @@ class SqliteDatabase(Database):
         self.conn = conn
         self._reader = _SqliteConn(conn)  # reads defer nothing: it never holds a statement
         self._write_lock = asyncio.Lock()
+        self._writes: list[tuple[list[_Op], asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @staticmethod
     async def connect(path: str | Path) -> SqliteDatabase:
@@ -195,6 +246,9 @@ class SqliteDatabase(Database):
         return db
 
     async def close(self) -> None:
+        if self._flusher is not None and not self._flusher.done():
+            with contextlib.suppress(Exception):
+                await self._flusher  # the writes already asked for still go
         await self.conn.close()
 
     async def migrate(self) -> None:
@@ -233,11 +287,40 @@ class SqliteDatabase(Database):
 
     async def write(self, writer: Writer) -> None:
         """Writes that need no transaction of their own (a single statement, or statements any
-        prefix of which is harmless to keep): taken in turn with transactions, autocommitted."""
-        async with self._write_lock:
-            conn = _SqliteConn(self.conn)
-            await writer(conn)
-            await conn.trip()
+        prefix of which is harmless to keep), autocommitted, taken in turn with transactions.
+        The writes that arrive while the connection is busy go together in one trip to
+        aiosqlite's thread (the outbox marks a call done after each of a thousand calls a
+        second: one trip each kept every other write waiting in line)."""
+        ops = await _statements(writer)
+        if not ops:
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._writes.append((ops, done))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await done
+
+    async def _flush(self) -> None:
+        while self._writes:
+            async with self._write_lock:
+                batch, self._writes = self._writes, []
+                run = functools.partial(_run_each, batches=[ops for ops, _ in batch])
+                try:
+                    outcomes = await _in_thread(self.conn, run)
+                except BaseException as error:  # the connection itself failed, or we stop
+                    outcomes = [error] * len(batch)
+                    if not isinstance(error, Exception):
+                        for _, done in batch:
+                            if not done.done():
+                                done.cancel()
+                        raise
+            for (_, done), outcome in zip(batch, outcomes, strict=True):
+                if done.done():
+                    continue  # its writer was cancelled; the statements ran all the same
+                if outcome is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(outcome)
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
         return await self._reader.fetchone(sql, args)
@@ -364,8 +447,13 @@ class PostgresDatabase(Database):
             yield _PgConn(conn)
 
     async def write(self, writer: Writer) -> None:
+        ops = await _statements(writer)
+        if not ops:
+            return
         async with self.pool.acquire() as conn:
-            await writer(_PgConn(conn))
+            pg = _PgConn(conn)
+            for sql, args, how in ops:
+                await (pg.executemany(sql, args) if how == _MANY else pg.run(sql, args))
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
         found: Row | None = await self.pool.fetchrow(to_postgres(sql), *args)

@@ -117,11 +117,12 @@ class OutboxStore:
                 "UPDATE lanes SET next_at = ? WHERE chat_id = ? AND owner = ?",
                 (next_at, row.chat_id, owner),
             )
-        deleted = await conn.execute(
-            "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
+        # Bumped meanwhile: what went out is done, the newer version still goes. Else: gone.
+        await conn.run(
+            "UPDATE outbox SET done = ? WHERE id = ? AND version <> ?",
+            (row.version, row.id, row.version),
         )
-        if not deleted:  # bumped: what went out is done, the newer version still goes
-            await conn.run("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
+        await conn.run("DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version))
 
     async def claim(self, chat_id: int, owner: str, now: float, lease: float) -> float | None:
         """Own the lane until now + lease, if it is free, expired or already ours: the time of

@@ -3,11 +3,12 @@ nobody reads the answer of with the next trip) still commits or rolls back as on
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
-from bot.storage.db import Conn, Database, is_conflict
+from bot.storage.db import Conn, Database, Writer, is_conflict
 
 
 async def _names(db: Database) -> list[str]:
@@ -63,5 +64,52 @@ async def test_held_back_statements_commit_and_roll_back_with_their_transaction(
 
         await db.write(writer)
         assert await _names(db) == ["Ana", "Beto", "Dani", "Eva"]
+    finally:
+        await db.close()
+
+
+async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
+    db_target: Path | str,
+) -> None:
+    db = await Database.open(db_target)
+    try:
+
+        def adding(user_id: int, name: str) -> Writer:
+            async def writer(conn: Conn) -> None:
+                await _add(conn, user_id, name)
+                await conn.run("UPDATE players SET can_dm = 0 WHERE user_id = ?", (user_id,))
+
+            return writer
+
+        # Two hundred writers at once, a move's transaction among them, and one writer whose
+        # second statement breaks a key (SQLite sends the waiting ones together).
+        async def move() -> None:
+            async with db.transaction() as conn:
+                await _add(conn, 1000, "Mano")
+
+        async def clash(conn: Conn) -> None:
+            await _add(conn, 500, "Doble")
+            await _add(conn, 7, "otra vez 7")  # 7 is one of the others'
+
+        names = {i: f"J{i}" for i in range(200)}
+        outcomes = await asyncio.gather(
+            *(db.write(adding(i, n)) for i, n in names.items()),
+            move(),
+            db.write(clash),
+            return_exceptions=True,
+        )
+        assert outcomes[:201] == [None] * 201
+        assert is_conflict(outcomes[201])  # type: ignore[arg-type]
+        rows = await db.fetchall("SELECT user_id, name, can_dm FROM players ORDER BY user_id")
+        landed = {r["user_id"]: (r["name"], r["can_dm"]) for r in rows}
+        assert {i: landed[i] for i in names} == {i: (n, 0) for i, n in names.items()}
+        assert landed[1000] == ("Mano", 1)
+        assert landed[500] == ("Doble", 1)  # a prefix of a failed writer may stay (as documented)
+
+        async def reader(conn: Conn) -> None:
+            await conn.fetchall("SELECT 1")
+
+        with pytest.raises(TypeError, match="reads nothing"):  # a writer cannot read back
+            await db.write(reader)
     finally:
         await db.close()
