@@ -77,8 +77,20 @@ async def wait_change(fake: FakeTelegram, chats: list[int], within: float) -> No
         waiter.cancel()
 
 
+def refusal_texts() -> set[str]:
+    """What the bot answers a tap it refuses (es): such a tap changes no hand to wait for."""
+    import json
+
+    texts = json.loads((ROOT / "locales" / "es.json").read_text(encoding="utf-8"))
+    return {v for k, v in texts.items() if k.startswith(("refusal.", "reason."))}
+
+
+REFUSALS = refusal_texts()
+
+
 class Probe:
     def __init__(self) -> None:
+        self.refused_at: list[float] = []  # taps refused (on a hand not yet refreshed): untimed
         self.answer_ms: list[float] = []
         self.hand_ms: list[float] = []
         self.answered: dict[int, list[float]] = {}
@@ -127,9 +139,13 @@ async def play(
         query = user.tap_data(user.id, message.message_id, button["callback_data"])
         answer = await user.answer_of(query, within=120)
         answered = time.perf_counter()
-        if "pasó" not in answer["text"]:
-            while len(message.history) == seen and live_hand(fake, user) is message:
-                await wait_change(fake, [user.id], 5.0)
+        if answer["text"] in REFUSALS:
+            # Tapped on a hand the bot had not refreshed yet (not this player's turn any
+            # more, or not yet): nothing changes for this tap, and the measure is the answer.
+            probe.refused_at.append(time.monotonic())
+            continue
+        while len(message.history) == seen and live_hand(fake, user) is message:
+            await wait_change(fake, [user.id], 5.0)
         probe.at.append(time.monotonic())
         probe.answer_ms.append((answered - started) * 1000)
         probe.hand_ms.append((time.perf_counter() - started) * 1000)
@@ -295,6 +311,7 @@ async def main() -> None:
         probe.answer_ms = [probe.answer_ms[i] for i in keep]
         probe.hand_ms = [probe.hand_ms[i] for i in keep]
         probe.at = [probe.at[i] for i in keep]
+        probe.refused_at = [at for at in probe.refused_at if at >= window]
     await fake.stop_balancing()
     for bot in bots:
         bot.terminate()
@@ -308,12 +325,12 @@ async def main() -> None:
     rates = [max_per_minute(fake.calls_in(chat)) for chat in users_of]
     lags = board_lag(fake, probe.answered)
     too_many = sum(1 for _, code, _ in fake.errors if code == 429)
+    taps = max(len(probe.hand_ms) + len(probe.refused_at), 1)
     print(
         f"matches: {args.matches}, seconds: {args.seconds}, think: {args.think} s, "
-        f"taps: {len(probe.hand_ms)} ({len(probe.hand_ms) / args.seconds:.0f}/s), "
+        f"taps: {taps} ({taps / args.seconds:.0f}/s; {len(probe.refused_at)} refused: untimed), "
         f"workers: {args.workers}, database: {args.database}"
     )
-    taps = max(len(probe.hand_ms), 1)
     print(f"bot CPU: {cpu:.1f} s in all, {1000 * cpu / taps:.2f} ms per tap")
     print(
         f"tap -> callback answered: p50 {statistics.median(probe.answer_ms):.1f} ms, "
