@@ -139,6 +139,9 @@ def _run_each(db: sqlite3.Connection, batches: list[list[_Op]]) -> list[BaseExce
     return outcomes
 
 
+_READS_NOTHING = "Database.write: a writer states (run, executemany), it reads nothing"
+
+
 class _Statements:
     """The Conn a `Database.write` writer gets: it only collects statements, to be run later
     with other writers' in one go. Reading here is a mistake (the writer would read before
@@ -154,13 +157,13 @@ class _Statements:
         self.ops.append((sql, [tuple(r) for r in rows], _MANY))
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
-        raise TypeError("Database.write: a writer states (run, executemany), it reads nothing")
+        raise TypeError(_READS_NOTHING)
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
-        raise TypeError("Database.write: a writer states (run, executemany), it reads nothing")
+        raise TypeError(_READS_NOTHING)
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
-        raise TypeError("Database.write: a writer states (run, executemany), it reads nothing")
+        raise TypeError(_READS_NOTHING)
 
     async def lock(self, space: int, key: int) -> None:
         raise TypeError("Database.write: no transaction to lock in; use Database.transaction")
@@ -307,13 +310,12 @@ class SqliteDatabase(Database):
                 run = functools.partial(_run_each, batches=[ops for ops, _ in batch])
                 try:
                     outcomes = await _in_thread(self.conn, run)
-                except BaseException as error:  # the connection itself failed, or we stop
+                except Exception as error:  # the connection itself failed: all of them hear
                     outcomes = [error] * len(batch)
-                    if not isinstance(error, Exception):
-                        for _, done in batch:
-                            if not done.done():
-                                done.cancel()
-                        raise
+                except BaseException:  # cancelled (we stop): so are the writers waiting here
+                    for _, done in batch:
+                        done.cancel()
+                    raise
             for (_, done), outcome in zip(batch, outcomes, strict=True):
                 if done.done():
                     continue  # its writer was cancelled; the statements ran all the same
