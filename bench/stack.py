@@ -95,6 +95,7 @@ class Probe:
         self.hand_ms: list[float] = []
         self.answered: dict[int, list[float]] = {}
         self.at: list[float] = []  # when each measured tap started
+        self.who: list[int] = []  # the tapper of each
         self.started: set[int] = set()
 
 
@@ -147,6 +148,7 @@ async def play(
         while len(message.history) == seen and live_hand(fake, user) is message:
             await wait_change(fake, [user.id], 5.0)
         probe.at.append(time.monotonic())
+        probe.who.append(user.id)
         probe.answer_ms.append((answered - started) * 1000)
         probe.hand_ms.append((time.perf_counter() - started) * 1000)
         probe.answered.setdefault(chat, []).append(time.time())
@@ -180,8 +182,8 @@ def dump_taps(path: Path, probe: Probe) -> None:
     """Each measured tap as `end hand_ms answer_ms`, in wall-clock time to set beside the bot's
     logs."""
     shift = time.time() - time.monotonic()
-    rows = zip(probe.at, probe.hand_ms, probe.answer_ms, strict=True)
-    path.write_text("".join(f"{at + shift:.3f} {ms:.1f} {a:.1f}\n" for at, ms, a in rows))
+    rows = zip(probe.at, probe.hand_ms, probe.answer_ms, probe.who, strict=True)
+    path.write_text("".join(f"{at + shift:.3f} {ms:.1f} {a:.1f} {u}\n" for at, ms, a, u in rows))
 
 
 def max_per_minute(times: list[float]) -> int:
@@ -311,6 +313,7 @@ async def main() -> None:
         probe.answer_ms = [probe.answer_ms[i] for i in keep]
         probe.hand_ms = [probe.hand_ms[i] for i in keep]
         probe.at = [probe.at[i] for i in keep]
+        probe.who = [probe.who[i] for i in keep]
         probe.refused_at = [at for at in probe.refused_at if at >= window]
     await fake.stop_balancing()
     for bot in bots:

@@ -275,7 +275,8 @@ class Publisher:
                     count=who.size(change.seat % 2),
                 )
                 rows.append(text_row(table.chat_id, text, table.thread_id))
-            return rows + self._match_over(table, conceded_by=change.seat % 2)
+            actor = None if change.timed_out else change.actor
+            return rows + self._match_over(table, conceded_by=change.seat % 2, actor=actor)
         return await self._after_action(change)
 
     async def _reminders(self, table: Table) -> list[Outgoing]:
@@ -320,7 +321,7 @@ class Publisher:
         if over or table.status is TableStatus.PLAYING:
             rows.append(board_row(table))
         if over:
-            rows += self._match_over(table)
+            rows += self._match_over(table, actor=None if change.timed_out else change.actor)
         if over or not table.is_open:
             return rows
         now = self.service.clock()
@@ -341,13 +342,17 @@ class Publisher:
         """The lobby or board of a table that ended without a winner."""
         return Outgoing(table.chat_id, "close", {"t": table.id, "key": key}, None, POST)
 
-    def _match_over(self, table: Table, conceded_by: int | None = None) -> list[Outgoing]:
+    def _match_over(
+        self, table: Table, conceded_by: int | None = None, actor: int | None = None
+    ) -> list[Outgoing]:
+        """The last board and everyone's last hand; the hand of whoever ended it (the last
+        tap, or conceding) goes first, as after any tap."""
         rows = []
         if conceded_by is not None:
             rows.append(self._close(table, "match.ended_board"))
         payload = {"t": table.id, "conceded_by": conceded_by}
         rows.append(Outgoing(table.chat_id, "match_end", payload, None, POST))
-        rows += [hand_row(table, u) for u in table.players]
+        rows += [hand_row(table, u, urgent=u == actor) for u in table.players]
         return rows
 
     # -- delivering: one row, one or two Bot API calls -------------------------------------------

@@ -12,9 +12,11 @@ import pytest
 
 from bot.game import ActionKind, MatchConfig, replay
 from bot.game.actions import parse_any
-from bot.service.tables import Refusal, TableService
+from bot.service.publisher import Publisher
+from bot.service.tables import Change, Refusal, TableService
 from bot.storage.db import Database, DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.outbox import REFRESH, URGENT, Outgoing
 from bot.storage.repo import Store, Table, TableStatus
 from tests.pg import INSTALL_HINT, Cluster
 
@@ -263,3 +265,37 @@ async def test_a_shared_sweep_loads_only_the_tables_with_something_due(
         assert {t.id for t in due} == {made["old lobby"], made["late turn"], made["bot, stalled"]}
     finally:
         await db.close()
+
+
+async def test_the_tap_that_ends_a_match_sends_the_tappers_hand_first(tmp_path: Path) -> None:
+    """The last tap's own hand is urgent, like any tap's: a busy bot holds back only the
+    others' refreshes (it once held the tapper's last hand a second behind the budget)."""
+    service = await service_on(tmp_path / "t.db")
+    # plan() of a move reads the table and the service only: no bot, outbox or league needed.
+    publisher = Publisher(None, service, None, "truco_bot", None)  # type: ignore[arg-type]
+    planned: list[tuple[Change, list[Outgoing]]] = []
+
+    async def planner(change: Change) -> list[Outgoing]:
+        rows = await publisher.plan(change)
+        planned.append((change, rows))
+        return rows
+
+    service.planner = planner
+    table_id = await started_table(service)
+    while True:
+        table = await service.get(table_id)
+        assert table is not None and table.state is not None
+        if table.state.is_over:
+            break
+        action = table.state.legal_actions()[0]
+        user = table.seats[action.seat]
+        assert user is not None
+        await service.act(table_id, user, table.state.step, action.kind, action.card)
+    change, rows = planned[-1]
+    assert change.actor in (1, 2) and any(r.kind == "match_end" for r in rows)
+    other = 3 - change.actor
+    assert {r.chat_id: r.priority for r in rows if r.kind == "hand"} == {
+        change.actor: URGENT,
+        other: REFRESH,
+    }
+    await service.store.db.close()
