@@ -39,6 +39,10 @@ class Row(Protocol):
 class Conn(Protocol):
     """One connection inside a transaction (or autocommitting, in `Database.write`)."""
 
+    # False for a `Database.write` writer on SQLite: its statements go later, batched with
+    # other writers', so it can state (`run`, `executemany`) but read nothing back.
+    answers: bool
+
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int: ...
 
     async def run(self, sql: str, args: Sequence[object] = ()) -> None:
@@ -147,6 +151,8 @@ class _Statements:
     with other writers' in one go. Reading here is a mistake (the writer would read before
     its own statements ran), so it raises."""
 
+    answers = False
+
     def __init__(self) -> None:
         self.ops: list[_Op] = []
 
@@ -185,6 +191,8 @@ class _SqliteConn:
     and go to aiosqlite's thread with the next statement that answers something, or with the
     COMMIT: each trip to that thread costs more CPU than the statement it carries (a move's
     transaction went from five trips to two)."""
+
+    answers = True
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
@@ -374,6 +382,8 @@ def _rowcount(status: str) -> int:
 
 
 class _PgConn:
+    answers = True
+
     def __init__(self, conn: Any) -> None:
         self._conn = conn
 
@@ -449,13 +459,8 @@ class PostgresDatabase(Database):
             yield _PgConn(conn)
 
     async def write(self, writer: Writer) -> None:
-        ops = await _statements(writer)
-        if not ops:
-            return
         async with self.pool.acquire() as conn:
-            pg = _PgConn(conn)
-            for sql, args, how in ops:
-                await (pg.executemany(sql, args) if how == _MANY else pg.run(sql, args))
+            await writer(_PgConn(conn))  # each statement is a round trip: it may read, too
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
         found: Row | None = await self.pool.fetchrow(to_postgres(sql), *args)

@@ -117,7 +117,14 @@ class OutboxStore:
                 "UPDATE lanes SET next_at = ? WHERE chat_id = ? AND owner = ?",
                 (next_at, row.chat_id, owner),
             )
-        # Bumped meanwhile: what went out is done, the newer version still goes. Else: gone.
+        # Gone; or, bumped meanwhile, marked done as `row.version` (the newer one still goes).
+        if conn.answers:  # one statement in the usual case (a round trip each on PostgreSQL)
+            deleted = await conn.execute(
+                "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
+            )
+            if not deleted:
+                await conn.run("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
+            return
         await conn.run(
             "UPDATE outbox SET done = ? WHERE id = ? AND version <> ?",
             (row.version, row.id, row.version),

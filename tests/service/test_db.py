@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.db import Conn, Database, Writer, is_conflict
+from bot.storage.db import Conn, Database, Writer, is_conflict, is_postgres
 
 
 async def _names(db: Database) -> list[str]:
@@ -109,7 +109,8 @@ async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
         async def reader(conn: Conn) -> None:
             await conn.fetchall("SELECT 1")
 
-        with pytest.raises(TypeError, match="reads nothing"):  # a writer cannot read back
-            await db.write(reader)
+        if not is_postgres(db_target):  # SQLite runs a writer's statements later, batched
+            with pytest.raises(TypeError, match="reads nothing"):
+                await db.write(reader)
     finally:
         await db.close()
