@@ -80,6 +80,11 @@ def vacated_markup(t: Translator, table_id: int) -> InlineKeyboardMarkup:
 
 
 # -- rows -------------------------------------------------------------------------------------
+def _tapper(change: Change) -> int | None:
+    """Who tapped to cause the change (None: the timer acted, or nobody did)."""
+    return None if change.timed_out else change.actor
+
+
 def board_row(table: Table) -> Outgoing:
     return Outgoing(table.chat_id, "board", {"t": table.id}, f"board:{table.id}", REFRESH)
 
@@ -275,8 +280,7 @@ class Publisher:
                     count=who.size(change.seat % 2),
                 )
                 rows.append(text_row(table.chat_id, text, table.thread_id))
-            actor = None if change.timed_out else change.actor
-            return rows + self._match_over(table, conceded_by=change.seat % 2, actor=actor)
+            return rows + self._match_over(table, change.seat % 2, _tapper(change))
         return await self._after_action(change)
 
     async def _reminders(self, table: Table) -> list[Outgoing]:
@@ -321,7 +325,7 @@ class Publisher:
         if over or table.status is TableStatus.PLAYING:
             rows.append(board_row(table))
         if over:
-            rows += self._match_over(table, actor=None if change.timed_out else change.actor)
+            rows += self._match_over(table, actor=_tapper(change))
         if over or not table.is_open:
             return rows
         now = self.service.clock()
@@ -332,7 +336,7 @@ class Publisher:
             looking = now - table.acted.get(user, float("-inf")) < ATTENTIVE_SECONDS
             turn = new_hand or (user in waiting_now and user not in change.waiting_before)
             notify = turn and not looking
-            mine = user == change.actor and not change.timed_out
+            mine = user == _tapper(change)
             # The tapper's own hand and the hand of whoever must act now go first and never
             # wait for the overall budget; the others' are background refreshes.
             rows.append(hand_row(table, user, loud=notify, urgent=mine or turn))

@@ -61,7 +61,6 @@ class Conn(Protocol):
 
 
 Writer = Callable[[Conn], Awaitable[None]]
-# `Database.write`'s writers only state (`run`, `executemany`): nothing they write is read back.
 
 
 def is_conflict(error: BaseException) -> bool:
@@ -173,12 +172,6 @@ class _Statements:
 
     async def lock(self, space: int, key: int) -> None:
         raise TypeError("Database.write: no transaction to lock in; use Database.transaction")
-
-
-async def _statements(writer: Writer) -> list[_Op]:
-    collected = _Statements()
-    await writer(collected)
-    return collected.ops
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -302,11 +295,12 @@ class SqliteDatabase(Database):
         The writes that arrive while the connection is busy go together in one trip to
         aiosqlite's thread (the outbox marks a call done after each of a thousand calls a
         second: one trip each kept every other write waiting in line)."""
-        ops = await _statements(writer)
-        if not ops:
+        collected = _Statements()
+        await writer(collected)
+        if not collected.ops:
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._writes.append((ops, done))
+        self._writes.append((collected.ops, done))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
         await done
