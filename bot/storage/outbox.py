@@ -118,18 +118,11 @@ class OutboxStore:
                 (next_at, row.chat_id, owner),
             )
         # Gone; or, bumped meanwhile, marked done as `row.version` (the newer one still goes).
-        if conn.answers:  # one statement in the usual case (a round trip each on PostgreSQL)
-            deleted = await conn.execute(
-                "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
-            )
-            if not deleted:
-                await conn.run("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
-            return
-        await conn.run(
-            "UPDATE outbox SET done = ? WHERE id = ? AND version <> ?",
-            (row.version, row.id, row.version),
+        deleted = await conn.execute(
+            "DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version)
         )
-        await conn.run("DELETE FROM outbox WHERE id = ? AND version = ?", (row.id, row.version))
+        if not deleted:
+            await conn.run("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
 
     async def claim(self, chat_id: int, owner: str, now: float, lease: float) -> float | None:
         """Own the lane until now + lease, if it is free, expired or already ours: the time of

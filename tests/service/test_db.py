@@ -1,5 +1,5 @@
-"""The database door on both backends: what a transaction holds back (SQLite sends statements
-nobody reads the answer of with the next trip) still commits or rolls back as one."""
+"""The database door on both backends: transactions commit or roll back as one, writes at once
+all land, and (SQLite) the write-ahead log is copied into the database file off the loop."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.db import Conn, Database, Writer, is_conflict, is_postgres
+from bot.storage.db import Conn, Database, SqliteDatabase, Writer, is_conflict, is_postgres
+from tests.waiting import until
 
 
 async def _names(db: Database) -> list[str]:
@@ -82,7 +83,7 @@ async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
             return writer
 
         # Two hundred writers at once, a move's transaction among them, and one writer whose
-        # second statement breaks a key (SQLite sends the waiting ones together).
+        # second statement breaks a key.
         async def move() -> None:
             async with db.transaction() as conn:
                 await _add(conn, 1000, "Mano")
@@ -104,13 +105,43 @@ async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
         landed = {r["user_id"]: (r["name"], r["can_dm"]) for r in rows}
         assert {i: landed[i] for i in names} == {i: (n, 0) for i, n in names.items()}
         assert landed[1000] == ("Mano", 1)
-        assert landed[500] == ("Doble", 1)  # a prefix of a failed writer may stay (as documented)
+        assert landed[7] == ("J7", 0)
+        if is_postgres(db_target):  # each statement commits: a failed writer's prefix stays
+            assert landed[500] == ("Doble", 1)
+        else:  # a writer is a transaction: all or nothing
+            assert 500 not in landed
+    finally:
+        await db.close()
 
-        async def reader(conn: Conn) -> None:
-            await conn.fetchall("SELECT 1")
 
-        if not is_postgres(db_target):  # SQLite runs a writer's statements later, batched
-            with pytest.raises(TypeError, match="reads nothing"):
-                await db.write(reader)
+async def test_sqlite_log_is_copied_into_the_database_off_the_loop(tmp_path: Path) -> None:
+    """The loop's connection never checkpoints (its fsync would stop the loop): a second
+    connection does, after writes. Then the next writes reuse the log from its start; without
+    the checkpoints the log would only grow."""
+    db = await SqliteDatabase.connect(tmp_path / "wal.db", checkpoint_every=0.01)
+    log_file = tmp_path / "wal.db-wal"
+    try:
+        (automatic,) = db.db.execute("PRAGMA wal_autocheckpoint").fetchone()
+        assert automatic == 0
+
+        def all_copied() -> bool:
+            done = db.checkpointed
+            return done is not None and done[1] > 0 and done[1] == done[2]
+
+        async def burst(first: int) -> None:
+            # A transaction each, 300 commits; nothing here lets the checkpointer in.
+            for i in range(first, first + 300):
+                async with db.transaction() as conn:
+                    await _add(conn, i, "x" * 500)
+
+        await until(all_copied)  # the migrations' log
+        db.checkpointed = None
+        await burst(0)
+        grown = log_file.stat().st_size
+        assert grown > 300 * 4096  # a page at least for each commit
+        await until(all_copied)
+        await burst(1000)
+        assert log_file.stat().st_size <= grown * 1.1  # written again from the start
+        assert len(await _names(db)) == 600
     finally:
         await db.close()
