@@ -1,4 +1,5 @@
-"""/tabla on a big group: 10,000 recorded matches, then the standings queries timed.
+"""/tabla on a big group: 10,000 recorded matches, then the standings queries timed, and how
+long the event loop stalled meanwhile.
 
 python bench/league.py [--matches 10000] [--players 12]
 """
@@ -66,6 +67,8 @@ async def main() -> None:
     print(f"recorded {args.matches} matches in {time.perf_counter() - started:.1f} s")
     league = League(db)
     t = translator("es")
+    stalls: list[float] = []
+    watcher = asyncio.create_task(watch_loop(stalls))
     for label, players, month in [("all", None, False), ("1v1", 2, False), ("2v2", 4, False)]:
         times = []
         for _ in range(20):
@@ -76,11 +79,26 @@ async def main() -> None:
             pairs = await league.pairs(CHAT) if players == 4 else []
             standings_text(t, rows, label, pairs)
             times.append((time.perf_counter() - begin) * 1000)
+            await asyncio.sleep(0.005)  # a quiet moment: the watcher below measures the stalls
         print(
             f"/tabla {label}: median {statistics.median(times):.1f} ms, "
             f"max {max(times):.1f} ms ({len(rows)} players)"
         )
+    watcher.cancel()
+    print(
+        f"the event loop, meanwhile (every other table waits on it): longest stall "
+        f"{max(stalls):.1f} ms"
+    )
     await db.close()
+
+
+async def watch_loop(stalls: list[float], every: float = 0.001) -> None:
+    """How late the loop wakes up a task that sleeps 1 ms: what a query run on it would cost
+    every other table."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(every)
+        stalls.append((time.perf_counter() - before - every) * 1000)
 
 
 if __name__ == "__main__":

@@ -140,7 +140,7 @@ class League:
     ) -> list[Standing]:
         """Sorted by rating. The streak is the group's current one, whatever the filter."""
         where, args = _filters(players, since)
-        rows = await self.db.fetchall(
+        rows = await self.db.report(
             "SELECT a.user_id AS user_id, COALESCE(p.name, '?') AS name, a.played AS played,"
             " a.won AS won, a.pf AS pf, a.pa AS pa, r.mu AS mu, r.sigma AS sigma,"
             " r.streak AS streak FROM ("
@@ -171,7 +171,7 @@ class League:
 
     async def pairs(self, chat_id: int, since: float | None = None) -> list[Pair]:
         where, args = _filters(4, since)
-        rows = await self.db.fetchall(
+        rows = await self.db.report(
             "SELECT COALESCE(pa.name, '?') AS a, COALESCE(pb.name, '?') AS b, COUNT(*) AS played,"
             " SUM(CASE WHEN m.winner_side = x.side THEN 1 ELSE 0 END) AS won"
             " FROM match_players x JOIN match_players y"
@@ -193,7 +193,7 @@ class League:
         if chat_id is not None:
             args.append(chat_id)
         sums = ", ".join(f"CAST(SUM(s.{name}) AS BIGINT) AS {name}" for name in STAT_NAMES)
-        row = await self.db.fetchone(
+        (row,) = await self.db.report(
             "SELECT COUNT(*) AS played, SUM(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END)"
             f" AS won, {sums},"
             " MAX(s.best_envido) AS top_envido"
@@ -202,8 +202,7 @@ class League:
             f" WHERE mp.user_id = ? AND m.outcome IN {COUNTED}{scope}",
             *args,
         )
-        assert row is not None
-        partner = await self.db.fetchone(
+        partners = await self.db.report(
             "SELECT COALESCE(p.name, '?') AS name, COUNT(*) AS n FROM match_players mp"
             " JOIN match_players o ON o.game_id = mp.game_id AND o.side = mp.side"
             "   AND o.user_id != mp.user_id"
@@ -213,6 +212,7 @@ class League:
             " GROUP BY o.user_id, p.name ORDER BY n DESC, o.user_id LIMIT 1",
             *args,
         )
+        partner = partners[0] if partners else None
         totals = {name: int(row[name] or 0) for name in STAT_NAMES}
         return PlayerNumbers(
             int(row["played"] or 0),
@@ -231,7 +231,7 @@ class League:
         args: list[object] = [user_id]
         if chat_id is not None:
             args.append(chat_id)
-        rows = await self.db.fetchall(
+        rows = await self.db.report(
             "SELECT bot, COUNT(*) AS played, SUM(won) AS won FROM ("
             "  SELECT m.game_id, MIN(b.user_id) AS bot,"
             "  MIN(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END) AS won"

@@ -145,3 +145,25 @@ async def test_sqlite_log_is_copied_into_the_database_off_the_loop(tmp_path: Pat
         assert len(await _names(db)) == 600
     finally:
         await db.close()
+
+
+async def test_a_report_reads_what_is_committed(db_target: Path | str) -> None:
+    """The league's long reads go on a connection of their own (SQLite: aiosqlite's thread, off
+    the loop): they see every commit, and nothing of a transaction still open."""
+    db = await Database.open(db_target)
+
+    async def reported() -> list[str]:
+        return [r["name"] for r in await db.report("SELECT name FROM players ORDER BY user_id")]
+
+    try:
+        async with db.transaction() as conn:
+            await _add(conn, 1, "Ana")
+        assert await reported() == ["Ana"]
+        async with db.transaction() as conn:
+            await _add(conn, 2, "Beto")
+            found = await conn.fetchall("SELECT name FROM players ORDER BY user_id")
+            assert [r["name"] for r in found] == ["Ana", "Beto"]
+            assert await reported() == ["Ana"]
+        assert await reported() == ["Ana", "Beto"]
+    finally:
+        await db.close()
