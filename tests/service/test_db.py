@@ -24,7 +24,7 @@ async def _add(conn: Conn, user_id: int, name: str) -> None:
     )
 
 
-async def test_held_back_statements_commit_and_roll_back_with_their_transaction(
+async def test_a_transaction_commits_or_rolls_back_as_one(
     db_target: Path | str,
 ) -> None:
     db = await Database.open(db_target)
@@ -36,12 +36,12 @@ async def test_held_back_statements_commit_and_roll_back_with_their_transaction(
                 " VALUES (?, ?, NULL, 1, 0)",
                 [(2, "Beto")],
             )
-            # A read inside the transaction sees what it holds back.
+            # A read inside the transaction sees its own statements.
             found = await conn.fetchall("SELECT name FROM players ORDER BY user_id")
             assert [r["name"] for r in found] == ["Ana", "Beto"]
         assert await _names(db) == ["Ana", "Beto"]
 
-        # A held-back statement that fails at the end undoes the ones that already went out.
+        # A statement that fails undoes the ones before it.
         with pytest.raises(Exception) as refused:
             async with db.transaction() as conn:
                 changed = await conn.execute("UPDATE players SET name = 'Ana M.' WHERE user_id = 1")
@@ -50,7 +50,7 @@ async def test_held_back_statements_commit_and_roll_back_with_their_transaction(
         assert is_conflict(refused.value)
         assert await _names(db) == ["Ana", "Beto"]
 
-        # A transaction that fails before any statement went out leaves none open.
+        # A transaction given up by its caller leaves none open.
         with pytest.raises(RuntimeError):
             async with db.transaction() as conn:
                 await _add(conn, 3, "Caro")
@@ -59,7 +59,7 @@ async def test_held_back_statements_commit_and_roll_back_with_their_transaction(
             await _add(conn, 4, "Dani")
         assert await _names(db) == ["Ana", "Beto", "Dani"]
 
-        # Writes outside a transaction: what they hold back goes out when they end.
+        # A writer (Database.write): its statements land when it ends.
         async def writer(conn: Conn) -> None:
             await _add(conn, 5, "Eva")
 
