@@ -151,10 +151,10 @@ class SqliteDatabase(Database):
     thread, 2.8-2.9 ms here, and p50 tap -> answer 15 ms instead of 113-470 ms.
 
     What may take long is not done here but on a second connection, aiosqlite's, in its own
-    thread: copying the log into the database file (a checkpoint, with its fsync; SQLite's
+    thread: copying the log into the database file (a checkpoint, with its fsyncs; SQLite's
     automatic one is off on the loop's connection), after writes and at most once every
-    `checkpoint_every` seconds, PASSIVE so that no writer waits; and `report`, the league's
-    sums over a group's history (15-25 ms for a group of 10,000 matches)."""
+    `checkpoint_every` seconds (see `_checkpoints`); and `report`, the league's sums over a
+    group's history (15-25 ms for a group of 10,000 matches)."""
 
     def __init__(self, db: sqlite3.Connection, path: str, checkpoint_every: float = 1.0) -> None:
         self.db = db
@@ -162,7 +162,8 @@ class SqliteDatabase(Database):
         self._path = path
         self._write_lock = asyncio.Lock()
         self.checkpoint_every = checkpoint_every
-        self.checkpointed: tuple[int, int, int] | None = None  # the last checkpoint's answer
+        self.checkpointed: tuple[int, int, int] | None = None  # the last round's answer
+        self.rounds = 0  # checkpoint rounds done
         self._written = asyncio.Event()
         self._side: aiosqlite.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
@@ -181,6 +182,7 @@ class SqliteDatabase(Database):
             await database.migrate()
             if str(path) != ":memory:":
                 db.execute("PRAGMA wal_autocheckpoint=0")
+                db.execute(f"PRAGMA journal_size_limit={64 << 20}")  # cut back after a burst
                 side = database._side = await aiosqlite.connect(str(path))
                 side.row_factory = aiosqlite.Row
                 await side.execute("PRAGMA busy_timeout=5000")
@@ -194,18 +196,32 @@ class SqliteDatabase(Database):
         return database
 
     async def _checkpoints(self, side: aiosqlite.Connection) -> None:
-        """Copy the log into the database file after writes, in aiosqlite's thread."""
+        """Copy the log into the database file after writes, in aiosqlite's thread. A
+        checkpoint copies what the log held when it began; while the loop keeps writing, the
+        log is never all copied, so it never starts over and would grow without end (measured:
+        2.4 GB in two minutes at 1,000 live tables). So, each round, a first pass copies the
+        bulk while writes go on, and a second pass, with the writers held off (they wait on
+        the write lock; the loop itself goes on), copies the little written meanwhile: then the
+        next write starts the log over from its beginning."""
         while True:
             await self._written.wait()
             self._written.clear()
             try:
-                async with side.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
-                    row = await cursor.fetchone()
-                if row is not None:
-                    self.checkpointed = (int(row[0]), int(row[1]), int(row[2]))
+                await self._checkpoint(side)
+                async with self._write_lock:
+                    self.checkpointed = await self._checkpoint(side)
+                self.rounds += 1
             except sqlite3.Error:
                 log.warning("checkpoint failed; the log grows until the next", exc_info=True)
             await asyncio.sleep(self.checkpoint_every)
+
+    @staticmethod
+    async def _checkpoint(side: aiosqlite.Connection) -> tuple[int, int, int]:
+        """(busy, frames in the log, frames copied): SQLite's answer to a PASSIVE checkpoint."""
+        async with side.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1]), int(row[2])
 
     async def close(self) -> None:
         if self._checkpointer is not None:
@@ -243,7 +259,9 @@ class SqliteDatabase(Database):
             self._written.set()
 
     async def write(self, writer: Writer) -> None:
-        """A writer's statements, in a transaction of their own (free here)."""
+        """A writer's statements, in a transaction of their own. (Committing the writes of one
+        turn of the loop together, each in a savepoint, measured no cheaper: 2.44-2.69 ms of CPU
+        a tap against 2.33-2.52 ms, at 1,000 live tables.)"""
         async with self.transaction() as conn:
             await writer(conn)
 
