@@ -147,8 +147,9 @@ class SqliteDatabase(Database):
     in WAL with synchronous=NORMAL, a commit writes to the log without waiting for the disk.
     Sent to a thread (aiosqlite's), each such statement cost more than it did: a hop there and
     back, two wake-ups, and the two threads taking the GIL from each other under load.
-    Measured in bench/stack.py at 1,000 live tables: 3.1-3.4 ms of CPU per tap through the
-    thread, 2.8-2.9 ms here, and p50 tap -> answer 15 ms instead of 113-470 ms.
+    Measured in bench/stack.py at 1,000 live tables, the same day: 3.1-3.4 ms of CPU per tap
+    through the thread, and the bot saturated (p50 tap -> answer 113-470 ms); 2.35-2.74 ms here
+    (p50 3.5-6.5 ms, p99 20-38 ms).
 
     What may take long is not done here but on a second connection, aiosqlite's, in its own
     thread: copying the log into the database file (a checkpoint, with its fsyncs; SQLite's
