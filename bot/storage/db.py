@@ -212,7 +212,7 @@ class SqliteDatabase(Database):
                 async with self._write_lock:
                     self.checkpointed = await self._checkpoint(side)
                 self.rounds += 1
-            except sqlite3.Error:
+            except Exception:  # a full disk, say: the bot goes on, the log waits for the next
                 log.warning("checkpoint failed; the log grows until the next", exc_info=True)
             await asyncio.sleep(self.checkpoint_every)
 
