@@ -273,7 +273,7 @@ class Outbox:
         if delivery.commit is not None:
             await delivery.commit(writer)
         else:
-            await self.db.write(writer)  # any prefix of it is harmless: no BEGIN/COMMIT
+            await self.db.write(writer)  # (PostgreSQL: autocommitted; any prefix is harmless)
 
     async def _hold(self, lane: _Lane, seconds: float) -> bool:
         """Hold a background row back for its share of the budget; True if the lane was woken
