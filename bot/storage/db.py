@@ -163,7 +163,6 @@ class SqliteDatabase(Database):
         self._path = path
         self._write_lock = asyncio.Lock()
         self.checkpoint_every = checkpoint_every
-        self.checkpointed: tuple[int, int, int] | None = None  # the last round's answer
         self.rounds = 0  # checkpoint rounds done
         self._written = asyncio.Event()
         self._side: aiosqlite.Connection | None = None
@@ -210,19 +209,15 @@ class SqliteDatabase(Database):
             try:
                 await self._checkpoint(side)
                 async with self._write_lock:
-                    self.checkpointed = await self._checkpoint(side)
+                    await self._checkpoint(side)
                 self.rounds += 1
             except Exception:  # a full disk, say: the bot goes on, the log waits for the next
                 log.warning("checkpoint failed; the log grows until the next", exc_info=True)
             await asyncio.sleep(self.checkpoint_every)
 
     @staticmethod
-    async def _checkpoint(side: aiosqlite.Connection) -> tuple[int, int, int]:
-        """(busy, frames in the log, frames copied): SQLite's answer to a PASSIVE checkpoint."""
-        async with side.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        return int(row[0]), int(row[1]), int(row[2])
+    async def _checkpoint(side: aiosqlite.Connection) -> None:
+        await side.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         if self._checkpointer is not None:
