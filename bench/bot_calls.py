@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
-from bot.http import AiohttpRequest, JsonBody
+from bot.telegram.http import AiohttpRequest, JsonBody
 
 TOKEN = "123:abc"
 TEXT = "<b>Mano 3</b> · vos 12, ellos 9\n" + "🂡 1 de espadas · 🂱 7 de oros\n" * 8

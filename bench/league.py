@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.i18n import translator
 from bot.storage.db import Database
 from bot.storage.league import League, rate_match
-from bot.views.standings import standings_text
+from bot.views.standings import standings_pages
 
 CHAT = -1
 
@@ -77,7 +77,7 @@ async def main() -> None:
                 CHAT, players, (args.matches - 500) * 60.0 if month else None
             )
             pairs = await league.pairs(CHAT) if players == 4 else []
-            standings_text(t, rows, label, pairs)
+            standings_pages(t, rows, label, pairs)  # what /tabla draws
             times.append((time.perf_counter() - begin) * 1000)
             await asyncio.sleep(0.005)  # a quiet moment: the watcher below measures the stalls
         print(

@@ -6,8 +6,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from telegram import BotCommand, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
@@ -22,15 +21,10 @@ from telegram.ext import (
 )
 
 from bot.config import Settings
-from bot.http import AiohttpRequest, UpdatesRequest
+from bot.handlers import buttons, chats, commands, config, history, league, timers
 from bot.i18n import LANGUAGES, translator
-from bot.service.ai import AiPlayers
-from bot.service.outbox import Outbox
-from bot.service.publisher import Publisher
-from bot.service.tables import TableService
-from bot.storage.db import Database
-from bot.storage.league import League
-from bot.storage.repo import Store
+from bot.runtime import Runtime
+from bot.telegram.http import AiohttpRequest, UpdatesRequest
 
 log = logging.getLogger(__name__)
 
@@ -38,22 +32,6 @@ COMMANDS = (
     "nueva", "tabla", "yo", "historial", "partida", "verificar", "reglas", "ayuda", "cancelar",
     "abandonar", "idioma", "config", "start",
 )  # fmt: skip
-
-
-@dataclass
-class Services:
-    settings: Settings
-    db: Database
-    store: Store
-    tables: TableService
-    outbox: Outbox
-    publisher: Publisher
-    league: League
-    ai: AiPlayers
-
-
-def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
-    return cast(Services, context.application.bot_data["services"])
 
 
 class SettledJobQueue(JobQueue[Any]):
@@ -106,48 +84,19 @@ def build_application(
     app.bot_data["settings"] = settings
     if clock is not None:
         app.bot_data["clock"] = clock
-    from bot.handlers import buttons, chats, commands, config, history
-
-    chats.register(app)
-    commands.register(app)
-    config.register(app)
-    history.register(app)
-    buttons.register(app)
+    for feature in (chats, commands, config, history, league, buttons):
+        feature.register(app)
     app.add_error_handler(on_error)
     return app
 
 
 async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     settings: Settings = app.bot_data["settings"]
-    db = await Database.open(settings.database)
-    store = Store(db)
-    tables = TableService(store, seed=settings.seed, clock=app.bot_data.get("clock", time.time))
-    outbox = Outbox(
-        db,
-        settings.group_interval,
-        settings.rate_overall_per_second,
-        owner=settings.worker_id,
-        poll=settings.outbox_poll,
-    )
-    league = League(db)
-    publisher = Publisher(app.bot, tables, outbox, app.bot.username, league)
-    publisher.sign_catch_chance = settings.sign_catch_chance
-    publisher.seed = settings.seed
-    tables.planner = publisher.plan
-    tables.committed = outbox.wake
-    ai = AiPlayers(
-        tables, delay=settings.bot_delay, workers=settings.ai_workers, seed=settings.seed
-    )
-    ai.send_signs = publisher.bot_signs
-    app.bot_data["services"] = Services(settings, db, store, tables, outbox, publisher, league, ai)
+    runtime = await Runtime.open(settings, app.bot, app.bot_data.get("clock", time.time))
+    app.bot_data["runtime"] = runtime
     await _set_commands(app)
-    from bot.handlers.timers import start_timers
-
-    await tables.open_tables()  # every open table in the cache: the timers sweep them
-    # Whatever was decided and not yet sent when the bot stopped (or crashed) goes out now.
-    outbox.start(publisher.deliver)
-    await ai.start()  # a computer player that was to move when the bot stopped moves now
-    start_timers(app, settings.timer_tick)
+    await runtime.start()
+    timers.start(app, settings.timer_tick)
     log.info("truco-bot ready as @%s", app.bot.username)
 
 
@@ -164,22 +113,15 @@ async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 
 async def post_stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Send what is queued while the bot can still talk (the state is already committed)."""
-    found: Services | None = app.bot_data.get("services")
+    found: Runtime | None = app.bot_data.get("runtime")
     if found is not None:
-        found.ai.close()
-        try:
-            await found.outbox.drain(5.0)
-        except Exception:  # what is left stays in the outbox for the next start
-            log.warning("stopping with messages still to send", exc_info=True)
-        finally:
-            await found.outbox.close()
+        await found.stop()
 
 
 async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    found: Services | None = app.bot_data.pop("services", None)
+    found: Runtime | None = app.bot_data.pop("runtime", None)
     if found is not None:
-        await found.db.close()
+        await found.close()
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

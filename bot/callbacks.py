@@ -64,7 +64,8 @@ class VacatedData:
 
 @dataclass(frozen=True)
 class PageData:
-    """Reading, not playing. `view`: "m" a finished match hand by hand (key: its number),
+    """Reading, not playing. `view`: "h" a finished match opened from /historial (a reply
+    below the list), "m" a page of a finished match hand by hand (key: its number),
     "j" its JSON export, "f" its deals verified, "t" /tabla (key: 0 all, 2 1v1, 4 2v2; plus
     100 for this month only)."""
 
@@ -76,7 +77,20 @@ class PageData:
 CallbackData = (
     ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData | VacatedData | PageData
 )
-PAGE_VIEWS = ("m", "j", "f", "t")
+PAGE_VIEWS = ("h", "m", "j", "f", "t")
+
+
+# The first field of each type's data: handlers are routed by it (`pattern`).
+PREFIXES: dict[type, str] = {
+    ActData: "a", LobbyData: "l", CardsData: "c", SignData: "s", LanguageData: "g",
+    ConfigData: "k", VacatedData: "v", PageData: "p",
+}  # fmt: skip
+
+
+def pattern(kind: type, *views: str) -> str:
+    """The regular expression of one type's button data (for PageData, of some views only)."""
+    head = f"^{PREFIXES[kind]}:"
+    return head + (f"[{''.join(views)}]:" if views else "")
 
 
 def pack(data: CallbackData) -> str:

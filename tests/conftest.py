@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from bot.app import Services, build_application, running
+from bot.app import build_application, running
 from bot.config import Settings
+from bot.runtime import Runtime
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster, find_bin
 from tests.waiting import until
@@ -58,9 +59,9 @@ class Harness:
         self.errors = _Errors()
 
     @property
-    def services(self) -> Services:
-        services: Services = self.app.bot_data["services"]
-        return services
+    def services(self) -> Runtime:
+        runtime: Runtime = self.app.bot_data["runtime"]
+        return runtime
 
     async def start(self) -> None:
         logging.getLogger().addHandler(self.errors)

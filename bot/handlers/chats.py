@@ -15,7 +15,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.app import services
+from bot.handlers.common import runtime
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +30,7 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         old, new = message.migrate_from_chat_id, message.chat.id
     else:
         return
-    s = services(context)
-    moved = await s.tables.move_chat(old, new)
+    moved = await runtime(context).core.chats.move(old, new)
     log.info("chat %s moved to %s with %d open tables", old, new, len(moved))
 
 
@@ -42,8 +41,7 @@ async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     if not gone or change.chat.type == "private":
         return
-    s = services(context)
-    for table in await s.tables.close_chat(change.chat.id):
+    for table in await runtime(context).core.chats.close(change.chat.id):
         log.info("table %s cancelled: the bot left chat %s", table.id, change.chat.id)
 
 

@@ -1,20 +1,23 @@
-"""Small helpers the handlers share."""
+"""What every handler shares: the runtime, the chat's language, replies, membership checks.
+Feature modules import this one and nothing else of `bot.handlers`."""
 
 from __future__ import annotations
 
 import logging
-from typing import NamedTuple
+from datetime import UTC, tzinfo
+from typing import NamedTuple, cast
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
+from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.app import Services, services
 from bot.i18n import Translator, translator
-from bot.service.publisher import reply_row
-from bot.service.tables import Refusal
+from bot.runtime import Runtime
+from bot.service.changes import Refusal
 from bot.storage.repo import Table
+from bot.telegram.rows import Markup, reply_row
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +36,21 @@ def display_name(user: User) -> str:
     return user.full_name or user.username or str(user.id)
 
 
+def zone(r: Runtime) -> tzinfo:
+    """The time zone of the dates the bot shows (and of where a month starts)."""
+    try:
+        return ZoneInfo(r.settings.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:
+    """The bot's services (built in `bot/runtime.py`, handed to the application at start)."""
+    return cast(Runtime, context.application.bot_data["runtime"])
+
+
 async def chat_translator(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> Translator:
-    s = services(context)
-    return translator(await s.store.chat_language(chat_id) or s.settings.language)
+    return translator(await runtime(context).core.chats.language(chat_id))
 
 
 def table_translator(table: Table | None, fallback: Translator) -> Translator:
@@ -44,8 +59,8 @@ def table_translator(table: Table | None, fallback: Translator) -> Translator:
 
 def refusal_text(t: Translator, refusal: Refusal) -> str:
     if refusal.code == "illegal":
-        reason = refusal.params.get("reason")
-        return t(f"reason.{getattr(reason, 'value', 'not_allowed')}")
+        reason = refusal.reason
+        return t(f"reason.{reason.value if reason is not None else 'not_allowed'}")
     return t(f"refusal.{refusal.code}")
 
 
@@ -53,11 +68,11 @@ async def reply(
     context: ContextTypes.DEFAULT_TYPE,
     message: Message,
     text: str,
-    markup: InlineKeyboardMarkup | None = None,
+    markup: Markup | None = None,
 ) -> None:
     """Answer a message through its chat's lane (paced, coalesced, delivered after a crash)."""
-    await services(context).publisher.say(
-        reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)
+    await runtime(context).outbox.send(
+        [reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)]
     )
 
 
@@ -95,7 +110,7 @@ class GroupCommand(NamedTuple):
     message: Message
     user: User
     chat: Chat
-    services: Services
+    runtime: Runtime
     t: Translator
 
 
@@ -108,8 +123,45 @@ async def in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GroupC
     if not is_group(chat):
         await reply(context, message, t("refusal.group_only"))
         return None
-    return GroupCommand(message, user, chat, services(context), t)
+    return GroupCommand(message, user, chat, runtime(context), t)
 
 
-async def see(s: Services, user: User, can_dm: bool | None = None) -> None:
-    await s.tables.see_player(user.id, display_name(user), user.username, can_dm)
+async def see(r: Runtime, user: User, can_dm: bool | None = None) -> None:
+    await r.core.people.see(user.id, display_name(user), user.username, can_dm)
+
+
+async def can_write(
+    context: ContextTypes.DEFAULT_TYPE, r: Runtime, user: User, t: Translator
+) -> bool:
+    """Try the private chat: the join confirmation doubles as the check."""
+    try:
+        await context.bot.send_message(user.id, t("dm.joined"))
+    except Forbidden:
+        await see(r, user, can_dm=False)
+        return False
+    await see(r, user, can_dm=True)
+    return True
+
+
+async def check_member(
+    context: ContextTypes.DEFAULT_TYPE, table: Table, user_id: int, tapped_in_group: bool
+) -> None:
+    """Only the group's members sit at its tables. When Telegram will not tell (a supergroup
+    that hides its members), a tap on the group's own lobby is taken as proof enough, since only
+    who sees the group can tap there; a link alone is not."""
+    member = await is_member(context, table.chat_id, user_id)
+    if member is False or (member is None and not tapped_in_group):
+        raise Refusal("not_member" if member is False else "member_unknown")
+
+
+async def cancel_table(
+    r: Runtime, table: Table, user_id: int, admin: bool, t: Translator
+) -> str | None:
+    """Cancel; returns the refusal text, if any (sent as a reply by the caller)."""
+    was = table.status
+    try:
+        table = await r.core.lobby.cancel(table.id, user_id, admin)
+    except Refusal as refusal:
+        return refusal_text(t, refusal)
+    log.info("table %s cancelled (was %s) by %s", table.id, was.value, user_id)
+    return None

@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Collection, Coroutine
+from collections.abc import Collection, Coroutine, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +23,10 @@ from typing import Any
 from bot.ai import decide
 from bot.ai.signs import signs_to_show
 from bot.game import Action, Observation, observe
-from bot.service.tables import Refusal, TableService, bot_to_move
+from bot.service.changes import Change, ChangeKind, Refusal
+from bot.service.play import Play, bot_to_move
+from bot.service.unit import Tables
+from bot.storage.outbox import Outgoing
 from bot.storage.repo import Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
@@ -57,19 +60,22 @@ class _Due:
     at: float
 
 
-SignSender = Callable[[Table, int, list[str]], Coroutine[Any, Any, None]]
-
-
 class AiPlayers:
+    """A subscriber of the core: after every commit it looks whether a computer player is to
+    move, and moves it through `Play` like anyone."""
+
     def __init__(
         self,
-        tables: TableService,
+        tables: Tables,
+        play: Play,
         *,
         delay: float,
         workers: int,
         seed: int | None,
     ) -> None:
         self.tables = tables
+        self.play = play
+        self.clock = tables.clock
         self.delay = delay
         self.seed = seed
         self._tasks: set[asyncio.Task[None]] = set()
@@ -79,9 +85,22 @@ class AiPlayers:
         self._thinking: set[int] = set()
         self._signs: dict[tuple[int, int, int], list[str]] = {}  # (table, hand, seat) -> señas
         self._signed: set[tuple[int, int]] = set()  # (table, hand): the bots showed theirs
-        self.send_signs: SignSender | None = None
         self.decisions = 0  # moves made, for tests and logs
-        tables.watchers.append(self.consider)
+
+    # -- a subscriber of the core ----------------------------------------------------------------
+    async def plan(self, change: Change) -> list[Outgoing]:
+        return []  # a computer player says nothing of its own
+
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        table = change.table
+        if table is None:
+            return
+        if change.kind is ChangeKind.SIGN and change.seat is not None and change.sign:
+            partner = (change.seat + 2) % 4
+            if is_bot(table.seats[partner]):
+                self.receive_sign(table, partner, change.sign)
+            return
+        self.consider(table)
 
     # -- the pool ------------------------------------------------------------------------------
     def _executor(self) -> Executor | None:
@@ -120,7 +139,7 @@ class AiPlayers:
 
     def busy(self) -> bool:
         """A computer player is thinking or its pause is over (tests wait on this)."""
-        now = self.tables.clock()
+        now = self.clock()
         return bool(self._tasks) or any(due.at <= now for due in self._due.values())
 
     # -- scheduling ----------------------------------------------------------------------------
@@ -138,7 +157,7 @@ class AiPlayers:
         due = self._due.get(table.id)
         if due is not None and due.step == step and due.seat == seat:
             return
-        self._due[table.id] = _Due(step, seat, self.tables.clock() + self.delay)
+        self._due[table.id] = _Due(step, seat, self.clock() + self.delay)
         if self.delay <= 0:
             self.tick()
         else:  # on time, rather than at the next sweep (which still catches it if need be)
@@ -148,7 +167,7 @@ class AiPlayers:
     def tick(self) -> None:
         """Start the moves whose pause is over (called by the timer sweep, and at once when
         there is no pause)."""
-        now = self.tables.clock()
+        now = self.clock()
         for table_id, due in list(self._due.items()):
             if due.at <= now and table_id not in self._thinking:
                 del self._due[table_id]
@@ -165,7 +184,7 @@ class AiPlayers:
                 return
             obs = observe(table.state, due.seat)
             hand = table.state.hand_number
-            signs = tuple(self._signs.get((table_id, hand, due.seat), ()))
+            signs = tuple(self.signs_for(table_id, hand, due.seat))
             seed = None if self.seed is None else f"{self.seed}:{table_id}:{due.step}:{due.seat}"
             pool = self._executor()
             loop = asyncio.get_running_loop()
@@ -174,7 +193,7 @@ class AiPlayers:
             else:
                 action = await asyncio.to_thread(_think, obs, level, seed, signs)
             try:
-                outcome = await self.tables.bot_act(table_id, due.seat, due.step, action)
+                outcome = await self.play.bot_act(table_id, due.seat, due.step, action)
             except Refusal:  # the table changed in another process meanwhile
                 outcome = None
             if outcome is not None:
@@ -213,8 +232,9 @@ class AiPlayers:
             shown = signs_to_show(state.hand.dealt[seat])
             if is_bot(table.seats[partner]):
                 self._signs[(table.id, state.hand_number, partner)] = list(shown)
-            elif table.seats[partner] is not None and self.send_signs is not None:
-                self.spawn(self.send_signs(table, seat, shown))
+            elif table.seats[partner] is not None:
+                self.spawn(self.play.bot_signs(table, seat, list(shown)))
 
     def signs_for(self, table_id: int, hand: int, seat: int) -> Collection[str]:
+        """The señas `seat` (a computer player) was shown this hand by its partner."""
         return tuple(self._signs.get((table_id, hand, seat), ()))

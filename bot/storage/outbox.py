@@ -14,10 +14,32 @@ survives a restart).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot import codec
 from bot.storage.db import Conn, Database
+
+
+class RowKind(StrEnum):
+    """What a row asks a front end to do (stored as these strings)."""
+
+    TEXT = "text"  # a new message, its text rendered when decided
+    EDIT = "edit"  # a new text for a message of ours (a /config panel, a page of a reading)
+    LOBBY = "lobby"  # the lobby message, rendered when it goes out
+    BOARD = "board"  # the group's board, rendered when it goes out
+    HAND = "hand"  # a player's private hand message, rendered when it goes out
+    CLOSE = "close"  # the lobby or board of a table that ended without a winner
+    MATCH_END = "match_end"  # the end of a match: final score, ratings, the seed
+
+
+def row_kind(text: str) -> RowKind | None:
+    """A stored kind; None for one this code no longer makes."""
+    try:
+        return RowKind(text)
+    except ValueError:
+        return None
+
 
 POST = 0  # new messages and announcements: in the order they were decided
 URGENT = 1  # the tapper's own hand, the hand of whoever must act now, a hand that notifies
@@ -29,7 +51,7 @@ class Outgoing:
     """Something to send, edit or delete in `chat_id`, decided by a change of state."""
 
     chat_id: int
-    kind: str
+    kind: RowKind
     payload: dict[str, Any] = field(default_factory=dict)
     key: str | None = None  # same key, same chat, still waiting: one row
     priority: int = POST
@@ -42,7 +64,7 @@ class Pending:
 
     id: int
     chat_id: int
-    kind: str
+    kind: RowKind | None  # None: a kind this code no longer makes (dropped, logged)
     key: str | None
     payload: dict[str, Any]
     version: int
@@ -92,7 +114,7 @@ class OutboxStore:
             Pending(
                 id=row["id"],
                 chat_id=row["chat_id"],
-                kind=row["kind"],
+                kind=row_kind(row["kind"]),
                 key=row["key"],
                 payload=codec.loads(row["payload"]),
                 version=row["version"],

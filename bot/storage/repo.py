@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from bot import codec
-from bot.game import MatchConfig, MatchState
+from bot.game import ActionKind, MatchConfig, MatchState
+from bot.options import DEFAULT_BOT_LEVEL, TableOptions
 from bot.storage.db import Conn, Database, Row
 
 
@@ -31,6 +32,41 @@ def is_bot(user_id: int | None) -> bool:
     return user_id is not None and user_id < 0
 
 
+class Note(StrEnum):
+    """What a line of a table's recent calls says, besides a chant (stored as these strings)."""
+
+    MAZO = "mazo"
+    ENVIDO_VALUES = "envido_values"
+    FLOR_VALUES = "flor_values"
+    ENVIDO_ANNULLED = "envido_annulled"
+    CONCEDE = "concede"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One line of the hand's recent calls: a chant or answer (`what` is an ActionKind), a note
+    (a Note), or the values said (`values`: (seat, value) pairs; `seat` is None). Stored as
+    `[seat, what, values]` lists, seat -1 for none, as databases have always kept them."""
+
+    seat: int | None
+    what: ActionKind | Note
+    values: tuple[tuple[int, int], ...] = ()
+
+    def to_json(self) -> list[Any]:
+        values = [list(v) for v in self.values] if self.values else None
+        return [-1 if self.seat is None else self.seat, self.what.value, values]
+
+    @staticmethod
+    def from_json(entry: Sequence[Any]) -> Call:
+        seat, what, values = entry
+        kind: ActionKind | Note = Note(what) if what in NOTES else ActionKind(what)
+        pairs = tuple((int(s), int(v)) for s, v in values) if values else ()
+        return Call(None if seat is None or seat < 0 else int(seat), kind, pairs)
+
+
+NOTES = frozenset(n.value for n in Note)
+
+
 @dataclass
 class Table:
     """A table in a group (or a forum topic): a lobby, then a match."""
@@ -49,7 +85,7 @@ class Table:
     version: int = 0
     message_id: int | None = None
     hand_messages: dict[int, int] = field(default_factory=dict)
-    calls: list[list[Any]] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)  # the hand's recent calls
     started_at: float | None = None
     ended_at: float | None = None
     turn_seconds: int = 0  # 0: sin tiempo
@@ -87,6 +123,13 @@ class Table:
         user = self.seats[seat]
         return BOT_LEVELS.get(user) if user is not None else None
 
+    @property
+    def options(self) -> TableOptions:
+        """The table's options as they stand (its bots' level, or the default)."""
+        bots = self.bot_seats
+        level = self.bot_level(bots[0]) if bots else None
+        return TableOptions(self.config, self.turn_seconds, level or DEFAULT_BOT_LEVEL)
+
 
 @dataclass(frozen=True)
 class Player:
@@ -113,7 +156,7 @@ def _table(row: Row) -> Table:
         version=row["version"],
         message_id=row["message_id"],
         hand_messages={int(k): int(v) for k, v in codec.loads(row["hand_messages"]).items()},
-        calls=list(codec.loads(row["calls"])),
+        calls=[Call.from_json(c) for c in codec.loads(row["calls"])],
         started_at=row["started_at"],
         ended_at=row["ended_at"],
         turn_seconds=row["turn_seconds"],
@@ -144,7 +187,7 @@ def _columns(table: Table) -> dict[str, object]:
         "version": table.version,
         "message_id": table.message_id,
         "hand_messages": codec.dumps(table.hand_messages),
-        "calls": codec.dumps(table.calls),
+        "calls": codec.dumps([c.to_json() for c in table.calls]),
         "language": table.language,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
@@ -298,25 +341,25 @@ class Store:
         row = await self.db.fetchone("SELECT language FROM chats WHERE chat_id = ?", chat_id)
         return row["language"] if row else None
 
-    async def set_chat_language(self, chat_id: int, language: str) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
-                " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
-                (chat_id, language),
-            )
+    async def set_chat_language(self, conn: Conn, chat_id: int, language: str) -> None:
+        """Inside the caller's transaction."""
+        await conn.execute(
+            "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
+            (chat_id, language),
+        )
 
     async def chat_defaults(self, chat_id: int) -> dict[str, Any]:
         row = await self.db.fetchone("SELECT defaults FROM chats WHERE chat_id = ?", chat_id)
         return dict(codec.loads(row["defaults"])) if row else {}
 
-    async def set_chat_defaults(self, chat_id: int, defaults: dict[str, Any]) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO chats (chat_id, defaults) VALUES (?, ?)"
-                " ON CONFLICT (chat_id) DO UPDATE SET defaults = excluded.defaults",
-                (chat_id, codec.dumps(defaults)),
-            )
+    async def set_chat_defaults(self, conn: Conn, chat_id: int, defaults: dict[str, Any]) -> None:
+        """Inside the caller's transaction."""
+        await conn.execute(
+            "INSERT INTO chats (chat_id, defaults) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET defaults = excluded.defaults",
+            (chat_id, codec.dumps(defaults)),
+        )
 
     async def move_chat(self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]) -> None:
         """A group became a supergroup: its tables, league and settings follow it."""

@@ -10,6 +10,8 @@ from typing import Any, NamedTuple
 from bot.game import Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
 from bot.i18n import Translator
+from bot.options import Option, TableOptions
+from bot.storage.repo import Table
 
 SUIT_EMOJI = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
 MAX_NAME = 24
@@ -24,27 +26,35 @@ def short_name(name: str) -> str:
 
 
 class Button(NamedTuple):
-    """A callback button (the field names are PTB's and Telegram's)."""
+    """A button: a callback (`callback_data`) or a link (`url`). The field names are PTB's and
+    Telegram's."""
 
     text: str
-    callback_data: str
+    callback_data: str = ""
+    url: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        if self.url:
+            return {"text": self.text, "url": self.url}
+        return {"text": self.text, "callback_data": self.callback_data}
 
 
 class Keys(tuple[tuple[Button, ...], ...]):
-    """An inline keyboard of callback buttons, as plain tuples: a board and two hands are drawn
-    on every tap, and PTB's keyboard objects (built, hashed, then turned back into dicts) were a
-    twentieth of the bot's CPU. Hashable, so an unchanged message is not edited again."""
+    """An inline keyboard, as plain tuples (every view builds its keyboards so): a board and
+    two hands are drawn on every tap, and PTB's keyboard objects (built, hashed, then turned
+    back into dicts) were a twentieth of the bot's CPU. Hashable, so an unchanged message is
+    not edited again."""
 
     @property
     def inline_keyboard(self) -> tuple[tuple[Button, ...], ...]:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "inline_keyboard": [
-                [{"text": b.text, "callback_data": b.callback_data} for b in row] for row in self
-            ]
-        }
+        return {"inline_keyboard": [[b.to_dict() for b in row] for row in self if row]}
+
+    @staticmethod
+    def of(rows: Sequence[Sequence[Button]]) -> Keys:
+        return Keys(tuple(tuple(row) for row in rows if row))
 
 
 @dataclass(frozen=True)
@@ -72,9 +82,51 @@ def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
     return Seating(tuple(short_name(names.get(u, "?")) if u else "—" for u in seats))
 
 
+def bot_name(t: Translator, level: str) -> str:
+    """A computer player's name on the board: it says it is one, and its level."""
+    return t("bot.name", level=t(f"bot.level.{level}"))
+
+
+def with_bots(t: Translator, table: Table, names: dict[int, str]) -> dict[int, str]:
+    """People's names, and a name for each computer player at the table."""
+    named = dict(names)
+    for seat in table.bot_seats:
+        level = table.bot_level(seat)
+        user = table.seats[seat]
+        if level is not None and user is not None:
+            named[user] = bot_name(t, level)
+    return named
+
+
+def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
+    """Who sits where at `table`, computer players named by their level."""
+    return seating(table.seats, with_bots(t, table, names))
+
+
 def option_label(t: Translator, key: str, value: str) -> str:
     """An option button: its name and the value it has now ("🔄 Flor: con")."""
     return t("button.option", name=t(f"option.{key}"), value=value)
+
+
+def option_button_text(t: Translator, options: TableOptions, option: Option) -> str:
+    """What an option's button shows: its name and the value it has now (one tap moves it on,
+    see `TableOptions.cycled`). LANG shows the translator's own language."""
+    config = options.config
+    seconds = options.timer
+    name, value = {
+        Option.MODE: ("mode", "1v1" if config.players == 2 else "2v2"),
+        Option.TARGET: ("target", t("option.target_value", points=config.target)),
+        Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
+        Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
+        Option.TIMER: ("timer", f"{seconds} s" if seconds else t("option.timer_off")),
+        Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
+        Option.LANG: ("lang", t.language),
+    }[option]
+    return option_label(t, name, value)
+
+
+def timer_text(t: Translator, seconds: int) -> str:
+    return t("lobby.timer", seconds=seconds) if seconds else t("lobby.no_timer")
 
 
 def card_name(t: Translator, card: Card) -> str:

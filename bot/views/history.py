@@ -9,15 +9,13 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import PageData, pack
 from bot.game import Action, ActionKind, AnyAction, Deal
 from bot.game.fair import commitment, fair_deal
 from bot.game.record import HandRecord
 from bot.i18n import Translator
 from bot.storage.repo import Table
-from bot.views.common import Seating, card_name, cards_text
+from bot.views.common import Button, Keys, Seating, card_name, cards_text
 from bot.views.summary import points_lines
 
 # Telegram cuts a message at 4,096 characters (after entities are parsed): stay well below.
@@ -41,15 +39,14 @@ def paginate(blocks: Sequence[str], limit: int = PAGE_CHARS) -> list[str]:
     return pages
 
 
-def pager(view: str, key: int, page: int, pages: int) -> list[InlineKeyboardButton]:
+def pager(view: str, key: int, page: int, pages: int) -> list[Button]:
     row = []
     if page > 0:
-        row.append(InlineKeyboardButton("◀️", callback_data=pack(PageData(view, key, page - 1))))
+        row.append(Button("◀️", pack(PageData(view, key, page - 1))))
     if pages > 1:
-        label = f"{page + 1}/{pages}"
-        row.append(InlineKeyboardButton(label, callback_data=pack(PageData(view, key, page))))
+        row.append(Button(f"{page + 1}/{pages}", pack(PageData(view, key, page))))
     if page < pages - 1:
-        row.append(InlineKeyboardButton("▶️", callback_data=pack(PageData(view, key, page + 1))))
+        row.append(Button("▶️", pack(PageData(view, key, page + 1))))
     return row
 
 
@@ -59,7 +56,7 @@ def when(at: float | None, zone: tzinfo) -> str:
 
 def history_view(
     t: Translator, matches: Sequence[tuple[dict[str, Any], Seating]], zone: tzinfo
-) -> tuple[str, InlineKeyboardMarkup | None]:
+) -> tuple[str, Keys | None]:
     """/historial: the last matches, newest first, with a button to open each."""
     if not matches:
         return t("historial.empty"), None
@@ -89,12 +86,12 @@ def history_view(
                 minutes=max(minutes, 0),
             )
         )
-        buttons.append(
-            InlineKeyboardButton(f"🔎 {number}", callback_data=pack(PageData("m", number)))
-        )
+        # "h": opened from this list, so the match comes as a reply below it (the list
+        # stays); "m" turns the pages of a match's own message.
+        buttons.append(Button(f"🔎 {number}", pack(PageData("h", number))))
     text = paginate(["\n".join(lines)])[0]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
-    return text, InlineKeyboardMarkup(rows)
+    return text, Keys.of(rows)
 
 
 def _action_text(t: Translator, who: Seating, action: Action) -> str:
@@ -130,15 +127,15 @@ def match_pages(
     return [f"{head}\n\n{page}" for page in pages]
 
 
-def match_markup(number: int, page: int, pages: int, t: Translator) -> InlineKeyboardMarkup:
+def match_markup(number: int, page: int, pages: int, t: Translator) -> Keys:
     rows = [pager("m", number, page, pages)] if pages > 1 else []
     rows.append(
         [
-            InlineKeyboardButton(t("button.export"), callback_data=pack(PageData("j", number))),
-            InlineKeyboardButton(t("button.verify"), callback_data=pack(PageData("f", number))),
+            Button(t("button.export"), pack(PageData("j", number))),
+            Button(t("button.verify"), pack(PageData("f", number))),
         ]
     )
-    return InlineKeyboardMarkup(rows)
+    return Keys.of(rows)
 
 
 def verify_text(t: Translator, table: Table, deals: Sequence[Deal]) -> str:

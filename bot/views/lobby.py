@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import LobbyData, pack
 from bot.i18n import Translator
-from bot.service.tables import LobbyOption
+from bot.options import LOBBY_OPTIONS, Option
 from bot.storage.repo import Table
-from bot.views.common import option_label, rules_line, short_name
+from bot.views.common import Button, Keys, option_button_text, rules_line, short_name, timer_text
 
 
 def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
@@ -35,7 +33,7 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
     return "\n".join(lines)
 
 
-def bot_buttons(t: Translator, table: Table) -> list[InlineKeyboardButton]:
+def bot_buttons(t: Translator, table: Table) -> list[Button]:
     """Seat a computer player (per team in 2v2) where a seat is free, or take one out."""
     tid = table.id
     out = []
@@ -43,70 +41,36 @@ def bot_buttons(t: Translator, table: Table) -> list[InlineKeyboardButton]:
         for team in (0, 1):
             if any(table.seats[s] is None for s in (team, team + 2)):
                 out.append(
-                    InlineKeyboardButton(
-                        t("button.add_bot_team", team=team + 1),
-                        callback_data=pack(LobbyData(tid, "b", str(team))),
-                    )
-                )
+                    Button(t("button.add_bot_team", team=team + 1),
+                           pack(LobbyData(tid, "b", str(team))))
+                )  # fmt: skip
     elif None in table.seats:
-        out.append(InlineKeyboardButton(t("button.add_bot"),
-                                        callback_data=pack(LobbyData(tid, "b"))))  # fmt: skip
+        out.append(Button(t("button.add_bot"), pack(LobbyData(tid, "b"))))
     if table.bot_seats:
-        out.append(InlineKeyboardButton(t("button.remove_bot"),
-                                        callback_data=pack(LobbyData(tid, "r"))))  # fmt: skip
+        out.append(Button(t("button.remove_bot"), pack(LobbyData(tid, "r"))))
     return out
 
 
-def timer_text(t: Translator, seconds: int) -> str:
-    return t("lobby.timer", seconds=seconds) if seconds else t("lobby.no_timer")
-
-
-def lobby_markup(t: Translator, table: Table, join_link: str) -> InlineKeyboardMarkup:
+def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     tid = table.id
-    config = table.config
-    rows: list[list[InlineKeyboardButton]] = []
-    if config.players == 4:
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    t("button.join_team", team=team + 1),
-                    callback_data=pack(LobbyData(tid, "j", str(team))),
-                )
-                for team in (0, 1)
-            ]
-        )
-    else:
-        rows.append(
-            [InlineKeyboardButton(t("button.join"), callback_data=pack(LobbyData(tid, "j")))]
-        )
-    rows[0].append(InlineKeyboardButton(t("button.leave"), callback_data=pack(LobbyData(tid, "x"))))
-    # Each option button shows the value the table has now; a tap moves it to the next one.
-    seconds = table.turn_seconds
-    options = [
-        (LobbyOption.MODE, "mode", "1v1" if config.players == 2 else "2v2"),
-        (LobbyOption.TARGET, "target", t("option.target_value", points=config.target)),
-        (LobbyOption.FLOR, "flor", t("option.flor_on") if config.flor else t("option.flor_off")),
-        (LobbyOption.HOUSE, "house", "2" if config.mazo_penalty else "1"),
-        (LobbyOption.TIMER, "timer", f"{seconds} s" if seconds else t("option.timer_off")),
-    ]
-    bots = table.bot_seats
-    if bots:
-        level = table.bot_level(bots[0]) or "normal"
-        options.append((LobbyOption.BOT, "bots", t(f"bot.level.{level}")))
-    toggles = [
-        InlineKeyboardButton(
-            option_label(t, key, value), callback_data=pack(LobbyData(tid, "o", name))
-        )
-        for name, key, value in options
-    ]
-    rows += [toggles[:2], toggles[2:4], toggles[4:]]
-    rows.append(bot_buttons(t, table))
-    rows.append(
-        [
-            InlineKeyboardButton(t("button.open_private"), url=join_link),
-            InlineKeyboardButton(
-                t("button.cancel"), callback_data=pack(LobbyData(tid, "o", "cancel"))
-            ),
+    if table.config.players == 4:
+        first = [
+            Button(t("button.join_team", team=team + 1), pack(LobbyData(tid, "j", str(team))))
+            for team in (0, 1)
         ]
-    )
-    return InlineKeyboardMarkup(rows)
+    else:
+        first = [Button(t("button.join"), pack(LobbyData(tid, "j")))]
+    first.append(Button(t("button.leave"), pack(LobbyData(tid, "x"))))
+    # Each option button shows the value the table has now; a tap moves it to the next one.
+    options = table.options
+    shown = [o for o in LOBBY_OPTIONS if o is not Option.BOT or table.bot_seats]
+    toggles = [
+        Button(option_button_text(t, options, o), pack(LobbyData(tid, "o", o.value)))
+        for o in shown
+    ]
+    last = [
+        Button(t("button.open_private"), url=join_link),
+        Button(t("button.cancel"), pack(LobbyData(tid, "o", "cancel"))),
+    ]
+    return Keys.of([first, toggles[:2], toggles[2:4], toggles[4:], bot_buttons(t, table), last])
+

@@ -108,22 +108,6 @@ def standings_pages(
     return pages
 
 
-def standings_text(
-    t: Translator, rows: Sequence[Standing], scope: str, pairs: Sequence[Pair] = ()
-) -> str:
-    if not rows:
-        return t("tabla.empty")
-    block = "\n".join(standings_lines(t, rows))
-    text = f"{t('tabla.title')} · {scope}\n<pre>{escape(block)}</pre>"
-    if pairs:
-        pair_lines = [
-            f"{_name(p.names[0], 9)}+{_name(p.names[1], 9)} {p.won}/{p.played}"[:WIDTH]
-            for p in pairs
-        ]
-        text += f"\n{t('tabla.pairs')}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
-    return text
-
-
 def numbers_text(
     t: Translator,
     name: str,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from bot.callbacks import ActData, CardsData, SignData, pack
+from bot.callbacks import ActData, CardsData, SignData, VacatedData, pack
 from bot.game import Action, ActionKind, Observation, Phase, envido_value, flor_value, has_flor
 from bot.i18n import Translator
+from bot.storage.repo import Call, Note
 from bot.views.common import (
     Button,
     Keys,
@@ -35,14 +35,15 @@ def kind_label(t: Translator, kind: ActionKind) -> str:
     return t(f"kind.{kind.value}")
 
 
-def call_line(t: Translator, who: Seating, entry: Sequence[Any]) -> str:
-    seat, key, arg = entry
-    if key == "envido_values" or key == "flor_values":
-        values = ", ".join(f"{who.seat(s)} {v}" for s, v in arg)
-        return t(f"call.{key}", values=values)
-    if key in ("mazo", "envido_annulled", "concede"):
-        return t(f"call.{key}", name=who.seat(seat))
-    return t("call.said", name=who.seat(seat), chant=t(f"kind.{key}"))
+def call_line(t: Translator, who: Seating, call: Call) -> str:
+    what = call.what
+    if what in (Note.ENVIDO_VALUES, Note.FLOR_VALUES):
+        values = ", ".join(f"{who.seat(s)} {v}" for s, v in call.values)
+        return t(f"call.{what.value}", values=values)
+    name = who.seat(call.seat) if call.seat is not None else "?"
+    if isinstance(what, Note):
+        return t(f"call.{what.value}", name=name)
+    return t("call.said", name=name, chant=kind_label(t, what))
 
 
 def _rounds(t: Translator, who: Seating, obs: Observation) -> list[str]:
@@ -89,7 +90,7 @@ def board_text(
     t: Translator,
     who: Seating,
     obs: Observation,
-    calls: Sequence[Sequence[Any]],
+    calls: Sequence[Call],
     record: str | None = None,
 ) -> str:
     """The group's one message: the last hand's record on top (so the end of a hand costs no
@@ -165,3 +166,15 @@ def hand_markup(t: Translator, table_id: int, obs: Observation, signs: bool) -> 
     if signs:
         rows.append((Button(t("button.signs"), pack(SignData(table_id, obs.step, "m"))),))
     return Keys(rows) if rows else None
+
+
+def vacated_keys(t: Translator, table_id: int) -> Keys:
+    """A seat left empty mid-match: a computer player takes it, or the match ends."""
+    return Keys.of(
+        [
+            [
+                Button(t("button.bot_takes_seat"), pack(VacatedData(table_id, "b"))),
+                Button(t("button.end_match"), pack(VacatedData(table_id, "e"))),
+            ]
+        ]
+    )

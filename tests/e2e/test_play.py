@@ -111,7 +111,7 @@ async def _play_checking_the_board(h: Harness, mode: str) -> None:
         assert table is not None and table.state is not None
         state = table.state
         legal = state.legal_actions()
-        _, markup = await h.services.publisher.board_view(table)
+        _, markup = await h.services.deliverer.board_view(table)
         assert markup is not None
         for button in (b for row in markup.inline_keyboard for b in row):
             data = unpack(str(button.callback_data))

@@ -12,7 +12,7 @@ from bot.game import ActionKind, MatchConfig
 from bot.i18n import translator
 from bot.league.ratings import Rating, rate
 from bot.league.stats import match_stats
-from bot.service.tables import TableService
+from bot.service.core import Core
 from bot.storage.db import Database
 from bot.storage.league import League
 from bot.storage.repo import Store
@@ -30,10 +30,10 @@ class Clock:
         return self.now
 
 
-async def play_out(service: TableService, table_id: int, loser_side: int) -> None:
+async def play_out(service: Core, table_id: int, loser_side: int) -> None:
     """The losing side goes to the mazo whenever it may act; the other plays its first card."""
     while True:
-        table = await service.get(table_id)
+        table = await service.tables.get(table_id)
         if table is None or table.state is None or table.state.is_over:
             return
         state = table.state
@@ -42,37 +42,37 @@ async def play_out(service: TableService, table_id: int, loser_side: int) -> Non
         action = mazo[0] if mazo else next(a for a in legal if a.kind is ActionKind.PLAY)
         user = table.seats[action.seat]
         assert user is not None
-        await service.act(table_id, user, state.step, action.kind, action.card)
+        await service.play.act(table_id, user, state.step, action.kind, action.card)
 
 
 async def match(
-    service: TableService, seats: list[int], loser_side: int | None, concede: int | None = None
+    service: Core, seats: list[int], loser_side: int | None, concede: int | None = None
 ) -> int:
     config = MatchConfig(players=len(seats), target=15, flor=False)
-    table = await service.open_lobby(CHAT, 0, seats[0], config, "es")
+    table = await service.lobby.open(CHAT, 0, seats[0], config, "es")
     for seat, user in enumerate(seats):
         team = seat % 2 if len(seats) == 4 else None
-        await service.join(table.id, user, team)
+        await service.lobby.join(table.id, user, team)
     if concede is not None:
-        await service.concede(table.id, concede)
+        await service.turns.concede(table.id, concede)
     elif loser_side is None:
-        await service.cancel(table.id, seats[0], is_admin=False)
+        await service.lobby.cancel(table.id, seats[0], is_admin=False)
     else:
         await play_out(service, table.id, loser_side)
     return table.id
 
 
 @pytest.fixture
-async def league_service(db_target: Path | str) -> TableService:
+async def league_service(db_target: Path | str) -> Core:
     db = await Database.open(db_target)
-    service = TableService(Store(db), seed=1, clock=Clock())
+    service = Core.build(Store(db), seed=1, clock=Clock())
     for user, name in [(1, "Ana"), (2, "Beto"), (3, "Caro"), (4, "Dani")]:
-        await service.see_player(user, name, None)
+        await service.people.see(user, name, None)
     yield service  # type: ignore[misc]
     await db.close()
 
 
-async def test_standings_worked_out_by_hand(league_service: TableService) -> None:
+async def test_standings_worked_out_by_hand(league_service: Core) -> None:
     service = league_service
     await match(service, [1, 2], loser_side=1)  # Ana beats Beto
     await match(service, [1, 2], loser_side=1)  # again
@@ -116,7 +116,7 @@ async def test_standings_worked_out_by_hand(league_service: TableService) -> Non
     assert all((c.after > c.before) == (c.name in ("Ana", "Caro")) for c in changes)
 
 
-async def test_recomputing_from_scratch_gives_the_same_table(league_service: TableService) -> None:
+async def test_recomputing_from_scratch_gives_the_same_table(league_service: Core) -> None:
     service = league_service
     for seats, loser in [([1, 2], 0), ([3, 4], 1), ([1, 2, 3, 4], 0), ([2, 3], 1), ([4, 1], 0)]:
         await match(service, seats, loser)
@@ -128,7 +128,7 @@ async def test_recomputing_from_scratch_gives_the_same_table(league_service: Tab
     assert await league.standings(CHAT) == before
 
 
-async def test_stats_of_a_player_come_from_the_action_logs(league_service: TableService) -> None:
+async def test_stats_of_a_player_come_from_the_action_logs(league_service: Core) -> None:
     service = league_service
     await match(service, [1, 2], loser_side=1)
     await match(service, [2, 1, 4, 3], loser_side=0)  # Beto+Dani lose: Beto leaves
@@ -171,16 +171,16 @@ def test_the_table_fits_a_phone() -> None:
 
 
 async def test_two_matches_ending_at_the_same_moment_both_count_once(
-    league_service: TableService,
+    league_service: Core,
 ) -> None:
     service = league_service
     tables = []
     for topic, seats in ((1, [1, 2]), (2, [1, 3])):
-        table = await service.open_lobby(CHAT, topic, seats[0], MatchConfig(), "es")
+        table = await service.lobby.open(CHAT, topic, seats[0], MatchConfig(), "es")
         for user in seats:
-            await service.join(table.id, user)
+            await service.lobby.join(table.id, user)
         tables.append(table.id)
-    await asyncio.gather(service.concede(tables[0], 2), service.concede(tables[1], 3))
+    await asyncio.gather(service.turns.concede(tables[0], 2), service.turns.concede(tables[1], 3))
     league = League(service.store.db)
     rows = {r.name: (r.played, r.won) for r in await league.standings(CHAT)}
     assert rows == {"Ana": (2, 2), "Beto": (1, 0), "Caro": (1, 0)}

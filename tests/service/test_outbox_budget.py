@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.service.outbox import Delivery, Outbox
 from bot.storage.db import Database
 from bot.storage.outbox import REFRESH, URGENT, Outgoing, Pending
+from bot.telegram.outbox import Delivery, Outbox
 from tests.waiting import until
 
 HOUR = 3600.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,25 +13,26 @@ import pytest
 
 from bot.game import ActionKind, MatchConfig, replay
 from bot.game.actions import parse_any
-from bot.service.publisher import Publisher
-from bot.service.tables import Change, Refusal, TableService
+from bot.service.changes import Change, Refusal
+from bot.service.core import Core
 from bot.storage.db import Database, DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.outbox import REFRESH, URGENT, Outgoing
 from bot.storage.repo import Store, Table, TableStatus
+from bot.telegram.planner import Planner
 from tests.pg import INSTALL_HINT, Cluster
 
 CHAT = -100
 
 
-async def service_on(path: Path | str) -> TableService:
-    return TableService(Store(await Database.open(path)), seed=3)
+async def service_on(path: Path | str) -> Core:
+    return Core.build(Store(await Database.open(path)), seed=3)
 
 
-async def started_table(service: TableService, players: int = 2) -> int:
-    table = await service.open_lobby(CHAT, 0, 1, MatchConfig(players=players), "es")
+async def started_table(service: Core, players: int = 2) -> int:
+    table = await service.lobby.open(CHAT, 0, 1, MatchConfig(players=players), "es")
     for user in range(1, players + 1):
-        outcome = await service.join(table.id, user)
+        outcome = await service.lobby.join(table.id, user)
     assert outcome.started
     return table.id
 
@@ -72,21 +74,21 @@ async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> 
     path = db_target
     service = await service_on(path)
     table_id = await started_table(service)
-    table = await service.get(table_id)
+    table = await service.tables.get(table_id)
     assert table is not None and table.state is not None
     seat0_cards = table.state.hand.held[0]  # type: ignore[union-attr]
     step = table.state.step
-    await service.act(table_id, 1, step, ActionKind.TRUCO, None)
-    await service.act(table_id, 2, step + 1, ActionKind.QUIERO, None)
-    await service.act(table_id, 1, step + 2, ActionKind.PLAY, seat0_cards[0])
-    await service.set_hand_message(table_id, 1, 42)
-    table = await service.get(table_id)
+    await service.play.act(table_id, 1, step, ActionKind.TRUCO, None)
+    await service.play.act(table_id, 2, step + 1, ActionKind.QUIERO, None)
+    await service.play.act(table_id, 1, step + 2, ActionKind.PLAY, seat0_cards[0])
+    await service.tables.set_hand_message(table_id, 1, 42)
+    table = await service.tables.get(table_id)
     assert table is not None and table.state is not None
     before = table.state.to_dict()
     await service.store.db.close()
 
     again = await service_on(path)
-    reloaded = await again.get(table_id)
+    reloaded = await again.tables.get(table_id)
     assert reloaded is not None and reloaded.state is not None
     assert reloaded.state.to_dict() == before
     assert reloaded.hand_messages == {1: 42}
@@ -100,11 +102,11 @@ async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> 
 async def test_simultaneous_actions_apply_once(db_target: Path | str) -> None:
     service = await service_on(db_target)
     table_id = await started_table(service)
-    table = await service.get(table_id)
+    table = await service.tables.get(table_id)
     assert table is not None and table.state is not None
     step = table.state.step
     results = await asyncio.gather(
-        *[service.act(table_id, 1, step, ActionKind.TRUCO, None) for _ in range(10)],
+        *[service.play.act(table_id, 1, step, ActionKind.TRUCO, None) for _ in range(10)],
         return_exceptions=True,
     )
     applied = [r for r in results if not isinstance(r, BaseException)]
@@ -118,19 +120,19 @@ async def test_simultaneous_actions_apply_once(db_target: Path | str) -> None:
 
 async def test_one_open_table_per_topic_and_refusals_change_nothing(db_target: Path | str) -> None:
     service = await service_on(db_target)
-    first = await service.open_lobby(CHAT, 5, 1, MatchConfig(), "es")
-    await service.open_lobby(CHAT, 6, 1, MatchConfig(), "es")
+    first = await service.lobby.open(CHAT, 5, 1, MatchConfig(), "es")
+    await service.lobby.open(CHAT, 6, 1, MatchConfig(), "es")
     with pytest.raises(Refusal) as info:
-        await service.open_lobby(CHAT, 5, 2, MatchConfig(), "es")
+        await service.lobby.open(CHAT, 5, 2, MatchConfig(), "es")
     assert info.value.code == "table_already_open"
-    await service.join(first.id, 1)
+    await service.lobby.join(first.id, 1)
     version = first.version
     for call in (
-        service.join(first.id, 1),
-        service.leave(first.id, 9),
-        service.set_option(first.id, 2, "mode"),
-        service.set_option(first.id, 1, "nonsense"),
-        service.cancel(first.id, 2, is_admin=False),
+        service.lobby.join(first.id, 1),
+        service.lobby.leave(first.id, 9),
+        service.lobby.set_option(first.id, 2, "mode"),
+        service.lobby.set_option(first.id, 1, "nonsense"),
+        service.lobby.cancel(first.id, 2, is_admin=False),
     ):
         with pytest.raises(Refusal):
             await call
@@ -141,11 +143,11 @@ async def test_one_open_table_per_topic_and_refusals_change_nothing(db_target: P
 async def test_cancelling_a_started_match_records_it_as_cancelled(db_target: Path | str) -> None:
     service = await service_on(db_target)
     table_id = await started_table(service, players=4)
-    await service.cancel(table_id, 2, is_admin=True)
+    await service.lobby.cancel(table_id, 2, is_admin=True)
     record = await service.store.match_record(table_id)
     assert record is not None and record["outcome"] == "cancelled"
     with pytest.raises(Refusal):
-        await service.act(table_id, 1, 1, ActionKind.MAZO, None)
+        await service.play.act(table_id, 1, 1, ActionKind.MAZO, None)
     await service.store.db.close()
 
 
@@ -154,12 +156,12 @@ async def test_one_log_line_per_applied_action(
 ) -> None:
     service = await service_on(db_target)
     table_id = await started_table(service)
-    table = await service.get(table_id)
+    table = await service.tables.get(table_id)
     assert table is not None and table.state is not None
-    with caplog.at_level("INFO", logger="bot.service.tables"):
-        await service.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
+    with caplog.at_level("INFO", logger="bot.service.play"):
+        await service.play.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
         with pytest.raises(Refusal):
-            await service.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
+            await service.play.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("action ")]
     assert len(lines) == 1
     assert re.fullmatch(
@@ -179,12 +181,12 @@ async def test_two_processes_on_one_postgresql_apply_each_action_once(
     url = pg_cluster.new_database()
     first = await service_on(url)
     second = await service_on(url)
-    assert first.shared and second.shared
+    assert first.tables.shared and second.tables.shared
     try:
         table_id = await started_table(first, players=2)
         applied = 0
         for _ in range(40):
-            table = await second.get(table_id)
+            table = await second.tables.get(table_id)
             assert table is not None and table.state is not None
             if not table.is_open or table.state.is_over:
                 break
@@ -195,8 +197,8 @@ async def test_two_processes_on_one_postgresql_apply_each_action_once(
             assert ua is not None and ub is not None
             step = table.state.step
             results = await asyncio.gather(
-                first.act(table_id, ua, step, a.kind, a.card),
-                second.act(table_id, ub, step, b.kind, b.card),
+                first.play.act(table_id, ua, step, a.kind, a.card),
+                second.play.act(table_id, ub, step, b.kind, b.card),
                 return_exceptions=True,
             )
             done = [r for r in results if not isinstance(r, BaseException)]
@@ -207,17 +209,17 @@ async def test_two_processes_on_one_postgresql_apply_each_action_once(
         assert applied > 10
         # Two copies read at one version: the save over it that comes second is refused and
         # leaves nothing behind (neither its state nor its action log entry).
-        one, two = await first.get(table_id), await second.get(table_id)
+        one, two = await first.tables.get(table_id), await second.tables.get(table_id)
         assert one is not None and two is not None and one.version == two.version
         assert one.is_open and one.state is not None and not one.state.is_over
         step = one.state.step
         move = one.state.legal_actions()[0]
         user = one.seats[move.seat]
         assert user is not None
-        await first._apply(one, user, move)
+        await first.play.apply(one, user, move)
         assert two.state is not None
         with pytest.raises(Refusal):
-            await second._apply(two, user, two.state.legal_actions()[-1])
+            await second.play.apply(two, user, two.state.legal_actions()[-1])
         log = await first.store.action_log(table_id)
         assert [code for seq, _, code in log if seq == step] == [move.code]
         final = await first.store.table(table_id)
@@ -271,26 +273,30 @@ async def test_the_tap_that_ends_a_match_sends_the_tappers_hand_first(tmp_path: 
     """The last tap's own hand is urgent, like any tap's: a busy bot holds back only the
     others' refreshes (it once held the tapper's last hand a second behind the budget)."""
     service = await service_on(tmp_path / "t.db")
-    # plan() of a move reads the table and the service only: no bot, outbox or league needed.
-    publisher = Publisher(None, service, None, "truco_bot", None)  # type: ignore[arg-type]
+    # plan() of a move reads the table and the core only: no bot or sender needed.
+    planner = Planner(service.tables, service.people, None)  # type: ignore[arg-type]
     planned: list[tuple[Change, list[Outgoing]]] = []
 
-    async def planner(change: Change) -> list[Outgoing]:
-        rows = await publisher.plan(change)
-        planned.append((change, rows))
-        return rows
+    class Recorder:
+        async def plan(self, change: Change) -> list[Outgoing]:
+            rows = await planner.plan(change)
+            planned.append((change, rows))
+            return rows
 
-    service.planner = planner
+        def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+            pass
+
+    service.changes.subscribe(Recorder())
     table_id = await started_table(service)
     while True:
-        table = await service.get(table_id)
+        table = await service.tables.get(table_id)
         assert table is not None and table.state is not None
         if table.state.is_over:
             break
         action = table.state.legal_actions()[0]
         user = table.seats[action.seat]
         assert user is not None
-        await service.act(table_id, user, table.state.step, action.kind, action.card)
+        await service.play.act(table_id, user, table.state.step, action.kind, action.card)
     change, rows = planned[-1]
     assert change.actor in (1, 2) and any(r.kind == "match_end" for r in rows)
     other = 3 - change.actor

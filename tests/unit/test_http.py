@@ -12,7 +12,7 @@ from aiohttp import web
 from telegram import Bot, Message
 from telegram.error import BadRequest, NetworkError, TimedOut
 
-from bot.http import AiohttpRequest, JsonBody, UpdatesRequest
+from bot.telegram.http import AiohttpRequest, JsonBody, UpdatesRequest
 
 TOKEN = "123:abc"
 CHAT = {"id": -100, "type": "supergroup", "title": "Truqueros"}

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.ai.signs import SIGNS
 from bot.game import ActionKind, Reason
 from bot.game.events import HandEnd, ScoreReason
-from bot.handlers.buttons import SIGNS
 from bot.i18n import LANGUAGES, LOCALES_DIR, catalog, placeholders, plural_forms, translator
 
 ROOT = Path(__file__).resolve().parents[2]

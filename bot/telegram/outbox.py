@@ -20,7 +20,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
@@ -129,7 +129,7 @@ class Outbox:
             await self.write(conn, rows)
         self.wake(rows)
 
-    def wake(self, rows: list[Outgoing]) -> None:
+    def wake(self, rows: Sequence[Outgoing]) -> None:
         for chat_id in {row.chat_id for row in rows}:
             self.wake_chat(chat_id)
 

@@ -1,0 +1,110 @@
+"""The league: /tabla (and its pages), /yo."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import Any
+
+from telegram import Message, Update
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot.callbacks import PageData, pattern, unpack
+from bot.handlers.common import chat_translator, in_group, is_group, reply, runtime, see, zone
+from bot.i18n import Translator
+from bot.runtime import Runtime
+from bot.telegram.rows import edit_row
+from bot.views.common import Keys
+from bot.views.history import pager
+from bot.views.standings import numbers_text, standings_pages
+
+
+def parse_tabla(args: list[str]) -> tuple[int | None, bool] | None:
+    """`/tabla [1v1|2v2] [mes]`: (players, this month only), or None if not understood."""
+    players: int | None = None
+    month = False
+    for raw in args:
+        word = raw.lower()
+        if word in ("1v1", "2v2"):
+            players = 2 if word == "1v1" else 4
+        elif word in ("mes", "month"):
+            month = True
+        else:
+            return None
+    return players, month
+
+
+def month_start(now: float, where: tzinfo) -> float:
+    """Midnight of the first day of this month, where the group's dates are told."""
+    moment = datetime.fromtimestamp(now, tz=where)
+    return moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+
+async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    command = await in_group(update, context)
+    if command is None:
+        return
+    message, user, chat, r, t = command
+    parsed = parse_tabla(list(context.args or []))
+    if parsed is None:
+        await reply(context, message, t("tabla.usage"))
+        return
+    players, month = parsed
+    key = (players or 0) + (100 if month else 0)
+    text, keys = await tabla_page(r, t, chat.id, user.id, key, 0)
+    await reply(context, message, text, keys)
+
+
+async def tabla_page(
+    r: Runtime, t: Translator, chat_id: int, asker: int, key: int, page: int
+) -> tuple[str, Keys | None]:
+    """One page of /tabla (key: 0 all, 2 1v1, 4 2v2, plus 100 for this month)."""
+    players = key % 100 or None
+    if players not in (None, 2, 4):
+        players = None
+    since = month_start(r.core.clock(), zone(r)) if key >= 100 else None
+    rows = await r.league.standings(chat_id, players, since)
+    scope = " · ".join(
+        [t("tabla.scope_month") if since else t("tabla.scope_all")]
+        + (["1v1" if players == 2 else "2v2"] if players else [])
+    )
+    pairs = await r.league.pairs(chat_id, since) if players == 4 else []
+    pages = standings_pages(t, rows, scope, pairs, asker)
+    page = max(0, min(page, len(pages) - 1))
+    buttons = pager("t", key, page, len(pages))
+    return pages[page], Keys.of([buttons]) if len(pages) > 1 else None
+
+
+async def on_tabla_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    if query is None:
+        return
+    data = unpack(query.data)
+    message = query.message
+    if not isinstance(data, PageData) or not isinstance(message, Message):
+        await query.answer()
+        return
+    r = runtime(context)
+    chat_id = message.chat.id
+    t = await chat_translator(context, chat_id)
+    text, keys = await tabla_page(r, t, chat_id, query.from_user.id, data.key, data.page)
+    await r.outbox.send([edit_row(chat_id, message.message_id, text, keys)])
+    await query.answer()
+
+
+async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    r = runtime(context)
+    t = await chat_translator(context, chat.id)
+    await see(r, user)
+    here = await r.league.numbers(user.id, chat.id if is_group(chat) else None)
+    everywhere = await r.league.numbers(user.id)
+    bots = await r.league.against_bots(user.id)
+    await reply(context, message, numbers_text(t, user.full_name, here, everywhere, bots))
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CommandHandler("tabla", tabla))
+    app.add_handler(CommandHandler(["yo", "stats"], yo))
+    app.add_handler(CallbackQueryHandler(on_tabla_page, pattern=pattern(PageData, "t")))

@@ -1,0 +1,104 @@
+"""A table's options, one definition: their values, their cycle, and a group's defaults.
+
+The lobby (whoever opened it taps an option), `/config` (a group's defaults for new tables) and
+every view that shows an option use this module, so an option, its order of values and its
+default live in one place. Plain values: no Telegram, no text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from bot.game import MatchConfig
+
+
+class Option(StrEnum):
+    MODE = "mode"  # 1v1 or 2v2
+    TARGET = "target"  # a 30 or a 15
+    FLOR = "flor"  # con or sin flor
+    HOUSE = "house"  # R24's house rule: leaving early in round 1 gives 2
+    TIMER = "timer"  # seconds a player has to move
+    BOT = "bot"  # the computer players' level
+    LANG = "lang"  # the chat's language (a group default only)
+
+
+LOBBY_OPTIONS = (Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.TIMER, Option.BOT)
+CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG)
+
+TIMER_CHOICES = (60, 120, 300, 0)  # seconds a player has to move; 0: sin tiempo
+BOT_LEVEL_ORDER = ("facil", "normal", "dificil")
+DEFAULT_BOT_LEVEL = "normal"
+
+T = TypeVar("T")
+
+
+def next_of(choices: tuple[T, ...], value: T) -> T:
+    """The value after `value` in `choices`, round again; the first for a value not there."""
+    index = choices.index(value) if value in choices else -1
+    return choices[(index + 1) % len(choices)]
+
+
+def bot_level(value: object, fallback: str = DEFAULT_BOT_LEVEL) -> str:
+    """A level name as stored or typed, or `fallback` for anything else."""
+    return value if isinstance(value, str) and value in BOT_LEVEL_ORDER else fallback
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the options of a table (or a group's defaults for new tables) are set to."""
+
+    config: MatchConfig = field(default_factory=MatchConfig)
+    timer: int = 0
+    bot: str = DEFAULT_BOT_LEVEL
+
+    def cycled(self, option: Option) -> TableOptions:
+        """The options after one tap on `option` (its next value). LANG is the chat's, not a
+        table's: it leaves these unchanged."""
+        config = self.config
+        if option is Option.MODE:
+            return replace(self, config=replace(config, players=4 if config.players == 2 else 2))
+        if option is Option.TARGET:
+            return replace(self, config=replace(config, target=15 if config.target == 30 else 30))
+        if option is Option.FLOR:
+            return replace(self, config=replace(config, flor=not config.flor))
+        if option is Option.HOUSE:
+            return replace(self, config=replace(config, mazo_penalty=not config.mazo_penalty))
+        if option is Option.TIMER:
+            return replace(self, timer=next_of(TIMER_CHOICES, self.timer))
+        if option is Option.BOT:
+            return replace(self, bot=next_of(BOT_LEVEL_ORDER, self.bot))
+        return self
+
+    # -- a group's defaults, as stored (chats.defaults) -----------------------------------------
+    @staticmethod
+    def from_defaults(
+        defaults: dict[str, Any], timer: int = 0, bot: str = DEFAULT_BOT_LEVEL
+    ) -> TableOptions:
+        """A group's stored defaults over the operator's (`timer`, `bot`)."""
+        config = MatchConfig(
+            players=int(defaults.get("players", 2)),
+            target=int(defaults.get("target", 30)),
+            flor=bool(defaults.get("flor", True)),
+            mazo_penalty=bool(defaults.get("house", True)),
+        )
+        seconds = int(defaults.get("timer", timer))
+        return TableOptions(config, seconds, bot_level(defaults.get("bot", bot), bot_level(bot)))
+
+    def to_defaults(self) -> dict[str, Any]:
+        return {
+            "players": self.config.players,
+            "target": self.config.target,
+            "flor": self.config.flor,
+            "house": self.config.mazo_penalty,
+            "timer": self.timer,
+            "bot": self.bot,
+        }
+
+
+def parse_option(text: str) -> Option | None:
+    try:
+        return Option(text)
+    except ValueError:
+        return None

@@ -1,0 +1,117 @@
+"""Everything the bot runs, built in one place with constructor arguments: the database, the
+game core, the Telegram adapter subscribed to it, the computer players, the league.
+
+`python -m bot` (through `bot/app.py`) and the tests build it the same way; nothing else
+creates a service, and nothing is wired by assigning attributes after construction.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram.ext import ExtBot
+
+from bot.config import Settings
+from bot.service.ai import AiPlayers
+from bot.service.core import Core
+from bot.service.unit import Tables
+from bot.storage.db import Database
+from bot.storage.league import League
+from bot.storage.repo import Store
+from bot.telegram.delivery import Deliverer
+from bot.telegram.outbox import Outbox
+from bot.telegram.planner import Planner
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    settings: Settings
+    db: Database
+    core: Core
+    league: League
+    outbox: Outbox  # the Telegram sender
+    planner: Planner  # what the bot says in Telegram about each change
+    deliverer: Deliverer  # how each outbox row becomes Bot API calls
+    ai: AiPlayers
+
+    @staticmethod
+    async def open(
+        settings: Settings, bot: ExtBot[Any], clock: Callable[[], float] = time.time
+    ) -> Runtime:
+        db = await Database.open(settings.database)
+        store = Store(db)
+        core = Core.build(
+            store,
+            seed=settings.seed,
+            clock=clock,
+            lobby_seconds=settings.lobby_seconds,
+            sign_catch_chance=settings.sign_catch_chance,
+            language=settings.language,
+            turn_seconds=settings.turn_seconds,
+            bot_level=settings.bot_level,
+        )
+        outbox = Outbox(
+            db,
+            settings.group_interval,
+            settings.rate_overall_per_second,
+            owner=settings.worker_id,
+            poll=settings.outbox_poll,
+        )
+        league = League(db)
+        planner = Planner(core.tables, core.people, outbox)
+        deliverer = Deliverer(bot, core.tables, core.people, outbox, league, bot.username)
+        ai = AiPlayers(
+            core.tables,
+            core.play,
+            delay=settings.bot_delay,
+            workers=settings.ai_workers,
+            seed=settings.seed,
+        )
+        # The core's subscribers: the Telegram adapter plans its rows in every commit, then
+        # the computer players look whether one of them is to move.
+        core.changes.subscribe(planner)
+        core.changes.subscribe(ai)
+        return Runtime(settings, db, core, league, outbox, planner, deliverer, ai)
+
+    @property
+    def tables(self) -> Tables:
+        return self.core.tables
+
+    @property
+    def store(self) -> Store:
+        return self.core.store
+
+    async def start(self) -> None:
+        await self.tables.open_tables()  # every open table in the cache: the sweep sees them
+        # Whatever was decided and not yet sent when the bot stopped (or crashed) goes out now.
+        self.outbox.start(self.deliverer.deliver)
+        await self.ai.start()  # a computer player that was to move when the bot stopped moves
+
+    async def sweep(self) -> None:
+        """Once every tick: stalled computer players (another process died), computer
+        players whose pause is over, then every deadline that is due."""
+        for table in await self.core.turns.stalled():
+            # The process that made a table's last change moves its computer players; a
+            # table nobody moved for a while (that process died) is taken up here.
+            self.ai.consider(table)
+        self.ai.tick()
+        await self.core.turns.deadlines()
+
+    async def stop(self) -> None:
+        """Send what is queued while the bot can still talk (the state is already committed)."""
+        self.ai.close()
+        try:
+            await self.outbox.drain(5.0)
+        except Exception:  # what is left stays in the outbox for the next start
+            log.warning("stopping with messages still to send", exc_info=True)
+        finally:
+            await self.outbox.close()
+
+    async def close(self) -> None:
+        await self.db.close()

@@ -1,0 +1,127 @@
+"""What the core tells its front ends: a typed value per committed change, and the refusals.
+
+Every command of the core ends in one commit, and every commit is one `Change`. A front end
+subscribes to `Changes` (the runtime does it, in one place) and hears of each change twice:
+- `plan(change)`, inside the commit: the rows it will say about it (the Telegram adapter's
+  messages), written in the same transaction, so nothing decided is ever lost or said twice;
+- `committed(change, rows)`, after the commit: redraw, push, wake a sender, move a bot.
+A change carries the table as committed, so a subscriber can draw it for any seat (with
+`observe(state, seat)`) or for onlookers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from bot.game import Action, Reason
+from bot.game.events import Event
+from bot.storage.outbox import Outgoing
+from bot.storage.repo import Table, TableStatus
+
+
+class Refusal(Exception):
+    """Something a user asked for that cannot be done; `code` names the locale string."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    @property
+    def reason(self) -> Reason | None:
+        """The engine's reason, for an illegal action."""
+        reason = self.params.get("reason")
+        return reason if isinstance(reason, Reason) else None
+
+
+class Conflict(Refusal):
+    """A save lost a race with another process: the table changed since it was read."""
+
+
+class ChangeKind(StrEnum):
+    LOBBY = "lobby"  # someone joined, left, or an option changed
+    STARTED = "started"
+    ACTION = "action"  # an action was applied (by a player, a bot, or the timer)
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+    CONCEDED = "conceded"  # /abandonar, or three timeouts
+    CHAT_GONE = "chat_gone"  # the bot left the group: its table is cancelled
+    MOVED = "moved"  # the group became a supergroup
+    VACATED = "vacated"  # a player left mid-match: the others choose a bot or the end
+    BOT_IN = "bot_in"  # a computer player took the empty seat
+    REMIND = "remind"  # half the turn's time is gone: the players it waits on are reminded
+    SIGN = "sign"  # a player (or a bot) showed their partner a seña
+    MESSAGES = "messages"  # a front end's own bookkeeping (message ids): nothing to redraw
+    CHAT = "chat"  # a chat's language or defaults
+
+
+@dataclass(frozen=True)
+class Change:
+    """One committed change. `table` is None only for a chat's settings (CHAT)."""
+
+    kind: ChangeKind
+    table: Table | None = None
+    chat_id: int = 0
+    events: tuple[Event, ...] = ()
+    actor: int | None = None  # the user whose tap caused it (None: the timer, or nobody)
+    seat: int | None = None
+    action: Action | None = None
+    timed_out: bool = False  # the action was the timer's, not the player's
+    waiting_before: frozenset[int] = frozenset()  # users the game waited on before
+    was: TableStatus | None = None  # the status before a cancel
+    sign: str | None = None  # SIGN: the seña shown by `seat` to its partner
+    caught_by: tuple[int, ...] = ()  # SIGN: the rival seats that caught it
+
+    def __post_init__(self) -> None:
+        if self.table is not None and not self.chat_id:
+            object.__setattr__(self, "chat_id", self.table.chat_id)
+
+    @property
+    def started(self) -> bool:
+        """A lobby change that filled the table and started the match."""
+        return self.kind is ChangeKind.STARTED
+
+    @property
+    def tapper(self) -> int | None:
+        """Who tapped to cause the change (None: the timer acted, or nobody did)."""
+        return None if self.timed_out else self.actor
+
+    @property
+    def the_table(self) -> Table:
+        assert self.table is not None, f"a {self.kind} change has no table"
+        return self.table
+
+
+class Subscriber(Protocol):
+    """A front end (or the computer players): told of every change, before and after commit."""
+
+    async def plan(self, change: Change) -> list[Outgoing]:
+        """Inside the commit: rows to write with it (most subscribers write none)."""
+        ...
+
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        """After the commit (never blocks: start a task for anything slow)."""
+        ...
+
+
+@dataclass
+class Changes:
+    """The core's subscribers, in the order they subscribed (the runtime wires them)."""
+
+    subscribers: list[Subscriber] = field(default_factory=list)
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        self.subscribers.append(subscriber)
+
+    async def plan(self, change: Change) -> list[Outgoing]:
+        rows: list[Outgoing] = []
+        for subscriber in self.subscribers:
+            rows += await subscriber.plan(change)
+        return rows
+
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        for subscriber in self.subscribers:
+            subscriber.committed(change, rows)

@@ -1,0 +1,208 @@
+"""The lobby: open a table, join and leave it, seat computer players, set its options; cancel
+a table and let a lobby nobody filled expire."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from bot.game import MatchConfig
+from bot.options import LOBBY_OPTIONS, Option, bot_level
+from bot.service.changes import Change, ChangeKind, Refusal
+from bot.service.play import Play
+from bot.service.unit import Tables
+from bot.storage.db import is_conflict
+from bot.storage.repo import BOT_IDS, Table, TableStatus
+
+
+class Lobby:
+    def __init__(
+        self, tables: Tables, play: Play, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.tables = tables
+        self.play = play
+        self.clock = clock
+
+    async def open(
+        self,
+        chat_id: int,
+        thread_id: int,
+        opener_id: int,
+        config: MatchConfig,
+        language: str,
+        turn_seconds: int = 0,
+        seat_opener: bool = False,
+    ) -> Table:
+        """Open a lobby; the opener sits in the first seat (team 1) when they can be messaged
+        privately, in the same commit, so the first lobby message already shows them."""
+        async with self.tables.open_lock:
+            existing = await self.tables.table_in(chat_id, thread_id)
+            if existing is not None:
+                raise Refusal("table_already_open", table=existing)
+            now = self.clock()
+            table = Table(
+                id=0,
+                chat_id=chat_id,
+                thread_id=thread_id,
+                status=TableStatus.LOBBY,
+                opener_id=opener_id,
+                config=config,
+                seats=[None] * config.players,
+                language=language,
+                created_at=now,
+                updated_at=now,
+                turn_seconds=turn_seconds,
+                join_token=secrets.token_urlsafe(12),
+            )
+            if seat_opener:
+                table.seats[0] = opener_id
+            try:
+                await self.tables.insert(
+                    table, lambda t: Change(ChangeKind.LOBBY, t, chat_id, actor=opener_id)
+                )
+            except Exception as error:
+                if not is_conflict(error):
+                    raise
+                # Another process opened one here a moment ago (one open table per topic).
+                there = await self.tables.table_in(chat_id, thread_id)
+                raise Refusal("table_already_open", table=there) from None
+            return table
+
+    async def _lobby(self, table_id: int) -> Table:
+        table = await self.tables.get(table_id)
+        if table is None or table.status is not TableStatus.LOBBY:
+            raise Refusal("lobby_closed")
+        return table
+
+    async def join(self, table_id: int, user_id: int, team: int | None = None) -> Change:
+        async with self.tables.locked(table_id):
+            table = await self._lobby(table_id)
+            seat = table.seat_of(user_id)
+            players = table.config.players
+            if team is not None and not 0 <= team < 2:
+                raise Refusal("bad_button")
+            wanted = range(team, players, 2) if team is not None and players == 4 else None
+            if seat is not None and (wanted is None or seat in wanted):
+                raise Refusal("already_joined")
+            free = [s for s in (wanted or range(players)) if table.seats[s] is None]
+            if not free:
+                raise Refusal("team_full" if wanted is not None else "table_full")
+            if seat is not None:
+                table.seats[seat] = None
+            table.seats[free[0]] = user_id
+            return await self._seated(table, user_id)
+
+    async def _seated(self, table: Table, user_id: int) -> Change:
+        """Commit a lobby change; the match starts when the last seat is taken."""
+        if all(s is not None for s in table.seats):
+            events, entries = self.play.start(table)
+            change = Change(
+                ChangeKind.STARTED, table, table.chat_id, tuple(events), actor=user_id
+            )
+            await self.tables.commit(table, change, entries, 0)
+        else:
+            change = Change(ChangeKind.LOBBY, table, table.chat_id, actor=user_id)
+            await self.tables.commit(table, change)
+        return change
+
+    async def add_bot(
+        self, table_id: int, user_id: int, team: int | None, level: str = "normal"
+    ) -> Change:
+        """The opener seats a computer player (in `team`, for 2v2). Bots at one table share a
+        level. A table is never filled by bots alone."""
+        async with self.tables.locked(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.opener_id:
+                raise Refusal("only_opener")
+            players = table.config.players
+            if team is not None and not 0 <= team < 2:
+                raise Refusal("bad_button")
+            wanted = range(team, players, 2) if team is not None and players == 4 else None
+            free = [s for s in (wanted or range(players)) if table.seats[s] is None]
+            if not free:
+                raise Refusal("team_full" if wanted is not None else "table_full")
+            empty = [s for s in range(players) if table.seats[s] is None]
+            if len(empty) == 1 and not table.players:
+                raise Refusal("bot_needs_people")
+            current = [table.bot_level(s) for s in table.bot_seats]
+            level = current[0] or level if current else level
+            if level not in BOT_IDS:
+                raise Refusal("bad_button")
+            table.seats[free[0]] = BOT_IDS[level]
+            return await self._seated(table, user_id)
+
+    async def remove_bot(self, table_id: int, user_id: int) -> Table:
+        """The opener takes the last computer player out of the lobby."""
+        async with self.tables.locked(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.opener_id:
+                raise Refusal("only_opener")
+            if not table.bot_seats:
+                raise Refusal("no_bot")
+            table.seats[table.bot_seats[-1]] = None
+            await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
+            return table
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        async with self.tables.locked(table_id):
+            table = await self._lobby(table_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_joined")
+            table.seats[seat] = None
+            await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
+            return table
+
+    async def set_option(self, table_id: int, user_id: int, option: str) -> Table:
+        """The opener taps an option: it moves to its next value (bot/options.py)."""
+        async with self.tables.locked(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.opener_id:
+                raise Refusal("only_opener")
+            chosen = next((o for o in LOBBY_OPTIONS if o.value == option), None)
+            if chosen is None:
+                raise Refusal("bad_button")
+            after = table.options.cycled(chosen)
+            if chosen is Option.MODE:
+                joined = [u for u in table.seats if u is not None]
+                if len(joined) > after.config.players:
+                    raise Refusal("too_many_for_1v1")
+                table.seats = joined + [None] * (after.config.players - len(joined))
+            elif chosen is Option.BOT:
+                if not table.bot_seats:
+                    raise Refusal("no_bot")
+                for seat in table.bot_seats:
+                    table.seats[seat] = BOT_IDS[bot_level(after.bot)]
+            table.config = replace(after.config)
+            table.turn_seconds = after.timer
+            await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
+            return table
+
+    async def cancel(
+        self, table_id: int, user_id: int | None, is_admin: bool, chat_gone: bool = False
+    ) -> Table:
+        """`user_id` None: the bot itself (it left the group)."""
+        async with self.tables.locked(table_id):
+            table = await self.tables.get(table_id)
+            if table is None or not table.is_open:
+                raise Refusal("no_table")
+            if user_id is not None and user_id != table.opener_id and not is_admin:
+                raise Refusal("only_opener_or_admin")
+            was = table.status
+            table.status = TableStatus.CANCELLED
+            table.ended_at = self.clock()
+            kind = ChangeKind.CHAT_GONE if chat_gone else ChangeKind.CANCELLED
+            await self.tables.commit(table, Change(kind, table, actor=user_id, was=was))
+            return table
+
+    async def expire(self, table_id: int) -> Table | None:
+        async with self.tables.locked(table_id):
+            table = await self.tables.get(table_id)
+            if table is None or table.status is not TableStatus.LOBBY:
+                return None
+            table.status = TableStatus.CANCELLED
+            table.ended_at = self.clock()
+            await self.tables.commit(table, Change(ChangeKind.EXPIRED, table))
+            return table

@@ -1,0 +1,57 @@
+"""People as the bot knows them: names (for every front end to draw), and whether the bot can
+write to them privately."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+
+from bot.storage.repo import Store, Table
+
+NAMES_REMEMBERED = 50_000  # the oldest are read again from the database when next needed
+
+
+class People:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self._names: OrderedDict[int, str] = OrderedDict()
+
+    async def see(
+        self, user_id: int, name: str, username: str | None, can_dm: bool | None = None
+    ) -> None:
+        """A person acted: their name as it is now (and whether the bot can write to them)."""
+        if self._names.get(user_id) == name and can_dm is None:
+            return  # known, and nothing changed
+        async with self.store.db.transaction() as conn:
+            await self.store.upsert_player(conn, user_id, name, username, self.clock())
+            if can_dm is not None:
+                await self.store.set_can_dm(conn, user_id, can_dm)
+        self._remember(user_id, name)
+
+    async def set_can_dm(self, user_id: int, can_dm: bool) -> None:
+        async with self.store.db.transaction() as conn:
+            await self.store.set_can_dm(conn, user_id, can_dm)
+
+    async def names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The names of these people (computer players and unknown ids are left out)."""
+        wanted = [u for u in dict.fromkeys(user_ids) if u > 0]
+        missing = [u for u in wanted if u not in self._names]
+        if missing:
+            for uid, player in (await self.store.players(missing)).items():
+                self._remember(uid, player.name)
+        return {u: self._names[u] for u in wanted if u in self._names}
+
+    async def at(self, table: Table) -> dict[int, str]:
+        """The names of the people at a table (and of whoever opened it)."""
+        return await self.names([*table.players, table.opener_id])
+
+    def _remember(self, user_id: int, name: str) -> None:
+        self._names[user_id] = name
+        self._names.move_to_end(user_id)
+        if len(self._names) > NAMES_REMEMBERED:
+            self._names.popitem(last=False)
+
+    def remembered(self) -> int:
+        return len(self._names)

@@ -1,0 +1,325 @@
+"""Play: the start of a match, every action (a person's, a computer player's, the timer's),
+the flores declared for their holders, the deals from the sealed seed, and señas."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+
+from bot.ai.signs import SIGNS
+from bot.game import (
+    Action,
+    ActionKind,
+    Card,
+    Deal,
+    IllegalActionError,
+    MatchState,
+    new_match,
+    random_deal,
+)
+from bot.game.events import (
+    Chanted,
+    EnvidoAnnulled,
+    EnvidoResolved,
+    Event,
+    FlorResolved,
+    HandDealt,
+    WentToMazo,
+)
+from bot.game.fair import fair_deal, new_seed, seed_for_tests
+from bot.service.changes import Change, ChangeKind, Conflict, Refusal
+from bot.service.unit import RETRIES, Tables
+from bot.storage.repo import Call, Note, Table, TableStatus, is_bot
+
+log = logging.getLogger(__name__)
+
+RECENT_CALLS = 6
+Entries = list[tuple[int | None, str]]  # action log entries: (user, action code)
+
+
+def bot_to_move(table: Table) -> int | None:
+    """The computer player's seat the game waits on now, if any. It never answers for a
+    person: when a person of its side may answer a chant, it lets them (it only declares its
+    own flor, which nobody else can)."""
+    state = table.state
+    if table.status is not TableStatus.PLAYING or state is None or table.vacated is not None:
+        return None
+    legal = state.legal_actions()
+    bots = sorted({a.seat for a in legal if is_bot(table.seats[a.seat])})
+    if not bots:
+        return None
+    people = any(not is_bot(table.seats[a.seat]) for a in legal)
+    if people:
+        for seat in bots:
+            own = [a for a in legal if a.seat == seat]
+            if all(a.kind is ActionKind.FLOR for a in own):
+                return seat
+        return None
+    return bots[0]
+
+
+def conservative_action(state: MatchState, seat: int) -> Action:
+    """What the bot does for a player who ran out of time: declare a flor it must declare,
+    refuse a chant waiting for an answer, otherwise play its weakest card."""
+    legal = [a for a in state.legal_actions() if a.seat == seat]
+    by_kind = {a.kind: a for a in legal}
+    for kind in (ActionKind.FLOR, ActionKind.NO_QUIERO, ActionKind.CON_FLOR_ME_ACHICO):
+        if kind in by_kind and (kind is not ActionKind.FLOR or len(legal) == 1):
+            return by_kind[kind]
+    cards = [a for a in legal if a.kind is ActionKind.PLAY and a.card is not None]
+    if cards:
+        return min(cards, key=lambda a: a.card.strength if a.card else 0)
+    return by_kind.get(ActionKind.QUIERO, legal[0])
+
+
+def people_to_move(table: Table) -> list[int]:
+    if table.state is None:
+        return []
+    seats = sorted({a.seat for a in table.state.legal_actions()})
+    return [s for s in seats if not is_bot(table.seats[s])]
+
+
+def calls_of(events: list[Event]) -> list[Call]:
+    """The lines of a table's recent calls that these events add (None: a new hand began)."""
+    out: list[Call] = []
+    for event in events:
+        if isinstance(event, Chanted):
+            out.append(Call(event.seat, event.kind))
+        elif isinstance(event, WentToMazo):
+            out.append(Call(event.seat, Note.MAZO))
+        elif isinstance(event, EnvidoResolved) and event.wanted:
+            values = tuple((v.seat, v.value) for v in event.values)
+            out.append(Call(None, Note.ENVIDO_VALUES, values))
+        elif isinstance(event, FlorResolved) and event.values:
+            out.append(Call(None, Note.FLOR_VALUES, tuple((v.seat, v.value) for v in event.values)))
+        elif isinstance(event, EnvidoAnnulled):
+            out.append(Call(event.seat, Note.ENVIDO_ANNULLED))
+    return out
+
+
+def remember_calls(table: Table, events: list[Event]) -> None:
+    for index, event in enumerate(events):
+        if isinstance(event, HandDealt):  # the calls of a new hand start afresh
+            table.calls = calls_of(events[index + 1 :])
+            break
+    else:
+        table.calls += calls_of(events)
+    del table.calls[:-RECENT_CALLS]
+
+
+class Play:
+    def __init__(
+        self,
+        tables: Tables,
+        *,
+        seed: int | None = None,
+        sign_catch_chance: float = 0.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.tables = tables
+        self.seed = seed
+        self.sign_catch_chance = sign_catch_chance
+        self.clock = clock
+
+    # -- the start ---------------------------------------------------------------------------------
+    def start(self, table: Table) -> tuple[list[Event], Entries]:
+        """Deal the first hand (the table's seat list is full): the caller commits."""
+        state = new_match(table.config)
+        table.seed = new_seed() if self.seed is None else seed_for_tests(self.seed, table.id)
+        deal = self._deal(table, 1)
+        events = state.apply(deal)
+        table.state = state
+        table.status = TableStatus.PLAYING
+        table.started_at = self.clock()
+        table.calls = []
+        entries: Entries = [(None, deal.code)]
+        forced, forced_entries = self._declare_forced_flores(table)
+        events += forced
+        entries += forced_entries
+        remember_calls(table, forced)
+        self.arm(table)
+        return events, entries
+
+    def _deal(self, table: Table, hand_number: int) -> Deal:
+        """The deal of a hand, drawn from the table's committed seed (bot/game/fair.py)."""
+        if table.seed is None:  # a match started before seeds existed
+            return random_deal(random.SystemRandom(), table.config.players)
+        return fair_deal(table.seed, hand_number, table.config.players)
+
+    @staticmethod
+    def _declare_forced_flores(table: Table) -> tuple[list[Event], Entries]:
+        """F6: a seat holding an undeclared flor may do nothing but declare it whenever it could
+        act. Where that is a seat's only legal action, it is declared for them at once (nearest
+        the mano first): no button for a forced move, and nothing shown that a holder could not
+        use. A flor *answer* (flor, contraflor, con flor me achico) stays the holder's choice."""
+        state = table.state
+        assert state is not None
+        events: list[Event] = []
+        entries: Entries = []
+        while state.hand is not None and not state.is_over:
+            by_seat: dict[int, list[Action]] = {}
+            for action in state.legal_actions():
+                by_seat.setdefault(action.seat, []).append(action)
+            forced = [
+                own[0]
+                for own in by_seat.values()
+                if len(own) == 1 and own[0].kind is ActionKind.FLOR
+            ]
+            if not forced:
+                break
+            order = state.hand.order_from_mano()
+            action = min(forced, key=lambda a: order.index(a.seat))
+            events += state.apply(action)
+            entries.append((None, action.code))  # declared for them, not a tap
+        return events, entries
+
+    def arm(self, table: Table) -> None:
+        """Set the deadline of whoever the game now waits on (none without a timer, and none
+        for a computer player: it never runs out of time)."""
+        playing = table.status is TableStatus.PLAYING and table.state is not None
+        waits_on_people = playing and bool(people_to_move(table))
+        table.deadline = (
+            self.clock() + table.turn_seconds if waits_on_people and table.turn_seconds else None
+        )
+
+    # -- actions -----------------------------------------------------------------------------------
+    async def act(
+        self, table_id: int, user_id: int, step: int, kind: ActionKind, card: Card | None
+    ) -> Change:
+        """A person's action, decided on the table at `step`."""
+        started = time.perf_counter()
+        for attempt in range(RETRIES):
+            async with self.tables.locked(table_id):
+                table, seat = await self.in_play(table_id, user_id)
+                assert table.state is not None
+                if step != table.state.step:
+                    raise Refusal("stale")
+                if (kind is ActionKind.PLAY) != (card is not None):
+                    raise Refusal("bad_button")
+                try:
+                    change = await self.apply(table, user_id, Action(seat, kind, card))
+                    break
+                except Conflict:
+                    # Another process saved the table first without moving the game (a
+                    # reminder, a message id): the tap still counts, on the table as it is.
+                    if attempt == RETRIES - 1:
+                        raise
+        took_ms = (time.perf_counter() - started) * 1000
+        assert change.action is not None
+        log.info(
+            "action table=%s user=%s seat=%s action=%s step=%s took_ms=%.1f",
+            table_id, user_id, change.seat, change.action.code, step, took_ms,
+        )  # fmt: skip
+        return change
+
+    async def in_play(self, table_id: int, user_id: int) -> tuple[Table, int]:
+        """The match in play and the user's seat at it (the caller holds the lock), or the
+        refusal: no match, not seated, or paused for an empty seat."""
+        table = await self.tables.get(table_id)
+        if table is None or table.status is not TableStatus.PLAYING or table.state is None:
+            raise Refusal("no_game")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_seated")
+        if table.vacated is not None:
+            raise Refusal("paused")
+        return table, seat
+
+    async def apply(
+        self, table: Table, user_id: int, action: Action, timed_out: bool = False
+    ) -> Change:
+        """Apply, deal the next hand if due, and commit; the caller holds the table's lock."""
+        state = table.state
+        assert state is not None
+        first_seq = state.step
+        waiting_before = frozenset(self.tables.waiting_users(table))
+        try:
+            events = state.apply(action)
+        except IllegalActionError as error:
+            raise Refusal("illegal", reason=error.reason) from None
+        entries: Entries = [(user_id, action.code)]
+        if state.needs_deal:
+            deal = self._deal(table, state.hand_number + 1)
+            events += state.apply(deal)
+            entries.append((None, deal.code))
+        forced, forced_entries = self._declare_forced_flores(table)
+        events += forced
+        entries += forced_entries
+        remember_calls(table, events)
+        if state.is_over:
+            table.status = TableStatus.FINISHED
+            table.ended_at = self.clock()
+        if not timed_out:
+            table.strikes[action.seat % 2] = 0
+        if user_id > 0:
+            if timed_out:  # the timer played for them: they are not looking
+                table.acted.pop(user_id, None)
+            else:
+                table.acted[user_id] = self.clock()
+        self.arm(table)
+        change = Change(
+            ChangeKind.ACTION, table, table.chat_id, tuple(events), user_id, action.seat, action,
+            timed_out, waiting_before,
+        )  # fmt: skip
+        await self.tables.commit(table, change, entries, first_seq)
+        return change
+
+    async def bot_act(self, table_id: int, seat: int, step: int, action: Action) -> Change | None:
+        """A computer player's move, decided for `step`: applied only if the game is still
+        there and waits on that seat (a late or doubled decision changes nothing)."""
+        async with self.tables.locked(table_id):
+            table = await self.tables.get(table_id)
+            if table is None or table.state is None or table.state.step != step:
+                return None
+            if bot_to_move(table) != seat or action.seat != seat:
+                return None
+            user = table.seats[seat]
+            assert user is not None
+            if not table.state.is_legal(action):
+                log.warning("bot offered an illegal action table=%s %s", table.id, action.code)
+                return None
+            change = await self.apply(table, user, action)
+        log.info("bot action table=%s seat=%s action=%s step=%s", table.id, seat, action.code, step)
+        return change
+
+    # -- señas -------------------------------------------------------------------------------------
+    async def sign(self, table_id: int, user_id: int, step: int, sign: str) -> Change:
+        """A person shows their partner a seña (2v2); each rival may catch it."""
+        if sign not in SIGNS:
+            raise Refusal("bad_button")
+        table = await self.tables.get(table_id)
+        if table is None or table.state is None or table.status is not TableStatus.PLAYING:
+            raise Refusal("no_game")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_seated")
+        if table.config.players != 4:
+            raise Refusal("only_2v2")
+        if step != table.state.step:
+            raise Refusal("stale")
+        return await self._signed(table, seat, sign, user_id)
+
+    async def bot_signs(self, table: Table, seat: int, signs: list[str]) -> None:
+        """A computer player shows its partner (a person) its señas for this hand."""
+        for sign in signs:
+            await self._signed(table, seat, sign, None)
+
+    async def _signed(self, table: Table, seat: int, sign: str, actor: int | None) -> Change:
+        assert table.state is not None
+        step = table.state.step
+        chance = self.sign_catch_chance
+        seed = self.seed
+        rng = random.Random(None if seed is None else f"{seed}:{table.id}:{step}:{seat}:{sign}")
+        caught = tuple(
+            rival
+            for rival in ((seat + 1) % 4, (seat + 3) % 4)
+            if (table.seats[rival] or 0) > 0 and rng.random() < chance
+        )
+        change = Change(
+            ChangeKind.SIGN, table, table.chat_id, actor=actor, seat=seat, sign=sign,
+            caught_by=caught,
+        )  # fmt: skip
+        await self.tables.announce(change)
+        return change

@@ -1,0 +1,234 @@
+"""The unit of work: tables as committed, one lock per table, and the one commit every change
+goes through (state, action log, league, and the rows every front end plans, together)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+
+from bot.service.changes import Change, ChangeKind, Changes, Conflict
+from bot.storage.db import Conn
+from bot.storage.league import record_league
+from bot.storage.outbox import OutboxStore, Outgoing
+from bot.storage.repo import Note, Store, Table, TableStatus
+
+RETRIES = 5  # a save that lost a race with another process (message ids only) is redone
+
+Also = Callable[[Conn], Awaitable[None]]  # more writes that join a commit's transaction
+
+
+class Tables:
+    def __init__(
+        self, store: Store, changes: Changes, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.store = store
+        self.changes = changes
+        self.clock = clock
+        self.outbox = OutboxStore(store.db)
+        # PostgreSQL may be shared by several processes: read tables afresh, save them only
+        # over the version read (see `commit`). SQLite belongs to this process alone.
+        self.shared = store.db.shared
+        self._cache: dict[int, Table] = {}
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, how many hold or wait
+        self.open_lock = asyncio.Lock()  # opening a table, moving a chat's tables
+
+    # -- locking ---------------------------------------------------------------------------------
+    @asynccontextmanager
+    async def locked(self, table_id: int) -> AsyncIterator[None]:
+        """The table's lock. It exists while someone holds it or waits for it, and no longer:
+        taps naming tables that do not exist leave nothing behind."""
+        lock, users = self._locks.get(table_id) or (asyncio.Lock(), 0)
+        self._locks[table_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[table_id]
+            if users <= 1:
+                del self._locks[table_id]
+            else:
+                self._locks[table_id] = (lock, users - 1)
+
+    def locks(self) -> int:
+        return len(self._locks)
+
+    # -- reading ---------------------------------------------------------------------------------
+    async def get(self, table_id: int) -> Table | None:
+        """The table as committed. With a shared database (PostgreSQL: other processes may
+        change it) it is read afresh every time; otherwise this process's copy is the truth."""
+        table = None if self.shared else self._cache.get(table_id)
+        if table is None:
+            table = await self.store.table(table_id)
+            if table is not None and table.is_open:
+                self._cache[table_id] = table
+            else:
+                self._cache.pop(table_id, None)
+        return table
+
+    async def table_in(self, chat_id: int, thread_id: int) -> Table | None:
+        if not self.shared:
+            for table in self._cache.values():
+                if table.chat_id == chat_id and table.thread_id == thread_id and table.is_open:
+                    return table
+        found = await self.store.open_table_in(chat_id, thread_id)
+        return await self.get(found.id) if found else None
+
+    def lobbies(self) -> list[Table]:
+        return [t for t in self._cache.values() if t.status is TableStatus.LOBBY]
+
+    def playing(self) -> list[Table]:
+        """Open matches in play (every open table is cached from start-up on)."""
+        return [t for t in self._cache.values() if t.status is TableStatus.PLAYING]
+
+    def cached_in(self, chat_id: int) -> list[Table]:
+        return [t for t in self._cache.values() if t.chat_id == chat_id]
+
+    def forget(self, table_id: int) -> None:
+        """Memory may be ahead of the database: read the table again next time."""
+        self._cache.pop(table_id, None)
+
+    async def open_tables(self) -> list[Table]:
+        """Every open table, now in this process's view (the sweep and the computer players
+        look at that view; with a shared database this also finds other processes' tables)."""
+        found = await self.store.open_tables()
+        if self.shared:
+            self._cache = {t.id: t for t in found}
+            return found
+        return [t for t in [await self.get(t.id) for t in found] if t]
+
+    async def due_tables(self, now: float, lobby_seconds: float, stalled: float) -> list[Table]:
+        """Shared database: the open tables a sweep must look at now (not every open table:
+        the cost of a sweep follows what is due, not how many tables are live)."""
+        found = await self.store.due_tables(now, lobby_seconds, stalled)
+        self._cache = {t.id: t for t in found}
+        return found
+
+    @staticmethod
+    def waiting_users(table: Table) -> set[int]:
+        """The people the game waits on now."""
+        if table.state is None or table.status is not TableStatus.PLAYING:
+            return set()
+        seats = {a.seat for a in table.state.legal_actions()}
+        return {u for s, u in enumerate(table.seats) if s in seats and u is not None and u > 0}
+
+    # -- writing ---------------------------------------------------------------------------------
+    async def commit(
+        self,
+        table: Table,
+        change: Change,
+        actions: Sequence[tuple[int | None, str]] = (),
+        first_seq: int = 0,
+        also: Also | None = None,
+        messages_only: bool = False,
+    ) -> list[Outgoing]:
+        """Save the table, its new actions, the finished match, and what every front end will
+        say about it (the subscribers' rows), in one transaction; then tell the subscribers."""
+        table.updated_at = self.clock()
+        table.version += 1
+        try:
+            rows = await self.changes.plan(change)
+            async with self.store.db.transaction() as conn:
+                save = self.store.save_messages if messages_only else self.store.save_table
+                if not await save(conn, table, table.version - 1):
+                    # Another process changed the table since we read it: nothing of this
+                    # commit happens (its action was decided on a state that is gone).
+                    raise Conflict("stale")
+                if actions:
+                    await self.store.append_actions(
+                        conn, table.id, first_seq, list(actions), table.updated_at
+                    )
+                if table.status is TableStatus.FINISHED and table.state is not None:
+                    outcome = "won" if table.state.is_over else "conceded"
+                    winner = table.state.winner if table.state.is_over else conceded_to(table)
+                    await self.store.record_match(conn, table, outcome, winner, table.updated_at)
+                    await record_league(conn, table, winner)
+                elif table.status is TableStatus.CANCELLED and table.started_at is not None:
+                    await self.store.record_match(conn, table, "cancelled", None, table.updated_at)
+                if rows:
+                    await self.outbox.enqueue(conn, rows, time.time())
+                if also is not None:
+                    await also(conn)
+        except BaseException:
+            self._cache.pop(table.id, None)  # memory may be ahead of the database: reload
+            raise
+        if not table.is_open:
+            self._cache.pop(table.id, None)
+        self.changes.committed(change, rows)
+        return rows
+
+    async def insert(self, table: Table, change_of: Callable[[Table], Change]) -> None:
+        """A new table, with what the front ends say about it, in one transaction."""
+        async with self.store.db.transaction() as conn:
+            table.id = await self.store.insert_table(conn, table)
+            change = change_of(table)
+            rows = await self.changes.plan(change)
+            await self.outbox.enqueue(conn, rows, time.time())
+        self._cache[table.id] = table
+        self.changes.committed(change, rows)
+
+    async def announce(
+        self, change: Change, also: Also | None = None, given: Sequence[Outgoing] = ()
+    ) -> list[Outgoing]:
+        """A change that saves no table (a chat's settings, a seña): the subscribers' rows, the
+        `given` rows (the caller's front end's) and `also`'s writes, in one transaction."""
+        rows = await self.changes.plan(change) + list(given)
+        async with self.store.db.transaction() as conn:
+            if also is not None:
+                await also(conn)
+            if rows:
+                await self.outbox.enqueue(conn, rows, time.time())
+        self.changes.committed(change, rows)
+        return rows
+
+    # -- a front end's bookkeeping on the table: its messages' ids --------------------------------
+    async def set_message(self, table_id: int, message_id: int | None, also: Also | None) -> None:
+        """The table's group message (lobby or board); `also` joins the same transaction."""
+
+        def change(table: Table) -> None:
+            table.message_id = message_id
+
+        await self._save_message_ids(table_id, change, also)
+
+    async def set_hand_message(
+        self, table_id: int, user_id: int, message_id: int | None, also: Also | None = None
+    ) -> None:
+        def change(table: Table) -> None:
+            if message_id is None:
+                table.hand_messages.pop(user_id, None)
+            else:
+                table.hand_messages[user_id] = message_id
+
+        await self._save_message_ids(table_id, change, also)
+
+    async def _save_message_ids(
+        self, table_id: int, change: Callable[[Table], None], also: Also | None
+    ) -> None:
+        """Message ids change after a call, whatever the game did meanwhile: a save that lost a
+        race with another process is simply done again on the table as it is now."""
+        for attempt in range(RETRIES):
+            async with self.locked(table_id):
+                table = await self.get(table_id)
+                if table is None or not table.is_open:
+                    if also is not None:
+                        async with self.store.db.transaction() as conn:
+                            await also(conn)
+                    return
+                change(table)
+                try:
+                    await self.commit(
+                        table, Change(ChangeKind.MESSAGES, table), also=also, messages_only=True
+                    )
+                    return
+                except Conflict:
+                    if attempt == RETRIES - 1:
+                        raise
+
+
+def conceded_to(table: Table) -> int | None:
+    """The side a conceded match went to (the last concession in the table's calls)."""
+    for call in reversed(table.calls):
+        if call.what is Note.CONCEDE and call.seat is not None:
+            return 1 - call.seat % 2
+    return None

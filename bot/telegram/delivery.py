@@ -1,0 +1,368 @@
+"""How each outbox row becomes Bot API calls (see `bot.storage.outbox` and `outbox.py`).
+
+`deliver(row)` makes the call of one row. A board, lobby or hand renders the latest committed
+state at that moment, so a burst of actions costs one edit, and a restart delivers whatever was
+decided and not yet sent. A message the bot creates has its id committed with the row's
+completion (`Delivery.commit`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import OrderedDict
+from typing import Any
+
+from telegram import InlineKeyboardMarkup
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import ExtBot
+
+from bot.game import observe
+from bot.game.fair import commitment
+from bot.game.state import HandLog
+from bot.i18n import Translator, translator
+from bot.service.people import People
+from bot.service.unit import Tables
+from bot.storage.league import League
+from bot.storage.outbox import Pending, RowKind
+from bot.storage.repo import Table, TableStatus
+from bot.telegram.http import JsonBody
+from bot.telegram.outbox import Committer, Delivery, Outbox, Writer
+from bot.telegram.rows import Markup, text_row
+from bot.views.common import (
+    Button,
+    Keys,
+    Seating,
+    rules_line,
+    seating_at,
+    short_name,
+    with_bots,
+)
+from bot.views.lobby import lobby_keys, lobby_text
+from bot.views.standings import rating_lines
+from bot.views.summary import hand_record, match_summary
+from bot.views.table import board_markup, board_text, hand_markup, hand_text
+
+log = logging.getLogger(__name__)
+
+SENT_REMEMBERED = 50_000
+RECORDS_REMEMBERED = 2_000
+# Given in every call (the application's Defaults reach only PTB's typed methods).
+TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
+
+
+def _gone(error: BadRequest) -> bool:
+    text = str(error).lower()
+    return "not found" in text or "can't be edited" in text or "message_id_invalid" in text
+
+
+def _not_modified(error: BadRequest) -> bool:
+    return "not modified" in str(error).lower()
+
+
+class Deliverer:
+    def __init__(
+        self,
+        bot: ExtBot[Any],
+        tables: Tables,
+        people: People,
+        sender: Outbox,
+        league: League,
+        bot_username: str,
+    ) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.people = people
+        self.sender = sender
+        self.league = league
+        self.bot_username = bot_username
+        # What each message of ours shows (to skip an edit that changes nothing); the oldest
+        # are forgotten past SENT_REMEMBERED (that only costs one edit, never a wrong one).
+        self._sent: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._blocked_told: set[tuple[int, int, int]] = set()
+        # The last hand's record on a board, told once per hand (a replay of the hand), not at
+        # every edit of the next one.
+        self._records: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+
+    def join_link(self, table: Table) -> str:
+        return f"https://t.me/{self.bot_username}?start=j{table.join_token or ''}"
+
+    async def who(self, table: Table) -> Seating:
+        return seating_at(translator(table.language), table, await self.people.at(table))
+
+    # -- delivering: one row, one or two Bot API calls -------------------------------------------
+    async def deliver(self, row: Pending) -> Delivery:
+        kind = row.kind
+        if kind is RowKind.TEXT:
+            return await self._deliver_text(row)
+        if kind is RowKind.EDIT:
+            return await self._deliver_edit(row)
+        if kind is None:
+            log.warning("outbox row %s of a kind this code no longer makes: dropped", row.id)
+            return Delivery(called=False)
+        table = await self.tables.get(int(row.payload["t"]))
+        if table is None:
+            return Delivery(called=False)
+        if kind is RowKind.BOARD:
+            if table.state is None:
+                return Delivery(called=False)
+            if table.status is not TableStatus.PLAYING and not table.state.is_over:
+                return Delivery(called=False)  # cancelled or conceded: its close row tells
+            return await self._show_in_group(table, *await self.board_view(table))
+        if kind is RowKind.LOBBY:
+            if table.status is not TableStatus.LOBBY:
+                return Delivery(called=False)
+            return await self._show_in_group(table, *await self.lobby_view(table))
+        if kind is RowKind.HAND:
+            return await self._deliver_hand(table, int(row.payload["u"]), row.loud)
+        if kind is RowKind.CLOSE:
+            return await self._deliver_close(table, str(row.payload["key"]))
+        return await self._deliver_match_end(table, row.payload.get("conceded_by"))
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: Markup | None = None,
+        thread_id: int = 0,
+        reply_to: int | None = None,
+    ) -> int:
+        """Send a message; its id."""
+        fields = _message_fields(chat_id, text, markup)
+        if thread_id:
+            fields["message_thread_id"] = thread_id
+        if reply_to:
+            fields["reply_parameters"] = {
+                "message_id": reply_to,
+                "allow_sending_without_reply": True,
+            }
+        sent = await self._call("sendMessage", fields)
+        message_id = int(sent["message_id"])
+        self._remember((chat_id, message_id), hash((text, markup)))
+        return message_id
+
+    async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup | None) -> bool:
+        """Edit unless unchanged; True if Telegram was called. Raises BadRequest if gone."""
+        key = (chat_id, message_id)
+        digest = hash((text, markup))  # PTB hashes a keyboard by its buttons' contents
+        if self._sent.get(key) == digest:
+            return False
+        fields = {**_message_fields(chat_id, text, markup), "message_id": message_id}
+        try:
+            await self._call("editMessageText", fields)
+        except BadRequest as error:
+            if not _not_modified(error):
+                raise
+        self._remember(key, digest)
+        return True
+
+    async def answer(self, query_id: str, text: str = "") -> None:
+        """Answer a button tap (a handler's call, not the outbox's: it must go at once)."""
+        fields: dict[str, Any] = {"callback_query_id": query_id}
+        if text:
+            fields["text"] = text
+        await self._call("answerCallbackQuery", fields)
+
+    async def edit_keys(self, chat_id: int, message_id: int, keys: Keys) -> None:
+        """New buttons under a message (a seña menu): its next edit is not skipped."""
+        fields = {"chat_id": chat_id, "message_id": message_id, "reply_markup": keys.to_dict()}
+        await self._call("editMessageReplyMarkup", fields)
+        self.forget(chat_id, message_id)
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        await self._call("deleteMessage", {"chat_id": chat_id, "message_id": message_id})
+
+    async def _call(self, method: str, fields: dict[str, Any]) -> Any:
+        """A Bot API call, straight to PTB's request layer (which still maps
+        Telegram's errors to BadRequest, Forbidden, RetryAfter...) and answered as plain JSON:
+        building PTB's parameters and a Message out of every answer (nothing reads but its id)
+        was a fifth of the bot's CPU under load. The outbox paces its calls itself."""
+        return await self.bot.request.post(f"{self.bot.base_url}/{method}", JsonBody(fields))
+
+    def _remember(self, key: tuple[int, int], digest: int) -> None:
+        self._sent[key] = digest
+        self._sent.move_to_end(key)
+        if len(self._sent) > SENT_REMEMBERED:
+            self._sent.popitem(last=False)
+
+    def forget(self, chat_id: int, message_id: int | None) -> None:
+        """The message was changed behind our back (a sign menu): do not skip its next edit."""
+        if message_id is not None:
+            self._sent.pop((chat_id, message_id), None)
+
+    def _markup(self, payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
+        data = payload.get("markup")
+        return InlineKeyboardMarkup.de_json(data, self.bot) if data else None
+
+    async def _deliver_edit(self, row: Pending) -> Delivery:
+        payload = row.payload
+        try:
+            called = await self.edit(
+                row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
+            )
+        except BadRequest as error:
+            if not _gone(error):
+                raise
+            return Delivery()
+        return Delivery(called=called)
+
+    async def _deliver_text(self, row: Pending) -> Delivery:
+        payload = row.payload
+        markup = self._markup(payload)
+        try:
+            await self.send(
+                row.chat_id,
+                str(payload["text"]),
+                markup,
+                int(payload.get("thread", 0)),
+                payload.get("reply_to"),
+            )
+        except Forbidden:
+            if row.chat_id > 0:  # a player who blocked the bot: nothing to do about a text
+                await self.people.set_can_dm(row.chat_id, False)
+                return Delivery()
+            raise
+        return Delivery()
+
+    async def _show_in_group(self, table: Table, text: str, markup: Markup | None) -> Delivery:
+        """Edit the table's group message; send it anew (and remember it) if it is gone."""
+        if table.message_id:
+            try:
+                return Delivery(called=await self.edit(table.chat_id, table.message_id, text,
+                                                       markup))  # fmt: skip
+            except BadRequest as error:
+                if not _gone(error):
+                    raise
+        message_id = await self.send(table.chat_id, text, markup, table.thread_id)
+        return Delivery(commit=self._remember_board(table.id, message_id))
+
+    def _remember_board(self, table_id: int, message_id: int | None) -> Committer:
+        async def commit(writer: Writer) -> None:
+            await self.tables.set_message(table_id, message_id, also=writer)
+
+        return commit
+
+    async def lobby_view(self, table: Table) -> tuple[str, Keys]:
+        t = translator(table.language)
+        names = with_bots(t, table, await self.people.at(table))
+        return lobby_text(t, table, names), lobby_keys(t, table, self.join_link(table))
+
+    async def board_view(self, table: Table) -> tuple[str, Keys | None]:
+        assert table.state is not None
+        t = translator(table.language)
+        state = table.state
+        obs = observe(state)
+        who = await self.who(table)
+        ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
+        record = self._record(t, who, table, ended) if ended is not None else None
+        text = board_text(t, who, obs, table.calls, record)
+        if table.seed is not None:  # the deals are fixed: see /verificar when it ends
+            text += "\n\n" + t("fair.commitment", commitment=commitment(table.seed))
+        return text, board_markup(t, table.id, obs)
+
+    def _record(self, t: Translator, who: Seating, table: Table, ended: HandLog) -> str:
+        key = (table.id, ended.number, len(ended.history), t.language, who.names)
+        text = self._records.get(key)
+        if text is None:
+            assert table.state is not None
+            text = self._records[key] = hand_record(t, who, table.state.config, ended)
+            if len(self._records) > RECORDS_REMEMBERED:
+                self._records.popitem(last=False)
+        return text
+
+    async def _deliver_hand(self, table: Table, user_id: int, resend: bool) -> Delivery:
+        seat = table.seat_of(user_id)
+        if table.state is None or seat is None:
+            return Delivery(called=False)
+        resend = resend and table.status is TableStatus.PLAYING
+        t = translator(table.language)
+        obs = observe(table.state, seat)
+        who = await self.who(table)
+        text = hand_text(t, who, obs, t("hand.title", rules=rules_line(t, table.config)))
+        markup = (
+            hand_markup(t, table.id, obs, signs=table.config.players == 4)
+            if table.status is TableStatus.PLAYING
+            else None  # a finished or cancelled match leaves nothing to tap
+        )
+        old = table.hand_messages.get(user_id)
+        try:
+            if old and not resend:
+                try:
+                    return Delivery(called=await self.edit(user_id, old, text, markup))
+                except BadRequest as error:
+                    if not _gone(error):
+                        raise
+            if old and resend:
+                # Too old or already gone: the new message is what counts.
+                with contextlib.suppress(TelegramError):
+                    await self.delete(user_id, old)
+            message_id = await self.send(user_id, text, markup)
+        except Forbidden:
+            return await self._blocked(table, user_id)
+
+        async def commit(writer: Writer) -> None:
+            await self.tables.set_hand_message(table.id, user_id, message_id, writer)
+
+        return Delivery(commit=commit)
+
+    async def _blocked(self, table: Table, user_id: int) -> Delivery:
+        """The player blocked the bot (or never started it): tell the group, once a hand."""
+        await self.people.set_can_dm(user_id, False)
+        hand = table.state.hand_number if table.state else 0
+        key = (table.id, user_id, hand)
+        if key in self._blocked_told or not table.is_open:
+            return Delivery()
+        if len(self._blocked_told) > SENT_REMEMBERED:
+            self._blocked_told.clear()
+        self._blocked_told.add(key)
+        names = await self.people.at(table)
+        t = translator(table.language)
+        text = t("dm.blocked", name=short_name(names.get(user_id, "?")))
+        link = f"https://t.me/{self.bot_username}?start=h{table.id}"
+        markup = Keys([(Button(t("button.open_private"), url=link),)])
+        notice = text_row(
+            table.chat_id, text, table.thread_id, markup, key=f"blocked:{table.id}:{user_id}"
+        )
+
+        async def commit(writer: Writer) -> None:
+            async with self.tables.store.db.transaction() as conn:
+                await writer(conn)
+                await self.sender.write(conn, [notice])
+            self.sender.wake([notice])
+
+        return Delivery(commit=commit)
+
+    async def _deliver_close(self, table: Table, key: str) -> Delivery:
+        if not table.message_id:
+            return Delivery(called=False)
+        text = translator(table.language)(key)
+        try:
+            return Delivery(called=await self.edit(table.chat_id, table.message_id, text, None))
+        except BadRequest as error:
+            if not _gone(error):
+                raise
+            return Delivery()
+
+    async def _deliver_match_end(self, table: Table, conceded_by: int | None) -> Delivery:
+        state = table.state
+        scores = state.scores if state else [0, 0]
+        winner = state.winner if state and state.is_over else None
+        if conceded_by is not None:
+            winner = 1 - conceded_by
+        t = translator(table.language)
+        who = await self.who(table)
+        text = match_summary(t, who, scores, table.config.target, winner, conceded_by)
+        changes = await self.league.rating_changes(table.id)
+        if changes:
+            text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes)])
+        if table.seed is not None:  # the match is over: the seed behind every deal is public
+            text += "\n\n" + t("fair.revealed", seed=table.seed, number=table.id)
+        await self.send(table.chat_id, text, None, table.thread_id)
+        return Delivery()
+
+
+def _message_fields(chat_id: int, text: str, markup: Markup | None) -> dict[str, Any]:
+    fields: dict[str, Any] = {"chat_id": chat_id, "text": text, **TEXT_OPTIONS}
+    if markup is not None:
+        fields["reply_markup"] = markup.to_dict()
+    return fields

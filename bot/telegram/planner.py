@@ -1,0 +1,191 @@
+"""What the bot says in Telegram about each change of the core: a subscriber that, inside the
+commit, decides the outbox rows (the lobby or board to refresh, hand messages to refresh or
+send anew, the end of a match), and after it wakes the sender.
+
+Texts that depend on the moment (a timeout, a seña) are rendered here; a lobby, board or hand
+renders the latest committed state when it goes out (`delivery.py`), so a burst of actions
+costs one edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.game.events import HandDealt
+from bot.i18n import translator
+from bot.service.changes import Change, ChangeKind
+from bot.service.people import People
+from bot.service.turns import VACATED_SECONDS
+from bot.service.unit import Tables
+from bot.storage.outbox import Outgoing
+from bot.storage.repo import Table, TableStatus
+from bot.telegram.outbox import Outbox
+from bot.telegram.rows import (
+    board_row,
+    close_row,
+    hand_row,
+    lobby_row,
+    match_end_row,
+    text_row,
+)
+from bot.views.common import Seating, seating_at, short_name
+from bot.views.table import kind_label, vacated_keys
+
+ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
+
+
+class Planner:
+    def __init__(self, tables: Tables, people: People, sender: Outbox) -> None:
+        self.tables = tables
+        self.people = people
+        self.sender = sender
+
+    # -- a subscriber of the core ----------------------------------------------------------------
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        self.sender.wake(rows)
+
+    async def plan(self, change: Change) -> list[Outgoing]:
+        kind = change.kind
+        if kind in (ChangeKind.MESSAGES, ChangeKind.CHAT):
+            return []  # bookkeeping, and settings whose rows the command gives itself
+        table = change.the_table
+        t = translator(table.language)
+        if kind is ChangeKind.LOBBY:
+            return [lobby_row(table)]
+        if kind is ChangeKind.STARTED:
+            return [board_row(table)] + [hand_row(table, u, loud=True) for u in table.players]
+        if kind is ChangeKind.EXPIRED:
+            return [close_row(table, "lobby.expired")]
+        if kind is ChangeKind.CANCELLED:
+            playing = change.was is TableStatus.PLAYING
+            rows = [close_row(table, "match.cancelled" if playing else "lobby.cancelled")]
+            return rows + ([hand_row(table, u) for u in table.players] if playing else [])
+        if kind is ChangeKind.CHAT_GONE:
+            return [hand_row(table, u) for u in table.players] if table.state else []
+        if kind is ChangeKind.MOVED:
+            if table.status is TableStatus.LOBBY:
+                return [lobby_row(table)]
+            return [board_row(table)] + [hand_row(table, u) for u in table.players]
+        if kind is ChangeKind.VACATED:
+            assert change.seat is not None
+            who = await self.who(table)
+            key = "vacated.timeout" if change.timed_out else "vacated.left"
+            text = t(key, name=who.seat(change.seat), count=VACATED_SECONDS // 60)
+            keys = vacated_keys(t, table.id)
+            return [text_row(table.chat_id, text, table.thread_id, keys), board_row(table)]
+        if kind is ChangeKind.BOT_IN:
+            assert change.seat is not None
+            who = await self.who(table)
+            text = t("vacated.bot_in", name=who.seat(change.seat))
+            rows = [text_row(table.chat_id, text, table.thread_id), board_row(table)]
+            return rows + [hand_row(table, u) for u in table.players]
+        if kind is ChangeKind.REMIND:
+            return await self._reminders(table)
+        if kind is ChangeKind.SIGN:
+            return await self._sign(change)
+        if kind is ChangeKind.CONCEDED:
+            assert change.seat is not None
+            rows = []
+            if change.timed_out:
+                who = await self.who(table)
+                side = change.seat % 2
+                text = t("timeout.conceded", side=who.side(t, side), count=who.size(side))
+                rows.append(text_row(table.chat_id, text, table.thread_id))
+            return rows + self._match_over(table, change.seat % 2, change.tapper)
+        return await self._after_action(change)
+
+    async def who(self, table: Table) -> Seating:
+        return seating_at(translator(table.language), table, await self.people.at(table))
+
+    async def _reminders(self, table: Table) -> list[Outgoing]:
+        """Half the time is gone: each person the game waits on, in private and with a
+        mention in the group."""
+        if table.state is None or not table.deadline:
+            return []
+        t = translator(table.language)
+        names = await self.people.at(table)
+        left = max(int(table.deadline - self.tables.clock()), 1)
+        step = table.state.step
+        rows = []
+        for seat in sorted({a.seat for a in table.state.legal_actions()}):
+            user = table.seats[seat]
+            if user is None or user < 0:
+                continue  # a computer player needs no reminder
+            name = short_name(names.get(user, "?"))
+            mention = f'<a href="tg://user?id={user}">{name}</a>'
+            key = f"remind:{table.id}:{step}:{user}"
+            rows.append(
+                text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
+                         table.thread_id, key=key)
+            )  # fmt: skip
+            rows.append(text_row(user, t("timeout.remind", name=name, seconds=left), key=key))
+        return rows
+
+    async def _sign(self, change: Change) -> list[Outgoing]:
+        """A seña: the partner (a person) is told; so is the group, of each rival who caught
+        it; and the hand of whoever showed it gets its buttons back (the menu is gone)."""
+        table = change.the_table
+        assert change.seat is not None and change.sign is not None
+        t = translator(table.language)
+        who = await self.who(table)
+        name = who.seat(change.seat)
+        sign, meaning = t(f"sign.{change.sign}"), t(f"sign.meaning.{change.sign}")
+        rows = []
+        partner = table.seats[(change.seat + 2) % 4]
+        if partner is not None and partner > 0:
+            text = t("sign.received", name=name, sign=sign, meaning=meaning)
+            rows.append(text_row(partner, text))
+        for rival in change.caught_by:
+            caught = t("sign.caught", rival=who.seat(rival), name=name, sign=sign, meaning=meaning)
+            rows.append(text_row(table.chat_id, caught, table.thread_id))
+        if change.actor is not None:
+            rows.append(hand_row(table, change.actor, urgent=True))
+        return rows
+
+    async def _after_action(self, change: Change) -> list[Outgoing]:
+        table = change.the_table
+        t = translator(table.language)
+        rows: list[Outgoing] = []
+        if change.timed_out and change.action is not None and change.seat is not None:
+            who = await self.who(table)
+            action = change.action
+            what = t("timeout.card") if action.card is not None else kind_label(t, action.kind)
+            text = t("timeout.acted", name=who.seat(change.seat), action=what)
+            rows.append(text_row(table.chat_id, text, table.thread_id))
+        new_hand = any(isinstance(e, HandDealt) for e in change.events)
+        waiting_now = self.tables.waiting_users(table)
+        # The end of a hand is told on the board itself (its record on top of the next hand):
+        # one coalesced message per group, so the group is never more than a call behind.
+        over = table.state is not None and table.state.is_over
+        if over or table.status is TableStatus.PLAYING:
+            rows.append(board_row(table))
+        if over:
+            rows += self._match_over(table, actor=change.tapper)
+        if over or not table.is_open:
+            return rows
+        now = self.tables.clock()
+        for user in table.players:
+            # A new message notifies; an edit does not. Someone who acted a moment ago is
+            # looking at the chat: a buzz at every move of a quick match is noise (and a
+            # second call), so they get the edit.
+            looking = now - table.acted.get(user, float("-inf")) < ATTENTIVE_SECONDS
+            turn = new_hand or (user in waiting_now and user not in change.waiting_before)
+            notify = turn and not looking
+            mine = user == change.tapper
+            # The tapper's own hand and the hand of whoever must act now go first and never
+            # wait for the overall budget; the others' are background refreshes.
+            rows.append(hand_row(table, user, loud=notify, urgent=mine or turn))
+        return rows
+
+    @staticmethod
+    def _match_over(
+        table: Table, conceded_by: int | None = None, actor: int | None = None
+    ) -> list[Outgoing]:
+        """The last board and everyone's last hand; the hand of whoever ended it (the last
+        tap, or conceding) goes first, as after any tap."""
+        rows = []
+        if conceded_by is not None:
+            rows.append(close_row(table, "match.ended_board"))
+        rows.append(match_end_row(table, conceded_by))
+        rows += [hand_row(table, u, urgent=u == actor) for u in table.players]
+        return rows

@@ -1,0 +1,82 @@
+"""Outbox rows the Telegram adapter writes: one constructor per kind of row."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Protocol
+
+from bot.storage.outbox import POST, REFRESH, URGENT, Outgoing, RowKind
+from bot.storage.repo import Table
+
+
+class Markup(Protocol):
+    """A keyboard: the views' `Keys`, or python-telegram-bot's InlineKeyboardMarkup."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+def board_row(table: Table) -> Outgoing:
+    return Outgoing(table.chat_id, RowKind.BOARD, {"t": table.id}, f"board:{table.id}", REFRESH)
+
+
+def lobby_row(table: Table) -> Outgoing:
+    return Outgoing(table.chat_id, RowKind.LOBBY, {"t": table.id}, f"lobby:{table.id}", REFRESH)
+
+
+def hand_row(table: Table, user_id: int, loud: bool = False, urgent: bool = False) -> Outgoing:
+    """The user's hand message: edited, or (loud) sent anew so that Telegram notifies them."""
+    priority = URGENT if loud or urgent else REFRESH
+    return Outgoing(
+        user_id, RowKind.HAND, {"t": table.id, "u": user_id}, f"hand:{table.id}", priority, loud
+    )
+
+
+def close_row(table: Table, key: str) -> Outgoing:
+    """The lobby or board of a table that ended without a winner: `key`'s text, no buttons."""
+    return Outgoing(table.chat_id, RowKind.CLOSE, {"t": table.id, "key": key}, None, POST)
+
+
+def match_end_row(table: Table, conceded_by: int | None) -> Outgoing:
+    payload = {"t": table.id, "conceded_by": conceded_by}
+    return Outgoing(table.chat_id, RowKind.MATCH_END, payload, None, POST)
+
+
+def text_row(
+    chat_id: int,
+    text: str,
+    thread_id: int = 0,
+    markup: Markup | None = None,
+    reply_to: int | None = None,
+    key: str | None = None,
+) -> Outgoing:
+    """A new message. With a `key`, an identical one still waiting is not queued twice."""
+    payload: dict[str, Any] = {"text": text}
+    if thread_id:
+        payload["thread"] = thread_id
+    if markup is not None:
+        payload["markup"] = markup.to_dict()
+    if reply_to:
+        payload["reply_to"] = reply_to
+    return Outgoing(chat_id, RowKind.TEXT, payload, key, POST)
+
+
+def reply_row(
+    chat_id: int,
+    text: str,
+    thread_id: int = 0,
+    markup: Markup | None = None,
+    reply_to: int | None = None,
+) -> Outgoing:
+    """An answer to a command: identical answers waiting in the chat's lane become one (a
+    group that floods /tabla gets one table, not a hundred)."""
+    keyboard = repr(markup.to_dict()) if markup is not None else ""
+    digest = hashlib.sha256(f"{text}{keyboard}|{thread_id}".encode()).hexdigest()[:24]
+    return text_row(chat_id, text, thread_id, markup, reply_to, key=f"reply:{digest}")
+
+
+def edit_row(chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> Outgoing:
+    """A new text for a message of ours (a /config panel): only the latest one counts."""
+    payload: dict[str, Any] = {"m": message_id, "text": text}
+    if markup is not None:
+        payload["markup"] = markup.to_dict()
+    return Outgoing(chat_id, RowKind.EDIT, payload, f"edit:{message_id}", REFRESH)
