@@ -127,3 +127,34 @@ async def test_bad_numbers_other_groups_and_running_matches_are_refused(harness:
     assert "No hay una partida terminada" in h.fake.last(OTHER).text
     forged = ana.tap_data(GROUP, h.fake.last(GROUP).message_id, "p:m:424242:0")
     assert "No hay una partida terminada" in (await ana.answer_of(forged))["text"]
+
+
+async def test_a_match_opened_from_the_list_comes_below_it_and_the_list_stays(
+    harness: Harness,
+) -> None:
+    """Under polling the bot never reads a tapped message's text (it is dropped before
+    parsing): the 🔎 button itself says it comes from /historial, so the list is not edited
+    away but answered with the match below it."""
+    h = harness
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    await open_table(h, [ana, juan], "1v1 15")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None
+    await play_to_the_end(h, [ana, juan], seed=4)
+    ana.send(GROUP, "/historial")
+    await h.settle()
+    listing = h.fake.last(GROUP)
+    before = listing.text
+    await ana.tap(GROUP, listing.message_id, f"🔎 {table.id}")
+    await h.settle()
+    assert h.fake.messages[GROUP][listing.message_id].text == before  # the list stays
+    account = h.fake.last(GROUP)
+    assert account.message_id != listing.message_id
+    assert account.reply_to == listing.message_id
+    assert f"<b>Partida {table.id}</b>" in account.text or f"Partida {table.id}" in account.text
+    # Its pages turn in place: the match's own message is edited, no new message.
+    if any(b["text"] == "▶️" for b in account.buttons()):
+        count = len(h.fake.messages[GROUP])
+        await ana.tap(GROUP, account.message_id, "▶️")
+        await h.settle()
+        assert len(h.fake.messages[GROUP]) == count
