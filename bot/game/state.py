@@ -53,6 +53,27 @@ from bot.game.scoring import (
 
 K = ActionKind
 
+# The order of calls in `legal_actions()`: a seat's answers first, then its chants.
+_CALL_ORDER = (
+    K.FLOR, K.QUIERO, K.NO_QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO,
+    K.TRUCO, K.RETRUCO, K.VALE_CUATRO, K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO, K.MAZO,
+)  # fmt: skip
+# Tuples, not sets: `in` on a tuple compares by identity first, where a set would call the
+# enum's hash (a Python function) on the engine's hottest path.
+_FLOR_KINDS = (*FLOR_CHANTS, K.CON_FLOR_ME_ACHICO)
+_FLOR_CALLS = tuple(k for k in _CALL_ORDER if k in _FLOR_KINDS or k in (K.QUIERO, K.NO_QUIERO))
+_ENVIDO_ANSWER_CALLS = (K.FLOR, K.QUIERO, K.NO_QUIERO, *ENVIDO_CHANTS, K.MAZO)
+_TRUCO_ANSWER_CALLS = (K.FLOR, K.QUIERO, K.NO_QUIERO, *TRUCO_CHANTS, *ENVIDO_CHANTS, K.MAZO)
+# A turn's calls by the truco level accepted (only the next chant can be open).
+_TURN_CALLS = tuple(
+    (K.FLOR, *TRUCO_CHANTS[level : level + 1], *ENVIDO_CHANTS, K.MAZO) for level in range(4)
+)
+_ANSWERS = (K.QUIERO, K.NO_QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR)
+# R22: what answers the last call of a flor exchange.
+_OVER_FLOR = (K.FLOR, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO)
+_OVER_CONTRAFLOR = (K.QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR_AL_RESTO)
+_OVER_AL_RESTO = (K.QUIERO, K.NO_QUIERO)
+
 
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
@@ -343,9 +364,10 @@ class MatchState:
         return self.phase is Phase.OVER
 
     def legal_actions(self) -> list[Action]:
-        """Every action any seat may take right now (R10: both partners may answer)."""
+        """Every action any seat may take right now (R10: both partners may answer): the
+        candidates `verify` accepts."""
         if self._legal is None:
-            self._legal = self._generate(exclusive=True)
+            self._legal = self._accepted(exclusive=True)
         return self._legal
 
     def public_actions(self) -> list[Action]:
@@ -355,7 +377,7 @@ class MatchState:
         could hold one and every answer a non-flor player could give, so that nothing in it
         depends on hidden cards. `apply` still enforces the real legality.
         """
-        return self._generate(exclusive=False)
+        return self._accepted(exclusive=False)
 
     def acting_seats(self) -> list[int]:
         """Seats the game waits on (those with a legal action), in seat order."""
@@ -365,82 +387,191 @@ class MatchState:
         interned = act(action.seat, action.kind, action.card)
         return any(a is interned for a in self.legal_actions())
 
-    def _generate(self, exclusive: bool) -> list[Action]:
+    def why_not(self, action: Action) -> Reason | None:
+        """None if `action` is legal now; otherwise the reason it is not."""
+        return self.verify(action)
+
+    def _accepted(self, exclusive: bool) -> list[Action]:
         h = self.hand
         if self.phase is not Phase.PLAY or h is None:
             return []
+        forced = self._forced(h, exclusive)
+        verify = self._verify
         out: list[Action] = []
-        if exclusive:
-            forced = h.undeclared_flor()
-        elif self.config.flor and not h.flor_closed:
-            forced = [s for s in range(h.players) if not h.flor_declared[s] and len(h.held[s]) == 3]
-        else:
-            forced = []
-
-        if h.flor_pending:
-            answering = 1 - h.flor_side
-            last = h.flor_chain[-1]
-            if last is K.FLOR:
-                kinds: tuple[ActionKind, ...] = (
-                    K.FLOR,
-                    K.CON_FLOR_ME_ACHICO,
-                    K.CONTRAFLOR,
-                    K.CONTRAFLOR_AL_RESTO,
-                )
-            elif last is K.CONTRAFLOR:
-                kinds = (K.QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR_AL_RESTO)
-            else:
-                kinds = (K.QUIERO, K.NO_QUIERO)
-            for seat in range(answering, h.players, 2):
-                if h.flor_holders[seat] or not exclusive:
-                    out.extend(call_action(seat, kind) for kind in kinds)
-            return out
-
-        if h.envido_pending:
-            # F6: while an envido waits, every undeclared flor is declared first.
-            out.extend(call_action(seat, K.FLOR) for seat in forced)
-            if forced and exclusive:
-                return out
-            answering = 1 - h.envido_side
-            raises = envido_raises(h.envido_chain)
-            for seat in range(answering, h.players, 2):
-                out.append(call_action(seat, K.QUIERO))
-                out.append(call_action(seat, K.NO_QUIERO))
-                out.extend(call_action(seat, kind) for kind in raises)
-                out.append(call_action(seat, K.MAZO))
-            return out
-
-        if h.truco_pending:
-            answering = 1 - h.truco_pending_side
-            level = h.truco_pending
-            for seat in range(answering, h.players, 2):
-                if seat in forced:
-                    out.append(call_action(seat, K.FLOR))
-                    if exclusive:
-                        continue
-                out.append(call_action(seat, K.QUIERO))
-                out.append(call_action(seat, K.NO_QUIERO))
-                if level < 3:
-                    out.append(call_action(seat, TRUCO_CHANTS[level]))
-                # R17 / F4: el envido está primero, only over the first truco chant.
-                if level == 1 and h.can_start_envido(seat):
-                    out.extend(call_action(seat, kind) for kind in ENVIDO_CHANTS)
-                out.append(call_action(seat, K.MAZO))
-            return out
-
-        seat = h.turn
-        if seat in forced:
-            out.append(call_action(seat, K.FLOR))
-            if exclusive:
-                return out
-        out.extend(play_action(seat, c) for c in h.held[seat])
-        level = h.truco_level
-        if level < 3 and (level == 0 or h.truco_side == side_of(seat)):
-            out.append(call_action(seat, TRUCO_CHANTS[level]))
-        if h.can_start_envido(seat):
-            out.extend(call_action(seat, kind) for kind in ENVIDO_CHANTS)
-        out.append(call_action(seat, K.MAZO))
+        seats, kinds = self._askable(h)
+        for seat in seats:
+            for kind in kinds:
+                if verify(h, seat, kind, None, forced, exclusive) is None:
+                    out.append(call_action(seat, kind))
+            if not (h.flor_pending or h.envido_pending or h.truco_pending):
+                for held in h.held[seat]:
+                    if verify(h, seat, K.PLAY, held, forced, exclusive) is None:
+                        out.append(play_action(seat, held))
         return out
+
+    def _askable(self, h: HandState) -> tuple[range | tuple[int, ...], tuple[ActionKind, ...]]:
+        """Where `verify` need look: the seats that could be asked to act now and the calls
+        that could be open to them. Only a shortcut (asking every seat every call gives the
+        same answer, several times slower); `verify` alone says what is allowed."""
+        flor = self.config.flor and not h.flor_closed
+        if h.flor_pending:
+            return range(1 - h.flor_side, h.players, 2), _FLOR_CALLS
+        if h.envido_pending:
+            calls = _ENVIDO_ANSWER_CALLS if flor else _ENVIDO_ANSWER_CALLS[1:]
+            return range(h.players), calls
+        if h.truco_pending:
+            calls = _TRUCO_ANSWER_CALLS if flor else _TRUCO_ANSWER_CALLS[1:]
+            return range(1 - h.truco_pending_side, h.players, 2), calls
+        level = h.truco_level
+        calls = _TURN_CALLS[level] if flor else _TURN_CALLS[level][1:]
+        return (h.turn,), calls
+
+    def _forced(self, h: HandState, exclusive: bool) -> Sequence[int]:
+        """Seats whose flor must be declared before anything else they do (F6). Seen from the
+        table (not `exclusive`): every seat that could still hold an undeclared flor."""
+        if exclusive:
+            return h.undeclared_flor()
+        if not self.config.flor or h.flor_closed:
+            return ()
+        return [s for s in range(h.players) if not h.flor_declared[s] and len(h.held[s]) == 3]
+
+    # -- the rules of who may do what, once ----------------------------------------------------
+    def verify(self, action: Action, exclusive: bool = True) -> Reason | None:
+        """None when `action` is allowed now, else the reason it is not: the one statement of
+        who may do what, from which `legal_actions()` (exclusive: knowing who holds flor),
+        `public_actions()` (not exclusive: what the table can see) and `why_not()` all come."""
+        if self.phase is Phase.OVER:
+            return Reason.MATCH_OVER
+        h = self.hand
+        if self.phase is Phase.DEAL or h is None:
+            return Reason.DEAL_PENDING
+        if not 0 <= action.seat < self.players:
+            return Reason.NO_SUCH_SEAT
+        if (action.kind is K.PLAY) != (action.card is not None):
+            return Reason.NOT_ALLOWED
+        forced = self._forced(h, exclusive)
+        return self._verify(h, action.seat, action.kind, action.card, forced, exclusive)
+
+    def _verify(
+        self,
+        h: HandState,
+        seat: int,
+        kind: ActionKind,
+        card: Card | None,
+        forced: Sequence[int],
+        exclusive: bool,
+    ) -> Reason | None:
+        if kind in _FLOR_KINDS:
+            if not self.config.flor:
+                return Reason.FLOR_OFF
+            if exclusive and not h.flor_holders[seat]:
+                return Reason.NO_FLOR
+            if h.flor_closed or (h.flor_declared[seat] and not h.flor_pending):
+                return Reason.FLOR_CLOSED
+        if h.flor_pending:
+            return self._verify_flor_answer(h, seat, kind, exclusive)
+        if seat in forced:
+            if kind is K.FLOR:
+                return self._verify_declaring(h, seat)
+            if exclusive:
+                return Reason.MUST_DECLARE_FLOR
+        elif kind is K.FLOR:
+            return Reason.FLOR_CLOSED if h.flor_declared[seat] else Reason.NO_FLOR
+        if h.envido_pending:
+            return self._verify_envido_answer(h, seat, kind, bool(forced) and exclusive)
+        if h.truco_pending:
+            return self._verify_truco_answer(h, seat, kind)
+        return self._verify_turn(h, seat, kind, card)
+
+    @staticmethod
+    def _verify_flor_answer(
+        h: HandState, seat: int, kind: ActionKind, exclusive: bool
+    ) -> Reason | None:
+        """A flor waits for an answer: only the other side's flores answer (R22)."""
+        if side_of(seat) != 1 - h.flor_side or (exclusive and not h.flor_holders[seat]):
+            return Reason.WAIT_FOR_ANSWER
+        last = h.flor_chain[-1]
+        answers = (
+            _OVER_FLOR if last is K.FLOR else _OVER_CONTRAFLOR if last is K.CONTRAFLOR
+            else _OVER_AL_RESTO
+        )  # fmt: skip
+        return None if kind in answers else Reason.NOT_ALLOWED
+
+    @staticmethod
+    def _verify_declaring(h: HandState, seat: int) -> Reason | None:
+        """F6: a flor is declared when its holder could act: any seat while an envido waits,
+        the answering side while a truco waits, the seat whose turn it is otherwise."""
+        if h.envido_pending:
+            return None
+        if h.truco_pending:
+            return None if side_of(seat) == 1 - h.truco_pending_side else Reason.WAIT_FOR_ANSWER
+        return None if seat == h.turn else Reason.NOT_YOUR_TURN
+
+    @staticmethod
+    def _verify_envido_answer(
+        h: HandState, seat: int, kind: ActionKind, flor_first: bool
+    ) -> Reason | None:
+        """An envido waits: the other side answers, raises (R16) or leaves (F6: every
+        undeclared flor is declared first)."""
+        if flor_first:
+            return Reason.FLOR_FIRST
+        if side_of(seat) == h.envido_side:
+            return Reason.WAIT_FOR_ANSWER
+        if kind in (K.QUIERO, K.NO_QUIERO, K.MAZO) or kind in envido_raises(h.envido_chain):
+            return None
+        if kind is K.PLAY:
+            return Reason.ANSWER_PENDING
+        if kind in ENVIDO_CHANTS:
+            return Reason.CANNOT_RAISE_ENVIDO
+        if kind in TRUCO_CHANTS and h.truco_pending >= 3:
+            return Reason.TRUCO_MAX
+        return Reason.NOT_ALLOWED
+
+    @staticmethod
+    def _verify_truco_answer(h: HandState, seat: int, kind: ActionKind) -> Reason | None:
+        """A truco chant waits: the other side answers, raises, or calls envido first over
+        the first truco (R17, F4)."""
+        if side_of(seat) == h.truco_pending_side:
+            return Reason.WAIT_FOR_ANSWER
+        level = h.truco_pending
+        if kind in (K.QUIERO, K.NO_QUIERO, K.MAZO):
+            return None
+        if kind in TRUCO_CHANTS:
+            if level < 3 and kind is TRUCO_CHANTS[level]:
+                return None
+            return Reason.TRUCO_MAX if level >= 3 else Reason.NOT_ALLOWED
+        if kind in ENVIDO_CHANTS:
+            if level == 1 and h.can_start_envido(seat):
+                return None
+            return Reason.ENVIDO_CLOSED if h.envido_closed else Reason.ENVIDO_ALREADY_PLAYED
+        if kind is K.PLAY:
+            return Reason.ANSWER_PENDING
+        return Reason.NOT_ALLOWED
+
+    @staticmethod
+    def _verify_turn(h: HandState, seat: int, kind: ActionKind, card: Card | None) -> Reason | None:
+        """Nothing waits: the seat whose turn it is plays, chants or leaves."""
+        if kind in _ANSWERS:
+            return Reason.NOTHING_TO_ANSWER
+        if seat != h.turn:
+            return Reason.NOT_YOUR_TURN
+        if kind is K.PLAY:
+            return None if card in h.held[seat] else Reason.CARD_NOT_IN_HAND
+        if kind is K.MAZO:
+            return None
+        if kind in ENVIDO_CHANTS:
+            if h.can_start_envido(seat):
+                return None
+            if h.envido_closed or h.truco_level > 0:
+                return Reason.ENVIDO_CLOSED
+            return Reason.ENVIDO_ALREADY_PLAYED
+        if kind in TRUCO_CHANTS:
+            level = h.truco_level
+            mine = level == 0 or h.truco_side == side_of(seat)
+            if level < 3 and kind is TRUCO_CHANTS[level] and mine:
+                return None
+            return Reason.TRUCO_MAX if level >= 3 else Reason.TRUCO_NOT_YOURS
+        return Reason.NOT_ALLOWED
 
     # -- apply -----------------------------------------------------------------------------
     def apply(self, action: AnyAction) -> list[Event]:
@@ -452,7 +583,7 @@ class MatchState:
                 if legal is action:
                     break
             else:
-                raise IllegalActionError(self.why_not(action), action.code)
+                raise IllegalActionError(self.why_not(action) or Reason.NOT_ALLOWED, action.code)
             assert self.hand is not None
             self.hand.history.append(action)
             events = self._play(action)
@@ -742,62 +873,6 @@ class MatchState:
             if early and h.truco_level == 0:
                 points = 2  # R24
         self._end_hand(h, other, points, HandEnd.MAZO, events)
-
-    # -- diagnostics -----------------------------------------------------------------------
-    def why_not(self, action: Action) -> Reason:
-        """The best reason code for an action that is not legal now."""
-        if self.phase is Phase.OVER:
-            return Reason.MATCH_OVER
-        h = self.hand
-        if self.phase is Phase.DEAL or h is None:
-            return Reason.DEAL_PENDING
-        seat, kind = action.seat, action.kind
-        if not 0 <= seat < self.players:
-            return Reason.NO_SUCH_SEAT
-        flor_kinds = (*FLOR_CHANTS, K.CON_FLOR_ME_ACHICO)
-        if kind in flor_kinds:
-            if not self.config.flor:
-                return Reason.FLOR_OFF
-            if not h.flor_holders[seat]:
-                return Reason.NO_FLOR
-            if h.flor_closed or (h.flor_declared[seat] and not h.flor_pending):
-                return Reason.FLOR_CLOSED
-        if h.flor_pending:
-            if side_of(seat) != 1 - h.flor_side or not h.flor_holders[seat]:
-                return Reason.WAIT_FOR_ANSWER
-            return Reason.NOT_ALLOWED
-        undeclared = h.undeclared_flor()
-        if seat in undeclared:
-            return Reason.MUST_DECLARE_FLOR
-        pending = h.pending()
-        if pending is not None:
-            if pending is Pending.ENVIDO and undeclared:
-                return Reason.FLOR_FIRST
-            chanter = h.envido_side if pending is Pending.ENVIDO else h.truco_pending_side
-            if side_of(seat) == chanter:
-                return Reason.WAIT_FOR_ANSWER
-            if kind is K.PLAY:
-                return Reason.ANSWER_PENDING
-            if kind in ENVIDO_CHANTS:
-                if pending is Pending.ENVIDO:
-                    return Reason.CANNOT_RAISE_ENVIDO
-                return Reason.ENVIDO_CLOSED if h.envido_closed else Reason.ENVIDO_ALREADY_PLAYED
-            if kind in TRUCO_CHANTS:
-                return Reason.TRUCO_MAX if h.truco_pending >= 3 else Reason.NOT_ALLOWED
-            return Reason.NOT_ALLOWED
-        if kind in (K.QUIERO, K.NO_QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR):
-            return Reason.NOTHING_TO_ANSWER
-        if seat != h.turn:
-            return Reason.NOT_YOUR_TURN
-        if kind is K.PLAY:
-            return Reason.CARD_NOT_IN_HAND
-        if kind in ENVIDO_CHANTS:
-            if h.envido_closed or h.truco_level > 0:
-                return Reason.ENVIDO_CLOSED
-            return Reason.ENVIDO_ALREADY_PLAYED
-        if kind in TRUCO_CHANTS:
-            return Reason.TRUCO_MAX if h.truco_level >= 3 else Reason.TRUCO_NOT_YOURS
-        return Reason.NOT_ALLOWED
 
     # -- JSON ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
