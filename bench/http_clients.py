@@ -1,4 +1,4 @@
-"""CPU per Bot API-like POST: httpx (PTB's default) against aiohttp (bot/http.py).
+"""CPU per Bot API-like POST: httpx (PTB's default) against aiohttp (bot/telegram/http.py).
 
     python bench/http_clients.py
 

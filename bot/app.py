@@ -24,6 +24,7 @@ from bot.config import Settings
 from bot.handlers import buttons, chats, commands, config, history, league, timers
 from bot.i18n import LANGUAGES, translator
 from bot.runtime import Runtime
+from bot.secrets import mask_in_logs
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,8 @@ def build_application(
     """`clock`: the wall clock of turn and lobby deadlines (tests drive it by hand)."""
     if settings.bot_token is None:
         raise ValueError("TRUCO_BOT_TOKEN is not set")
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    mask_in_logs([settings.bot_token.get_secret_value(), secret])
     # The outbox's calls do not pass here: it paces each chat's lane and keeps the overall
     # budget itself (it knows which calls are urgent), and waits out a 429 without holding up
     # every other chat. The limiter keeps the handlers' own calls (answers, membership checks)

@@ -118,7 +118,7 @@ def pack(data: CallbackData) -> str:
 
 
 def _int(text: str) -> int:
-    if not text.isdigit() or len(text) > 12:
+    if not text.isascii() or not text.isdigit() or len(text) > 12:
         raise ValueError(text)
     return int(text)
 

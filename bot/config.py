@@ -41,6 +41,12 @@ class Settings(BaseSettings):
     rate_group_per_minute: int = Field(default=20, ge=1, description="AIORateLimiter, per group")
     rate_overall_per_second: int = Field(default=30, ge=1, description="AIORateLimiter, overall")
     max_retries: int = Field(default=3, ge=0, description="Retries after a 429 (RetryAfter)")
+    reply_burst: int = Field(
+        default=8, ge=1, description="Answers to one person's commands in a group, at once"
+    )
+    reply_every: float = Field(
+        default=6.0, gt=0, description="Seconds for each further answer to one person's commands"
+    )
     sign_catch_chance: float = Field(
         default=0.25, ge=0, le=1, description="2v2: chance that each rival catches a seña"
     )

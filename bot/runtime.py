@@ -25,6 +25,7 @@ from bot.storage.repo import Store
 from bot.telegram.delivery import Deliverer
 from bot.telegram.outbox import Outbox
 from bot.telegram.planner import Planner
+from bot.telegram.throttle import Throttle
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ class Runtime:
     planner: Planner  # what the bot says in Telegram about each change
     deliverer: Deliverer  # how each outbox row becomes Bot API calls
     ai: AiPlayers
+    replies: Throttle  # answers to one person's commands in one chat
 
     @staticmethod
     async def open(
@@ -77,7 +79,8 @@ class Runtime:
         # the computer players look whether one of them is to move.
         core.changes.subscribe(planner)
         core.changes.subscribe(ai)
-        return Runtime(settings, db, core, league, outbox, planner, deliverer, ai)
+        replies = Throttle(settings.reply_burst, settings.reply_every)
+        return Runtime(settings, db, core, league, outbox, planner, deliverer, ai, replies)
 
     @property
     def tables(self) -> Tables:

@@ -156,6 +156,7 @@ def make_settings(base_url: str, database: Path | str, **overrides: Any) -> Sett
         "timer_tick": 0.1,
         "bot_delay": 0,
         "ai_workers": 0,
+        "reply_burst": 1_000,  # the tests send many commands; tests/e2e/test_hardening.py not
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -508,8 +508,15 @@ class FakeUser:
     def leave_group(self, chat_id: int) -> None:
         self.fake.left[chat_id].add(self.id)
 
-    def send(self, chat_id: int, text: str, thread_id: int | None = None) -> int:
-        """The user writes `text` in the chat; the message's id."""
+    def send(
+        self,
+        chat_id: int,
+        text: str,
+        thread_id: int | None = None,
+        sender_chat: dict[str, Any] | None = None,
+    ) -> int:
+        """The user writes `text` in the chat; the message's id. `sender_chat`: on behalf of a
+        chat (a channel, or the group itself for an anonymous admin), as Telegram sends it."""
         self.joins(chat_id)
         chat: dict[str, Any] = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
         if chat_id > 0:
@@ -529,6 +536,8 @@ class FakeUser:
         if thread_id:
             message["message_thread_id"] = thread_id
             message["is_topic_message"] = True
+        if sender_chat is not None:
+            message["sender_chat"] = sender_chat
         self.fake.push({"message": message})
         return int(message["message_id"])
 

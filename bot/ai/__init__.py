@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from bot.ai.rules import play_facil, play_normal, play_random
 from bot.ai.search import play_dificil
+from bot.ai.signs import SIGNS
 from bot.game.actions import Action
 from bot.game.observation import Observation
 
@@ -30,6 +31,9 @@ def decide(
     """The action `level` takes at `obs` (its seat must have a legal action)."""
     if not obs.actions:
         raise ValueError("nothing to decide: the seat has no legal action")
+    # A seña said twice says nothing more: the players see each once (a flood of repeats
+    # must not slow a decision down, for this table or any other waiting on the same pool).
+    signs = tuple(s for s in dict.fromkeys(signs) if s in SIGNS)
     rng = random.Random(seed)
     level = Level(level)
     if level is Level.RANDOM:

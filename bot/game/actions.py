@@ -82,7 +82,7 @@ class Action:
     @staticmethod
     def parse(code: str) -> Action:
         parts = code.split(":")
-        if len(parts) not in (2, 3) or not parts[0].isdigit():
+        if len(parts) not in (2, 3) or not parts[0].isascii() or not parts[0].isdigit():
             raise ValueError(f"not an action: {code!r}")
         kind = KINDS_BY_CODE.get(parts[1])
         if kind is None:

@@ -26,6 +26,7 @@ from bot.callbacks import (
 )
 from bot.game import envido_value, flor_value, has_flor, observe
 from bot.handlers.common import (
+    ascii_number,
     can_write,
     cancel_table,
     chat_translator,
@@ -131,7 +132,7 @@ async def _lobby(
     lobby = r.core.lobby
     await see(r, user)
     if data.op == "j":
-        team = int(data.arg) if data.arg.isascii() and data.arg.isdigit() else None
+        team = ascii_number(data.arg, 1)
         message = query.message
         on_lobby = message is not None and message.chat.id == table.chat_id
         if table.seat_of(user.id) is None:
@@ -146,7 +147,7 @@ async def _lobby(
         await lobby.leave(table.id, user.id)
         await query.answer()
     elif data.op == "b":
-        team = int(data.arg) if data.arg.isascii() and data.arg.isdigit() else None
+        team = ascii_number(data.arg, 1)
         level = (await r.core.chats.defaults(table.chat_id)).bot
         await lobby.add_bot(table.id, user.id, team, level)
         await query.answer(t("lobby.bot_added"))

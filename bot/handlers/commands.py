@@ -7,13 +7,15 @@ import logging
 from html import escape
 from typing import Any
 
-from telegram import CallbackQuery, Message, Update, User
+from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.callbacks import LanguageData, pack, pattern, unpack
 from bot.game import MatchConfig
 from bot.handlers.common import (
+    GroupCommand,
+    ascii_number,
     can_write,
     cancel_table,
     chat_translator,
@@ -28,7 +30,6 @@ from bot.handlers.common import (
     table_translator,
     thread_of,
 )
-from bot.i18n import Translator
 from bot.i18n import translator as translator_for
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
@@ -93,7 +94,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     command = await in_group(update, context)
     if command is None:
         return
-    message, user, chat, r, t = command
+    message, user, chat, r, t, _ = command
     defaults = await r.core.chats.defaults(chat.id)
     words, with_bots, level = parse_bot(list(context.args or []))
     config, bad = parse_options(words, defaults.config)
@@ -144,8 +145,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await see(r, user, can_dm=True)
     payload = (context.args or [""])[0]
-    if payload[:1] == "h" and payload[1:].isdigit():  # a player who blocked the bot, back
-        table = await r.tables.get(int(payload[1:]))
+    number = ascii_number(payload[1:]) if payload[:1] == "h" else None
+    if number is not None:  # a player who blocked the bot, back
+        table = await r.tables.get(number)
         if table is not None and table.seat_of(user.id) is not None:
             await r.outbox.send([hand_row(table, user.id, loud=True)])
             return
@@ -167,26 +169,27 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def group_table(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, missing: str
-) -> tuple[Message, User, Runtime, Translator, Table] | None:
+    update: Update, context: ContextTypes.DEFAULT_TYPE, missing: str, admin_command: bool = False
+) -> tuple[GroupCommand, Table] | None:
     """The open table of the group (or topic) a command came from; replies if there is none."""
-    command = await in_group(update, context)
+    command = await in_group(update, context, admin_command)
     if command is None:
         return None
-    message, user, chat, r, t = command
+    message, _, chat, r, t, _ = command
     table = await r.tables.table_in(chat.id, thread_of(message))
     if table is None or (missing == "no_game" and table.status is not TableStatus.PLAYING):
         await reply(context, message, t(f"refusal.{missing}"))
         return None
-    return message, user, r, t, table
+    return command, table
 
 
 async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    found = await group_table(update, context, "no_table")
+    found = await group_table(update, context, "no_table", admin_command=True)
     if found is None:
         return
-    message, user, r, t, table = found
-    admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
+    command, table = found
+    message, user, _, r, t, _ = command
+    admin = user.id != table.opener_id and await command.by_admin(context)
     why = await cancel_table(r, table, user.id, admin, t)
     if why is not None:
         await reply(context, message, why)
@@ -196,7 +199,8 @@ async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     found = await group_table(update, context, "no_game")
     if found is None:
         return
-    message, user, r, t, table = found
+    command, table = found
+    message, user, _, r, t, _ = command
     try:
         await r.core.turns.concede(table.id, user.id)
     except Refusal as refusal:

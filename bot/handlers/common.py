@@ -36,6 +36,17 @@ def display_name(user: User) -> str:
     return user.full_name or user.username or str(user.id)
 
 
+MAX_DIGITS = 12  # table numbers and ids fit in SQLite's and PostgreSQL's 64-bit integers
+
+
+def ascii_number(text: str, digits: int = MAX_DIGITS) -> int | None:
+    """A number typed or carried in a link: ASCII digits only (`str.isdigit` also takes "²"),
+    at most `digits` of them; None for anything else."""
+    if not text or len(text) > digits or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
 def zone(r: Runtime) -> tzinfo:
     """The time zone of the dates the bot shows (and of where a month starts)."""
     try:
@@ -70,8 +81,15 @@ async def reply(
     text: str,
     markup: Markup | None = None,
 ) -> None:
-    """Answer a message through its chat's lane (paced, coalesced, delivered after a crash)."""
-    await runtime(context).outbox.send(
+    """Answer a message through its chat's lane (paced, coalesced, delivered after a crash).
+    In a group, one person's flood of commands gets a few answers, not one each: the group's
+    lane (and its board) must not wait behind them."""
+    r = runtime(context)
+    asker = message.from_user.id if message.from_user else 0
+    if is_group(message.chat) and not r.replies.allow((message.chat.id, asker)):
+        log.info("reply to %s in %s dropped: too many commands", asker, message.chat.id)
+        return
+    await r.outbox.send(
         [reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)]
     )
 
@@ -104,18 +122,34 @@ async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: in
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
+# Telegram's stand-ins for people who are not shown: a message sent "as a channel"
+# (@Channel_Bot), an anonymous group admin (@GroupAnonymousBot), a channel's post forwarded
+# into its discussion group (777000). Everyone posting that way has the same id.
+CHANNEL_BOT, ANONYMOUS_ADMIN, SERVICE_NOTIFICATIONS = 136817688, 1087968824, 777000
+STAND_INS = (CHANNEL_BOT, ANONYMOUS_ADMIN, SERVICE_NOTIFICATIONS)
+
+
 class GroupCommand(NamedTuple):
-    """A group command's parts, in the order handlers unpack them."""
+    """A group command's parts, in the order handlers unpack them. `group_admin`: it came
+    from an anonymous admin (written as the group itself): an admin, who cannot play."""
 
     message: Message
     user: User
     chat: Chat
     runtime: Runtime
     t: Translator
+    group_admin: bool = False
+
+    async def by_admin(self, context: ContextTypes.DEFAULT_TYPE) -> bool:
+        return self.group_admin or await is_admin(context, self.chat.id, self.user.id)
 
 
-async def in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GroupCommand | None:
-    """A command that only makes sense in a group: its parts, or None (after saying so)."""
+async def in_group(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, admin_command: bool = False
+) -> GroupCommand | None:
+    """A command that only makes sense in a group: its parts, or None (after saying so).
+    Written as a channel or anonymously it is refused, except an anonymous admin's
+    `admin_command` (/config, /cancelar, /idioma): the group itself speaks, an admin."""
     message, user, chat = update.effective_message, update.effective_user, update.effective_chat
     if message is None or user is None or chat is None:
         return None
@@ -123,7 +157,14 @@ async def in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GroupC
     if not is_group(chat):
         await reply(context, message, t("refusal.group_only"))
         return None
-    return GroupCommand(message, user, chat, runtime(context), t)
+    sender = message.sender_chat
+    group_admin = user.id == ANONYMOUS_ADMIN and sender is not None and sender.id == chat.id
+    if user.id in STAND_INS and not (group_admin and admin_command):
+        # One id for everyone posting as a channel (or anonymously): nobody could manage
+        # what it opened, and anyone else posting so would pass for its opener.
+        await reply(context, message, t("refusal.not_a_person"))
+        return None
+    return GroupCommand(message, user, chat, runtime(context), t, group_admin)
 
 
 async def see(r: Runtime, user: User, can_dm: bool | None = None) -> None:
@@ -160,8 +201,8 @@ async def cancel_table(
     """Cancel; returns the refusal text, if any (sent as a reply by the caller)."""
     was = table.status
     try:
-        table = await r.core.lobby.cancel(table.id, user_id, admin)
+        table = await r.core.turns.cancel(table.id, user_id, admin)
     except Refusal as refusal:
         return refusal_text(t, refusal)
-    log.info("table %s cancelled (was %s) by %s", table.id, was.value, user_id)
+    log.info("table %s %s (was %s) by %s", table.id, table.status.value, was.value, user_id)
     return None

@@ -29,11 +29,11 @@ def config_view(t: Translator, options: TableOptions) -> tuple[str, Keys]:
 
 
 async def config_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    command = await in_group(update, context)
+    command = await in_group(update, context, admin_command=True)
     if command is None:
         return
-    message, user, chat, r, t = command
-    if not await is_admin(context, chat.id, user.id):
+    message, _, chat, r, t, _ = command
+    if not await command.by_admin(context):
         await reply(context, message, t("config.admins_only"))
         return
     text, keys = config_view(t, await r.core.chats.defaults(chat.id))

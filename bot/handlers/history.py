@@ -12,7 +12,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from bot.callbacks import PageData, pattern, unpack
 from bot.game import Deal, parse_any
 from bot.game.record import hands_of
-from bot.handlers.common import chat_translator, in_group, reply, runtime, zone
+from bot.handlers.common import ascii_number, chat_translator, in_group, reply, runtime, zone
 from bot.i18n import Translator, translator
 from bot.runtime import Runtime
 from bot.storage.repo import Table
@@ -34,15 +34,14 @@ async def finished(r: Runtime, chat_id: int, number: int) -> Table | None:
 def number_arg(args: list[str] | None) -> int | None:
     if not args or len(args) != 1:
         return None
-    word = args[0].lstrip("#")
-    return int(word) if word.isdigit() and len(word) <= 12 else None
+    return ascii_number(args[0].lstrip("#"))
 
 
 async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     command = await in_group(update, context)
     if command is None:
         return
-    message, _, chat, r, t = command
+    message, _, chat, r, t, _ = command
     rows = await r.store.recent_matches(chat.id, LISTED)
     listed = []
     for record in rows:
@@ -62,7 +61,7 @@ async def _numbered(
     command = await in_group(update, context)
     if command is None:
         return None
-    message, _, chat, r, t = command
+    message, _, chat, r, t, _ = command
     number = number_arg(context.args)
     if number is None:
         await reply(context, message, t(usage))

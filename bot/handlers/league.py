@@ -43,7 +43,7 @@ async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     command = await in_group(update, context)
     if command is None:
         return
-    message, user, chat, r, t = command
+    message, user, chat, r, t, _ = command
     parsed = parse_tabla(list(context.args or []))
     if parsed is None:
         await reply(context, message, t("tabla.usage"))

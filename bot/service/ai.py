@@ -213,7 +213,9 @@ class AiPlayers:
         if table.state is None:
             return
         key = (table.id, table.state.hand_number, seat)
-        self._signs.setdefault(key, []).append(sign)
+        shown = self._signs.setdefault(key, [])
+        if sign not in shown:  # a repeat tells nothing new
+            shown.append(sign)
 
     def _show_signs(self, table: Table) -> None:
         """At the start of each 2v2 hand every computer player shows its partner a seña."""

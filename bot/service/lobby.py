@@ -16,6 +16,8 @@ from bot.service.unit import Tables
 from bot.storage.db import is_conflict
 from bot.storage.repo import BOT_IDS, Table, TableStatus
 
+TABLES_PER_PERSON = 3  # open tables one person may have opened at once (in any chat)
+
 
 class Lobby:
     def __init__(
@@ -41,6 +43,10 @@ class Lobby:
             existing = await self.tables.table_in(chat_id, thread_id)
             if existing is not None:
                 raise Refusal("table_already_open", table=existing)
+            # One person cannot keep the computer players busy for everyone with table after
+            # table (one per forum topic).
+            if await self.tables.store.open_tables_of(opener_id) >= TABLES_PER_PERSON:
+                raise Refusal("too_many_tables", most=TABLES_PER_PERSON)
             now = self.clock()
             table = Table(
                 id=0,

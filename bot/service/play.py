@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from bot.ai.signs import SIGNS
@@ -36,6 +37,8 @@ from bot.storage.repo import Call, Note, Table, TableStatus, is_bot
 log = logging.getLogger(__name__)
 
 RECENT_CALLS = 6
+SIGNS_PER_HAND = 3  # señas one player may show in a hand (each at most once)
+SIGNS_REMEMBERED = 20_000
 Entries = list[tuple[int | None, str]]  # action log entries: (user, action code)
 
 
@@ -122,6 +125,9 @@ class Play:
         self.seed = seed
         self.sign_catch_chance = sign_catch_chance
         self.clock = clock
+        # The señas each seat showed this hand, (table, hand, seat) -> señas: what one person
+        # can make the bot say is bounded (the oldest hands are forgotten first).
+        self._shown: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
 
     # -- the start ---------------------------------------------------------------------------------
     def start(self, table: Table) -> tuple[list[Event], Entries]:
@@ -299,6 +305,16 @@ class Play:
             raise Refusal("only_2v2")
         if step != table.state.step:
             raise Refusal("stale")
+        key = (table.id, table.state.hand_number, seat)
+        shown = self._shown.get(key, [])
+        if sign in shown:
+            raise Refusal("sign_repeated")
+        if len(shown) >= SIGNS_PER_HAND:
+            raise Refusal("signs_spent")
+        self._shown[key] = [*shown, sign]
+        self._shown.move_to_end(key)
+        if len(self._shown) > SIGNS_REMEMBERED:
+            self._shown.popitem(last=False)
         return await self._signed(table, seat, sign, user_id)
 
     async def bot_signs(self, table: Table, seat: int, signs: list[str]) -> None:

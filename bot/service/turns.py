@@ -19,7 +19,7 @@ from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.lobby import Lobby
 from bot.service.play import Play, conservative_action, people_to_move
 from bot.service.unit import Tables
-from bot.storage.repo import BOT_IDS, Call, Note, Table, TableStatus
+from bot.storage.repo import BOT_IDS, Call, Note, Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,22 @@ class Turns:
             return table
 
     # -- seats -----------------------------------------------------------------------------------
+    async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Table:
+        """/cancelar. A lobby is cancelled (by whoever opened it, or an admin). A match in play
+        is conceded by the side of whoever cancels it from a seat (a losing side cannot escape
+        the league that way); an admin who is not playing cancels it, and it counts for nobody.
+        """
+        async with self.tables.locked(table_id):
+            table = await self.tables.get(table_id)
+            playing = table is not None and table.status is TableStatus.PLAYING
+            seat = table.seat_of(user_id) if table is not None and playing else None
+            if table is not None and seat is not None:
+                if user_id != table.opener_id and not is_admin:
+                    raise Refusal("only_opener_or_admin")
+                await self._finish_conceded(table, seat, user_id)
+                return table
+        return await self.lobby.cancel(table_id, user_id, is_admin)
+
     async def concede(self, table_id: int, user_id: int) -> Table:
         async with self.tables.locked(table_id):
             table, seat = await self.play.in_play(table_id, user_id)
@@ -134,11 +150,12 @@ class Turns:
     async def _leave_seat(
         self, table: Table, seat: int, user_id: int | None, timed_out: bool = False
     ) -> None:
-        """A player concedes (or ran out of time three times). In 2v2 with other people at the
-        table the match pauses and they choose: a computer player takes the seat, or it ends.
-        In 1v1 the rival simply wins (the league counts it)."""
-        others = [u for s, u in enumerate(table.seats) if s != seat and u is not None and u > 0]
-        if not others or table.config.players == 2:
+        """A player concedes (or ran out of time three times). The league counts it as a loss of
+        their side at once. In 2v2, when their partner is a person, the match pauses and the
+        partner chooses: a computer player takes the seat, or it ends. Otherwise (1v1, or a
+        computer partner) it simply ends."""
+        partner = table.seats[(seat + 2) % 4] if table.config.players == 4 else None
+        if partner is None or is_bot(partner):
             await self._finish_conceded(table, seat, user_id, timed_out)
             return
         table.vacated = seat
@@ -176,6 +193,8 @@ class Turns:
             chooser = table.seat_of(user_id)
             if chooser is None or chooser == seat:
                 raise Refusal("not_seated")
+            if chooser != (seat + 2) % 4:  # the side that stays chooses, not its rivals
+                raise Refusal("only_partner")
             if not keep_playing:
                 await self._finish_conceded(table, seat, None)
                 return table

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 
-from bot.service.changes import Change, ChangeKind, Changes, Conflict
-from bot.storage.db import Conn
+from bot.service.changes import Change, ChangeKind, Changes, Conflict, Refusal
+from bot.storage.db import Conn, Unavailable
 from bot.storage.league import record_league
 from bot.storage.outbox import OutboxStore, Outgoing
 from bot.storage.repo import Note, Store, Table, TableStatus
@@ -35,21 +34,10 @@ class Tables:
         self.open_lock = asyncio.Lock()  # opening a table, moving a chat's tables
 
     # -- locking ---------------------------------------------------------------------------------
-    @asynccontextmanager
-    async def locked(self, table_id: int) -> AsyncIterator[None]:
+    def locked(self, table_id: int) -> _Held:
         """The table's lock. It exists while someone holds it or waits for it, and no longer:
         taps naming tables that do not exist leave nothing behind."""
-        lock, users = self._locks.get(table_id) or (asyncio.Lock(), 0)
-        self._locks[table_id] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[table_id]
-            if users <= 1:
-                del self._locks[table_id]
-            else:
-                self._locks[table_id] = (lock, users - 1)
+        return _Held(self._locks, table_id)
 
     def locks(self) -> int:
         return len(self._locks)
@@ -125,11 +113,14 @@ class Tables:
     ) -> list[Outgoing]:
         """Save the table, its new actions, the finished match, and what every front end will
         say about it (the subscribers' rows), in one transaction; then tell the subscribers."""
-        table.updated_at = self.clock()
+        at = table.updated_at = self.clock()
         table.version += 1
         try:
             rows = await self.changes.plan(change)
-            async with self.store.db.transaction() as conn:
+            # The commit that ends a match is on disk before its seed is revealed: a power
+            # cut must not bring back to life a match whose every deal is now public.
+            ends = not table.is_open and not messages_only
+            async with self.store.db.transaction(durable=ends) as conn:
                 save = self.store.save_messages if messages_only else self.store.save_table
                 if not await save(conn, table, table.version - 1):
                     # Another process changed the table since we read it: nothing of this
@@ -142,14 +133,23 @@ class Tables:
                 if table.status is TableStatus.FINISHED and table.state is not None:
                     outcome = "won" if table.state.is_over else "conceded"
                     winner = table.state.winner if table.state.is_over else conceded_to(table)
-                    await self.store.record_match(conn, table, outcome, winner, table.updated_at)
-                    await record_league(conn, table, winner)
+                    if await self.store.record_match(conn, table, outcome, winner, at):
+                        await record_league(conn, table, winner)
+                elif change.kind is ChangeKind.VACATED and change.seat is not None:
+                    # A side left a 2v2 match: it is recorded (and rated) as it stands, the
+                    # leaving side losing, whatever a bot in the empty seat plays afterwards.
+                    winner = 1 - change.seat % 2
+                    if await self.store.record_match(conn, table, "conceded", winner, at):
+                        await record_league(conn, table, winner)
                 elif table.status is TableStatus.CANCELLED and table.started_at is not None:
-                    await self.store.record_match(conn, table, "cancelled", None, table.updated_at)
+                    await self.store.record_match(conn, table, "cancelled", None, at)
                 if rows:
                     await self.outbox.enqueue(conn, rows, time.time())
                 if also is not None:
                     await also(conn)
+        except Unavailable as error:
+            self._cache.pop(table.id, None)  # memory is ahead of the database: reload
+            raise Refusal("db_busy") from error
         except BaseException:
             self._cache.pop(table.id, None)  # memory may be ahead of the database: reload
             raise
@@ -160,11 +160,14 @@ class Tables:
 
     async def insert(self, table: Table, change_of: Callable[[Table], Change]) -> None:
         """A new table, with what the front ends say about it, in one transaction."""
-        async with self.store.db.transaction() as conn:
-            table.id = await self.store.insert_table(conn, table)
-            change = change_of(table)
-            rows = await self.changes.plan(change)
-            await self.outbox.enqueue(conn, rows, time.time())
+        try:
+            async with self.store.db.transaction() as conn:
+                table.id = await self.store.insert_table(conn, table)
+                change = change_of(table)
+                rows = await self.changes.plan(change)
+                await self.outbox.enqueue(conn, rows, time.time())
+        except Unavailable as error:
+            raise Refusal("db_busy") from error
         self._cache[table.id] = table
         self.changes.committed(change, rows)
 
@@ -174,11 +177,14 @@ class Tables:
         """A change that saves no table (a chat's settings, a seña): the subscribers' rows, the
         `given` rows (the caller's front end's) and `also`'s writes, in one transaction."""
         rows = await self.changes.plan(change) + list(given)
-        async with self.store.db.transaction() as conn:
-            if also is not None:
-                await also(conn)
-            if rows:
-                await self.outbox.enqueue(conn, rows, time.time())
+        try:
+            async with self.store.db.transaction() as conn:
+                if also is not None:
+                    await also(conn)
+                if rows:
+                    await self.outbox.enqueue(conn, rows, time.time())
+        except Unavailable as error:
+            raise Refusal("db_busy") from error
         self.changes.committed(change, rows)
         return rows
 
@@ -224,6 +230,37 @@ class Tables:
                 except Conflict:
                     if attempt == RETRIES - 1:
                         raise
+
+
+class _Held:
+    """`async with tables.locked(id)`: a per-table lock, counted so that it can be dropped."""
+
+    __slots__ = ("_locks", "_id", "_lock")
+
+    def __init__(self, locks: dict[int, tuple[asyncio.Lock, int]], table_id: int) -> None:
+        self._locks = locks
+        self._id = table_id
+
+    async def __aenter__(self) -> None:
+        lock, users = self._locks.get(self._id) or (asyncio.Lock(), 0)
+        self._locks[self._id] = (lock, users + 1)
+        self._lock = lock
+        try:
+            await lock.acquire()
+        except BaseException:
+            self._release_count()
+            raise
+
+    async def __aexit__(self, *_: object) -> None:
+        self._lock.release()
+        self._release_count()
+
+    def _release_count(self) -> None:
+        lock, users = self._locks[self._id]
+        if users <= 1:
+            del self._locks[self._id]
+        else:
+            self._locks[self._id] = (lock, users - 1)
 
 
 def conceded_to(table: Table) -> int | None:

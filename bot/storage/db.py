@@ -14,6 +14,7 @@ import contextlib
 import logging
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -89,7 +90,9 @@ class Database:
     async def close(self) -> None:
         raise NotImplementedError
 
-    def transaction(self) -> Any:  # an async context manager yielding a Conn
+    def transaction(self, durable: bool = False) -> Any:  # an async context manager: a Conn
+        """`durable`: the commit is on disk before this returns, even where ordinary commits
+        may be lost to a power cut (SQLite's synchronous=NORMAL); PostgreSQL's always are."""
         raise NotImplementedError
 
     async def write(self, writer: Writer) -> None:
@@ -134,6 +137,20 @@ class _SqliteConn:
         return None  # BEGIN IMMEDIATE: one writer at a time
 
 
+LOOP_BUSY_MS = 20  # what SQLite itself waits for a lock on the loop's connection, at most
+LOCK_WAIT = 30.0  # how long a write waits (without blocking) for another process's lock
+
+
+class Unavailable(Exception):
+    """The database will not take a write now (locked by another process past `lock_wait`,
+    full, read-only): nothing of the transaction happened; it may work in a moment."""
+
+
+def _is_locked(error: sqlite3.OperationalError) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
 def _rollback(db: sqlite3.Connection) -> None:
     if db.in_transaction:
         db.execute("ROLLBACK")
@@ -159,6 +176,7 @@ class SqliteDatabase(Database):
 
     def __init__(self, db: sqlite3.Connection, path: str, checkpoint_every: float = 1.0) -> None:
         self.db = db
+        self.lock_wait = LOCK_WAIT
         self._conn = _SqliteConn(db)
         self._path = path
         self._write_lock = asyncio.Lock()
@@ -176,7 +194,9 @@ class SqliteDatabase(Database):
             db.row_factory = sqlite3.Row
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA foreign_keys=ON")
-            db.execute("PRAGMA busy_timeout=5000")
+            # The loop's connection never waits long for a lock (it would freeze every table):
+            # a write that finds the database locked tries again later, without blocking.
+            db.execute(f"PRAGMA busy_timeout={LOOP_BUSY_MS}")
             db.execute("PRAGMA synchronous=NORMAL")
             database = SqliteDatabase(db, str(path), checkpoint_every)
             await database.migrate()
@@ -242,16 +262,42 @@ class SqliteDatabase(Database):
                         self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version={number}")
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Conn]:
-        async with self._write_lock:
-            self.db.execute("BEGIN IMMEDIATE")
+    async def _begin(self) -> None:
+        """BEGIN IMMEDIATE, waiting without blocking the loop while another process holds the
+        write lock (SQLite's own wait, `busy_timeout`, would block the whole bot)."""
+        deadline = time.monotonic() + self.lock_wait
+        pause = 0.01
+        while True:
             try:
-                yield self._conn
-                self.db.execute("COMMIT")
-            except BaseException:
-                _rollback(self.db)
-                raise
+                self.db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_locked(error) or time.monotonic() + pause > deadline:
+                    raise Unavailable(f"{type(error).__name__}: {error}") from error
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.25)
+
+    @asynccontextmanager
+    async def transaction(self, durable: bool = False) -> AsyncIterator[Conn]:
+        async with self._write_lock:
+            if durable:  # this commit waits for the disk (once a match, at its end)
+                self.db.execute("PRAGMA synchronous=FULL")
+            try:
+                await self._begin()
+                try:
+                    yield self._conn
+                    self.db.execute("COMMIT")
+                except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
+                    _rollback(self.db)
+                    if isinstance(error, sqlite3.IntegrityError):
+                        raise
+                    raise Unavailable(f"{type(error).__name__}: {error}") from error
+                except BaseException:
+                    _rollback(self.db)
+                    raise
+            finally:
+                if durable:
+                    self.db.execute("PRAGMA synchronous=NORMAL")
             self._written.set()
 
     async def write(self, writer: Writer) -> None:
@@ -386,7 +432,8 @@ class PostgresDatabase(Database):
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Conn]:
+    async def transaction(self, durable: bool = False) -> AsyncIterator[Conn]:
+        # synchronous_commit is on (the server's default): every commit is durable already
         async with self.pool.acquire() as conn, conn.transaction():
             yield _PgConn(conn)
 

@@ -102,11 +102,16 @@ class OutboxStore:
                 keyed,
             )
 
-    async def lane_rows(self, chat_id: int, limit: int = 16) -> list[Pending]:
-        """The lane's waiting rows, in the order they go out."""
+    async def lane_rows(
+        self, chat_id: int, limit: int = 16, posts_last: bool = False
+    ) -> list[Pending]:
+        """The lane's waiting rows, in the order they go out: new messages first, in the order
+        they were decided, then refreshes. `posts_last`: refreshes first (a board must not wait
+        behind a flood of new messages)."""
+        order = "priority = 0, priority, id" if posts_last else "priority, id"
         rows = await self.db.fetchall(
             "SELECT id, chat_id, kind, key, payload, version, priority, loud > done AS is_loud"
-            " FROM outbox WHERE chat_id = ? ORDER BY priority, id LIMIT ?",
+            f" FROM outbox WHERE chat_id = ? ORDER BY {order} LIMIT ?",
             chat_id,
             limit,
         )

@@ -226,6 +226,15 @@ class Store:
         )
         return _table(row) if row else None
 
+    async def open_tables_of(self, opener_id: int) -> int:
+        """How many open tables this person opened (in any chat)."""
+        row = await self.db.fetchone(
+            "SELECT count(*) AS n FROM games"
+            " WHERE opener_id = ? AND status IN ('lobby', 'playing')",
+            opener_id,
+        )
+        return int(row["n"]) if row else 0
+
     async def open_tables(self) -> list[Table]:
         rows = await self.db.fetchall(
             "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
@@ -399,10 +408,12 @@ class Store:
         outcome: str,
         winner_side: int | None,
         at: float,
-    ) -> None:
+    ) -> bool:
+        """The match's record, once: False (and nothing written) if it has one already (a 2v2
+        match is recorded when a side leaves it, whatever a bot then plays)."""
         state = table.state
         scores = state.scores if state else [0, 0]
-        await conn.execute(
+        inserted = await conn.execute(
             "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
             " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -423,6 +434,8 @@ class Store:
                 len(table.bot_seats),
             ),
         )
+        if not inserted:
+            return False
         await conn.executemany(
             "INSERT INTO match_players (game_id, seat, user_id, side)"
             " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -432,6 +445,7 @@ class Store:
                 if user_id is not None
             ],
         )
+        return True
 
     async def match_record(self, table_id: int) -> dict[str, Any] | None:
         row = await self.db.fetchone("SELECT * FROM matches WHERE game_id = ?", table_id)

@@ -36,6 +36,7 @@ Writer = Callable[[Conn], Awaitable[None]]
 Committer = Callable[[Writer], Awaitable[None]]
 
 LANE_BATCH = 16  # rows read from a lane at a time
+POSTS_IN_A_ROW = 3  # in a group, after this many new messages a waiting refresh (the board) goes
 _SOFT_REFUSALS = ("chat not found", "bot was kicked", "not enough rights", "have no rights")
 
 
@@ -76,6 +77,16 @@ class _Budget:
         self.tokens = min(self.rate, self.tokens + 1)
 
 
+@dataclass
+class _Unwritten:
+    """A row Telegram took whose completion the database has not recorded yet."""
+
+    row: Pending
+    delivery: Delivery
+    writer: Writer
+    failures: int = 0
+
+
 class _Lane:
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -87,6 +98,8 @@ class _Lane:
         self.failures = 0
         self.retry = False  # the last call must be tried again: read the lane anew
         self.woken: asyncio.Future[None] | None = None  # set while a row waits for the budget
+        self.posts = 0  # new messages sent in a row (a paced group's board gets its turn)
+        self.unwritten: _Unwritten | None = None  # delivered, its completion not yet recorded
 
 
 class Outbox:
@@ -197,9 +210,19 @@ class Outbox:
         try:
             while not self._closed:
                 lane.dirty = False
+                if lane.unwritten is not None:
+                    wait = lane.next_at - time.time()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    if not await self._write_done(lane):
+                        continue  # nothing else goes out of this lane until it is recorded
                 if not await self._own(lane):
                     return  # another sender runs this lane
-                rows = await self.store.lane_rows(lane.chat_id, LANE_BATCH)
+                overdue = lane.interval > 0 and lane.posts >= POSTS_IN_A_ROW
+                rows = await self.store.lane_rows(lane.chat_id, LANE_BATCH, posts_last=overdue)
+                if overdue:
+                    rows = rows[:1]  # the refresh first, then posts again
+                    lane.posts = 0
                 if not rows:
                     if lane.dirty:
                         continue
@@ -211,10 +234,14 @@ class Outbox:
                     return
                 for row in rows:
                     await self._one(lane, row)
+                    lane.posts = lane.posts + 1 if row.priority == POST else 0
+                    if lane.interval > 0 and lane.posts >= POSTS_IN_A_ROW:
+                        break  # give a waiting refresh its turn
                     if lane.dirty or lane.retry or self._closed:
                         break  # new rows may go first; a failed call is tried again
                 else:
-                    if not self.db.shared and not lane.dirty and len(rows) < LANE_BATCH:
+                    whole = not overdue and len(rows) < LANE_BATCH  # the lane read to its end
+                    if not self.db.shared and not lane.dirty and whole:
                         # Only this process writes rows, and it wakes the lane when it does:
                         # nothing new came, so the lane is empty without asking again.
                         return
@@ -270,10 +297,39 @@ class Outbox:
         async def writer(conn: Conn) -> None:
             await self.store.complete(conn, row, self.owner, next_at)
 
-        if delivery.commit is not None:
-            await delivery.commit(writer)
-        else:
-            await self.db.write(writer)  # (PostgreSQL: autocommitted; any prefix is harmless)
+        lane.unwritten = _Unwritten(row, delivery, writer)
+        await self._write_done(lane)
+
+    async def _write_done(self, lane: _Lane) -> bool:
+        """Mark the lane's delivered row done. If the database will not take it (locked by
+        another process, a full disk, read-only), the row stays delivered in memory: only the
+        write is tried again, with a growing pause, never the call (Telegram has it already)."""
+        done = lane.unwritten
+        if done is None:
+            return True
+        try:
+            if done.delivery.commit is not None:
+                await done.delivery.commit(done.writer)
+            else:
+                await self.db.write(done.writer)  # (PostgreSQL: autocommitted)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            done.failures += 1
+            if done.failures == 1:
+                log.error(
+                    "a %s went out in chat %s but the database would not record it (%s: %s);"
+                    " trying the write again, not the call",
+                    done.row.kind, lane.chat_id, type(error).__name__, error,
+                )  # fmt: skip
+            lane.retry = True
+            lane.next_at = max(lane.next_at, time.time() + min(5.0, 0.1 * 2**done.failures))
+            return False
+        if done.failures:
+            log.warning("chat %s: the database records again (%d tries)", lane.chat_id,
+                        done.failures + 1)  # fmt: skip
+        lane.unwritten = None
+        return True
 
     async def _hold(self, lane: _Lane, seconds: float) -> bool:
         """Hold a background row back for its share of the budget; True if the lane was woken

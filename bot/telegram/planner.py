@@ -70,7 +70,8 @@ class Planner:
             assert change.seat is not None
             who = await self.who(table)
             key = "vacated.timeout" if change.timed_out else "vacated.left"
-            text = t(key, name=who.seat(change.seat), count=VACATED_SECONDS // 60)
+            partner = who.seat((change.seat + 2) % 4)
+            text = t(key, name=who.seat(change.seat), partner=partner, count=VACATED_SECONDS // 60)
             keys = vacated_keys(t, table.id)
             return [text_row(table.chat_id, text, table.thread_id, keys), board_row(table)]
         if kind is ChangeKind.BOT_IN:
@@ -131,13 +132,16 @@ class Planner:
         name = who.seat(change.seat)
         sign, meaning = t(f"sign.{change.sign}"), t(f"sign.meaning.{change.sign}")
         rows = []
+        hand = table.state.hand_number if table.state else 0
+        # The same seña told twice while the first is still waiting is one message.
+        key = f"sign:{table.id}:{hand}:{change.seat}:{change.sign}"
         partner = table.seats[(change.seat + 2) % 4]
         if partner is not None and partner > 0:
             text = t("sign.received", name=name, sign=sign, meaning=meaning)
-            rows.append(text_row(partner, text))
+            rows.append(text_row(partner, text, key=key))
         for rival in change.caught_by:
             caught = t("sign.caught", rival=who.seat(rival), name=name, sign=sign, meaning=meaning)
-            rows.append(text_row(table.chat_id, caught, table.thread_id))
+            rows.append(text_row(table.chat_id, caught, table.thread_id, key=f"{key}:{rival}"))
         if change.actor is not None:
             rows.append(hand_row(table, change.actor, urgent=True))
         return rows

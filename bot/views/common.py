@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -182,3 +183,66 @@ def half_name(t: Translator, points: int, target: int) -> str:
     if halves is None:
         return ""
     return t("score.buenas") if halves[1] > 0 else t("score.malas")
+
+
+_TOKEN = re.compile(r"<[^>]*>|&#?[a-zA-Z0-9]+;|[^<&]+|[<&]")
+_TAG_NAME = re.compile(r"</?\s*([a-zA-Z-]+)")
+
+
+def split_html(text: str, limit: int) -> list[str]:
+    """HTML text in pieces of at most `limit` characters, cut on line boundaries where it can
+    be and never inside a tag or an entity; a tag open at a cut is closed at the end of its
+    piece and opened again at the start of the next, so each piece is whole HTML."""
+    pieces: list[str] = []
+    stack: list[tuple[str, str]] = []  # (name, start tag) of the tags open here
+    current: list[str] = []
+    size = 0
+
+    def closing() -> str:
+        return "".join(f"</{name}>" for name, _ in reversed(stack))
+
+    def flush() -> None:
+        nonlocal current, size
+        body = "".join(current)
+        if body.strip():
+            pieces.append(body + closing())
+        current = [tag for _, tag in stack]
+        size = sum(len(x) for x in current)
+
+    def room(extra: int) -> bool:
+        return size + extra + len(closing()) + 16 <= limit  # 16: a tag closed by the next token
+
+    def add(token: str) -> None:
+        nonlocal size
+        if token.startswith("<") and len(token) > 1:
+            found = _TAG_NAME.match(token)
+            name = found.group(1).lower() if found else ""
+            if token.startswith("</"):
+                if stack and stack[-1][0] == name:
+                    stack.pop()
+            elif not token.endswith("/>"):
+                stack.append((name, token))
+        current.append(token)
+        size += len(token)
+
+    for number, line in enumerate(text.split("\n")):
+        joined = ("\n" if number else "") + line
+        if number and not room(len(joined)):
+            flush()
+            joined = line
+        if room(len(joined)):
+            for token in _TOKEN.findall(joined):
+                add(token)
+            continue
+        for token in _TOKEN.findall(joined):  # a line longer than a piece: cut between tokens
+            while not room(len(token)):
+                if token.startswith(("<", "&")) or len(token) == 1:
+                    flush()
+                    break
+                cut = max(1, limit - size - len(closing()) - 16)
+                add(token[:cut])
+                token = token[cut:]
+                flush()
+            add(token)
+    flush()
+    return pieces or [""]

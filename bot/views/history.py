@@ -15,7 +15,7 @@ from bot.game.fair import commitment, fair_deal
 from bot.game.record import HandRecord
 from bot.i18n import Translator
 from bot.storage.repo import Table
-from bot.views.common import Button, Keys, Seating, card_name, cards_text
+from bot.views.common import Button, Keys, Seating, card_name, cards_text, split_html
 from bot.views.summary import points_lines
 
 # Telegram cuts a message at 4,096 characters (after entities are parsed): stay well below.
@@ -24,16 +24,18 @@ EXPORT_FORMAT = "truco-bot/match/1"
 
 
 def paginate(blocks: Sequence[str], limit: int = PAGE_CHARS) -> list[str]:
-    """Blocks joined into pages under `limit` characters; a block longer than a page is cut."""
+    """Blocks joined into pages under `limit` characters; a block longer than a page gets
+    pages of its own, cut on line boundaries and never inside a tag or an entity."""
     pages: list[str] = []
     current = ""
     for block in blocks:
-        block = block if len(block) <= limit else block[: limit - 1] + "…"
-        if current and len(current) + 2 + len(block) > limit:
-            pages.append(current)
-            current = block
-        else:
-            current = f"{current}\n\n{block}" if current else block
+        parts = [block] if len(block) <= limit else split_html(block, limit)
+        for part in parts:
+            if current and len(current) + 2 + len(part) > limit:
+                pages.append(current)
+                current = part
+            else:
+                current = f"{current}\n\n{part}" if current else part
     if current or not pages:
         pages.append(current)
     return pages
@@ -144,7 +146,7 @@ def verify_text(t: Translator, table: Table, deals: Sequence[Deal]) -> str:
     if table.seed is None:
         return t("verificar.no_seed", number=number)
     sealed = commitment(table.seed)
-    if table.state is None or not table.state.is_over:
+    if table.is_open or table.state is None:  # a conceded or cancelled match is over too
         return t("verificar.running", number=number, commitment=sealed)
     players = table.config.players
     good = [i + 1 for i, deal in enumerate(deals) if fair_deal(table.seed, i + 1, players) == deal]

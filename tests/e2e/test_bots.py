@@ -194,10 +194,17 @@ async def test_a_bot_thinks_in_a_process_of_its_own(fake: FakeTelegram, tmp_path
 
 
 async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Harness) -> None:
+    """Dani leaves: the league counts the match at once as his side's loss (a bot in his seat
+    cannot unrate it), and only his partner, Beto, chooses what happens to the seat."""
     h = harness
     ana, beto, caro, dani = await four_at_2v2(h)
     prompt = await abandon(h, dani)
-    assert "<b>Dani</b>" in prompt.text
+    assert "<b>Dani</b>" in prompt.text and "<b>Beto</b>," in prompt.text
+    record = await h.services.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["outcome"] == "conceded"
+    assert record["winner_side"] == 0 and record["bots"] == 0
+    rated = await h.services.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
+    assert [(r["user_id"], r["matches"]) for r in rated] == [(1, 1), (2, 1), (3, 1), (4, 1)]
     table = await the_table(h)
     step = table.state.step if table.state else -1
     # Paused: nobody moves until somebody chooses; the one who left does not choose.
@@ -207,7 +214,10 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
     assert "en pausa" in answer["text"]
     answer = await dani.tap(GROUP, prompt.message_id, "🤖 Que siga un bot")
     assert answer["text"] == "No estás jugando en esta mesa."
-    answer = await caro.tap(GROUP, prompt.message_id, "🤖 Que siga un bot")
+    for rival in (ana, caro):  # the rivals cannot take the win before the partner chooses
+        answer = await rival.tap(GROUP, prompt.message_id, "🏁 Terminar")
+        assert answer["text"].startswith("Elige su pareja")
+    answer = await beto.tap(GROUP, prompt.message_id, "🤖 Que siga un bot")
     assert answer["text"] == "Sigue un bot."
     await h.settle()
     table = await the_table(h)
@@ -216,20 +226,46 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
     answer = await beto.tap(GROUP, prompt.message_id, "🏁 Terminar")
     assert answer["text"] == "Eso ya se decidió."
     await play_to_the_end(h, [ana, beto, caro], seed=5)
+    # The match played on with a bot; the league keeps it as it stood when Dani left.
     record = await h.services.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "won" and record["bots"] == 1
+    assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 0
+    again = await h.services.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
+    assert [(r["user_id"], r["matches"]) for r in again] == [(1, 1), (2, 1), (3, 1), (4, 1)]
 
 
 async def test_ending_instead_of_a_bot_concedes_for_the_side_that_left(harness: Harness) -> None:
     h = harness
-    _, beto, caro, _ = await four_at_2v2(h)
+    ana, beto, caro, _ = await four_at_2v2(h)
     prompt = await abandon(h, caro)
-    answer = await beto.tap(GROUP, prompt.message_id, "🏁 Terminar")
+    answer = await beto.tap(GROUP, prompt.message_id, "🏁 Terminar")  # a rival: not his call
+    assert answer["text"].startswith("Elige su pareja")
+    answer = await ana.tap(GROUP, prompt.message_id, "🏁 Terminar")
     assert answer["text"] == "Partida terminada."
     await h.settle()
     record = await h.services.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded"
     assert record["winner_side"] == 1 and record["bots"] == 0
+    rated = await h.services.db.fetchall("SELECT matches FROM ratings")
+    assert [r["matches"] for r in rated] == [1, 1, 1, 1]  # rated once, not again at the end
+
+
+async def test_a_side_whose_partner_is_a_bot_concedes_at_once(harness: Harness) -> None:
+    """Nobody of the leaving side is left to choose: the match ends, the rivals win."""
+    h = harness
+    ana, beto, caro = h.user(1, "Ana"), h.user(2, "Beto"), h.user(3, "Caro")
+    ana.send(GROUP, "/nueva 2v2 15")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    await beto.tap(GROUP, lobby.message_id, "✋ Equipo 2")
+    await caro.tap(GROUP, lobby.message_id, "✋ Equipo 2")
+    await h.settle()
+    await ana.tap(GROUP, lobby.message_id, "🤖 + Bot al equipo 1")
+    await h.settle()
+    ana.send(GROUP, "/abandonar")
+    await h.settle()
+    record = await h.services.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 1
+    assert await h.services.tables.table_in(GROUP, 0) is None
 
 
 async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> None:

@@ -305,3 +305,27 @@ async def test_the_tap_that_ends_a_match_sends_the_tappers_hand_first(tmp_path: 
         other: REFRESH,
     }
     await service.store.db.close()
+
+
+async def test_the_commit_that_ends_a_match_waits_for_the_disk(tmp_path: Path) -> None:
+    """SQLite commits at synchronous=NORMAL (a power cut may lose the last commits); the one
+    that ends a match, after which its seed is public, is made at FULL, and only that one."""
+    service = await service_on(tmp_path / "t.db")
+    table_id = await started_table(service)
+    statements: list[str] = []
+    raw = service.store.db.db  # type: ignore[attr-defined]
+    raw.set_trace_callback(statements.append)
+    table = await service.tables.get(table_id)
+    assert table is not None and table.state is not None
+    await service.play.act(table_id, 1, table.state.step, ActionKind.TRUCO, None)
+    await service.turns.concede(table_id, 2)
+    raw.set_trace_callback(None)
+    full = [i for i, s in enumerate(statements) if s == "PRAGMA synchronous=FULL"]
+    assert len(full) == 1  # the move's commit did not wait; the end's did
+    after = statements[full[0] :]
+    commit = after.index("COMMIT")
+    assert any(s.startswith("INSERT INTO matches") for s in after[:commit])
+    assert after[commit + 1] == "PRAGMA synchronous=NORMAL"
+    row = await service.store.db.fetchone("PRAGMA synchronous")
+    assert row is not None and row[0] == 1  # NORMAL again for everything else
+    await service.store.db.close()

@@ -1,4 +1,4 @@
-"""PTB's requests over aiohttp (bot/http.py), against a real HTTP server on loopback."""
+"""PTB's requests over aiohttp (bot/telegram/http.py), against a real HTTP server on loopback."""
 
 from __future__ import annotations
 
