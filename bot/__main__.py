@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
-from bot.app import build_application
+from bot.app import build_application, serve
 from bot.config import Settings
 from bot.storage.db import is_postgres
 from bot.storage.migrations import MIGRATIONS
@@ -155,7 +155,7 @@ def main() -> int:
     settle_memory()
     try:
         if webhook is not None:
-            app.run_webhook(allowed_updates=Update.ALL_TYPES, **webhook)  # type: ignore[arg-type]
+            asyncio.run(serve(app))  # the bot's own webhook server (bot/telegram/webhook.py)
         else:
             app.run_polling(allowed_updates=Update.ALL_TYPES, timeout=settings.poll_timeout)
     except (TelegramError, OSError, sqlite3.Error) as error:  # it went away between the checks

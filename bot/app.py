@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -26,6 +28,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.runtime import Runtime
 from bot.secrets import mask_in_logs
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
+from bot.telegram.webhook import Webhook
 
 log = logging.getLogger(__name__)
 
@@ -138,22 +141,45 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def running(
     app: Application[Any, Any, Any, Any, Any, Any], poll_timeout: int = 30
 ) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
-    """Run polling inside an existing event loop (tests, benchmarks); `run_polling` otherwise."""
+    """Run the bot inside an existing event loop, by polling or by its webhook (tests,
+    benchmarks, and `python -m bot` with a webhook); `run_polling` otherwise."""
     await app.initialize()
     await post_init(app)
     assert app.updater is not None
     settings: Settings = app.bot_data["settings"]
-    webhook = settings.webhook_args()
-    if webhook is not None:
-        await app.updater.start_webhook(allowed_updates=Update.ALL_TYPES, **webhook)  # type: ignore[arg-type]
+    hook: Webhook | None = None
+    if settings.webhook_url and settings.webhook_secret is not None:
+        hook = Webhook(
+            app,
+            listen=settings.webhook_listen,
+            port=settings.webhook_port,
+            path=settings.webhook_path,
+            url=settings.webhook_url,
+            secret=settings.webhook_secret.get_secret_value(),
+        )
+        await hook.start()
     else:
         await app.updater.start_polling(timeout=poll_timeout, poll_interval=0.0)
     await app.start()
     try:
         yield app
     finally:
-        await app.updater.stop()
+        if hook is not None:
+            await hook.stop()
+        else:
+            await app.updater.stop()
         await app.stop()
         await post_stop(app)
         await app.shutdown()
         await post_shutdown(app)
+
+
+async def serve(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """`python -m bot` with a webhook: serve until SIGINT or SIGTERM."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with running(app):
+        await stop.wait()
+    log.info("stopped")

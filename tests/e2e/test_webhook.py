@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import socket
@@ -125,3 +126,37 @@ async def test_no_log_line_holds_the_token_or_the_webhook_secret(
         assert key not in text and secret not in text, text
     assert any("«secret»" in r.getMessage() + (r.exc_text or "") for r in lines)
     h.errors.records.clear()
+
+
+async def test_the_webhook_checks_the_secret_first_and_refuses_big_bodies(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A stranger's 8 MB POST is refused before its body is read (python-telegram-bot's own
+    server read up to 100 MB first); with the secret, a body over 1 MB is refused too."""
+    port = free_port()
+    settings = make_settings(
+        f"http://127.0.0.1:{fake.port}/bot", tmp_path / "big.db",
+        webhook_url=f"http://127.0.0.1:{port}/hook", webhook_port=port, webhook_path="hook",
+        webhook_secret="s3cret-token",
+    )  # fmt: skip
+    h = Harness(fake, settings)
+    await h.start()
+    try:
+        url = f"http://127.0.0.1:{port}/hook"
+        big = b"{" + b" " * (8 << 20) + b"}"
+        async with aiohttp.ClientSession() as session:
+            for headers, status in (
+                ({}, 403),
+                ({"X-Telegram-Bot-Api-Secret-Token": "s3cret-tokeN"}, 403),
+                ({"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"}, 413),
+            ):
+                async with session.post(url, data=io.BytesIO(big), headers={
+                    "Content-Type": "application/json", **headers}) as response:  # fmt: skip
+                    assert response.status == status
+            async with session.post(url, data=b"not json", headers={
+                "X-Telegram-Bot-Api-Secret-Token": "s3cret-token"}) as response:  # fmt: skip
+                assert response.status == 400
+        await h.settle()
+        assert fake.live(GROUP) == []
+    finally:
+        await h.stop()

@@ -58,3 +58,23 @@ async def test_a_row_of_a_kind_no_longer_made_is_dropped_and_said(
         delivery = await deliverer.deliver(rows[1])
     assert not delivery.called and "no longer makes" in caplog.text
     await db.close()
+
+
+async def test_the_names_a_process_remembers_are_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """People seen once are not carried forever: past the bound the oldest are forgotten, and
+    read again from the database when next needed."""
+    from bot.service import people as module
+    from bot.service.people import People
+    from bot.storage.repo import Store
+
+    monkeypatch.setattr(module, "NAMES_REMEMBERED", 10)
+    db = await Database.open(tmp_path / "n.db")
+    known = People(Store(db))
+    for user in range(1, 31):
+        await known.see(user, f"P{user}", None)
+    assert known.remembered() == 10
+    assert await known.names([1, 2, 30]) == {1: "P1", 2: "P2", 30: "P30"}
+    assert known.remembered() == 10
+    await db.close()
