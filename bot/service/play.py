@@ -36,7 +36,7 @@ from bot.storage.repo import Call, Note, Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
 
-RECENT_CALLS = 6
+RECENT_CALLS = 16  # a hand's whole betting (a hand rarely has more than a dozen calls)
 SIGNS_PER_HAND = 3  # señas one player may show in a hand (each at most once)
 SIGNS_REMEMBERED = 20_000
 Entries = list[tuple[int | None, str]]  # action log entries: (user, action code)
@@ -75,6 +75,28 @@ def conservative_action(state: MatchState, seat: int) -> Action:
     if cards:
         return min(cards, key=lambda a: a.card.strength if a.card else 0)
     return by_kind.get(ActionKind.QUIERO, legal[0])
+
+
+def what_changed(state: MatchState, action: Action, step: int) -> str | None:
+    """A tap from a button drawn at an older `step`: None when it still means the same (the
+    same action is legal for that seat now, and since then only cards were played, in the
+    same round: a board one edit behind); else the refusal, saying what changed."""
+    h = state.hand
+    behind = state.step - step
+    if behind <= 0 or h is None:
+        return "stale"
+    if behind > len(h.history):  # a deal in between: another hand
+        return "stale_hand"
+    between = h.history[-behind:]
+    if not state.is_legal(action) or any(a.seat == action.seat for a in between):
+        return "stale"  # a double tap, a button from before one's own move, or no longer open
+    if any(a.kind is not ActionKind.PLAY for a in between):
+        return "stale"  # something was chanted, answered or declared meanwhile
+    players = state.players
+    plays_now = sum(1 for a in h.history if a.kind is ActionKind.PLAY)
+    if (plays_now - behind) // players != plays_now // players:
+        return "stale_round"
+    return None
 
 
 def people_to_move(table: Table) -> list[int]:
@@ -200,10 +222,12 @@ class Play:
             async with self.tables.locked(table_id):
                 table, seat = await self.in_play(table_id, user_id)
                 assert table.state is not None
-                if step != table.state.step:
-                    raise Refusal("stale")
                 if (kind is ActionKind.PLAY) != (card is not None):
                     raise Refusal("bad_button")
+                if step != table.state.step:
+                    changed = what_changed(table.state, Action(seat, kind, card), step)
+                    if changed is not None:
+                        raise Refusal(changed)
                 try:
                     change = await self.apply(table, user_id, Action(seat, kind, card))
                     break

@@ -25,7 +25,7 @@ from bot.service.people import People
 from bot.service.unit import Tables
 from bot.storage.league import League
 from bot.storage.outbox import Pending, RowKind
-from bot.storage.repo import Table, TableStatus
+from bot.storage.repo import Note, Table, TableStatus
 from bot.telegram.http import JsonBody
 from bot.telegram.outbox import Committer, Delivery, Outbox, Writer
 from bot.telegram.rows import Markup, text_row
@@ -40,7 +40,7 @@ from bot.views.common import (
 )
 from bot.views.lobby import lobby_keys, lobby_text
 from bot.views.standings import rating_lines
-from bot.views.summary import hand_record, match_summary
+from bot.views.summary import hand_result, match_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text
 
 log = logging.getLogger(__name__)
@@ -257,7 +257,8 @@ class Deliverer:
         record = self._record(t, who, table, ended) if ended is not None else None
         text = board_text(t, who, obs, table.calls, record)
         if table.seed is not None:  # the deals are fixed: see /verificar when it ends
-            text += "\n\n" + t("fair.commitment", commitment=commitment(table.seed))
+            sealed = commitment(table.seed)[:16]
+            text += "\n\n" + t("fair.commitment_short", commitment=sealed, number=table.id)
         return text, board_markup(t, table.id, obs)
 
     def _record(self, t: Translator, who: Seating, table: Table, ended: HandLog) -> str:
@@ -265,7 +266,7 @@ class Deliverer:
         text = self._records.get(key)
         if text is None:
             assert table.state is not None
-            text = self._records[key] = hand_record(t, who, table.state.config, ended)
+            text = self._records[key] = hand_result(t, who, table.state.config, ended, True)
             if len(self._records) > RECORDS_REMEMBERED:
                 self._records.popitem(last=False)
         return text
@@ -279,6 +280,7 @@ class Deliverer:
         obs = observe(table.state, seat)
         who = await self.who(table)
         text = hand_text(t, who, obs, t("hand.title", rules=rules_line(t, table.config)))
+        text = self._told_in_private(t, who, table) + text
         markup = (
             hand_markup(t, table.id, obs, signs=table.config.players == 4)
             if table.status is TableStatus.PLAYING
@@ -304,6 +306,31 @@ class Deliverer:
             await self.tables.set_hand_message(table.id, user_id, message_id, writer)
 
         return Delivery(commit=commit)
+
+    def _told_in_private(self, t: Translator, who: Seating, table: Table) -> str:
+        """What a player's own chat says above their hand: how the last hand ended, and once
+        the match is over, who won it (the group's board is not needed to follow)."""
+        state = table.state
+        assert state is not None
+        lines = []
+        if state.is_over and state.winner is not None:
+            lines.append(t("match.winner", side=who.side(t, state.winner),
+                           count=who.size(state.winner)))  # fmt: skip
+        elif table.status is TableStatus.FINISHED:
+            conceded = next((c.seat for c in reversed(table.calls) if c.what is Note.CONCEDE), None)
+            if conceded is not None:
+                winner = 1 - conceded % 2
+                lines.append(t("match.winner", side=who.side(t, winner), count=who.size(winner)))
+        ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
+        if ended is not None:
+            key = ("result", table.id, ended.number, len(ended.history), t.language, who.names)
+            told = self._records.get(key)
+            if told is None:  # a replay of the hand: once per hand, not at every edit
+                told = self._records[key] = hand_result(t, who, state.config, ended)
+                if len(self._records) > RECORDS_REMEMBERED:
+                    self._records.popitem(last=False)
+            lines.append(told)
+        return "\n".join(lines) + "\n\n" if lines else ""
 
     async def _blocked(self, table: Table, user_id: int) -> Delivery:
         """The player blocked the bot (or never started it): tell the group, once a hand."""

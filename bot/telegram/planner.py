@@ -153,7 +153,11 @@ class Planner:
         if change.timed_out and change.action is not None and change.seat is not None:
             who = await self.who(table)
             action = change.action
-            what = t("timeout.card") if action.card is not None else kind_label(t, action.kind)
+            what = (
+                t("timeout.card")
+                if action.card is not None
+                else t("timeout.said", chant=kind_label(t, action.kind))
+            )
             text = t("timeout.acted", name=who.seat(change.seat), action=what)
             rows.append(text_row(table.chat_id, text, table.thread_id))
         new_hand = any(isinstance(e, HandDealt) for e in change.events)

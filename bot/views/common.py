@@ -136,6 +136,11 @@ def card_name(t: Translator, card: Card) -> str:
     )
 
 
+def card_short(card: Card) -> str:
+    """A card where room is short (the rounds on a phone): "7🗡️", "12🪙"."""
+    return f"{card.number}{SUIT_EMOJI[card.suit.value]}"
+
+
 def cards_text(t: Translator, cards: Sequence[Card]) -> str:
     return ", ".join(card_name(t, c) for c in cards)
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.game import MatchConfig, Observation, observe
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.game.events import (
+    Chanted,
     EnvidoResolved,
     Event,
     FlorResolved,
@@ -13,12 +15,40 @@ from bot.game.events import (
     HandEnded,
     MatchEnded,
     Scored,
+    ScoreReason,
+    WentToMazo,
 )
 from bot.game.record import replay_hand
 from bot.game.state import HandLog
 from bot.i18n import Translator
-from bot.views.common import Seating, cards_text, score_lines
+from bot.views.common import Seating, card_short, cards_text, score_lines
 from bot.views.table import _rounds
+
+
+def _reason(t: Translator, who: Seating, event: Scored, events: Sequence[Event]) -> str:
+    """Why points were scored, in the table's words: "retruco no querido", "vale cuatro
+    querido", "envido, real envido", "Beto se fue al mazo en la primera ronda"."""
+    reason = event.reason
+    if reason is ScoreReason.HAND and event.points > 1:
+        chant = TRUCO_CHANTS[min(event.points, 4) - 2]  # 2 truco, 3 retruco, 4 vale cuatro
+        return t("score_reason.wanted", chant=t(f"chant.{chant.value}"))
+    if reason is ScoreReason.TRUCO_NOT_WANTED and 1 <= event.points <= 3:
+        chant = TRUCO_CHANTS[event.points - 1]  # 1 truco, 2 retruco, 3 vale cuatro
+        return t("score_reason.not_wanted", chant=t(f"chant.{chant.value}"))
+    envidos = [e.kind for e in events if isinstance(e, Chanted) and e.kind in ENVIDO_CHANTS]
+    if reason is ScoreReason.ENVIDO_NOT_WANTED and envidos:
+        return t("score_reason.not_wanted", chant=t(f"chant.{envidos[-1].value}"))
+    if reason is ScoreReason.ENVIDO and envidos:
+        return ", ".join(t(f"chant.{kind.value}") for kind in envidos)
+    if reason is ScoreReason.MAZO:
+        gone = next((e.seat for e in events if isinstance(e, WentToMazo)), None)
+        if gone is not None:
+            early = event.points == 2 and not any(
+                isinstance(e, Chanted) and e.kind in TRUCO_CHANTS for e in events
+            )
+            key = "score_reason.mazo_early" if early else "score_reason.mazo_by"
+            return t(key, name=who.seat(gone))
+    return t(f"score_reason.{reason.value}")
 
 
 def points_lines(t: Translator, who: Seating, events: Sequence[Event]) -> list[str]:
@@ -37,7 +67,7 @@ def points_lines(t: Translator, who: Seating, events: Sequence[Event]) -> list[s
                     "summary.scored",
                     side=who.side(t, event.side),
                     points=event.points,
-                    reason=t(f"score_reason.{event.reason.value}"),
+                    reason=_reason(t, who, event, events),
                 )
             )
     return lines
@@ -106,3 +136,30 @@ def match_winner(events: Sequence[Event]) -> int | None:
         if isinstance(event, MatchEnded):
             return event.winner
     return None
+
+
+def hand_result(
+    t: Translator, who: Seating, config: MatchConfig, log: HandLog, proof: bool = False
+) -> str:
+    """A finished hand in one line: "🏁 Mano 3: Beto +2 (retruco no querido) · Ana +1
+    (envido)"; with `proof`, a second line with the cards that prove the values that scored."""
+    _, events = replay_hand(config, log)
+    scored = [
+        t(
+            "summary.scored",
+            side=who.side(t, e.side),
+            points=e.points,
+            reason=_reason(t, who, e, events),
+        )
+        for e in events
+        if isinstance(e, Scored)
+    ]
+    text = t("hand.last_result", number=log.number, points=" · ".join(scored) or "—")
+    end = next((e for e in events if isinstance(e, HandEnded)), None)
+    if proof and end is not None and end.shown:
+        shown = [
+            t("summary.shown", name=who.seat(seat), cards=" ".join(card_short(c) for c in cards))
+            for seat, cards in end.shown
+        ]
+        text += "\n" + " · ".join(shown)
+    return text

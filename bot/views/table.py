@@ -6,6 +6,15 @@ from collections.abc import Sequence
 
 from bot.callbacks import ActData, CardsData, SignData, VacatedData, pack
 from bot.game import Action, ActionKind, Observation, Phase, envido_value, flor_value, has_flor
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
+from bot.game.scoring import (
+    envido_not_wanted_value,
+    envido_wanted_value,
+    falta,
+    truco_not_wanted_value,
+    truco_wanted_value,
+)
+from bot.game.state import Pending
 from bot.i18n import Translator
 from bot.storage.repo import Call, Note
 from bot.views.common import (
@@ -13,8 +22,8 @@ from bot.views.common import (
     Keys,
     Seating,
     card_name,
+    card_short,
     cards_text,
-    rules_line,
     score_lines,
 )
 
@@ -49,7 +58,7 @@ def call_line(t: Translator, who: Seating, call: Call) -> str:
 def _rounds(t: Translator, who: Seating, obs: Observation) -> list[str]:
     lines = []
     for index, plays in enumerate(obs.rounds):
-        played = " · ".join(f"{who.seat(s)} {card_name(t, c)}" for s, c in plays)
+        played = " · ".join(f"{who.seat(s)} {card_short(c)}" for s, c in plays)
         result = ""
         if index < len(obs.results):
             won = obs.results[index]
@@ -72,18 +81,65 @@ def _status(t: Translator, who: Seating, obs: Observation) -> list[str]:
     if obs.phase is not Phase.PLAY:
         return lines
     if obs.pending_chant is not None and obs.pending_side is not None:
-        lines.append(
-            t(
-                "board.pending",
-                side=who.side(t, obs.pending_side),
-                chant=kind_label(t, obs.pending_chant),
-                answer=who.side(t, 1 - obs.pending_side),
-                count=who.size(obs.pending_side),
-            )
-        )
-    elif obs.turn is not None:
-        lines.append(t("board.turn", name=who.seat(obs.turn)))
+        lines.append(pending_line(t, who, obs))
+    elif obs.turn is not None and obs.turn != obs.seat:
+        lines.append(t("board.turn", name=who.seat(obs.turn)))  # your own turn: see hand_text
     return lines
+
+
+def _chanter(obs: Observation) -> int | None:
+    """Who made the chant waiting for an answer (the last such call of the hand)."""
+    for seat, kind in reversed(obs.calls):
+        if kind is obs.pending_chant:
+            return seat
+    return None
+
+
+def _stakes(t: Translator, who: Seating, obs: Observation) -> str | None:
+    """What each answer to the pending chant is worth: "Quiero → vale 2 · No quiero → Beto +1"."""
+    chant, side = obs.pending_chant, obs.pending_side
+    if chant is None or side is None:
+        return None
+    if obs.pending is Pending.TRUCO and chant in TRUCO_CHANTS:
+        level = TRUCO_CHANTS.index(chant) + 1
+        yes, no = truco_wanted_value(level), truco_not_wanted_value(level)
+        return t("pending.truco_stakes", yes=yes, side=who.side(t, side), no=no)
+    if obs.pending is Pending.ENVIDO:
+        chain = [kind for _, kind in obs.calls if kind in ENVIDO_CHANTS]
+        if chain:
+            yes = envido_wanted_value(chain, falta(obs.scores, obs.config.target))
+            no = envido_not_wanted_value(chain)
+            return t("pending.envido_stakes", yes=yes, side=who.side(t, side), no=no)
+    return None
+
+
+def pending_line(t: Translator, who: Seating, obs: Observation) -> str:
+    """The chant waiting for an answer: who made it, what each answer is worth, who answers
+    (said to each player as it concerns them: "Cantaste…", "contestás vos o Carla")."""
+    assert obs.pending_chant is not None and obs.pending_side is not None
+    chanter = _chanter(obs)
+    chant = kind_label(t, obs.pending_chant)
+    if chanter is not None and chanter == obs.seat:
+        head = t("pending.you_chanted", chant=chant)
+    else:
+        name = who.seat(chanter) if chanter is not None else who.side(t, obs.pending_side)
+        head = t("pending.chant", name=name, chant=chant)
+    parts = [head]
+    stakes = _stakes(t, who, obs)
+    if stakes:
+        parts.append(stakes)
+    answering = [s for s in obs.waiting_on if s % 2 != obs.pending_side]
+    others = [who.seat(s) for s in answering if s != obs.seat]
+    if obs.seat is not None and obs.seat in answering:
+        if others:
+            parts.append(t("pending.you_or", names=t("names.or", a=t("pending.you"), b=others[0])))
+        else:
+            parts.append(t("pending.you_answer"))
+    elif answering:
+        names = others[0] if len(others) == 1 else t("names.or", a=others[0], b=others[-1])
+        key = "pending.wait" if obs.seat is not None else "pending.answers"
+        parts.append(t(key, names=names))
+    return " · ".join(parts)
 
 
 def board_text(
@@ -93,20 +149,53 @@ def board_text(
     calls: Sequence[Call],
     record: str | None = None,
 ) -> str:
-    """The group's one message: the last hand's record on top (so the end of a hand costs no
-    message of its own), the score, and the hand in play."""
-    lines = [t("board.title", rules=rules_line(t, obs.config)), ""]
+    """The group's one message, short enough for a phone: the last hand's result on top (so
+    the end of a hand costs no message of its own), the score, the hand in play, and its
+    betting one line per bet. The table's options are in the lobby and the match's end."""
+    lines = [t("board.title_short")]
     if record:
-        lines += [record, ""]
+        lines += [record]
+    lines.append("")
     lines += score_lines(t, who, obs.scores, obs.config.target)
     if obs.phase is Phase.OVER:
         return "\n".join(lines)
     lines.append("")
     lines += _status(t, who, obs)
-    if calls:
+    betting = bets(t, who, calls)
+    if betting:
         lines.append("")
-        lines += [f"· {call_line(t, who, entry)}" for entry in calls[-4:]]
+        lines += [f"· {line}" for line in betting]
     return "\n".join(lines)
+
+
+_FAMILIES = ((TRUCO_CHANTS, "bet.truco"), (ENVIDO_CHANTS, "bet.envido"), (FLOR_FAMILY, "bet.flor"))
+
+
+def bets(t: Translator, who: Seating, calls: Sequence[Call]) -> list[str]:
+    """The hand's calls one line per bet, each answer after the chant it answers:
+    "Truco: Ana ¡Truco! → Beto ¡Retruco! → Carla Quiero"; notes (the mazo, values said) on
+    lines of their own."""
+    lines: list[str] = []
+    open_bets: dict[str, int] = {}  # family key -> index of its line
+    last: str | None = None
+    for call in calls:
+        what = call.what
+        if isinstance(what, Note) or call.seat is None:
+            lines.append(call_line(t, who, call))
+            continue
+        family = next((key for kinds, key in _FAMILIES if what in kinds), None)
+        family = family or last
+        said = t("call.said", name=who.seat(call.seat), chant=kind_label(t, what))
+        if family is None:
+            lines.append(said)
+            continue
+        last = family
+        if family in open_bets:
+            lines[open_bets[family]] += f" → {said}"
+        else:
+            open_bets[family] = len(lines)
+            lines.append(f"{t(family)}: {said}")
+    return lines
 
 
 def _call_buttons(
@@ -143,13 +232,14 @@ def hand_text(t: Translator, who: Seating, obs: Observation, title: str) -> str:
     if obs.dealt:
         if obs.config.flor and has_flor(obs.dealt):
             lines.append(t("hand.flor", value=flor_value(obs.dealt)))
-        else:
+        elif not any(obs.flor_declared):  # a flor at the table leaves no envido to play
             lines.append(t("hand.envido", value=envido_value(obs.dealt)))
     lines.append("")
     lines += score_lines(t, who, obs.scores, obs.config.target)
     lines.append("")
     lines += _status(t, who, obs)
-    if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions:
+    answering = obs.pending_chant is not None
+    if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
     return "\n".join(lines)
 

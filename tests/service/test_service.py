@@ -204,7 +204,8 @@ async def test_two_processes_on_one_postgresql_apply_each_action_once(
             done = [r for r in results if not isinstance(r, BaseException)]
             refused = [r for r in results if isinstance(r, Refusal)]
             assert len(done) == 1 and len(refused) == 1, results
-            assert refused[0].code == "stale"
+            # The loser is told its tap is stale (of this round, or of a hand already over).
+            assert refused[0].code in ("stale", "stale_round", "stale_hand")
             applied += 1
         assert applied > 10
         # Two copies read at one version: the save over it that comes second is refused and
@@ -329,3 +330,63 @@ async def test_the_commit_that_ends_a_match_waits_for_the_disk(tmp_path: Path) -
     row = await service.store.db.fetchone("PRAGMA synchronous")
     assert row is not None and row[0] == 1  # NORMAL again for everything else
     await service.store.db.close()
+
+
+async def test_a_tap_from_a_board_one_edit_behind_counts_when_it_means_the_same(
+    tmp_path: Path,
+) -> None:
+    """Beto taps ¡Truco! on a board drawn before Ana played her card: truco is still open to
+    him with the same meaning (same round, nothing chanted since), so it counts. A tap from
+    before a chant, a finished round or another hand is refused, saying which."""
+    service = await service_on(tmp_path / "t.db")
+    lobby = await service.lobby.open(CHAT, 0, 1, MatchConfig(players=2, flor=False), "es")
+    await service.lobby.join(lobby.id, 1)
+    await service.lobby.join(lobby.id, 2)
+    table_id = lobby.id
+
+    async def state() -> Any:
+        table = await service.tables.get(table_id)
+        assert table is not None and table.state is not None and table.state.hand is not None
+        return table.state
+
+    s = await state()
+    mano = s.hand.turn
+    users = {0: 1, 1: 2}
+    drawn = s.step  # the board Beto looks at
+    strongest = max(s.hand.held[mano], key=lambda c: c.strength)
+    await service.play.act(table_id, users[mano], s.step, ActionKind.PLAY, strongest)
+    other = 1 - mano
+    change = await service.play.act(table_id, users[other], drawn, ActionKind.TRUCO, None)
+    assert change.action is not None and change.action.kind is ActionKind.TRUCO
+    s = await state()
+    assert s.hand.truco_pending == 1
+    # A chant was made since `drawn`: an old tap no longer means the same.
+    with pytest.raises(Refusal) as info:
+        await service.play.act(table_id, users[mano], drawn, ActionKind.MAZO, None)
+    assert info.value.code == "stale"
+    await service.play.act(table_id, users[mano], s.step, ActionKind.QUIERO, None)
+    s = await state()
+    assert s.hand.truco_level == 1
+    await service.store.db.close()
+
+
+def test_what_changed_since_a_button_was_drawn() -> None:
+    """The rule behind a stale tap, on hands dealt by hand: the same action, still legal,
+    only cards played since, in the same round, counts; else the refusal says what changed."""
+    from bot.game import Action
+    from bot.service.play import what_changed
+    from tests.engine.helpers import deal_of, do, start
+
+    state = start("1e 4c 5o | 3o 4o 5c", MatchConfig(flor=False))
+    drawn = state.step
+    do(state, "0:p:1e")
+    assert what_changed(state, Action(1, ActionKind.TRUCO), drawn) is None  # means the same
+    assert what_changed(state, Action(0, ActionKind.MAZO), drawn) == "stale"  # own move since
+    do(state, "1:t", "0:q")
+    assert what_changed(state, Action(1, ActionKind.MAZO), drawn) == "stale"  # chant since
+    before = state.step
+    do(state, "1:p:3o")  # the ancho takes round 1: seat 0 leads round 2
+    assert what_changed(state, Action(0, ActionKind.MAZO), before) == "stale_round"
+    do(state, "0:m")
+    state.apply(deal_of("6o 7o 2e | 3b 4b 5b"))
+    assert what_changed(state, Action(1, ActionKind.MAZO), before) == "stale_hand"

@@ -69,3 +69,61 @@ def test_no_view_shows_a_card_its_reader_may_not_see() -> None:
                         summary = hand_summary(t, who, observe(state), events)
                         assert mentioned(summary) <= public | shown, summary
                 del before
+
+
+def test_a_pending_chant_names_its_singer_its_stakes_and_who_answers_to_each_reader() -> None:
+    """2v2, sin flor: the mano chants ¡Truco!. The board names one person and what each
+    answer is worth; each private hand speaks to its reader."""
+    from bot.game import ActionKind
+
+    t = translator("es")
+    names = {1: "Ana", 2: "Beto", 3: "Carla", 4: "Dario"}
+    who = seating([1, 2, 3, 4], names)
+    state = new_match(MatchConfig(players=4, flor=False))
+    state.apply(random_deal(random.Random(2), 4))
+    singer = state.legal_actions()[0].seat
+    truco = next(a for a in state.legal_actions() if a.kind is ActionKind.TRUCO)
+    state.apply(truco)
+    side = singer % 2
+    rivals = [s for s in range(4) if s % 2 != side]
+    partner = (singer + 2) % 4
+
+    board = board_text(t, who, observe(state), [])
+    n = lambda s: f"<b>{names[s + 1]}</b>"  # noqa: E731
+    line = next(x for x in board.splitlines() if x.startswith("⏳"))
+    assert line.startswith(f"⏳ {n(singer)}: <b>¡Truco!</b>")
+    assert "Quiero → vale 2" in line and f"No quiero → {n(side)} y {n(side + 2)} +1" in line
+    assert f"contesta {n(rivals[0])} o {n(rivals[1])}" in line
+
+    mine = hand_text(t, who, observe(state, singer), "")
+    assert "⏳ Cantaste <b>¡Truco!</b>" in mine and "esperá a" in mine
+    assert "esperá a" in hand_text(t, who, observe(state, partner), "")
+    answerer = hand_text(t, who, observe(state, rivals[0]), "")
+    assert f"contestás vos o {n(rivals[1])}" in answerer
+    assert "Te toca" not in answerer  # the answer is asked for in the line itself
+
+
+def test_the_hand_record_names_the_real_reason() -> None:
+    """"+2 (truco no querido)" was a retruco not wanted; "+4 (la mano)" a vale cuatro won;
+    a mazo says who went, and why it is worth two."""
+    from tests.engine.helpers import do, start
+
+    t = translator("es")
+    who = seating([1, 2], {1: "Ana", 2: "Beto"})
+    hands = "1e 4c 5o | 3o 4o 5c"
+
+    def record(*codes: str, config: MatchConfig | None = None) -> str:
+        state = start(hands, config or MatchConfig(flor=False))
+        events = do(state, *codes)
+        return hand_summary(t, who, observe(state), events, scores=False)
+
+    assert "<b>Beto</b> +2 (retruco no querido)" in record("0:t", "1:rt", "0:nq")
+    assert "<b>Ana</b> +1 (truco no querido)" in record("0:t", "1:nq")
+    won = record("0:t", "1:rt", "0:v4", "1:q", "0:p:1e", "1:p:3o", "0:p:4c", "1:p:4o")
+    assert "<b>Ana</b> +4 (vale cuatro querido)" in won
+    early = record("0:m", config=MatchConfig(flor=False, mazo_penalty=True))
+    assert "<b>Beto</b> +2 (<b>Ana</b> se fue al mazo en la primera ronda" in early
+    late = record("0:p:1e", "1:p:3o", "0:m")
+    assert "+1 (<b>Ana</b> se fue al mazo)" in late
+    envido = record("0:e", "1:re", "0:q")
+    assert "(envido, real envido)" in envido and "+5" in envido
