@@ -63,6 +63,13 @@ class VacatedData:
 
 
 @dataclass(frozen=True)
+class RematchData:
+    """🔁 Revancha: a new table like this finished one, with the tapper in their seat."""
+
+    table: int
+
+
+@dataclass(frozen=True)
 class PageData:
     """Reading, not playing. `view`: "h" a finished match opened from /historial (a reply
     below the list), "m" a page of a finished match hand by hand (key: its number),
@@ -75,7 +82,15 @@ class PageData:
 
 
 CallbackData = (
-    ActData | LobbyData | CardsData | SignData | LanguageData | ConfigData | VacatedData | PageData
+    ActData
+    | LobbyData
+    | CardsData
+    | SignData
+    | LanguageData
+    | ConfigData
+    | VacatedData
+    | PageData
+    | RematchData
 )
 PAGE_VIEWS = ("h", "m", "j", "f", "t")
 
@@ -83,7 +98,7 @@ PAGE_VIEWS = ("h", "m", "j", "f", "t")
 # The first field of each type's data: handlers are routed by it (`pattern`).
 PREFIXES: dict[type, str] = {
     ActData: "a", LobbyData: "l", CardsData: "c", SignData: "s", LanguageData: "g",
-    ConfigData: "k", VacatedData: "v", PageData: "p",
+    ConfigData: "k", VacatedData: "v", PageData: "p", RematchData: "r",
 }  # fmt: skip
 
 
@@ -110,6 +125,8 @@ def pack(data: CallbackData) -> str:
         text = f"v:{data.table}:{data.choice}"
     elif isinstance(data, PageData):
         text = f"p:{data.view}:{data.key}:{data.page}"
+    elif isinstance(data, RematchData):
+        text = f"r:{data.table}"
     else:
         text = f"g:{data.language}"
     if len(text.encode()) > MAX_BYTES:
@@ -142,6 +159,8 @@ def unpack(text: str | None) -> CallbackData | None:
             return VacatedData(_int(parts[1]), parts[2])
         if head == "c" and len(parts) == 2:
             return CardsData(_int(parts[1]))
+        if head == "r" and len(parts) == 2:
+            return RematchData(_int(parts[1]))
         if head == "s" and len(parts) == 4 and parts[3].isalnum():
             return SignData(_int(parts[1]), _int(parts[2]), parts[3])
         if head == "k" and len(parts) == 2 and parts[1].isalpha():

@@ -80,17 +80,24 @@ class Sampler:
         self.played = played
         self.others = [s for s in range(self.players) if s != obs.seat]
         announced = dict(obs.announced)
+        below = {seat: (value, ties) for seat, value, ties in obs.son_buenas}
         partner = (obs.seat + 2) % 4 if self.players == 4 else None
         self.options: dict[int, list[tuple[Card, ...]]] = {}
         for seat in self.others:
             wanted_signs = list(signs) if seat == partner else []
-            if seat in announced or obs.flor_declared[seat] or wanted_signs:
+            if seat in announced or seat in below or obs.flor_declared[seat] or wanted_signs:
                 self.options[seat] = self._enumerate(
-                    seat, announced.get(seat), obs.flor_declared[seat], wanted_signs
-                )
+                    seat, announced.get(seat), obs.flor_declared[seat], wanted_signs,
+                    below.get(seat),
+                )  # fmt: skip
 
     def _enumerate(
-        self, seat: int, value: int | None, flor: bool, signs: list[str]
+        self,
+        seat: int,
+        value: int | None,
+        flor: bool,
+        signs: list[str],
+        below: tuple[int, bool] | None = None,
     ) -> list[tuple[Card, ...]]:
         keep = []
         known = self.played[seat]
@@ -98,9 +105,13 @@ class Sampler:
             dealt = (*known, *hidden)
             if flor and not (dealt[0].suit == dealt[1].suit == dealt[2].suit):
                 continue
-            if value is not None:
+            if value is not None or below is not None:
                 worth = flor_value(dealt) if flor else envido_value(dealt)
-                if worth != value:
+                if value is not None and worth != value:
+                    continue
+                if below is not None and not (
+                    worth < below[0] or (worth == below[0] and below[1])
+                ):  # R19: "son buenas" said over below[0]
                     continue
             if signs and not all(consistent(s, dealt) for s in signs):
                 continue
@@ -160,7 +171,12 @@ class Sampler:
         except IllegalActionError:
             return None
         h = state.hand
-        if h is None or tuple(h.announced) != obs.announced or state.step < 0:
+        if (
+            h is None
+            or tuple(h.announced) != obs.announced
+            or tuple(h.son_buenas) != obs.son_buenas
+            or state.step < 0
+        ):
             return None
         if (state.scores[0], state.scores[1]) != obs.scores or state.phase is not obs.phase:
             return None

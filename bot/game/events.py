@@ -60,12 +60,16 @@ class Chanted:
 
 
 @dataclass(frozen=True, slots=True)
-class SideValue:
-    """A side's best envido or flor and the seat that holds it."""
+class Said:
+    """One player's word when envido or flor values are compared (R19): their value, or
+    None for "son buenas" (which reveals nothing)."""
 
-    side: int
     seat: int
-    value: int
+    value: int | None
+
+    @property
+    def side(self) -> int:
+        return self.seat % 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +77,7 @@ class EnvidoResolved:
     wanted: bool
     winner: int
     points: int
-    values: tuple[SideValue, ...]  # both sides when wanted, empty otherwise
+    values: tuple[Said, ...]  # what was said, in the order said (R19); empty when not wanted
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +92,7 @@ class FlorResolved:
     winner: int
     points: int
     reason: ScoreReason
-    values: tuple[SideValue, ...]  # compared flores, when they were compared
+    values: tuple[Said, ...]  # compared flores, said as envido values are (R19, R22)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,9 @@ class Observation:
     history: tuple[Action, ...] = ()  # this hand's actions in order: cards and chants, public
     start_scores: tuple[int, int] = (0, 0)  # the scores when this hand was dealt
     announced: tuple[tuple[int, int], ...] = ()  # (seat, value): envido and flor said aloud
+    # (seat, value, ties too): a "son buenas" said over that value (R19): the seat's value is
+    # lower, or equal when `ties too`
+    son_buenas: tuple[tuple[int, int, bool], ...] = ()
 
 
 def observe(state: MatchState, seat: int | None = None) -> Observation:
@@ -98,4 +101,5 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
         history=tuple(h.history),
         start_scores=h.start_scores,
         announced=tuple(h.announced),
+        son_buenas=tuple(h.son_buenas),
     )

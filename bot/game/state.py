@@ -33,9 +33,9 @@ from bot.game.events import (
     HandEnded,
     MatchEnded,
     RoundWon,
+    Said,
     Scored,
     ScoreReason,
-    SideValue,
     WentToMazo,
 )
 from bot.game.scoring import (
@@ -181,6 +181,7 @@ class HandState:
         "history",
         "start_scores",
         "announced",
+        "son_buenas",
     )
 
     def __init__(self, number: int, dealer: int, dealt: tuple[tuple[Card, ...], ...], flor: bool):
@@ -218,6 +219,8 @@ class HandState:
         self.history: list[Action] = []  # every action of this hand, in order (all public)
         self.start_scores: tuple[int, int] = (0, 0)  # the scores when the hand was dealt
         self.announced: list[tuple[int, int]] = []  # (seat, value) said aloud: envido, flor
+        # (seat, value it did not beat, whether a tie would not have beaten it): "son buenas"
+        self.son_buenas: list[tuple[int, int, bool]] = []
 
     def copy(self) -> HandState:
         """A deep copy (cards and actions are shared immutable values)."""
@@ -235,6 +238,7 @@ class HandState:
         new.calls = list(self.calls)
         new.history = list(self.history)
         new.announced = list(self.announced)
+        new.son_buenas = list(self.son_buenas)
         return new
 
     # -- helpers ---------------------------------------------------------------------------
@@ -274,6 +278,35 @@ class HandState:
             and not self.results
             and len(self.held[seat]) == 3
         )
+
+    def say_in_turn(self, seats: Sequence[int], values: Sequence[int]) -> list[Said]:
+        """R19: the values said at the table, in seat order from the mano, going round again
+        as needed. The mano says theirs; a player whose side does not hold the best value said
+        so far says theirs if it beats it (higher, or equal and nearer the mano, F5) or "son
+        buenas"; a player whose side holds it waits. The side holding the best said wins.
+        What is said becomes public (`announced`, `son_buenas`); nothing else does."""
+        order = [s for s in self.order_from_mano() if s in seats]
+        rank = {seat: i for i, seat in enumerate(order)}
+        said = [Said(order[0], values[order[0]])]
+        best = order[0]
+        done = {best}
+        spoke = True
+        while spoke:
+            spoke = False
+            for seat in order:
+                if seat in done or seat % 2 == best % 2:
+                    continue
+                value, top = values[seat], values[best]
+                if value > top or (value == top and rank[seat] < rank[best]):
+                    said.append(Said(seat, value))
+                    best = seat
+                else:
+                    said.append(Said(seat, None))
+                    self.son_buenas.append((seat, top, rank[seat] > rank[best]))
+                done.add(seat)
+                spoke = True
+        self.announced.extend((w.seat, w.value) for w in said if w.value is not None)
+        return said
 
     def best(self, seats: Sequence[int], values: Sequence[int]) -> tuple[int, int] | None:
         """(seat, value) of the best among `seats`, ties to the one nearer the mano (F5)."""
@@ -746,19 +779,12 @@ class MatchState:
             h.envido_closed = True
             values = [envido_value(hand) for hand in h.dealt]
             everyone = list(range(h.players))
-            best = h.best(everyone, values)
-            assert best is not None
-            winner_seat = best[0]
+            said = h.say_in_turn(everyone, values)
+            winner_seat = [w.seat for w in said if w.value is not None][-1]  # the best said
             winner = side_of(winner_seat)
-            side_values = []
-            for side in (0, 1):
-                side_best = h.best(everyone[side::2], values)
-                assert side_best is not None
-                side_values.append(SideValue(side, side_best[0], side_best[1]))
             points = envido_wanted_value(chain, falta(self.scores, self.config.target))
-            h.envido_winner = winner_seat
-            h.announced.extend((v.seat, v.value) for v in side_values)
-            events.append(EnvidoResolved(True, winner, points, tuple(side_values)))
+            h.envido_winner = winner_seat  # its cards prove the value at the hand's end
+            events.append(EnvidoResolved(True, winner, points, tuple(said)))
             self._score(winner, points, ScoreReason.ENVIDO, events)
         elif kind is K.NO_QUIERO:
             self._envido_not_wanted(h, events)
@@ -818,15 +844,8 @@ class MatchState:
         holders = [s for s in range(h.players) if h.flor_holders[s]]
         best = h.best(holders, values)
         assert best is not None
-        side_values: list[SideValue] = []
-        for side in (0, 1):
-            side_best = h.best([s for s in holders if side_of(s) == side], values)
-            if side_best is not None:
-                side_values.append(SideValue(side, side_best[0], side_best[1]))
-        h.announced.extend((v.seat, v.value) for v in side_values)
-        self._flor_award(
-            h, side_of(best[0]), points, ScoreReason.FLOR_CONTEST, tuple(side_values), events
-        )
+        said = h.say_in_turn(holders, values)  # R22: said as envido values are
+        self._flor_award(h, side_of(best[0]), points, ScoreReason.FLOR_CONTEST, tuple(said), events)
 
     def _flor_award(
         self,
@@ -834,7 +853,7 @@ class MatchState:
         side: int,
         points: int,
         reason: ScoreReason,
-        values: tuple[SideValue, ...],
+        values: tuple[Said, ...],
         events: list[Event],
     ) -> None:
         h.flor_pending = False
@@ -920,6 +939,7 @@ class MatchState:
                 "history": [a.code for a in h.history],
                 "start_scores": list(h.start_scores),
                 "announced": [list(x) for x in h.announced],
+                "son_buenas": [list(x) for x in h.son_buenas],
             }
         return data
 
@@ -969,6 +989,7 @@ class MatchState:
             start = raw.get("start_scores", state.scores)
             h.start_scores = (int(start[0]), int(start[1]))
             h.announced = [(int(a), int(b)) for a, b in raw.get("announced", [])]
+            h.son_buenas = [(int(a), int(b), bool(c)) for a, b, c in raw.get("son_buenas", [])]
             state.hand = h
         return state
 

@@ -18,6 +18,7 @@ from bot.callbacks import (
     CallbackData,
     CardsData,
     LobbyData,
+    RematchData,
     SignData,
     VacatedData,
     pack,
@@ -165,6 +166,23 @@ async def _lobby(
         raise Refusal("bad_button")
 
 
+async def _rematch(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: RematchData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """🔁 Revancha, from the match's end in the group or from a player's own chat."""
+    user = query.from_user
+    old = await r.tables.get(data.table)
+    if old is None or old.seat_of(user.id) is None:
+        raise Refusal("rematch_not_yours")
+    message = query.message
+    in_group = message is not None and message.chat.id == old.chat_id
+    await check_member(context, old, user.id, tapped_in_group=in_group)
+    await see(r, user)
+    await r.core.lobby.rematch(old.id, user.id)
+    await query.answer(t("rematch.opened") if in_group else t("rematch.opened_private"))
+
+
 async def _vacated(
     query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: VacatedData,
     t: Translator,
@@ -240,6 +258,9 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(tapped(SignData, _sign), pattern=pattern(SignData)))
     app.add_handler(
         CallbackQueryHandler(tapped(VacatedData, _vacated), pattern=pattern(VacatedData))
+    )
+    app.add_handler(
+        CallbackQueryHandler(tapped(RematchData, _rematch), pattern=pattern(RematchData))
     )
     # Anything else is not ours (forged, or from an older release): say so, change nothing.
     app.add_handler(CallbackQueryHandler(_unknown))

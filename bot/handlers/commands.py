@@ -118,9 +118,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _fill_with_bots(r, table.id, user.id, config.players, level or defaults.bot)
 
 
-async def _fill_with_bots(
-    r: Runtime, table_id: int, opener: int, players: int, level: str
-) -> None:
+async def _fill_with_bots(r: Runtime, table_id: int, opener: int, players: int, level: str) -> None:
     """`/nueva bot`: computer players in every other seat, so the match starts at once (or
     as soon as the opener, who cannot be messaged yet, joins: one seat is kept for them)."""
     for team in [0, 1, 1] if players == 4 else [None]:

@@ -22,8 +22,7 @@ def config_view(t: Translator, options: TableOptions) -> tuple[str, Keys]:
          bot_line, t("config.help")]
     )  # fmt: skip
     buttons = [
-        Button(option_button_text(t, options, o), pack(ConfigData(o.value)))
-        for o in CONFIG_OPTIONS
+        Button(option_button_text(t, options, o), pack(ConfigData(o.value))) for o in CONFIG_OPTIONS
     ]
     return text, Keys.of([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
 

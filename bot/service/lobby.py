@@ -76,6 +76,33 @@ class Lobby:
                 raise Refusal("table_already_open", table=there) from None
             return table
 
+    async def rematch(self, old_id: int, user_id: int) -> Change:
+        """🔁 Revancha after a finished match: a new table in the same place with the same
+        options, the tapper in their old seat and the computer players in theirs; the others
+        join with a tap (a second tap on Revancha joins it too, on the same team)."""
+        old = await self.tables.get(old_id)
+        if old is None or old.status is not TableStatus.FINISHED:
+            raise Refusal("rematch_not_over")
+        seat = old.seat_of(user_id)
+        if seat is None:
+            raise Refusal("rematch_not_yours")
+        team = seat % 2 if old.config.players == 4 else None
+        existing = await self.tables.table_in(old.chat_id, old.thread_id)
+        if existing is not None:
+            if existing.status is TableStatus.LOBBY and existing.rematch_of == old.id:
+                return await self.join(existing.id, user_id, team)
+            raise Refusal("table_already_open", table=existing)
+        opened = await self.open(
+            old.chat_id, old.thread_id, user_id, old.config, old.language, old.turn_seconds
+        )
+        async with self.tables.locked(opened.id):
+            table = await self._lobby(opened.id)
+            table.rematch_of = old.id
+            table.seats[seat] = user_id
+            for bot in old.bot_seats:
+                table.seats[bot] = old.seats[bot]
+            return await self._seated(table, user_id)
+
     async def _lobby(self, table_id: int) -> Table:
         table = await self.tables.get(table_id)
         if table is None or table.status is not TableStatus.LOBBY:
@@ -104,9 +131,7 @@ class Lobby:
         """Commit a lobby change; the match starts when the last seat is taken."""
         if all(s is not None for s in table.seats):
             events, entries = self.play.start(table)
-            change = Change(
-                ChangeKind.STARTED, table, table.chat_id, tuple(events), actor=user_id
-            )
+            change = Change(ChangeKind.STARTED, table, table.chat_id, tuple(events), actor=user_id)
             await self.tables.commit(table, change, entries, 0)
         else:
             change = Change(ChangeKind.LOBBY, table, table.chat_id, actor=user_id)

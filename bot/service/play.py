@@ -115,10 +115,10 @@ def calls_of(events: list[Event]) -> list[Call]:
         elif isinstance(event, WentToMazo):
             out.append(Call(event.seat, Note.MAZO))
         elif isinstance(event, EnvidoResolved) and event.wanted:
-            values = tuple((v.seat, v.value) for v in event.values)
+            values = tuple((w.seat, w.value) for w in event.values)
             out.append(Call(None, Note.ENVIDO_VALUES, values))
         elif isinstance(event, FlorResolved) and event.values:
-            out.append(Call(None, Note.FLOR_VALUES, tuple((v.seat, v.value) for v in event.values)))
+            out.append(Call(None, Note.FLOR_VALUES, tuple((w.seat, w.value) for w in event.values)))
         elif isinstance(event, EnvidoAnnulled):
             out.append(Call(event.seat, Note.ENVIDO_ANNULLED))
     return out

@@ -160,9 +160,7 @@ class Turns:
             return
         table.vacated = seat
         table.deadline = self.clock() + VACATED_SECONDS
-        change = Change(
-            ChangeKind.VACATED, table, actor=user_id, seat=seat, timed_out=timed_out
-        )
+        change = Change(ChangeKind.VACATED, table, actor=user_id, seat=seat, timed_out=timed_out)
         await self.tables.commit(table, change)
 
     async def _finish_conceded(
@@ -173,9 +171,7 @@ class Turns:
         table.ended_at = self.clock()
         table.deadline = None
         table.vacated = None
-        change = Change(
-            ChangeKind.CONCEDED, table, actor=user_id, seat=seat, timed_out=timed_out
-        )
+        change = Change(ChangeKind.CONCEDED, table, actor=user_id, seat=seat, timed_out=timed_out)
         await self.tables.commit(table, change)
 
     async def fill_vacated(

@@ -164,3 +164,9 @@ MIGRATIONS.append(
 ALTER TABLE games ADD COLUMN seed TEXT
 """
 )
+
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN rematch_of BIGINT
+"""
+)

@@ -45,12 +45,13 @@ class Note(StrEnum):
 @dataclass(frozen=True)
 class Call:
     """One line of the hand's recent calls: a chant or answer (`what` is an ActionKind), a note
-    (a Note), or the values said (`values`: (seat, value) pairs; `seat` is None). Stored as
+    (a Note), or the values said (`values`: (seat, value) pairs in the order said, value None
+    for "son buenas"; `seat` is None). Stored as
     `[seat, what, values]` lists, seat -1 for none, as databases have always kept them."""
 
     seat: int | None
     what: ActionKind | Note
-    values: tuple[tuple[int, int], ...] = ()
+    values: tuple[tuple[int, int | None], ...] = ()
 
     def to_json(self) -> list[Any]:
         values = [list(v) for v in self.values] if self.values else None
@@ -60,7 +61,7 @@ class Call:
     def from_json(entry: Sequence[Any]) -> Call:
         seat, what, values = entry
         kind: ActionKind | Note = Note(what) if what in NOTES else ActionKind(what)
-        pairs = tuple((int(s), int(v)) for s, v in values) if values else ()
+        pairs = tuple((int(s), None if v is None else int(v)) for s, v in values) if values else ()
         return Call(None if seat is None or seat < 0 else int(seat), kind, pairs)
 
 
@@ -96,6 +97,7 @@ class Table:
     reminded: int | None = None  # the step whose half-time reminder was sent (once)
     acted: dict[int, float] = field(default_factory=dict)  # person -> when they last acted
     seed: str | None = None  # every deal comes from it (bot/game/fair.py); secret until the end
+    rematch_of: int | None = None  # the finished table whose 🔁 Revancha opened this one
 
     @property
     def is_open(self) -> bool:
@@ -167,6 +169,7 @@ def _table(row: Row) -> Table:
         reminded=row["reminded"],
         acted={int(k): float(v) for k, v in codec.loads(row["acted"]).items()},
         seed=row["seed"],
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -201,6 +204,7 @@ def _columns(table: Table) -> dict[str, object]:
         "reminded": table.reminded,
         "acted": codec.dumps(table.acted),
         "seed": table.seed,
+        "rematch_of": table.rematch_of,
     }
 
 

@@ -41,12 +41,13 @@ from bot.views.common import (
 from bot.views.lobby import lobby_keys, lobby_text
 from bot.views.standings import rating_lines
 from bot.views.summary import hand_result, match_summary
-from bot.views.table import board_markup, board_text, hand_markup, hand_text
+from bot.views.table import board_markup, board_text, hand_markup, hand_text, rematch_keys
 
 log = logging.getLogger(__name__)
 
 SENT_REMEMBERED = 50_000
 RECORDS_REMEMBERED = 2_000
+SEAL_SHOWN = 12  # hex digits of the seal on the board: enough to compare with /verificar
 # Given in every call (the application's Defaults reach only PTB's typed methods).
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
 
@@ -255,11 +256,11 @@ class Deliverer:
         who = await self.who(table)
         ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
         record = self._record(t, who, table, ended) if ended is not None else None
-        text = board_text(t, who, obs, table.calls, record)
+        seal = None
         if table.seed is not None:  # the deals are fixed: see /verificar when it ends
-            sealed = commitment(table.seed)[:16]
-            text += "\n\n" + t("fair.commitment_short", commitment=sealed, number=table.id)
-        return text, board_markup(t, table.id, obs)
+            sealed = commitment(table.seed)[:SEAL_SHOWN]
+            seal = t("fair.commitment_short", commitment=sealed, number=table.id)
+        return board_text(t, who, obs, table.calls, record, seal), board_markup(t, table.id, obs)
 
     def _record(self, t: Translator, who: Seating, table: Table, ended: HandLog) -> str:
         key = (table.id, ended.number, len(ended.history), t.language, who.names)
@@ -279,13 +280,15 @@ class Deliverer:
         t = translator(table.language)
         obs = observe(table.state, seat)
         who = await self.who(table)
-        text = hand_text(t, who, obs, t("hand.title", rules=rules_line(t, table.config)))
+        title = t("hand.title", rules=rules_line(t, table.config))
+        text = hand_text(t, who, obs, title, table.calls)
         text = self._told_in_private(t, who, table) + text
-        markup = (
-            hand_markup(t, table.id, obs, signs=table.config.players == 4)
-            if table.status is TableStatus.PLAYING
-            else None  # a finished or cancelled match leaves nothing to tap
-        )
+        if table.status is TableStatus.PLAYING:
+            markup = hand_markup(t, table.id, obs, signs=table.config.players == 4)
+        elif table.status is TableStatus.FINISHED:
+            markup = rematch_keys(t, table.id)
+        else:
+            markup = None  # a cancelled match leaves nothing to tap
         old = table.hand_messages.get(user_id)
         try:
             if old and not resend:
@@ -381,10 +384,11 @@ class Deliverer:
         text = match_summary(t, who, scores, table.config.target, winner, conceded_by)
         changes = await self.league.rating_changes(table.id)
         if changes:
-            text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes)])
+            rows = await self.league.standings(table.chat_id)
+            text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes, rows)])
         if table.seed is not None:  # the match is over: the seed behind every deal is public
             text += "\n\n" + t("fair.revealed", seed=table.seed, number=table.id)
-        await self.send(table.chat_id, text, None, table.thread_id)
+        await self.send(table.chat_id, text, rematch_keys(t, table.id), table.thread_id)
         return Delivery()
 
 

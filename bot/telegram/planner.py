@@ -28,7 +28,7 @@ from bot.telegram.rows import (
     match_end_row,
     text_row,
 )
-from bot.views.common import Seating, seating_at, short_name
+from bot.views.common import Seating, card_name, seating_at, short_name
 from bot.views.table import kind_label, vacated_keys
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
@@ -154,7 +154,7 @@ class Planner:
             who = await self.who(table)
             action = change.action
             what = (
-                t("timeout.card")
+                t("timeout.card", card=card_name(t, action.card))
                 if action.card is not None
                 else t("timeout.said", chant=kind_label(t, action.kind))
             )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from typing import Any, NamedTuple
 
 from bot.game import Card, MatchConfig
@@ -16,6 +18,25 @@ from bot.storage.repo import Table
 
 SUIT_EMOJI = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
 MAX_NAME = 24
+
+
+PHONE_WIDTH = 36  # characters on a phone's line, in Telegram's default font size
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain(text: str) -> str:
+    """A message's HTML as the reader sees it: tags gone, entities read."""
+    return unescape(_TAG.sub("", text))
+
+
+def phone_lines(text: str, width: int = PHONE_WIDTH) -> int:
+    """How many lines an HTML message takes on a phone: each line wrapped at `width`
+    (an emoji counts as two characters)."""
+    height = 0
+    for line in plain(text).split("\n"):
+        wide = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+        height += max(1, math.ceil(wide / width))
+    return height
 
 
 def short_name(name: str) -> str:
@@ -79,6 +100,14 @@ class Seating:
         return t("side.pair", a=a, b=b)
 
 
+def said_line(t: Translator, who: Seating, said: Sequence[tuple[int, int | None]]) -> str:
+    """Values said in turn (R19): "Ana 25 · Beto son buenas · Carla 31"."""
+    return " · ".join(
+        f"{who.seat(seat)} {t('said.son_buenas') if value is None else value}"
+        for seat, value in said
+    )
+
+
 def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
     return Seating(tuple(short_name(names.get(u, "?")) if u else "—" for u in seats))
 
@@ -131,9 +160,13 @@ def timer_text(t: Translator, seconds: int) -> str:
 
 
 def card_name(t: Translator, card: Card) -> str:
-    return t("card", number=card.number, suit=t(f"suit.{card.suit.value}")) + (
-        " " + SUIT_EMOJI[card.suit.value]
-    )
+    """ "4 de copa 🍷"; the two top cards as players name them: "ancho de espada 🗡️"."""
+    suit = t(f"suit.{card.suit.value}")
+    if card.number == 1 and card.suit.value in "eb":
+        name = t("card.ancho", suit=suit)
+    else:
+        name = t("card", number=card.number, suit=suit)
+    return f"{name} {SUIT_EMOJI[card.suit.value]}"
 
 
 def card_short(card: Card) -> str:

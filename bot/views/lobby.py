@@ -65,12 +65,10 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     options = table.options
     shown = [o for o in LOBBY_OPTIONS if o is not Option.BOT or table.bot_seats]
     toggles = [
-        Button(option_button_text(t, options, o), pack(LobbyData(tid, "o", o.value)))
-        for o in shown
+        Button(option_button_text(t, options, o), pack(LobbyData(tid, "o", o.value))) for o in shown
     ]
     last = [
         Button(t("button.open_private"), url=join_link),
         Button(t("button.cancel"), pack(LobbyData(tid, "o", "cancel"))),
     ]
     return Keys.of([first, toggles[:2], toggles[2:4], toggles[4:], bot_buttons(t, table), last])
-

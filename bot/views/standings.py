@@ -154,17 +154,36 @@ def numbers_text(
     return "\n".join(lines)
 
 
-def rating_lines(t: Translator, changes: Sequence[RatingChange]) -> list[str]:
+def rating_lines(
+    t: Translator, changes: Sequence[RatingChange], rows: Sequence[Standing] = ()
+) -> list[str]:
+    """Each player after the match, as /tabla shows them: their place and level with the
+    change (rounded once, so before + change = after as shown) and their wins and losses; a
+    player not yet ranked is told how many matches are left instead of a level that means
+    little yet (it starts at 0 and may go below)."""
+    ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
+    place = {r.user_id: pos for pos, r in enumerate(ranked, start=1)}
+    of = {r.user_id: r for r in rows}
     lines = []
     for change in changes:
-        delta = change.after - change.before
+        name = escape(_name(change.name, 20))
+        row = of.get(change.user_id)
+        if row is None:
+            continue
+        if change.user_id not in place:
+            left = PROVISIONAL_MATCHES - row.played
+            lines.append(t("match.rating_new", name=name, won=row.won, lost=row.lost, count=left))
+            continue
+        before, after = round(change.before, 1), round(change.after, 1)
         lines.append(
             t(
                 "match.rating",
-                name=escape(_name(change.name, 20)),
-                before=f"{change.before:.1f}",
-                after=f"{change.after:.1f}",
-                delta=f"{delta:+.1f}",
+                name=name,
+                place=place[change.user_id],
+                after=f"{after:.1f}",
+                delta=f"{after - before:+.1f}",
+                won=row.won,
+                lost=row.lost,
             )
         )
     return lines

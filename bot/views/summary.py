@@ -21,7 +21,7 @@ from bot.game.events import (
 from bot.game.record import replay_hand
 from bot.game.state import HandLog
 from bot.i18n import Translator
-from bot.views.common import Seating, card_short, cards_text, score_lines
+from bot.views.common import Seating, card_short, cards_text, said_line, score_lines
 from bot.views.table import _rounds
 
 
@@ -56,10 +56,10 @@ def points_lines(t: Translator, who: Seating, events: Sequence[Event]) -> list[s
     lines = []
     for event in events:
         if isinstance(event, EnvidoResolved) and event.wanted:
-            values = ", ".join(f"{who.seat(v.seat)} {v.value}" for v in event.values)
+            values = said_line(t, who, [(w.seat, w.value) for w in event.values])
             lines.append(t("summary.envido_values", values=values))
         elif isinstance(event, FlorResolved) and event.values:
-            values = ", ".join(f"{who.seat(v.seat)} {v.value}" for v in event.values)
+            values = said_line(t, who, [(w.seat, w.value) for w in event.values])
             lines.append(t("summary.flor_values", values=values))
         elif isinstance(event, Scored):
             lines.append(
@@ -142,18 +142,20 @@ def hand_result(
     t: Translator, who: Seating, config: MatchConfig, log: HandLog, proof: bool = False
 ) -> str:
     """A finished hand in one line: "🏁 Mano 3: Beto +2 (retruco no querido) · Ana +1
-    (envido)"; with `proof`, a second line with the cards that prove the values that scored."""
+    (envido)"; with `proof`, followed by the cards that prove the values that scored."""
     _, events = replay_hand(config, log)
-    scored = [
-        t(
-            "summary.scored",
-            side=who.side(t, e.side),
-            points=e.points,
-            reason=_reason(t, who, e, events),
-        )
-        for e in events
-        if isinstance(e, Scored)
-    ]
+    by_side: dict[int, list[tuple[int, str]]] = {}  # a side named once: shorter on a phone
+    for e in events:
+        if isinstance(e, Scored):
+            by_side.setdefault(e.side, []).append((e.points, _reason(t, who, e, events)))
+    scored = []
+    for side, parts in by_side.items():
+        if len(parts) == 1:
+            points, reason = parts[0]
+        else:
+            points = sum(p for p, _ in parts)
+            reason = ", ".join(f"{r} +{p}" for p, r in parts)
+        scored.append(t("summary.scored", side=who.side(t, side), points=points, reason=reason))
     text = t("hand.last_result", number=log.number, points=" · ".join(scored) or "—")
     end = next((e for e in events if isinstance(e, HandEnded)), None)
     if proof and end is not None and end.shown:
@@ -161,5 +163,5 @@ def hand_result(
             t("summary.shown", name=who.seat(seat), cards=" ".join(card_short(c) for c in cards))
             for seat, cards in end.shown
         ]
-        text += "\n" + " · ".join(shown)
+        text += " · " + " · ".join(shown)
     return text

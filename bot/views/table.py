@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import ActData, CardsData, SignData, VacatedData, pack
+from bot.callbacks import ActData, CardsData, RematchData, SignData, VacatedData, pack
 from bot.game import Action, ActionKind, Observation, Phase, envido_value, flor_value, has_flor
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.game.scoring import (
+    FLOR_ACHICO,
+    FLOR_CONTESTED,
     envido_not_wanted_value,
     envido_wanted_value,
     falta,
@@ -24,6 +26,7 @@ from bot.views.common import (
     card_name,
     card_short,
     cards_text,
+    said_line,
     score_lines,
 )
 
@@ -47,8 +50,7 @@ def kind_label(t: Translator, kind: ActionKind) -> str:
 def call_line(t: Translator, who: Seating, call: Call) -> str:
     what = call.what
     if what in (Note.ENVIDO_VALUES, Note.FLOR_VALUES):
-        values = ", ".join(f"{who.seat(s)} {v}" for s, v in call.values)
-        return t(f"call.{what.value}", values=values)
+        return t(f"call.{what.value}", values=said_line(t, who, call.values))
     name = who.seat(call.seat) if call.seat is not None else "?"
     if isinstance(what, Note):
         return t(f"call.{what.value}", name=name)
@@ -56,35 +58,41 @@ def call_line(t: Translator, who: Seating, call: Call) -> str:
 
 
 def _rounds(t: Translator, who: Seating, obs: Observation) -> list[str]:
+    """One line a round: its cards in the order played, and whose card won it (in 2v2 the
+    player, not the pair: shorter, and it says more)."""
     lines = []
     for index, plays in enumerate(obs.rounds):
         played = " · ".join(f"{who.seat(s)} {card_short(c)}" for s, c in plays)
         result = ""
         if index < len(obs.results):
             won = obs.results[index]
-            result = " → " + (t("round.parda") if won is None else who.side(t, won))
+            if won is None:
+                result = " → " + t("round.parda")
+            else:
+                best = max((c.strength, -i, s) for i, (s, c) in enumerate(plays) if s % 2 == won)
+                result = " → " + who.seat(best[2])
         lines.append(f"{t(ROUND_NAMES[index])}: {played}{result}")
     return lines
 
 
 def _status(t: Translator, who: Seating, obs: Observation) -> list[str]:
-    lines = [
-        t(
-            "board.hand",
-            number=obs.hand_number,
-            dealer=who.seat(obs.dealer),
-            mano=who.seat(obs.mano),
-            value=obs.hand_value,
-        )
-    ]
+    """The hand in play: who is mano (until the first card shows it), its rounds, and the
+    chant waiting for an answer or whose turn it is."""
+    lines = []
+    if not obs.rounds or not obs.rounds[0]:
+        lines.append(t("board.mano", dealer=who.seat(obs.dealer), mano=who.seat(obs.mano)))
     lines.extend(_rounds(t, who, obs))
-    if obs.phase is not Phase.PLAY:
-        return lines
-    if obs.pending_chant is not None and obs.pending_side is not None:
-        lines.append(pending_line(t, who, obs))
-    elif obs.turn is not None and obs.turn != obs.seat:
-        lines.append(t("board.turn", name=who.seat(obs.turn)))  # your own turn: see hand_text
     return lines
+
+
+def _next(t: Translator, who: Seating, obs: Observation) -> list[str]:
+    if obs.phase is not Phase.PLAY:
+        return []
+    if obs.pending_chant is not None and obs.pending_side is not None:
+        return [pending_line(t, who, obs)]
+    if obs.turn is not None and obs.turn != obs.seat:
+        return [t("board.turn", name=who.seat(obs.turn))]  # your own turn: see hand_text
+    return []
 
 
 def _chanter(obs: Observation) -> int | None:
@@ -104,6 +112,8 @@ def _stakes(t: Translator, who: Seating, obs: Observation) -> str | None:
         level = TRUCO_CHANTS.index(chant) + 1
         yes, no = truco_wanted_value(level), truco_not_wanted_value(level)
         return t("pending.truco_stakes", yes=yes, side=who.side(t, side), no=no)
+    if obs.pending is Pending.FLOR:
+        return _flor_stakes(t, who, obs, chant, side)
     if obs.pending is Pending.ENVIDO:
         chain = [kind for _, kind in obs.calls if kind in ENVIDO_CHANTS]
         if chain:
@@ -111,6 +121,20 @@ def _stakes(t: Translator, who: Seating, obs: Observation) -> str | None:
             no = envido_not_wanted_value(chain)
             return t("pending.envido_stakes", yes=yes, side=who.side(t, side), no=no)
     return None
+
+
+def _flor_stakes(
+    t: Translator, who: Seating, obs: Observation, chant: ActionKind, side: int
+) -> str:
+    """R22: what a flor exchange's answers are worth (the best flor takes the contest)."""
+    name = who.side(t, side)
+    if chant is K.CONTRAFLOR_AL_RESTO:
+        over_contra = any(kind is K.CONTRAFLOR for _, kind in obs.calls)
+        best = FLOR_CONTESTED + falta(obs.scores, obs.config.target)
+        small = FLOR_CONTESTED if over_contra else FLOR_ACHICO
+        return t("pending.resto_stakes", best=best, side=name, small=small)
+    key = "pending.contraflor_stakes" if chant is K.CONTRAFLOR else "pending.flor_stakes"
+    return t(key, best=FLOR_CONTESTED, side=name, small=FLOR_ACHICO)
 
 
 def pending_line(t: Translator, who: Seating, obs: Observation) -> str:
@@ -135,7 +159,8 @@ def pending_line(t: Translator, who: Seating, obs: Observation) -> str:
             parts.append(t("pending.you_or", names=t("names.or", a=t("pending.you"), b=others[0])))
         else:
             parts.append(t("pending.you_answer"))
-    elif answering:
+    elif answering and (obs.seat is not None or obs.config.players == 4):
+        # (on a 1v1 board the one who answers goes without saying)
         names = others[0] if len(others) == 1 else t("names.or", a=others[0], b=others[-1])
         key = "pending.wait" if obs.seat is not None else "pending.answers"
         parts.append(t(key, names=names))
@@ -148,44 +173,65 @@ def board_text(
     obs: Observation,
     calls: Sequence[Call],
     record: str | None = None,
+    seal: str | None = None,
 ) -> str:
-    """The group's one message, short enough for a phone: the last hand's result on top (so
-    the end of a hand costs no message of its own), the score, the hand in play, and its
-    betting one line per bet. The table's options are in the lobby and the match's end."""
-    lines = [t("board.title_short")]
-    if record:
-        lines += [record]
-    lines.append("")
-    lines += score_lines(t, who, obs.scores, obs.config.target)
+    """The group's one message, short enough for a phone (under 20 lines at 36 characters
+    in the busiest 2v2 hand, `bench/board_lines.py`): the hand's number and worth, the last
+    hand's result (so the end of a hand costs no message of its own), the score, the hand in
+    play, its betting one line per bet, and what the table waits for. The table's options
+    are in the lobby and the match's end; the whole seal in /verificar."""
     if obs.phase is Phase.OVER:
-        return "\n".join(lines)
-    lines.append("")
-    lines += _status(t, who, obs)
-    betting = bets(t, who, calls)
-    if betting:
+        lines = [t("board.title_short")]
+    else:
+        lines = [t("board.head", number=obs.hand_number, value=obs.hand_value)]
+    if record:
+        lines.append(record)
+    lines += score_lines(t, who, obs.scores, obs.config.target)
+    if obs.phase is not Phase.OVER:
         lines.append("")
-        lines += [f"· {line}" for line in betting]
+        lines += _status(t, who, obs)
+        lines += bets(t, who, _answered(obs, calls))
+        lines += _next(t, who, obs)
+    if seal:
+        lines.append(seal)
     return "\n".join(lines)
 
 
+def _answered(obs: Observation, calls: Sequence[Call]) -> Sequence[Call]:
+    """The calls without the chant still waiting for its answer: the pending line says it."""
+    chant = obs.pending_chant
+    if chant is not None and calls and calls[-1].what is chant and calls[-1].seat == _chanter(obs):
+        return calls[:-1]
+    return calls
+
+
+_VALUES_OF = {Note.ENVIDO_VALUES: "bet.envido", Note.FLOR_VALUES: "bet.flor"}
 _FAMILIES = ((TRUCO_CHANTS, "bet.truco"), (ENVIDO_CHANTS, "bet.envido"), (FLOR_FAMILY, "bet.flor"))
 
 
 def bets(t: Translator, who: Seating, calls: Sequence[Call]) -> list[str]:
     """The hand's calls one line per bet, each answer after the chant it answers:
-    "Truco: Ana ¡Truco! → Beto ¡Retruco! → Carla Quiero"; notes (the mazo, values said) on
-    lines of their own."""
+    "Truco: Ana ¡Truco! → Beto ¡Retruco! → Carla Quiero"; the values said close their bet's
+    line ("Envido: Ana Envido → Beto Quiero → Ana 27 · Beto son buenas"), an envido annulled
+    by a flor says so on its line; other notes (the mazo) have lines of their own."""
     lines: list[str] = []
     open_bets: dict[str, int] = {}  # family key -> index of its line
     last: str | None = None
     for call in calls:
         what = call.what
+        if what is Note.ENVIDO_ANNULLED and "bet.envido" in open_bets and call.seat is not None:
+            lines[open_bets["bet.envido"]] += " " + t("bet.annulled", name=who.seat(call.seat))
+            continue
+        values_of = _VALUES_OF.get(what) if isinstance(what, Note) else None
+        if values_of in open_bets:  # the values said, after the quiero that called for them
+            lines[open_bets[values_of]] += " → " + said_line(t, who, call.values)
+            continue
         if isinstance(what, Note) or call.seat is None:
             lines.append(call_line(t, who, call))
             continue
         family = next((key for kinds, key in _FAMILIES if what in kinds), None)
         family = family or last
-        said = t("call.said", name=who.seat(call.seat), chant=kind_label(t, what))
+        said = t("bet.said", name=who.seat(call.seat), chant=kind_label(t, what))
         if family is None:
             lines.append(said)
             continue
@@ -225,19 +271,25 @@ def board_markup(t: Translator, table_id: int, obs: Observation) -> Keys | None:
     return Keys(rows)
 
 
-def hand_text(t: Translator, who: Seating, obs: Observation, title: str) -> str:
+def hand_text(
+    t: Translator, who: Seating, obs: Observation, title: str, calls: Sequence[Call] = ()
+) -> str:
+    """A player's own message: their cards and envido, the score, the hand as the board
+    tells it (rounds, betting, the chant waiting) said to them, and whether they move."""
     assert obs.seat is not None
-    lines = [title, ""]
+    lines = [title, t("hand.head", number=obs.hand_number, value=obs.hand_value), ""]
     lines.append(t("hand.cards", cards=cards_text(t, obs.cards) if obs.cards else "—"))
     if obs.dealt:
         if obs.config.flor and has_flor(obs.dealt):
             lines.append(t("hand.flor", value=flor_value(obs.dealt)))
         elif not any(obs.flor_declared):  # a flor at the table leaves no envido to play
             lines.append(t("hand.envido", value=envido_value(obs.dealt)))
-    lines.append("")
     lines += score_lines(t, who, obs.scores, obs.config.target)
-    lines.append("")
-    lines += _status(t, who, obs)
+    if obs.phase is not Phase.OVER:
+        lines.append("")
+        lines += _status(t, who, obs)
+        lines += bets(t, who, _answered(obs, calls))
+        lines += _next(t, who, obs)
     answering = obs.pending_chant is not None
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
@@ -256,6 +308,11 @@ def hand_markup(t: Translator, table_id: int, obs: Observation, signs: bool) -> 
     if signs:
         rows.append((Button(t("button.signs"), pack(SignData(table_id, obs.step, "m"))),))
     return Keys(rows) if rows else None
+
+
+def rematch_keys(t: Translator, table_id: int) -> Keys:
+    """The match is over: the same table again, in one tap."""
+    return Keys.of([[Button(t("button.rematch"), pack(RematchData(table_id)))]])
 
 
 def vacated_keys(t: Translator, table_id: int) -> Keys:

@@ -176,24 +176,47 @@ def test_imagined_worlds_fit_everything_the_seat_saw(config: MatchConfig) -> Non
 
 
 def test_announced_envido_is_respected_by_the_worlds() -> None:
-    """After a wanted envido the rival's value is public: every world deals them exactly it."""
+    """After a wanted envido the values said are public: every world deals them exactly."""
+    from bot.game import envido_value
+    from bot.game.actions import Action
+
     config = MatchConfig(players=2, flor=False)
     state = new_match(config)
-    state.apply(Deal((cards("7e 6e 1o"), cards("4c 5c 12b"))))  # 33 against 29
+    state.apply(Deal((cards("4c 5c 12b"), cards("7e 6e 1o"))))  # 29, then 33 beats it
     for code in ("0:e", "1:q"):
-        from bot.game.actions import Action
-
         state.apply(Action.parse(code))
     obs = observe(state, 0)
-    assert obs.announced == ((0, 33), (1, 29))
+    assert obs.announced == ((0, 29), (1, 33)) and obs.son_buenas == ()
     sampler = Sampler(obs, (), random.Random(1))
-    from bot.game import envido_value
-
     for _ in range(30):
         found = sampler.world()
         assert found is not None
         world, _ = found
-        assert world.hand is not None and envido_value(world.hand.dealt[1]) == 29
+        assert world.hand is not None and envido_value(world.hand.dealt[1]) == 33
+
+
+def test_son_buenas_bounds_the_worlds_and_shows_nothing_more() -> None:
+    """R19: a "son buenas" over 5 says only that the value is at most 5."""
+    from bot.game import envido_value
+    from bot.game.actions import Action
+
+    config = MatchConfig(players=2, flor=False)
+    state = new_match(config)
+    state.apply(Deal((cards("12c 5o 4b"), cards("1e 2o 3b"))))  # 5; the other 3: son buenas
+    for code in ("0:e", "1:q"):
+        state.apply(Action.parse(code))
+    obs = observe(state, 0)
+    assert obs.announced == ((0, 5),) and obs.son_buenas == ((1, 5, True),)
+    assert all(seat != 1 for seat, _ in obs.announced)  # the 3 is never said
+    sampler = Sampler(obs, (), random.Random(2))
+    seen = set()
+    for _ in range(40):
+        found = sampler.world()
+        assert found is not None
+        world, _ = found
+        assert world.hand is not None
+        seen.add(envido_value(world.hand.dealt[1]))
+    assert seen and max(seen) <= 5 and len(seen) > 1  # bounded, not pinned to the real 3
 
 
 def test_a_partners_sena_shapes_the_worlds() -> None:

@@ -150,4 +150,3 @@ async def test_a_read_only_database_loses_nothing_and_play_resumes(
         table = await h.services.tables.table_in(GROUP, 0)
         assert table is not None and table.state is not None and table.state.step > step
         h.errors.records.clear()
-

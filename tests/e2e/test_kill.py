@@ -177,13 +177,13 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
             # Hand records ride on the board (the next hand's, edited in place): the group saw
             # them, and the final board holds the last hand's record and the final score.
             records = Counter(
-                int(m.group(1)) for x in texts if (m := re.search(r"Fin de la mano (\d+)", x))
+                int(m.group(1)) for x in texts if (m := re.search(r"🏁 <b>Mano (\d+)</b>", x))
             )
             assert set(records) <= set(range(1, state.hand_number + 1)), records
             assert len(records) >= state.hand_number // 2, records
             last = [
                 m.text for m in fake.live(chat)
-                if f"Fin de la mano {state.hand_number}</b>" in m.text
+                if f"🏁 <b>Mano {state.hand_number}</b>" in m.text
             ]  # fmt: skip
             assert last and final in last[-1]
             # The end of the match was announced, with the final score.
@@ -197,7 +197,8 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
                 title = t("hand.title", rules=rules_line(t, config))
                 # (above it, the last hand's result and who won: the private chat tells all)
                 assert shown.text.endswith(hand_text(t, who, observe(state, seat), title))
-                assert shown.reply_markup is None  # a finished match leaves nothing to tap
+                # a finished match leaves nothing to tap but the rematch
+                assert [b["text"] for b in shown.buttons()] == ["🔁 Revancha"]
     finally:
         db.close()
     print(f"\nkills survived: {kills}, taps: {taps}, messages lost: 0, duplicates: {duplicates}")

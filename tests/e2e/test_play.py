@@ -136,7 +136,7 @@ async def _play_checking_the_board(h: Harness, mode: str) -> None:
         answer = await user.tap(user.id, message.message_id, button["text"])
         assert answer["text"] in ("", None) or "pasó" not in answer["text"], answer
     assert match_over(h) and checked > 50
-    declared = sum(text.count(": ¡Flor!") for text in h.fake.texts(GROUP))
+    declared = sum(text.count("</b> ¡Flor!") for text in h.fake.texts(GROUP))  # "Flor: Ana ¡Flor!"
     log = await h.services.store.action_log(table.id)
     flores = [code for _, _, code in log if code.split(":")[1:] == [KIND_CODES[ActionKind.FLOR]]]
     assert flores, "no flor in the whole match: pick another seed"

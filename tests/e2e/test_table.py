@@ -13,12 +13,18 @@ from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
 from tests.fakebot import FakeTelegram
 
-CARD = re.compile(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)")
+CARD = re.compile(r"(1[0-2]|[1-7]|ancho) de (oro|copa|espada|basto)")
 SUITS = {"oro": "o", "copa": "c", "espada": "e", "basto": "b"}
 
 
+SHORT = re.compile(r"(1[0-2]|[1-7])(🪙|🍷|🗡️|🪵)")  # "7🗡️": the rounds on the board
+EMOJI = {"🪙": "o", "🍷": "c", "🗡️": "e", "🪵": "b"}
+
+
 def cards_in(text: str) -> set[str]:
-    return {f"{n}{SUITS[s]}" for n, s in CARD.findall(text)}
+    """Every card a text names, long ("ancho de espada", "4 de copa") or short ("4🍷")."""
+    named = {f"{1 if n == 'ancho' else n}{SUITS[s]}" for n, s in CARD.findall(text)}
+    return named | {f"{n}{EMOJI[e]}" for n, e in SHORT.findall(text)}
 
 
 async def current(h: Harness) -> MatchState:
@@ -397,7 +403,10 @@ async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
     juan.send(GROUP, "/abandonar")
     await h.settle()
     result = h.fake.last(GROUP).text
-    assert "Nivel" in result and "Ana" in result and "→" in result
+    # one match: nobody is ranked yet, so no level that means little; wins and what is left
+    assert "En la tabla" in result and "Nivel" not in result and "nivel" not in result
+    assert "Ana: 1 G, 0 P · entra a la tabla en 4 partidas más" in result
+    assert "Juan: 0 G, 1 P" in result
     ana.send(GROUP, "/tabla")
     await h.settle()
     table = h.fake.last(GROUP).text
@@ -508,6 +517,6 @@ async def test_forum_topics_hold_one_table_each(harness: Harness) -> None:
     await users[0].tap(users[0].id, message.message_id, "Me voy al mazo")
     await h.settle()
     for stored in h.fake.live(GROUP):
-        if "Fin de la mano" in stored.text or "Juega" in stored.text:
+        if "🏁 <b>Mano" in stored.text or "Juega" in stored.text:
             assert stored.thread_id in (11, 22)
-    assert any(m.thread_id == 11 and "Fin de la mano" in m.text for m in h.fake.live(GROUP))
+    assert any(m.thread_id == 11 and "🏁 <b>Mano" in m.text for m in h.fake.live(GROUP))

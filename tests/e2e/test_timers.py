@@ -22,7 +22,7 @@ async def timed(fake: FakeTelegram, db_target: Path | str) -> AsyncIterator[Harn
 
 
 def timeouts(h: Harness) -> list[str]:
-    return [t for t in h.fake.texts(GROUP) if t.startswith("⏰") and "no jugó a tiempo" in t]
+    return [t for t in h.fake.texts(GROUP) if t.startswith("⏰") and "Se le acabó el tiempo" in t]
 
 
 async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Harness) -> None:

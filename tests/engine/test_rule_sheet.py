@@ -16,7 +16,8 @@ def test_the_worked_hand_replays_exactly() -> None:
     events = do(state, "0:e", "1:q")  # 2. envido before any card; 3. the rival wants
     resolved = next(e for e in events if isinstance(e, EnvidoResolved))
     assert (resolved.winner, resolved.points) == (0, 2)
-    assert [v.value for v in resolved.values] == [33, 25]
+    # R19: the mano says 33; the rival's 25 does not beat it: "son buenas", nothing shown
+    assert [(w.seat, w.value) for w in resolved.values] == [(0, 33), (1, None)]
     do(state, "0:p:3e", "1:p:2o")  # 4. round 1: your 3 beats his 2
     assert state.hand.results == [0]  # type: ignore[union-attr]
     do(state, "0:p:7c", "1:t", "0:q")  # 5. the rival chants truco over your 7, you want

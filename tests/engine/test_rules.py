@@ -17,6 +17,7 @@ from bot.game import (
     envido_value,
     flor_value,
     has_flor,
+    new_match,
     random_deal,
 )
 from bot.game.events import (
@@ -371,11 +372,16 @@ def test_r19_higher_envido_wins_ties_go_to_the_mano_and_values_are_announced() -
     state = start("7c 4c 1e | 6o 5o 12e")  # 31 against 31
     events = do(state, "0:e", "1:q")
     resolved = next(e for e in events if isinstance(e, EnvidoResolved))
-    assert resolved.winner == 0 and [v.value for v in resolved.values] == [31, 31]
+    # an equal value does not beat the mano's: "son buenas"
+    assert resolved.winner == 0 and [(w.seat, w.value) for w in resolved.values] == [
+        (0, 31),
+        (1, None),
+    ]
     state = start("4o 5b 12e | 7c 6c 4e")
     events = do(state, "0:e", "1:q")
     resolved = next(e for e in events if isinstance(e, EnvidoResolved))
     assert resolved.winner == 1 and resolved.points == 2
+    assert [(w.seat, w.value) for w in resolved.values] == [(0, 5), (1, 33)]
     end = hand_end(do(state, "0:m"))
     assert (1, cards("7c 6c")) in end.shown
 
@@ -386,7 +392,57 @@ def test_r19_2v2_best_envido_of_each_side_ties_to_the_seat_nearer_the_mano() -> 
     events = do(state, "0:e", "1:q")
     resolved = next(e for e in events if isinstance(e, EnvidoResolved))
     assert resolved.winner == 1
-    assert {(v.side, v.seat, v.value) for v in resolved.values} == {(0, 2, 30), (1, 1, 30)}
+    # seat 0 says 5; seat 1 says 30; seat 2's 30 is not nearer the mano: "son buenas"; seat 3
+    # waits with its side ahead, and never says its 1
+    assert [(w.seat, w.value) for w in resolved.values] == [(0, 5), (1, 30), (2, None)]
+    assert state.hand is not None and state.hand.announced == [(0, 5), (1, 30)]
+
+
+def test_r19_the_worked_example_values_are_said_in_turn_going_round_again() -> None:
+    # seat 0 (mano) 25, seat 1 20, seat 2 31, seat 3 30: 25; son buenas; 2 waits; 30; 31
+    state = start("5o 12o 4b | 12c 11c 1o | 7e 4e 10b | 7b 3b 11o")
+    events = do(state, "0:e", "1:q")
+    resolved = next(e for e in events if isinstance(e, EnvidoResolved))
+    assert [(w.seat, w.value) for w in resolved.values] == [(0, 25), (1, None), (3, 30), (2, 31)]
+    assert resolved.winner == 0
+    h = state.hand
+    assert h is not None and h.announced == [(0, 25), (3, 30), (2, 31)]
+    assert h.son_buenas == [(1, 25, True)]  # seat 1's value is at most 25: that is all we learn
+    end = hand_end(do(state, "0:m"))
+    assert (2, cards("7e 4e")) in end.shown  # the cards of the value that won are shown
+
+
+def test_r19_a_side_ahead_waits_and_a_later_seat_may_not_tie_the_mano() -> None:
+    # 1v1, mano 27 and the other 27: the other is not nearer the mano, so "son buenas"
+    state = start("7c 12c 1e | 7o 12o 1b", MatchConfig(players=2))
+    do(state, "0:e", "1:q")
+    assert state.hand is not None and state.hand.announced == [(0, 27)]
+    assert state.hand.son_buenas == [(1, 27, True)]
+    # 2v2: seat 0 says 3; seat 1 says 28; seat 2 says 33; seat 3's 6 does not beat it
+    state = start("1e 2o 3b | 7c 1c 4e | 7b 6b 10c | 4o 5c 6e")
+    events = do(state, "0:e", "1:q")
+    resolved = next(e for e in events if isinstance(e, EnvidoResolved))
+    assert [(w.seat, w.value) for w in resolved.values] == [(0, 3), (1, 28), (2, 33), (3, None)]
+    assert state.hand is not None and state.hand.son_buenas == [(3, 33, True)]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_r19_the_side_said_best_is_the_side_with_the_best_envido(players: int) -> None:
+    rng = random.Random(19)
+    for _ in range(400):
+        state = new_match(MatchConfig(players=players, flor=False))
+        state.apply(random_deal(rng, players))
+        events = do(state, "0:e", "1:q")
+        resolved = next(e for e in events if isinstance(e, EnvidoResolved))
+        h = state.hand
+        assert h is not None
+        values = [envido_value(hand) for hand in h.dealt]
+        best = h.best(list(range(players)), values)
+        assert best is not None and resolved.winner == best[0] % 2
+        said = [w for w in resolved.values if w.value is not None]
+        assert all(values[w.seat] == w.value for w in said)  # nobody lies
+        assert [b.value for b in said] == sorted(b.value for b in said)  # each one beats the last
+        assert len(resolved.values) <= players and said[0].seat == h.mano
 
 
 # -- R20-R22: flor -----------------------------------------------------------------------------
@@ -465,7 +521,25 @@ def test_r22_equal_flores_go_to_the_side_nearer_the_mano() -> None:
     state = start("7c 6c 4c | 7o 6o 4o")
     events = do(state, "0:f", "1:f")
     resolved = next(e for e in events if isinstance(e, FlorResolved))
-    assert resolved.winner == 0 and [v.value for v in resolved.values] == [37, 37]
+    assert resolved.winner == 0 and [(w.seat, w.value) for w in resolved.values] == [
+        (0, 37),
+        (1, None),
+    ]
+
+
+def test_r22_compared_flores_are_said_in_turn_son_buenas_for_one_that_does_not_beat() -> None:
+    # 2v2: seats 0, 1 and 3 hold flor (26, 38, 30): 0 says 26, 1 says 38, 3 waits (side ahead)
+    state = start("1e 2e 3e | 7c 6c 5c | 4o 5b 12e | 7o 3o 12o", MatchConfig(players=4))
+    events = do(state, "0:f", "1:f")
+    resolved = next(e for e in events if isinstance(e, FlorResolved))
+    assert [(w.seat, w.value) for w in resolved.values] == [(0, 26), (1, 38)]
+    assert resolved.winner == 1
+    state = start("7e 6e 5e | 1c 2c 3c | 4o 5b 12e | 7o 3o 12o", MatchConfig(players=4))
+    events = do(state, "0:f", "1:f")
+    resolved = next(e for e in events if isinstance(e, FlorResolved))
+    # seat 0 says 38; seat 1's 26 and seat 3's 30 do not beat it
+    assert [(w.seat, w.value) for w in resolved.values] == [(0, 38), (1, None), (3, None)]
+    assert state.hand is not None and state.hand.announced == [(0, 38)]
 
 
 # -- R23, R24: irse al mazo ----------------------------------------------------------------------
@@ -606,6 +680,19 @@ def test_f6_every_undeclared_flor_goes_first_while_an_envido_waits() -> None:
     events = do(state, "2:f")
     assert any(isinstance(e, EnvidoAnnulled) for e in events) and state.scores == [3, 0]
     assert "1:e" not in codes(state)
+
+
+def test_f6_binds_the_holder_only_its_partner_may_answer_a_truco() -> None:
+    # Seat 1 holds flor, seat 3 (its partner) does not: seat 0 chants truco. Seat 1 may only
+    # declare; seat 3 may answer at once (a block on it would tell everyone about the flor).
+    state = start("4o 5b 12e | 7c 6c 5c | 3o 4c 6b | 1e 2b 10o")
+    do(state, "0:t")
+    assert {c for c in codes(state) if c.startswith("1:")} == {"1:f"}
+    assert {"3:q", "3:nq", "3:rt", "3:m"} <= codes(state)
+    do(state, "3:q")
+    assert state.hand is not None and state.hand.truco_level == 1
+    do(state, "0:p:4o")
+    assert codes(state) == {"1:f"}  # its turn comes: it declares first
 
 
 def test_f6_a_flor_goes_undeclared_if_the_hand_ends_before_its_holder_acts() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,32 @@ async def test_two_matches_ending_at_the_same_moment_both_count_once(
     rows = {r.name: (r.played, r.won) for r in await league.standings(CHAT)}
     assert rows == {"Ana": (2, 2), "Beto": (1, 0), "Caro": (1, 0)}
     assert (await league.ratings(CHAT))[1][2] == 2  # Ana rated twice, once per match
+
+
+def test_the_rating_line_adds_up_and_a_newcomer_is_told_what_is_left() -> None:
+    from bot.storage.league import RatingChange, Standing
+    from bot.views.standings import rating_lines
+
+    t = translator("es")
+    rows = [
+        Standing(1, "Ana", 6, 4, 150, 120, 5.351, 2),
+        Standing(2, "Beto", 5, 1, 100, 140, -0.46, -3),
+        Standing(3, "Carla", 1, 0, 12, 30, -2.1, -1),
+    ]
+    changes = [
+        RatingChange(1, "Ana", 2.649, 5.351),
+        RatingChange(2, "Beto", 0.04, -0.46),
+        RatingChange(3, "Carla", 0.0, -2.1),
+    ]
+    lines = rating_lines(t, changes, rows)
+    # shown rounded once: 2.6 + 2.8 = 5.4 (not 2.6 -> 5.4 (+2.7))
+    assert lines[0] == "Ana: 1º · nivel 5.4 (+2.8) · 4 G, 2 P"
+    assert lines[1] == "Beto: 2º · nivel -0.5 (-0.5) · 1 G, 4 P"
+    assert lines[2] == "Carla: 0 G, 1 P · entra a la tabla en 4 partidas más"
+    for line in lines[:2]:
+        after, delta = (float(x) for x in re.findall(r"nivel (-?[\d.]+) \(([+-][\d.]+)\)", line)[0])
+        before = next(round(c.before, 1) for c in changes if line.startswith(c.name))
+        assert round(before + delta, 1) == after
+    assert translator("en")("match.rating_new", name="C", won=0, lost=1, count=1).endswith(
+        "ranked after 1 more match"
+    )

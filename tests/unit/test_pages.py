@@ -39,9 +39,9 @@ def test_every_piece_is_whole_html_under_the_limit_and_nothing_is_lost() -> None
             for piece in pieces:
                 assert len(piece) <= limit
                 assert html_error(piece) is None, piece
-            assert "".join(visible(p) for p in pieces).replace("\n", "") == visible(
-                text
-            ).replace("\n", "")
+            assert "".join(visible(p) for p in pieces).replace("\n", "") == visible(text).replace(
+                "\n", ""
+            )
 
 
 def test_one_line_longer_than_a_page_is_cut_between_tokens() -> None:

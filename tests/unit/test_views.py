@@ -13,12 +13,18 @@ from bot.views.common import fosforos_text, seating
 from bot.views.summary import hand_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text
 
-CARD = re.compile(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)")
+CARD = re.compile(r"(1[0-2]|[1-7]|ancho) de (oro|copa|espada|basto)")
 SUITS = {"oro": "o", "copa": "c", "espada": "e", "basto": "b"}
 
 
+SHORT = re.compile(r"(1[0-2]|[1-7])(🪙|🍷|🗡️|🪵)")  # "7🗡️": the rounds on the board
+EMOJI = {"🪙": "o", "🍷": "c", "🗡️": "e", "🪵": "b"}
+
+
 def mentioned(text: str) -> set[str]:
-    return {f"{n}{SUITS[s]}" for n, s in CARD.findall(text)}
+    """Every card a text names, long ("ancho de espada", "4 de copa") or short ("4🍷")."""
+    named = {f"{1 if n == 'ancho' else n}{SUITS[s]}" for n, s in CARD.findall(text)}
+    return named | {f"{n}{EMOJI[e]}" for n, e in SHORT.findall(text)}
 
 
 def test_fosforos_draw_squares_of_five_and_split_malas_and_buenas() -> None:
@@ -104,7 +110,7 @@ def test_a_pending_chant_names_its_singer_its_stakes_and_who_answers_to_each_rea
 
 
 def test_the_hand_record_names_the_real_reason() -> None:
-    """"+2 (truco no querido)" was a retruco not wanted; "+4 (la mano)" a vale cuatro won;
+    """ "+2 (truco no querido)" was a retruco not wanted; "+4 (la mano)" a vale cuatro won;
     a mazo says who went, and why it is worth two."""
     from tests.engine.helpers import do, start
 
@@ -122,7 +128,7 @@ def test_the_hand_record_names_the_real_reason() -> None:
     won = record("0:t", "1:rt", "0:v4", "1:q", "0:p:1e", "1:p:3o", "0:p:4c", "1:p:4o")
     assert "<b>Ana</b> +4 (vale cuatro querido)" in won
     early = record("0:m", config=MatchConfig(flor=False, mazo_penalty=True))
-    assert "<b>Beto</b> +2 (<b>Ana</b> se fue al mazo en la primera ronda" in early
+    assert "<b>Beto</b> +2 (<b>Ana</b> se fue al mazo en la 1ª, sin envido: vale 2)" in early
     late = record("0:p:1e", "1:p:3o", "0:m")
     assert "+1 (<b>Ana</b> se fue al mazo)" in late
     envido = record("0:e", "1:re", "0:q")

@@ -1,0 +1,203 @@
+"""Whole matches played through the buttons, read back message by message as players read
+them: every board the group saw and every private hand, checked against the engine's own
+account of the match (a replay of the action log)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.game import MatchState, replay
+from bot.game.actions import parse_any
+from bot.game.events import EnvidoResolved, Event, FlorResolved, HandDealt, Scored
+from bot.storage.repo import Table
+from bot.views.common import phone_lines, plain
+from tests.conftest import GROUP, Harness, harness_with
+from tests.e2e.helpers import open_table, play_to_the_end
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+
+MOST_LINES = 20  # the board at its busiest, at 36 characters a line (bench/board_lines.py)
+WORDS = {
+    "es": {"hand": "Mano", "and": " y ", "son_buenas": "son buenas", "rematch": "🔁 Revancha"},
+    "en": {
+        "hand": "Hand",
+        "and": " and ",
+        "son_buenas": "son buenas (concedes)",
+        "rematch": "🔁 Rematch (revancha)",
+    },
+}
+
+
+@pytest.fixture
+async def h(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with harness_with(fake, tmp_path / "truco.db") as harness:
+        yield harness
+
+
+def versions(message: StoredMessage) -> list[str]:
+    return message.history or [message.text]  # (an edit is kept in the history as it lands)
+
+
+def boards(h: Harness) -> list[str]:
+    """Every text the group's board ever showed, in order."""
+    return [
+        text
+        for m in h.fake.messages[GROUP].values()
+        for text in versions(m)
+        if text.startswith("🃏 <b>Truco</b>")
+    ]
+
+
+async def finished(h: Harness) -> tuple[Table, list[list[Event]]]:
+    """The last table of the group and the events of each hand, from its action log."""
+    rows = await h.services.db.fetchall("SELECT max(id) AS id FROM games WHERE chat_id = ?", GROUP)
+    table = await h.services.tables.get(rows[0]["id"])
+    assert table is not None and table.state is not None and table.state.is_over
+    log = await h.services.store.action_log(table.id)
+    state = MatchState(table.config)
+    hands: list[list[Event]] = []
+    for _, _, code in log:
+        events = state.apply(parse_any(code))
+        if any(isinstance(e, HandDealt) for e in events):
+            hands.append([])
+        hands[-1].extend(events)
+    assert (
+        replay(table.config, [parse_any(c) for _, _, c in log]).to_dict() == table.state.to_dict()
+    )
+    return table, hands
+
+
+def said_text(names: list[str], event: EnvidoResolved | FlorResolved, son_buenas: str) -> str:
+    return " · ".join(
+        f"{names[w.seat]} {son_buenas if w.value is None else w.value}" for w in event.values
+    )
+
+
+async def check_transcript(h: Harness, users: list[FakeUser], language: str = "es") -> None:
+    words = WORDS[language]
+    table, hands = await finished(h)
+    first = {u.id: u.first_name for u in users}
+    names = [first[u] for u in table.seats if u is not None]
+    seen = boards(h)
+    assert len(seen) > 2 * len(hands), (len(seen), len(hands))
+
+    # The board fits a phone at every moment of the match.
+    tallest = max(seen, key=phone_lines)
+    assert phone_lines(tallest) <= MOST_LINES, plain(tallest)
+
+    # Every pending chant names one singer and what each answer is worth.
+    pending = [line for b in seen for line in plain(b).splitlines() if line.startswith("⏳")]
+    assert pending, "nobody chanted in the whole match: pick another seed"
+    for line in pending:
+        singer = line[2:].split(":")[0]
+        assert singer in names, line
+        assert line.count("→") >= 2, line  # "Quiero → vale 2 · No quiero → Ana +1"
+
+    # Each hand's record says what the engine scored, side by side; values as said (R19).
+    records = {}
+    for b in seen:
+        for line in plain(b).splitlines():
+            if m := re.match(rf"🏁 {words['hand']} (\d+): (.*)", line):
+                records[int(m.group(1))] = m.group(2)
+    assert len(records) >= len(hands) - 1  # every hand's end was on the board (the last: below)
+    for number, text in records.items():
+        scored: dict[int, int] = {}
+        for e in hands[number - 1]:
+            if isinstance(e, Scored):
+                scored[e.side] = scored.get(e.side, 0) + e.points
+        for side, points in scored.items():
+            pair = " y ".join(names[side::2])
+            assert f"{pair} +{points} (" in text, (number, text, scored)
+    for number, events in enumerate(hands, start=1):
+        for e in events:
+            if isinstance(e, EnvidoResolved | FlorResolved) and e.values:
+                said = said_text(names, e, words["son_buenas"])
+                head = f"{words['hand'].lower()} {number} ·"
+                shown = [b for b in seen if head in b and said in plain(b)]
+                assert shown or number == len(hands), (number, said)  # (the last: it may end it)
+
+    # Each player's own chat tells how it ended: the winner, the score, a rematch button.
+    state = table.state
+    assert state is not None and state.winner is not None
+    winners = words["and"].join(names[state.winner :: 2])
+    for user in users:
+        mine = [m for m in h.fake.live(user.id) if m.text.startswith("🏆")]
+        assert mine, f"{user.first_name}'s chat never said who won"
+        last = plain(mine[-1].text)
+        assert f"{winners}" in last and f": {state.scores[state.winner]}" in last, last
+        assert any(b["text"] == words["rematch"] for b in mine[-1].buttons())
+
+
+async def test_a_1v1_match_read_back_message_by_message(h: Harness) -> None:
+    users = [h.user(31, "Ana"), h.user(32, "Beto")]
+    await open_table(h, users, "1v1 15 conflor")
+    await play_to_the_end(h, users, seed=5)
+    await check_transcript(h, users)
+
+
+async def test_a_2v2_match_read_back_message_by_message(h: Harness) -> None:
+    users = [h.user(41, "Ana"), h.user(42, "Beto"), h.user(43, "Caro"), h.user(44, "Dani")]
+    await open_table(h, users, "2v2 15 sinflor")
+    await play_to_the_end(h, users, seed=6)
+    await check_transcript(h, users)
+
+
+async def test_a_1v1_match_in_english_glosses_the_spanish_words(h: Harness) -> None:
+    ana, beto = h.user(51, "Ana"), h.user(52, "Beto")
+    h.fake.admins[GROUP].add(ana.id)
+    ana.send(GROUP, "/idioma")
+    await h.settle()
+    await ana.tap(GROUP, h.fake.last(GROUP).message_id, "🇬🇧 English")
+    await h.settle()
+    ana.send(GROUP, "/nueva 1v1 15")
+    await h.settle()
+    await beto.tap(GROUP, h.fake.last(GROUP).message_id, "✋ Join")
+    await h.settle()
+    await play_to_the_end(h, [ana, beto], seed=7)
+    await check_transcript(h, [ana, beto], "en")
+    text = "\n".join(plain(b) for b in boards(h))
+    assert "is mano: leads" in text
+    assert "Quiero (accept)" in text and "No quiero (decline)" in text
+
+
+async def test_revancha_opens_the_same_table_again_for_those_who_played(h: Harness) -> None:
+    ana, beto, carla = h.user(61, "Ana"), h.user(62, "Beto"), h.user(63, "Carla")
+    await open_table(h, [ana, beto], "1v1 15 sinflor")
+    await play_to_the_end(h, [ana, beto], seed=8)
+    old, _ = await finished(h)
+    ended = next(m for m in h.fake.live(GROUP) if m.text.startswith("🏆"))
+    before = len(h.fake.live(GROUP))
+    # Someone who did not play cannot start it, and nothing changes.
+    answer = await carla.tap(GROUP, ended.message_id, "🔁 Revancha")
+    assert answer["text"] == "La revancha es para los que jugaron esa partida."
+    await h.settle()
+    assert len(h.fake.live(GROUP)) == before
+    # Ana, from her own chat: a lobby in the group, with the same options, Ana in her seat.
+    mine = next(m for m in reversed(h.fake.live(ana.id)) if m.text.startswith("🏆"))
+    answer = await ana.tap(ana.id, mine.message_id, "🔁 Revancha")
+    assert answer["text"] == "🔁 Revancha: la mesa está abierta en el grupo."
+    await h.settle()
+    new = await h.services.tables.table_in(GROUP, 0)
+    assert new is not None and new.id != old.id and new.rematch_of == old.id
+    assert new.config == old.config and new.seats[old.seat_of(ana.id) or 0] == ana.id
+    # A second tap on it (Ana again): she is already seated, it says so and changes nothing.
+    answer = await ana.tap(ana.id, mine.message_id, "🔁 Revancha")
+    assert answer["text"] == "Ya estás en la mesa."
+    # Beto, from the group's message: he joins it, and the match starts.
+    answer = await beto.tap(GROUP, ended.message_id, "🔁 Revancha")
+    assert answer["text"] == "🔁 Revancha: mesa abierta."
+    await h.settle()
+    again = await h.services.tables.get(new.id)
+    assert (
+        again is not None
+        and again.state is not None
+        and again.seats[old.seat_of(beto.id) or 0] == beto.id
+    )
+    # A forged rematch of a match still being played is refused.
+    query = ana.tap_data(GROUP, ended.message_id, f"r:{new.id}")
+    assert (await ana.answer_of(query))[
+        "text"
+    ] == "Esa partida no terminó: no hay revancha todavía."
