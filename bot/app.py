@@ -24,9 +24,11 @@ from telegram.ext import (
 
 from bot.config import Settings
 from bot.handlers import buttons, chats, commands, config, history, league, timers
+from bot.handlers.common import chat_translator
 from bot.i18n import LANGUAGES, translator
 from bot.runtime import Runtime
 from bot.secrets import mask_in_logs
+from bot.storage.db import Unavailable
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
 from bot.telegram.webhook import Webhook
 
@@ -131,10 +133,27 @@ async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    log.error("error while handling an update", exc_info=context.error)
-    if isinstance(update, Update) and update.callback_query is not None:
-        with suppress(TelegramError):
-            await update.callback_query.answer()
+    """A handler failed. When the database would not take a write (locked too long, read-only,
+    a full disk), the person is told so at once, directly (the outbox cannot take it either):
+    nothing of what they asked happened, and nothing was queued to go out twice."""
+    error = context.error
+    if isinstance(error, Unavailable):
+        log.warning("an update could not be saved: %s", error)
+    else:
+        log.error("error while handling an update", exc_info=error)
+    if not isinstance(update, Update):
+        return
+    text = None
+    if isinstance(error, Unavailable):
+        chat = update.effective_chat
+        text = (await chat_translator(context, chat.id) if chat else translator(None))(
+            "refusal.db_busy"
+        )
+    with suppress(TelegramError):
+        if update.callback_query is not None:
+            await update.callback_query.answer(text)
+        elif text is not None and update.effective_message is not None:
+            await update.effective_message.reply_text(text)
 
 
 @asynccontextmanager

@@ -91,7 +91,7 @@ async def reply(
         return
     await r.outbox.send(
         [reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)]
-    )
+    )  # (if the database takes no write, not even this: bot.app.on_error answers directly)
 
 
 async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool | None:

@@ -328,3 +328,60 @@ async def test_the_groups_default_bot_level_is_set_in_config(harness: Harness) -
     await h.settle()
     table = await the_table(h)
     assert table.seats == [1, BOT_IDS["facil"]]
+
+
+async def test_one_tables_bots_never_queue_ahead_of_another_tables(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Three tables, each one person and three computer players, thinking on one worker: a
+    table has at most one decision in the queue, so a move waits behind at most one decision
+    of each other table, however many moves its own bots have in a row."""
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+    from typing import Any
+
+    class Recording(ThreadPoolExecutor):
+        """One worker, first come first served; it notes what each decision waited behind."""
+
+        def __init__(self) -> None:
+            super().__init__(max_workers=1)
+            self.queued: list[str] = []  # the tables of the decisions waiting, in order
+            self.waits: list[tuple[str, list[str]]] = []  # a decision, and those ahead of it
+            self.guard = threading.Lock()
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            table = str(args[2]).split(":")[1]  # the decision's seed: "<seed>:<table>:<step>:…"
+            with self.guard:
+                self.waits.append((table, list(self.queued)))
+                self.queued.append(table)
+
+            def run() -> Any:
+                with self.guard:
+                    self.queued.remove(table)
+                return fn(*args, **kwargs)
+
+            return super().submit(run)
+
+    async with harness_with(fake, tmp_path / "fair.db", seed=3) as h:
+        pool = Recording()
+        h.services.ai._executor = lambda: pool  # type: ignore[method-assign]
+        groups = [GROUP, GROUP - 1, GROUP - 2]
+        people = [h.user(70 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro"])]
+        for user, chat in zip(people, groups, strict=True):
+            user.send(chat, "/nueva bot difícil 2v2 15")  # (slow decisions: they overlap)
+        await h.settle()
+        for _ in range(100):  # the people play on; their bots answer
+            for user in people:
+                message = hand_message(h, user)
+                if message is not None and action_buttons(message):
+                    await user.tap(user.id, message.message_id,
+                                   action_buttons(message)[0]["text"])  # fmt: skip
+            await h.settle()
+            if len(pool.waits) > 80:
+                break
+        pool.shutdown(wait=True)
+        assert len(pool.waits) > 60 and len({t for t, _ in pool.waits}) == 3
+        assert sum(1 for _, ahead in pool.waits if ahead) > 10  # the tables did compete
+        for table, ahead in pool.waits:
+            assert table not in ahead  # never two decisions of one table in the queue
+            assert len(ahead) == len(set(ahead)) <= 2  # at most one of each other table

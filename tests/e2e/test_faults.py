@@ -150,3 +150,30 @@ async def test_a_read_only_database_loses_nothing_and_play_resumes(
         table = await h.services.tables.table_in(GROUP, 0)
         assert table is not None and table.state is not None and table.state.step > step
         h.errors.records.clear()
+
+
+async def test_a_database_that_takes_no_write_still_answers_a_command(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Even the answer cannot be queued when nothing can be written (read-only, or a full
+    disk: both are a write SQLite refuses): it goes out at once instead, once, and nothing
+    is half-made. Once writes work again, the same command works."""
+    async with harness_with(fake, tmp_path / "nowrite.db") as h:
+        ana = h.user(1, "Ana")
+        other = GROUP - 1
+        raw = h.services.db.db  # type: ignore[attr-defined]
+        with LoopStalls() as stalls:
+            raw.execute("PRAGMA query_only=1")
+            asked = ana.send(other, "/nueva")
+            await h.until(lambda: any(m.reply_to == asked for m in h.fake.live(other)))
+            await h.settle()
+            replies = [m for m in h.fake.live(other) if m.reply_to == asked]
+            assert len(replies) == 1 and "no puede guardar" in replies[0].text
+            assert await h.services.tables.table_in(other, 0) is None  # nothing half-made
+            raw.execute("PRAGMA query_only=0")
+            ana.send(other, "/nueva")
+            await h.until(lambda: any("Mesa de truco" in m.text for m in h.fake.live(other)))
+        print(f"longest loop stall: {stalls.longest * 1000:.1f} ms")
+        assert stalls.longest < 1.0
+        assert await h.services.tables.table_in(other, 0) is not None
+        h.errors.records.clear()

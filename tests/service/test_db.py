@@ -159,3 +159,29 @@ async def test_a_report_reads_what_is_committed(db_target: Path | str) -> None:
         assert await reported() == ["Ana", "Beto"]
     finally:
         await db.close()
+
+
+async def test_a_full_disk_is_unavailable_rolls_back_whole_and_passes(tmp_path: Path) -> None:
+    """SQLite's `max_page_count` caps the file: a write that needs another page fails as on a
+    full disk. The transaction is refused whole (Unavailable: "try again in a moment"), and
+    once there is room the same write goes through."""
+    from bot.storage.db import Unavailable
+
+    db = await Database.open(tmp_path / "full.db")
+    assert isinstance(db, SqliteDatabase)
+    try:
+        pages = db.db.execute("PRAGMA page_count").fetchone()[0]
+        db.db.execute(f"PRAGMA max_page_count={pages}")
+
+        async def big(conn: Conn) -> None:
+            await _add(conn, 1, "Ana")
+            await _add(conn, 2, "x" * 200_000)  # many pages' worth: the disk has none
+
+        with pytest.raises(Unavailable, match="full"):
+            await db.write(big)
+        assert await _names(db) == []  # Ana's row went with it: nothing in part
+        db.db.execute("PRAGMA max_page_count=1073741823")  # room again
+        await db.write(big)
+        assert await _names(db) == ["Ana", "x" * 200_000]
+    finally:
+        await db.close()

@@ -72,7 +72,7 @@ def test_plural_forms_are_chosen_by_count_and_the_language() -> None:
     pair = es("side.pair", a="Beto", b="Darío")
     assert es("summary.end.rounds", side=pair, count=2) == "Beto y Darío ganan la mano."
     assert es("summary.end.rounds", side="Ana", count=1) == "Ana gana la mano."
-    assert es("match.winner", side=pair, count=2) == "🏆 <b>¡Ganaron Beto y Darío!</b>"
+    assert es("match.winner", side=pair, count=2) == "🏆 ¡Ganaron Beto y Darío!"
     assert en("summary.end.rounds", side="Ana", count=1) == "Ana wins the hand."
     assert en("summary.end.rounds", side="Ana and Carla", count=2) == "Ana and Carla win the hand."
     assert es("yo.partner", name="Ana", count=1).endswith("(1 partida juntos)")
