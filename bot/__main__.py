@@ -139,6 +139,10 @@ def main() -> int:
     )
     for noisy in ("httpx", "apscheduler"):  # a line per request, two lines per timer sweep
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    if "--local" in sys.argv[1:] or settings.mode == "local":
+        from bot.web import local
+
+        return local.main(settings)
     if settings.bot_token is None:
         print(
             "truco-bot: set TRUCO_BOT_TOKEN (from @BotFather) in the environment or in .env",

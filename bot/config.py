@@ -83,6 +83,23 @@ class Settings(BaseSettings):
         description="The time zone of dates the bot shows (/historial, /partida)",
     )
     log_level: str = Field(default="INFO")
+    mode: Literal["telegram", "local"] = Field(
+        default="telegram",
+        description="local: the web table on this machine, no token, no Telegram (try it out)",
+    )
+    web_host: str = Field(default="127.0.0.1", description="Where the web table listens")
+    web_port: int = Field(default=8080, ge=0, le=65535, description="The web table's port")
+    webapp_url: str | None = Field(
+        default=None,
+        description="The web table's public https address: Telegram opens it as a Mini App",
+    )
+    webapp_name: str | None = Field(
+        default=None,
+        description="The Mini App's short name (BotFather /newapp): the group board's link",
+    )
+    webapp_max_age: int = Field(
+        default=86_400, gt=0, description="Seconds a Mini App's launch data stays good"
+    )
 
     def webhook_args(self) -> dict[str, object] | None:
         """The keyword arguments of PTB's run_webhook/start_webhook, or None for polling."""

@@ -1,0 +1,101 @@
+"""`python -m bot --local`: the web table on this machine, no token and no Telegram. You pick
+a name and play against the computer players; friends take seats from other windows. The
+local identity exists only here: with a token set, this mode refuses to start."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+from collections.abc import Callable
+
+from bot.config import Settings
+from bot.service.ai import AiPlayers
+from bot.service.core import Core
+from bot.storage.db import Database
+from bot.storage.repo import Store
+from bot.web.server import Hub, LocalAuth, WebTable, serve
+
+log = logging.getLogger(__name__)
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+class LocalRefused(Exception):
+    """Local mode cannot start as set up (a token is set, or it would listen beyond loopback)."""
+
+
+def check_local(settings: Settings) -> None:
+    if settings.bot_token is not None:
+        raise LocalRefused("local mode runs without a token: unset TRUCO_BOT_TOKEN")
+    if settings.web_host not in LOOPBACK:
+        raise LocalRefused(f"local mode listens on loopback only, not {settings.web_host}")
+
+
+async def run_local(
+    settings: Settings,
+    stop: asyncio.Event,
+    ready: Callable[[int], None] | None = None,
+    tick: float = 0.2,
+) -> None:
+    """Serve the local table until `stop` is set; `ready(port)` once it listens."""
+    check_local(settings)
+    db = await Database.open(settings.database)
+    try:
+        core = Core.build(
+            Store(db),
+            seed=settings.seed,
+            lobby_seconds=settings.lobby_seconds,
+            language=settings.language,
+            turn_seconds=0,
+            bot_level=settings.bot_level,
+        )
+        ai = AiPlayers(
+            core.tables,
+            core.play,
+            delay=settings.bot_delay,
+            workers=settings.ai_workers,
+            seed=settings.seed,
+        )
+        hub = Hub()
+        core.changes.subscribe(ai)
+        core.changes.subscribe(hub)
+        local = LocalAuth()
+        web_table = WebTable(core, local, hub, local)
+        await core.tables.open_tables()
+        await ai.start()
+        async with serve(web_table.app(), settings.web_host, settings.web_port, hub) as runner:
+            port = runner.addresses[0][1]
+            print(f"truco: the local table is at http://127.0.0.1:{port}", flush=True)
+            if ready is not None:
+                ready(port)
+            while not stop.is_set():
+                for table in await core.turns.stalled():
+                    ai.consider(table)
+                ai.tick()
+                await core.turns.deadlines()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), tick)
+        ai.close()
+    finally:
+        await db.close()
+
+
+def main(settings: Settings) -> int:
+    try:
+        check_local(settings)
+    except LocalRefused as error:
+        print(f"truco-bot: {error}", file=sys.stderr)
+        return 2
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        import signal
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await run_local(settings, stop)
+
+    asyncio.run(run())
+    return 0

@@ -1,0 +1,43 @@
+"""The project's own card art: 40 distinct SVG cards that parse, say their name, and have
+their frame cut as the rule sheet says (oros uncut, copas once, espadas twice, bastos thrice)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from bot.game import DECK
+from bot.web.cards import back_svg, card_svg
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_every_card_is_its_own_picture_with_its_name() -> None:
+    drawn = {card.code: card_svg(card) for card in DECK}
+    assert len(drawn) == 40 and len(set(drawn.values())) == 40
+    for card in DECK:
+        root = ET.fromstring(drawn[card.code])
+        name = f"{card.number} de {dict(o='oro', c='copa', e='espada', b='basto')[card.suit.value]}"
+        assert root.get("aria-label") == name and root.get("role") == "img"
+        assert root.findtext(f"{NS}title") == name
+        corners = [t.text for t in root.iter(f"{NS}text") if t.text == str(card.number)]
+        assert len(corners) == 2  # the number in two corners
+    assert card_svg(DECK[0], "en").count(" of ") >= 1
+    assert ET.fromstring(back_svg()).get("aria-label") == "carta boca abajo"
+
+
+def test_the_frame_is_cut_once_for_copas_twice_for_espadas_three_times_for_bastos() -> None:
+    for card in DECK:
+        root = ET.fromstring(card_svg(card))
+        segments = [e for e in root.iter(f"{NS}line") if e.get("class") == "frame"]
+        cuts = {"o": 0, "c": 1, "e": 2, "b": 3}[card.suit.value]
+        assert len(segments) == 2 * (cuts + 1)  # top and bottom lines, each in cuts+1 pieces
+
+
+def test_the_figures_are_sota_caballo_and_rey() -> None:
+    for suit in "oceb":
+        sota, caballo, rey = (card_svg(next(c for c in DECK if c.code == f"{n}{suit}"))
+                              for n in (10, 11, 12))  # fmt: skip
+        assert ">S<" in sota and ">C<" in caballo and ">R<" in rey
+        assert len({sota, caballo, rey}) == 3
+        assert "#795548" in caballo and "#795548" not in sota  # the caballo's horse
+        assert "#f9a825" in rey and "#f9a825" not in caballo  # the rey's crown

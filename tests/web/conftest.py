@@ -1,0 +1,60 @@
+"""The web table under test: the local try-out served in this process, and Debian's Chromium
+driven by Playwright (its own browser download is never used)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, async_playwright
+
+from bot.config import Settings
+from bot.web.local import run_local
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"  # screenshots (not in git)
+CHROMIUM = os.environ.get("TRUCO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+HAVE_CHROMIUM = Path(CHROMIUM).exists()
+
+
+def local_settings(database: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "mode": "local",
+        "database": database,
+        "web_port": 0,  # any free port
+        "bot_delay": 0,
+        "ai_workers": 0,
+        "seed": 11,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+async def local_url(tmp_path: Path) -> AsyncIterator[str]:
+    stop = asyncio.Event()
+    port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(
+        run_local(local_settings(tmp_path / "local.db"), stop, ready=port.set_result)
+    )
+    try:
+        yield f"http://127.0.0.1:{await asyncio.wait_for(port, 30)}"
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 30)
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    if not HAVE_CHROMIUM:
+        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install chromium (see .ci/run)")
+    async with async_playwright() as p:
+        launched = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            await launched.close()

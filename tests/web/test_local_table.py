@@ -1,0 +1,102 @@
+"""The local try-out in a real browser: a whole match through the page's own controls, two
+windows playing each other live, and screenshots at phone size in light and dark."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Error as PlaywrightError
+
+from tests.web.conftest import ARTIFACTS
+
+PHONE = {"width": 360, "height": 640}
+
+
+async def enter(page: Page, url: str, name: str) -> None:
+    await page.goto(url)
+    await page.fill("#name", name)
+    await page.click("#enter")
+    await expect(page.locator("#new")).to_be_visible()
+
+
+PLAYABLE = "#hand button.card:not([disabled])"
+
+
+async def play_something(page: Page) -> bool:
+    """Tap a card the page offers, else its first answer; False when it offers nothing now.
+    (The page may redraw under the tap: a tap that misses is simply tried again.)"""
+    for selector in (PLAYABLE, "#calls button"):
+        buttons = page.locator(selector)
+        if await buttons.count():
+            try:
+                await buttons.first.click(timeout=2000)
+            except PlaywrightError:
+                return False
+            return True
+    return False
+
+
+async def test_a_whole_match_against_the_computer_through_the_page(
+    browser: Browser, local_url: str
+) -> None:
+    errors: list[str] = []
+    for scheme in ("light", "dark"):
+        context = await browser.new_context(viewport=PHONE, color_scheme=scheme, locale="es-AR")
+        page = await context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await enter(page, local_url, "Ana")
+        await page.select_option("#target", "15")
+        await page.select_option("#level", "facil")
+        await page.click("#play")
+        await expect(page.locator("#hand img")).to_have_count(3)
+        await expect(page.locator("#score")).to_contain_text("Ana")
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=ARTIFACTS / f"web-table-{scheme}.png")
+        if scheme == "dark":
+            await context.close()
+            break
+        # Every card on the page says what it is.
+        names = await page.locator("#hand img").evaluate_all("els => els.map(e => e.alt)")
+        assert all(re.fullmatch(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)", n) for n in names)
+        for _ in range(2000):  # about 60 moves make a match to 15; the deadline is generous
+            if await page.locator("#over").count():
+                break
+            if not await play_something(page):
+                await page.wait_for_timeout(50)
+        await expect(page.locator("#over")).to_contain_text("Partida terminada")
+        await page.screenshot(path=ARTIFACTS / "web-table-over.png")
+        await context.close()
+    assert errors == []
+
+
+async def test_two_windows_play_each_other_live(browser: Browser, local_url: str) -> None:
+    ana_ctx = await browser.new_context(viewport=PHONE, locale="es-AR")
+    beto_ctx = await browser.new_context(viewport=PHONE, locale="es-AR")
+    ana, beto = await ana_ctx.new_page(), await beto_ctx.new_page()
+    await enter(ana, local_url, "Ana")
+    await ana.select_option("#friend", "1")  # wait for a friend: the rival in 1v1
+    await ana.click("#play")
+    await expect(ana.locator("#lobby")).to_be_visible()
+    await enter(beto, local_url, "Beto")
+    await beto.locator("#open button").first.click()
+    # Both pages see the match start, pushed to them.
+    await expect(ana.locator("#hand img")).to_have_count(3)
+    await expect(beto.locator("#hand img")).to_have_count(3)
+    # The mano plays a card: the other page shows it within moments, without a reload.
+    mano, other = (
+        (ana, beto)
+        if await ana.locator("#hand button.card:not([disabled])").count()
+        else (beto, ana)
+    )
+    card = await mano.locator("#hand button.card:not([disabled]) img").first.get_attribute(
+        "data-card"
+    )
+    await mano.locator("#hand button.card:not([disabled])").first.click()
+    await expect(other.locator(f'#felt .round img[data-card="{card}"]')).to_be_visible()
+    await expect(mano.locator("#hand img")).to_have_count(2)
+    # Each page shows its own three cards only: the other's stay face down.
+    assert await other.locator("#hand img").count() == 3
+    assert await other.locator(f'#hand img[data-card="{card}"]').count() == 0
+    await ana_ctx.close()
+    await beto_ctx.close()
