@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
 from bot.config import Settings
@@ -26,6 +28,7 @@ from bot.telegram.delivery import Deliverer
 from bot.telegram.outbox import Outbox
 from bot.telegram.planner import Planner
 from bot.telegram.throttle import Throttle
+from bot.web.server import Hub, TelegramAuth, WebServer, WebTable
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +44,7 @@ class Runtime:
     deliverer: Deliverer  # how each outbox row becomes Bot API calls
     ai: AiPlayers
     replies: Throttle  # answers to one person's commands in one chat
+    web: WebServer | None = None  # the web table (a Mini App), when TRUCO_WEBAPP_URL is set
 
     @staticmethod
     async def open(
@@ -67,7 +71,10 @@ class Runtime:
         )
         league = League(db)
         planner = Planner(core.tables, core.people, outbox)
-        deliverer = Deliverer(bot, core.tables, core.people, outbox, league, bot.username)
+        deliverer = Deliverer(
+            bot, core.tables, core.people, outbox, league, bot.username,
+            settings.webapp_url, settings.webapp_name,
+        )  # fmt: skip
         ai = AiPlayers(
             core.tables,
             core.play,
@@ -79,8 +86,27 @@ class Runtime:
         # the computer players look whether one of them is to move.
         core.changes.subscribe(planner)
         core.changes.subscribe(ai)
+        web = None
+        if settings.webapp_url and settings.bot_token is not None:
+            # The web table: a third subscriber, waking the pages that watch a table.
+            hub = Hub()
+            core.changes.subscribe(hub)
+
+            async def is_member(chat_id: int, user_id: int) -> bool | None:
+                try:
+                    member = await bot.get_chat_member(chat_id, user_id)
+                except TelegramError:
+                    return None
+                return member.status in (
+                    ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR,
+                    ChatMemberStatus.MEMBER,
+                ) or bool(getattr(member, "is_member", False))  # fmt: skip
+
+            token = settings.bot_token.get_secret_value()
+            auth = TelegramAuth(token, settings.webapp_max_age, clock, is_member)
+            web = WebServer(WebTable(core, auth, hub), hub, settings.web_host, settings.web_port)
         replies = Throttle(settings.reply_burst, settings.reply_every)
-        return Runtime(settings, db, core, league, outbox, planner, deliverer, ai, replies)
+        return Runtime(settings, db, core, league, outbox, planner, deliverer, ai, replies, web)
 
     @property
     def tables(self) -> Tables:
@@ -95,6 +121,8 @@ class Runtime:
         # Whatever was decided and not yet sent when the bot stopped (or crashed) goes out now.
         self.outbox.start(self.deliverer.deliver)
         await self.ai.start()  # a computer player that was to move when the bot stopped moves
+        if self.web is not None:
+            await self.web.start()
 
     async def sweep(self) -> None:
         """Once every tick: stalled computer players (another process died), computer
@@ -108,6 +136,8 @@ class Runtime:
 
     async def stop(self) -> None:
         """Send what is queued while the bot can still talk (the state is already committed)."""
+        if self.web is not None:
+            await self.web.stop()
         self.ai.close()
         try:
             await self.outbox.drain(5.0)

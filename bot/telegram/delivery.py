@@ -70,8 +70,12 @@ class Deliverer:
         sender: Outbox,
         league: League,
         bot_username: str,
+        webapp_url: str | None = None,
+        webapp_name: str | None = None,
     ) -> None:
         self.bot = bot
+        self.webapp_url = webapp_url  # the web table, opened as a Mini App from a hand
+        self.webapp_name = webapp_name  # its short name: a direct link from the group board
         self.tables = tables
         self.people = people
         self.sender = sender
@@ -84,6 +88,20 @@ class Deliverer:
         # The last hand's record on a board, told once per hand (a replay of the hand), not at
         # every edit of the next one.
         self._records: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+
+    def _with_web_table(
+        self, t: Translator, table: Table, keys: Keys | None, own: bool
+    ) -> Keys | None:
+        """The web table's button, when the operator set it up: a Mini App over a player's
+        own chat (`web_app` buttons work in private chats), a direct link from the group."""
+        if own and self.webapp_url:
+            button = Button(t("button.webapp"), web_app=f"{self.webapp_url}?table={table.id}")
+        elif not own and self.webapp_name:
+            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=t{table.id}"
+            button = Button(t("button.webapp_watch"), url=link)
+        else:
+            return keys
+        return Keys((*(keys or ()), (button,)))
 
     def join_link(self, table: Table) -> str:
         return f"https://t.me/{self.bot_username}?start=j{table.join_token or ''}"
@@ -260,7 +278,10 @@ class Deliverer:
         if table.seed is not None:  # the deals are fixed: see /verificar when it ends
             sealed = commitment(table.seed)[:SEAL_SHOWN]
             seal = t("fair.commitment_short", commitment=sealed, number=table.id)
-        return board_text(t, who, obs, table.calls, record, seal), board_markup(t, table.id, obs)
+        markup = board_markup(t, table.id, obs)
+        if markup is not None:
+            markup = self._with_web_table(t, table, markup, own=False)
+        return board_text(t, who, obs, table.calls, record, seal), markup
 
     def _record(self, t: Translator, who: Seating, table: Table, ended: HandLog) -> str:
         key = (table.id, ended.number, len(ended.history), t.language, who.names)
@@ -285,6 +306,7 @@ class Deliverer:
         text = self._told_in_private(t, who, table) + text
         if table.status is TableStatus.PLAYING:
             markup = hand_markup(t, table.id, obs, signs=table.config.players == 4)
+            markup = self._with_web_table(t, table, markup, own=True)
         elif table.status is TableStatus.FINISHED:
             markup = rematch_keys(t, table.id)
         else:

@@ -48,14 +48,17 @@ def short_name(name: str) -> str:
 
 
 class Button(NamedTuple):
-    """A button: a callback (`callback_data`) or a link (`url`). The field names are PTB's and
-    Telegram's."""
+    """A button: a callback (`callback_data`), a link (`url`), or a Mini App to open over the
+    chat (`web_app`, its https address). The field names are PTB's and Telegram's."""
 
     text: str
     callback_data: str = ""
     url: str = ""
+    web_app: str = ""
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> dict[str, Any]:
+        if self.web_app:
+            return {"text": self.text, "web_app": {"url": self.web_app}}
         if self.url:
             return {"text": self.text, "url": self.url}
         return {"text": self.text, "callback_data": self.callback_data}

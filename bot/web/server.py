@@ -405,3 +405,28 @@ async def serve(
         if hub is not None:
             hub.close()
         await runner.cleanup()
+
+
+class WebServer:
+    """The web table served beside the bot (polling or webhook) on its own port."""
+
+    def __init__(self, table: WebTable, hub: Hub, host: str, port: int) -> None:
+        self.table = table
+        self.hub = hub
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        runner = web.AppRunner(self.table.app(), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, self.host, self.port).start()
+        self._runner = runner
+        self.port = runner.addresses[0][1]  # (port 0: the one the system gave)
+        log.info("the web table listens on %s:%s", self.host, self.port)
+
+    async def stop(self) -> None:
+        self.hub.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
