@@ -208,6 +208,9 @@ async def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=1.5)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--database", default="sqlite")
+    parser.add_argument(
+        "--web", action="store_true", help="serve the web table too (a Mini App; no page open)"
+    )
     parser.add_argument("--dump", help="write each measured tap (start, ms to answer) to this file")
     parser.add_argument(
         "--warmup",
@@ -247,6 +250,8 @@ async def main() -> None:
         "TRUCO_BOT_DELAY": str(args.bot_delay),
         "PYTHONPATH": str(ROOT),
     }
+    if args.web:
+        env.update({"TRUCO_WEBAPP_URL": "https://bench.invalid/t", "TRUCO_WEB_PORT": "0"})
     command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
     bots = []
     for index in range(args.workers):

@@ -308,6 +308,11 @@ class Store:
             ],
         )
 
+    async def version_of(self, table_id: int) -> int | None:
+        """A table's saved version (a page's stream asks it often: one small query)."""
+        row = await self.db.fetchone("SELECT version FROM games WHERE id = ?", table_id)
+        return int(row["version"]) if row else None
+
     async def action_log(self, table_id: int) -> list[tuple[int, int | None, str]]:
         rows = await self.db.fetchall(
             "SELECT seq, user_id, code FROM actions WHERE game_id = ? ORDER BY seq", table_id

@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -25,7 +26,7 @@ from aiohttp import web
 from bot.game import DECK, Card
 from bot.game.actions import KINDS_BY_CODE
 from bot.i18n import translator
-from bot.service.changes import Change, Refusal
+from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
 from bot.storage.outbox import Outgoing
 from bot.storage.repo import Table
@@ -34,10 +35,20 @@ from bot.web.initdata import BadInitData, validate
 from bot.web.view import table_view
 
 log = logging.getLogger(__name__)
+WEB_WORDS = tuple(
+    f"web.{k}"
+    for k in (
+        "name", "enter", "newMatch", "mode", "target", "flor", "con", "sin", "level", "facil",
+        "normal", "dificil", "partner", "friend", "play", "open", "join", "you", "hand",
+        "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen",
+    )
+)  # fmt: skip
 
 MAX_BODY = 4096  # an action is a few dozen bytes
 KEEPALIVE = 15.0  # seconds between comments on a quiet stream (proxies drop idle ones)
+SHARED_POLL = 0.5  # shared database (several workers): how often a stream checks the version
 STATIC = ("index.html", "app.js", "style.css")
+SIGNS_REMEMBERED = 10_000
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,12 @@ class Hub:
     def __init__(self) -> None:
         self._watching: dict[int, set[asyncio.Event]] = {}
         self.closed = False
+        # The señas each seat was shown this hand, for its page: (table, hand, seat) -> señas
+        self._signs: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
+
+    def signs_for(self, table: Table, seat: int) -> list[str]:
+        hand = table.state.hand_number if table.state else 0
+        return list(self._signs.get((table.id, hand, seat), ()))
 
     def close(self) -> None:
         """The server stops: every stream ends now rather than at its next keep-alive."""
@@ -127,6 +144,13 @@ class Hub:
         table = change.table
         if table is None:
             return
+        if change.kind is ChangeKind.SIGN and change.sign and change.seat is not None:
+            hand = table.state.hand_number if table.state else 0
+            key = (table.id, hand, (change.seat + 2) % 4)
+            self._signs.setdefault(key, []).append(change.sign)
+            self._signs.move_to_end(key)
+            if len(self._signs) > SIGNS_REMEMBERED:
+                self._signs.popitem(last=False)
         for woken in self._watching.get(table.id, ()):
             woken.set()
 
@@ -175,6 +199,8 @@ class WebTable:
         app.router.add_get("/cards/{code}.svg", self.card)
         app.router.add_get("/api/table/{id}", self.get_table)
         app.router.add_post("/api/table/{id}/act", self.act)
+        app.router.add_post("/api/table/{id}/sign", self.sign)
+        app.router.add_get("/api/words/{language}", self.words)
         app.router.add_get("/api/table/{id}/events", self.events)
         if self.local is not None:
             app.router.add_post("/api/local/login", self.local_login)
@@ -239,7 +265,27 @@ class WebTable:
 
     async def _view(self, table: Table, seat: int | None) -> dict[str, Any]:
         names = await self.core.people.at(table)
-        return table_view(table, names, seat)
+        shown = self.hub.signs_for(table, seat) if seat is not None else []
+        return table_view(table, names, seat, shown)
+
+    async def words(self, request: web.Request) -> web.Response:
+        """The page's own words, from the locale files (`web.*`)."""
+        language = request.match_info["language"]
+        t = translator(language if language in ("es", "en") else "es")
+        return web.json_response({key[4:]: t(key) for key in WEB_WORDS})
+
+    async def sign(self, request: web.Request) -> web.Response:
+        viewer, table, _ = await self._viewer_and_table(request)
+        try:
+            body = await request.json()
+            step, sign = int(body["step"]), str(body["sign"])
+        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+            return _error(400, refusal_text(table.language, Refusal("bad_button")))
+        try:
+            await self.core.play.sign(table.id, viewer.user_id, step, sign)
+        except Refusal as refusal:
+            return _error(409, refusal_text(table.language, refusal))
+        return web.json_response({"sent": sign})
 
     async def get_table(self, request: web.Request) -> web.Response:
         _, table, seat = await self._viewer_and_table(request)
@@ -275,23 +321,37 @@ class WebTable:
             }
         )
         await response.prepare(request)
+        # With several workers on one PostgreSQL, a change may be committed by another process,
+        # whose subscribers this one never hears: the stream then also looks at the table's
+        # version twice a second (one small query) and reads the table only when it moved.
+        shared = self.core.tables.shared
         with self.hub.watch(table.id) as woken:
-            sent = None
+            sent: dict[str, Any] | None = None
+            version = -1
+            quiet = 0.0
             while not self.hub.closed:
                 woken.clear()
                 fresh = await self.core.tables.get(table.id)
                 if fresh is None:
                     break
+                version = fresh.version
                 seat = fresh.seat_of(viewer.user_id)
                 view = await self._view(fresh, seat)
-                key = (fresh.version, seat)
-                if key != sent:
+                if view != sent:  # (a seña shown changes the view, not the table's version)
                     await response.write(f"data: {json.dumps(view)}\n\n".encode())
-                    sent = key
-                try:
-                    await asyncio.wait_for(woken.wait(), KEEPALIVE)
-                except TimeoutError:
-                    await response.write(b": still here\n\n")
+                    sent = view
+                while not self.hub.closed:
+                    wait = SHARED_POLL if shared else KEEPALIVE
+                    try:
+                        await asyncio.wait_for(woken.wait(), wait)
+                        break
+                    except TimeoutError:
+                        quiet += wait
+                    if shared and await self.core.store.version_of(table.id) != version:
+                        break
+                    if quiet >= KEEPALIVE:
+                        await response.write(b": still here\n\n")
+                        quiet = 0.0
         return response
 
     # -- the local try-out -------------------------------------------------------------------------

@@ -5,8 +5,10 @@ say the same thing; the page draws the cards, the seats and the fósforos itself
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from bot.ai.signs import SIGNS
 from bot.game import Observation, Phase, envido_value, flor_value, has_flor, observe
 from bot.game.fair import commitment
 from bot.game.scoring import fosforos, malas_buenas
@@ -39,8 +41,11 @@ def _actions(t: Any, obs: Observation, language: str) -> list[dict[str, Any]]:
     return out
 
 
-def table_view(table: Table, names: dict[int, str], seat: int | None) -> dict[str, Any]:
-    """The table as `seat` sees it (None: the public view)."""
+def table_view(
+    table: Table, names: dict[int, str], seat: int | None, shown: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The table as `seat` sees it (None: the public view); `shown`: the señas its partner
+    showed it this hand."""
     t = translator(table.language)
     who: Seating = seating_at(t, table, names)
     view: dict[str, Any] = {
@@ -103,4 +108,9 @@ def table_view(table: Table, names: dict[int, str], seat: int | None) -> dict[st
         view["hand"] = [{"card": c.code, "name": card_name(c, table.language)} for c in obs.cards]
         playing = table.status is TableStatus.PLAYING
         view["actions"] = _actions(t, obs, table.language) if playing else []
+        if table.config.players == 4 and playing:
+            view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
+            view["signs_seen"] = [
+                f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})" for k in shown if k in SIGNS
+            ]
     return view

@@ -100,3 +100,37 @@ async def test_two_windows_play_each_other_live(browser: Browser, local_url: str
     assert await other.locator(f'#hand img[data-card="{card}"]').count() == 0
     await ana_ctx.close()
     await beto_ctx.close()
+
+
+async def test_a_2v2_with_a_friend_for_partner_and_senas_between_the_pages(
+    browser: Browser, local_url: str
+) -> None:
+    """2v2: Ana waits for a friend as her partner (two bots against them); Beto sits in her
+    team from another window. A seña Ana makes reaches Beto's page, and only his."""
+    ana_ctx = await browser.new_context(viewport=PHONE, locale="es-AR")
+    beto_ctx = await browser.new_context(viewport=PHONE, locale="es-AR")
+    ana, beto = await ana_ctx.new_page(), await beto_ctx.new_page()
+    await enter(ana, local_url, "Ana")
+    await ana.select_option("#mode", "2v2")
+    await ana.select_option("#friend", "1")
+    await ana.click("#play")
+    await expect(ana.locator("#lobby")).to_be_visible()
+    await enter(beto, local_url, "Beto")
+    await beto.get_by_role("button", name="Equipo 1").click()
+    await expect(ana.locator("#hand img")).to_have_count(3)
+    await expect(beto.locator("#hand img")).to_have_count(3)
+    await ana.select_option("#sign", "ev")
+    await ana.click("#send-sign")
+    await expect(beto.locator("#signs-seen")).to_contain_text("Inclinar la cabeza (buen envido)")
+    await expect(ana.locator("#signs-seen")).to_have_count(0)  # her own seña is not "seen"
+    # Ana's window loses its connection; Beto plays meanwhile; back online, Ana catches up.
+    await ana_ctx.set_offline(True)
+    for _ in range(200):
+        if await play_something(beto):
+            break
+        await beto.wait_for_timeout(50)
+    played = await beto.locator("#felt .round img").count()
+    await ana_ctx.set_offline(False)
+    await expect(ana.locator("#felt .round img")).to_have_count(played, timeout=15_000)
+    await ana_ctx.close()
+    await beto_ctx.close()

@@ -9,22 +9,15 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
 const tg = window.Telegram && window.Telegram.WebApp;
 const initData = (tg && tg.initData) || fragment.get("tgWebAppData") || "";
-const WORDS = {
-  es: { name: "Tu nombre", enter: "Entrar", newMatch: "Nueva partida", mode: "Juego",
-        target: "Partida a", flor: "Flor", con: "con flor", sin: "sin flor", level: "Bots",
-        facil: "fácil", normal: "normal", dificil: "difícil", partner: "Con bots",
-        friend: "Espero a un amigo (rival en 1v1, compañero en 2v2)", play: "Jugar", open: "Mesas con lugar", join: "Sentarme",
-        you: "vos", hand: "Mano", worth: "vale", won: "Ganó", over: "Partida terminada",
-        again: "Otra partida", waiting: "Esperando jugadores…", team: "Equipo" },
-  en: { name: "Your name", enter: "Enter", newMatch: "New match", mode: "Mode",
-        target: "Play to", flor: "Flor", con: "con flor", sin: "sin flor", level: "Bots",
-        facil: "easy", normal: "normal", dificil: "hard", partner: "With bots",
-        friend: "Wait for a friend (rival in 1v1, partner in 2v2)", play: "Play", open: "Tables with a seat", join: "Sit down",
-        you: "you", hand: "Hand", worth: "worth", won: "Winner", over: "Match over",
-        again: "Another match", waiting: "Waiting for players…", team: "Team" },
-};
+let WORDS = {};  // the page's own words, from the locale files (/api/words/<language>)
 let lang = (navigator.language || "es").startsWith("en") ? "en" : "es";
-const w = (key) => (WORDS[lang] || WORDS.es)[key];
+async function loadWords(language) {
+  try {
+    const response = await fetch(`/api/words/${language}`);
+    if (response.ok) { WORDS = await response.json(); lang = language; }
+  } catch (e) { /* the keys stand in */ }
+}
+const w = (key) => WORDS[key] || key;
 
 // -- theme: Telegram's colours when launched there, else the system's ------------------------
 (function theme() {
@@ -239,7 +232,10 @@ function places(view) {
 }
 
 function render(view) {
-  lang = view.language || lang;
+  if (view.language && view.language !== lang) {  // the table's language wins
+    lang = view.language;
+    loadWords(lang).then(() => { if (current && current.view) render(current.view); });
+  }
   document.documentElement.lang = lang;
   const spot = places(view);
   const nodes = [];
@@ -304,11 +300,26 @@ function render(view) {
     nodes.push(el("div", { class: "calls", id: "calls" },
       calls.map((a) => el("button", { "data-code": a.code, onclick: () => act(a.code) }, a.label))));
   }
+  if (view.signs_seen && view.signs_seen.length) {
+    nodes.push(el("p", { class: "hint", id: "signs-seen" }, w("signs_seen"), " ",
+      view.signs_seen.join(" · ")));
+  }
+  if (view.signs) {
+    const pick = el("select", { id: "sign" }, view.signs.map((s) => el("option", { value: s.key }, s.label)));
+    nodes.push(el("div", { class: "calls" }, pick, el("button", { class: "secondary", id: "send-sign",
+      onclick: async () => {
+        try {
+          await api("POST", `/api/table/${view.id}/sign`, { step: view.step, sign: pick.value });
+          toast("✓");
+        } catch (e) { toast(e.message); }
+      } }, w("sign"))));
+  }
   $app.replaceChildren(...nodes);
 }
 
 // -- start ----------------------------------------------------------------------------------------
-(function start() {
+(async function start() {
+  await loadWords(lang);
   const startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     fragment.get("tgWebAppStartParam") || "";
   const fromLink = /^t(\d+)$/.exec(startParam);
