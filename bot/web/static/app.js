@@ -221,6 +221,8 @@ function fosforos(f) {
   return span;
 }
 
+const ARROWS = { bottom: "↓", top: "↑", left: "←", right: "→" };
+
 // Where each seat sits on the screen: you at the bottom, partners opposite.
 function places(view) {
   const me = view.seat === null ? 0 : view.seat;
@@ -274,7 +276,9 @@ function render(view) {
   (view.rounds || []).forEach((plays, r) => {
     if (!plays.length) return;
     mid.append(el("div", { class: "round", "data-round": r + 1 }, `${r + 1}ª`,
-      plays.map((p) => cardImg(p.card, `${view.seats[p.seat].name}: ${p.name}`))));
+      plays.map((p) => el("figure", {},  // each card says who played it: where they sit
+        cardImg(p.card, `${view.seats[p.seat].name}: ${p.name}`),
+        el("figcaption", {}, ARROWS[spot[p.seat]])))));
   });
   felt.append(mid);
   nodes.push(felt);
