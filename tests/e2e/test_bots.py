@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from bot.ai.signs import signs_to_show
@@ -358,6 +359,7 @@ async def test_one_tables_bots_never_queue_ahead_of_another_tables(
             def run() -> Any:
                 with self.guard:
                     self.queued.remove(table)
+                time.sleep(0.02)  # a slow worker (a busy machine): the queue fills up
                 return fn(*args, **kwargs)
 
             return super().submit(run)
@@ -381,7 +383,9 @@ async def test_one_tables_bots_never_queue_ahead_of_another_tables(
                 break
         pool.shutdown(wait=True)
         assert len(pool.waits) > 60 and len({t for t, _ in pool.waits}) == 3
-        assert sum(1 for _, ahead in pool.waits if ahead) > 10  # the tables did compete
+        competed = sum(1 for _, ahead in pool.waits if ahead)
+        print(f"{len(pool.waits)} decisions, {competed} queued behind another table's")
+        assert competed >= 5  # the tables did compete
         for table, ahead in pool.waits:
             assert table not in ahead  # never two decisions of one table in the queue
             assert len(ahead) == len(set(ahead)) <= 2  # at most one of each other table
