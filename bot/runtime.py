@@ -75,13 +75,7 @@ class Runtime:
             bot, core.tables, core.people, outbox, league, bot.username,
             settings.webapp_url, settings.webapp_name,
         )  # fmt: skip
-        ai = AiPlayers(
-            core.tables,
-            core.play,
-            delay=settings.bot_delay,
-            workers=settings.ai_workers,
-            seed=settings.seed,
-        )
+        ai = AiPlayers.of(core, settings)
         # The core's subscribers: the Telegram adapter plans its rows in every commit, then
         # the computer players look whether one of them is to move.
         core.changes.subscribe(planner)

@@ -18,16 +18,20 @@ import time
 from collections.abc import Collection, Coroutine, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.ai import decide
 from bot.ai.signs import signs_to_show
+from bot.config import Settings
 from bot.game import Action, Observation, observe
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.play import Play, bot_to_move
 from bot.service.unit import Tables
 from bot.storage.outbox import Outgoing
 from bot.storage.repo import Table, TableStatus, is_bot
+
+if TYPE_CHECKING:
+    from bot.service.core import Core
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +90,17 @@ class AiPlayers:
         self._signs: dict[tuple[int, int, int], list[str]] = {}  # (table, hand, seat) -> señas
         self._signed: set[tuple[int, int]] = set()  # (table, hand): the bots showed theirs
         self.decisions = 0  # moves made, for tests and logs
+
+    @staticmethod
+    def of(core: Core, settings: Settings) -> AiPlayers:
+        """The computer players of a core, as the settings say (every front end alike)."""
+        return AiPlayers(
+            core.tables,
+            core.play,
+            delay=settings.bot_delay,
+            workers=settings.ai_workers,
+            seed=settings.seed,
+        )
 
     # -- a subscriber of the core ----------------------------------------------------------------
     async def plan(self, change: Change) -> list[Outgoing]:

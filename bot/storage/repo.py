@@ -230,6 +230,13 @@ class Store:
         )
         return _table(row) if row else None
 
+    async def last_thread(self, chat_id: int) -> int:
+        """The highest topic id any table of this chat had (0 for none)."""
+        row = await self.db.fetchone(
+            "SELECT max(thread_id) AS top FROM games WHERE chat_id = ?", chat_id
+        )
+        return int(row["top"]) if row and row["top"] is not None else 0
+
     async def open_tables_of(self, opener_id: int) -> int:
         """How many open tables this person opened (in any chat)."""
         row = await self.db.fetchone(

@@ -50,13 +50,7 @@ async def run_local(
             turn_seconds=0,
             bot_level=settings.bot_level,
         )
-        ai = AiPlayers(
-            core.tables,
-            core.play,
-            delay=settings.bot_delay,
-            workers=settings.ai_workers,
-            seed=settings.seed,
-        )
+        ai = AiPlayers.of(core, settings)
         hub = Hub()
         core.changes.subscribe(ai)
         core.changes.subscribe(hub)

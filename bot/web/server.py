@@ -390,24 +390,16 @@ class WebTable:
 
     async def _free_thread(self) -> int:
         """Each local table is a "topic" of the one local group (one open table each)."""
-        rows = await self.core.store.db.fetchall(
-            "SELECT max(thread_id) AS top FROM games WHERE chat_id = ?", LOCAL_CHAT
-        )
-        top = rows[0]["top"] if rows and rows[0]["top"] is not None else 0
-        return int(top) + 1
+        return await self.core.store.last_thread(LOCAL_CHAT) + 1
 
     async def local_tables(self, request: web.Request) -> web.Response:
         """Lobbies with a free seat, for friends in other windows."""
         if await self.auth.identify(request) is None:
             return _error(401, "log in first")
-        rows = await self.core.store.db.fetchall(
-            "SELECT id FROM games WHERE chat_id = ? AND status = 'lobby' ORDER BY id", LOCAL_CHAT
-        )
-        out = []
-        for row in rows:
-            table = await self.core.tables.get(int(row["id"]))
-            if table is not None and None in table.seats:
-                out.append(await self._view(table, None))
+        lobbies = sorted(
+            (t for t in self.core.tables.lobbies() if t.chat_id == LOCAL_CHAT), key=lambda t: t.id
+        )  # (local mode is SQLite: every open table is in the core's cache)
+        out = [await self._view(t, None) for t in lobbies if None in t.seats]
         return web.json_response({"tables": out})
 
     async def local_join(self, request: web.Request) -> web.Response:
