@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import os
 import random
 import statistics
@@ -54,6 +55,52 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def server_cpu(cluster: object | None) -> float:
+    """CPU seconds of the PostgreSQL server so far: the postmaster and every process it runs
+    (the backends serving the workers, the writers, the WAL writer...)."""
+    if cluster is None:
+        return 0.0
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])  # type: ignore[attr-defined]
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # gone meanwhile
+        fields = text.rsplit(")", 1)[1].split()
+        pid = int(stat.parent.name)
+        if pid == postmaster or int(fields[1]) == postmaster:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def db_stats(paths: list[Path]) -> dict[str, object]:
+    """The workers' storage counters (TRUCO_STATS_FILE), summed."""
+    total: dict[str, object] = {"trips": 0, "transactions": 0, "conflicts": 0, "lock_waits": 0,
+                                "notices": 0, "kinds": Counter()}  # fmt: skip
+    for path in paths:
+        try:
+            found = json.loads(path.read_text())["db"]
+        except (OSError, ValueError):
+            continue
+        for key, value in found.items():
+            if key == "kinds":
+                total["kinds"].update(value)  # type: ignore[attr-defined]
+            elif isinstance(value, int):
+                total[key] = int(total.get(key, 0)) + value  # type: ignore[call-overload]
+    return total
+
+
+def stats_delta(after: dict[str, object], before: dict[str, object]) -> dict[str, object]:
+    delta: dict[str, object] = {}
+    for key, value in after.items():
+        if key == "kinds":
+            delta[key] = Counter(value) - Counter(before.get(key, {}))  # type: ignore[arg-type]
+        else:
+            delta[key] = int(value) - int(before.get(key, 0))  # type: ignore[call-overload]
+    return delta
 
 
 def rss_kib(pid: int) -> int:
@@ -254,8 +301,9 @@ async def main() -> None:
         env.update({"TRUCO_WEBAPP_URL": "https://bench.invalid/t", "TRUCO_WEB_PORT": "0"})
     command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
     bots = []
+    stats_files = [folder / f"stats-{index}.json" for index in range(args.workers)]
     for index in range(args.workers):
-        worker_env = dict(env)
+        worker_env = dict(env, TRUCO_STATS_FILE=str(stats_files[index]))
         if args.workers > 1:
             port = free_port()
             worker_env.update(
@@ -281,6 +329,8 @@ async def main() -> None:
     base_rss = rss_kib(bot.pid)
     cpu_before = sum(cpu_seconds(b.pid) for b in bots)
     own_before = time.process_time()
+    server_before = server_cpu(cluster)
+    stats_before = db_stats(stats_files)
     probe = Probe()
     until = time.monotonic() + args.warmup + args.seconds
     users_of = {}
@@ -307,12 +357,18 @@ async def main() -> None:
         window = time.monotonic()
         cpu_before = sum(cpu_seconds(b.pid) for b in bots)
         own_before = time.process_time()
+        server_before = server_cpu(cluster)
+        stats_before = db_stats(stats_files)
         print(f"warm-up over: {len(probe.started)} of {args.matches} tables dealt")
     await asyncio.sleep(min(args.seconds / 2, 30))
     live = len(probe.started)
     grown = rss_kib(bot.pid) - base_rss
     await asyncio.gather(*tasks)
-    cpu = sum(cpu_seconds(b.pid) for b in bots) - cpu_before
+    per_worker = [cpu_seconds(b.pid) for b in bots]
+    cpu = sum(per_worker) - cpu_before
+    server = server_cpu(cluster) - server_before
+    await asyncio.sleep(1.2)  # the workers write their counters every tick
+    stats = stats_delta(db_stats(stats_files), stats_before)
     own_cpu = time.process_time() - own_before
     own_wall = time.monotonic() - window
     watcher.cancel()
@@ -345,6 +401,28 @@ async def main() -> None:
         f"workers: {args.workers}, database: {args.database}"
     )
     print(f"bot CPU: {cpu:.1f} s in all, {1000 * cpu / taps:.2f} ms per tap")
+    if args.workers > 1:
+        print("  per worker (s, whole run): " + ", ".join(f"{c:.1f}" for c in per_worker))
+    if cluster is not None:
+        total = cpu + server
+        print(
+            f"PostgreSQL server CPU: {server:.1f} s, {1000 * server / taps:.2f} ms per tap; "
+            f"total (workers + server): {1000 * total / taps:.2f} ms per tap, "
+            f"{taps / args.seconds / (total / args.seconds):.0f} taps/s per core"
+        )
+    else:
+        print(f"total CPU per tap: {1000 * cpu / taps:.2f} ms, {taps / cpu:.0f} taps/s per core")
+    kinds: Counter[str] = stats["kinds"]  # type: ignore[assignment]
+    print(
+        f"database round trips per tap: {int(stats['trips']) / taps:.1f} "  # type: ignore[call-overload]
+        f"(transactions {int(stats['transactions']) / taps:.2f}); per 1,000 taps: "  # type: ignore[call-overload]
+        f"conflicts {1000 * int(stats['conflicts']) / taps:.1f}, "  # type: ignore[call-overload]
+        f"lock waits {1000 * int(stats['lock_waits']) / taps:.1f}, "  # type: ignore[call-overload]
+        f"wake-ups from other workers {1000 * int(stats['notices']) / taps:.0f}"  # type: ignore[call-overload]
+    )
+    print("  by kind, per tap: " + ", ".join(
+        f"{kind} {n / taps:.2f}" for kind, n in kinds.most_common(12)
+    ))  # fmt: skip
     print(
         f"tap -> callback answered: p50 {statistics.median(probe.answer_ms):.1f} ms, "
         f"p99 {pct(probe.answer_ms, 0.99):.1f} ms"

@@ -83,6 +83,10 @@ class Settings(BaseSettings):
         description="The time zone of dates the bot shows (/historial, /partida)",
     )
     log_level: str = Field(default="INFO")
+    stats_file: Path | None = Field(
+        default=None,
+        description="Every tick, what the database door counted (round trips...), as JSON",
+    )
     mode: Literal["telegram", "local"] = Field(
         default="telegram",
         description="local: the web table on this machine, no token, no Telegram (try it out)",

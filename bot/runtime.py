@@ -8,11 +8,14 @@ creates a service, and nothing is wired by assigning attributes after constructi
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import orjson
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ExtBot
@@ -127,6 +130,15 @@ class Runtime:
             self.ai.consider(table)
         self.ai.tick()
         await self.core.turns.deadlines()
+        if self.settings.stats_file is not None:
+            self.write_stats(self.settings.stats_file)
+
+    def write_stats(self, path: Path) -> None:
+        """What the database door counted so far, for a benchmark or a monitor to read."""
+        stats = {"pid": os.getpid(), "at": time.time(), "db": self.db.meter.as_dict()}
+        part = path.with_name(path.name + ".part")
+        part.write_bytes(orjson.dumps(stats))
+        part.replace(path)
 
     async def stop(self) -> None:
         """Send what is queued while the bot can still talk (the state is already committed)."""

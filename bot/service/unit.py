@@ -125,6 +125,7 @@ class Tables:
                 if not await save(conn, table, table.version - 1):
                     # Another process changed the table since we read it: nothing of this
                     # commit happens (its action was decided on a state that is gone).
+                    self.store.db.meter.conflicts += 1
                     raise Conflict("stale")
                 if actions:
                     await self.store.append_actions(

@@ -15,8 +15,10 @@ import logging
 import re
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -62,6 +64,63 @@ class Conn(Protocol):
 Writer = Callable[[Conn], Awaitable[None]]
 
 
+@dataclass
+class Meter:
+    """What the storage door did, counted (the benchmark reads it per tap; see `as_dict`).
+
+    `trips` are round trips to the database server: every statement sent and answered, and a
+    transaction's BEGIN and COMMIT (PostgreSQL; SQLite has no server: its statements are counted
+    as trips too, so the two can be compared). `kinds` counts them by what they were."""
+
+    trips: int = 0
+    transactions: int = 0
+    conflicts: int = 0  # saves refused because another process changed the row first
+    lock_waits: int = 0  # advisory locks found taken (the transaction waited for another)
+    notices: int = 0  # wake-ups received from other processes (PostgreSQL LISTEN)
+    kinds: Counter[str] = field(default_factory=Counter)
+
+    def trip(self, kind: str, count: int = 1) -> None:
+        self.trips += count
+        self.kinds[kind] += count
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "trips": self.trips,
+            "transactions": self.transactions,
+            "conflicts": self.conflicts,
+            "lock_waits": self.lock_waits,
+            "notices": self.notices,
+            "kinds": dict(self.kinds),
+        }
+
+
+_kinds: dict[str, str] = {}
+
+
+def kind_of(sql: str) -> str:
+    """A statement's kind for the meter: its verb and the table it names first."""
+    found = _kinds.get(sql)
+    if found is None:
+        if len(_kinds) > 4096:
+            _kinds.clear()
+        found = _kinds[sql] = _kind_of(sql)
+    return found
+
+
+def _kind_of(sql: str) -> str:
+    words = sql.split(None, 4)
+    verb = words[0].upper() if words else "?"
+    if verb == "WITH":
+        return "WITH"
+    for word in words[1:]:
+        if word.upper() not in ("INTO", "FROM", "*", "DISTINCT") and word[0].isalpha():
+            if verb == "SELECT":
+                break
+            return f"{verb} {word.lower()}"
+    table = sql.split(" FROM ", 1)[1].split(None, 1)[0] if " FROM " in sql else ""
+    return f"{verb} {table}".strip()
+
+
 def is_conflict(error: BaseException) -> bool:
     """A unique constraint refused a row (SQLite's or PostgreSQL's error)."""
     if isinstance(error, sqlite3.IntegrityError):
@@ -79,6 +138,7 @@ class Database:
     dialect = "sqlite"
     # Other processes may write to it too (PostgreSQL): nothing read from it stays true.
     shared = False
+    meter: Meter
 
     @staticmethod
     async def open(where: str | Path) -> Database:
@@ -114,22 +174,28 @@ class Database:
 class _SqliteConn:
     """Statements on the event loop's own thread (see `SqliteDatabase`)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, meter: Meter) -> None:
         self._db = db
+        self._meter = meter
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        self._meter.trip(kind_of(sql))
         return self._db.execute(sql, args).rowcount
 
     async def run(self, sql: str, args: Sequence[object] = ()) -> None:
+        self._meter.trip(kind_of(sql))
         self._db.execute(sql, args)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        self._meter.trip(kind_of(sql))
         self._db.executemany(sql, rows)
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        self._meter.trip(kind_of(sql))
         return self._db.execute(sql, args).fetchall()
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        self._meter.trip(kind_of(sql))
         found: Row | None = self._db.execute(sql, args).fetchone()
         return found
 
@@ -177,7 +243,8 @@ class SqliteDatabase(Database):
     def __init__(self, db: sqlite3.Connection, path: str, checkpoint_every: float = 1.0) -> None:
         self.db = db
         self.lock_wait = LOCK_WAIT
-        self._conn = _SqliteConn(db)
+        self.meter = Meter()
+        self._conn = _SqliteConn(db, self.meter)
         self._path = path
         self._write_lock = asyncio.Lock()
         self.checkpoint_every = checkpoint_every
@@ -284,8 +351,11 @@ class SqliteDatabase(Database):
                 self.db.execute("PRAGMA synchronous=FULL")
             try:
                 await self._begin()
+                self.meter.transactions += 1
+                self.meter.trip("BEGIN")
                 try:
                     yield self._conn
+                    self.meter.trip("COMMIT")
                     self.db.execute("COMMIT")
                 except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
                     _rollback(self.db)
@@ -362,22 +432,28 @@ def _rowcount(status: str) -> int:
 
 
 class _PgConn:
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, meter: Meter) -> None:
         self._conn = conn
+        self._meter = meter
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        self._meter.trip(kind_of(sql))
         return _rowcount(await self._conn.execute(to_postgres(sql), *args))
 
     async def run(self, sql: str, args: Sequence[object] = ()) -> None:
+        self._meter.trip(kind_of(sql))
         await self._conn.execute(to_postgres(sql), *args)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        self._meter.trip(kind_of(sql))  # asyncpg sends every row and then waits: one trip
         await self._conn.executemany(to_postgres(sql), [tuple(r) for r in rows])
 
     async def fetchall(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        self._meter.trip(kind_of(sql))
         return list(await self._conn.fetch(to_postgres(sql), *args))
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        self._meter.trip(kind_of(sql))
         found: Row | None = await self._conn.fetchrow(to_postgres(sql), *args)
         return found
 
@@ -385,6 +461,7 @@ class _PgConn:
         # Two 32-bit keys: the space, and the key folded into 32 bits (a collision only
         # makes two unrelated transactions wait for each other).
         folded = (key ^ (key >> 32)) & 0x7FFF_FFFF
+        self._meter.trip("LOCK")
         await self._conn.execute("SELECT pg_advisory_xact_lock($1::int, $2::int)", space, folded)
 
 
@@ -399,6 +476,7 @@ class PostgresDatabase(Database):
 
     def __init__(self, pool: Any) -> None:
         self.pool = pool
+        self.meter = Meter()
 
     @staticmethod
     async def connect(url: str) -> PostgresDatabase:
@@ -434,16 +512,27 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def transaction(self, durable: bool = False) -> AsyncIterator[Conn]:
         # synchronous_commit is on (the server's default): every commit is durable already
+        meter = self.meter
+        meter.transactions += 1
+        meter.trip("RESET")  # asyncpg's pool resets a connection given back
         async with self.pool.acquire() as conn, conn.transaction():
-            yield _PgConn(conn)
+            meter.trip("BEGIN")
+            yield _PgConn(conn, meter)
+            meter.trip("COMMIT")
 
     async def write(self, writer: Writer) -> None:
+        self.meter.trip("RESET")
         async with self.pool.acquire() as conn:
-            await writer(_PgConn(conn))  # each statement is a round trip: it may read, too
+            # each statement autocommits, a round trip of its own: it may read, too
+            await writer(_PgConn(conn, self.meter))
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
+        self.meter.trip(kind_of(sql))
+        self.meter.trip("RESET")
         found: Row | None = await self.pool.fetchrow(to_postgres(sql), *args)
         return found
 
     async def fetchall(self, sql: str, *args: object) -> list[Row]:
+        self.meter.trip(kind_of(sql))
+        self.meter.trip("RESET")
         return list(await self.pool.fetch(to_postgres(sql), *args))
