@@ -71,20 +71,27 @@ def server_cpu(cluster: object | None) -> float:
             continue  # gone meanwhile
         fields = text.rsplit(")", 1)[1].split()
         pid = int(stat.parent.name)
-        if pid == postmaster or int(fields[1]) == postmaster:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        if pid == postmaster:  # with what its children that ended used (cutime, cstime)
+            ticks = sum(int(f) for f in fields[11:15])
+        elif int(fields[1]) == postmaster:
+            ticks = int(fields[11]) + int(fields[12])
+        else:
+            continue
+        total += ticks / os.sysconf("SC_CLK_TCK")
     return total
 
 
 def db_stats(paths: list[Path]) -> dict[str, object]:
     """The workers' storage counters (TRUCO_STATS_FILE), summed."""
     total: dict[str, object] = {"trips": 0, "transactions": 0, "conflicts": 0, "lock_waits": 0,
-                                "notices": 0, "kinds": Counter()}  # fmt: skip
+                                "notices": 0, "kinds": Counter(), "delays": Counter()}  # fmt: skip
     for path in paths:
         try:
-            found = json.loads(path.read_text())["db"]
+            whole = json.loads(path.read_text())
+            found = whole["db"]
         except (OSError, ValueError):
             continue
+        total["delays"].update({int(k): v for k, v in whole.get("delays_ms", {}).items()})  # type: ignore[attr-defined]
         for key, value in found.items():
             if key == "kinds":
                 total["kinds"].update(value)  # type: ignore[attr-defined]
@@ -96,11 +103,29 @@ def db_stats(paths: list[Path]) -> dict[str, object]:
 def stats_delta(after: dict[str, object], before: dict[str, object]) -> dict[str, object]:
     delta: dict[str, object] = {}
     for key, value in after.items():
-        if key == "kinds":
+        if key in ("kinds", "delays"):
             delta[key] = Counter(value) - Counter(before.get(key, {}))  # type: ignore[arg-type]
         else:
             delta[key] = int(value) - int(before.get(key, 0))  # type: ignore[call-overload]
     return delta
+
+
+async def sample_locks(url: str, samples: list[int], every: float = 0.02) -> None:
+    """How many of the database's backends wait for a lock, sampled (`--locks`)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        while True:
+            samples.append(
+                await conn.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+            )
+            await asyncio.sleep(every)
+    finally:
+        await conn.close()
 
 
 def rss_kib(pid: int) -> int:
@@ -258,6 +283,9 @@ async def main() -> None:
     parser.add_argument(
         "--web", action="store_true", help="serve the web table too (a Mini App; no page open)"
     )
+    parser.add_argument(
+        "--locks", action="store_true", help="sample PostgreSQL's lock waits every 20 ms"
+    )
     parser.add_argument("--dump", help="write each measured tap (start, ms to answer) to this file")
     parser.add_argument(
         "--warmup",
@@ -351,6 +379,8 @@ async def main() -> None:
         )
     loop_lags: list[tuple[float, float]] = []
     watcher = asyncio.create_task(watch_loop(loop_lags))
+    lock_samples: list[int] = []
+    locks = None
     window = time.monotonic()
     if args.warmup:
         await asyncio.sleep(args.warmup)
@@ -360,10 +390,14 @@ async def main() -> None:
         server_before = server_cpu(cluster)
         stats_before = db_stats(stats_files)
         print(f"warm-up over: {len(probe.started)} of {args.matches} tables dealt")
+    if args.locks and database.startswith("postgres"):
+        locks = asyncio.create_task(sample_locks(database, lock_samples))
     await asyncio.sleep(min(args.seconds / 2, 30))
     live = len(probe.started)
     grown = rss_kib(bot.pid) - base_rss
     await asyncio.gather(*tasks)
+    if locks is not None:
+        locks.cancel()
     per_worker = [cpu_seconds(b.pid) for b in bots]
     cpu = sum(per_worker) - cpu_before
     server = server_cpu(cluster) - server_before
@@ -420,6 +454,19 @@ async def main() -> None:
         f"lock waits {1000 * int(stats['lock_waits']) / taps:.1f}, "  # type: ignore[call-overload]
         f"wake-ups from other workers {1000 * int(stats['notices']) / taps:.0f}"  # type: ignore[call-overload]
     )
+    if lock_samples:
+        waiting = [n for n in lock_samples if n]
+        print(
+            f"lock waits (pg_stat_activity every 20 ms): a backend waited in {len(waiting)} of "
+            f"{len(lock_samples)} samples, {sum(lock_samples) / len(lock_samples):.3f} on average"
+        )
+    delays: Counter[int] = stats["delays"]  # type: ignore[assignment]
+    if delays:
+        spread = sorted(delays.elements())
+        print(
+            f"cross-worker delivery (commit -> read by the lane's owner, after a notice): "
+            f"p50 {pct(spread, 0.5):.0f} ms, p99 {pct(spread, 0.99):.0f} ms over {len(spread)} rows"
+        )
     print("  by kind, per tap: " + ", ".join(
         f"{kind} {n / taps:.2f}" for kind, n in kinds.most_common(12)
     ))  # fmt: skip

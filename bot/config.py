@@ -20,6 +20,11 @@ class Settings(BaseSettings):
         default=Path("truco.db"),
         description="SQLite file, or a postgresql:// URL (several workers share one database)",
     )
+    db_pool: int = Field(
+        default=10,
+        ge=1,
+        description="PostgreSQL: connections each worker opens at most (and one that listens)",
+    )
     api_base_url: str = Field(
         default="https://api.telegram.org/bot",
         description="Bot API base URL; point it at a local Bot API server if you run one",

@@ -53,7 +53,7 @@ class Runtime:
     async def open(
         settings: Settings, bot: ExtBot[Any], clock: Callable[[], float] = time.time
     ) -> Runtime:
-        db = await Database.open(settings.database)
+        db = await Database.open(settings.database, settings.db_pool)
         store = Store(db)
         core = Core.build(
             store,
@@ -64,6 +64,7 @@ class Runtime:
             language=settings.language,
             turn_seconds=settings.turn_seconds,
             bot_level=settings.bot_level,
+            worker=settings.worker_id,
         )
         outbox = Outbox(
             db,
@@ -71,6 +72,7 @@ class Runtime:
             settings.rate_overall_per_second,
             owner=settings.worker_id,
             poll=settings.outbox_poll,
+            store=core.tables.outbox,
         )
         league = League(db)
         planner = Planner(core.tables, core.people, outbox)
@@ -135,7 +137,12 @@ class Runtime:
 
     def write_stats(self, path: Path) -> None:
         """What the database door counted so far, for a benchmark or a monitor to read."""
-        stats = {"pid": os.getpid(), "at": time.time(), "db": self.db.meter.as_dict()}
+        stats = {
+            "pid": os.getpid(),
+            "at": time.time(),
+            "db": self.db.meter.as_dict(),
+            "delays_ms": {str(ms): n for ms, n in self.outbox.delays.items()},
+        }
         part = path.with_name(path.name + ".part")
         part.write_bytes(orjson.dumps(stats))
         part.replace(path)

@@ -84,9 +84,9 @@ async def _translator(
 ) -> Translator:
     """The table's language, else the chat's."""
     table_id = getattr(data, "table", None)
-    table = await r.tables.get(table_id) if isinstance(table_id, int) else None
-    if table is not None:
-        return translator(table.language)
+    language = await r.tables.language_of(table_id) if isinstance(table_id, int) else None
+    if language is not None:
+        return translator(language)
     return await chat_translator(context, _chat_id(query))
 
 

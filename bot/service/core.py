@@ -38,9 +38,10 @@ class Core:
         language: str = "es",
         turn_seconds: int = 0,
         bot_level: str = "normal",
+        worker: str = "main",
     ) -> Core:
         changes = Changes()
-        tables = Tables(store, changes, clock=clock)
+        tables = Tables(store, changes, clock=clock, worker=worker)
         play = Play(tables, seed=seed, sign_catch_chance=sign_catch_chance, clock=clock)
         lobby = Lobby(tables, play, clock=clock)
         turns = Turns(tables, play, lobby, lobby_seconds=lobby_seconds, clock=clock)

@@ -141,10 +141,10 @@ class Database:
     meter: Meter
 
     @staticmethod
-    async def open(where: str | Path) -> Database:
-        """A file path (SQLite) or a `postgresql://` URL."""
+    async def open(where: str | Path, pool: int = 10) -> Database:
+        """A file path (SQLite) or a `postgresql://` URL (`pool`: its connections at most)."""
         if is_postgres(where):
-            return await PostgresDatabase.connect(str(where))
+            return await PostgresDatabase.connect(str(where), pool)
         return await SqliteDatabase.connect(where)
 
     async def close(self) -> None:
@@ -168,6 +168,18 @@ class Database:
         """A read that may take long (a sum over a group's whole history): what is committed,
         read without holding up the bot's other work."""
         return await self.fetchall(sql, *args)
+
+    def listen(
+        self, channel: str, on_notice: Callable[[str], None], on_ready: Callable[[], None]
+    ) -> None:
+        """Call `on_notice(payload)` for every notice other processes send on `channel`, and
+        `on_ready()` each time listening (re)starts: anything sent while it was down was missed,
+        look for it. Nothing to hear from where nobody else writes (SQLite)."""
+
+    @property
+    def listening(self) -> bool:
+        """Notices from the other processes arrive now (they are not missed)."""
+        return False
 
 
 # -- SQLite --------------------------------------------------------------------------------------
@@ -462,28 +474,51 @@ class _PgConn:
         # makes two unrelated transactions wait for each other).
         folded = (key ^ (key >> 32)) & 0x7FFF_FFFF
         self._meter.trip("LOCK")
-        await self._conn.execute("SELECT pg_advisory_xact_lock($1::int, $2::int)", space, folded)
+        got = await self._conn.fetchval(
+            "SELECT pg_try_advisory_xact_lock($1::int, $2::int)", space, folded
+        )
+        if not got:  # another transaction holds it: wait (counted: contention shows)
+            self._meter.lock_waits += 1
+            self._meter.trip("LOCK")
+            await self._conn.execute(
+                "SELECT pg_advisory_xact_lock($1::int, $2::int)", space, folded
+            )
 
 
 MIGRATION_LOCK = 0x7472_7563  # "truc": one process migrates at a time
 
 
+LISTEN_RETRY = (0.1, 5.0)  # the listening connection, lost, is opened again: first and last pause
+
+
+async def _nothing_to_reset(conn: Any) -> None:
+    """A connection given back to the pool needs no reset: the bot sets no session state (its
+    advisory locks end with their transactions; it listens on a connection of its own). asyncpg's
+    default reset is a round trip on every release: a third of a tap's trips."""
+
+
 class PostgresDatabase(Database):
-    """A pool of asyncpg connections; each transaction on a connection of its own."""
+    """A pool of asyncpg connections; each transaction on a connection of its own. One more
+    connection, kept apart, listens for other processes' notices (`listen`)."""
 
     dialect = "postgresql"
     shared = True
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, url: str = "") -> None:
         self.pool = pool
+        self.url = url
         self.meter = Meter()
+        self._listeners: dict[str, tuple[Callable[[str], None], Callable[[], None]]] = {}
+        self._listener: asyncio.Task[None] | None = None
+        self._listening = False
+        self.listens = 0  # times listening began (a reconnection counts again)
 
     @staticmethod
-    async def connect(url: str) -> PostgresDatabase:
+    async def connect(url: str, size: int = 10) -> PostgresDatabase:
         import asyncpg  # only needed with PostgreSQL
 
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=10)
-        db = PostgresDatabase(pool)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, reset=_nothing_to_reset)
+        db = PostgresDatabase(pool, url)
         try:
             await db.migrate()
         except BaseException:
@@ -492,7 +527,65 @@ class PostgresDatabase(Database):
         return db
 
     async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
         await self.pool.close()
+
+    def listen(
+        self, channel: str, on_notice: Callable[[str], None], on_ready: Callable[[], None]
+    ) -> None:
+        self._listeners[channel] = (on_notice, on_ready)
+        if self._listener is None:
+            self._listener = asyncio.get_running_loop().create_task(self._listen())
+
+    @property
+    def listening(self) -> bool:
+        return self._listening
+
+    async def _listen(self) -> None:
+        """Keep one connection LISTENing; lost (a restarted server, a network fault), open it
+        again with a growing pause; each time it is ready again, say so (`on_ready`)."""
+        import asyncpg
+
+        pause = LISTEN_RETRY[0]
+        while True:
+            conn = None
+            try:
+                conn = await asyncpg.connect(self.url)
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
+                for channel, (on_notice, _) in self._listeners.items():
+                    await conn.add_listener(channel, self._heard(on_notice))
+                self._listening = True
+                self.listens += 1
+                pause = LISTEN_RETRY[0]
+                for _, on_ready in self._listeners.values():
+                    on_ready()
+                await lost.wait()
+                log.warning("the listening connection to PostgreSQL was lost; opening it again")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("cannot listen to PostgreSQL (%s); again in %.1f s", error, pause)
+            finally:
+                self._listening = False
+                if conn is not None and not conn.is_closed():
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(conn.close(timeout=1))
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, LISTEN_RETRY[1])
+
+    def _heard(self, on_notice: Callable[[str], None]) -> Callable[..., None]:
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            self.meter.notices += 1
+            try:
+                on_notice(payload)
+            except Exception:
+                log.exception("a notice from PostgreSQL could not be handled")
+
+        return heard
 
     async def migrate(self) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
@@ -514,25 +607,21 @@ class PostgresDatabase(Database):
         # synchronous_commit is on (the server's default): every commit is durable already
         meter = self.meter
         meter.transactions += 1
-        meter.trip("RESET")  # asyncpg's pool resets a connection given back
         async with self.pool.acquire() as conn, conn.transaction():
             meter.trip("BEGIN")
             yield _PgConn(conn, meter)
             meter.trip("COMMIT")
 
     async def write(self, writer: Writer) -> None:
-        self.meter.trip("RESET")
         async with self.pool.acquire() as conn:
             # each statement autocommits, a round trip of its own: it may read, too
             await writer(_PgConn(conn, self.meter))
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
         self.meter.trip(kind_of(sql))
-        self.meter.trip("RESET")
         found: Row | None = await self.pool.fetchrow(to_postgres(sql), *args)
         return found
 
     async def fetchall(self, sql: str, *args: object) -> list[Row]:
         self.meter.trip(kind_of(sql))
-        self.meter.trip("RESET")
         return list(await self.pool.fetch(to_postgres(sql), *args))

@@ -170,3 +170,11 @@ MIGRATIONS.append(
 ALTER TABLE games ADD COLUMN rematch_of BIGINT
 """
 )
+
+# The table version an outbox row was last written for: a worker that has that version of the
+# table in memory (it committed it) renders the row without reading the table again.
+MIGRATIONS.append(
+    """
+ALTER TABLE outbox ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0
+"""
+)

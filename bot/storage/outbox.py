@@ -9,10 +9,17 @@ the version at which a notifying delivery (a hand message sent anew) was last as
 `lanes` says which sender owns a chat's lane (a lease, so several processes can share one
 database, each lane run by one sender at a time) and when the lane may call next (pacing that
 survives a restart).
+
+On PostgreSQL (several processes) each write is one statement, one round trip, and it tells
+the lanes' owners: rows written for a lane another live sender holds send that sender a notice
+(`pg_notify` on its channel, `lane_channel(owner)`), delivered when the rows commit; the writer
+remembers that the lane is held elsewhere until when (`elsewhere`), and asks nothing more.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -70,35 +77,142 @@ class Pending:
     version: int
     priority: int
     loud: bool  # a notifying delivery was asked for since the last delivery
+    created_at: float = 0.0  # when it was last written (wall clock)
+    stamp: int = 0  # the version of its table it was last written for (0: none)
+
+
+def lane_channel(owner: str) -> str:
+    """The channel a sender listens on for notices about its lanes (PostgreSQL's identifiers
+    hold 63 bytes: the owner's name is hashed; the SQL below computes the same)."""
+    return "truco_lane_" + hashlib.md5(owner.encode()).hexdigest()
+
+
+_NOTIFY_OWNERS = (
+    "SELECT l.chat_id, l.lease_until,"
+    " pg_notify('truco_lane_' || md5(l.owner), l.chat_id::text) AS told"
+    " FROM lanes l WHERE l.chat_id = ANY(?::bigint[]) AND l.owner <> ? AND l.lease_until > ?"
+)
+_ROWS = (
+    "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, version, created_at, stamp)"
+    " SELECT chat_id, priority, kind, key, payload, loud, version, ?::double precision, ?::bigint"
+    " FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::bigint[],"
+    " ?::bigint[]) WITH ORDINALITY AS x(chat_id, priority, kind, key, payload, loud, version, n)"
+)
+# A keyed row written again while it waits: bumped (by how many times this write asked for it)
+_ON_KEY = (
+    " ON CONFLICT (chat_id, key) WHERE key IS NOT NULL DO UPDATE SET"
+    " version = outbox.version + {bumps}, created_at = excluded.created_at,"
+    " stamp = CASE WHEN excluded.stamp > outbox.stamp THEN excluded.stamp ELSE outbox.stamp END,"
+    " loud = CASE WHEN excluded.loud > 0 THEN outbox.version + {bumps} ELSE outbox.loud END,"
+    " priority = CASE WHEN excluded.priority < outbox.priority"
+    " THEN excluded.priority ELSE outbox.priority END"
+)
+_ON_KEY_ONCE = _ON_KEY.format(bumps="1")
+_ON_KEY_MERGED = _ON_KEY.format(bumps="excluded.version")
+# what a write found: the lanes whose owners it told (`n`), and until when they hold them
+TOLD = (
+    "SELECT (SELECT array_agg(chat_id) FROM n) AS chats,"
+    " (SELECT array_agg(lease_until) FROM n) AS leases"
+)
+
+
+def merged(rows: Iterable[Outgoing]) -> list[tuple[Outgoing, int]]:
+    """One row per key and chat (a statement may not upsert a row twice), with how many times
+    it was asked for: the first's payload, the most urgent priority, loud if any was. New
+    messages (no key) all stay, in order, first."""
+    plain: list[tuple[Outgoing, int]] = []
+    keyed: dict[tuple[int, str], tuple[Outgoing, int]] = {}
+    for row in rows:
+        if row.key is None:
+            plain.append((row, 1))
+            continue
+        seen = keyed.get((row.chat_id, row.key))
+        if seen is None:
+            keyed[(row.chat_id, row.key)] = (row, 1)
+        else:
+            first, times = seen
+            keyed[(row.chat_id, row.key)] = (
+                Outgoing(
+                    first.chat_id, first.kind, first.payload, first.key,
+                    min(first.priority, row.priority), first.loud or row.loud,
+                ),
+                times + 1,
+            )  # fmt: skip
+    return plain + list(keyed.values())
 
 
 class OutboxStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, owner: str = "main") -> None:
         self.db = db
+        self.owner = owner  # this process's name as a sender (the lanes' owner)
+        # Lanes another live sender holds, as the last write for them found: chat -> the end
+        # of that sender's lease (told by a notice; after the lease, look again).
+        self.elsewhere: dict[int, float] = {}
 
-    async def enqueue(self, conn: Conn, rows: list[Outgoing], now: float) -> None:
-        """Inside the caller's transaction."""
+    def rows_statement(
+        self, rows: list[Outgoing], now: float, guard: str = "", stamp: int = 0
+    ) -> tuple[str, list[object]]:
+        """PostgreSQL: the rows as one INSERT ... SELECT over arrays (a CTE's body); `guard`
+        a condition the rows go in only under (a fused commit: the table saved)."""
+        columns: list[list[object]] = [[], [], [], [], [], [], []]
+        for row, times in merged(rows):
+            # a loud row is loud as of its last version (> done, which is 0 for a new row)
+            values = (row.chat_id, row.priority, str(row.kind), row.key,
+                      codec.dumps(row.payload), times if row.loud else 0, times)  # fmt: skip
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+        where = f" WHERE {guard}" if guard else ""
+        return f"{_ROWS}{where} ORDER BY n{_ON_KEY_MERGED}", [now, stamp, *columns]
+
+    def notify_statement(
+        self, rows: list[Outgoing], now: float, guard: str = ""
+    ) -> tuple[str, list[object]]:
+        """PostgreSQL: tell the other live owners of these rows' lanes (a CTE's body, `n`)."""
+        chats = sorted({row.chat_id for row in rows})
+        where = f" AND {guard}" if guard else ""
+        return _NOTIFY_OWNERS + where, [chats, self.owner, now]
+
+    def told(
+        self, rows: Iterable[Outgoing], chats: list[int] | None, leases: list[float] | None
+    ) -> None:
+        """What a write found: the lanes other senders hold (told), the rest free or ours."""
+        held = dict(zip(chats or (), leases or (), strict=True))
+        for chat_id in {row.chat_id for row in rows}:
+            lease = held.get(chat_id)
+            if lease is None:
+                self.elsewhere.pop(chat_id, None)
+            else:
+                self.elsewhere[chat_id] = float(lease)
+
+    async def enqueue(self, conn: Conn, rows: list[Outgoing], now: float, stamp: int = 0) -> None:
+        """Inside the caller's transaction. `stamp`: the version of the table these rows are
+        about, as this commit saves it (0: no table)."""
+        if self.db.dialect == "postgresql":
+            insert, insert_args = self.rows_statement(rows, now, stamp=stamp)
+            notify, notify_args = self.notify_statement(rows, now)
+            found = await conn.fetchone(
+                f"WITH o AS ({insert}), n AS ({notify}) {TOLD}", (*insert_args, *notify_args)
+            )
+            assert found is not None
+            self.told(rows, found["chats"], found["leases"])
+            return
         plain: list[tuple[object, ...]] = []
         keyed: list[tuple[object, ...]] = []
         for row in rows:
             payload = codec.dumps(row.payload)
-            values = (row.chat_id, row.priority, row.kind, row.key, payload, int(row.loud), now)
+            values = (
+                row.chat_id, row.priority, row.kind, row.key, payload, int(row.loud), now, stamp
+            )  # fmt: skip
             (plain if row.key is None else keyed).append(values)
+        insert = (
+            "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at, stamp)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        )
         if plain:
-            await conn.executemany(
-                "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                plain,
-            )
+            await conn.executemany(insert, plain)
         if keyed:
             await conn.executemany(
-                "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (chat_id, key) WHERE key IS NOT NULL DO UPDATE SET"
-                " version = outbox.version + 1,"
-                " loud = CASE WHEN excluded.loud > 0 THEN outbox.version + 1 ELSE outbox.loud END,"
-                " priority = CASE WHEN excluded.priority < outbox.priority"
-                " THEN excluded.priority ELSE outbox.priority END",
+                insert + _ON_KEY_ONCE,
                 keyed,
             )
 
@@ -110,7 +224,8 @@ class OutboxStore:
         behind a flood of new messages)."""
         order = "priority = 0, priority, id" if posts_last else "priority, id"
         rows = await self.db.fetchall(
-            "SELECT id, chat_id, kind, key, payload, version, priority, loud > done AS is_loud"
+            "SELECT id, chat_id, kind, key, payload, version, priority, loud > done AS is_loud,"
+            " created_at, stamp"
             f" FROM outbox WHERE chat_id = ? ORDER BY {order} LIMIT ?",
             chat_id,
             limit,
@@ -125,6 +240,8 @@ class OutboxStore:
                 version=row["version"],
                 priority=row["priority"],
                 loud=bool(row["is_loud"]),
+                created_at=row["created_at"],
+                stamp=row["stamp"],
             )
             for row in rows
         ]
@@ -139,6 +256,19 @@ class OutboxStore:
         """The row went out as `row.version`: gone, unless it was bumped meanwhile. Any prefix
         of these statements is harmless to keep (the lane's pace first: a row sent again after a
         crash still keeps it), so they need no transaction of their own."""
+        if self.db.dialect == "postgresql":  # one statement (one round trip)
+            pace = ""
+            args: tuple[object, ...] = (row.id, row.version)
+            if next_at is not None:
+                pace = ", p AS (UPDATE lanes SET next_at = ? WHERE chat_id = ? AND owner = ?)"
+                args = (*args, next_at, row.chat_id, owner)
+            await conn.run(
+                "WITH gone AS (DELETE FROM outbox WHERE id = ? AND version = ? RETURNING id)"
+                f"{pace} UPDATE outbox SET done = ? WHERE id = ? AND NOT EXISTS"
+                " (SELECT 1 FROM gone)",
+                (*args, row.version, row.id),
+            )
+            return
         if next_at is not None:
             await conn.run(
                 "UPDATE lanes SET next_at = ? WHERE chat_id = ? AND owner = ?",
@@ -153,7 +283,30 @@ class OutboxStore:
 
     async def claim(self, chat_id: int, owner: str, now: float, lease: float) -> float | None:
         """Own the lane until now + lease, if it is free, expired or already ours: the time of
-        its next call; None if another sender holds it."""
+        its next call; None if another sender holds it (on PostgreSQL that sender is told: what
+        this one came for may have been written after it last looked, and it is remembered in
+        `elsewhere` until the end of that sender's lease)."""
+        if self.db.dialect == "postgresql":
+            found = await self.db.fetchone(
+                "WITH c AS (INSERT INTO lanes (chat_id, owner, lease_until) VALUES (?, ?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner,"
+                " lease_until = excluded.lease_until"
+                " WHERE lanes.owner = excluded.owner OR lanes.lease_until < ?"
+                " RETURNING owner, next_at, lease_until),"
+                " other AS (SELECT l.owner, l.next_at, l.lease_until,"
+                " pg_notify('truco_lane_' || md5(l.owner), l.chat_id::text) AS told"
+                " FROM lanes l WHERE l.chat_id = ? AND NOT EXISTS (SELECT 1 FROM c))"
+                " SELECT owner, next_at, lease_until FROM c"
+                " UNION ALL SELECT owner, next_at, lease_until FROM other",
+                chat_id, owner, now + lease, now, chat_id,
+            )  # fmt: skip
+            if found is None:
+                return None  # (the row went meanwhile: nobody holds it; try again later)
+            if found["owner"] != owner:
+                self.elsewhere[chat_id] = float(found["lease_until"])
+                return None
+            self.elsewhere.pop(chat_id, None)
+            return float(found["next_at"])
         async with self.db.transaction() as conn:
             await conn.run(
                 "INSERT INTO lanes (chat_id, owner, lease_until) VALUES (?, ?, ?)"
@@ -168,6 +321,15 @@ class OutboxStore:
         if found is None or found["owner"] != owner:
             return None
         return float(found["next_at"])
+
+    async def release_all(self, owner: str) -> None:
+        """A sender that stops: its lanes are free now, not at the end of their leases (another
+        process takes them over at once)."""
+
+        async def writer(conn: Conn) -> None:
+            await conn.run("UPDATE lanes SET lease_until = 0 WHERE owner = ?", (owner,))
+
+        await self.db.write(writer)
 
     async def release(self, chat_id: int, owner: str) -> None:
         """An idle lane: its lease ends now (its pace, `next_at`, stays)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -11,6 +12,7 @@ from bot import codec
 from bot.game import ActionKind, MatchConfig, MatchState
 from bot.options import DEFAULT_BOT_LEVEL, TableOptions
 from bot.storage.db import Conn, Database, Row
+from bot.storage.outbox import TOLD, OutboxStore, Outgoing
 
 
 class TableStatus(StrEnum):
@@ -208,9 +210,20 @@ def _columns(table: Table) -> dict[str, object]:
     }
 
 
+TABLES_CHANNEL = "truco_tables"
+
+
 class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # Several workers with web tables: each commit of a table says so on TABLES_CHANNEL
+        # (a page watching it may be served by another worker).
+        self.notify_tables = False
+
+    async def tell_table(self, conn: Conn, table_id: int) -> None:
+        """Inside a commit: the other workers hear that this table changed (PostgreSQL)."""
+        if self.notify_tables:
+            await conn.run(f"SELECT pg_notify('{TABLES_CHANNEL}', ?)", (str(table_id),))
 
     # -- tables --------------------------------------------------------------------------------
     async def table(self, table_id: int) -> Table | None:
@@ -288,6 +301,80 @@ class Store:
             (*columns.values(), table.id, expected),
         )
         return changed == 1
+
+    async def save_change(
+        self,
+        table: Table,
+        expected: int,
+        entries: Sequence[tuple[int | None, str]],
+        first_seq: int,
+        rows: list[Outgoing],
+        outbox: OutboxStore,
+        now: float,
+        messages_only: bool = False,
+    ) -> bool:
+        # `now`: the actions' time (the table's updated_at); the rows are stamped with the wall
+        # clock (their delay to delivery is measured against it)
+        """The commit of an ordinary change in a transaction of its own: the table saved over
+        version `expected` (False, and nothing written, if another process saved first), its
+        new actions, the rows the front ends will send. On PostgreSQL one statement does it all,
+        one round trip where a transaction took six (BEGIN, the table, the actions, two outbox
+        inserts, COMMIT), and tells the owners of the rows' lanes (see `OutboxStore`)."""
+        if self.db.dialect != "postgresql":
+            async with self.db.transaction() as conn:
+                save = self.save_messages if messages_only else self.save_table
+                if not await save(conn, table, expected):
+                    return False
+                if entries:
+                    await self.append_actions(conn, table.id, first_seq, list(entries), now)
+                if rows:
+                    await outbox.enqueue(conn, rows, time.time(), table.version)
+            return True
+        if messages_only:
+            columns: dict[str, object] = {
+                "message_id": table.message_id,
+                "hand_messages": codec.dumps(table.hand_messages),
+                "version": table.version,
+                "updated_at": table.updated_at,
+            }
+        else:
+            columns = _columns(table)
+        assignments = ", ".join(f"{name} = ?" for name in columns)
+        parts = [f"g AS (UPDATE games SET {assignments} WHERE id = ? AND version = ? RETURNING id)"]
+        args: list[object] = [*columns.values(), table.id, expected]
+        saved = "EXISTS (SELECT 1 FROM g)"
+        if self.notify_tables and not messages_only:  # (a page shows no message ids)
+            parts.append(f"t AS (SELECT pg_notify('{TABLES_CHANNEL}', ?) WHERE {saved})")
+            args.append(str(table.id))
+        if entries:
+            parts.append(
+                "a AS (INSERT INTO actions (game_id, seq, user_id, code, at)"
+                " SELECT ?::bigint, seq, user_id, code, ?::double precision"
+                " FROM unnest(?::bigint[], ?::bigint[], ?::text[])"
+                f" AS x(seq, user_id, code) WHERE {saved})"
+            )
+            args += [
+                table.id, now, [first_seq + i for i in range(len(entries))],
+                [user_id for user_id, _ in entries], [code for _, code in entries],
+            ]  # fmt: skip
+        if rows:
+            wall = time.time()
+            insert, insert_args = outbox.rows_statement(rows, wall, saved, table.version)
+            notify, notify_args = outbox.notify_statement(rows, wall, saved)
+            parts += [f"o AS ({insert})", f"n AS ({notify})"]
+            args += [*insert_args, *notify_args]
+            told = TOLD.removeprefix("SELECT ")
+        else:
+            told = "NULL AS chats, NULL AS leases"
+        found = await self.db.fetchone(
+            f"WITH {', '.join(parts)} SELECT (SELECT count(*) FROM g) AS saved, {told}", *args
+        )
+        assert found is not None
+        if not found["saved"]:
+            return False
+        if rows:
+            outbox.told(rows, found["chats"], found["leases"])
+        return True
 
     async def save_messages(self, conn: Conn, table: Table, expected: int) -> bool:
         """Only the ids of the table's messages (cheaper than the whole row with its state)."""

@@ -119,7 +119,7 @@ class Deliverer:
         if kind is None:
             log.warning("outbox row %s of a kind this code no longer makes: dropped", row.id)
             return Delivery(called=False)
-        table = await self.tables.get(int(row.payload["t"]))
+        table = await self.tables.to_show(int(row.payload["t"]), row.stamp)
         if table is None:
             return Delivery(called=False)
         if kind is RowKind.BOARD:

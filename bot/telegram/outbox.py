@@ -11,6 +11,14 @@ A 429 is waited out in its own lane (other chats go on), network errors are retr
 growing pause, and a call Telegram refuses is logged and dropped so it cannot block the lane.
 Private chats are not paced per chat; a shared budget of `overall_per_second` calls holds back
 only background refreshes, so a tapper's own hand and a "your turn" message never wait.
+
+Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
+works, let go when it stops); another process that writes rows for it tells it in the same
+statement (a notice on the owner's channel, heard on a connection that LISTENs), and wakes a
+lane it cannot claim again when the owner's lease ends (the owner may have died). Polling for
+lanes with work is then only a slow safety net (`SAFETY_POLL`); while notices cannot be heard
+(the listening connection lost) the sender polls as often as `poll` and lets each lane go when
+it is empty, as it must without them.
 """
 
 from __future__ import annotations
@@ -20,13 +28,14 @@ import contextlib
 import logging
 import time
 import uuid
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.storage.db import Conn, Database
-from bot.storage.outbox import POST, OutboxStore, Outgoing, Pending
+from bot.storage.outbox import POST, OutboxStore, Outgoing, Pending, lane_channel
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +46,7 @@ Committer = Callable[[Writer], Awaitable[None]]
 
 LANE_BATCH = 16  # rows read from a lane at a time
 POSTS_IN_A_ROW = 3  # in a group, after this many new messages a waiting refresh (the board) goes
+SAFETY_POLL = 5.0  # seconds between looks for lanes with work, while notices are heard
 _SOFT_REFUSALS = ("chat not found", "bot was kicked", "not enough rights", "have no rights")
 
 
@@ -100,6 +110,8 @@ class _Lane:
         self.woken: asyncio.Future[None] | None = None  # set while a row waits for the budget
         self.posts = 0  # new messages sent in a row (a paced group's board gets its turn)
         self.unwritten: _Unwritten | None = None  # delivered, its completion not yet recorded
+        self.noticed = 0.0  # when another process's notice about this lane arrived (0: none)
+        self.timer: asyncio.TimerHandle | None = None  # wake when another's lease ends
 
 
 class Outbox:
@@ -113,11 +125,13 @@ class Outbox:
         owner: str | None = None,
         lease: float = 15.0,
         poll: float = 1.0,
+        store: OutboxStore | None = None,
     ) -> None:
         self.db = db
-        self.store = OutboxStore(db)
+        self.owner = owner or (store.owner if store else uuid.uuid4().hex)
+        # shared with the core's commits (what they learned of other senders' lanes)
+        self.store = store or OutboxStore(db, self.owner)
         self.group_interval = group_interval
-        self.owner = owner or uuid.uuid4().hex
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
@@ -128,6 +142,10 @@ class Outbox:
         self._idle = asyncio.Event()
         self._idle.set()
         self._running = 0  # lane tasks running (a count: no scan of every lane ever seen)
+        # Rows another process wrote for a lane of ours: how many took each whole number of ms
+        # from their commit to our reading them (the cross-process delivery delay, a histogram;
+        # bench/stack.py reports it).
+        self.delays: Counter[int] = Counter()
 
     # -- writing ---------------------------------------------------------------------------------
     async def write(self, conn: Conn, rows: list[Outgoing]) -> None:
@@ -165,7 +183,49 @@ class Outbox:
     def start(self, deliver: Deliver) -> None:
         """Deliver what is waiting (left by a crash, or by another process) and keep looking."""
         self.deliver = deliver
+        if self.db.shared:
+            self.db.listen(lane_channel(self.owner), self._notice, self._heard_again)
         self._poller = asyncio.get_running_loop().create_task(self._poll())
+
+    @property
+    def _sticky(self) -> bool:
+        """Lanes stay with this sender between deliveries: others tell it when they write."""
+        return self.db.shared and self.db.listening
+
+    def _notice(self, payload: str) -> None:
+        """Another process wrote rows for a lane of ours (committed now)."""
+        try:
+            chat_id = int(payload)
+        except ValueError:
+            log.warning("a notice that names no chat: %r", payload[:40])
+            return
+        self.wake_chat(chat_id)
+        lane = self._lanes.get(chat_id)
+        if lane is not None and not lane.noticed:
+            lane.noticed = time.time()
+
+    def _heard_again(self) -> None:
+        """Listening (again): whatever was said while it was not is found by looking now."""
+        if not self._closed and self.deliver is not None:
+            asyncio.get_running_loop().create_task(self._look())
+
+    async def _look(self) -> None:
+        try:
+            for chat_id in await self.store.lanes_with_work(self.owner, time.time()):
+                lane = self._lanes.get(chat_id)
+                if lane is None or lane.task is None or lane.task.done():
+                    self.wake_chat(chat_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("outbox poll failed")
+
+    def _wake_at(self, lane: _Lane, at: float) -> None:
+        """Look at the lane again at `at` (wall clock): when another sender's lease ends."""
+        if lane.timer is not None:
+            lane.timer.cancel()
+        delay = max(0.0, at - time.time()) + 0.05
+        lane.timer = asyncio.get_running_loop().call_later(delay, self.wake_chat, lane.chat_id)
 
     def _forget_idle(self) -> None:
         """Lanes with nothing running, whose lease and pace are past, are forgotten (a chat
@@ -179,16 +239,8 @@ class Outbox:
     async def _poll(self) -> None:
         while not self._closed:
             self._forget_idle()
-            try:
-                for chat_id in await self.store.lanes_with_work(self.owner, time.time()):
-                    lane = self._lanes.get(chat_id)
-                    if lane is None or lane.task is None or lane.task.done():
-                        self.wake_chat(chat_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("outbox poll failed")
-            await asyncio.sleep(self.poll)
+            await self._look()
+            await asyncio.sleep(max(self.poll, SAFETY_POLL) if self._sticky else self.poll)
 
     async def _own(self, lane: _Lane) -> bool:
         now = time.time()
@@ -199,6 +251,12 @@ class Outbox:
             # process stops (and the same worker id claims it again at the next start).
             lane.lease_until = now + self.lease
             return True
+        held = self.store.elsewhere.get(lane.chat_id, 0.0)
+        if held > now and self._sticky:
+            # Another sender holds it and was told of our rows by the commit that wrote them;
+            # if it died, its lease ends: look again then.
+            self._wake_at(lane, held)
+            return False
         next_at = await self.store.claim(lane.chat_id, self.owner, now, self.lease)
         if next_at is None:
             return False
@@ -220,15 +278,18 @@ class Outbox:
                     return  # another sender runs this lane
                 overdue = lane.interval > 0 and lane.posts >= POSTS_IN_A_ROW
                 rows = await self.store.lane_rows(lane.chat_id, LANE_BATCH, posts_last=overdue)
+                if lane.noticed:
+                    self._delays(lane, rows)
                 if overdue:
                     rows = rows[:1]  # the refresh first, then posts again
                     lane.posts = 0
                 if not rows:
                     if lane.dirty:
                         continue
-                    if self.db.shared:
-                        # Other processes write to this lane too: free it now rather than at
-                        # the lease's end, so the next one to write can send at once.
+                    if self.db.shared and not self._sticky:
+                        # Other processes write to this lane too and cannot tell us: free it
+                        # now rather than at the lease's end, so the next one to write can
+                        # send at once.
                         await self.store.release(lane.chat_id, self.owner)
                         lane.lease_until = 0.0
                     return
@@ -241,15 +302,25 @@ class Outbox:
                         break  # new rows may go first; a failed call is tried again
                 else:
                     whole = not overdue and len(rows) < LANE_BATCH  # the lane read to its end
-                    if not self.db.shared and not lane.dirty and whole:
-                        # Only this process writes rows, and it wakes the lane when it does:
-                        # nothing new came, so the lane is empty without asking again.
+                    if (self._sticky or not self.db.shared) and not lane.dirty and whole:
+                        # Whoever writes rows for this lane wakes it (this process) or tells it
+                        # (another, by a notice): nothing came, so the lane is empty without
+                        # asking again.
                         return
                 lane.retry = False
         finally:
             self._running -= 1
             if self._running == 0:
                 self._idle.set()
+
+    def _delays(self, lane: _Lane, rows: list[Pending]) -> None:
+        """Rows read after another process's notice: how long after their commit (rows
+        waiting for the lane's pace are not counted: they wait by design)."""
+        lane.noticed = 0.0
+        now = time.time()
+        for row in rows:
+            if row.created_at >= lane.next_at:
+                self.delays[int(1000 * (now - row.created_at))] += 1
 
     async def _one(self, lane: _Lane, row: Pending) -> None:
         wait = lane.next_at - time.time()
@@ -366,8 +437,12 @@ class Outbox:
         return False
 
     async def close(self) -> None:
-        """Stop sending; whatever is left stays in the database for the next start."""
+        """Stop sending; whatever is left stays in the database for the next start (with
+        other processes, this one's lanes are let go: they take them over at once)."""
         self._closed = True
+        for lane in self._lanes.values():
+            if lane.timer is not None:
+                lane.timer.cancel()
         tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
         if self._poller is not None:
             tasks.append(self._poller)
@@ -376,6 +451,11 @@ class Outbox:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self.db.shared:
+            try:
+                await self.store.release_all(self.owner)
+            except Exception:  # their leases end on their own
+                log.warning("could not let this sender's lanes go", exc_info=True)
 
 
 def _seconds(value: object) -> float:

@@ -29,7 +29,7 @@ from bot.i18n import translator
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
 from bot.storage.outbox import Outgoing
-from bot.storage.repo import Table
+from bot.storage.repo import TABLES_CHANNEL, Table
 from bot.web.cards import back_svg, card_svg
 from bot.web.initdata import BadInitData, validate
 from bot.web.view import table_view
@@ -46,7 +46,8 @@ WEB_WORDS = tuple(
 
 MAX_BODY = 4096  # an action is a few dozen bytes
 KEEPALIVE = 15.0  # seconds between comments on a quiet stream (proxies drop idle ones)
-SHARED_POLL = 0.5  # shared database (several workers): how often a stream checks the version
+SHARED_POLL = 0.5  # several workers, their notices not heard: how often a stream checks the version
+SHARED_SAFETY = 5.0  # several workers, notices heard: the check is only a safety net
 STATIC = ("index.html", "app.js", "style.css")
 SIGNS_REMEMBERED = 10_000
 
@@ -151,8 +152,22 @@ class Hub:
             self._signs.move_to_end(key)
             if len(self._signs) > SIGNS_REMEMBERED:
                 self._signs.popitem(last=False)
-        for woken in self._watching.get(table.id, ()):
+        self.wake(table.id)
+
+    def wake(self, table_id: int) -> None:
+        for woken in self._watching.get(table_id, ()):
             woken.set()
+
+    def heard(self, payload: str) -> None:
+        """Another worker committed a change of a table (its notice)."""
+        with contextlib.suppress(ValueError):
+            self.wake(int(payload))
+
+    def wake_all(self) -> None:
+        """Notices may have been missed (listening began again): every stream looks."""
+        for watchers in self._watching.values():
+            for woken in watchers:
+                woken.set()
 
     @contextlib.contextmanager
     def watch(self, table_id: int) -> Any:
@@ -322,9 +337,12 @@ class WebTable:
         )
         await response.prepare(request)
         # With several workers on one PostgreSQL, a change may be committed by another process,
-        # whose subscribers this one never hears: the stream then also looks at the table's
-        # version twice a second (one small query) and reads the table only when it moved.
+        # whose subscribers this one never hears: that process's commit sends a notice (see
+        # `WebServer.start`), and the stream also looks at the table's version now and then,
+        # twice a second while notices cannot be heard (one small query), and reads the table
+        # only when it moved.
         shared = self.core.tables.shared
+        db = self.core.store.db
         with self.hub.watch(table.id) as woken:
             sent: dict[str, Any] | None = None
             version = -1
@@ -341,7 +359,10 @@ class WebTable:
                     await response.write(f"data: {json.dumps(view)}\n\n".encode())
                     sent = view
                 while not self.hub.closed:
-                    wait = SHARED_POLL if shared else KEEPALIVE
+                    if not shared:
+                        wait = KEEPALIVE
+                    else:
+                        wait = SHARED_SAFETY if db.listening else SHARED_POLL
                     try:
                         await asyncio.wait_for(woken.wait(), wait)
                         break
@@ -470,6 +491,11 @@ class WebServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
+        core = self.table.core
+        if core.tables.shared:
+            # Every worker's commits say which table changed; this one's streams hear them.
+            core.store.notify_tables = True
+            core.store.db.listen(TABLES_CHANNEL, self.hub.heard, self.hub.wake_all)
         runner = web.AppRunner(self.table.app(), access_log=None)
         await runner.setup()
         await web.TCPSite(runner, self.host, self.port).start()

@@ -1,0 +1,219 @@
+"""Several workers on one real PostgreSQL: a commit in one round trip, and wake-ups between
+workers by LISTEN/NOTIFY rather than polling (the safety net's poll is set to a minute here, so
+anything delivered within the tests' deadlines was woken, not found by a poll)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.game import ActionKind
+from bot.service.changes import Change
+from bot.service.core import Core
+from bot.storage.db import Database
+from bot.storage.outbox import OutboxStore, Outgoing, Pending, lane_channel
+from bot.storage.repo import Store
+from bot.telegram.outbox import Delivery, Outbox
+from tests.pg import INSTALL_HINT, Cluster
+from tests.service.test_service import started_table
+from tests.waiting import until
+
+NO_POLL = 60.0  # the safety net's poll: never within a test's deadline
+PRIVATE = 4242  # a private chat's lane (no pace)
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster | None) -> str:
+    if pg_cluster is None:
+        pytest.skip(INSTALL_HINT)
+    return pg_cluster.new_database()
+
+
+@dataclass
+class Worker:
+    """One process's sender, as `python -m bot` builds it: its own pool and listener."""
+
+    db: Database
+    outbox: Outbox
+    got: list[Pending] = field(default_factory=list)
+
+    async def deliver(self, row: Pending) -> Delivery:
+        self.got.append(row)
+        return Delivery()
+
+    def texts(self) -> list[str]:
+        return [row.payload["text"] for row in self.got]
+
+
+@pytest.fixture
+async def workers(pg_url: str) -> AsyncIterator[list[Worker]]:
+    made: list[Worker] = []
+    for name in ("w1", "w2"):
+        db = await Database.open(pg_url)
+        outbox = Outbox(db, 0.0, owner=name, poll=NO_POLL, store=OutboxStore(db, name))
+        worker = Worker(db, outbox)
+        outbox.start(worker.deliver)
+        made.append(worker)
+    await until(lambda: all(w.db.listening for w in made), 30)
+    yield made
+    for worker in made:
+        await worker.outbox.close()
+        await worker.db.close()
+
+
+async def write(worker: Worker, rows: list[Outgoing]) -> None:
+    """What a commit of the core does: the rows in one statement, then the local wake-up."""
+    store = worker.outbox.store
+
+    async def writer(conn: object) -> None:
+        await store.enqueue(conn, rows, time.time())  # type: ignore[arg-type]
+
+    await worker.db.write(writer)
+    worker.outbox.wake(rows)
+
+
+class Says:
+    """A front end that says two things about every change: a board and a line."""
+
+    async def plan(self, change: Change) -> list[Outgoing]:
+        return [Outgoing(-100, "board", {"t": 1}, "board", 2), Outgoing(-100, "text", {})]
+
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        pass
+
+
+async def test_a_move_commits_in_one_round_trip(pg_url: str) -> None:
+    core = Core.build(Store(await Database.open(pg_url)), seed=3)
+    core.changes.subscribe(Says())
+    try:
+        table_id = await started_table(core)
+        table = await core.tables.get(table_id)
+        assert table is not None and table.state is not None
+        action = next(a for a in table.state.legal_actions() if a.kind is ActionKind.PLAY)
+        user = table.seats[action.seat]
+        assert user is not None
+        meter = core.store.db.meter
+        before = meter.trips, dict(meter.kinds), meter.transactions
+        await core.play.act(table_id, user, table.state.step, ActionKind.PLAY, action.card)
+        kinds = {k: n - before[1].get(k, 0) for k, n in meter.kinds.items()}
+        kinds = {k: n for k, n in kinds.items() if n}
+        # the table read, and one statement with the save, the action, the rows, the notices
+        assert kinds == {"SELECT games": 1, "WITH": 1}, kinds
+        assert meter.trips - before[0] == 2 and meter.transactions == before[2]
+        # ... and everything of it is in the database
+        db = core.store.db
+        saved = await db.fetchone("SELECT version, state FROM games WHERE id = ?", table_id)
+        assert saved is not None and saved["version"] == table.version + 1  # (a fresh copy)
+        log = await core.store.action_log(table_id)
+        assert log[-1][2] == action.code
+        waiting = await db.fetchall("SELECT kind, version FROM outbox ORDER BY id")
+        texts = sum(1 for r in waiting if r["kind"] == "text")
+        boards = [r["version"] for r in waiting if r["kind"] == "board"]
+        # one line per change (the table made, then each version saved), one board bumped
+        assert texts == saved["version"] + 1 and boards == [texts]
+    finally:
+        await core.store.db.close()
+
+
+async def test_a_save_over_a_stale_version_writes_nothing(pg_url: str) -> None:
+    core = Core.build(Store(await Database.open(pg_url)), seed=3)
+    try:
+        table_id = await started_table(core)
+        table = await core.tables.get(table_id)
+        assert table is not None
+        outbox = core.tables.outbox
+        rows = [Outgoing(PRIVATE, "text", {"text": "uno"}), Outgoing(-7, "board", {}, "b", 2)]
+        counts = "SELECT (SELECT count(*) FROM actions) AS a, (SELECT count(*) FROM outbox) AS o"
+        before = await core.store.db.fetchone(counts)
+        table.version += 1
+        stale = table.version - 2  # another process saved in between
+        saved = await core.store.save_change(
+            table, stale, [(None, "x")], 99, rows, outbox, time.time()
+        )
+        assert not saved
+        assert await core.store.db.fetchone(counts) == before  # no action, no row
+        saved = await core.store.save_change(
+            table, table.version - 1, [(None, "x")], 99, rows, outbox, time.time()
+        )
+        after = await core.store.db.fetchone(counts)
+        assert saved and before is not None and after is not None
+        assert (after["a"] - before["a"], after["o"] - before["o"]) == (1, 2)
+    finally:
+        await core.store.db.close()
+
+
+async def test_rows_for_another_workers_lane_wake_it_at_once(workers: list[Worker]) -> None:
+    w1, w2 = workers
+    await write(w2, [Outgoing(PRIVATE, "text", {"text": "first"})])
+    await until(lambda: w2.texts() == ["first"], 30)  # w2 now holds the lane (it stays)
+    await until(lambda: not w2.outbox.busy(), 30)
+    notices = w2.db.meter.notices
+    claims = w1.db.meter.kinds.get("WITH", 0)
+    await write(w1, [Outgoing(PRIVATE, "text", {"text": "second"})])
+    await until(lambda: w2.texts() == ["first", "second"], 30)
+    assert w1.got == []  # w1 did not send it, nor try to claim the lane
+    assert w1.outbox.store.elsewhere.get(PRIVATE, 0) > time.time()
+    assert w1.db.meter.kinds.get("WITH", 0) == claims + 1  # only its write
+    assert w2.db.meter.notices == notices + 1
+    assert sum(w2.outbox.delays.values()) == 1  # commit -> read by w2, measured
+
+
+async def test_a_failed_claim_tells_the_holder(workers: list[Worker]) -> None:
+    """A row written while the holder's lease looked over: the writer claims, fails, and
+    the holder is told in the same statement (it may have looked before the row came)."""
+    w1, w2 = workers
+    now = time.time()
+    assert await w2.outbox.store.claim(PRIVATE, "w2", now, 15.0) is not None
+    async with w1.db.transaction() as conn:  # written as if no one held the lane
+        await conn.run(
+            "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at)"
+            " VALUES (?, 0, 'text', NULL, ?, 0, ?)",
+            (PRIVATE, '{"text": "late"}', now),
+        )
+    assert await w1.outbox.store.claim(PRIVATE, "w1", now, 15.0) is None
+    await until(lambda: w2.texts() == ["late"], 30)
+    assert w1.outbox.store.elsewhere[PRIVATE] > now
+
+
+async def test_a_dead_workers_lane_is_taken_over_when_its_lease_ends(
+    workers: list[Worker],
+) -> None:
+    w1, _ = workers
+    lease = 2.0
+    now = time.time()
+    # "w9" claimed the lane and died: nobody hears its channel
+    dead = OutboxStore(w1.db, "w9")
+    assert await dead.claim(PRIVATE, "w9", now, lease) is not None
+    await write(w1, [Outgoing(PRIVATE, "text", {"text": "anyone?"})])
+    assert w1.outbox.store.elsewhere[PRIVATE] == pytest.approx(now + lease, abs=0.01)
+    await until(lambda: w1.texts() == ["anyone?"], 30)  # its timer, not a poll
+    assert time.time() >= now + lease
+
+
+async def test_listening_comes_back_and_finds_what_it_missed(workers: list[Worker]) -> None:
+    w1, w2 = workers
+    await write(w2, [Outgoing(PRIVATE, "text", {"text": "one"})])
+    await until(lambda: w2.texts() == ["one"], 30)
+    await until(lambda: not w2.outbox.busy(), 30)
+    # the server drops w2's listening connection
+    assert w2.db.listens == 1
+    await w1.db.fetchall(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE ?",
+        f"LISTEN %{lane_channel('w2')}%",
+    )
+    await write(w1, [Outgoing(PRIVATE, "text", {"text": "two"})])  # its notice may be lost
+    await until(lambda: w2.db.listens == 2 and w2.db.listening, 30)
+    await until(lambda: w2.texts() == ["one", "two"], 30)
+    assert w1.got == []
+
+
+async def test_a_stopping_worker_lets_its_lanes_go(workers: list[Worker]) -> None:
+    w1, w2 = workers
+    await write(w2, [Outgoing(PRIVATE, "text", {"text": "one"})])
+    await until(lambda: w2.texts() == ["one"], 30)
+    await w2.outbox.close()  # a graceful stop (a deploy): not 15 s of its lease to wait
+    await write(w1, [Outgoing(PRIVATE, "text", {"text": "two"})])
+    await until(lambda: w1.texts() == ["two"], 30)
