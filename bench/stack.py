@@ -92,6 +92,9 @@ def db_stats(paths: list[Path]) -> dict[str, object]:
         except (OSError, ValueError):
             continue
         total["delays"].update({int(k): v for k, v in whole.get("delays_ms", {}).items()})  # type: ignore[attr-defined]
+        for what, (calls, asked) in whole.get("gathered", {}).items():
+            total[f"{what}_calls"] = int(total.get(f"{what}_calls", 0)) + calls  # type: ignore[call-overload]
+            total[f"{what}_asked"] = int(total.get(f"{what}_asked", 0)) + asked  # type: ignore[call-overload]
         for key, value in found.items():
             if key == "kinds":
                 total["kinds"].update(value)  # type: ignore[attr-defined]
@@ -279,6 +282,11 @@ async def main() -> None:
     parser.add_argument("--bot-level", default="dificil")
     parser.add_argument("--bot-delay", type=float, default=1.5)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--webhook",
+        action="store_true",
+        help="updates by webhook even for one worker (several workers always use it)",
+    )
     parser.add_argument("--database", default="sqlite")
     parser.add_argument(
         "--web", action="store_true", help="serve the web table too (a Mini App; no page open)"
@@ -328,11 +336,12 @@ async def main() -> None:
     if args.web:
         env.update({"TRUCO_WEBAPP_URL": "https://bench.invalid/t", "TRUCO_WEB_PORT": "0"})
     command = os.environ.get("BENCH_BOT_COMMAND", "-m bot").split()
+    hooked = args.workers > 1 or args.webhook
     bots = []
     stats_files = [folder / f"stats-{index}.json" for index in range(args.workers)]
     for index in range(args.workers):
         worker_env = dict(env, TRUCO_STATS_FILE=str(stats_files[index]))
-        if args.workers > 1:
+        if hooked:
             port = free_port()
             worker_env.update(
                 {
@@ -348,9 +357,9 @@ async def main() -> None:
                 sys.executable, *command, cwd=folder, env=worker_env
             )
         )
-    while len(fake.backends) < args.workers if args.workers > 1 else not fake.commands:  # noqa: ASYNC110
+    while len(fake.backends) < args.workers if hooked else not fake.commands:  # noqa: ASYNC110
         await asyncio.sleep(0.05)
-    if args.workers > 1:
+    if hooked:
         fake.start_balancing()
     await asyncio.sleep(0.5)
     bot = bots[0]
@@ -432,7 +441,7 @@ async def main() -> None:
     print(
         f"matches: {args.matches}, seconds: {args.seconds}, think: {args.think} s, "
         f"taps: {taps} ({taps / args.seconds:.0f}/s; {len(probe.refused_at)} refused: untimed), "
-        f"workers: {args.workers}, database: {args.database}"
+        f"workers: {args.workers}{' (webhook)' if hooked else ''}, database: {args.database}"
     )
     print(f"bot CPU: {cpu:.1f} s in all, {1000 * cpu / taps:.2f} ms per tap")
     if args.workers > 1:
@@ -460,6 +469,14 @@ async def main() -> None:
             f"lock waits (pg_stat_activity every 20 ms): a backend waited in {len(waiting)} of "
             f"{len(lock_samples)} samples, {sum(lock_samples) / len(lock_samples):.3f} on average"
         )
+    for what in ("reads", "completes"):
+        calls = int(stats.get(f"{what}_calls", 0))  # type: ignore[call-overload]
+        if calls:
+            asked = int(stats[f"{what}_asked"])  # type: ignore[call-overload]
+            print(
+                f"  lane {what} gathered: {asked / calls:.2f} lanes a statement"
+                f" ({calls} statements)"
+            )
     delays: Counter[int] = stats["delays"]  # type: ignore[assignment]
     if delays:
         spread = sorted(delays.elements())

@@ -142,6 +142,7 @@ class Runtime:
             "at": time.time(),
             "db": self.db.meter.as_dict(),
             "delays_ms": {str(ms): n for ms, n in self.outbox.delays.items()},
+            "gathered": self.outbox.gathered(),
         }
         part = path.with_name(path.name + ".part")
         part.write_bytes(orjson.dumps(stats))

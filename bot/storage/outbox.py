@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot import codec
-from bot.storage.db import Conn, Database
+from bot.storage.db import Conn, Database, Row
 
 
 class RowKind(StrEnum):
@@ -141,6 +141,26 @@ def merged(rows: Iterable[Outgoing]) -> list[tuple[Outgoing, int]]:
     return plain + list(keyed.values())
 
 
+_PENDING = (
+    "id, chat_id, kind, key, payload, version, priority, loud > done AS is_loud, created_at, stamp"
+)
+
+
+def _pending(row: Row) -> Pending:
+    return Pending(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        kind=row_kind(row["kind"]),
+        key=row["key"],
+        payload=codec.loads(row["payload"]),
+        version=row["version"],
+        priority=row["priority"],
+        loud=bool(row["is_loud"]),
+        created_at=row["created_at"],
+        stamp=row["stamp"],
+    )
+
+
 class OutboxStore:
     def __init__(self, db: Database, owner: str = "main") -> None:
         self.db = db
@@ -224,27 +244,51 @@ class OutboxStore:
         behind a flood of new messages)."""
         order = "priority = 0, priority, id" if posts_last else "priority, id"
         rows = await self.db.fetchall(
-            "SELECT id, chat_id, kind, key, payload, version, priority, loud > done AS is_loud,"
-            " created_at, stamp"
-            f" FROM outbox WHERE chat_id = ? ORDER BY {order} LIMIT ?",
+            f"SELECT {_PENDING} FROM outbox WHERE chat_id = ? ORDER BY {order} LIMIT ?",
             chat_id,
             limit,
         )
-        return [
-            Pending(
-                id=row["id"],
-                chat_id=row["chat_id"],
-                kind=row_kind(row["kind"]),
-                key=row["key"],
-                payload=codec.loads(row["payload"]),
-                version=row["version"],
-                priority=row["priority"],
-                loud=bool(row["is_loud"]),
-                created_at=row["created_at"],
-                stamp=row["stamp"],
-            )
-            for row in rows
-        ]
+        return [_pending(row) for row in rows]
+
+    async def lanes_rows(
+        self, chats: list[int], limit: int = 16, posts_last: bool = False
+    ) -> dict[int, list[Pending]]:
+        """`lane_rows` of several lanes in one statement (PostgreSQL: one round trip for the
+        lanes a commit woke together)."""
+        order = "priority = 0, priority, id" if posts_last else "priority, id"
+        rows = await self.db.fetchall(
+            f"SELECT w.* FROM unnest(?::bigint[]) AS c(chat) CROSS JOIN LATERAL (SELECT {_PENDING}"
+            f" FROM outbox WHERE chat_id = c.chat ORDER BY {order} LIMIT ?) AS w",
+            chats,
+            limit,
+        )
+        found: dict[int, list[Pending]] = {chat: [] for chat in chats}
+        for row in rows:
+            found[row["chat_id"]].append(_pending(row))
+        return found
+
+    async def complete_many(self, done: list[tuple[Pending, float | None]], owner: str) -> None:
+        """`complete` for rows of several lanes in one statement (PostgreSQL), autocommitted:
+        each row is gone, or marked done as the version that went out; a lane's pace kept."""
+        paced = [(row.chat_id, next_at) for row, next_at in done if next_at is not None]
+
+        async def writer(conn: Conn) -> None:
+            await conn.run(
+                "WITH x AS (SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS x(id, version)),"
+                " gone AS (DELETE FROM outbox o USING x WHERE o.id = x.id"
+                " AND o.version = x.version RETURNING o.id),"
+                " paced AS (UPDATE lanes l SET next_at = p.next_at FROM unnest(?::bigint[],"
+                " ?::double precision[]) AS p(chat_id, next_at)"
+                " WHERE l.chat_id = p.chat_id AND l.owner = ?)"
+                " UPDATE outbox o SET done = x.version FROM x"
+                " WHERE o.id = x.id AND o.id NOT IN (SELECT id FROM gone)",
+                (
+                    [row.id for row, _ in done], [row.version for row, _ in done],
+                    [chat for chat, _ in paced], [at for _, at in paced], owner,
+                ),
+            )  # fmt: skip
+
+        await self.db.write(writer)
 
     async def complete(
         self,
