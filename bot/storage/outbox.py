@@ -87,10 +87,15 @@ def lane_channel(owner: str) -> str:
     return "truco_lane_" + hashlib.md5(owner.encode()).hexdigest()
 
 
-_NOTIFY_OWNERS = (
-    "SELECT l.chat_id, l.lease_until,"
-    " pg_notify('truco_lane_' || md5(l.owner), l.chat_id::text) AS told"
-    " FROM lanes l WHERE l.chat_id = ANY(?::bigint[]) AND l.owner <> ? AND l.lease_until > ?"
+# The lanes of these rows that other live senders hold (`n`), and one notice to each such
+# sender naming all of its lanes (`m`: "chat,chat,..."), sent when the statement commits.
+_OWNERS = (
+    "SELECT l.chat_id, l.owner, l.lease_until FROM lanes l"
+    " WHERE l.chat_id = ANY(?::bigint[]) AND l.owner <> ? AND l.lease_until > ?"
+)
+_NOTICES = (
+    "SELECT pg_notify('truco_lane_' || md5(owner), string_agg(chat_id::text, ',')) AS told"
+    " FROM n GROUP BY owner"
 )
 _ROWS = (
     "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, version, created_at, stamp)"
@@ -109,10 +114,11 @@ _ON_KEY = (
 )
 _ON_KEY_ONCE = _ON_KEY.format(bumps="1")
 _ON_KEY_MERGED = _ON_KEY.format(bumps="excluded.version")
-# what a write found: the lanes whose owners it told (`n`), and until when they hold them
+# what a write found: the lanes whose owners it told (`n`), until when they hold them, and
+# how many notices it sent (`m`: naming it here is what makes the notices go)
 TOLD = (
     "SELECT (SELECT array_agg(chat_id) FROM n) AS chats,"
-    " (SELECT array_agg(lease_until) FROM n) AS leases"
+    " (SELECT array_agg(lease_until) FROM n) AS leases, (SELECT count(*) FROM m) AS notices"
 )
 
 
@@ -184,13 +190,14 @@ class OutboxStore:
         where = f" WHERE {guard}" if guard else ""
         return f"{_ROWS}{where} ORDER BY n{_ON_KEY_MERGED}", [now, stamp, *columns]
 
-    def notify_statement(
+    def notify_ctes(
         self, rows: list[Outgoing], now: float, guard: str = ""
     ) -> tuple[str, list[object]]:
-        """PostgreSQL: tell the other live owners of these rows' lanes (a CTE's body, `n`)."""
+        """PostgreSQL: tell the other live owners of these rows' lanes, one notice per owner
+        (CTEs `n` and `m` of the caller's statement, read by `TOLD`)."""
         chats = sorted({row.chat_id for row in rows})
         where = f" AND {guard}" if guard else ""
-        return _NOTIFY_OWNERS + where, [chats, self.owner, now]
+        return f"n AS ({_OWNERS}{where}), m AS ({_NOTICES})", [chats, self.owner, now]
 
     def told(
         self, rows: Iterable[Outgoing], chats: list[int] | None, leases: list[float] | None
@@ -209,9 +216,9 @@ class OutboxStore:
         about, as this commit saves it (0: no table)."""
         if self.db.dialect == "postgresql":
             insert, insert_args = self.rows_statement(rows, now, stamp=stamp)
-            notify, notify_args = self.notify_statement(rows, now)
+            notify, notify_args = self.notify_ctes(rows, now)
             found = await conn.fetchone(
-                f"WITH o AS ({insert}), n AS ({notify}) {TOLD}", (*insert_args, *notify_args)
+                f"WITH o AS ({insert}), {notify} {TOLD}", (*insert_args, *notify_args)
             )
             assert found is not None
             self.told(rows, found["chats"], found["leases"])
@@ -271,22 +278,31 @@ class OutboxStore:
         """`complete` for rows of several lanes in one statement (PostgreSQL), autocommitted:
         each row is gone, or marked done as the version that went out; a lane's pace kept."""
         paced = [(row.chat_id, next_at) for row, next_at in done if next_at is not None]
+        ids, versions = [row.id for row, _ in done], [row.version for row, _ in done]
+        # (`= ANY(...)` beside each join: the generic plan of a prepared statement, made for an
+        # unknown number of rows, then still finds rows by index, not by scanning the table)
+        rows = "unnest(?::bigint[], ?::bigint[]) AS x(id, version)"
+        sql = (
+            f"WITH gone AS (DELETE FROM outbox o USING {rows} WHERE o.id = ANY(?::bigint[])"
+            " AND o.id = x.id AND o.version = x.version RETURNING o.id)"
+        )
+        args: list[object] = [ids, versions, ids]
+        if paced:
+            chats = [chat for chat, _ in paced]
+            sql += (
+                ", paced AS (UPDATE lanes l SET next_at = p.next_at FROM unnest(?::bigint[],"
+                " ?::double precision[]) AS p(chat_id, next_at) WHERE l.chat_id = ANY(?::bigint[])"
+                " AND l.chat_id = p.chat_id AND l.owner = ?)"
+            )
+            args += [chats, [at for _, at in paced], chats, owner]
+        sql += (
+            f" UPDATE outbox o SET done = x.version FROM {rows} WHERE o.id = ANY(?::bigint[])"
+            " AND o.id = x.id AND o.id NOT IN (SELECT id FROM gone)"
+        )
+        args += [ids, versions, ids]
 
         async def writer(conn: Conn) -> None:
-            await conn.run(
-                "WITH x AS (SELECT * FROM unnest(?::bigint[], ?::bigint[]) AS x(id, version)),"
-                " gone AS (DELETE FROM outbox o USING x WHERE o.id = x.id"
-                " AND o.version = x.version RETURNING o.id),"
-                " paced AS (UPDATE lanes l SET next_at = p.next_at FROM unnest(?::bigint[],"
-                " ?::double precision[]) AS p(chat_id, next_at)"
-                " WHERE l.chat_id = p.chat_id AND l.owner = ?)"
-                " UPDATE outbox o SET done = x.version FROM x"
-                " WHERE o.id = x.id AND o.id NOT IN (SELECT id FROM gone)",
-                (
-                    [row.id for row, _ in done], [row.version for row, _ in done],
-                    [chat for chat, _ in paced], [at for _, at in paced], owner,
-                ),
-            )  # fmt: skip
+            await conn.run(sql, args)
 
         await self.db.write(writer)
 

@@ -360,12 +360,12 @@ class Store:
         if rows:
             wall = time.time()
             insert, insert_args = outbox.rows_statement(rows, wall, saved, table.version)
-            notify, notify_args = outbox.notify_statement(rows, wall, saved)
-            parts += [f"o AS ({insert})", f"n AS ({notify})"]
+            notify, notify_args = outbox.notify_ctes(rows, wall, saved)
+            parts += [f"o AS ({insert})", notify]
             args += [*insert_args, *notify_args]
             told = TOLD.removeprefix("SELECT ")
         else:
-            told = "NULL AS chats, NULL AS leases"
+            told = "NULL AS chats, NULL AS leases, 0 AS notices"
         found = await self.db.fetchone(
             f"WITH {', '.join(parts)} SELECT (SELECT count(*) FROM g) AS saved, {told}", *args
         )

@@ -251,16 +251,17 @@ class Outbox:
         return self.db.shared and self.db.listening
 
     def _notice(self, payload: str) -> None:
-        """Another process wrote rows for a lane of ours (committed now)."""
+        """Another process wrote rows for lanes of ours (committed now): "chat,chat,..."."""
         try:
-            chat_id = int(payload)
+            chats = [int(chat) for chat in payload.split(",")]
         except ValueError:
             log.warning("a notice that names no chat: %r", payload[:40])
             return
-        self.wake_chat(chat_id)
-        lane = self._lanes.get(chat_id)
-        if lane is not None and not lane.noticed:
-            lane.noticed = time.time()
+        for chat_id in chats:
+            self.wake_chat(chat_id)
+            lane = self._lanes.get(chat_id)
+            if lane is not None and not lane.noticed:
+                lane.noticed = time.time()
 
     def _heard_again(self) -> None:
         """Listening (again): whatever was said while it was not is found by looking now."""
