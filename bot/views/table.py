@@ -75,7 +75,7 @@ def _rounds(t: Translator, who: Seating, obs: Observation) -> list[str]:
     return lines
 
 
-def _status(t: Translator, who: Seating, obs: Observation) -> list[str]:
+def status_lines(t: Translator, who: Seating, obs: Observation) -> list[str]:
     """The hand in play: who is mano (until the first card shows it), its rounds, and the
     chant waiting for an answer or whose turn it is."""
     lines = []
@@ -189,15 +189,15 @@ def board_text(
     lines += score_lines(t, who, obs.scores, obs.config.target)
     if obs.phase is not Phase.OVER:
         lines.append("")
-        lines += _status(t, who, obs)
-        lines += bets(t, who, _answered(obs, calls))
+        lines += status_lines(t, who, obs)
+        lines += bets(t, who, answered_bets(obs, calls))
         lines += _next(t, who, obs)
     if seal:
         lines.append(seal)
     return "\n".join(lines)
 
 
-def _answered(obs: Observation, calls: Sequence[Call]) -> Sequence[Call]:
+def answered_bets(obs: Observation, calls: Sequence[Call]) -> Sequence[Call]:
     """The calls without the chant still waiting for its answer: the pending line says it."""
     chant = obs.pending_chant
     if chant is not None and calls and calls[-1].what is chant and calls[-1].seat == _chanter(obs):
@@ -287,8 +287,8 @@ def hand_text(
     lines += score_lines(t, who, obs.scores, obs.config.target)
     if obs.phase is not Phase.OVER:
         lines.append("")
-        lines += _status(t, who, obs)
-        lines += bets(t, who, _answered(obs, calls))
+        lines += status_lines(t, who, obs)
+        lines += bets(t, who, answered_bets(obs, calls))
         lines += _next(t, who, obs)
     answering = obs.pending_chant is not None
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:

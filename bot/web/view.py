@@ -17,7 +17,14 @@ from bot.i18n import translator
 from bot.storage.repo import Table, TableStatus
 from bot.views.common import Seating, plain, rules_line, seating_at
 from bot.views.summary import hand_result
-from bot.views.table import BUTTON_ORDER, _answered, _status, bets, kind_label, pending_line
+from bot.views.table import (
+    BUTTON_ORDER,
+    answered_bets,
+    bets,
+    kind_label,
+    pending_line,
+    status_lines,
+)
 from bot.web.cards import card_name
 
 SEAL_SHOWN = 12
@@ -90,8 +97,8 @@ def table_view(
         cards_left=list(obs.cards_left),
         waiting_on=list(obs.waiting_on),
         record=plain(hand_result(t, who, state.config, ended, True)) if ended else None,
-        status_lines=[plain(x) for x in _status(t, who, obs)],
-        bets=[plain(x) for x in bets(t, who, _answered(obs, table.calls))],
+        status_lines=[plain(x) for x in status_lines(t, who, obs)],
+        bets=[plain(x) for x in bets(t, who, answered_bets(obs, table.calls))],
         pending=(
             plain(pending_line(t, who, obs))
             if obs.phase is Phase.PLAY and obs.pending_chant is not None
