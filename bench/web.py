@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import socket
@@ -28,6 +27,9 @@ from typing import Any
 import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests import sse  # noqa: E402
 
 
 def free_port() -> int:
@@ -65,16 +67,10 @@ class Page:
         async with self.http.get(
             f"{self.base}/api/table/{table}/events", headers=self.headers, timeout=None
         ) as response:
-            buffer = b""
-            async for chunk in response.content.iter_any():
-                buffer += chunk
-                while b"\n\n" in buffer:
-                    event, buffer = buffer.split(b"\n\n", 1)
-                    if event.startswith(b"data: "):
-                        view = json.loads(event[6:])
-                        self.arrived.setdefault(view["version"], time.perf_counter())
-                        self.view = view
-                        self.changed.set()
+            async for view in sse.views(response):
+                self.arrived.setdefault(view["version"], time.perf_counter())
+                self.view = view
+                self.changed.set()
 
 
 def can_move(view: dict[str, Any] | None) -> bool:

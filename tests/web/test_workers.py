@@ -5,7 +5,6 @@ in one process, as two workers would be."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
@@ -16,6 +15,7 @@ from bot.service.core import Core
 from bot.storage.db import Database
 from bot.storage.repo import Store
 from bot.web.server import Hub, LocalAuth, WebServer, WebTable
+from tests import sse
 from tests.pg import Cluster
 from tests.waiting import until
 
@@ -50,13 +50,8 @@ async def test_a_page_on_one_worker_sees_a_move_made_on_another(pg_cluster: Clus
         ):
 
             async def read() -> None:
-                buffer = b""
-                async for chunk in stream.content.iter_any():
-                    buffer += chunk
-                    while b"\n\n" in buffer:
-                        event, buffer = buffer.split(b"\n\n", 1)
-                        if event.startswith(b"data: "):
-                            views.append(json.loads(event[6:]))
+                async for view in sse.views(stream):
+                    views.append(view)
 
             reader = asyncio.create_task(read())
             await until(lambda: any("step" in v for v in views))
