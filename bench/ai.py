@@ -1,7 +1,12 @@
-"""Computer players head to head: 1v1 matches to 30, con flor, deals mirrored.
+"""Computer players head to head: matches to 30, con flor, deals mirrored.
 
     python bench/ai.py [--matches N] [--pairs random:facil,facil:normal,...] [--jobs J]
+    python bench/ai.py --gauntlet [--matches N]    # each level against every opponent style
+    python bench/ai.py --teams dificil+dificil:normal+normal,...   # 2v2, a team a side
     python bench/ai.py --hand-points 5000     # the hand-size table of bot/ai/estimate.py
+
+A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
+(`bench/styles.py`: club, tight, caller, bluffer, runner), written apart from `bot.ai`.
 
 Each deal sequence is played twice, with the seats swapped, so luck of the cards cancels out;
 a pair of mirrored matches is the unit of the confidence interval (95%, normal approximation
@@ -22,53 +27,154 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai import Level, decide
-from bot.game import MatchConfig, new_match, observe, random_deal, side_of
+from bench.styles import STYLES
+from bot.ai import Level, decide, search
+from bot.game import Action, MatchConfig, Observation, new_match, observe, random_deal, side_of
 
 CONFIG = MatchConfig(players=2, target=30, flor=True)
+TEAMS = MatchConfig(players=4, target=30, flor=True)
 DEFAULT_PAIRS = (
     "facil:random,normal:facil,dificil:normal,dificil:random,normal:random,dificil:facil"
 )
+GAUNTLET_LEVELS = ("facil", "normal", "dificil")
+OPPONENTS = ("random", "facil", "normal", "club", "tight", "caller", "bluffer", "runner")
 
 
-def play(levels: tuple[str, str], seed: int) -> tuple[int, dict[str, list[float]]]:
-    """One match; `levels[s]` plays seat s. Returns the winning seat and decision times."""
-    state = new_match(CONFIG)
-    times: dict[str, list[float]] = {levels[0]: [], levels[1]: []}
+def choose(name: str, obs: Observation, seed: str) -> Action:
+    if name in STYLES:
+        return STYLES[name](obs, random.Random(seed))
+    return decide(obs, name, seed)
+
+
+def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]]:
+    """One match; `names[s]` plays seat s (two seats: 1v1, four: 2v2). Returns the winning
+    side and decision times by player."""
+    config = CONFIG if len(names) == 2 else TEAMS
+    state = new_match(config)
+    times: dict[str, list[float]] = {name: [] for name in names}
     while not state.is_over:
         if state.needs_deal:
-            state.apply(random_deal(random.Random(f"{seed}:{state.hand_number + 1}"), 2))
+            deal = random_deal(random.Random(f"{seed}:{state.hand_number + 1}"), len(names))
+            state.apply(deal)
             continue
         seat = state.legal_actions()[0].seat
         obs = observe(state, seat)
-        level = levels[seat]
+        name = names[seat]
         started = time.perf_counter()
-        action = decide(obs, level, f"{seed}:{state.step}:{seat}")
+        action = choose(name, obs, f"{seed}:{state.step}:{seat}")
         if len(obs.actions) > 1:
-            times[level].append(time.perf_counter() - started)
+            times[name].append(time.perf_counter() - started)
         state.apply(action)
     assert state.winner is not None
     return side_of(state.winner), times
 
 
+def seats(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The seats of A against B, and with the sides swapped: `x+y` is a team (2v2)."""
+    if "+" not in a:
+        return (a, b), (b, a)
+    a1, a2 = a.split("+")
+    b1, b2 = b.split("+")
+    return (a1, b1, a2, b2), (b1, a1, b2, a2)
+
+
 def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]]]:
-    """A's score over a deal sequence played twice (A as seat 0, then as seat 1)."""
-    first, t1 = play((a, b), seed)
-    second, t2 = play((b, a), seed)
+    """A's score over a deal sequence played twice (A on side 0, then on side 1)."""
+    there, back = seats(a, b)
+    first, t1 = play(there, seed)
+    second, t2 = play(back, seed)
     score = (first == 0) * 0.5 + (second == 1) * 0.5
     times = {k: t1.get(k, []) + t2.get(k, []) for k in {*t1, *t2}}
     return score, times
 
 
-def run_chunk(a: str, b: str, seeds: list[int]) -> tuple[list[float], dict[str, list[float]]]:
-    scores: list[float] = []
+def run_chunk(
+    a: str, b: str, seeds: list[int], clock: bool = True
+) -> tuple[dict[int, float], dict[str, list[float]]]:
+    if not clock:  # every decision imagines all its worlds, however busy the machine is
+        search.BUDGET = math.inf
+    scores: dict[int, float] = {}
     times: dict[str, list[float]] = {}
     for seed in seeds:
         score, t = mirrored(a, b, seed)
-        scores.append(score)
+        scores[seed] = score
         for k, v in t.items():
             times.setdefault(k, []).extend(v)
     return scores, times
+
+
+def interval(scores: list[float]) -> tuple[float, float]:
+    """The mean and the half width of its 95% interval (normal approximation)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / max(n - 1, 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+class Runner:
+    def __init__(
+        self, pool: ProcessPoolExecutor, jobs: int, matches: int, seed: int, clock: bool = True
+    ) -> None:
+        self.pool = pool
+        self.clock = clock
+        self.jobs = jobs
+        self.seeds = [seed * 1_000_000 + i for i in range(matches // 2)]
+        self.times: dict[str, list[float]] = {}
+
+    def pair(self, a: str, b: str) -> dict[int, float]:
+        """A's score against B by deal sequence (each played twice, mirrored)."""
+        for name in (*a.split("+"), *b.split("+")):
+            if name not in STYLES:
+                Level(name)
+        k = self.jobs * 4
+        chunks = [self.seeds[i::k] for i in range(k)]
+        started = time.perf_counter()
+        scores: dict[int, float] = {}
+        clocks = [self.clock] * k
+        for chunk_scores, times in self.pool.map(run_chunk, [a] * k, [b] * k, chunks, clocks):
+            scores.update(chunk_scores)
+            for name, v in times.items():
+                self.times.setdefault(name, []).extend(v)
+        mean, half = interval(list(scores.values()))
+        print(f"{a} vs {b}: {2 * len(scores)} matches, {mean:.1%} ± {half:.1%} "
+              f"in {time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
+        return scores
+
+    def print_times(self) -> None:
+        print()
+        print("| player | decisions | decisions/s (one core) | p50 | p99 | max |")
+        print("|---|---|---|---|---|---|")
+        for name, t in sorted(self.times.items()):
+            t = sorted(t)
+            if not t:
+                continue
+            rate = len(t) / sum(t)
+            p50, p99 = t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]
+            print(f"| {name} | {len(t)} | {rate:,.0f} | {p50 * 1000:.2f} ms | "
+                  f"{p99 * 1000:.1f} ms | {t[-1] * 1000:.1f} ms |")  # fmt: skip
+
+
+def gauntlet(run: Runner, levels: list[str], opponents: list[str]) -> None:
+    """Each level against every opponent on the same deal sequences; the last column is
+    difícil's score minus normal's, paired by deal sequence."""
+    results: dict[tuple[str, str], dict[int, float]] = {}
+    for opponent in opponents:
+        for level in levels:
+            results[(level, opponent)] = run.pair(level, opponent)
+    print()
+    paired = "normal" in levels and "dificil" in levels
+    print("| opponent | " + " | ".join(levels) + (" | difícil − normal |" if paired else " |"))
+    print("|---|" + "---|" * (len(levels) + paired))
+    for opponent in opponents:
+        cells = []
+        for level in levels:
+            mean, half = interval(list(results[(level, opponent)].values()))
+            cells.append(f"{mean:.1%} ± {half:.1%}")
+        if paired:
+            d, n = results[("dificil", opponent)], results[("normal", opponent)]
+            mean, half = interval([d[s] - n[s] for s in d])
+            cells.append(f"{mean * 100:+.1f} ± {half * 100:.1f}")
+        print(f"| {opponent} | " + " | ".join(cells) + " |")
 
 
 def hand_points(hands: int) -> None:
@@ -106,49 +212,38 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hand-points", type=int, default=0)
+    parser.add_argument("--gauntlet", action="store_true", help="levels against every style")
+    parser.add_argument("--levels", default=",".join(GAUNTLET_LEVELS))
+    parser.add_argument("--opponents", default=",".join(OPPONENTS))
+    parser.add_argument(
+        "--no-clock",
+        action="store_true",
+        help="difícil imagines all its worlds (results that do not depend on "
+        "how busy the machine is; decision times are then not the bot's)",
+    )
+    parser.add_argument("--teams", default="", help="2v2 pairings, as a+b:c+d,...")
     args = parser.parse_args()
     if args.hand_points:
         hand_points(args.hand_points)
         return
-    all_times: dict[str, list[float]] = {}
-    rows = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for pair in args.pairs.split(","):
-            a, b = pair.split(":")
-            Level(a), Level(b)
-            seeds = [args.seed * 1_000_000 + i for i in range(args.matches // 2)]
-            chunks = [seeds[i :: args.jobs * 4] for i in range(args.jobs * 4)]
-            started = time.perf_counter()
-            scores: list[float] = []
-            for chunk_scores, times in pool.map(run_chunk, [a] * len(chunks), [b] * len(chunks),
-                                                 chunks):  # fmt: skip
-                scores += chunk_scores
-                for k, v in times.items():
-                    all_times.setdefault(k, []).extend(v)
-            n = len(scores)
-            mean = sum(scores) / n
-            var = sum((s - mean) ** 2 for s in scores) / max(n - 1, 1)
-            half = 1.96 * math.sqrt(var / n)
-            took = time.perf_counter() - started
-            rows.append((a, b, 2 * n, mean, mean - half, mean + half, took))
-            print(f"{a} vs {b}: {2 * n} matches, {mean:.1%} [{mean - half:.1%}, "
-                  f"{mean + half:.1%}] in {took:.0f} s", flush=True)  # fmt: skip
-    print()
-    print("| pairing | matches | first wins | 95% CI |")
-    print("|---|---|---|---|")
-    for a, b, n, mean, low, high, _ in rows:
-        print(f"| {a} vs {b} | {n} | {mean:.1%} | {low:.1%} – {high:.1%} |")
-    print()
-    print("| level | decisions | decisions/s (one core) | p50 | p99 | max |")
-    print("|---|---|---|---|---|---|")
-    for level in Level:
-        t = sorted(all_times.get(level.value, []))
-        if not t:
-            continue
-        rate = len(t) / sum(t)
-        p50, p99 = t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]
-        print(f"| {level.value} | {len(t)} | {rate:,.0f} | {p50 * 1000:.2f} ms | "
-              f"{p99 * 1000:.1f} ms | {t[-1] * 1000:.1f} ms |")  # fmt: skip
+        run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock)
+        if args.gauntlet:
+            gauntlet(run, args.levels.split(","), args.opponents.split(","))
+        else:
+            pairs = args.teams or args.pairs
+            rows = []
+            for pair in pairs.split(","):
+                a, b = pair.split(":")
+                mean, half = interval(list(run.pair(a, b).values()))
+                rows.append((a, b, args.matches // 2 * 2, mean, half))
+            print()
+            print("| pairing | matches | first side wins | 95% CI |")
+            print("|---|---|---|---|")
+            for a, b, n, mean, half in rows:
+                print(f"| {a} vs {b} | {n:,} | {mean:.1%} | {mean - half:.1%} – "
+                      f"{mean + half:.1%} |")  # fmt: skip
+        run.print_times()
 
 
 if __name__ == "__main__":

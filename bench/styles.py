@@ -1,0 +1,169 @@
+"""The gauntlet: opponents that play unlike each other and unlike our own levels.
+
+Written apart from `bot/ai` on purpose (nothing of it is imported here: no odds tables, no match
+equity, no playouts): each is a simple club player with one habit pushed far, the way people at
+a real table differ. They read only their seat's `Observation` and answer a legal action.
+
+- **club**: ordinary club truco. Envido by value, truco by the strength of its cards, the
+  lowest card that wins the round, a small bluff rate.
+- **tight** (la roca): bets only the nuts (envido 30 or more, truco with two top cards or a
+  round won and a top card left), refuses anything it cannot beat, never bluffs.
+- **caller** (el que quiere todo): wants every envido and every truco, whatever it holds;
+  chants by value, rarely raises.
+- **bluffer** (el mentiroso): chants envido and truco at high rates whatever it holds, raises
+  often, wants by value.
+- **runner** (el que se va al mazo): with a poor hand it goes to the mazo before it plays a
+  card, and it refuses every chant it is not sure of; it chants only with strong cards.
+
+`STYLES` maps a name to a player: `player(obs, rng) -> Action`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.game import Action, ActionKind, Observation, envido_value, flor_value, side_of
+
+K = ActionKind
+TRUCO = (K.TRUCO, K.RETRUCO, K.VALE_CUATRO)
+ENVIDO = (K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO)
+Player = Callable[[Observation, random.Random], Action]
+
+
+@dataclass(frozen=True)
+class Habits:
+    envido_chant: int  # chants envido with at least this
+    envido_want: int  # wants an envido with at least this
+    envido_bluff: float  # chants envido with less this often
+    real_envido: int  # raises or opens with real envido at this
+    truco_chant: float  # chants truco with at least this power (see `power`)
+    truco_want: float  # wants a truco with at least this power
+    truco_bluff: float  # chants truco with less this often
+    raise_at: float  # answers a truco with a higher one at this power
+    want_everything: bool = False
+    mazo_below: float = -1.0  # goes to the mazo before its first card below this power
+    lead_best: bool = False  # leads its best card (else its middle one)
+
+
+HABITS: dict[str, Habits] = {
+    "club": Habits(27, 26, 0.08, 31, 10.5, 8.5, 0.08, 12.0),
+    "tight": Habits(30, 29, 0.0, 32, 12.0, 10.5, 0.0, 13.0),
+    "caller": Habits(28, 0, 0.02, 33, 11.0, -99.0, 0.03, 13.5, want_everything=True),
+    "bluffer": Habits(25, 26, 0.6, 28, 9.5, 8.0, 0.55, 10.5, lead_best=True),
+    "runner": Habits(29, 28, 0.0, 32, 11.0, 10.0, 0.0, 12.5, mazo_below=7.0),
+}
+
+
+def _mine(obs: Observation) -> int:
+    return side_of(obs.seat or 0)
+
+
+def power(obs: Observation) -> float:
+    """How good the hand looks for truco: the mean strength (1–14) of the cards still held,
+    lifted by rounds won and lowered by rounds lost."""
+    if not obs.cards:
+        return 0.0
+    strengths = sorted((c.strength for c in obs.cards), reverse=True)
+    base = sum(strengths[:2]) / min(2, len(strengths))
+    side = _mine(obs)
+    for result in obs.results:
+        if result == side:
+            base += 2.5
+        elif result is not None:
+            base -= 2.5
+    return base
+
+
+def _round_cards(obs: Observation) -> tuple[tuple[int, object], ...]:
+    if len(obs.rounds) > len(obs.results):
+        return obs.rounds[-1]
+    return ()
+
+
+def _card(obs: Observation, habits: Habits) -> Action:
+    plays = sorted((a for a in obs.actions if a.kind is K.PLAY),
+                   key=lambda a: a.card.strength if a.card else 0)  # fmt: skip
+    if not plays:
+        return next(a for a in obs.actions if a.kind is not K.MAZO)
+    side = _mine(obs)
+    table = _round_cards(obs)
+    if not table:
+        if habits.lead_best or obs.results:
+            return plays[-1]
+        return plays[len(plays) // 2]
+    theirs = max((c.strength for s, c in table if side_of(s) != side), default=0)  # type: ignore[attr-defined]
+    ours = max((c.strength for s, c in table if side_of(s) == side), default=0)  # type: ignore[attr-defined]
+    if ours > theirs:
+        return plays[0]  # the partner has it: throw the lowest
+    winners = [a for a in plays if a.card is not None and a.card.strength > theirs]
+    return winners[0] if winners else plays[0]
+
+
+def _first(kinds: dict[ActionKind, Action], *wanted: ActionKind) -> Action | None:
+    return next((kinds[k] for k in wanted if k in kinds), None)
+
+
+def play(style: str) -> Player:
+    habits = HABITS[style]
+
+    def player(obs: Observation, rng: random.Random) -> Action:
+        acts = obs.actions
+        if len(acts) == 1:
+            return acts[0]
+        kinds = {a.kind: a for a in acts if a.kind is not K.PLAY}
+        envido = envido_value(obs.dealt)
+        strength = power(obs)
+        # flor: declared when held; contra only with a big one
+        if K.FLOR in kinds and not any(k in kinds for k in (K.QUIERO,)):
+            return kinds[K.FLOR]
+        if obs.pending_chant in (K.FLOR, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO):
+            value = flor_value(obs.dealt) if K.FLOR in kinds or K.QUIERO in kinds else 0
+            if K.CONTRAFLOR in kinds and value >= 33:
+                return kinds[K.CONTRAFLOR]
+            if K.QUIERO in kinds and (habits.want_everything or value >= 31):
+                return kinds[K.QUIERO]
+            chosen = _first(kinds, K.FLOR, K.CON_FLOR_ME_ACHICO, K.NO_QUIERO, K.QUIERO)
+            return chosen or acts[0]
+        if obs.pending_chant in ENVIDO:
+            if habits.want_everything or envido >= habits.envido_want:
+                if K.REAL_ENVIDO in kinds and envido >= habits.real_envido:
+                    return kinds[K.REAL_ENVIDO]
+                return kinds[K.QUIERO]
+            return kinds[K.NO_QUIERO]
+        if K.ENVIDO in kinds:
+            if K.REAL_ENVIDO in kinds and envido >= habits.real_envido:
+                return kinds[K.REAL_ENVIDO]
+            if envido >= habits.envido_chant or rng.random() < habits.envido_bluff:
+                return kinds[K.ENVIDO]
+        if obs.pending_chant in TRUCO:
+            level = TRUCO.index(obs.pending_chant) + 1
+            if (
+                level < 3
+                and TRUCO[level] in kinds
+                and (strength >= habits.raise_at or rng.random() < habits.truco_bluff / 2)
+            ):
+                return kinds[TRUCO[level]]
+            if habits.want_everything or strength >= habits.truco_want + 0.5 * (level - 1):
+                return kinds[K.QUIERO]
+            return kinds[K.NO_QUIERO]
+        if (
+            habits.mazo_below > 0
+            and K.MAZO in kinds
+            and not obs.rounds
+            and strength < habits.mazo_below
+            and not any(k in kinds for k in TRUCO[1:])
+        ):
+            return kinds[K.MAZO]
+        chant = _first(kinds, *TRUCO)
+        if chant is not None and (
+            strength >= habits.truco_chant or rng.random() < habits.truco_bluff
+        ):
+            return chant
+        return _card(obs, habits)
+
+    return player
+
+
+STYLES: dict[str, Player] = {name: play(name) for name in HABITS}
