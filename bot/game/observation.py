@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.game.actions import Action, ActionKind
 from bot.game.cards import Card
+from bot.game.habits import Habits
 from bot.game.state import MatchConfig, MatchState, Pending, Phase, side_of
 
 
@@ -41,6 +42,7 @@ class Observation:
     # (seat, value, ties too): a "son buenas" said over that value (R19): the seat's value is
     # lower, or equal when `ties too`
     son_buenas: tuple[tuple[int, int, bool], ...] = ()
+    habits: tuple[Habits, ...] = ()  # per seat: what the table has seen of their play
 
 
 def observe(state: MatchState, seat: int | None = None) -> Observation:
@@ -54,7 +56,7 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
             seat, state.config, state.step, (state.scores[0], state.scores[1]), state.phase,
             state.winner, 0, state.dealer, (state.dealer + 1) % state.players, None, (), (),
             1, 0, None, None, None, (), (), (3,) * state.players, (False,) * state.players,
-            (), (), actions,
+            (), (), actions, habits=state.habits,
         )  # fmt: skip
     pending = h.pending() if state.phase is Phase.PLAY else None
     chant: ActionKind | None = None
@@ -102,4 +104,5 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
         start_scores=h.start_scores,
         announced=tuple(h.announced),
         son_buenas=tuple(h.son_buenas),
+        habits=state.habits,
     )

@@ -38,6 +38,7 @@ from bot.game.events import (
     ScoreReason,
     WentToMazo,
 )
+from bot.game.habits import Habits, heard, shown
 from bot.game.scoring import (
     FLOR_ACHICO,
     FLOR_ALONE,
@@ -365,6 +366,7 @@ class MatchState:
         self.winner: int | None = None
         self.hand: HandState | None = None
         self.last_hand: HandLog | None = None  # the hand before this one, for its record
+        self.habits: tuple[Habits, ...] = (Habits(),) * config.players  # public, per seat
         self.step = 0  # actions applied, deals included
         self._legal: list[Action] | None = None
 
@@ -379,6 +381,7 @@ class MatchState:
         new.winner = self.winner
         new.hand = self.hand.copy() if self.hand is not None else None
         new.last_hand = self.last_hand
+        new.habits = self.habits
         new.step = self.step
         new._legal = None
         return new
@@ -617,12 +620,24 @@ class MatchState:
                     break
             else:
                 raise IllegalActionError(self.why_not(action) or Reason.NOT_ALLOWED, action.code)
-            assert self.hand is not None
-            self.hand.history.append(action)
+            h = self.hand
+            assert h is not None
+            h.history.append(action)
+            if action.kind is not K.PLAY:
+                self._heard(h, action)
             events = self._play(action)
         self.step += 1
         self._legal = None
         return events
+
+    def _heard(self, h: HandState, action: Action) -> None:
+        pending = h.pending()
+        answering = pending.value if pending is not None else None
+        seat = action.seat
+        before = self.habits[seat]
+        after = heard(before, action, answering, len(h.held[seat]) < 3)
+        if after is not before:
+            self.habits = (*self.habits[:seat], after, *self.habits[seat + 1 :])
 
     def _deal(self, deal: Deal) -> list[Event]:
         if self.phase is not Phase.DEAL:
@@ -706,6 +721,11 @@ class MatchState:
         }[reason]
         self._score(winner, points, score_reason, events)
         h.ended = True
+        played: list[list[Card]] = [[] for _ in range(h.players)]
+        for cards_of_round in h.rounds:
+            for seat, played_card in cards_of_round:
+                played[seat].append(played_card)
+        self.habits = shown(self.habits, h.calls, played, h.announced)
         events.append(HandEnded(h.number, winner, points, reason, self._shown(h)))
         if self.phase is not Phase.OVER:
             self.phase = Phase.DEAL
@@ -905,6 +925,7 @@ class MatchState:
             "step": self.step,
             "hand": None,
             "last_hand": self.last_hand.to_dict() if self.last_hand is not None else None,
+            "habits": [h.to_list() for h in self.habits],
         }
         h = self.hand
         if h is not None:
@@ -955,6 +976,8 @@ class MatchState:
         state.step = int(data["step"])
         last = data.get("last_hand")  # saved before it existed: no record of the last hand
         state.last_hand = HandLog.from_dict(last) if last else None
+        if data.get("habits"):  # saved before habits were kept: none seen yet
+            state.habits = tuple(Habits.from_list(h) for h in data["habits"])
         raw = data["hand"]
         if raw is not None:
             dealt = tuple(tuple(Card.parse(c) for c in hand) for hand in raw["dealt"])
