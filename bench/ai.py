@@ -29,7 +29,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.styles import STYLES
 from bot.ai import Level, decide, search
-from bot.game import Action, MatchConfig, Observation, new_match, observe, random_deal, side_of
+from bot.ai.signs import answers_first, signs_to_show
+from bot.game import (
+    Action,
+    MatchConfig,
+    MatchState,
+    Observation,
+    Pending,
+    new_match,
+    observe,
+    random_deal,
+    side_of,
+)
 
 CONFIG = MatchConfig(players=2, target=30, flor=True)
 TEAMS = MatchConfig(players=4, target=30, flor=True)
@@ -40,15 +51,32 @@ GAUNTLET_LEVELS = ("facil", "normal", "dificil")
 OPPONENTS = ("random", "facil", "normal", "club", "tight", "caller", "bluffer", "runner")
 
 
-def choose(name: str, obs: Observation, seed: str) -> Action:
+def choose(name: str, obs: Observation, seed: str, signs: tuple[str, ...] = ()) -> Action:
     if name in STYLES:
         return STYLES[name](obs, random.Random(seed))
-    return decide(obs, name, seed)
+    return decide(obs, name, seed, signs)
+
+
+def answerer(state: MatchState, names: tuple[str, ...], seat: int) -> int:
+    """Who of two computer partners answers a chant both may answer (as the bot does:
+    `bot.service.ai`, by the señas each showed the other); otherwise the first to act."""
+    h = state.hand
+    partner = (seat + 2) % 4
+    if len(names) != 4 or h is None or names[seat] in STYLES or names[partner] in STYLES:
+        return seat
+    pending = h.pending()
+    if pending not in (Pending.ENVIDO, Pending.TRUCO):
+        return seat
+    if not any(a.seat == partner for a in state.legal_actions()):
+        return seat
+    mine, theirs = signs_to_show(h.dealt[seat]), signs_to_show(h.dealt[partner])
+    return seat if answers_first(mine, theirs, pending.value) else partner
 
 
 def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]]:
-    """One match; `names[s]` plays seat s (two seats: 1v1, four: 2v2). Returns the winning
-    side and decision times by player."""
+    """One match; `names[s]` plays seat s (two seats: 1v1, four: 2v2; in 2v2 a computer
+    player is shown its partner's señas when the partner is one too, as at the bot's tables).
+    Returns the winning side and decision times by player."""
     config = CONFIG if len(names) == 2 else TEAMS
     state = new_match(config)
     times: dict[str, list[float]] = {name: [] for name in names}
@@ -58,10 +86,15 @@ def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]
             state.apply(deal)
             continue
         seat = state.legal_actions()[0].seat
+        seat = answerer(state, names, seat)
         obs = observe(state, seat)
         name = names[seat]
+        signs: tuple[str, ...] = ()
+        partner = (seat + 2) % 4
+        if len(names) == 4 and names[partner] not in STYLES and state.hand is not None:
+            signs = tuple(signs_to_show(state.hand.dealt[partner]))  # as the bot does
         started = time.perf_counter()
-        action = choose(name, obs, f"{seed}:{state.step}:{seat}")
+        action = choose(name, obs, f"{seed}:{state.step}:{seat}", signs)
         if len(obs.actions) > 1:
             times[name].append(time.perf_counter() - started)
         state.apply(action)

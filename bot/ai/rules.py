@@ -222,7 +222,8 @@ class _Normal:
                 continue
             floor = ENVIDO_FLOOR[kind]
             p_called = envido_chance(self.obs, mine, floor, good)
-            a = accept[kind]
+            # a rival whom a refusal would cost the match wants it, whatever it holds
+            a = 1.0 if self.eq(1) >= 1.0 else accept[kind]
             value = (1 - a) * self.eq(1) + a * self.bet(
                 p_called, envido_wanted_value([kind], falta_points)
             )
@@ -258,7 +259,9 @@ class _Normal:
             return None
         now = self.bet(w, truco_wanted_value(level))
         accepted = self.bet(max(0.0, w - 0.2), truco_wanted_value(level + 1))
-        value = 0.35 * self.eq(truco_not_wanted_value(level + 1)) + 0.65 * accepted
+        refused = self.eq(truco_not_wanted_value(level + 1))
+        # a rival whom a refusal would cost the match wants it, whatever it holds
+        value = accepted if refused >= 1.0 else 0.35 * refused + 0.65 * accepted
         if value > now + 0.005:
             return chant
         if w < 0.3 and self.obs.results and self.rng.random() < BLUFF_TRUCO:

@@ -25,6 +25,7 @@ import time
 from collections.abc import Collection, Sequence
 
 from bot.ai.estimate import equity, unseen
+from bot.ai.rivals import Rival
 from bot.ai.rules import play_normal
 from bot.ai.signs import consistent
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
@@ -42,6 +43,7 @@ MAX_TRIES = 30  # draws per world before the sampler gives up
 RIVAL_NOISE = 0.15  # how often a rival's move in a playout is any legal move
 SIGNIFICANCE = 2.0  # standard errors an option must beat the normal player's choice by
 ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_options)
+NORMAL = Rival()  # a rival the table knows nothing of: the normal player
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
 
 
@@ -79,6 +81,7 @@ class Sampler:
                 played[seat].append(played_card)
         self.played = played
         self.others = [s for s in range(self.players) if s != obs.seat]
+        self.rivals = rivals_of(obs)
         announced = dict(obs.announced)
         below = {seat: (value, ties) for seat, value, ties in obs.son_buenas}
         partner = (obs.seat + 2) % 4 if self.players == 4 else None
@@ -166,7 +169,8 @@ class Sampler:
                 h = state.hand
                 assert h is not None
                 if side_of(action.seat) != side_of(obs.seat or 0):
-                    weight *= _likelihood(action, h.pending(), hands[action.seat])
+                    rival = self.rivals.get(action.seat, NORMAL)
+                    weight *= _likelihood(action, h.pending(), hands[action.seat], rival)
                 state.apply(action)
         except IllegalActionError:
             return None
@@ -183,12 +187,30 @@ class Sampler:
         seat = obs.seat
         if tuple(a for a in state.legal_actions() if a.seat == seat) != obs.actions:
             return None  # e.g. a flor someone must declare first: the seat could tell
+        state.habits = obs.habits  # what the table has seen over the match, as it is now
         return state, weight
 
 
-def _likelihood(action: Action, pending: Pending | None, dealt: Sequence[Card]) -> float:
-    """How likely a rival's chant or answer was with these cards (a mild, bluff-tolerant
-    model of how people play)."""
+def _likelihood(
+    action: Action, pending: Pending | None, dealt: Sequence[Card], rival: Rival = NORMAL
+) -> float:
+    """How likely a rival's chant or answer was with these cards: a mild, bluff-tolerant
+    model of how people play, flattened for a rival whose chants have said little (one who
+    chants or wants more often than normal)."""
+    kind = action.kind
+    if kind in ENVIDO_CHANTS or kind in TRUCO_CHANTS or kind in (K.QUIERO, K.NO_QUIERO):
+        family = pending if kind in (K.QUIERO, K.NO_QUIERO) else None
+        says = (
+            rival.envido_says
+            if kind in ENVIDO_CHANTS or family is Pending.ENVIDO
+            else rival.truco_says
+        )
+        if says < 1:
+            return 1 - says + says * _evidence(action, pending, dealt)
+    return _evidence(action, pending, dealt)
+
+
+def _evidence(action: Action, pending: Pending | None, dealt: Sequence[Card]) -> float:
     kind = action.kind
     if kind in ENVIDO_CHANTS or (kind is K.QUIERO and pending is Pending.ENVIDO):
         return 0.15 + 0.85 * _sigmoid((envido_value(dealt) - 25) / 2.5)
@@ -211,12 +233,27 @@ def _unique(actions: Sequence[Action]) -> list[Action]:
     return out
 
 
-def playout(state: MatchState, seat: int, rng: random.Random) -> float:
-    """Play the hand out with the normal player everywhere; `seat`'s chance to win then.
-    Rivals stray from it now and then (RIVAL_NOISE): people do, and a plan that only works
-    against a rival who always answers well (a falta envido bluffed at 0-0) is a bad plan."""
+def rivals_of(obs: Observation) -> dict[int, Rival]:
+    """The model of each rival of this seat, from what the table has seen of them."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    return {
+        s: Rival.read(obs.habits[s]) if obs.habits else NORMAL
+        for s in range(obs.config.players)
+        if side_of(s) != side
+    }
+
+
+def playout(
+    state: MatchState, seat: int, rng: random.Random, rivals: dict[int, Rival] | None = None
+) -> float:
+    """Play the hand out; `seat`'s chance to win the match then. Its side plays like the
+    normal player; each rival like the normal player bent by its model (`rivals`), and now
+    and then any legal move (RIVAL_NOISE): people do, and a plan that only works against a
+    rival who always answers well (a falta envido bluffed at 0-0) is a bad plan."""
     side = side_of(seat)
     hand = state.hand_number
+    rivals = rivals or {}
     while state.phase is Phase.PLAY and state.hand_number == hand:
         acting = state.legal_actions()
         who = acting[0].seat
@@ -224,9 +261,15 @@ def playout(state: MatchState, seat: int, rng: random.Random) -> float:
         if rival and rng.random() < RIVAL_NOISE:
             state.apply(rng.choice([a for a in acting if a.seat == who]))
             continue
-        chosen = play_normal(observe(state, who), rng)
-        if rival and chosen.kind is not K.QUIERO and _all_in(state) and rng.random() < CALLED:
-            chosen = next((a for a in acting if a.seat == who and a.kind is K.QUIERO), chosen)
+        obs = observe(state, who)
+        chosen = play_normal(obs, rng)
+        if rival:
+            model = rivals.get(who)
+            if model is not None:
+                chosen = model.stray(chosen, obs.actions, obs.pending, obs.cards, rng)
+            if chosen.kind is not K.QUIERO and _all_in(state) and rng.random() < CALLED:
+                chosen = next((a for a in acting if a.seat == who and a.kind is K.QUIERO),
+                              chosen)  # fmt: skip
         state.apply(chosen)
     if state.phase is Phase.OVER:
         return 1.0 if state.winner == side else 0.0
@@ -238,8 +281,10 @@ def play_dificil(
     rng: random.Random,
     signs: Collection[str] = (),
     worlds: int = WORLDS,
-    budget: float = BUDGET,
+    budget: float | None = None,
 ) -> Action:
+    """difícil's move; `budget` (seconds, BUDGET by default) stops starting new worlds."""
+    budget = BUDGET if budget is None else budget
     options = _unique(obs.actions)
     if len(options) == 1:
         return options[0]
@@ -259,7 +304,7 @@ def play_dificil(
         for i, option in enumerate(options):
             state = world.copy()
             state.apply(option)
-            values[i].append(playout(state, obs.seat, random.Random(base + index)))
+            values[i].append(playout(state, obs.seat, random.Random(base + index), sampler.rivals))
         weights.append(weight)
         if time.perf_counter() - started > budget:
             break

@@ -3,7 +3,7 @@ which ones a computer player shows its partner."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from bot.game.cards import Card, envido_value
 
@@ -52,3 +52,18 @@ def signs_to_show(dealt: Sequence[Card]) -> list[str]:
     if envido_value(dealt) >= GOOD_ENVIDO:
         out.append("ev")
     return out or ["no"]
+
+
+def _rank(shown: Collection[str], family: str) -> int:
+    """How good the señas `shown` say a hand is for `family` ("envido" or "truco"): higher
+    is better."""
+    if family == "envido":
+        return 1 if "ev" in shown else 0
+    cards = [SIGNS.index(s) for s in shown if s in SIGNS[:6]]
+    return len(SIGNS) - min(cards) if cards else 0
+
+
+def answers_first(mine: Collection[str], partners: Collection[str], family: str) -> bool:
+    """Two computer partners may both answer a chant: the one whose señas (each saw the
+    other's) say the better hand for it answers; on a tie, the one asked (`mine`)."""
+    return _rank(mine, family) >= _rank(partners, family)

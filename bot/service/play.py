@@ -9,7 +9,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from bot.ai.signs import SIGNS
+from bot.ai.signs import SIGNS, answers_first, signs_to_show
 from bot.game import (
     Action,
     ActionKind,
@@ -17,6 +17,7 @@ from bot.game import (
     Deal,
     IllegalActionError,
     MatchState,
+    Pending,
     new_match,
     random_deal,
 )
@@ -36,6 +37,7 @@ from bot.storage.repo import Call, Note, Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
 
+ANSWERED_BY_EITHER = (Pending.ENVIDO, Pending.TRUCO)
 RECENT_CALLS = 16  # a hand's whole betting (a hand rarely has more than a dozen calls)
 SIGNS_PER_HAND = 3  # señas one player may show in a hand (each at most once)
 SIGNS_REMEMBERED = 20_000
@@ -60,6 +62,20 @@ def bot_to_move(table: Table) -> int | None:
             if all(a.kind is ActionKind.FLOR for a in own):
                 return seat
         return None
+    h = state.hand
+    pending = h.pending() if h is not None else None
+    if (
+        len(bots) == 2
+        and bots[1] - bots[0] == 2
+        and h is not None
+        and pending in ANSWERED_BY_EITHER
+    ):
+        # Two computer partners may answer: the one whose señas (each showed the other
+        # `signs_to_show` of its cards) say the better hand for this chant answers.
+        first, second = bots
+        mine, theirs = signs_to_show(h.dealt[first]), signs_to_show(h.dealt[second])
+        assert pending is not None
+        return first if answers_first(mine, theirs, pending.value) else second
     return bots[0]
 
 

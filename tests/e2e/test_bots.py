@@ -389,3 +389,40 @@ async def test_one_tables_bots_never_queue_ahead_of_another_tables(
         for table, ahead in pool.waits:
             assert table not in ahead  # never two decisions of one table in the queue
             assert len(ahead) == len(set(ahead)) <= 2  # at most one of each other table
+
+
+async def test_two_bot_partners_let_the_stronger_answer(harness: Harness) -> None:
+    """Alone with a bot partner against two bots: when both rival bots may answer a chant,
+    the one whose señas (shown to each other) say the better hand for it answers."""
+    from bot.ai.signs import answers_first
+    from bot.game import MatchState
+    from bot.game.actions import Action, ActionKind
+    from bot.game.state import Pending
+
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(GROUP, "/nueva bot 2v2 15")
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats[0] == 1 and all(s is not None and s < 0 for s in table.seats[1:])
+    await play_to_the_end(h, [ana], seed=3)
+    log = [parse_any(code) for _, code in await logged(h, table.id)]
+    state = MatchState(table.config)
+    checked = 0
+    for action in log:
+        hand = state.hand
+        if (
+            isinstance(action, Action)
+            and hand is not None
+            and hand.pending() in (Pending.ENVIDO, Pending.TRUCO)
+            and action.seat in (1, 3)
+            and action.kind is not ActionKind.FLOR
+            and {a.seat for a in state.legal_actions()} >= {1, 3}
+        ):
+            family = hand.pending().value  # type: ignore[union-attr]
+            first = answers_first(signs_to_show(hand.dealt[1]), signs_to_show(hand.dealt[3]),
+                                  family)  # fmt: skip
+            assert action.seat == (1 if first else 3), (action, hand.dealt)
+            checked += 1
+        state.apply(action)
+    assert checked >= 2  # the match did put the question to the pair

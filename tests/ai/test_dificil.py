@@ -1,0 +1,182 @@
+"""difícil on positions built by hand: it plays the score, it reads its rival over the match,
+and in 2v2 it plays for its side."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+import pytest
+
+from bot.ai.rivals import Rival
+from bot.ai.rules import play_normal
+from bot.ai.search import Sampler, play_dificil, rivals_of
+from bot.game import Action, MatchConfig, MatchState, Observation, cards, observe
+from bot.game.actions import ENVIDO_CHANTS, ActionKind
+from bot.game.habits import Habits
+from bot.game.state import Pending
+from tests.engine.helpers import do, start
+
+K = ActionKind
+ONE = MatchConfig(players=2, flor=False)
+TWO = MatchConfig(players=4, flor=False)
+
+
+def dificil(obs: Observation, seed: int = 1, signs: tuple[str, ...] = ()) -> Action:
+    """difícil with a fixed number of worlds and no clock: the same input, the same move."""
+    return play_dificil(obs, random.Random(seed), signs, worlds=40, budget=math.inf)
+
+
+def decisions(obs: Observation, seeds: range = range(6)) -> set[ActionKind]:
+    return {dificil(obs, seed).kind for seed in seeds}
+
+
+# -- the score ---------------------------------------------------------------------------------
+def facing_truco(scores: tuple[int, int]) -> MatchState:
+    """Seat 0 holds nothing (a 4, a 5, a 6) and has played its 4; seat 1 chants truco."""
+    state = start("4c 5o 6b | 1e 7e 3c", ONE, scores=scores)
+    do(state, "0:p:4c", "1:t")
+    return state
+
+
+def test_a_truco_whose_refusal_loses_the_match_is_wanted_with_nothing() -> None:
+    calm = observe(facing_truco((0, 0)), 0)
+    assert calm.pending is Pending.TRUCO
+    assert K.NO_QUIERO in decisions(calm)  # at 0–0 it may well refuse with this
+    lost = observe(facing_truco((20, 29)), 0)  # refusing gives them the point they lack
+    assert K.NO_QUIERO not in decisions(lost)
+
+
+def test_an_envido_whose_refusal_loses_the_match_is_wanted() -> None:
+    state = start("4c 5o 6b | 1e 7e 3c", ONE, scores=(12, 29))
+    do(state, "0:p:4c", "1:e")  # envido 6 against a rival who needs one point
+    assert K.NO_QUIERO not in decisions(observe(state, 0))
+
+
+def test_at_the_last_point_it_bets_its_envido_and_does_not_bluff_it() -> None:
+    """At 29–29 the envido decides the match: with 33 it is chanted (a refusal or a win both
+    end the match for it); with 7 and the cards to win the hand it is not (the rival cannot
+    refuse it, and would most likely win it). Neither does the normal player, whose rivals
+    refuse a falta envido a fixed 65% of the time, except when a refusal loses them the match."""
+    strong = start("7c 6c 4b | 1e 2o 3b", ONE, scores=(29, 29))
+    assert decisions(observe(strong, 0)) <= set(ENVIDO_CHANTS)
+    weak = observe(start("1e 7o 4b | 5c 7c 6c", ONE, scores=(29, 29)), 0)
+    assert not decisions(weak) & set(ENVIDO_CHANTS)
+    assert {play_normal(weak, random.Random(seed)).kind for seed in range(20)} == {K.PLAY}
+
+
+# -- the rival ----------------------------------------------------------------------------------
+CALLER = Habits(hands=12, truco_chants=3, truco_wanted=11, envido_wanted=8)
+TIGHT = Habits(hands=12, truco_chants=1, truco_wanted=1, truco_refused=9, envido_refused=5)
+BLUFFER = Habits(hands=12, truco_chants=14, truco_wanted=4, truco_refused=4, envido_chants=9,
+                 truco_shown=8, truco_bluffs=5)  # fmt: skip
+
+
+def test_the_rival_model_follows_what_the_rival_did() -> None:
+    unknown = Rival.read(Habits())
+    assert unknown.call_truco < 0.05 and unknown.fold_truco < 0.05  # the normal player
+    caller, tight, bluffer = Rival.read(CALLER), Rival.read(TIGHT), Rival.read(BLUFFER)
+    assert caller.call_truco > 0.5 and caller.call_envido > 0.5 and caller.truco_says < 0.5
+    assert tight.fold_truco > 0.5 and tight.quiet_truco > 0.3 and tight.truco_says == 1.0
+    assert bluffer.bluff_truco > 0.1 and bluffer.bluff_envido > 0.1
+    assert bluffer.truco_says < unknown.truco_says
+    # the evidence grows with the hands: the same rates over twice the hands say more
+    twice = Habits(*(2 * v for v in CALLER.to_list()))
+    assert Rival.read(twice).call_truco > caller.call_truco
+
+
+def test_a_caller_is_played_out_wanting_what_normal_would_refuse() -> None:
+    state = facing_truco((0, 0))
+    obs = observe(state, 0)
+    refuse = next(a for a in obs.actions if a.kind is K.NO_QUIERO)
+    rng = random.Random(1)
+    assert Rival.read(CALLER).stray(refuse, obs.actions, obs.pending, obs.cards, rng).kind is (
+        K.QUIERO
+    )
+    want = next(a for a in obs.actions if a.kind is K.QUIERO)
+    folds = sum(
+        Rival.read(TIGHT).stray(want, obs.actions, obs.pending, obs.cards, rng).kind is K.NO_QUIERO
+        for _ in range(200)
+    )
+    assert 80 < folds < 200  # a tight rival folds most of what normal would want
+
+
+def test_the_models_come_from_the_rivals_habits_in_the_observation() -> None:
+    state = start("4c 5o 6b | 1e 7e 3c", ONE)
+    state.habits = (Habits(), CALLER)
+    obs = observe(state, 0)
+    assert rivals_of(obs) == {1: Rival.read(CALLER)}
+    assert 0 not in rivals_of(obs)  # its own side is not a rival
+
+
+def test_a_bluffers_truco_tells_less_about_its_cards() -> None:
+    """The worlds where a bluffer holds poor cards keep more weight than a tight player's."""
+
+    def poor_share(habits: Habits) -> float:
+        state = start("4c 5o 6b | 1e 7e 3c", ONE)
+        do(state, "0:p:4c", "1:t")
+        state.habits = (Habits(), habits)
+        sampler = Sampler(observe(state, 0), (), random.Random(3))
+        poor = total = 0.0
+        for _ in range(300):
+            found = sampler.world()
+            assert found is not None
+            world, weight = found
+            assert world.hand is not None
+            total += weight
+            poor += weight * (max(c.strength for c in world.hand.dealt[1]) < 10)
+        return poor / total
+
+    assert poor_share(BLUFFER) > poor_share(TIGHT) + 0.05
+
+
+def test_against_a_known_caller_it_does_not_bluff_a_truco() -> None:
+    """Seat 0 won round 1 and holds a 4 and a 5: against a rival who wants everything, a
+    truco with this is a gift; normal's 10% bluff is not made."""
+    state = start("3c 4o 5b | 2e 6c 7c", ONE)
+    do(state, "0:p:3c", "1:p:7c")
+    assert state.hand is not None and state.hand.results == [0]
+    state.habits = (Habits(), Habits(*(3 * v for v in CALLER.to_list())))
+    obs = observe(state, 0)
+    assert obs.turn == 0
+    chose = {dificil(obs, seed).kind for seed in range(20)}
+    assert K.TRUCO not in chose
+
+
+# -- 2v2 ---------------------------------------------------------------------------------------
+def test_it_plays_low_when_its_partner_wins_the_round_and_keeps_its_best_for_the_last() -> None:
+    """Round 1 went to the rivals; in round 2 its partner's ancho de espada cannot be beaten:
+    the bot (seat 2) throws its 2 and keeps its 7 of swords for round 3, which decides."""
+    state = start("1e 4c 5o | 3c 6o 12b | 7e 2o 4b | 10c 11o 6b", TWO)
+    do(state, "0:t", "1:q")  # a truco wanted: only the rivals may raise it now
+    do(state, "0:p:4c", "1:p:6o", "2:p:4b", "3:p:10c")
+    assert state.hand is not None and state.hand.results == [1]
+    do(state, "3:p:11o", "0:p:1e", "1:p:3c")
+    obs = observe(state, 2)
+    assert obs.turn == 2
+    chosen = {dificil(obs, seed) for seed in range(4)}
+    assert chosen == {Action(2, K.PLAY, cards("2o")[0])}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_partners_sena_is_read(seed: int) -> None:
+    """Told "ancho de espada" by its partner, difícil imagines worlds where the partner holds
+    it, and every decision stays legal."""
+    state = start("4c 5o 6b | 3c 6o 12b | 1e 2o 4b | 10c 11o 7c", TWO)
+    obs = observe(state, 0)
+    sampler = Sampler(obs, ("ae",), random.Random(seed))
+    found = sampler.world()
+    assert found is not None and found[0].hand is not None
+    assert any(c.code == "1e" for c in found[0].hand.dealt[2])
+    assert dificil(obs, seed, ("ae",)) in obs.actions
+
+
+def test_habits_do_not_change_what_the_worlds_look_like() -> None:
+    state = start("4c 5o 6b | 1e 7e 3c", ONE)
+    do(state, "0:p:4c", "1:t")
+    state.habits = (Habits(), BLUFFER)
+    obs = observe(state, 0)
+    found = Sampler(obs, (), random.Random(1)).world()
+    assert found is not None
+    assert replace(observe(found[0], 0), step=obs.step) == obs
