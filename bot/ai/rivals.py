@@ -66,7 +66,8 @@ class Rival:
     envido_says: float = 1.0
 
     @staticmethod
-    def read(h: Habits) -> Rival:
+    def read(h: Habits, hands: int) -> Rival:
+        """The model of a rival with habits `h` over `hands` hands played."""
         call_t, fold_t = _bend(
             _rate(h.truco_wanted, h.truco_wanted + h.truco_refused, NORMAL_TRUCO_WANTED),
             NORMAL_TRUCO_WANTED,
@@ -75,12 +76,12 @@ class Rival:
             _rate(h.envido_wanted, h.envido_wanted + h.envido_refused, NORMAL_ENVIDO_WANTED),
             NORMAL_ENVIDO_WANTED,
         )
-        truco_rate = (h.truco_chants + PRIOR * NORMAL_TRUCO_CHANTS) / (h.hands + PRIOR)
-        envido_rate = (h.envido_chants + PRIOR * NORMAL_ENVIDO_CHANTS) / (h.hands + PRIOR)
+        truco_rate = (h.truco_chants + PRIOR * NORMAL_TRUCO_CHANTS) / (hands + PRIOR)
+        envido_rate = (h.envido_chants + PRIOR * NORMAL_ENVIDO_CHANTS) / (hands + PRIOR)
         more_t, less_t = _bend(min(truco_rate / TRUCO_CHANCES, 1.0),
                                NORMAL_TRUCO_CHANTS / TRUCO_CHANCES)  # fmt: skip
         more_e, less_e = _bend(min(envido_rate, 1.0), NORMAL_ENVIDO_CHANTS)
-        mazo_rate = (h.mazos + PRIOR * NORMAL_MAZOS) / (h.hands + PRIOR)
+        mazo_rate = (h.mazos + PRIOR * NORMAL_MAZOS) / (hands + PRIOR)
         return Rival(
             call_truco=call_t,
             fold_truco=fold_t,

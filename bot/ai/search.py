@@ -237,8 +237,9 @@ def rivals_of(obs: Observation) -> dict[int, Rival]:
     """The model of each rival of this seat, from what the table has seen of them."""
     assert obs.seat is not None
     side = side_of(obs.seat)
+    hands = max(obs.hand_number - 1, 0)  # hands played to their end before this one
     return {
-        s: Rival.read(obs.habits[s]) if obs.habits else NORMAL
+        s: Rival.read(obs.habits[s], hands) if obs.habits else NORMAL
         for s in range(obs.config.players)
         if side_of(s) != side
     }

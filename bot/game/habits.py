@@ -25,7 +25,6 @@ BLUFF_TRUCO_BELOW = 10  # a truco chanted with no card of at least this (a 3) wa
 
 @dataclass(frozen=True, slots=True)
 class Habits:
-    hands: int = 0  # hands it played to their end
     truco_chants: int = 0  # truco, retruco or vale cuatro it chanted (raises included)
     truco_wanted: int = 0  # trucos it answered with quiero or a higher chant
     truco_refused: int = 0
@@ -67,26 +66,30 @@ def heard(habits: Habits, action: Action, answering: str | None, played_before: 
 def shown(
     habits: Sequence[Habits],
     calls: Sequence[tuple[int, ActionKind]],
-    played: Sequence[Sequence[Card]],
+    rounds: Sequence[Sequence[tuple[int, Card]]],
     announced: Sequence[tuple[int, int]],
 ) -> tuple[Habits, ...]:
     """`habits` when a hand ends: what its chants were shown to be (the cards each seat
-    played, the values said aloud), and one more hand each."""
+    played, round by round, and the values said aloud)."""
+    envido = {s for s, kind in calls if kind in ENVIDO_CHANTS}
+    truco = {s for s, kind in calls if kind in TRUCO_CHANTS}
+    if not envido and not truco:
+        return tuple(habits)
     values = dict(announced)
-    out = []
-    for seat, h in enumerate(habits):
-        kinds = {kind for s, kind in calls if s == seat}
-        envido = bool(kinds & set(ENVIDO_CHANTS)) and seat in values
-        truco = bool(kinds & set(TRUCO_CHANTS)) and len(played[seat]) == 3
-        out.append(
-            replace(
-                h,
-                hands=h.hands + 1,
-                envido_shown=h.envido_shown + envido,
-                envido_bluffs=h.envido_bluffs + (envido and values[seat] < BLUFF_ENVIDO_BELOW),
-                truco_shown=h.truco_shown + truco,
-                truco_bluffs=h.truco_bluffs
-                + (truco and max(c.strength for c in played[seat]) < BLUFF_TRUCO_BELOW),
+    out = list(habits)
+    for seat in envido:
+        if seat in values:
+            h = out[seat]
+            bluff = values[seat] < BLUFF_ENVIDO_BELOW
+            out[seat] = replace(
+                h, envido_shown=h.envido_shown + 1, envido_bluffs=h.envido_bluffs + bluff
             )
-        )
+    for seat in truco:
+        played = [c for cards in rounds for s, c in cards if s == seat]
+        if len(played) == 3:
+            h = out[seat]
+            bluff = max(c.strength for c in played) < BLUFF_TRUCO_BELOW
+            out[seat] = replace(
+                h, truco_shown=h.truco_shown + 1, truco_bluffs=h.truco_bluffs + bluff
+            )
     return tuple(out)

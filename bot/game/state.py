@@ -721,11 +721,8 @@ class MatchState:
         }[reason]
         self._score(winner, points, score_reason, events)
         h.ended = True
-        played: list[list[Card]] = [[] for _ in range(h.players)]
-        for cards_of_round in h.rounds:
-            for seat, played_card in cards_of_round:
-                played[seat].append(played_card)
-        self.habits = shown(self.habits, h.calls, played, h.announced)
+        if h.calls:
+            self.habits = shown(self.habits, h.calls, h.rounds, h.announced)
         events.append(HandEnded(h.number, winner, points, reason, self._shown(h)))
         if self.phase is not Phase.OVER:
             self.phase = Phase.DEAL

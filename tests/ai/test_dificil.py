@@ -67,23 +67,32 @@ def test_at_the_last_point_it_bets_its_envido_and_does_not_bluff_it() -> None:
 
 
 # -- the rival ----------------------------------------------------------------------------------
-CALLER = Habits(hands=12, truco_chants=3, truco_wanted=11, envido_wanted=8)
-TIGHT = Habits(hands=12, truco_chants=1, truco_wanted=1, truco_refused=9, envido_refused=5)
-BLUFFER = Habits(hands=12, truco_chants=14, truco_wanted=4, truco_refused=4, envido_chants=9,
+HANDS = 12  # the habits below were seen over this many hands
+CALLER = Habits(truco_chants=3, truco_wanted=11, envido_wanted=8)
+TIGHT = Habits(truco_chants=1, truco_wanted=1, truco_refused=9, envido_refused=5)
+BLUFFER = Habits(truco_chants=14, truco_wanted=4, truco_refused=4, envido_chants=9,
                  truco_shown=8, truco_bluffs=5)  # fmt: skip
 
 
+def seen_over(state: MatchState, habits: Habits) -> None:
+    """Make `state`'s hand the thirteenth of the match, the rival (seat 1) seen to have
+    `habits` over the twelve before it."""
+    assert state.hand is not None
+    state.hand_number = state.hand.number = HANDS + 1
+    state.habits = (Habits(), habits)
+
+
 def test_the_rival_model_follows_what_the_rival_did() -> None:
-    unknown = Rival.read(Habits())
+    unknown = Rival.read(Habits(), 0)
     assert unknown.call_truco < 0.05 and unknown.fold_truco < 0.05  # the normal player
-    caller, tight, bluffer = Rival.read(CALLER), Rival.read(TIGHT), Rival.read(BLUFFER)
+    caller, tight, bluffer = (Rival.read(h, HANDS) for h in (CALLER, TIGHT, BLUFFER))
     assert caller.call_truco > 0.5 and caller.call_envido > 0.5 and caller.truco_says < 0.5
     assert tight.fold_truco > 0.5 and tight.quiet_truco > 0.3 and tight.truco_says == 1.0
     assert bluffer.bluff_truco > 0.1 and bluffer.bluff_envido > 0.1
     assert bluffer.truco_says < unknown.truco_says
     # the evidence grows with the hands: the same rates over twice the hands say more
     twice = Habits(*(2 * v for v in CALLER.to_list()))
-    assert Rival.read(twice).call_truco > caller.call_truco
+    assert Rival.read(twice, 2 * HANDS).call_truco > caller.call_truco
 
 
 def test_a_caller_is_played_out_wanting_what_normal_would_refuse() -> None:
@@ -91,12 +100,13 @@ def test_a_caller_is_played_out_wanting_what_normal_would_refuse() -> None:
     obs = observe(state, 0)
     refuse = next(a for a in obs.actions if a.kind is K.NO_QUIERO)
     rng = random.Random(1)
-    assert Rival.read(CALLER).stray(refuse, obs.actions, obs.pending, obs.cards, rng).kind is (
-        K.QUIERO
-    )
+    assert Rival.read(CALLER, HANDS).stray(
+        refuse, obs.actions, obs.pending, obs.cards, rng
+    ).kind is (K.QUIERO)
     want = next(a for a in obs.actions if a.kind is K.QUIERO)
     folds = sum(
-        Rival.read(TIGHT).stray(want, obs.actions, obs.pending, obs.cards, rng).kind is K.NO_QUIERO
+        Rival.read(TIGHT, HANDS).stray(want, obs.actions, obs.pending, obs.cards, rng).kind
+        is K.NO_QUIERO
         for _ in range(200)
     )
     assert 80 < folds < 200  # a tight rival folds most of what normal would want
@@ -104,9 +114,9 @@ def test_a_caller_is_played_out_wanting_what_normal_would_refuse() -> None:
 
 def test_the_models_come_from_the_rivals_habits_in_the_observation() -> None:
     state = start("4c 5o 6b | 1e 7e 3c", ONE)
-    state.habits = (Habits(), CALLER)
+    seen_over(state, CALLER)
     obs = observe(state, 0)
-    assert rivals_of(obs) == {1: Rival.read(CALLER)}
+    assert rivals_of(obs) == {1: Rival.read(CALLER, HANDS)}
     assert 0 not in rivals_of(obs)  # its own side is not a rival
 
 
@@ -116,7 +126,7 @@ def test_a_bluffers_truco_tells_less_about_its_cards() -> None:
     def poor_share(habits: Habits) -> float:
         state = start("4c 5o 6b | 1e 7e 3c", ONE)
         do(state, "0:p:4c", "1:t")
-        state.habits = (Habits(), habits)
+        seen_over(state, habits)
         sampler = Sampler(observe(state, 0), (), random.Random(3))
         poor = total = 0.0
         for _ in range(300):
@@ -132,16 +142,17 @@ def test_a_bluffers_truco_tells_less_about_its_cards() -> None:
 
 
 def test_against_a_known_caller_it_does_not_bluff_a_truco() -> None:
-    """Seat 0 won round 1 and holds a 4 and a 5: against a rival who wants everything, a
-    truco with this is a gift; normal's 10% bluff is not made."""
+    """Seat 0 won round 1 and holds a 4 and a 5. Against a rival it knows nothing of, a truco
+    bluff here pays (they fold often enough); against one seen to want every truco it is a
+    gift, and it is not made."""
     state = start("3c 4o 5b | 2e 6c 7c", ONE)
     do(state, "0:p:3c", "1:p:7c")
     assert state.hand is not None and state.hand.results == [0]
-    state.habits = (Habits(), Habits(*(3 * v for v in CALLER.to_list())))
-    obs = observe(state, 0)
-    assert obs.turn == 0
-    chose = {dificil(obs, seed).kind for seed in range(20)}
-    assert K.TRUCO not in chose
+    seen_over(state, Habits())
+    unknown = {dificil(observe(state, 0), seed).kind for seed in range(20)}
+    seen_over(state, CALLER)
+    caller = {dificil(observe(state, 0), seed).kind for seed in range(20)}
+    assert K.TRUCO in unknown and K.TRUCO not in caller
 
 
 # -- 2v2 ---------------------------------------------------------------------------------------
@@ -175,7 +186,7 @@ def test_the_partners_sena_is_read(seed: int) -> None:
 def test_habits_do_not_change_what_the_worlds_look_like() -> None:
     state = start("4c 5o 6b | 1e 7e 3c", ONE)
     do(state, "0:p:4c", "1:t")
-    state.habits = (Habits(), BLUFFER)
+    seen_over(state, BLUFFER)
     obs = observe(state, 0)
     found = Sampler(obs, (), random.Random(1)).world()
     assert found is not None

@@ -19,7 +19,6 @@ def test_chants_and_answers_are_counted_by_whom_and_to_what() -> None:
     ana, beto = state.habits
     assert (ana.truco_chants, ana.truco_wanted, ana.envido_refused) == (1, 1, 1)
     assert (beto.envido_chants, beto.truco_chants, beto.truco_wanted) == (1, 1, 1)
-    assert ana.hands == beto.hands == 1
     # seat 0 showed two of its cards, seat 1 only two as well: nothing was shown to the end
     assert ana.truco_shown == beto.truco_shown == 0
 
@@ -37,13 +36,13 @@ def test_a_bluff_shown_to_the_end_and_an_envido_said_low() -> None:
     assert ana.truco_shown == 0 and ana.truco_wanted == 1
 
 
-def test_a_mazo_before_the_first_card_is_counted_and_the_hands_add_up() -> None:
+def test_a_mazo_before_the_first_card_is_counted() -> None:
     state = start("1e 7o 4c | 2e 6b 5o", NO_FLOR)
     do(state, "0:m")
-    assert state.habits[0].mazos == 1 and state.habits[0].hands == 1
+    assert state.habits[0].mazos == 1
     state.apply(deal_of("4e 5e 6e | 1b 2b 3b"))
     do(state, "1:p:1b", "0:p:4e", "1:m")  # seat 1 played a card: not an early mazo
-    assert state.habits[1].mazos == 0 and state.habits[1].hands == 2
+    assert state.habits[1].mazos == 0 and state.habits[0].mazos == 1
 
 
 def test_habits_are_public_saved_and_replayed() -> None:
