@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.styles import STYLES
 from bot.ai import Level, decide, search
-from bot.ai.signs import answers_first, signs_to_show
+from bot.ai import signs as signs_of
+from bot.ai.signs import signs_to_show
 from bot.game import (
     Action,
     MatchConfig,
@@ -68,6 +69,9 @@ def answerer(state: MatchState, names: tuple[str, ...], seat: int) -> int:
     if pending not in (Pending.ENVIDO, Pending.TRUCO):
         return seat
     if not any(a.seat == partner for a in state.legal_actions()):
+        return seat
+    answers_first = getattr(signs_of, "answers_first", None)  # older bots: the first seat
+    if answers_first is None:
         return seat
     mine, theirs = signs_to_show(h.dealt[seat]), signs_to_show(h.dealt[partner])
     return seat if answers_first(mine, theirs, pending.value) else partner
@@ -122,10 +126,14 @@ def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]]]:
 
 
 def run_chunk(
-    a: str, b: str, seeds: list[int], clock: bool = True
+    a: str, b: str, seeds: list[int], clock: bool = True, tune: str = ""
 ) -> tuple[dict[int, float], dict[str, list[float]]]:
     if not clock:  # every decision imagines all its worlds, however busy the machine is
         search.BUDGET = math.inf
+    for setting in filter(None, tune.split(",")):  # e.g. SIGNIFICANCE=1.5 (bot.ai.search)
+        name, value = setting.split("=")
+        assert hasattr(search, name), name
+        setattr(search, name, type(getattr(search, name))(float(value)))
     scores: dict[int, float] = {}
     times: dict[str, list[float]] = {}
     for seed in seeds:
@@ -146,10 +154,17 @@ def interval(scores: list[float]) -> tuple[float, float]:
 
 class Runner:
     def __init__(
-        self, pool: ProcessPoolExecutor, jobs: int, matches: int, seed: int, clock: bool = True
+        self,
+        pool: ProcessPoolExecutor,
+        jobs: int,
+        matches: int,
+        seed: int,
+        clock: bool = True,
+        tune: str = "",
     ) -> None:
         self.pool = pool
         self.clock = clock
+        self.tune = tune
         self.jobs = jobs
         self.seeds = [seed * 1_000_000 + i for i in range(matches // 2)]
         self.times: dict[str, list[float]] = {}
@@ -163,8 +178,10 @@ class Runner:
         chunks = [self.seeds[i::k] for i in range(k)]
         started = time.perf_counter()
         scores: dict[int, float] = {}
-        clocks = [self.clock] * k
-        for chunk_scores, times in self.pool.map(run_chunk, [a] * k, [b] * k, chunks, clocks):
+        clocks, tunes = [self.clock] * k, [self.tune] * k
+        for chunk_scores, times in self.pool.map(
+            run_chunk, [a] * k, [b] * k, chunks, clocks, tunes
+        ):
             scores.update(chunk_scores)
             for name, v in times.items():
                 self.times.setdefault(name, []).extend(v)
@@ -254,13 +271,16 @@ def main() -> None:
         help="difícil imagines all its worlds (results that do not depend on "
         "how busy the machine is; decision times are then not the bot's)",
     )
+    parser.add_argument(
+        "--tune", default="", help="set constants of bot.ai.search for a trial: NAME=VALUE,..."
+    )
     parser.add_argument("--teams", default="", help="2v2 pairings, as a+b:c+d,...")
     args = parser.parse_args()
     if args.hand_points:
         hand_points(args.hand_points)
         return
     with ProcessPoolExecutor(args.jobs) as pool:
-        run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock)
+        run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)
         if args.gauntlet:
             gauntlet(run, args.levels.split(","), args.opponents.split(","))
         else:

@@ -44,6 +44,7 @@ RIVAL_NOISE = 0.15  # how often a rival's move in a playout is any legal move
 SIGNIFICANCE = 2.0  # standard errors an option must beat the normal player's choice by
 ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_options)
 NORMAL = Rival()  # a rival the table knows nothing of: the normal player
+READ_RIVALS = True  # fit a model to each rival (False: every rival is the normal player)
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
 
 
@@ -237,6 +238,8 @@ def rivals_of(obs: Observation) -> dict[int, Rival]:
     """The model of each rival of this seat, from what the table has seen of them."""
     assert obs.seat is not None
     side = side_of(obs.seat)
+    if not READ_RIVALS:
+        return {}
     hands = max(obs.hand_number - 1, 0)  # hands played to their end before this one
     return {
         s: Rival.read(obs.habits[s], hands) if obs.habits else NORMAL

@@ -191,3 +191,12 @@ def test_habits_do_not_change_what_the_worlds_look_like() -> None:
     found = Sampler(obs, (), random.Random(1)).world()
     assert found is not None
     assert replace(observe(found[0], 0), step=obs.step) == obs
+
+
+def test_of_two_computer_partners_the_one_whose_senas_say_more_answers() -> None:
+    from bot.ai.signs import answers_first
+
+    assert answers_first(["ev"], ["no"], "envido") and not answers_first(["no"], ["ev"], "envido")
+    assert answers_first(["ae"], ["s7", "ev"], "truco")  # ancho de espada over a seven
+    assert not answers_first(["t3"], ["ab"], "truco") and not answers_first(["no"], ["t2"], "truco")
+    assert answers_first(["t2"], ["t2"], "truco")  # a tie: the one asked answers
