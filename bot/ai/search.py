@@ -38,7 +38,7 @@ from bot.game.state import MatchState, Pending, Phase, side_of
 K = ActionKind
 
 WORLDS = 40  # deals imagined per decision
-BUDGET = 0.1  # seconds: no more worlds are started after this
+BUDGET = 0.1  # seconds: no world is started that would end after this (by the average so far)
 MAX_TRIES = 30  # draws per world before the sampler gives up
 RIVAL_NOISE = 0.15  # how often a rival's move in a playout is any legal move
 SIGNIFICANCE = 2.0  # standard errors an option must beat the normal player's choice by
@@ -310,7 +310,8 @@ def play_dificil(
             state.apply(option)
             values[i].append(playout(state, obs.seat, random.Random(base + index), sampler.rivals))
         weights.append(weight)
-        if time.perf_counter() - started > budget:
+        spent = time.perf_counter() - started
+        if spent + 2 * spent / (index + 1) > budget:  # one more world might overrun it
             break
     if not weights:
         return baseline
