@@ -4,6 +4,7 @@
     python bench/ai.py --gauntlet [--matches N]    # each level against every opponent style
     python bench/ai.py --teams dificil+dificil:normal+normal,...   # 2v2, a team a side
     python bench/ai.py --hand-points 5000     # the hand-size table of bot/ai/estimate.py
+    python bench/ai.py --habits normal:normal --matches 150   # the rates of bot/ai/rivals.py
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
 (`bench/styles.py`: club, tight, caller, bluffer, runner), written apart from `bot.ai`.
@@ -125,15 +126,53 @@ def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]]]:
     return score, times
 
 
+def apply_tune(tune: str) -> None:
+    """Set constants of bot.ai.search for a trial: `SIGNIFICANCE=1.5,READ_RIVALS=0`."""
+    for setting in filter(None, tune.split(",")):
+        name, value = setting.split("=")
+        assert hasattr(search, name), name
+        setattr(search, name, type(getattr(search, name))(float(value)))
+
+
+def habits(a: str, b: str, matches: int) -> None:
+    """What the table keeps of B's play (bot/game/habits.py) over matches against A: the
+    rates bot/ai/rivals.py takes as the normal player's when B is normal."""
+    from dataclasses import fields
+
+    from bot.game.habits import Habits
+
+    total = [0] * len(fields(Habits))
+    hands = 0
+    for seed in range(matches):
+        state = new_match(CONFIG)
+        names = (a, b)
+        while not state.is_over:
+            if state.needs_deal:
+                state.apply(random_deal(random.Random(f"{seed}:{state.hand_number}"), 2))
+                continue
+            seat = state.legal_actions()[0].seat
+            state.apply(choose(names[seat], observe(state, seat), f"{seed}:{state.step}"))
+        hands += state.hand_number
+        total = [x + y for x, y in zip(total, state.habits[1].to_list(), strict=True)]
+    h = Habits.from_list(total)
+
+    def rate(x: int, y: int) -> str:
+        return f"{x / max(y, 1):.2f}"
+
+    print(f"{b} against {a}, {hands} hands: trucos chanted a hand {rate(h.truco_chants, hands)}, "
+          f"wanted {rate(h.truco_wanted, h.truco_wanted + h.truco_refused)}; envidos chanted a "
+          f"hand {rate(h.envido_chants, hands)}, wanted "
+          f"{rate(h.envido_wanted, h.envido_wanted + h.envido_refused)}; mazos a hand "
+          f"{rate(h.mazos, hands)}; trucos shown bluffs {rate(h.truco_bluffs, h.truco_shown)}, "
+          f"envidos {rate(h.envido_bluffs, h.envido_shown)}")  # fmt: skip
+
+
 def run_chunk(
     a: str, b: str, seeds: list[int], clock: bool = True, tune: str = ""
 ) -> tuple[dict[int, float], dict[str, list[float]]]:
     if not clock:  # every decision imagines all its worlds, however busy the machine is
         search.BUDGET = math.inf
-    for setting in filter(None, tune.split(",")):  # e.g. SIGNIFICANCE=1.5 (bot.ai.search)
-        name, value = setting.split("=")
-        assert hasattr(search, name), name
-        setattr(search, name, type(getattr(search, name))(float(value)))
+    apply_tune(tune)
     scores: dict[int, float] = {}
     times: dict[str, list[float]] = {}
     for seed in seeds:
@@ -262,6 +301,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hand-points", type=int, default=0)
+    parser.add_argument(
+        "--habits", default="", help="a:b,... the habits the table keeps of b against a (--matches)"
+    )
     parser.add_argument("--gauntlet", action="store_true", help="levels against every style")
     parser.add_argument("--levels", default=",".join(GAUNTLET_LEVELS))
     parser.add_argument("--opponents", default=",".join(OPPONENTS))
@@ -278,6 +320,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.hand_points:
         hand_points(args.hand_points)
+        return
+    if args.habits:
+        for pair in args.habits.split(","):
+            habits(*pair.split(":"), args.matches)
         return
     with ProcessPoolExecutor(args.jobs) as pool:
         run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)

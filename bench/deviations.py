@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ai import CONFIG, choose
+from bench.ai import CONFIG, apply_tune, choose
 from bot.ai import search
 from bot.ai.estimate import equity
 from bot.ai.rules import play_normal
@@ -58,9 +58,7 @@ def value(state: MatchState, action: Action, opponent: str, rollouts: int, seed:
 
 def match(opponent: str, seed: int, rollouts: int, tune: str) -> list[tuple[str, float]]:
     search.BUDGET = math.inf
-    for setting in filter(None, tune.split(",")):
-        name, raw = setting.split("=")
-        setattr(search, name, type(getattr(search, name))(float(raw)))
+    apply_tune(tune)
     state = MatchState(CONFIG)
     found: list[tuple[str, float]] = []
     while not state.is_over:
