@@ -18,6 +18,7 @@ over pairs). Also printed per level: decisions per second and the p99 time of on
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import sys
@@ -31,6 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.styles import STYLES
 from bot.ai import Level, decide, search
 from bot.ai import signs as signs_of
+from bot.ai.rivals import Rival
+from bot.ai.rules import play_normal
 from bot.ai.signs import signs_to_show
 from bot.game import (
     Action,
@@ -50,12 +53,19 @@ DEFAULT_PAIRS = (
     "facil:random,normal:facil,dificil:normal,dificil:random,normal:random,dificil:facil"
 )
 GAUNTLET_LEVELS = ("facil", "normal", "dificil")
-OPPONENTS = ("random", "facil", "normal", "club", "tight", "caller", "bluffer", "runner")
+OPPONENTS = (
+    "random", "facil", "normal", "club", "tight", "caller", "bluffer", "runner",
+    "stranger1", "stranger2", "stranger3",
+)  # fmt: skip
 
 
 def choose(name: str, obs: Observation, seed: str, signs: tuple[str, ...] = ()) -> Action:
     if name in STYLES:
         return STYLES[name](obs, random.Random(seed))
+    if name == "adapt":  # trial: normal reading its rival
+        rivals = search.rivals_of(obs)
+        model = Rival.merge(list(rivals.values())) if rivals else None
+        return play_normal(obs, random.Random(seed), signs, model)
     return decide(obs, name, seed, signs)
 
 
@@ -127,11 +137,16 @@ def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]]]:
 
 
 def apply_tune(tune: str) -> None:
-    """Set constants of bot.ai.search for a trial: `SIGNIFICANCE=1.5,READ_RIVALS=0`."""
+    """Set constants of bot.ai for a trial: `SIGNIFICANCE=1.5,READ_RIVALS=0,rivals.PRIOR=3`
+    (a bare name is one of bot.ai.search)."""
     for setting in filter(None, tune.split(",")):
         name, value = setting.split("=")
-        assert hasattr(search, name), name
-        setattr(search, name, type(getattr(search, name))(float(value)))
+        module = search
+        if "." in name:
+            where, name = name.split(".")
+            module = importlib.import_module(f"bot.ai.{where}")
+        assert hasattr(module, name), name
+        setattr(module, name, type(getattr(module, name))(float(value)))
 
 
 def habits(a: str, b: str, matches: int) -> None:
@@ -211,7 +226,7 @@ class Runner:
     def pair(self, a: str, b: str) -> dict[int, float]:
         """A's score against B by deal sequence (each played twice, mirrored)."""
         for name in (*a.split("+"), *b.split("+")):
-            if name not in STYLES:
+            if name not in STYLES and name != "adapt":
                 Level(name)
         k = self.jobs * 4
         chunks = [self.seeds[i::k] for i in range(k)]
@@ -244,23 +259,28 @@ class Runner:
 
 
 def gauntlet(run: Runner, levels: list[str], opponents: list[str]) -> None:
-    """Each level against every opponent on the same deal sequences; the last column is
-    difícil's score minus normal's, paired by deal sequence."""
+    """Each level against every opponent on the same deal sequences; the last columns are
+    each level's score minus the one before it in `levels` (fácil aside), paired by deal
+    sequence."""
     results: dict[tuple[str, str], dict[int, float]] = {}
     for opponent in opponents:
         for level in levels:
             results[(level, opponent)] = run.pair(level, opponent)
     print()
-    paired = "normal" in levels and "dificil" in levels
-    print("| opponent | " + " | ".join(levels) + (" | difícil − normal |" if paired else " |"))
-    print("|---|" + "---|" * (len(levels) + paired))
+    # each stronger level's score minus the one before it, paired by deal sequence
+    paired = [
+        (levels[i], levels[i - 1]) for i in range(1, len(levels)) if levels[i - 1] != "facil"
+    ]
+    heads = [f"{a} − {b}" for a, b in paired]
+    print("| opponent | " + " | ".join([*levels, *heads]) + " |")
+    print("|---|" + "---|" * (len(levels) + len(paired)))
     for opponent in opponents:
         cells = []
         for level in levels:
             mean, half = interval(list(results[(level, opponent)].values()))
             cells.append(f"{mean:.1%} ± {half:.1%}")
-        if paired:
-            d, n = results[("dificil", opponent)], results[("normal", opponent)]
+        for a, b in paired:
+            d, n = results[(a, opponent)], results[(b, opponent)]
             mean, half = interval([d[s] - n[s] for s in d])
             cells.append(f"{mean * 100:+.1f} ± {half * 100:.1f}")
         print(f"| {opponent} | " + " | ".join(cells) + " |")

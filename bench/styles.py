@@ -15,6 +15,9 @@ a real table differ. They read only their seat's `Observation` and answer a lega
 - **runner** (el que se va al mazo): with a poor hand it goes to the mazo before it plays a
   card, and it refuses every chant it is not sure of; it chants only with strong cards.
 
+- **stranger1–3**: club players with habits drawn at random over that range (`stranger`),
+  held out: nothing in `bot/ai` was tuned against them.
+
 `STYLES` maps a name to a player: `player(obs, rng) -> Action`.
 """
 
@@ -166,4 +169,26 @@ def play(style: str) -> Player:
     return player
 
 
+def stranger(n: int) -> Habits:
+    """A club player whose habits are drawn at random (seeded by `n`) over the range people
+    play in: held out, for checking that what was tuned against the named styles holds
+    against players nobody tuned against."""
+    rng = random.Random(f"stranger{n}")
+    return Habits(
+        envido_chant=rng.randint(24, 31),
+        envido_want=rng.randint(22, 30),
+        envido_bluff=rng.choice((0.0, rng.uniform(0.0, 0.4))),
+        real_envido=rng.randint(29, 33),
+        truco_chant=rng.uniform(9.0, 12.5),
+        truco_want=rng.uniform(7.0, 11.0),
+        truco_bluff=rng.choice((0.0, rng.uniform(0.0, 0.4))),
+        raise_at=rng.uniform(10.0, 14.0),
+        want_everything=rng.random() < 0.15,
+        mazo_below=rng.choice((-1.0, -1.0, rng.uniform(5.0, 8.0))),
+        lead_best=rng.random() < 0.5,
+    )
+
+
+STRANGERS = 3
+HABITS.update({f"stranger{n}": stranger(n) for n in range(1, STRANGERS + 1)})
 STYLES: dict[str, Player] = {name: play(name) for name in HABITS}

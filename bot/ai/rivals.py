@@ -99,6 +99,44 @@ class Rival:
             envido_says=max(0.1, 1 - more_e) * (1 - call_e),
         )
 
+    @property
+    def truco_wanted(self) -> float:
+        """How often it wants a truco (normal: NORMAL_TRUCO_WANTED)."""
+        base = NORMAL_TRUCO_WANTED
+        return base + self.call_truco * (1 - base) - self.fold_truco * base
+
+    @property
+    def envido_wanted(self) -> float:
+        base = NORMAL_ENVIDO_WANTED
+        return base + self.call_envido * (1 - base) - self.fold_envido * base
+
+    @property
+    def truco_meant(self) -> float:
+        """How much its truco chant tells of its cards, against the normal player's (1)."""
+        return max(0.1, 1 - self.bluff_truco * TRUCO_CHANCES)
+
+    @property
+    def envido_meant(self) -> float:
+        return max(0.1, 1 - self.bluff_envido)
+
+    @property
+    def truco_picky(self) -> float:
+        """How much better than a random hand the hand it wants a truco with is, against the
+        normal player's (1): a caller's quiero says nothing, a folder's says more."""
+        return (1 - self.call_truco) * (1 + self.fold_truco)
+
+    @property
+    def envido_picky(self) -> float:
+        return (1 - self.call_envido) * (1 + self.fold_envido)
+
+    @staticmethod
+    def merge(rivals: Sequence[Rival]) -> Rival:
+        """One model for a side of several rivals (2v2): the average of theirs."""
+        if len(rivals) == 1:
+            return rivals[0]
+        names = Rival.__dataclass_fields__
+        return Rival(**{n: sum(getattr(r, n) for r in rivals) / len(rivals) for n in names})
+
     def stray(
         self,
         chosen: Action,

@@ -24,6 +24,7 @@ from bot.ai.estimate import (
     hand_chance,
     unseen,
 )
+from bot.ai.rivals import NORMAL_ENVIDO_WANTED, NORMAL_TRUCO_WANTED, Rival
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind
 from bot.game.cards import Card, envido_value, flor_value
 from bot.game.observation import Observation
@@ -101,8 +102,15 @@ def play_facil(obs: Observation, rng: random.Random) -> Action:
 class _Normal:
     """One decision of the normal player."""
 
-    def __init__(self, obs: Observation, rng: random.Random, signs: Collection[str]) -> None:
+    def __init__(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        signs: Collection[str],
+        rival: Rival | None = None,
+    ) -> None:
         assert obs.seat is not None
+        self.rival = rival
         self.obs = obs
         self.rng = rng
         self.signs = signs
@@ -192,6 +200,9 @@ class _Normal:
         good = "ev" in self.signs
         floor = ENVIDO_FLOOR.get(chain[-1], 25)
         p = envido_chance(self.obs, mine, floor, good)
+        if self.rival is not None and self.rival.envido_meant < 1:
+            meant = self.rival.envido_meant  # a rival who bluffs envido: its chant says less
+            p = meant * p + (1 - meant) * envido_chance(self.obs, mine, 0, good)
         falta_points = falta(self.obs.scores, self.target)
         wanted = envido_wanted_value(chain, falta_points)
         refused = envido_not_wanted_value(chain)
@@ -222,14 +233,22 @@ class _Normal:
                 continue
             floor = ENVIDO_FLOOR[kind]
             p_called = envido_chance(self.obs, mine, floor, good)
+            a = accept[kind]
+            if self.rival is not None:  # as often as this rival wants, with what it wants
+                a = min(1.0, a * self.rival.envido_wanted / NORMAL_ENVIDO_WANTED)
+                picky = min(1.0, self.rival.envido_picky)
+                p_called = picky * p_called + (1 - picky) * p
             # a rival whom a refusal would cost the match wants it, whatever it holds
-            a = 1.0 if self.eq(1) >= 1.0 else accept[kind]
+            a = 1.0 if self.eq(1) >= 1.0 else a
             value = (1 - a) * self.eq(1) + a * self.bet(
                 p_called, envido_wanted_value([kind], falta_points)
             )
             if value > best[0] + 0.01:
                 best = (value, kinds[kind])
-        if best[1] is None and p < 0.35 and self.rng.random() < BLUFF_ENVIDO:
+        bluff = BLUFF_ENVIDO
+        if self.rival is not None:  # bluffs pay against a rival who refuses, not a caller
+            bluff *= min(3.0, (1 - self.rival.envido_wanted) / (1 - NORMAL_ENVIDO_WANTED)) ** 2
+        if best[1] is None and p < 0.35 and self.rng.random() < bluff:
             return kinds[K.ENVIDO]
         return best[1]
 
@@ -238,7 +257,8 @@ class _Normal:
         kinds = self.kinds
         level = TRUCO_CHANTS.index(self.obs.pending_chant) + 1 if self.obs.pending_chant else 1
         w = self.hand
-        w_called = max(0.0, w - (0.2 if not self.obs.results else 0.1))
+        meant = self.rival.truco_meant if self.rival is not None else 1.0
+        w_called = max(0.0, w - (0.2 if not self.obs.results else 0.1) * meant)
         options: list[tuple[float, Action]] = [
             (self.eq(0, truco_not_wanted_value(level)), kinds[K.NO_QUIERO]),
             (self.bet(w_called, truco_wanted_value(level)), kinds[K.QUIERO]),
@@ -258,13 +278,18 @@ class _Normal:
         if w >= 0.97 and not self.obs.results and self.rng.random() < HOLD_TRUCO:
             return None
         now = self.bet(w, truco_wanted_value(level))
-        accepted = self.bet(max(0.0, w - 0.2), truco_wanted_value(level + 1))
+        a, picky, bluff = 0.65, 1.0, BLUFF_TRUCO
+        if self.rival is not None:  # as often as this rival wants, with what it wants
+            a = min(1.0, a * self.rival.truco_wanted / NORMAL_TRUCO_WANTED)
+            picky = min(1.5, self.rival.truco_picky)
+            bluff *= min(3.0, (1 - a) / 0.35) ** 2
+        accepted = self.bet(max(0.0, w - 0.2 * picky), truco_wanted_value(level + 1))
         refused = self.eq(truco_not_wanted_value(level + 1))
         # a rival whom a refusal would cost the match wants it, whatever it holds
-        value = accepted if refused >= 1.0 else 0.35 * refused + 0.65 * accepted
+        value = accepted if refused >= 1.0 else (1 - a) * refused + a * accepted
         if value > now + 0.005:
             return chant
-        if w < 0.3 and self.obs.results and self.rng.random() < BLUFF_TRUCO:
+        if w < 0.3 and self.obs.results and self.rng.random() < bluff:
             return chant
         return None
 
@@ -334,5 +359,9 @@ class _Normal:
         return best[2]
 
 
-def play_normal(obs: Observation, rng: random.Random, signs: Collection[str] = ()) -> Action:
-    return _Normal(obs, rng, signs).decide()
+def play_normal(
+    obs: Observation, rng: random.Random, signs: Collection[str] = (), rival: Rival | None = None
+) -> Action:
+    """normal's move; with `rival` (a model of the side it plays against, `bot.ai.rivals`)
+    it bets as that rival answers and believes that rival's chants as much as they mean."""
+    return _Normal(obs, rng, signs, rival).decide()

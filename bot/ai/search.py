@@ -45,6 +45,7 @@ SIGNIFICANCE = 2.0  # standard errors an option must beat the normal player's ch
 ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_options)
 NORMAL = Rival()  # a rival the table knows nothing of: the normal player
 READ_RIVALS = True  # fit a model to each rival (False: every rival is the normal player)
+ADAPT = True  # its own side plays the normal player that bets as the rivals answer
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
 
 
@@ -248,8 +249,19 @@ def rivals_of(obs: Observation) -> dict[int, Rival]:
     }
 
 
+def facing(rivals: dict[int, Rival]) -> Rival | None:
+    """One model of the side a seat plays against (for `play_normal`), or None."""
+    if not ADAPT or not rivals:
+        return None
+    return Rival.merge(list(rivals.values()))
+
+
 def playout(
-    state: MatchState, seat: int, rng: random.Random, rivals: dict[int, Rival] | None = None
+    state: MatchState,
+    seat: int,
+    rng: random.Random,
+    rivals: dict[int, Rival] | None = None,
+    against: Rival | None = None,
 ) -> float:
     """Play the hand out; `seat`'s chance to win the match then. Its side plays like the
     normal player; each rival like the normal player bent by its model (`rivals`), and now
@@ -266,7 +278,7 @@ def playout(
             state.apply(rng.choice([a for a in acting if a.seat == who]))
             continue
         obs = observe(state, who)
-        chosen = play_normal(obs, rng)
+        chosen = play_normal(obs, rng, (), None if rival else against)
         if rival:
             model = rivals.get(who)
             if model is not None:
@@ -292,11 +304,14 @@ def play_dificil(
     options = _unique(obs.actions)
     if len(options) == 1:
         return options[0]
-    baseline = play_normal(obs, rng, signs)
-    if obs.seat is None or (len(obs.history) == 0 and (obs.rounds or obs.calls)):
-        return baseline  # a hand saved before logs existed: by rules
+    if obs.seat is None:
+        return play_normal(obs, rng, signs)
     started = time.perf_counter()
     sampler = Sampler(obs, signs, rng)
+    against = facing(sampler.rivals)
+    baseline = play_normal(obs, rng, signs, against)
+    if len(obs.history) == 0 and (obs.rounds or obs.calls):
+        return baseline  # a hand saved before logs existed: by rules
     values: list[list[float]] = [[] for _ in options]
     weights: list[float] = []
     base = rng.getrandbits(32)
@@ -308,7 +323,8 @@ def play_dificil(
         for i, option in enumerate(options):
             state = world.copy()
             state.apply(option)
-            values[i].append(playout(state, obs.seat, random.Random(base + index), sampler.rivals))
+            seed = random.Random(base + index)
+            values[i].append(playout(state, obs.seat, seed, sampler.rivals, against))
         weights.append(weight)
         spent = time.perf_counter() - started
         if spent + 2 * spent / (index + 1) > budget:  # one more world might overrun it

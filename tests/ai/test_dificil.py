@@ -155,6 +155,53 @@ def test_against_a_known_caller_it_does_not_bluff_a_truco() -> None:
     assert K.TRUCO in unknown and K.TRUCO not in caller
 
 
+# -- its own bets, bent to the rival -----------------------------------------------------------
+def bluff_spot(habits: Habits) -> Observation:
+    """Seat 0 won round 1 with its 3 and holds a 4 and a 5 against an ancho and a 7 of swords:
+    a truco now is a bluff."""
+    state = start("3c 4o 5b | 2e 1e 7e", ONE)
+    do(state, "0:p:3c", "1:p:2e")
+    seen_over(state, habits)
+    return observe(state, 0)
+
+
+def trucos(obs: Observation, rival: Rival | None, seeds: int = 200) -> int:
+    return sum(play_normal(obs, random.Random(s), (), rival).kind is K.TRUCO for s in range(seeds))
+
+
+def test_its_bluffs_follow_how_often_the_rival_folds() -> None:
+    """The normal player's bets assume a rival who wants 65% of trucos; difícil's baseline
+    takes the rival's own rate: a rival who folds is bluffed every time, a caller almost
+    never, and a rival the table knows nothing of as the normal player would."""
+    plain = trucos(bluff_spot(Habits()), None)
+    assert 5 <= plain <= 60  # the normal player's measured bluff rate
+    unknown = trucos(bluff_spot(Habits()), Rival.read(Habits(), 0))
+    assert unknown == plain
+    assert trucos(bluff_spot(TIGHT), Rival.read(TIGHT, HANDS)) == 200
+    assert trucos(bluff_spot(CALLER), Rival.read(CALLER, HANDS)) < plain / 3
+    # difícil takes that baseline: against the folder it bluffs
+    assert decisions(bluff_spot(TIGHT)) == {K.TRUCO}
+
+
+def test_an_envido_a_rival_would_refuse_is_chanted_for_the_point() -> None:
+    """An envido of 26 is not worth chanting against a rival who wants envidos like normal;
+    against one seen to refuse every envido it is a point for free."""
+    state = start("5c 1c 4b | 1e 2o 3b", ONE)
+    obs = observe(state, 0)
+    assert {play_normal(obs, random.Random(s)).kind for s in range(50)} == {K.PLAY}
+    folder = Rival.read(Habits(envido_refused=8), HANDS)
+    assert {play_normal(obs, random.Random(s), (), folder).kind for s in range(50)} == {K.ENVIDO}
+
+
+def test_two_rivals_are_read_as_one_side() -> None:
+    caller, tight = Rival.read(CALLER, HANDS), Rival.read(TIGHT, HANDS)
+    side = Rival.merge([caller, tight])
+    assert side.call_truco == pytest.approx((caller.call_truco + tight.call_truco) / 2)
+    assert min(caller.truco_wanted, tight.truco_wanted) < side.truco_wanted
+    assert side.truco_wanted < max(caller.truco_wanted, tight.truco_wanted)
+    assert Rival.merge([caller]) == caller
+
+
 # -- 2v2 ---------------------------------------------------------------------------------------
 def test_it_plays_low_when_its_partner_wins_the_round_and_keeps_its_best_for_the_last() -> None:
     """Round 1 went to the rivals; in round 2 its partner's ancho de espada cannot be beaten:
