@@ -7,7 +7,9 @@
     python bench/ai.py --habits normal:normal --matches 150   # the rates of bot/ai/rivals.py
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
-(`bench/styles.py`: club, tight, caller, bluffer, runner), written apart from `bot.ai`.
+(`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3), written apart from
+`bot.ai`; or `adapt`, the normal player betting against its model of the rival (difícil's
+baseline without the search: what the search adds is difícil − adapt).
 
 Each deal sequence is played twice, with the seats swapped, so luck of the cards cancels out;
 a pair of mirrored matches is the unit of the confidence interval (95%, normal approximation
@@ -260,17 +262,21 @@ class Runner:
 
 def gauntlet(run: Runner, levels: list[str], opponents: list[str]) -> None:
     """Each level against every opponent on the same deal sequences; the last columns are
-    each level's score minus the one before it in `levels` (fácil aside), paired by deal
-    sequence."""
+    each level's score minus normal's and minus the level before it (fácil aside), paired by
+    deal sequence."""
     results: dict[tuple[str, str], dict[int, float]] = {}
     for opponent in opponents:
         for level in levels:
             results[(level, opponent)] = run.pair(level, opponent)
     print()
-    # each stronger level's score minus the one before it, paired by deal sequence
-    paired = [
-        (levels[i], levels[i - 1]) for i in range(1, len(levels)) if levels[i - 1] != "facil"
-    ]
+    # each stronger level's score minus normal's, and minus the one before it in `levels`,
+    # paired by deal sequence
+    ranked = [lv for lv in levels if lv != "facil"]
+    paired = [(lv, "normal") for lv in ranked if lv != "normal" and "normal" in ranked]
+    paired += [
+        (ranked[i], ranked[i - 1]) for i in range(1, len(ranked))
+        if (ranked[i], ranked[i - 1]) not in paired
+    ]  # fmt: skip
     heads = [f"{a} − {b}" for a, b in paired]
     print("| opponent | " + " | ".join([*levels, *heads]) + " |")
     print("|---|" + "---|" * (len(levels) + len(paired)))

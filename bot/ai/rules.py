@@ -6,6 +6,12 @@ simple thresholds. normal plays sound truco: it reckons its chance to win the ha
 round (R8, pardas included), bids envido and flor by their odds against what the rival's chant
 suggests, weighs every choice by what it does to the chance of winning the match (so a falta
 envido that decides the match is treated as such), and bluffs at a measured rate.
+
+Its bets assume a rival who answers like a stranger (wants 65% of trucos, believes a chant as
+normal means it). Given a model of the rival (`bot.ai.rivals.Rival`, difícil's), it takes that
+rival's own rates instead: how often it wants, how good the hand it wants with is, how much its
+chants mean, and bluffs as often as that pays (often against a rival who folds, hardly against
+one who wants everything). With no evidence the model is the stranger, and so is the play.
 """
 
 from __future__ import annotations

@@ -7,11 +7,13 @@
    the rules could not have produced is thrown away. Chants are evidence too: a rival who
    chanted envido or wanted a truco more likely holds the cards for it, so each world is
    weighted by how likely the rivals' chants and answers were with its cards.
-2. **Playouts.** In every world it tries each of its legal actions and plays the hand out with
-   the normal player at every seat (each seeing only its own cards), the same worlds and the
-   same random numbers for every option.
-3. **Choice.** The option with the best weighted average chance of winning the match (from the
-   score at the end of the hand) is played.
+2. **Playouts.** In every world it tries each of its legal actions and plays the hand out
+   (each seat seeing only its own cards), the same worlds and the same random numbers for every
+   option: each rival as the normal player bent by what the table has seen of that rival
+   (`bot.ai.rivals`), its own side as the normal player betting against that model (it wants,
+   bluffs and believes as this rival answers, not as a stranger would).
+3. **Choice.** That same player's choice, unless another option has a better weighted average
+   chance of winning the match (from the score at the end of the hand) by more than the noise.
 
 It only reads its `Observation`: hidden cards are never looked at, they are imagined.
 """
@@ -41,7 +43,7 @@ WORLDS = 40  # deals imagined per decision
 BUDGET = 0.1  # seconds: no world is started that would end after this (by the average so far)
 MAX_TRIES = 30  # draws per world before the sampler gives up
 RIVAL_NOISE = 0.15  # how often a rival's move in a playout is any legal move
-SIGNIFICANCE = 2.0  # standard errors an option must beat the normal player's choice by
+SIGNIFICANCE = 3.0  # standard errors an option must beat its baseline's choice by
 ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_options)
 NORMAL = Rival()  # a rival the table knows nothing of: the normal player
 READ_RIVALS = True  # fit a model to each rival (False: every rival is the normal player)
@@ -357,9 +359,9 @@ def _choose(
     baseline: int,
     risky: set[int],
 ) -> int:
-    """The option with the best weighted mean, if it beats the normal player's choice by more
+    """The option with the best weighted mean, if it beats the baseline's choice by more
     than the noise of the playouts (a paired difference over the same worlds, SIGNIFICANCE
-    standard errors); otherwise the normal player's choice. A few worlds can make a wild
+    standard errors); otherwise the baseline's choice. A few worlds can make a wild
     option (a falta envido bluffed at 0-0) look best by luck: this keeps such luck out."""
     total = sum(weights)
     effective = total * total / sum(w * w for w in weights)
