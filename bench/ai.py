@@ -34,7 +34,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.styles import STYLES
 from bot.ai import Level, decide, search
 from bot.ai import signs as signs_of
-from bot.ai.rivals import Rival
 from bot.ai.rules import play_normal
 from bot.ai.signs import signs_to_show
 from bot.game import (
@@ -65,9 +64,7 @@ def choose(name: str, obs: Observation, seed: str, signs: tuple[str, ...] = ()) 
     if name in STYLES:
         return STYLES[name](obs, random.Random(seed))
     if name == "adapt":  # trial: normal reading its rival
-        rivals = search.rivals_of(obs)
-        model = Rival.merge(list(rivals.values())) if rivals else None
-        return play_normal(obs, random.Random(seed), signs, model)
+        return play_normal(obs, random.Random(seed), signs, search.facing(search.rivals_of(obs)))
     return decide(obs, name, seed, signs)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind
 from bot.game.cards import Card
@@ -134,7 +134,7 @@ class Rival:
         """One model for a side of several rivals (2v2): the average of theirs."""
         if len(rivals) == 1:
             return rivals[0]
-        names = Rival.__dataclass_fields__
+        names = [f.name for f in fields(Rival)]
         return Rival(**{n: sum(getattr(r, n) for r in rivals) / len(rivals) for n in names})
 
     def stray(

@@ -266,7 +266,8 @@ def playout(
     against: Rival | None = None,
 ) -> float:
     """Play the hand out; `seat`'s chance to win the match then. Its side plays like the
-    normal player; each rival like the normal player bent by its model (`rivals`), and now
+    normal player betting against `against` (the rivals' side, `facing`); each rival like the
+    normal player bent by its model (`rivals`), and now
     and then any legal move (RIVAL_NOISE): people do, and a plan that only works against a
     rival who always answers well (a falta envido bluffed at 0-0) is a bad plan."""
     side = side_of(seat)
@@ -309,11 +310,11 @@ def play_dificil(
     if obs.seat is None:
         return play_normal(obs, rng, signs)
     started = time.perf_counter()
-    sampler = Sampler(obs, signs, rng)
-    against = facing(sampler.rivals)
+    against = facing(rivals_of(obs))
     baseline = play_normal(obs, rng, signs, against)
     if len(obs.history) == 0 and (obs.rounds or obs.calls):
         return baseline  # a hand saved before logs existed: by rules
+    sampler = Sampler(obs, signs, rng)
     values: list[list[float]] = [[] for _ in options]
     weights: list[float] = []
     base = rng.getrandbits(32)
