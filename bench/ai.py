@@ -61,6 +61,7 @@ OPPONENTS = (
 
 
 def choose(name: str, obs: Observation, seed: str, signs: tuple[str, ...] = ()) -> Action:
+    name = name.split("@")[0]  # a trial's settings are set by run_chunk
     if name in STYLES:
         return STYLES[name](obs, random.Random(seed))
     if name == "adapt":  # trial: normal reading its rival
@@ -135,17 +136,21 @@ def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]]]:
     return score, times
 
 
-def apply_tune(tune: str) -> None:
+def apply_tune(tune: str) -> dict[str, float]:
     """Set constants of bot.ai for a trial: `SIGNIFICANCE=1.5,READ_RIVALS=0,rivals.PRIOR=3`
-    (a bare name is one of bot.ai.search)."""
-    for setting in filter(None, tune.split(",")):
-        name, value = setting.split("=")
-        module = search
-        if "." in name:
-            where, name = name.split(".")
+    (a bare name is one of bot.ai.search; `;` also separates settings). Returns the old
+    values, as a tune that puts them back."""
+    old: dict[str, float] = {}
+    for setting in filter(None, tune.replace(";", ",").split(",")):
+        key, value = setting.split("=")
+        module, name = search, key
+        if "." in key:
+            where, name = key.split(".")
             module = importlib.import_module(f"bot.ai.{where}")
         assert hasattr(module, name), name
+        old[key] = getattr(module, name)
         setattr(module, name, type(getattr(module, name))(float(value)))
+    return old
 
 
 def habits(a: str, b: str, matches: int) -> None:
@@ -187,13 +192,20 @@ def run_chunk(
     if not clock:  # every decision imagines all its worlds, however busy the machine is
         search.BUDGET = math.inf
     apply_tune(tune)
+    # `dificil@EDGE_PRIOR=20;SIGNIFICANCE=2`: a level with its own settings, for this pairing
+    # (both sides play under them: give them to one side only)
+    trial = ";".join(n.split("@", 1)[1] for n in (a, b) if "@" in n)
+    old = apply_tune(trial)
     scores: dict[int, float] = {}
     times: dict[str, list[float]] = {}
-    for seed in seeds:
-        score, t = mirrored(a, b, seed)
-        scores[seed] = score
-        for k, v in t.items():
-            times.setdefault(k, []).extend(v)
+    try:
+        for seed in seeds:
+            score, t = mirrored(a, b, seed)
+            scores[seed] = score
+            for k, v in t.items():
+                times.setdefault(k, []).extend(v)
+    finally:
+        apply_tune(",".join(f"{k}={float(v)}" for k, v in old.items()))
     return scores, times
 
 
@@ -225,6 +237,7 @@ class Runner:
     def pair(self, a: str, b: str) -> dict[int, float]:
         """A's score against B by deal sequence (each played twice, mirrored)."""
         for name in (*a.split("+"), *b.split("+")):
+            name = name.split("@")[0]
             if name not in STYLES and name != "adapt":
                 Level(name)
         k = self.jobs * 4

@@ -144,9 +144,11 @@ def envido_beats(value: int, floor: int = 0) -> float:
     kept = len(values) - start
     if kept <= 0:
         return 0.5
+    if value < floor:
+        return 0.0  # every hand kept is higher: none ties it either
     lower = bisect_left(values, value) - start
     equal = bisect_left(values, value + 1) - bisect_left(values, value)
-    return max(0.0, (max(lower, 0) + equal / 2) / kept)
+    return (lower + equal / 2) / kept
 
 
 @cache
@@ -199,17 +201,20 @@ HAND_POINTS: tuple[tuple[int, int, float], ...] = (
 )  # fmt: skip
 
 
+EDGE_STEP = 0.025  # the edges an equity table is kept for
+
+
 @cache
-def _equity_table(target: int) -> tuple[tuple[float, ...], ...]:
+def _equity_table(target: int, edge: float = 0.5) -> tuple[tuple[float, ...], ...]:
     """win[a][b]: the chance to win the match when we need `a` more points and they `b`,
-    each hand going either way with even odds and HAND_POINTS' sizes."""
+    each hand going our way with chance `edge` and HAND_POINTS' sizes."""
     outcomes: list[tuple[int, int, float]] = []
     total = sum(w for _, _, w in HAND_POINTS)
     for mine, theirs, weight in HAND_POINTS:
         if weight == 0:
             continue
-        outcomes.append((mine, theirs, weight / total / 2))
-        outcomes.append((theirs, mine, weight / total / 2))
+        outcomes.append((mine, theirs, weight / total * edge))
+        outcomes.append((theirs, mine, weight / total * (1 - edge)))
     size = target + 1
     win = [[0.0] * size for _ in range(size)]
     for a in range(size):
@@ -239,11 +244,12 @@ def _equity_table(target: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(row) for row in win)
 
 
-def equity(mine: int, theirs: int, target: int) -> float:
-    """The chance that a side with `mine` points beats one with `theirs` (target 15 or 30)."""
+def equity(mine: int, theirs: int, target: int, edge: float = 0.5) -> float:
+    """The chance that a side with `mine` points beats one with `theirs` (target 15 or 30),
+    when each hand goes its way with chance `edge` (even players: 0.5; rounded to EDGE_STEP)."""
     if mine >= target:
         return 1.0
     if theirs >= target:
         return 0.0
-    table = _equity_table(target)
+    table = _equity_table(target, round(edge / EDGE_STEP) * EDGE_STEP)
     return table[target - mine][target - theirs]

@@ -114,9 +114,11 @@ class _Normal:
         rng: random.Random,
         signs: Collection[str],
         rival: Rival | None = None,
+        edge: float = 0.5,
     ) -> None:
         assert obs.seat is not None
         self.rival = rival
+        self.edge = edge
         self.obs = obs
         self.rng = rng
         self.signs = signs
@@ -137,7 +139,7 @@ class _Normal:
         return self._odds
 
     def eq(self, mine: int = 0, theirs: int = 0) -> float:
-        return equity(self.me + mine, self.them + theirs, self.target)
+        return equity(self.me + mine, self.them + theirs, self.target, self.edge)
 
     def bet(self, p: float, points: int) -> float:
         """The match chance after a bet of `points` won with chance `p`."""
@@ -366,8 +368,14 @@ class _Normal:
 
 
 def play_normal(
-    obs: Observation, rng: random.Random, signs: Collection[str] = (), rival: Rival | None = None
+    obs: Observation,
+    rng: random.Random,
+    signs: Collection[str] = (),
+    rival: Rival | None = None,
+    edge: float = 0.5,
 ) -> Action:
     """normal's move; with `rival` (a model of the side it plays against, `bot.ai.rivals`)
-    it bets as that rival answers and believes that rival's chants as much as they mean."""
-    return _Normal(obs, rng, signs, rival).decide()
+    it bets as that rival answers and believes that rival's chants as much as they mean.
+    `edge`: the chance it gives a hand to go its side's way (0.5: even players), which sets
+    what a score is worth (a favourite stakes the match on one envido less readily)."""
+    return _Normal(obs, rng, signs, rival, edge).decide()

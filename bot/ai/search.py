@@ -48,6 +48,9 @@ ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_opti
 NORMAL = Rival()  # a rival the table knows nothing of: the normal player
 READ_RIVALS = True  # fit a model to each rival (False: every rival is the normal player)
 ADAPT = True  # its own side plays the normal player that bets as the rivals answer
+EDGE = 0.5  # the chance it gives a hand to go its way before the match has said anything
+EDGE_PRIOR = 0.0  # how many points of play that is worth
+EDGE_CAP = 0.7  # the most it reads of it
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
 
 
@@ -251,6 +254,19 @@ def rivals_of(obs: Observation) -> dict[int, Rival]:
     }
 
 
+def edge_of(obs: Observation) -> float:
+    """The chance a hand goes this seat's side's way, as the points of the hands played so
+    far say (shrunk toward even by EDGE_PRIOR points): a side well ahead of a weak rival is
+    the stronger player, and a gamble costs it more than the score alone says."""
+    if EDGE_PRIOR <= 0:
+        return EDGE
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    mine, theirs = obs.start_scores[side], obs.start_scores[1 - side]
+    edge = (mine + EDGE_PRIOR * EDGE) / (mine + theirs + EDGE_PRIOR)
+    return min(max(edge, 1 - EDGE_CAP), EDGE_CAP)
+
+
 def facing(rivals: dict[int, Rival]) -> Rival | None:
     """One model of the side a seat plays against (for `play_normal`), or None."""
     if not ADAPT or not rivals:
@@ -264,6 +280,7 @@ def playout(
     rng: random.Random,
     rivals: dict[int, Rival] | None = None,
     against: Rival | None = None,
+    edge: float = 0.5,
 ) -> float:
     """Play the hand out; `seat`'s chance to win the match then. Its side plays like the
     normal player betting against `against` (the rivals' side, `facing`); each rival like the
@@ -281,7 +298,9 @@ def playout(
             state.apply(rng.choice([a for a in acting if a.seat == who]))
             continue
         obs = observe(state, who)
-        chosen = play_normal(obs, rng, (), None if rival else against)
+        chosen = play_normal(obs, rng, (), None, 0.5) if rival else play_normal(
+            obs, rng, (), against, edge
+        )
         if rival:
             model = rivals.get(who)
             if model is not None:
@@ -292,7 +311,7 @@ def playout(
         state.apply(chosen)
     if state.phase is Phase.OVER:
         return 1.0 if state.winner == side else 0.0
-    return equity(state.scores[side], state.scores[1 - side], state.config.target)
+    return equity(state.scores[side], state.scores[1 - side], state.config.target, edge)
 
 
 def play_dificil(
@@ -311,7 +330,8 @@ def play_dificil(
         return play_normal(obs, rng, signs)
     started = time.perf_counter()
     against = facing(rivals_of(obs))
-    baseline = play_normal(obs, rng, signs, against)
+    edge = edge_of(obs)
+    baseline = play_normal(obs, rng, signs, against, edge)
     if len(obs.history) == 0 and (obs.rounds or obs.calls):
         return baseline  # a hand saved before logs existed: by rules
     sampler = Sampler(obs, signs, rng)
@@ -327,7 +347,7 @@ def play_dificil(
             state = world.copy()
             state.apply(option)
             seed = random.Random(base + index)
-            values[i].append(playout(state, obs.seat, seed, sampler.rivals, against))
+            values[i].append(playout(state, obs.seat, seed, sampler.rivals, against, edge))
         weights.append(weight)
         spent = time.perf_counter() - started
         if spent + 2 * spent / (index + 1) > budget:  # one more world might overrun it

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.ai import LEVELS, Level, decide
-from bot.ai.estimate import equity
+from bot.ai.estimate import ENVIDO_FLOOR, envido_beats, equity
 from bot.ai.rules import play_normal
 from bot.ai.search import Sampler, play_dificil
 from bot.ai.signs import SIGNS, consistent, signs_to_show
@@ -29,7 +29,7 @@ from bot.game import (
     random_deal,
     side_of,
 )
-from bot.game.actions import AnyAction
+from bot.game.actions import ActionKind, AnyAction
 
 CONFIGS = [
     MatchConfig(players=2, flor=True),
@@ -252,6 +252,30 @@ def test_the_value_of_a_score() -> None:
     assert equity(29, 0, 30) > 0.95 > 0.05 > equity(0, 29, 30)
     assert equity(20, 10, 30) > equity(15, 10, 30) > equity(10, 10, 30)
     assert equity(30, 29, 30) == 1.0 and equity(3, 15, 15) == 0.0
+
+
+def test_an_envido_below_what_the_rival_must_hold_never_wins() -> None:
+    """Against a rival who holds at least `floor`, a lower envido wins no comparison (nor ties
+    one); the chance grows with the envido, whatever the floor."""
+    for floor in (0, *ENVIDO_FLOOR.values()):
+        chances = [envido_beats(value, floor) for value in range(34)]
+        assert chances == sorted(chances)
+        assert all(c == 0 for c in chances[:floor])
+        assert chances[33] > 0.95
+
+
+def test_normal_does_not_answer_a_truco_with_a_falta_envido_it_cannot_win() -> None:
+    """Envido 7 facing a truco, 0–4 down: no envido is worth chanting with it (a bug once
+    gave a 7 a third of the chances against a rival who wants a falta envido)."""
+    config = MatchConfig(players=2, flor=False)
+    state = new_match(config)
+    state.scores = [4, 0]
+    state.apply(Deal((cards("1e 7e 3c"), cards("7c 3e 10b"))))
+    state.apply(next(a for a in state.legal_actions() if a.kind is ActionKind.TRUCO))
+    obs = observe(state, 1)
+    assert any(a.kind is ActionKind.FALTA_ENVIDO for a in obs.actions)
+    chosen = {play_normal(obs, random.Random(seed)).kind for seed in range(50)}
+    assert not chosen & {ActionKind.ENVIDO, ActionKind.REAL_ENVIDO, ActionKind.FALTA_ENVIDO}
 
 
 def test_decisions_travel_to_a_process_pool_and_back() -> None:
