@@ -14,6 +14,9 @@
    bluffs and believes as this rival answers, not as a stranger would).
 3. **Choice.** That same player's choice, unless another option has a better weighted average
    chance of winning the match (from the score at the end of the hand) by more than the noise.
+   What a score is worth depends on who is the better player: difícil takes itself for the
+   favourite (a hand goes its way 60% of the time) until the points of the match say
+   otherwise (`edge_of`), so it does not stake a match it should win on one envido.
 
 It only reads its `Observation`: hidden cards are never looked at, they are imagined.
 """
@@ -48,8 +51,8 @@ ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_opti
 NORMAL = Rival()  # a rival the table knows nothing of: the normal player
 READ_RIVALS = True  # fit a model to each rival (False: every rival is the normal player)
 ADAPT = True  # its own side plays the normal player that bets as the rivals answer
-EDGE = 0.5  # the chance it gives a hand to go its way before the match has said anything
-EDGE_PRIOR = 0.0  # how many points of play that is worth
+EDGE = 0.6  # the chance it gives a hand to go its way before the match has said anything
+EDGE_PRIOR = 20.0  # how many points of play that is worth (0: EDGE throughout)
 EDGE_CAP = 0.7  # the most it reads of it
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
 
@@ -256,8 +259,9 @@ def rivals_of(obs: Observation) -> dict[int, Rival]:
 
 def edge_of(obs: Observation) -> float:
     """The chance a hand goes this seat's side's way, as the points of the hands played so
-    far say (shrunk toward even by EDGE_PRIOR points): a side well ahead of a weak rival is
-    the stronger player, and a gamble costs it more than the score alone says."""
+    far say, starting from EDGE worth EDGE_PRIOR points: a side that outplays its rival
+    should not gamble (a falta envido at 0–0 is a coin toss for a match it would win), one
+    that is outplayed should (`bot.ai.estimate.equity`)."""
     if EDGE_PRIOR <= 0:
         return EDGE
     assert obs.seat is not None
@@ -298,8 +302,10 @@ def playout(
             state.apply(rng.choice([a for a in acting if a.seat == who]))
             continue
         obs = observe(state, who)
-        chosen = play_normal(obs, rng, (), None, 0.5) if rival else play_normal(
-            obs, rng, (), against, edge
+        chosen = (
+            play_normal(obs, rng, (), None, 0.5)
+            if rival
+            else play_normal(obs, rng, (), against, edge)
         )
         if rival:
             model = rivals.get(who)
