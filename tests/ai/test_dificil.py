@@ -9,9 +9,10 @@ from dataclasses import replace
 
 import pytest
 
+from bot.ai import search
 from bot.ai.rivals import Rival
 from bot.ai.rules import play_normal
-from bot.ai.search import Sampler, play_dificil, rivals_of
+from bot.ai.search import Sampler, edge_of, play_dificil, rivals_of
 from bot.game import Action, MatchConfig, MatchState, Observation, cards, observe
 from bot.game.actions import ENVIDO_CHANTS, ActionKind
 from bot.game.habits import Habits
@@ -247,3 +248,41 @@ def test_of_two_computer_partners_the_one_whose_senas_say_more_answers() -> None
     assert answers_first(["ae"], ["s7", "ev"], "truco")  # ancho de espada over a seven
     assert not answers_first(["t3"], ["ab"], "truco") and not answers_first(["no"], ["t2"], "truco")
     assert answers_first(["t2"], ["t2"], "truco")  # a tie: the one asked answers
+
+
+# -- who is the better player -------------------------------------------------------------------
+ENVIDO_BLUFFER = Habits(envido_chants=10, envido_wanted=3, envido_refused=3)
+
+
+def facing_falta(scores: tuple[int, int]) -> MatchState:
+    """Seat 0 holds envido 29 (7 and 2 of copas) and has played its 4; seat 1, seen over
+    twelve hands to chant envido most hands, chants falta envido."""
+    state = start("7c 2c 4b | 1e 5o 6b", ONE, scores=scores)
+    seen_over(state, ENVIDO_BLUFFER)
+    do(state, "0:p:4b", "1:fe")
+    return state
+
+
+def test_a_favourite_does_not_stake_the_match_on_one_envido(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Against a rival whose envidos mean little, 29 wins a falta envido more often than not:
+    between equals that is worth the match, but a player who wins most hands would rather play
+    the match out. difícil takes itself for the favourite until the match says otherwise."""
+    obs = observe(facing_falta((0, 0)), 0)
+    rival = rivals_of(obs)[1]
+    assert rival.envido_meant < 0.7
+    assert play_normal(obs, random.Random(1), (), rival, 0.5).kind is K.QUIERO
+    assert play_normal(obs, random.Random(1), (), rival, 0.6).kind is K.NO_QUIERO
+    assert decisions(obs) == {K.NO_QUIERO}
+    monkeypatch.setattr(search, "EDGE", 0.5)  # the player that took everyone for an equal
+    assert decisions(obs) == {K.QUIERO}
+
+
+def test_the_match_so_far_says_who_is_the_favourite() -> None:
+    """The edge starts at EDGE and follows the points of the hands played."""
+    even = observe(facing_falta((0, 0)), 0)
+    assert edge_of(even) == pytest.approx(search.EDGE)
+    ahead = observe(facing_falta((20, 4)), 0)
+    behind = observe(facing_falta((4, 20)), 0)
+    assert edge_of(behind) < 0.5 < search.EDGE < edge_of(ahead) <= search.EDGE_CAP
