@@ -5,6 +5,7 @@
     python bench/ai.py --teams dificil+dificil:normal+normal,...   # 2v2, a team a side
     python bench/ai.py --hand-points 5000     # the hand-size table of bot/ai/estimate.py
     python bench/ai.py --habits normal:normal --matches 150   # the rates of bot/ai/rivals.py
+    python bench/ai.py --gauntlet --levels 'normal,dificil,dificil@EDGE=0.5'  # a trial, paired
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
 (`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3), written apart from

@@ -290,7 +290,8 @@ def playout(
     normal player betting against `against` (the rivals' side, `facing`); each rival like the
     normal player bent by its model (`rivals`), and now
     and then any legal move (RIVAL_NOISE): people do, and a plan that only works against a
-    rival who always answers well (a falta envido bluffed at 0-0) is a bad plan."""
+    rival who always answers well (a falta envido bluffed at 0-0) is a bad plan. The score
+    at the end is worth what it is to a side whose hands go its way with chance `edge`."""
     side = side_of(seat)
     hand = state.hand_number
     rivals = rivals or {}
