@@ -79,7 +79,13 @@ def _strength(cards: Sequence[Card]) -> int:
 class Sampler:
     """Deals of the hidden cards consistent with one observation, with their weights."""
 
-    def __init__(self, obs: Observation, signs: Collection[str], rng: random.Random) -> None:
+    def __init__(
+        self,
+        obs: Observation,
+        signs: Collection[str],
+        rng: random.Random,
+        rivals: dict[int, Rival] | None = None,
+    ) -> None:
         assert obs.seat is not None
         self.obs = obs
         self.rng = rng
@@ -91,7 +97,7 @@ class Sampler:
                 played[seat].append(played_card)
         self.played = played
         self.others = [s for s in range(self.players) if s != obs.seat]
-        self.rivals = rivals_of(obs)
+        self.rivals = rivals_of(obs) if rivals is None else rivals
         announced = dict(obs.announced)
         below = {seat: (value, ties) for seat, value, ties in obs.son_buenas}
         partner = (obs.seat + 2) % 4 if self.players == 4 else None
@@ -288,9 +294,9 @@ def playout(
 ) -> float:
     """Play the hand out; `seat`'s chance to win the match then. Its side plays like the
     normal player betting against `against` (the rivals' side, `facing`); each rival like the
-    normal player bent by its model (`rivals`), and now
-    and then any legal move (RIVAL_NOISE): people do, and a plan that only works against a
-    rival who always answers well (a falta envido bluffed at 0-0) is a bad plan. The score
+    normal player bent by its model (`rivals`), and now and then any legal move
+    (RIVAL_NOISE): people do, and a plan that only works against a rival who always answers
+    well (a falta envido bluffed at 0-0) is a bad plan. The score
     at the end is worth what it is to a side whose hands go its way with chance `edge`."""
     side = side_of(seat)
     hand = state.hand_number
@@ -303,11 +309,8 @@ def playout(
             state.apply(rng.choice([a for a in acting if a.seat == who]))
             continue
         obs = observe(state, who)
-        chosen = (
-            play_normal(obs, rng, (), None, 0.5)
-            if rival
-            else play_normal(obs, rng, (), against, edge)
-        )
+        # the rivals play as equals; its side bets against them as the favourite it may be
+        chosen = play_normal(obs, rng) if rival else play_normal(obs, rng, (), against, edge)
         if rival:
             model = rivals.get(who)
             if model is not None:
@@ -336,12 +339,13 @@ def play_dificil(
     if obs.seat is None:
         return play_normal(obs, rng, signs)
     started = time.perf_counter()
-    against = facing(rivals_of(obs))
+    rivals = rivals_of(obs)
+    against = facing(rivals)
     edge = edge_of(obs)
     baseline = play_normal(obs, rng, signs, against, edge)
     if len(obs.history) == 0 and (obs.rounds or obs.calls):
         return baseline  # a hand saved before logs existed: by rules
-    sampler = Sampler(obs, signs, rng)
+    sampler = Sampler(obs, signs, rng, rivals)
     values: list[list[float]] = [[] for _ in options]
     weights: list[float] = []
     base = rng.getrandbits(32)
@@ -369,7 +373,7 @@ def _all_in_options(obs: Observation, options: list[Action]) -> set[int]:
     """Options that stake the match on one envido or flor comparison (chanting or wanting a
     falta envido or a contraflor al resto worth more than ALL_IN_POINTS). The playouts'
     rivals answer such chants like the normal player, who rarely wants them: real rivals do
-    more often, so difícil takes these only when the normal player would."""
+    more often, so difícil takes these only when its baseline would."""
     if falta(obs.scores, obs.config.target) <= ALL_IN_POINTS:
         return set()
     answering = obs.pending_chant in (K.FALTA_ENVIDO, K.CONTRAFLOR_AL_RESTO)
