@@ -605,17 +605,29 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def transaction(self, durable: bool = False) -> AsyncIterator[Conn]:
         # synchronous_commit is on (the server's default): every commit is durable already
+        import asyncpg
+
         meter = self.meter
         meter.transactions += 1
-        async with self.pool.acquire() as conn, conn.transaction():
-            meter.trip("BEGIN")
-            yield _PgConn(conn, meter)
-            meter.trip("COMMIT")
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                meter.trip("BEGIN")
+                yield _PgConn(conn, meter)
+                meter.trip("COMMIT")
+        except asyncpg.TransactionRollbackError as error:
+            # The server aborted it (a deadlock it broke, a serialization failure): nothing
+            # of it happened, and the same writes may well go through in a moment.
+            raise Unavailable(f"{type(error).__name__}: {error}") from error
 
     async def write(self, writer: Writer) -> None:
-        async with self.pool.acquire() as conn:
-            # each statement autocommits, a round trip of its own: it may read, too
-            await writer(_PgConn(conn, self.meter))
+        import asyncpg
+
+        try:
+            async with self.pool.acquire() as conn:
+                # each statement autocommits, a round trip of its own: it may read, too
+                await writer(_PgConn(conn, self.meter))
+        except asyncpg.TransactionRollbackError as error:  # that statement did not happen
+            raise Unavailable(f"{type(error).__name__}: {error}") from error
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
         self.meter.trip(kind_of(sql))

@@ -125,7 +125,9 @@ TOLD = (
 def merged(rows: Iterable[Outgoing]) -> list[tuple[Outgoing, int]]:
     """One row per key and chat (a statement may not upsert a row twice), with how many times
     it was asked for: the first's payload, the most urgent priority, loud if any was. New
-    messages (no key) all stay, in order, first."""
+    messages (no key) all stay, in order, first; the keyed rows follow by chat (within a chat
+    in the order they were asked for): the order every statement locks existing rows in
+    (PostgreSQL), so that two never wait for each other in a cycle."""
     plain: list[tuple[Outgoing, int]] = []
     keyed: dict[tuple[int, str], tuple[Outgoing, int]] = {}
     for row in rows:
@@ -144,7 +146,7 @@ def merged(rows: Iterable[Outgoing]) -> list[tuple[Outgoing, int]]:
                 ),
                 times + 1,
             )  # fmt: skip
-    return plain + list(keyed.values())
+    return plain + sorted(keyed.values(), key=lambda pair: pair[0].chat_id)
 
 
 _PENDING = (
@@ -282,11 +284,16 @@ class OutboxStore:
         # (`= ANY(...)` beside each join: the generic plan of a prepared statement, made for an
         # unknown number of rows, then still finds rows by index, not by scanning the table)
         rows = "unnest(?::bigint[], ?::bigint[]) AS x(id, version)"
+        # The rows are locked first, by chat: the order a commit bumps keyed rows in (`merged`),
+        # so the two never wait for each other in a cycle (a deadlock, which PostgreSQL breaks
+        # by aborting one of them).
         sql = (
-            f"WITH gone AS (DELETE FROM outbox o USING {rows} WHERE o.id = ANY(?::bigint[])"
+            "WITH locked AS (SELECT o.id FROM outbox o WHERE o.id = ANY(?::bigint[])"
+            " ORDER BY o.chat_id, o.id FOR UPDATE),"
+            f" gone AS (DELETE FROM outbox o USING locked l, {rows} WHERE o.id = l.id"
             " AND o.id = x.id AND o.version = x.version RETURNING o.id)"
         )
-        args: list[object] = [ids, versions, ids]
+        args: list[object] = [ids, ids, versions]
         if paced:
             chats = [chat for chat, _ in paced]
             sql += (
@@ -296,10 +303,10 @@ class OutboxStore:
             )
             args += [chats, [at for _, at in paced], chats, owner]
         sql += (
-            f" UPDATE outbox o SET done = x.version FROM {rows} WHERE o.id = ANY(?::bigint[])"
+            f" UPDATE outbox o SET done = x.version FROM locked l, {rows} WHERE o.id = l.id"
             " AND o.id = x.id AND o.id NOT IN (SELECT id FROM gone)"
         )
-        args += [ids, versions, ids]
+        args += [ids, versions]
 
         async def writer(conn: Conn) -> None:
             await conn.run(sql, args)

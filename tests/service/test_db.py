@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.db import Conn, Database, SqliteDatabase, Writer, is_conflict, is_postgres
+from tests.pg import Cluster
 
 
 async def _names(db: Database) -> list[str]:
@@ -191,5 +192,36 @@ async def test_a_full_disk_is_unavailable_rolls_back_whole_and_passes(tmp_path: 
         db.db.execute("PRAGMA max_page_count=1073741823")  # room again
         await db.write(big)
         assert await _names(db) == ["Ana", "x" * 200_000]
+    finally:
+        await db.close()
+
+
+async def test_a_deadlock_postgresql_breaks_is_unavailable(pg_cluster: Cluster | None) -> None:
+    """Two transactions that each wait for a row the other holds: PostgreSQL aborts one. That
+    one is refused whole as Unavailable (a player is told to try again, not shown an internal
+    error), and the other commits."""
+    from bot.storage.db import Unavailable
+
+    assert pg_cluster is not None, "PostgreSQL is part of the suite (.ci/run installs it)"
+    db = await Database.open(pg_cluster.new_database())
+    try:
+        for user_id, name in ((1, "Ana"), (2, "Beto")):
+            async with db.transaction() as conn:
+                await _add(conn, user_id, name)
+        both_hold = asyncio.Barrier(2)
+
+        async def rename(first: int, then: int) -> None:
+            async with db.transaction() as conn:
+                await conn.run("UPDATE players SET name = name || '+' WHERE user_id = ?", (first,))
+                await both_hold.wait()
+                await conn.run("UPDATE players SET name = name || '+' WHERE user_id = ?", (then,))
+
+        done = await asyncio.wait_for(
+            asyncio.gather(rename(1, 2), rename(2, 1), return_exceptions=True), 60.0
+        )
+        refused = [r for r in done if isinstance(r, Exception)]
+        assert len(refused) == 1 and isinstance(refused[0], Unavailable), done
+        assert "Deadlock" in str(refused[0])
+        assert await _names(db) == ["Ana+", "Beto+"]  # the other one whole, the refused none
     finally:
         await db.close()
