@@ -48,6 +48,7 @@ from bot.game import (
     random_deal,
     side_of,
 )
+from bot.game.actions import TRUCO_CHANTS, ActionKind
 
 CONFIG = MatchConfig(players=2, target=30, flor=True)
 TEAMS = MatchConfig(players=4, target=30, flor=True)
@@ -67,6 +68,13 @@ def choose(name: str, obs: Observation, seed: str, signs: tuple[str, ...] = ()) 
         return STYLES[name](obs, random.Random(seed))
     if name == "adapt":  # trial: normal reading its rival
         return play_normal(obs, random.Random(seed), signs, search.facing(search.rivals_of(obs)))
+    if name in ("onlytruco", "nottruco"):  # trial: difícil's truco chants alone, or all else
+        base = decide(obs, "normal", seed, signs)
+        hard = decide(obs, "dificil", seed, signs)
+        chant = base.kind is ActionKind.PLAY and hard.kind in TRUCO_CHANTS
+        if name == "onlytruco":
+            return hard if chant else base
+        return base if chant else hard
     return decide(obs, name, seed, signs)
 
 
@@ -239,7 +247,7 @@ class Runner:
         """A's score against B by deal sequence (each played twice, mirrored)."""
         for name in (*a.split("+"), *b.split("+")):
             name = name.split("@")[0]
-            if name not in STYLES and name != "adapt":
+            if name not in STYLES and name not in ("adapt", "onlytruco", "nottruco"):
                 Level(name)
         k = self.jobs * 4
         chunks = [self.seeds[i::k] for i in range(k)]

@@ -14,6 +14,8 @@
    bluffs and believes as this rival answers, not as a stranger would).
 3. **Choice.** That same player's choice, unless another option has a better weighted average
    chance of winning the match (from the score at the end of the hand) by more than the noise.
+   Only two questions are searched (`_questions`): whether to chant where that player would
+   play a card, and how to answer a truco; its cards and its other answers are that player's.
    What a score is worth depends on who is the better player: difícil takes itself for the
    favourite (a hand goes its way 60% of the time) until the points of the match say
    otherwise (`edge_of`), so it does not stake a match it should win on one envido.
@@ -54,6 +56,7 @@ ADAPT = True  # its own side plays the normal player that bets as the rivals ans
 EDGE = 0.6  # the chance it gives a hand to go its way before the match has said anything
 EDGE_PRIOR = 20.0  # how many points of play that is worth (0: EDGE throughout)
 EDGE_CAP = 0.7  # the most it reads of it
+FOCUSED = True  # the search weighs only the decisions it was measured to help (`_questions`)
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
 
 
@@ -345,6 +348,9 @@ def play_dificil(
     baseline = play_normal(obs, rng, signs, against, edge)
     if len(obs.history) == 0 and (obs.rounds or obs.calls):
         return baseline  # a hand saved before logs existed: by rules
+    options = _questions(obs, options, baseline)
+    if len(options) == 1:
+        return baseline
     sampler = Sampler(obs, signs, rng, rivals)
     values: list[list[float]] = [[] for _ in options]
     weights: list[float] = []
@@ -367,6 +373,21 @@ def play_dificil(
         return baseline
     risky = _all_in_options(obs, options)
     return options[_choose(options, values, weights, options.index(baseline), risky)]
+
+
+def _questions(obs: Observation, options: list[Action], baseline: Action) -> list[Action]:
+    """The options the playouts weigh against the baseline's choice. Only two questions, the
+    ones where leaving the baseline was measured to win matches against players unlike
+    normal: whether to chant (a truco or an envido) where the baseline would play a card, and
+    how to answer a truco. Elsewhere (which card, the answers to an envido, the mazo) the
+    search's departures won against normal and lost against everyone else: what a few
+    dozen worlds of normal-like rivals say there is mostly about normal."""
+    if not FOCUSED or obs.pending is Pending.TRUCO:
+        return options
+    if baseline.kind is not K.PLAY:
+        return [baseline]
+    chants = [a for a in options if a.kind in TRUCO_CHANTS or a.kind in ENVIDO_CHANTS]
+    return [baseline, *chants]
 
 
 def _all_in_options(obs: Observation, options: list[Action]) -> set[int]:
