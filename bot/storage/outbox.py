@@ -290,10 +290,10 @@ class OutboxStore:
         sql = (
             "WITH locked AS (SELECT o.id FROM outbox o WHERE o.id = ANY(?::bigint[])"
             " ORDER BY o.chat_id, o.id FOR UPDATE),"
-            f" gone AS (DELETE FROM outbox o USING locked l, {rows} WHERE o.id = l.id"
-            " AND o.id = x.id AND o.version = x.version RETURNING o.id)"
+            f" gone AS (DELETE FROM outbox o USING locked l, {rows} WHERE o.id = ANY(?::bigint[])"
+            " AND o.id = l.id AND o.id = x.id AND o.version = x.version RETURNING o.id)"
         )
-        args: list[object] = [ids, ids, versions]
+        args: list[object] = [ids, ids, versions, ids]
         if paced:
             chats = [chat for chat, _ in paced]
             sql += (
@@ -303,10 +303,11 @@ class OutboxStore:
             )
             args += [chats, [at for _, at in paced], chats, owner]
         sql += (
-            f" UPDATE outbox o SET done = x.version FROM locked l, {rows} WHERE o.id = l.id"
-            " AND o.id = x.id AND o.id NOT IN (SELECT id FROM gone)"
+            f" UPDATE outbox o SET done = x.version FROM locked l, {rows}"
+            " WHERE o.id = ANY(?::bigint[]) AND o.id = l.id AND o.id = x.id"
+            " AND o.id NOT IN (SELECT id FROM gone)"
         )
-        args += [ids, versions]
+        args += [ids, versions, ids]
 
         async def writer(conn: Conn) -> None:
             await conn.run(sql, args)
