@@ -51,6 +51,7 @@ from bot.game import (
 from bot.game.actions import TRUCO_CHANTS, ActionKind
 
 CONFIG = MatchConfig(players=2, target=30, flor=True)
+TRIALS = ("adapt", "onlytruco", "nottruco")  # players of the bench alone (see `choose`)
 TEAMS = MatchConfig(players=4, target=30, flor=True)
 DEFAULT_PAIRS = (
     "facil:random,normal:facil,dificil:normal,dificil:random,normal:random,dificil:facil"
@@ -68,7 +69,7 @@ def choose(name: str, obs: Observation, seed: str, signs: tuple[str, ...] = ()) 
         return STYLES[name](obs, random.Random(seed))
     if name == "adapt":  # trial: normal reading its rival
         return play_normal(obs, random.Random(seed), signs, search.facing(search.rivals_of(obs)))
-    if name in ("onlytruco", "nottruco"):  # trial: difícil's truco chants alone, or all else
+    if name in TRIALS[1:]:  # trial: difícil's truco chants alone, or all but them
         base = decide(obs, "normal", seed, signs)
         hard = decide(obs, "dificil", seed, signs)
         chant = base.kind is ActionKind.PLAY and hard.kind in TRUCO_CHANTS
@@ -247,7 +248,7 @@ class Runner:
         """A's score against B by deal sequence (each played twice, mirrored)."""
         for name in (*a.split("+"), *b.split("+")):
             name = name.split("@")[0]
-            if name not in STYLES and name not in ("adapt", "onlytruco", "nottruco"):
+            if name not in STYLES and name not in TRIALS:
                 Level(name)
         k = self.jobs * 4
         chunks = [self.seeds[i::k] for i in range(k)]

@@ -16,7 +16,7 @@ import re
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -497,6 +497,18 @@ async def _nothing_to_reset(conn: Any) -> None:
     default reset is a round trip on every release: a third of a tap's trips."""
 
 
+@contextlib.contextmanager
+def _aborted_is_unavailable() -> Iterator[None]:
+    """A transaction (or statement) the server aborted, a deadlock it broke or a serialization
+    failure, is Unavailable: nothing of it happened, and it may well go through in a moment."""
+    import asyncpg
+
+    try:
+        yield
+    except asyncpg.TransactionRollbackError as error:
+        raise Unavailable(f"{type(error).__name__}: {error}") from error
+
+
 class PostgresDatabase(Database):
     """A pool of asyncpg connections; each transaction on a connection of its own. One more
     connection, kept apart, listens for other processes' notices (`listen`)."""
@@ -605,29 +617,19 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def transaction(self, durable: bool = False) -> AsyncIterator[Conn]:
         # synchronous_commit is on (the server's default): every commit is durable already
-        import asyncpg
-
         meter = self.meter
         meter.transactions += 1
-        try:
+        with _aborted_is_unavailable():
             async with self.pool.acquire() as conn, conn.transaction():
                 meter.trip("BEGIN")
                 yield _PgConn(conn, meter)
                 meter.trip("COMMIT")
-        except asyncpg.TransactionRollbackError as error:
-            # The server aborted it (a deadlock it broke, a serialization failure): nothing
-            # of it happened, and the same writes may well go through in a moment.
-            raise Unavailable(f"{type(error).__name__}: {error}") from error
 
     async def write(self, writer: Writer) -> None:
-        import asyncpg
-
-        try:
+        with _aborted_is_unavailable():
             async with self.pool.acquire() as conn:
                 # each statement autocommits, a round trip of its own: it may read, too
                 await writer(_PgConn(conn, self.meter))
-        except asyncpg.TransactionRollbackError as error:  # that statement did not happen
-            raise Unavailable(f"{type(error).__name__}: {error}") from error
 
     async def fetchone(self, sql: str, *args: object) -> Row | None:
         self.meter.trip(kind_of(sql))
