@@ -31,7 +31,9 @@ import random
 import time
 from collections.abc import Collection, Sequence
 
+from bot.ai import personas
 from bot.ai.estimate import equity, unseen
+from bot.ai.personas import Belief, Persona
 from bot.ai.rivals import Rival
 from bot.ai.rules import play_normal
 from bot.ai.signs import consistent
@@ -58,6 +60,7 @@ EDGE_PRIOR = 20.0  # how many points of play that is worth (0: EDGE throughout)
 EDGE_CAP = 0.7  # the most it reads of it
 FOCUSED = True  # the search weighs only the decisions it was measured to help (`_questions`)
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
+PERSONAS = True  # rivals as the kind of player the match showed (`bot.ai.personas`)
 
 
 def _all_in(state: MatchState) -> bool:
@@ -101,6 +104,13 @@ class Sampler:
         self.played = played
         self.others = [s for s in range(self.players) if s != obs.seat]
         self.rivals = rivals_of(obs) if rivals is None else rivals
+        side = side_of(obs.seat)
+        self.beliefs: dict[int, Belief] = (
+            {s: personas.belief_of(obs, s) for s in self.others if side_of(s) != side}
+            if PERSONAS
+            else {}
+        )
+        self.personas: dict[int, Persona] = {}  # the last world's rivals
         announced = dict(obs.announced)
         below = {seat: (value, ties) for seat, value, ties in obs.son_buenas}
         partner = (obs.seat + 2) % 4 if self.players == 4 else None
@@ -182,12 +192,18 @@ class Sampler:
         state.hand_number = obs.hand_number - 1
         state.dealer = (obs.dealer - 1) % self.players if obs.hand_number > 1 else obs.dealer
         weight = 1.0
+        taken: dict[int, list[personas.Step]] = {s: [] for s in self.beliefs}
         try:
             state.apply(Deal(hands))
             for action in obs.history:
                 h = state.hand
                 assert h is not None
-                if side_of(action.seat) != side_of(obs.seat or 0):
+                if action.seat in taken:
+                    seen = observe(state, action.seat)
+                    found = personas.steps(seen, action, personas.Reading(seen))
+                    if found:
+                        taken[action.seat].extend(found)
+                elif side_of(action.seat) != side_of(obs.seat or 0):
                     rival = self.rivals.get(action.seat, NORMAL)
                     weight *= _likelihood(action, h.pending(), hands[action.seat], rival)
                 state.apply(action)
@@ -207,6 +223,11 @@ class Sampler:
         if tuple(a for a in state.legal_actions() if a.seat == seat) != obs.actions:
             return None  # e.g. a flor someone must declare first: the seat could tell
         state.habits = obs.habits  # what the table has seen over the match, as it is now
+        self.personas = {}
+        for seat, found in taken.items():
+            fit, persona = personas.draw_given(self.beliefs[seat], found, self.rng)
+            weight *= fit
+            self.personas[seat] = persona
         return state, weight
 
 
@@ -294,6 +315,7 @@ def playout(
     rivals: dict[int, Rival] | None = None,
     against: Rival | None = None,
     edge: float = 0.5,
+    who_is: dict[int, Persona] | None = None,
 ) -> float:
     """Play the hand out; `seat`'s chance to win the match then. Its side plays like the
     normal player betting against `against` (the rivals' side, `facing`); each rival like the
@@ -312,6 +334,10 @@ def playout(
             state.apply(rng.choice([a for a in acting if a.seat == who]))
             continue
         obs = observe(state, who)
+        persona = who_is.get(who) if who_is else None
+        if persona is not None:
+            state.apply(personas.act(persona, obs, rng))
+            continue
         # the rivals play as equals; its side bets against them as the favourite it may be
         chosen = play_normal(obs, rng) if rival else play_normal(obs, rng, (), against, edge)
         if rival:
@@ -364,7 +390,9 @@ def play_dificil(
             state = world.copy()
             state.apply(option)
             seed = random.Random(base + index)
-            values[i].append(playout(state, obs.seat, seed, sampler.rivals, against, edge))
+            values[i].append(
+                playout(state, obs.seat, seed, sampler.rivals, against, edge, sampler.personas)
+            )
         weights.append(weight)
         spent = time.perf_counter() - started
         if spent + 2 * spent / (index + 1) > budget:  # one more world might overrun it

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.game.actions import Action, ActionKind
 from bot.game.cards import Card
 from bot.game.habits import Habits
+from bot.game.past import PastHand
 from bot.game.state import MatchConfig, MatchState, Pending, Phase, side_of
 
 
@@ -43,6 +44,7 @@ class Observation:
     # lower, or equal when `ties too`
     son_buenas: tuple[tuple[int, int, bool], ...] = ()
     habits: tuple[Habits, ...] = ()  # per seat: what the table has seen of their play
+    past: tuple[PastHand, ...] = ()  # what the table saw of each hand played before this one
 
 
 def observe(state: MatchState, seat: int | None = None) -> Observation:
@@ -56,7 +58,7 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
             seat, state.config, state.step, (state.scores[0], state.scores[1]), state.phase,
             state.winner, 0, state.dealer, (state.dealer + 1) % state.players, None, (), (),
             1, 0, None, None, None, (), (), (3,) * state.players, (False,) * state.players,
-            (), (), actions, habits=state.habits,
+            (), (), actions, habits=state.habits, past=state.past,
         )  # fmt: skip
     pending = h.pending() if state.phase is Phase.PLAY else None
     chant: ActionKind | None = None
@@ -105,4 +107,5 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
         announced=tuple(h.announced),
         son_buenas=tuple(h.son_buenas),
         habits=state.habits,
+        past=state.past,
     )

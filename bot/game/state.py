@@ -39,6 +39,7 @@ from bot.game.events import (
     WentToMazo,
 )
 from bot.game.habits import Habits, heard, shown
+from bot.game.past import PastHand
 from bot.game.scoring import (
     FLOR_ACHICO,
     FLOR_ALONE,
@@ -367,6 +368,7 @@ class MatchState:
         self.hand: HandState | None = None
         self.last_hand: HandLog | None = None  # the hand before this one, for its record
         self.habits: tuple[Habits, ...] = (Habits(),) * config.players  # public, per seat
+        self.past: tuple[PastHand, ...] = ()  # what the table saw of each finished hand
         self.step = 0  # actions applied, deals included
         self._legal: list[Action] | None = None
 
@@ -382,6 +384,7 @@ class MatchState:
         new.hand = self.hand.copy() if self.hand is not None else None
         new.last_hand = self.last_hand
         new.habits = self.habits
+        new.past = self.past
         new.step = self.step
         new._legal = None
         return new
@@ -653,7 +656,13 @@ class MatchState:
         ):
             raise IllegalActionError(Reason.BAD_DEAL)
         if self.hand is not None:
-            self.last_hand = HandLog.of(self.hand)
+            h = self.hand
+            self.last_hand = HandLog.of(h)
+            public = PastHand(
+                h.number, h.players, h.dealer, h.start_scores, tuple(h.history),
+                tuple(h.announced), tuple(h.son_buenas), self._shown(h),
+            )  # fmt: skip
+            self.past = (*self.past, public)
         if self.hand_number > 0:
             self.dealer = (self.dealer + 1) % self.players  # R3
         self.hand_number += 1
@@ -923,6 +932,7 @@ class MatchState:
             "hand": None,
             "last_hand": self.last_hand.to_dict() if self.last_hand is not None else None,
             "habits": [h.to_list() for h in self.habits],
+            "past": [p.to_list() for p in self.past],
         }
         h = self.hand
         if h is not None:
@@ -975,6 +985,8 @@ class MatchState:
         state.last_hand = HandLog.from_dict(last) if last else None
         if data.get("habits"):  # saved before habits were kept: none seen yet
             state.habits = tuple(Habits.from_list(h) for h in data["habits"])
+        # saved before the record was kept: the hands before it are not remembered
+        state.past = tuple(PastHand.from_list(p) for p in data.get("past", ()))
         raw = data["hand"]
         if raw is not None:
             dealt = tuple(tuple(Card.parse(c) for c in hand) for hand in raw["dealt"])
