@@ -18,6 +18,17 @@ a real table differ. They read only their seat's `Observation` and answer a lega
 - **stranger1–3**: club players with habits drawn at random over that range (`stranger`),
   held out: nothing in `bot/ai` was tuned against them.
 
+Two more, held out and of another make (not club players with one habit moved: players whose
+chants mean something else), written after difícil's persona model and never tuned against:
+
+- **sandbagger** (el que se hace el muerto): hides a big hand. With the best cards it never
+  chants truco first and waits to answer with a retruco; with a big envido it never opens and
+  raises the rival's; it chants truco with middling cards, bluffs now and then, leads its
+  lowest card.
+- **gambler** (el que juega al tanteador): plays the score. Well behind, it chants and wants
+  nearly everything, falta envido included; well ahead, it bets only the nuts; level, it
+  plays club truco.
+
 `STYLES` maps a name to a player: `player(obs, rng) -> Action`.
 """
 
@@ -189,6 +200,79 @@ def stranger(n: int) -> Habits:
     )
 
 
+def sandbagger(obs: Observation, rng: random.Random) -> Action:
+    acts = obs.actions
+    if len(acts) == 1:
+        return acts[0]
+    kinds = {a.kind: a for a in acts if a.kind is not K.PLAY}
+    envido = envido_value(obs.dealt)
+    strength = power(obs)
+    if K.FLOR in kinds or obs.pending_chant in (K.FLOR, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO):
+        return play("club")(obs, rng)
+    if obs.pending_chant in ENVIDO:
+        if envido >= 30:
+            raised = _first(kinds, K.FALTA_ENVIDO, K.REAL_ENVIDO, K.ENVIDO)
+            return raised or kinds[K.QUIERO]
+        return kinds[K.QUIERO] if envido >= 27 else kinds[K.NO_QUIERO]
+    if K.ENVIDO in kinds and envido < 30 and (envido >= 25 or rng.random() < 0.2):
+        return kinds[K.ENVIDO]
+    if obs.pending_chant in TRUCO:
+        level = TRUCO.index(obs.pending_chant) + 1
+        if level < 3 and TRUCO[level] in kinds and strength >= 12:
+            return kinds[TRUCO[level]]
+        return kinds[K.QUIERO] if strength >= 9 else kinds[K.NO_QUIERO]
+    chant = _first(kinds, *TRUCO)
+    if (
+        chant is not None
+        and strength < 12
+        and (strength >= 9 or (obs.results and rng.random() < 0.15))
+    ):
+        return chant
+    plays = sorted((a for a in acts if a.kind is K.PLAY),
+                   key=lambda a: a.card.strength if a.card else 0)  # fmt: skip
+    if plays and not obs.results and not _round_cards(obs):
+        return plays[0]  # hides its cards: the lowest first
+    return _card(obs, HABITS["club"])
+
+
+def gambler(obs: Observation, rng: random.Random) -> Action:
+    side = _mine(obs)
+    behind = obs.scores[1 - side] - obs.scores[side]
+    if behind >= 8:
+        return _desperate(obs, rng)
+    if behind <= -8:
+        return play("tight")(obs, rng)
+    return play("club")(obs, rng)
+
+
+def _desperate(obs: Observation, rng: random.Random) -> Action:
+    acts = obs.actions
+    if len(acts) == 1:
+        return acts[0]
+    kinds = {a.kind: a for a in acts if a.kind is not K.PLAY}
+    if K.FLOR in kinds or obs.pending_chant in (K.FLOR, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO):
+        return play("caller")(obs, rng)
+    envido = envido_value(obs.dealt)
+    if obs.pending_chant in ENVIDO:
+        if envido >= 28 and K.FALTA_ENVIDO in kinds:
+            return kinds[K.FALTA_ENVIDO]
+        return kinds[K.QUIERO]
+    if K.ENVIDO in kinds and rng.random() < 0.7:
+        return (
+            kinds[K.FALTA_ENVIDO] if envido >= 29 and K.FALTA_ENVIDO in kinds else kinds[K.ENVIDO]
+        )
+    if obs.pending_chant in TRUCO:
+        level = TRUCO.index(obs.pending_chant) + 1
+        if level < 3 and TRUCO[level] in kinds and rng.random() < 0.4:
+            return kinds[TRUCO[level]]
+        return kinds[K.QUIERO]
+    chant = _first(kinds, *TRUCO)
+    if chant is not None and rng.random() < 0.6:
+        return chant
+    return _card(obs, HABITS["bluffer"])
+
+
 STRANGERS = 3
 HABITS.update({f"stranger{n}": stranger(n) for n in range(1, STRANGERS + 1)})
 STYLES: dict[str, Player] = {name: play(name) for name in HABITS}
+STYLES.update(sandbagger=sandbagger, gambler=gambler)

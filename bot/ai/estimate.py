@@ -78,25 +78,19 @@ def hand_chance(obs: Observation, partner_bonus: float = 0.0, odds: Odds | None 
     partner = (obs.seat + 2) % 4 if four else None
     partner_left = obs.cards_left[partner] if partner is not None else 0
     partner_round = 1 / 3 + partner_bonus  # a partner's unknown card wins a round this often
+    here = [s for s, _ in on_table]
+    theirs = max((c.strength for s, c in on_table if side_of(s) != side), default=0)
+    rivals_to_come = sum(
+        1 for s in range(obs.config.players) if side_of(s) != side and s not in here
+    ) if on_table else 0  # fmt: skip
+    if on_table and obs.seat in here:  # its card of this round is down: it is not in `mine`
+        ours = max(c.strength for s, c in on_table if side_of(s) == side)
+        probs.append(_round_chance(ours, theirs, rivals_to_come, odds))
+        on_table = ()
     for index, card in enumerate(mine):
         if index == 0 and on_table:
-            ours = [c.strength for s, c in on_table if side_of(s) == side]
-            theirs = [c.strength for s, c in on_table if side_of(s) != side]
-            best_ours = max([card.strength, *ours])
-            best_theirs = max(theirs, default=0)
-            to_come = obs.config.players - len(on_table) - 1
-            if best_ours > best_theirs:
-                rivals_to_come = sum(
-                    1
-                    for i in range(1, to_come + 1)
-                    if side_of((obs.seat + i) % obs.config.players) != side
-                )
-                p = odds.beat(best_ours, rivals_to_come)
-            elif best_ours == best_theirs:
-                p = 0.5
-            else:
-                p = 0.0
-            probs.append(p)
+            ours = max([card.strength, *(c.strength for s, c in on_table if side_of(s) == side)])
+            probs.append(_round_chance(ours, theirs, rivals_to_come, odds))
             continue
         if four:
             p_me = odds.beat(card.strength, 2)
@@ -105,6 +99,14 @@ def hand_chance(obs: Observation, partner_bonus: float = 0.0, odds: Odds | None 
             p = odds.beat(card.strength)
         probs.append(p)
     return _combine(tuple(obs.results), tuple(probs), side, side_of(obs.mano))
+
+
+def _round_chance(ours: int, theirs: int, rivals_to_come: int, odds: Odds) -> float:
+    """The chance that the round being played goes this side's way: its best card there
+    against theirs, and the rivals who have yet to play."""
+    if ours > theirs:
+        return odds.beat(ours, rivals_to_come)
+    return 0.5 if ours == theirs else 0.0
 
 
 @cache

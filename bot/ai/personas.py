@@ -2,26 +2,31 @@
 match the table saw.
 
 People at a truco table differ in a few habits: the envido they open with and how often they
-open with less, the envido they want, the hand they chant truco with and how often they bluff
-it, the hand they want a truco with, when they raise, whether they run to the mazo, which card
-they lead. A **persona** is one setting of those habits, each a threshold on what the player
-holds (softened: people are not exact, and now and then anyone does anything).
+open with less, the envido they call big (a real envido, a raise), the envido they want, the
+hand they chant truco with and how often they bluff it, the hand they raise with, the hand they
+want a truco with, whether they run to the mazo, which card they lead. They also differ in what
+they look at to judge a hand for truco: their chance to win it (the rounds already played and the
+card on the table count), or the cards they still hold. A **persona** is one setting of all
+that, each habit a threshold on what the player holds (softened: people are not exact, and now
+and then anyone does anything). Beside the personas stands the **sound player** (our normal
+level: odds and the score rather than habits), for rivals who play like that.
 
-The habits fall in five independent groups (opening envido, answering one, opening truco,
-answering one, the cards), each with a small grid of candidate settings. difícil keeps, for each
-rival, a belief over each grid (`Belief`): uniform at the first hand, then, after each hand, the
-posterior given everything that rival did in it. The rival's hidden cards are not known: the
-hand's public record (`bot.game.past.PastHand`) is replayed over deals consistent with what was
-shown (cards played, values said, cards shown at the end), and each candidate is scored by how
-likely it made the rival's every move (its chants, its answers, and its silences: not chanting
-envido with 31 says something too). The groups are kept independent between hands (assumed
-density filtering: the exact update of a factored belief, projected back onto factored beliefs)
-so the five grids stay small and the update costs a few milliseconds a hand.
+The habits fall in five independent groups (chanting envido, answering it, chanting truco,
+answering it, the cards), each with a grid of candidate settings. difícil keeps, for each rival,
+a belief (`Belief`): how likely it is the sound player, and a weight for each candidate of each
+group; even at the first hand, then, after each hand, the posterior given everything that rival
+did in it. The rival's hidden cards are not known: the hand's public record
+(`bot.game.past.PastHand`) is replayed over deals consistent with what was shown (cards played,
+values said, cards shown at the end), and each candidate is scored by how likely it made the
+rival's every move (its chants, its answers, and its silences: not chanting envido with 31 says
+something too). The groups are kept independent between hands (assumed density filtering: the
+exact update of a factored belief, projected back onto factored beliefs), so the grids stay
+small and learning a hand costs a few milliseconds.
 
-The search (`bot.ai.search`) imagines each world's rival as a persona drawn from that belief,
-weighted by how well it explains this hand's moves, and plays the rival out as that persona.
-This replaces "every rival plays like our normal player", which taught the search to exploit
-normal and no one else. Nothing here reads a hidden card: only an `Observation`.
+The search (`bot.ai.search`) imagines each world's rival as drawn from that belief, weighted by
+how well it explains this hand's moves, and plays the rival out as that persona (or as the sound
+player). This replaces "every rival plays like our normal player", which taught the search to
+exploit normal and no one else. Nothing here reads a hidden card: only an `Observation`.
 """
 
 from __future__ import annotations
@@ -33,8 +38,10 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cache
 
 from bot.ai.estimate import Odds, current_round, hand_chance, unseen
+from bot.ai.rules import play_normal
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
 from bot.game.cards import DECK, Card, envido_value, flor_value
 from bot.game.errors import IllegalActionError
@@ -45,66 +52,82 @@ from bot.game.state import MatchConfig, MatchState, Pending, side_of
 K = ActionKind
 
 ENVIDO_SOFT = 1.0  # envido points: how sharp a threshold on the envido is
-TRUCO_SOFT = 0.06  # hand chance: how sharp a threshold on the hand is
+TRUCO_SOFT = 0.03  # hand strength (0-1): how sharp a threshold on the hand is
 MAZO_SOFT = 0.04
 TREMBLE = 0.03  # any yes-or-no goes the other way at least this often
 CARD_TREMBLE = 0.1  # and a card other than its habit's is played this often
+TOP = 14  # the strength of the best card (the 1 of espadas)
+ROUND_WORTH = 0.2  # to one who judges by its cards, what a round won (or lost) adds (takes)
+FALTA_SHARE = 0.05  # of its envido chants, a falta envido (when it may choose another)
 NEVER_ENVIDO = 40.0  # an envido no hand reaches: never
-NEVER_HAND = 2.0  # a hand chance no hand reaches: never
+NEVER_HAND = 2.0  # a hand strength no hand reaches: never
 ALWAYS = -99.0  # a threshold every hand reaches: always (wants everything; a mazo: never)
+SOUND_TREMBLE = 0.1  # the sound player's moves other than its own, together
+SOUND_PRIOR = 0.5  # the chance, before any hand, that a rival plays like the sound player
+SOUND_BOUNDS = (0.02, 0.98)  # never quite certain: a rival may change
 PAST_WORLDS = 12  # deals of a past hand's hidden cards each update averages over
 PAST_TRIES = 40  # draws before giving up on a past hand (it then teaches nothing)
 
 
 class Group(IntEnum):
-    ENVIDO_OPEN = 0
+    ENVIDO_CHANT = 0
     ENVIDO_ANSWER = 1
-    TRUCO_OPEN = 2
+    TRUCO_CHANT = 2
     TRUCO_ANSWER = 3
     CARDS = 4
 
 
-# The candidate settings of each group: (first, second) pairs, as `_yes` reads them.
-ENVIDO_OPENS = (21.0, 23.0, 25.0, 27.0, 29.0, 31.0, NEVER_ENVIDO)  # envido opened at
-BLUFFS = (0.0, 0.08, 0.25, 0.5)  # and chanted with less this often (envido and truco)
-ENVIDO_WANTS = (ALWAYS, 21.0, 24.0, 26.0, 28.0, 30.0, 32.0)  # envido wanted at
-ENVIDO_RAISES = (28.0, 31.0, NEVER_ENVIDO)  # and raised at
-TRUCO_OPENS = (0.45, 0.55, 0.65, 0.75, 0.85, 0.95, NEVER_HAND)  # truco chanted at (hand chance)
-TRUCO_WANTS = (ALWAYS, 0.15, 0.25, 0.35, 0.45, 0.55, 0.7)  # truco wanted at
-TRUCO_RAISES = (0.7, 0.85, NEVER_HAND)  # and raised at
-MAZOS = (ALWAYS, 0.2, 0.3, 0.4)  # to the mazo before its first card below (hand chance)
+# The candidate settings, axis by axis (`_yes` reads them).
+SIGHTS = (0.0, 0.5, 1.0)  # judges a hand for truco by its chance to win it (0), its cards (1)
+ENVIDO_OPENS = (21.0, 23.0, 25.0, 27.0, 29.0, 31.0, NEVER_ENVIDO)  # opens envido at
+BLUFFS = (0.0, 0.08, 0.25, 0.5)  # and chants with less this often (envido and truco)
+ENVIDO_BIGS = (28.0, 31.0, NEVER_ENVIDO)  # calls real envido, and raises, at
+ENVIDO_WANTS = (ALWAYS, 21.0, 24.0, 26.0, 28.0, 30.0, 32.0, NEVER_ENVIDO)  # wants one at
+TRUCO_OPENS = (0.45, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, NEVER_HAND)  # chants at
+TRUCO_RAISES = (0.7, 0.85, NEVER_HAND)  # raises a truco at
+TRUCO_WANTS = (ALWAYS, 0.15, 0.25, 0.35, 0.45, 0.5, 0.55, 0.6, 0.7, 0.85, NEVER_HAND)  # wants
+MAZOS = (ALWAYS, 0.2, 0.3, 0.4)  # goes to the mazo before its first card below
 LEADS = (0.0, 1.0, 2.0)  # leads in round 1 its lowest, middle or best card
-GRIDS: tuple[tuple[tuple[float, float], ...], ...] = tuple(
-    tuple(itertools.product(a, b))
-    for a, b in (
-        (ENVIDO_OPENS, BLUFFS),
-        (ENVIDO_WANTS, ENVIDO_RAISES),
-        (TRUCO_OPENS, BLUFFS),
-        (TRUCO_WANTS, TRUCO_RAISES),
-        (MAZOS, LEADS),
-    )
+AXES: tuple[tuple[tuple[float, ...], ...], ...] = (
+    (ENVIDO_OPENS, BLUFFS, ENVIDO_BIGS),
+    (ENVIDO_WANTS,),
+    (SIGHTS, TRUCO_OPENS, BLUFFS, TRUCO_RAISES),
+    (SIGHTS, TRUCO_WANTS),
+    (MAZOS, LEADS),
 )
+GRIDS: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+    tuple(itertools.product(*axes)) for axes in AXES
+)
+SIGHTED = (Group.TRUCO_CHANT, Group.TRUCO_ANSWER)  # groups whose first axis is SIGHTS
 
-Belief = tuple[tuple[float, ...], ...]  # per group, a weight per candidate (summing to 1)
+Weights = tuple[tuple[float, ...], ...]  # per group, a weight per candidate (summing to 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Belief:
+    """What difícil believes of one rival: how likely it plays like the sound player (our
+    normal level: odds and the score, not habits), and otherwise which persona it is."""
+
+    sound: float
+    groups: Weights
 
 
 def uniform() -> Belief:
-    return tuple(tuple(1.0 / len(grid) for _ in grid) for grid in GRIDS)
+    return Belief(SOUND_PRIOR, tuple(tuple(1.0 / len(grid) for _ in grid) for grid in GRIDS))
 
 
 @dataclass(frozen=True, slots=True)
 class Persona:
     """One rival, as a candidate of each group (indices into GRIDS)."""
 
-    picks: tuple[int, int, int, int, int]
+    picks: tuple[int, ...]
 
-    def param(self, group: Group) -> tuple[float, float]:
+    def param(self, group: Group) -> tuple[float, ...]:
         return GRIDS[group][self.picks[group]]
 
     @staticmethod
-    def draw(belief: Belief, rng: random.Random) -> Persona:
-        picks = tuple(_pick(weights, rng) for weights in belief)
-        return Persona(picks)  # type: ignore[arg-type]
+    def draw(weights: Weights, rng: random.Random) -> Persona:
+        return Persona(tuple(_pick(w, rng) for w in weights))
 
 
 def _pick(weights: Sequence[float], rng: random.Random) -> int:
@@ -129,37 +152,54 @@ def _clip(p: float) -> float:
 
 
 # -- the stages of a decision ------------------------------------------------------------------
-# A stage is a yes-or-no of one group, with what it reads (the envido, the hand chance, the
-# level of the chant): `_yes(stage, param, x, level)` is its chance of a yes for one candidate.
-EO, EA_RAISE, EA_WANT, TO, TA_RAISE, TA_WANT, MZ, LEAD = range(8)
+# A stage is a yes-or-no of one group with what it reads (the envido; or the hand's strength,
+# as its chance to win `x` and as the cards it holds `v`; the level of the chant). For LEAD,
+# `x` is the index of the card led and `level` how many it could choose from.
+EO, EK, EA_RAISE, EA_WANT, TO, TA_RAISE, TA_WANT, MZ, LEAD = range(9)
 STAGE_GROUP = {
-    EO: Group.ENVIDO_OPEN,
-    EA_RAISE: Group.ENVIDO_ANSWER,
+    EO: Group.ENVIDO_CHANT,
+    EK: Group.ENVIDO_CHANT,
+    EA_RAISE: Group.ENVIDO_CHANT,
     EA_WANT: Group.ENVIDO_ANSWER,
-    TO: Group.TRUCO_OPEN,
-    TA_RAISE: Group.TRUCO_ANSWER,
+    TO: Group.TRUCO_CHANT,
+    TA_RAISE: Group.TRUCO_CHANT,
     TA_WANT: Group.TRUCO_ANSWER,
     MZ: Group.CARDS,
     LEAD: Group.CARDS,
 }
 
 
-def _yes(stage: int, param: tuple[float, float], x: float, level: int) -> float:
-    a, b = param
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One stage a decision went through, and whether it said yes."""
+
+    stage: int
+    x: float
+    level: int
+    yes: bool
+    v: float = 0.0
+
+
+def _yes(stage: int, param: Sequence[float], x: float, level: int) -> float:
+    """The chance of a yes at `stage` for a candidate of its group (`param` without its
+    sight: `x` is already the strength it reads)."""
     if stage == EO:
-        return _clip(b + (1 - b) * _sigmoid((x - a) / ENVIDO_SOFT))
-    if stage == EA_RAISE:
-        return _clip(_sigmoid((x - b) / ENVIDO_SOFT))
+        opens, bluff, _ = param
+        return _clip(bluff + (1 - bluff) * _sigmoid((x - opens) / ENVIDO_SOFT))
+    if stage in (EK, EA_RAISE):
+        return _clip(_sigmoid((x - param[2]) / ENVIDO_SOFT))
     if stage == EA_WANT:  # each raise in the chain asks for a point and a half more
-        return _clip(_sigmoid((x - a - 1.5 * (level - 1)) / ENVIDO_SOFT))
+        return _clip(_sigmoid((x - param[0] - 1.5 * (level - 1)) / ENVIDO_SOFT))
     if stage == TO:  # a retruco and a vale cuatro ask for more
-        return _clip(b + (1 - b) * _sigmoid((x - a - 0.08 * (level - 1)) / TRUCO_SOFT))
-    if stage == TA_RAISE:
-        return _clip(_sigmoid((x - b - 0.05 * (level - 1)) / TRUCO_SOFT))
+        opens, bluff, _ = param
+        return _clip(bluff + (1 - bluff) * _sigmoid((x - opens - 0.08 * (level - 1)) / TRUCO_SOFT))
+    if stage == TA_RAISE:  # bluffed as often as a truco is
+        _, bluff, raises = param
+        return _clip(bluff + (1 - bluff) * _sigmoid((x - raises - 0.05 * (level - 1)) / TRUCO_SOFT))
     if stage == TA_WANT:
-        return _clip(_sigmoid((x - a - 0.05 * (level - 1)) / TRUCO_SOFT))
+        return _clip(_sigmoid((x - param[0] - 0.05 * (level - 1)) / TRUCO_SOFT))
     if stage == MZ:
-        return _clip(_sigmoid((a - x) / MAZO_SOFT))
+        return _clip(_sigmoid((param[0] - x) / MAZO_SOFT))
     raise ValueError(stage)  # pragma: no cover
 
 
@@ -172,32 +212,81 @@ def _lead_chance(style: float, index: int, count: int) -> float:
     return 1 - CARD_TREMBLE if index == wanted else CARD_TREMBLE / (count - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One stage a decision went through: (stage, what it read, level, yes or no); for LEAD,
-    `x` is the index of the card played and `level` how many it could choose from."""
+def _strength(sight: float, x: float, v: float) -> float:
+    return round((1 - sight) * x + sight * v, 2)
 
-    stage: int
-    x: float
-    level: int
-    yes: bool
+
+def _chance(persona: Persona, step: Step) -> float:
+    """The chance `persona` gives `step`'s yes."""
+    group = STAGE_GROUP[step.stage]
+    param = persona.param(group)
+    if step.stage == LEAD:
+        return _lead_chance(param[1], int(step.x), step.level)
+    x = step.x
+    if group in SIGHTED:
+        x, param = _strength(param[0], step.x, step.v), param[1:]
+    return _yes(step.stage, param, x, step.level)
+
+
+def column(step: Step) -> tuple[float, ...]:
+    """The chance each candidate of the step's group gives it."""
+    group = STAGE_GROUP[step.stage]
+    if group not in SIGHTED:
+        return _column(step.stage, step.x, step.level, step.yes)
+    out: tuple[float, ...] = ()
+    for sight in SIGHTS:  # the first axis: one block of the grid per sight
+        out += _column(step.stage, _strength(sight, step.x, step.v), step.level, step.yes)
+    return out
+
+
+@cache
+def _column(stage: int, x: float, level: int, yes: bool) -> tuple[float, ...]:
+    """The chance each candidate of the stage's group (without its sight) gives one step."""
+    group = STAGE_GROUP[stage]
+    if stage == LEAD:
+        return tuple(_lead_chance(param[1], int(x), level) for param in GRIDS[group])
+    axes = AXES[group][1:] if group in SIGHTED else AXES[group]
+    chances = (_yes(stage, param, x, level) for param in itertools.product(*axes))
+    return tuple(p if yes else 1 - p for p in chances)
 
 
 class Reading:
-    """What a seat holds, as a persona reads it: its envido and its chance to win the hand."""
+    """What a seat holds, as a persona reads it: its envido; its chance to win the hand, and
+    the strength of the cards it still holds (each 0-1)."""
 
-    __slots__ = ("_w", "envido", "obs")
+    __slots__ = ("_odds", "_v", "_w", "envido", "obs")
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
         self.envido = envido_value(obs.dealt) if obs.dealt else 0
         self._w: float | None = None
+        self._v: float | None = None
+        self._odds: Odds | None = None
+
+    @property
+    def odds(self) -> Odds:
+        if self._odds is None:
+            self._odds = Odds(unseen(self.obs))
+        return self._odds
 
     @property
     def w(self) -> float:
-        if self._w is None:
-            self._w = hand_chance(self.obs, 0.0, Odds(unseen(self.obs)))
+        if self._w is None:  # to the hundredth: what a persona tells apart
+            self._w = round(hand_chance(self.obs, 0.0, self.odds), 2)
         return self._w
+
+    @property
+    def v(self) -> float:
+        """How good its cards look to one who judges by what it holds: the rank of its two
+        best in the order of the cards (the 1 of espadas 1, a 4 one fourteenth), on average
+        (nothing held: 0), a round won or lost counting a fifth either way."""
+        if self._v is None:
+            best = sorted((c.strength for c in self.obs.cards), reverse=True)[:2]
+            held = sum(best) / len(best) / TOP if best else 0.0
+            side = side_of(self.obs.seat or 0)
+            rounds = sum(0 if r is None else 1 if r == side else -1 for r in self.obs.results)
+            self._v = round(min(max(held + ROUND_WORTH * rounds, 0.0), 1.0), 2)
+        return self._v
 
 
 def _kinds(obs: Observation) -> dict[ActionKind, Action]:
@@ -213,18 +302,35 @@ def _truco_level(kind: ActionKind) -> int:
     return TRUCO_CHANTS.index(kind) + 1
 
 
-def _envido_open(kinds: dict[ActionKind, Action], obs: Observation) -> bool:
+def _envido_open(kinds: dict[ActionKind, Action]) -> bool:
     return K.ENVIDO in kinds or K.REAL_ENVIDO in kinds or K.FALTA_ENVIDO in kinds
 
 
-def _envido_kind(envido: int, kinds: dict[ActionKind, Action]) -> list[tuple[Action, float]]:
-    """Which envido chant a persona opens or raises with: mostly envido, real envido with a
-    big one, a falta now and then."""
-    real = 0.1 + 0.5 * _sigmoid((envido - 31) / ENVIDO_SOFT)
-    share = {K.ENVIDO: 1 - real - 0.05, K.REAL_ENVIDO: real, K.FALTA_ENVIDO: 0.05}
-    there = [(kinds[k], share[k]) for k in ENVIDO_CHANTS if k in kinds]
-    total = sum(p for _, p in there)
-    return [(a, p / total) for a, p in there]
+def _envido_steps(
+    e: float, kinds: dict[ActionKind, Action], action: Action
+) -> tuple[list[Step], float]:
+    """Which envido chant it chose, once it chose to chant: a falta now and then, else a real
+    envido when it calls its envido big (EK), else an envido."""
+    plain = [k for k in (K.ENVIDO, K.REAL_ENVIDO) if k in kinds]
+    falta = FALTA_SHARE if plain and K.FALTA_ENVIDO in kinds else (0.0 if plain else 1.0)
+    if action.kind is K.FALTA_ENVIDO:
+        return [], falta
+    if len(plain) == 2:
+        return [Step(EK, e, 1, action.kind is K.REAL_ENVIDO)], 1 - falta
+    return [], 1 - falta
+
+
+def _envido_chant(
+    persona: Persona, e: float, kinds: dict[ActionKind, Action], rng: random.Random
+) -> Action:
+    plain = [k for k in (K.ENVIDO, K.REAL_ENVIDO) if k in kinds]
+    falta = FALTA_SHARE if plain and K.FALTA_ENVIDO in kinds else (0.0 if plain else 1.0)
+    if rng.random() < falta:
+        return kinds[K.FALTA_ENVIDO]
+    if len(plain) == 2:
+        big = rng.random() < _yes(EK, persona.param(Group.ENVIDO_CHANT), e, 1)
+        return kinds[K.REAL_ENVIDO] if big else kinds[K.ENVIDO]
+    return kinds[plain[0]]
 
 
 def _card(obs: Observation) -> Action:
@@ -247,6 +353,11 @@ def _leads_round_one(obs: Observation) -> bool:
     return not obs.results and not current_round(obs) and len(obs.cards) == 3
 
 
+def _before_first_card(obs: Observation) -> bool:
+    """Before its first card of the hand (when a mazo says it does not like its cards)."""
+    return not obs.results and len(obs.cards) == 3
+
+
 def _flor(obs: Observation, kinds: dict[ActionKind, Action]) -> Action:
     """Flor by a plain rule (no habit is read from it): declare it, raise a big one, want
     a good one."""
@@ -262,89 +373,101 @@ def _flor(obs: Observation, kinds: dict[ActionKind, Action]) -> Action:
     return kinds[K.FLOR]
 
 
-def steps(obs: Observation, action: Action, reading: Reading) -> list[Step] | None:
-    """The stages a persona goes through to take `action` at `obs`: a list of yes-or-no's (and
-    the card it led), or None when the action says nothing of its habits (a flor, a forced
-    move, a move no persona makes but by chance)."""
-    acts = obs.actions
-    if len(acts) <= 1:
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What one move of a rival says: the yes-or-no's of its habits it went through
+    (`steps`), the chance a persona gives the rest of it (`other`: which card it played
+    when not leading round 1, a falta envido, a move off every habit), and the chance the
+    sound player would have made it (`sound`)."""
+
+    steps: tuple[Step, ...]
+    other: float
+    sound: float
+
+
+def seen(obs: Observation, action: Action, reading: Reading | None = None) -> Seen | None:
+    """What `action` at `obs` says of the player, or None when it says nothing (a forced
+    move, a flor: both kinds of player play those alike)."""
+    if len(obs.actions) <= 1:
         return None
     kinds = _kinds(obs)
-    kind = action.kind
     if K.FLOR in kinds or obs.pending is Pending.FLOR:
-        return None  # flor by a plain rule
+        return None
+    found, other = _steps(obs, action, reading or Reading(obs), kinds)
+    expected = play_normal(obs, random.Random(0))  # without its bluffs: they are rare
+    sound = 1 - SOUND_TREMBLE if expected == action else SOUND_TREMBLE / (len(obs.actions) - 1)
+    return Seen(tuple(found), other, sound)
+
+
+def _steps(
+    obs: Observation, action: Action, r: Reading, kinds: dict[ActionKind, Action]
+) -> tuple[list[Step], float]:
+    """The stages a persona goes through to take `action`, and its chance of the rest."""
+    kind = action.kind
     out: list[Step] = []
+    e = float(r.envido)
     if obs.pending is Pending.ENVIDO:
         chain = [k for _, k in obs.calls if k in ENVIDO_CHANTS]
-        raises = [k for k in ENVIDO_CHANTS if k in kinds]
-        e = float(reading.envido)
-        if raises:
+        if any(k in kinds for k in ENVIDO_CHANTS):
             out.append(Step(EA_RAISE, e, len(chain), kind in ENVIDO_CHANTS))
             if kind in ENVIDO_CHANTS:
-                return out
+                more, other = _envido_steps(e, kinds, action)
+                return out + more, other
         if kind in (K.QUIERO, K.NO_QUIERO):
             out.append(Step(EA_WANT, e, len(chain), kind is K.QUIERO))
-            return out
-        return None
+            return out, 1.0
+        return out, TREMBLE
     if obs.pending is Pending.TRUCO:
-        if _envido_open(kinds, obs):
-            out.append(Step(EO, float(reading.envido), 1, kind in ENVIDO_CHANTS))
+        if _envido_open(kinds):
+            out.append(Step(EO, e, 1, kind in ENVIDO_CHANTS))
             if kind in ENVIDO_CHANTS:
-                return out
+                more, other = _envido_steps(e, kinds, action)
+                return out + more, other
         level = _truco_level(obs.pending_chant or K.TRUCO)
-        w = reading.w
         if any(k in kinds for k in TRUCO_CHANTS):
-            out.append(Step(TA_RAISE, w, level, kind in TRUCO_CHANTS))
+            out.append(Step(TA_RAISE, r.w, level, kind in TRUCO_CHANTS, r.v))
             if kind in TRUCO_CHANTS:
-                return out
+                return out, 1.0
         if kind in (K.QUIERO, K.NO_QUIERO):
-            out.append(Step(TA_WANT, w, level, kind is K.QUIERO))
-            return out
-        return None
+            out.append(Step(TA_WANT, r.w, level, kind is K.QUIERO, r.v))
+            return out, 1.0
+        return out, TREMBLE
     if obs.pending is not None:
-        return None
+        return out, 1.0
     # its turn: envido, truco, the mazo, a card, in that order
-    if _envido_open(kinds, obs):
-        out.append(Step(EO, float(reading.envido), 1, kind in ENVIDO_CHANTS))
+    if _envido_open(kinds):
+        out.append(Step(EO, e, 1, kind in ENVIDO_CHANTS))
         if kind in ENVIDO_CHANTS:
-            return out
+            more, other = _envido_steps(e, kinds, action)
+            return out + more, other
     chant = next((k for k in TRUCO_CHANTS if k in kinds), None)
     if chant is not None:
-        out.append(Step(TO, reading.w, _truco_level(chant), kind is chant))
+        out.append(Step(TO, r.w, _truco_level(chant), kind is chant, r.v))
         if kind is chant:
-            return out
-    if K.MAZO in kinds and _leads_or_follows_first(obs):
-        out.append(Step(MZ, reading.w, 1, kind is K.MAZO))
+            return out, 1.0
+    if K.MAZO in kinds and _before_first_card(obs):
+        out.append(Step(MZ, r.w, 1, kind is K.MAZO))
         if kind is K.MAZO:
-            return out
-    if kind is not K.PLAY or action.card is None:
-        return None
+            return out, 1.0
     plays = _sorted_plays(obs)
+    if kind is not K.PLAY or not plays:
+        return out, TREMBLE
     if _leads_round_one(obs) and len(plays) > 1:
-        index = plays.index(action)
-        out.append(Step(LEAD, float(index), len(plays), True))
-    return out
-
-
-def _leads_or_follows_first(obs: Observation) -> bool:
-    """Before its first card of the hand (when a mazo says it does not like its cards)."""
-    return not obs.results and len(obs.cards) == 3
+        out.append(Step(LEAD, float(plays.index(action)), len(plays), True))
+        return out, 1.0
+    if len(plays) == 1:
+        return out, 1.0
+    usual = _card(obs)
+    return out, (1 - CARD_TREMBLE if action == usual else 0.0) + CARD_TREMBLE / len(plays)
 
 
 def chances(group: Group, found: Sequence[Step]) -> list[float]:
     """For each candidate of `group`: the chance it gives every step of `found` of this group
     (1.0 for candidates of a group no step reads)."""
-    grid = GRIDS[group]
-    out = [1.0] * len(grid)
+    out = [1.0] * len(GRIDS[group])
     for step in found:
-        if STAGE_GROUP[step.stage] is not group:
-            continue
-        for i, param in enumerate(grid):
-            if step.stage == LEAD:
-                out[i] *= _lead_chance(param[1], int(step.x), step.level)
-            else:
-                p = _yes(step.stage, param, step.x, step.level)
-                out[i] *= p if step.yes else 1 - p
+        if STAGE_GROUP[step.stage] is group:
+            out = [a * b for a, b in zip(out, column(step), strict=True)]
     return out
 
 
@@ -362,34 +485,37 @@ def act(persona: Persona, obs: Observation, rng: random.Random) -> Action:
     kinds = _kinds(obs)
     if K.FLOR in kinds or obs.pending is Pending.FLOR:
         return _flor(obs, kinds)
-    reading = Reading(obs)
+    r = Reading(obs)
+    e = float(r.envido)
 
-    def yes(stage: int, x: float, level: int) -> bool:
-        return rng.random() < _yes(stage, persona.param(STAGE_GROUP[stage]), x, level)
+    def yes(stage: int, level: int = 1, strength: bool = False) -> bool:
+        step = Step(stage, r.w if strength else e, level, True, r.v if strength else 0.0)
+        return rng.random() < _chance(persona, step)
 
     if obs.pending is Pending.ENVIDO:
         chain = [k for _, k in obs.calls if k in ENVIDO_CHANTS]
-        e = float(reading.envido)
-        if any(k in kinds for k in ENVIDO_CHANTS) and yes(EA_RAISE, e, len(chain)):
-            return _choose(_envido_kind(reading.envido, kinds), rng)
-        return kinds[K.QUIERO] if yes(EA_WANT, e, len(chain)) else kinds[K.NO_QUIERO]
+        if any(k in kinds for k in ENVIDO_CHANTS) and yes(EA_RAISE, len(chain)):
+            return _envido_chant(persona, e, kinds, rng)
+        return kinds[K.QUIERO] if yes(EA_WANT, len(chain)) else kinds[K.NO_QUIERO]
     if obs.pending is Pending.TRUCO:
-        if _envido_open(kinds, obs) and yes(EO, float(reading.envido), 1):
-            return _choose(_envido_kind(reading.envido, kinds), rng)
+        if _envido_open(kinds) and yes(EO):
+            return _envido_chant(persona, e, kinds, rng)
         level = _truco_level(obs.pending_chant or K.TRUCO)
         raise_to = next((kinds[k] for k in TRUCO_CHANTS if k in kinds), None)
-        if raise_to is not None and yes(TA_RAISE, reading.w, level):
+        if raise_to is not None and yes(TA_RAISE, level, strength=True):
             return raise_to
-        return kinds[K.QUIERO] if yes(TA_WANT, reading.w, level) else kinds[K.NO_QUIERO]
+        return kinds[K.QUIERO] if yes(TA_WANT, level, strength=True) else kinds[K.NO_QUIERO]
     if obs.pending is not None:
         return acts[0]
-    if _envido_open(kinds, obs) and yes(EO, float(reading.envido), 1):
-        return _choose(_envido_kind(reading.envido, kinds), rng)
+    if _envido_open(kinds) and yes(EO):
+        return _envido_chant(persona, e, kinds, rng)
     chant = next((k for k in TRUCO_CHANTS if k in kinds), None)
-    if chant is not None and yes(TO, reading.w, _truco_level(chant)):
+    if chant is not None and yes(TO, _truco_level(chant), strength=True):
         return kinds[chant]
-    if K.MAZO in kinds and _leads_or_follows_first(obs) and yes(MZ, reading.w, 1):
-        return kinds[K.MAZO]
+    if K.MAZO in kinds and _before_first_card(obs):
+        step = Step(MZ, r.w, 1, True)
+        if rng.random() < _chance(persona, step):
+            return kinds[K.MAZO]
     plays = _sorted_plays(obs)
     if not plays:
         return next((a for a in acts if a.kind is not K.MAZO), acts[0])
@@ -397,60 +523,69 @@ def act(persona: Persona, obs: Observation, rng: random.Random) -> Action:
         style = persona.param(Group.CARDS)[1]
         weights = [_lead_chance(style, i, len(plays)) for i in range(len(plays))]
         return plays[_pick(weights, rng)]
-    if rng.random() < CARD_TREMBLE:
+    if len(plays) > 1 and rng.random() < CARD_TREMBLE:
         return rng.choice(plays)
     return _card(obs)
 
 
-def _choose(options: Sequence[tuple[Action, float]], rng: random.Random) -> Action:
-    return options[_pick([p for _, p in options], rng)][0]
-
-
 # -- learning a rival from the hands played --------------------------------------------------
-def update(belief: Belief, found: Sequence[Sequence[Step]]) -> Belief:
-    """The belief after one hand, given the steps the rival took in each of several worlds
-    (deals of its hidden cards consistent with the hand, equally likely a priori): the exact
-    posterior of each group, the other groups averaged over their belief (ADF)."""
-    if not found:
+def update(belief: Belief, worlds: Sequence[Sequence[Seen]]) -> Belief:
+    """The belief after one hand, given what the rival's moves said in each of several worlds
+    (deals of its hidden cards consistent with the hand, equally likely a priori): the chance
+    it is the sound player, and the exact posterior of each group of habits, the other groups
+    averaged over their belief (assumed density filtering)."""
+    if not worlds:
         return belief
-    per_world = [factors(steps_) for steps_ in found]
-    # how well each world is explained by each group's belief, and by all of them
+    groups = belief.groups
+    per_world = [factors([s for m in moves for s in m.steps]) for moves in worlds]
+    others = [math.prod(m.other for m in moves) for moves in worlds]
+    sounds = [math.prod(m.sound for m in moves) for moves in worlds]
+    # how well each world is explained by each group's belief
     fits: list[list[float]] = []
     for fs in per_world:
-        row = []
-        for g, f in enumerate(fs):
-            row.append(1.0 if f is None else sum(q * x for q, x in zip(belief[g], f, strict=True)))
-        fits.append(row)
+        fits.append([1.0 if f is None else sum(q * x for q, x in zip(groups[g], f, strict=True))
+                     for g, f in enumerate(fs)])  # fmt: skip
+    as_persona = sum(o * math.prod(row) for o, row in zip(others, fits, strict=True))
+    as_sound = sum(sounds)
+    mixed = belief.sound * as_sound + (1 - belief.sound) * as_persona
+    sound = belief.sound * as_sound / mixed if mixed > 0 else belief.sound
     out = []
-    for g, prior in enumerate(belief):
+    for g, prior in enumerate(groups):
         if all(fs[g] is None for fs in per_world):
             out.append(prior)
             continue
         post = [0.0] * len(prior)
-        for fs, row in zip(per_world, fits, strict=True):
-            rest = math.prod(row[:g] + row[g + 1 :])
+        for fs, row, o in zip(per_world, fits, others, strict=True):
+            rest = o * math.prod(row[:g] + row[g + 1 :])
             f = fs[g]
             for k in range(len(prior)):
                 post[k] += rest * (f[k] if f is not None else 1.0)
         weighted = [q * p for q, p in zip(prior, post, strict=True)]
         total = sum(weighted)
         out.append(tuple(w / total for w in weighted) if total > 0 else prior)
-    return tuple(out)
+    low, high = SOUND_BOUNDS
+    return Belief(min(max(sound, low), high), tuple(out))
 
 
 def draw_given(
-    belief: Belief, found: Sequence[Step], rng: random.Random
-) -> tuple[float, Persona]:
-    """How well a world explains a rival's steps this hand (the chance of them, the belief
-    averaged over), and a persona drawn from the belief given them."""
-    fit = 1.0
+    belief: Belief, moves: Sequence[Seen], rng: random.Random
+) -> tuple[float, Persona | None]:
+    """How well a world explains a rival's moves this hand (the chance of them, the belief
+    averaged over), and the rival drawn from the belief given them: a persona, or None for
+    the sound player."""
+    fit = math.prod(m.other for m in moves)
     picks = []
-    for g, f in enumerate(factors(found)):
-        weights = belief[g] if f is None else [q * x for q, x in zip(belief[g], f, strict=True)]
+    for g, f in enumerate(factors([s for m in moves for s in m.steps])):
+        weights = belief.groups[g]
         if f is not None:
+            weights = tuple(q * x for q, x in zip(weights, f, strict=True))
             fit *= sum(weights)
         picks.append(_pick(weights, rng))
-    return fit, Persona(tuple(picks))  # type: ignore[arg-type]
+    sound = belief.sound * math.prod(m.sound for m in moves)
+    total = sound + (1 - belief.sound) * fit
+    if rng.random() * total < sound:
+        return total, None
+    return total, Persona(tuple(picks))
 
 
 def replay_past(
@@ -527,22 +662,21 @@ def _past_worlds(
     return worlds
 
 
-def past_steps(
+def past_moves(
     past: PastHand, config: MatchConfig, seat: int, rng: random.Random
-) -> list[list[Step]]:
-    """For each consistent deal of `past`: the steps `seat` took in it."""
+) -> list[list[Seen]]:
+    """For each consistent deal of `past`: what each move of `seat` said in it."""
     found = []
     for hands in _past_worlds(past, config, rng):
         state = replay_past(past, config, hands)
         if state is None:
             continue
-        taken: list[Step] | None = []
+        taken: list[Seen] | None = []
         for action in past.history:
             if action.seat == seat and taken is not None:
-                obs = observe(state, seat)
-                got = steps(obs, action, Reading(obs))
-                if got:
-                    taken.extend(got)
+                got = seen(observe(state, seat), action)
+                if got is not None:
+                    taken.append(got)
             if not state.is_legal(action):
                 taken = None
                 break
@@ -578,7 +712,7 @@ def _belief(config: MatchConfig, seat: int, past: tuple[PastHand, ...]) -> Belie
     before = _belief(config, seat, past[:-1])
     last = past[-1]
     rng = random.Random(f"{seat}:{last.number}:{len(last.history)}")
-    belief = update(before, past_steps(last, config, seat, rng))
+    belief = update(before, past_moves(last, config, seat, rng))
     _CACHE[key] = belief
     if len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -588,6 +722,6 @@ def _belief(config: MatchConfig, seat: int, past: tuple[PastHand, ...]) -> Belie
 def mean(belief: Belief, group: Group) -> tuple[float, float]:
     """The belief's average setting of a group (for reports and tests)."""
     grid = GRIDS[group]
-    a = sum(q * p[0] for q, p in zip(belief[group], grid, strict=True))
-    b = sum(q * p[1] for q, p in zip(belief[group], grid, strict=True))
+    a = sum(q * p[0] for q, p in zip(belief.groups[group], grid, strict=True))
+    b = sum(q * p[1] for q, p in zip(belief.groups[group], grid, strict=True))
     return a, b

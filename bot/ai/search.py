@@ -50,6 +50,7 @@ WORLDS = 40  # deals imagined per decision
 BUDGET = 0.1  # seconds: no world is started that would end after this (by the average so far)
 MAX_TRIES = 30  # draws per world before the sampler gives up
 RIVAL_NOISE = 0.15  # how often a rival's move in a playout is any legal move
+PERSONA_NOISE = 0.0  # the same for a rival played as a persona (who trembles on its own)
 SIGNIFICANCE = 3.0  # standard errors an option must beat its baseline's choice by
 ALL_IN_POINTS = 6  # a falta worth more than this is an all-in (see _all_in_options)
 NORMAL = Rival()  # a rival the table knows nothing of: the normal player
@@ -192,17 +193,16 @@ class Sampler:
         state.hand_number = obs.hand_number - 1
         state.dealer = (obs.dealer - 1) % self.players if obs.hand_number > 1 else obs.dealer
         weight = 1.0
-        taken: dict[int, list[personas.Step]] = {s: [] for s in self.beliefs}
+        taken: dict[int, list[personas.Seen]] = {s: [] for s in self.beliefs}
         try:
             state.apply(Deal(hands))
             for action in obs.history:
                 h = state.hand
                 assert h is not None
                 if action.seat in taken:
-                    seen = observe(state, action.seat)
-                    found = personas.steps(seen, action, personas.Reading(seen))
-                    if found:
-                        taken[action.seat].extend(found)
+                    said = personas.seen(observe(state, action.seat), action)
+                    if said is not None:
+                        taken[action.seat].append(said)
                 elif side_of(action.seat) != side_of(obs.seat or 0):
                     rival = self.rivals.get(action.seat, NORMAL)
                     weight *= _likelihood(action, h.pending(), hands[action.seat], rival)
@@ -224,10 +224,11 @@ class Sampler:
             return None  # e.g. a flor someone must declare first: the seat could tell
         state.habits = obs.habits  # what the table has seen over the match, as it is now
         self.personas = {}
-        for seat, found in taken.items():
-            fit, persona = personas.draw_given(self.beliefs[seat], found, self.rng)
+        for seat, moves in taken.items():
+            fit, persona = personas.draw_given(self.beliefs[seat], moves, self.rng)
             weight *= fit
-            self.personas[seat] = persona
+            if persona is not None:  # else the sound player, bent by its habits
+                self.personas[seat] = persona
         return state, weight
 
 
@@ -330,11 +331,12 @@ def playout(
         acting = state.legal_actions()
         who = acting[0].seat
         rival = side_of(who) != side
-        if rival and rng.random() < RIVAL_NOISE:
+        persona = who_is.get(who) if who_is else None
+        noise = PERSONA_NOISE if persona is not None else RIVAL_NOISE
+        if rival and rng.random() < noise:
             state.apply(rng.choice([a for a in acting if a.seat == who]))
             continue
         obs = observe(state, who)
-        persona = who_is.get(who) if who_is else None
         if persona is not None:
             state.apply(personas.act(persona, obs, rng))
             continue

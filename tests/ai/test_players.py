@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.ai import LEVELS, Level, decide
-from bot.ai.estimate import ENVIDO_FLOOR, envido_beats, equity
+from bot.ai.estimate import ENVIDO_FLOOR, envido_beats, equity, hand_chance
 from bot.ai.rules import play_normal
 from bot.ai.search import Sampler, play_dificil
 from bot.ai.signs import SIGNS, consistent, signs_to_show
@@ -276,6 +276,19 @@ def test_normal_does_not_answer_a_truco_with_a_falta_envido_it_cannot_win() -> N
     assert any(a.kind is ActionKind.FALTA_ENVIDO for a in obs.actions)
     chosen = {play_normal(obs, random.Random(seed)).kind for seed in range(50)}
     assert not chosen & {ActionKind.ENVIDO, ActionKind.REAL_ENVIDO, ActionKind.FALTA_ENVIDO}
+
+
+def test_a_card_already_down_counts_for_its_round() -> None:
+    """A seat whose card of this round is on the table reckons that round by that card (it
+    once took its next card for it: the mano facing a truco after leading its 4 thought its
+    1 of espadas would win round one)."""
+    state = new_match(MatchConfig(players=2, flor=False))
+    state.apply(Deal((cards("4c 1e 5o"), cards("7c 3e 10b"))))
+    state.apply(next(a for a in state.legal_actions() if a.card == cards("4c")[0]))
+    state.apply(next(a for a in state.legal_actions() if a.kind is ActionKind.TRUCO))
+    # the 4 down: round one as good as lost, so the 5 must win round three (with the 1 of
+    # espadas counted for round one, it reckoned 0.56)
+    assert hand_chance(observe(state, 0)) < 0.3
 
 
 def test_decisions_travel_to_a_process_pool_and_back() -> None:
