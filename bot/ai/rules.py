@@ -214,9 +214,11 @@ class _Normal:
         falta_points = falta(self.obs.scores, self.target)
         wanted = envido_wanted_value(chain, falta_points)
         refused = envido_not_wanted_value(chain)
+        # a tie (a refusal that loses the match, a want reckoned as lost too) is wanted:
+        # the reckoning is rough, and only the want keeps a chance
         options: list[tuple[float, Action]] = [
-            (self.eq(0, refused), kinds[K.NO_QUIERO]),
             (self.bet(p, wanted), kinds[K.QUIERO]),
+            (self.eq(0, refused), kinds[K.NO_QUIERO]),
         ]
         for kind in (K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO):
             if kind in kinds and p >= 0.6:
@@ -267,9 +269,9 @@ class _Normal:
         w = self.hand
         meant = self.rival.truco_meant if self.rival is not None else 1.0
         w_called = max(0.0, w - (0.2 if not self.obs.results else 0.1) * meant)
-        options: list[tuple[float, Action]] = [
-            (self.eq(0, truco_not_wanted_value(level)), kinds[K.NO_QUIERO]),
+        options: list[tuple[float, Action]] = [  # a tie is wanted, as for an envido
             (self.bet(w_called, truco_wanted_value(level)), kinds[K.QUIERO]),
+            (self.eq(0, truco_not_wanted_value(level)), kinds[K.NO_QUIERO]),
         ]
         if level < 3 and TRUCO_CHANTS[level] in kinds and w_called >= 0.7:
             higher = self.bet(w_called - 0.05, truco_wanted_value(level + 1))

@@ -61,6 +61,7 @@ EDGE_PRIOR = 20.0  # how many points of play that is worth (0: EDGE throughout)
 EDGE_CAP = 0.7  # the most it reads of it
 FOCUSED = True  # the search weighs only the decisions it was measured to help (`_questions`)
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
+QUESTIONS = 0  # trial: also weigh 1 the cards, 2 the turns it would chant, 4 envido answers
 PERSONAS = True  # rivals as the kind of player the match showed (`bot.ai.personas`)
 
 
@@ -223,6 +224,7 @@ class Sampler:
         if tuple(a for a in state.legal_actions() if a.seat == seat) != obs.actions:
             return None  # e.g. a flor someone must declare first: the seat could tell
         state.habits = obs.habits  # what the table has seen over the match, as it is now
+        state.past = obs.past
         self.personas = {}
         for seat, moves in taken.items():
             fit, persona = personas.draw_given(self.beliefs[seat], moves, self.rng)
@@ -414,9 +416,13 @@ def _questions(obs: Observation, options: list[Action], baseline: Action) -> lis
     dozen worlds of normal-like rivals say there is mostly about normal."""
     if not FOCUSED or obs.pending is Pending.TRUCO:
         return options
+    if QUESTIONS & 4 and obs.pending is Pending.ENVIDO:
+        return options
     if baseline.kind is not K.PLAY:
-        return [baseline]
+        return options if QUESTIONS & 2 and obs.pending is None else [baseline]
     chants = [a for a in options if a.kind in TRUCO_CHANTS or a.kind in ENVIDO_CHANTS]
+    if QUESTIONS & 1:
+        chants += [a for a in options if a.kind is K.PLAY and a != baseline]
     return [baseline, *chants]
 
 

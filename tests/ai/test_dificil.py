@@ -27,7 +27,8 @@ from bot.game import (
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, ActionKind
 from bot.game.habits import Habits
 from bot.game.state import Pending
-from tests.engine.helpers import do, start
+from tests.ai.scripted import Player, bluffer, played_against, tight
+from tests.engine.helpers import deal_of, do, start
 
 K = ActionKind
 ONE = MatchConfig(players=2, flor=False)
@@ -132,12 +133,13 @@ def test_the_models_come_from_the_rivals_habits_in_the_observation() -> None:
 
 
 def test_a_bluffers_truco_tells_less_about_its_cards() -> None:
-    """The worlds where a bluffer holds poor cards keep more weight than a tight player's."""
+    """The worlds where a rival who bluffed all match holds poor cards keep more weight than
+    where one who only ever chanted with the cards for it does."""
 
-    def poor_share(habits: Habits) -> float:
-        state = start("4c 5o 6b | 1e 7e 3c", ONE)
+    def poor_share(rival: Player) -> float:
+        state = played_against(rival, 20)
+        state.apply(deal_of("4c 5o 6b | 1e 7e 3c"))  # seat 0 is mano: hand 21 is odd
         do(state, "0:p:4c", "1:t")
-        seen_over(state, habits)
         sampler = Sampler(observe(state, 0), (), random.Random(3))
         poor = total = 0.0
         for _ in range(300):
@@ -149,7 +151,7 @@ def test_a_bluffers_truco_tells_less_about_its_cards() -> None:
             poor += weight * (max(c.strength for c in world.hand.dealt[1]) < 10)
         return poor / total
 
-    assert poor_share(BLUFFER) > poor_share(TIGHT) + 0.05
+    assert poor_share(bluffer) > poor_share(tight) + 0.05
 
 
 def test_against_a_known_caller_it_does_not_bluff_a_truco() -> None:

@@ -8,93 +8,11 @@ from collections.abc import Callable
 
 from bot.ai import personas
 from bot.ai.personas import GRIDS, Group, Persona
-from bot.ai.rules import play_normal
-from bot.game import (
-    Action,
-    MatchConfig,
-    MatchState,
-    Observation,
-    new_match,
-    observe,
-    random_deal,
-)
+from bot.game import MatchConfig, MatchState, new_match, observe, random_deal
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, ActionKind
-from bot.game.state import Pending, Phase
+from tests.ai.scripted import ONE, bluffer, caller, folder, hands_against, runner
 
 K = ActionKind
-ONE = MatchConfig(players=2, flor=False)
-Player = Callable[[Observation, random.Random], Action]
-
-
-def _kinds(obs: Observation) -> dict[ActionKind, Action]:
-    return {a.kind: a for a in obs.actions if a.kind is not K.PLAY}
-
-
-def _lowest(obs: Observation) -> Action:
-    plays = [a for a in obs.actions if a.kind is K.PLAY]
-    if not plays:
-        return next(a for a in obs.actions if a.kind is not K.MAZO)
-    return min(plays, key=lambda a: a.card.strength if a.card else 0)
-
-
-def caller(obs: Observation, rng: random.Random) -> Action:
-    """Wants every chant; never chants; plays its lowest card."""
-    kinds = _kinds(obs)
-    if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
-        return kinds[K.QUIERO]
-    return _lowest(obs)
-
-
-def folder(obs: Observation, rng: random.Random) -> Action:
-    """Refuses every chant; never chants; plays its lowest card."""
-    kinds = _kinds(obs)
-    if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
-        return kinds[K.NO_QUIERO]
-    return _lowest(obs)
-
-
-def bluffer(obs: Observation, rng: random.Random) -> Action:
-    """Opens envido and truco whenever it may, whatever it holds; refuses what is chanted."""
-    kinds = _kinds(obs)
-    if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
-        return kinds[K.NO_QUIERO]
-    for kind in (K.ENVIDO, *TRUCO_CHANTS):
-        if kind in kinds:
-            return kinds[kind]
-    return _lowest(obs)
-
-
-def runner(obs: Observation, rng: random.Random) -> Action:
-    """Goes to the mazo before its first card unless it holds a 3 or better; else normal."""
-    kinds = _kinds(obs)
-    if (
-        obs.pending is None
-        and K.MAZO in kinds
-        and len(obs.cards) == 3
-        and max(c.strength for c in obs.cards) < 10
-    ):
-        return kinds[K.MAZO]
-    return play_normal(obs, rng)
-
-
-def hands_against(rival: Player, hands: int, seed: int = 1) -> Observation:
-    """Seat 0 (normal) against `rival` at seat 1 for `hands` hands of one match (the score
-    set back to 0–0 at every deal so that it lasts): seat 0's observation at the start of the
-    next hand."""
-    rng = random.Random(seed)
-    state = new_match(ONE)
-    while True:
-        if state.is_over:  # a falta envido won it: open it again, the record kept
-            state.phase, state.winner = Phase.DEAL, None
-        if state.needs_deal:
-            state.scores = [0, 0]
-            state.apply(random_deal(rng, 2))
-            if state.hand_number > hands:
-                return observe(state, 0)
-            continue
-        seat = state.legal_actions()[0].seat
-        obs = observe(state, seat)
-        state.apply(play_normal(obs, rng) if seat == 0 else rival(obs, rng))
 
 
 def mass(belief: personas.Belief, group: Group, test: Callable[..., bool]) -> float:
