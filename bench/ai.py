@@ -59,7 +59,7 @@ DEFAULT_PAIRS = (
 GAUNTLET_LEVELS = ("facil", "normal", "dificil")
 OPPONENTS = (
     "random", "facil", "normal", "club", "tight", "caller", "bluffer", "runner",
-    "stranger1", "stranger2", "stranger3",
+    "stranger1", "stranger2", "stranger3", "sandbagger", "gambler",
 )  # fmt: skip
 
 

@@ -61,7 +61,7 @@ EDGE_PRIOR = 20.0  # how many points of play that is worth (0: EDGE throughout)
 EDGE_CAP = 0.7  # the most it reads of it
 FOCUSED = True  # the search weighs only the decisions it was measured to help (`_questions`)
 CALLED = 0.35  # how often a rival who would fold wants a falta envido or a contraflor al resto
-QUESTIONS = 0  # trial: also weigh 1 the cards, 2 the turns it would chant, 4 envido answers
+CHANT_CHOICE = True  # at its turn, where the baseline would chant, the search weighs every option
 PERSONAS = True  # rivals as the kind of player the match showed (`bot.ai.personas`)
 
 
@@ -408,22 +408,17 @@ def play_dificil(
 
 
 def _questions(obs: Observation, options: list[Action], baseline: Action) -> list[Action]:
-    """The options the playouts weigh against the baseline's choice. Only two questions, the
-    ones where leaving the baseline was measured to win matches against players unlike
-    normal: whether to chant (a truco or an envido) where the baseline would play a card, and
-    how to answer a truco. Elsewhere (which card, the answers to an envido, the mazo) the
-    search's departures won against normal and lost against everyone else: what a few
-    dozen worlds of normal-like rivals say there is mostly about normal."""
+    """The options the playouts weigh against the baseline's choice: only where leaving the
+    baseline was measured to win matches against players unlike normal. Whether to chant (a
+    truco or an envido) where the baseline would play a card; what to do at its turn where the
+    baseline would chant (another chant, or a card); and how to answer a truco. Elsewhere
+    (which card, the answers to an envido) the search's departures won against normal and lost
+    against everyone else: what a few dozen imagined worlds say there is mostly noise."""
     if not FOCUSED or obs.pending is Pending.TRUCO:
         return options
-    if QUESTIONS & 4 and obs.pending is Pending.ENVIDO:
-        return options
     if baseline.kind is not K.PLAY:
-        return options if QUESTIONS & 2 and obs.pending is None else [baseline]
-    chants = [a for a in options if a.kind in TRUCO_CHANTS or a.kind in ENVIDO_CHANTS]
-    if QUESTIONS & 1:
-        chants += [a for a in options if a.kind is K.PLAY and a != baseline]
-    return [baseline, *chants]
+        return options if CHANT_CHOICE and obs.pending is None else [baseline]
+    return [baseline, *(a for a in options if a.kind in TRUCO_CHANTS or a.kind in ENVIDO_CHANTS)]
 
 
 def _all_in_options(obs: Observation, options: list[Action]) -> set[int]:
