@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.game.cards import DECK, Card
+from bot.game.seats import MAX_SEATS
 
 
 class ActionKind(StrEnum):
@@ -119,36 +120,37 @@ def parse_any(code: str) -> AnyAction:
     return Deal.parse(code) if code.startswith("deal:") else Action.parse(code)
 
 
-# Every player action that can ever exist, interned so legality checks compare identities.
-_CALLS: tuple[dict[ActionKind, Action], ...] = tuple(
+# Every player action that can ever exist, interned so legality checks compare identities:
+# per seat, its calls by kind and its plays by card.
+CALLS: tuple[dict[ActionKind, Action], ...] = tuple(
     {kind: Action(seat, kind) for kind in ActionKind if kind is not ActionKind.PLAY}
-    for seat in range(4)
+    for seat in range(MAX_SEATS)
 )
-_PLAYS: tuple[dict[Card, Action], ...] = tuple(
-    {c: Action(seat, ActionKind.PLAY, c) for c in DECK} for seat in range(4)
+PLAYS: tuple[dict[Card, Action], ...] = tuple(
+    {c: Action(seat, ActionKind.PLAY, c) for c in DECK} for seat in range(MAX_SEATS)
 )
 
 
 def act(seat: int, kind: ActionKind, played: Card | None = None) -> Action:
-    """The shared instance of an action (seats 0-3)."""
-    if 0 <= seat < 4:
+    """The shared instance of an action (a new one for a seat no table has)."""
+    if 0 <= seat < MAX_SEATS:
         if played is None:
-            found = _CALLS[seat].get(kind)
+            found = CALLS[seat].get(kind)
         else:
-            found = _PLAYS[seat].get(played) if kind is ActionKind.PLAY else None
+            found = PLAYS[seat].get(played) if kind is ActionKind.PLAY else None
         if found is not None:
             return found
     return Action(seat, kind, played)
 
 
 def play_action(seat: int, played: Card) -> Action:
-    return _PLAYS[seat][played]
+    return PLAYS[seat][played]
 
 
 def call_action(seat: int, kind: ActionKind) -> Action:
-    return _CALLS[seat][kind]
+    return CALLS[seat][kind]
 
 
 ALL_ACTIONS: tuple[Action, ...] = tuple(
-    a for seat in range(4) for a in (*_CALLS[seat].values(), *_PLAYS[seat].values())
+    a for seat in range(MAX_SEATS) for a in (*CALLS[seat].values(), *PLAYS[seat].values())
 )

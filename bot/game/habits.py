@@ -10,8 +10,7 @@ shown to be when the hand ends.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind
 
@@ -23,8 +22,10 @@ BLUFF_ENVIDO_BELOW = 25  # an envido chanted and then said at less than this was
 BLUFF_TRUCO_BELOW = 10  # a truco chanted with no card of at least this (a 3) was a bluff
 
 
-@dataclass(frozen=True, slots=True)
-class Habits:
+class Habits(NamedTuple):
+    """Counts, one field each (a named tuple: the engine makes a new one at every chant it
+    hears, and a tuple with one count moved is the cheapest value to make)."""
+
     truco_chants: int = 0  # truco, retruco or vale cuatro it chanted (raises included)
     truco_wanted: int = 0  # trucos it answered with quiero or a higher chant
     truco_refused: int = 0
@@ -38,11 +39,30 @@ class Habits:
     envido_bluffs: int = 0  # of those, values below BLUFF_ENVIDO_BELOW
 
     def to_list(self) -> list[int]:
-        return [getattr(self, f.name) for f in fields(self)]
+        return list(self)
 
     @staticmethod
     def from_list(values: Sequence[int]) -> Habits:
         return Habits(*(int(v) for v in values))
+
+    def plus(self, first: int, second: int = -1, both: int = 1) -> Habits:
+        """These counts with one more at index `first` and `both` (0 or 1) more at `second`."""
+        values = list(self)
+        values[first] += 1
+        if second >= 0:
+            values[second] += both
+        return Habits._make(values)
+
+
+_F = {name: index for index, name in enumerate(Habits._fields)}
+_MAZOS, _TRUCO_CHANTS, _TRUCO_WANTED = _F["mazos"], _F["truco_chants"], _F["truco_wanted"]
+_ENVIDO_CHANTS, _ENVIDO_WANTED = _F["envido_chants"], _F["envido_wanted"]
+_ANSWERED = {
+    ("truco", True): _TRUCO_WANTED,
+    ("truco", False): _F["truco_refused"],
+    ("envido", True): _ENVIDO_WANTED,
+    ("envido", False): _F["envido_refused"],
+}
 
 
 def heard(habits: Habits, action: Action, answering: str | None, played_before: bool) -> Habits:
@@ -50,16 +70,13 @@ def heard(habits: Habits, action: Action, answering: str | None, played_before: 
     answers ("truco", "envido", "flor") or None, as the table waited before it."""
     kind = action.kind
     if kind is K.MAZO:
-        return replace(habits, mazos=habits.mazos + 1) if not played_before else habits
+        return habits.plus(_MAZOS) if not played_before else habits
     if kind in TRUCO_CHANTS:
-        wanted = habits.truco_wanted + (answering == "truco")
-        return replace(habits, truco_chants=habits.truco_chants + 1, truco_wanted=wanted)
+        return habits.plus(_TRUCO_CHANTS, _TRUCO_WANTED, answering == "truco")
     if kind in ENVIDO_CHANTS:
-        wanted = habits.envido_wanted + (answering == "envido")
-        return replace(habits, envido_chants=habits.envido_chants + 1, envido_wanted=wanted)
+        return habits.plus(_ENVIDO_CHANTS, _ENVIDO_WANTED, answering == "envido")
     if kind in (K.QUIERO, K.NO_QUIERO) and answering in ("truco", "envido"):
-        name = f"{answering}_{'wanted' if kind is K.QUIERO else 'refused'}"
-        return replace(habits, **{name: getattr(habits, name) + 1})
+        return habits.plus(_ANSWERED[answering, kind is K.QUIERO])
     return habits
 
 
@@ -81,15 +98,11 @@ def shown(
         if seat in values:
             h = out[seat]
             bluff = values[seat] < BLUFF_ENVIDO_BELOW
-            out[seat] = replace(
-                h, envido_shown=h.envido_shown + 1, envido_bluffs=h.envido_bluffs + bluff
-            )
+            out[seat] = h.plus(_F["envido_shown"], _F["envido_bluffs"], bluff)
     for seat in truco:
         played = [c for cards in rounds for s, c in cards if s == seat]
         if len(played) == 3:
             h = out[seat]
             bluff = max(c.strength for c in played) < BLUFF_TRUCO_BELOW
-            out[seat] = replace(
-                h, truco_shown=h.truco_shown + 1, truco_bluffs=h.truco_bluffs + bluff
-            )
+            out[seat] = h.plus(_F["truco_shown"], _F["truco_bluffs"], bluff)
     return tuple(out)

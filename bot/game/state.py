@@ -8,16 +8,16 @@ from enum import StrEnum
 from typing import Any
 
 from bot.game.actions import (
+    CALLS,
     ENVIDO_CHANTS,
     FLOR_CHANTS,
+    PLAYS,
     TRUCO_CHANTS,
     Action,
     ActionKind,
     AnyAction,
     Deal,
     act,
-    call_action,
-    play_action,
 )
 from bot.game.cards import DECK, Card, envido_cards, envido_value, flor_value, has_flor
 from bot.game.errors import IllegalActionError, Reason
@@ -52,24 +52,13 @@ from bot.game.scoring import (
     truco_not_wanted_value,
     truco_wanted_value,
 )
+from bot.game.seats import seats, side_of
 
 K = ActionKind
 
-# The order of calls in `legal_actions()`: a seat's answers first, then its chants.
-_CALL_ORDER = (
-    K.FLOR, K.QUIERO, K.NO_QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO,
-    K.TRUCO, K.RETRUCO, K.VALE_CUATRO, K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO, K.MAZO,
-)  # fmt: skip
 # Tuples, not sets: `in` on a tuple compares by identity first, where a set would call the
 # enum's hash (a Python function) on the engine's hottest path.
 _FLOR_KINDS = (*FLOR_CHANTS, K.CON_FLOR_ME_ACHICO)
-_FLOR_CALLS = tuple(k for k in _CALL_ORDER if k in _FLOR_KINDS or k in (K.QUIERO, K.NO_QUIERO))
-_ENVIDO_ANSWER_CALLS = (K.FLOR, K.QUIERO, K.NO_QUIERO, *ENVIDO_CHANTS, K.MAZO)
-_TRUCO_ANSWER_CALLS = (K.FLOR, K.QUIERO, K.NO_QUIERO, *TRUCO_CHANTS, *ENVIDO_CHANTS, K.MAZO)
-# A turn's calls by the truco level accepted (only the next chant can be open).
-_TURN_CALLS = tuple(
-    (K.FLOR, *TRUCO_CHANTS[level : level + 1], *ENVIDO_CHANTS, K.MAZO) for level in range(4)
-)
 _ANSWERS = (K.QUIERO, K.NO_QUIERO, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR)
 # R22: what answers the last call of a flor exchange.
 _OVER_FLOR = (K.FLOR, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO)
@@ -124,11 +113,6 @@ class Pending(StrEnum):
     TRUCO = "truco"
 
 
-def side_of(seat: int) -> int:
-    """R4: seats alternate sides, partners opposite."""
-    return seat % 2
-
-
 def hand_winner(results: Sequence[int | None], mano_side: int) -> int | None:
     """R8: the side that wins a hand with these round results (None: a parda), as soon as it
     is certain; None while it is not."""
@@ -154,6 +138,7 @@ class HandState:
         "dealer",
         "mano",
         "players",
+        "table",
         "dealt",
         "held",
         "rounds",
@@ -171,6 +156,7 @@ class HandState:
         "envido_chanted",
         "envido_winner",
         "flor_holders",
+        "any_flor",
         "flor_declared",
         "flor_chain",
         "flor_side",
@@ -190,7 +176,8 @@ class HandState:
         players = len(dealt)
         self.number = number
         self.dealer = dealer
-        self.mano = (dealer + 1) % players
+        self.table = seats(players)
+        self.mano = self.table.next(dealer)
         self.players = players
         self.dealt = dealt
         self.held: list[list[Card]] = [list(hand) for hand in dealt]
@@ -209,6 +196,7 @@ class HandState:
         self.envido_chanted = False
         self.envido_winner: int | None = None  # seat whose envido won when wanted
         self.flor_holders: list[bool] = [flor and has_flor(hand) for hand in dealt]
+        self.any_flor = any(self.flor_holders)
         self.flor_declared: list[bool] = [False] * players
         self.flor_chain: list[ActionKind] = []
         self.flor_side = 0
@@ -245,7 +233,7 @@ class HandState:
 
     # -- helpers ---------------------------------------------------------------------------
     def order_from_mano(self) -> list[int]:
-        return [(self.mano + i) % self.players for i in range(self.players)]
+        return list(self.table.order_from(self.mano))
 
     def has_played(self, seat: int) -> bool:
         return len(self.held[seat]) < 3
@@ -268,9 +256,7 @@ class HandState:
     def undeclared_flor(self) -> list[int]:
         if self.flor_closed:
             return []
-        return [
-            s for s in range(self.players) if self.flor_holders[s] and not self.flor_declared[s]
-        ]
+        return [s for s in self.table.all if self.flor_holders[s] and not self.flor_declared[s]]
 
     def can_start_envido(self, seat: int) -> bool:
         """R15, F3: round 1, not yet played, envido still open, truco not wanted."""
@@ -366,9 +352,12 @@ class MatchState:
         self.phase = Phase.DEAL
         self.winner: int | None = None
         self.hand: HandState | None = None
-        self.last_hand: HandLog | None = None  # the hand before this one, for its record
+        self._last_hand: HandLog | None = None
         self.habits: tuple[Habits, ...] = (Habits(),) * config.players  # public, per seat
-        self.past: tuple[PastHand, ...] = ()  # what the table saw of each finished hand
+        self._past: tuple[PastHand, ...] = ()
+        # The hand a deal just closed: its log and public record are made when first asked for
+        # (a playout deals hundreds of hands and asks for none).
+        self._closed: HandState | None = None
         self.step = 0  # actions applied, deals included
         self._legal: list[Action] | None = None
 
@@ -382,9 +371,10 @@ class MatchState:
         new.phase = self.phase
         new.winner = self.winner
         new.hand = self.hand.copy() if self.hand is not None else None
-        new.last_hand = self.last_hand
+        new._last_hand = self._last_hand
         new.habits = self.habits
-        new.past = self.past
+        new._past = self._past
+        new._closed = self._closed
         new.step = self.step
         new._legal = None
         return new
@@ -399,14 +389,46 @@ class MatchState:
         return self.phase is Phase.DEAL
 
     @property
+    def last_hand(self) -> HandLog | None:
+        """All it takes to replay the hand before this one (its record on the board)."""
+        self._close_record()
+        return self._last_hand
+
+    @last_hand.setter
+    def last_hand(self, value: HandLog | None) -> None:
+        self._close_record()
+        self._last_hand = value
+
+    @property
+    def past(self) -> tuple[PastHand, ...]:
+        """What the table saw of each finished hand before this one."""
+        self._close_record()
+        return self._past
+
+    @past.setter
+    def past(self, value: tuple[PastHand, ...]) -> None:
+        self._close_record()
+        self._past = value
+
+    def _close_record(self) -> None:
+        h = self._closed
+        if h is not None:
+            self._closed = None
+            self._last_hand = HandLog.of(h)
+            public = PastHand(
+                h.number, h.players, h.dealer, h.start_scores, tuple(h.history),
+                tuple(h.announced), tuple(h.son_buenas), self._shown(h),
+            )  # fmt: skip
+            self._past = (*self._past, public)
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
     def legal_actions(self) -> list[Action]:
-        """Every action any seat may take right now (R10: both partners may answer): the
-        candidates `verify` accepts."""
+        """Every action any seat may take right now (R10: any partner may answer)."""
         if self._legal is None:
-            self._legal = self._accepted(exclusive=True)
+            self._legal = self._generate(exclusive=True)
         return self._legal
 
     def public_actions(self) -> list[Action]:
@@ -416,7 +438,7 @@ class MatchState:
         could hold one and every answer a non-flor player could give, so that nothing in it
         depends on hidden cards. `apply` still enforces the real legality.
         """
-        return self._accepted(exclusive=False)
+        return self._generate(exclusive=False)
 
     def acting_seats(self) -> list[int]:
         """Seats the game waits on (those with a legal action), in seat order."""
@@ -430,40 +452,89 @@ class MatchState:
         """None if `action` is legal now; otherwise the reason it is not."""
         return self.verify(action)
 
-    def _accepted(self, exclusive: bool) -> list[Action]:
+    def verify(self, action: Action, exclusive: bool = True) -> Reason | None:
+        """None when `action` is allowed now (`exclusive`: knowing who holds flor; else as the
+        table sees it), else the reason it is not. What is allowed is decided by `_generate`
+        alone; `_explain` only says why something is not (and a test checks, over random
+        matches, that it finds a fault in exactly the actions `_generate` leaves out)."""
+        interned = act(action.seat, action.kind, action.card)
+        allowed = self.legal_actions() if exclusive else self.public_actions()
+        if any(a is interned for a in allowed):
+            return None
+        return self._explain(action, exclusive) or Reason.NOT_ALLOWED
+
+    def _generate(self, exclusive: bool) -> list[Action]:
+        """The one statement of what may be done now: the seats asked to act and, for each,
+        its calls and cards (R9-R24, F3-F9). The engine's hottest path (every step of every
+        playout of the searching player): straight-line code, interned actions."""
         h = self.hand
         if self.phase is not Phase.PLAY or h is None:
             return []
-        forced = self._forced(h, exclusive)
-        verify = self._verify
+        forced: Sequence[int]
+        if not self.config.flor or h.flor_closed:
+            forced = ()
+        elif exclusive:
+            forced = h.undeclared_flor() if h.any_flor else ()
+        else:
+            forced = [s for s in h.table.all if not h.flor_declared[s] and len(h.held[s]) == 3]
         out: list[Action] = []
-        seats, kinds = self._askable(h)
-        for seat in seats:
-            for kind in kinds:
-                if verify(h, seat, kind, None, forced, exclusive) is None:
-                    out.append(call_action(seat, kind))
-            if not (h.flor_pending or h.envido_pending or h.truco_pending):
-                for held in h.held[seat]:
-                    if verify(h, seat, K.PLAY, held, forced, exclusive) is None:
-                        out.append(play_action(seat, held))
-        return out
-
-    def _askable(self, h: HandState) -> tuple[range | tuple[int, ...], tuple[ActionKind, ...]]:
-        """Where `verify` need look: the seats that could be asked to act now and the calls
-        that could be open to them. Only a shortcut (asking every seat every call gives the
-        same answer, several times slower); `verify` alone says what is allowed."""
-        flor = self.config.flor and not h.flor_closed
-        if h.flor_pending:
-            return range(1 - h.flor_side, h.players, 2), _FLOR_CALLS
-        if h.envido_pending:
-            calls = _ENVIDO_ANSWER_CALLS if flor else _ENVIDO_ANSWER_CALLS[1:]
-            return range(h.players), calls
-        if h.truco_pending:
-            calls = _TRUCO_ANSWER_CALLS if flor else _TRUCO_ANSWER_CALLS[1:]
-            return range(1 - h.truco_pending_side, h.players, 2), calls
+        if h.flor_pending:  # R22: only the other side's flores answer
+            last = h.flor_chain[-1]
+            kinds = (
+                _OVER_FLOR if last is K.FLOR else _OVER_CONTRAFLOR if last is K.CONTRAFLOR
+                else _OVER_AL_RESTO
+            )  # fmt: skip
+            for seat in h.table.sides[1 - h.flor_side]:
+                if h.flor_holders[seat] or not exclusive:
+                    calls = CALLS[seat]
+                    out.extend(calls[kind] for kind in kinds)
+            return out
+        if h.envido_pending:  # F6: every undeclared flor is declared first
+            raises = envido_raises(h.envido_chain)
+            answering = 1 - h.envido_side
+            first = bool(forced) and exclusive
+            for seat in h.table.all:
+                calls = CALLS[seat]
+                if seat in forced:
+                    out.append(calls[K.FLOR])
+                if first or seat % 2 != answering:
+                    continue
+                out.append(calls[K.QUIERO])
+                out.append(calls[K.NO_QUIERO])
+                out.extend(calls[kind] for kind in raises)
+                out.append(calls[K.MAZO])
+            return out
+        if h.truco_pending:  # R10-R12; R17/F4: the envido goes first, over the first truco
+            level = h.truco_pending
+            for seat in h.table.sides[1 - h.truco_pending_side]:
+                calls = CALLS[seat]
+                if seat in forced:
+                    out.append(calls[K.FLOR])
+                    if exclusive:
+                        continue
+                out.append(calls[K.QUIERO])
+                out.append(calls[K.NO_QUIERO])
+                if level < 3:
+                    out.append(calls[TRUCO_CHANTS[level]])
+                if level == 1 and h.can_start_envido(seat):
+                    out.extend(calls[kind] for kind in ENVIDO_CHANTS)
+                out.append(calls[K.MAZO])
+            return out
+        seat = h.turn
+        calls = CALLS[seat]
+        if seat in forced:
+            out.append(calls[K.FLOR])
+            if exclusive:
+                return out
         level = h.truco_level
-        calls = _TURN_CALLS[level] if flor else _TURN_CALLS[level][1:]
-        return (h.turn,), calls
+        if level < 3 and (level == 0 or h.truco_side == seat % 2):
+            out.append(calls[TRUCO_CHANTS[level]])
+        if h.can_start_envido(seat):
+            out.extend(calls[kind] for kind in ENVIDO_CHANTS)
+        out.append(calls[K.MAZO])
+        plays = PLAYS[seat]
+        out.extend(plays[c] for c in h.held[seat])
+        return out
 
     def _forced(self, h: HandState, exclusive: bool) -> Sequence[int]:
         """Seats whose flor must be declared before anything else they do (F6). Seen from the
@@ -472,13 +543,11 @@ class MatchState:
             return h.undeclared_flor()
         if not self.config.flor or h.flor_closed:
             return ()
-        return [s for s in range(h.players) if not h.flor_declared[s] and len(h.held[s]) == 3]
+        return [s for s in h.table.all if not h.flor_declared[s] and len(h.held[s]) == 3]
 
-    # -- the rules of who may do what, once ----------------------------------------------------
-    def verify(self, action: Action, exclusive: bool = True) -> Reason | None:
-        """None when `action` is allowed now, else the reason it is not: the one statement of
-        who may do what, from which `legal_actions()` (exclusive: knowing who holds flor),
-        `public_actions()` (not exclusive: what the table can see) and `why_not()` all come."""
+    # -- why something may not be done ----------------------------------------------------------
+    def _explain(self, action: Action, exclusive: bool) -> Reason | None:
+        """The reason `action` is refused (None: no fault found). Never decides legality."""
         if self.phase is Phase.OVER:
             return Reason.MATCH_OVER
         h = self.hand
@@ -656,15 +725,10 @@ class MatchState:
         ):
             raise IllegalActionError(Reason.BAD_DEAL)
         if self.hand is not None:
-            h = self.hand
-            self.last_hand = HandLog.of(h)
-            public = PastHand(
-                h.number, h.players, h.dealer, h.start_scores, tuple(h.history),
-                tuple(h.announced), tuple(h.son_buenas), self._shown(h),
-            )  # fmt: skip
-            self.past = (*self.past, public)
+            self._close_record()
+            self._closed = self.hand  # (never changed again: the next hand is a new object)
         if self.hand_number > 0:
-            self.dealer = (self.dealer + 1) % self.players  # R3
+            self.dealer = seats(self.players).next(self.dealer)  # R3
         self.hand_number += 1
         self.hand = HandState(self.hand_number, self.dealer, hands, self.config.flor)
         self.hand.start_scores = (self.scores[0], self.scores[1])
@@ -752,7 +816,7 @@ class MatchState:
         round_index = len(h.rounds) - 1
         events.append(CardPlayed(seat, played, round_index))
         if len(current) < h.players:
-            h.turn = (seat + 1) % h.players
+            h.turn = h.table.next(seat)
             return
         top = max(c.strength for _, c in current)
         winners = [s for s, c in current if c.strength == top]
@@ -804,7 +868,7 @@ class MatchState:
             h.envido_pending = False
             h.envido_closed = True
             values = [envido_value(hand) for hand in h.dealt]
-            everyone = list(range(h.players))
+            everyone = list(h.table.all)
             said = h.say_in_turn(everyone, values)
             winner_seat = [w.seat for w in said if w.value is not None][-1]  # the best said
             winner = side_of(winner_seat)
@@ -835,7 +899,7 @@ class MatchState:
             h.envido_pending = False
             events.append(EnvidoAnnulled(seat))
         h.envido_closed = True  # F6
-        contested = any(h.flor_holders[s] for s in range(1 - side, h.players, 2))
+        contested = any(h.flor_holders[s] for s in h.table.sides[1 - side])
         if contested:
             h.flor_chain = [K.FLOR]
             h.flor_side = side
@@ -867,7 +931,7 @@ class MatchState:
 
     def _flor_compare(self, h: HandState, points: int, events: list[Event]) -> None:
         values = [flor_value(hand) if h.flor_holders[i] else -1 for i, hand in enumerate(h.dealt)]
-        holders = [s for s in range(h.players) if h.flor_holders[s]]
+        holders = [s for s in h.table.all if h.flor_holders[s]]
         best = h.best(holders, values)
         assert best is not None
         said = h.say_in_turn(holders, values)  # R22: said as envido values are
@@ -885,7 +949,7 @@ class MatchState:
         h.flor_pending = False
         h.flor_closed = True  # F7: one exchange per hand; no more flor points
         flor_values = [flor_value(hand) for hand in h.dealt]
-        shown = h.best([s for s in range(side, h.players, 2) if h.flor_holders[s]], flor_values)
+        shown = h.best([s for s in h.table.sides[side] if h.flor_holders[s]], flor_values)
         if shown is not None:
             h.flor_shown.append(shown[0])
         events.append(FlorResolved(side, points, reason, values))

@@ -1,8 +1,10 @@
-"""Legality is stated once (`MatchState.verify`): `legal_actions()`, `public_actions()` and
-`why_not()` all come from it. Over random states of both modes, con and sin flor, for every
-action the button codec can express: `why_not(a)` is None exactly when `a` is legal, and the
-legal and public actions are exactly what the engine's previous, separately written generator
-gave (kept here as an oracle, so a change to the rules shows up as a difference)."""
+"""What may be done is decided in one place (`MatchState._generate`): `legal_actions()`,
+`public_actions()`, `verify()` and `why_not()` all come from it, and `_explain` only says why
+something is refused. Over random states of both modes, con and sin flor, for every action the
+button codec can express: `why_not(a)` is None exactly when `a` is legal; the explanations find
+a fault in exactly the actions the generator leaves out (as the table sees it, too); and the
+legal and public actions are exactly what an earlier, separately written generator gave (kept
+here as an oracle, so a change to the rules shows up as a difference)."""
 
 from __future__ import annotations
 
@@ -112,10 +114,16 @@ def check(state: MatchState, candidates: list[Action]) -> None:
     assert set(legal) == oracle(state, exclusive=True)
     assert set(state.public_actions()) == oracle(state, exclusive=False)
     allowed = set(legal)
+    public = set(state.public_actions())
     for action in candidates:
         reason = state.why_not(action)
         assert (reason is None) == (action in allowed), (action.code, reason)
         assert state.is_legal(action) == (action in allowed)
+        explained = state._explain(action, exclusive=True)
+        assert (explained is None) == (action in allowed), (action.code, explained)
+        seen = state._explain(action, exclusive=False)
+        assert (seen is None) == (action in public), (action.code, seen)
+        assert (state.verify(action, exclusive=False) is None) == (action in public)
 
 
 @settings(max_examples=60, deadline=None)
