@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.game import MatchConfig, new_match, observe, random_deal
 from bot.game.state import HandLog
 from bot.i18n import translator
+from bot.model.table import Call
 from bot.service.play import remember_calls
-from bot.storage.repo import Call
 from bot.views.common import PHONE_WIDTH, phone_lines, plain, seating
 from bot.views.summary import hand_result
 from bot.views.table import board_text

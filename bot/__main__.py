@@ -19,70 +19,18 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.app import build_application, serve
 from bot.config import Settings
-from bot.storage.db import is_postgres
-from bot.storage.migrations import MIGRATIONS
+from bot.service.core import Core
 
 
 class StartupError(Exception):
     """Something the operator must fix before the bot can run; the message says what."""
 
 
-def check_database(settings: Settings) -> None:
-    """Open the file as SQLite, see that this code knows its schema, and write to it (plain
-    sqlite3 here: nothing to clean up when it fails)."""
-    path = settings.database
-    try:
-        conn = sqlite3.connect(str(path), isolation_level=None, timeout=5)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            if version > len(MIGRATIONS):
-                raise StartupError(
-                    f"the database {path} was written by a newer truco-bot "
-                    f"(schema {version}, this one knows {len(MIGRATIONS)})"
-                )
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("CREATE TABLE IF NOT EXISTS write_check (x INTEGER)")
-            conn.execute("DROP TABLE write_check")
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError) as error:
-        raise StartupError(f"cannot use the database {path}: {error}") from None
-
-
-async def check_postgres(url: str) -> None:
-    """Connect, see that this code knows the schema, and that we may create tables."""
-    import asyncpg
-
-    try:
-        conn = await asyncpg.connect(url, timeout=10)
-    except (TimeoutError, OSError, asyncpg.PostgresError) as error:
-        raise StartupError(f"cannot connect to the database: {error}") from None
-    try:
-        exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
-        if exists:
-            version = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
-            if version > len(MIGRATIONS):
-                raise StartupError(
-                    f"the database was written by a newer truco-bot "
-                    f"(schema {version}, this one knows {len(MIGRATIONS)})"
-                )
-        async with conn.transaction():
-            await conn.execute("CREATE TABLE IF NOT EXISTS write_check (x BIGINT)")
-            await conn.execute("DROP TABLE write_check")
-    except asyncpg.PostgresError as error:
-        raise StartupError(f"cannot use the database: {error}") from None
-    finally:
-        await conn.close()
-
-
 async def preflight(settings: Settings) -> None:
     """Open and write the database, take the webhook port, ask Telegram who we are."""
-    if is_postgres(settings.database):
-        await check_postgres(str(settings.database))
-    else:
-        check_database(settings)
+    wrong = await Core.check(settings.database)
+    if wrong is not None:
+        raise StartupError(wrong)
     webhook = settings.webhook_args()
     if webhook is not None:
         with socket.socket() as sock:
@@ -114,12 +62,9 @@ async def preflight(settings: Settings) -> None:
 
 def settle_memory() -> None:
     """Leave what was loaded at start-up out of the garbage collector's rounds, and run its
-    youngest round less often. Measured with gc.callbacks in the stack benchmark (1,000 live
-    tables, two minutes): with CPython's defaults the collector ran 1,800 rounds for 2.8 s of
-    CPU, and every ten seconds or so a full round stopped the bot for 70-90 ms, a burst of late
-    answers at a busy hour. With start-up frozen and 10,000 young objects between rounds: 200
-    rounds, 0.25 s, the longest pause 42 ms. Cycles of garbage are still collected, only later;
-    reference counting frees everything else at once, as before."""
+    youngest round less often: with CPython's defaults a full round stopped a busy bot every few
+    seconds, a burst of late answers at a busy hour (docs/performance.md). Cycles of garbage
+    are still collected, only later; reference counting frees everything else at once."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)

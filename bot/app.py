@@ -26,9 +26,9 @@ from bot.config import Settings
 from bot.handlers import buttons, chats, commands, config, history, league, timers
 from bot.handlers.common import chat_translator
 from bot.i18n import LANGUAGES, translator
+from bot.model.errors import Unavailable
 from bot.runtime import Runtime
 from bot.secrets import mask_in_logs
-from bot.storage.db import Unavailable
 from bot.telegram.http import AiohttpRequest, UpdatesRequest
 from bot.telegram.webhook import Webhook
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from bot.game import ActionKind, Card
 from bot.game.actions import KIND_CODES, KINDS_BY_CODE
@@ -14,59 +15,142 @@ MAX_BYTES = 64
 class ActData:
     """A game action; the seat is the tapper's, never the button's."""
 
+    PREFIX: ClassVar[str] = "a"
     table: int
     step: int
     kind: ActionKind
     card: Card | None = None
 
+    def parts(self) -> list[str]:
+        card = [self.card.code] if self.card is not None else []
+        return [str(self.table), str(self.step), KIND_CODES[self.kind], *card]
+
+    @staticmethod
+    def parse(parts: list[str]) -> ActData | None:
+        if len(parts) not in (3, 4):
+            return None
+        kind = KINDS_BY_CODE[parts[2]]
+        card = Card.parse(parts[3]) if len(parts) == 4 else None
+        if (kind is ActionKind.PLAY) != (card is not None):
+            return None
+        return ActData(_int(parts[0]), _int(parts[1]), kind, card)
+
+
+LOBBY_OPS = ("j", "x", "o", "b", "r")
+
 
 @dataclass(frozen=True)
 class LobbyData:
+    PREFIX: ClassVar[str] = "l"
     table: int
     op: str  # j: join (arg: team), x: leave, o: option (arg: name), b: add a bot (arg: team),
     # r: take a bot out
     arg: str = ""
+
+    def parts(self) -> list[str]:
+        return [str(self.table), self.op, self.arg]
+
+    @staticmethod
+    def parse(parts: list[str]) -> LobbyData | None:
+        if len(parts) != 3 or parts[1] not in LOBBY_OPS:
+            return None
+        return LobbyData(_int(parts[0]), parts[1], parts[2])
 
 
 @dataclass(frozen=True)
 class CardsData:
     """🃏 Mis cartas: the tapper's hand in a private pop-up."""
 
+    PREFIX: ClassVar[str] = "c"
     table: int
+
+    def parts(self) -> list[str]:
+        return [str(self.table)]
+
+    @staticmethod
+    def parse(parts: list[str]) -> CardsData | None:
+        return CardsData(_int(parts[0])) if len(parts) == 1 else None
 
 
 @dataclass(frozen=True)
 class SignData:
+    PREFIX: ClassVar[str] = "s"
     table: int
     step: int
     sign: str  # "m": open the menu, "b": back, else the sign's key
 
+    def parts(self) -> list[str]:
+        return [str(self.table), str(self.step), self.sign]
+
+    @staticmethod
+    def parse(parts: list[str]) -> SignData | None:
+        if len(parts) != 3 or not parts[2].isalnum():
+            return None
+        return SignData(_int(parts[0]), _int(parts[1]), parts[2])
+
 
 @dataclass(frozen=True)
 class LanguageData:
+    PREFIX: ClassVar[str] = "g"
     language: str
+
+    def parts(self) -> list[str]:
+        return [self.language]
+
+    @staticmethod
+    def parse(parts: list[str]) -> LanguageData | None:
+        return LanguageData(parts[0]) if len(parts) == 1 and parts[0] in ("es", "en") else None
 
 
 @dataclass(frozen=True)
 class ConfigData:
     """/config: a group default toggled by an admin."""
 
+    PREFIX: ClassVar[str] = "k"
     option: str
+
+    def parts(self) -> list[str]:
+        return [self.option]
+
+    @staticmethod
+    def parse(parts: list[str]) -> ConfigData | None:
+        return ConfigData(parts[0]) if len(parts) == 1 and parts[0].isalpha() else None
 
 
 @dataclass(frozen=True)
 class VacatedData:
     """A seat left empty mid-match: "b" a computer player takes it, "e" the match ends."""
 
+    PREFIX: ClassVar[str] = "v"
     table: int
     choice: str
+
+    def parts(self) -> list[str]:
+        return [str(self.table), self.choice]
+
+    @staticmethod
+    def parse(parts: list[str]) -> VacatedData | None:
+        if len(parts) != 2 or parts[1] not in ("b", "e"):
+            return None
+        return VacatedData(_int(parts[0]), parts[1])
 
 
 @dataclass(frozen=True)
 class RematchData:
     """🔁 Revancha: a new table like this finished one, with the tapper in their seat."""
 
+    PREFIX: ClassVar[str] = "r"
     table: int
+
+    def parts(self) -> list[str]:
+        return [str(self.table)]
+
+    @staticmethod
+    def parse(parts: list[str]) -> RematchData | None:
+        return RematchData(_int(parts[0])) if len(parts) == 1 else None
+
+
+PAGE_VIEWS = ("h", "m", "j", "f", "t")
 
 
 @dataclass(frozen=True)
@@ -76,9 +160,19 @@ class PageData:
     "j" its JSON export, "f" its deals verified, "t" /tabla (key: 0 all, 2 1v1, 4 2v2; plus
     100 for this month only)."""
 
+    PREFIX: ClassVar[str] = "p"
     view: str
     key: int
     page: int = 0
+
+    def parts(self) -> list[str]:
+        return [self.view, str(self.key), str(self.page)]
+
+    @staticmethod
+    def parse(parts: list[str]) -> PageData | None:
+        if len(parts) != 3 or parts[0] not in PAGE_VIEWS:
+            return None
+        return PageData(parts[0], _int(parts[1]), _int(parts[2]))
 
 
 CallbackData = (
@@ -92,43 +186,21 @@ CallbackData = (
     | PageData
     | RematchData
 )
-PAGE_VIEWS = ("h", "m", "j", "f", "t")
+KINDS: tuple[type[CallbackData], ...] = (
+    ActData, LobbyData, CardsData, SignData, LanguageData, ConfigData, VacatedData, PageData,
+    RematchData,
+)  # fmt: skip
+_BY_PREFIX: dict[str, Any] = {kind.PREFIX: kind for kind in KINDS}
 
 
-# The first field of each type's data: handlers are routed by it (`pattern`).
-PREFIXES: dict[type, str] = {
-    ActData: "a", LobbyData: "l", CardsData: "c", SignData: "s", LanguageData: "g",
-    ConfigData: "k", VacatedData: "v", PageData: "p", RematchData: "r",
-}  # fmt: skip
-
-
-def pattern(kind: type, *views: str) -> str:
+def pattern(kind: type[CallbackData], *views: str) -> str:
     """The regular expression of one type's button data (for PageData, of some views only)."""
-    head = f"^{PREFIXES[kind]}:"
+    head = f"^{kind.PREFIX}:"
     return head + (f"[{''.join(views)}]:" if views else "")
 
 
 def pack(data: CallbackData) -> str:
-    if isinstance(data, ActData):
-        text = f"a:{data.table}:{data.step}:{KIND_CODES[data.kind]}"
-        if data.card is not None:
-            text += f":{data.card.code}"
-    elif isinstance(data, LobbyData):
-        text = f"l:{data.table}:{data.op}:{data.arg}"
-    elif isinstance(data, CardsData):
-        text = f"c:{data.table}"
-    elif isinstance(data, SignData):
-        text = f"s:{data.table}:{data.step}:{data.sign}"
-    elif isinstance(data, ConfigData):
-        text = f"k:{data.option}"
-    elif isinstance(data, VacatedData):
-        text = f"v:{data.table}:{data.choice}"
-    elif isinstance(data, PageData):
-        text = f"p:{data.view}:{data.key}:{data.page}"
-    elif isinstance(data, RematchData):
-        text = f"r:{data.table}"
-    else:
-        text = f"g:{data.language}"
+    text = ":".join((data.PREFIX, *data.parts()))
     if len(text.encode()) > MAX_BYTES:
         raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -144,31 +216,12 @@ def unpack(text: str | None) -> CallbackData | None:
     """The data of a button, or None for anything we did not make."""
     if not text or len(text.encode()) > MAX_BYTES or not text.isascii():
         return None
-    parts = text.split(":")
-    try:
-        head = parts[0]
-        if head == "a" and len(parts) in (4, 5):
-            kind = KINDS_BY_CODE[parts[3]]
-            card = Card.parse(parts[4]) if len(parts) == 5 else None
-            if (kind is ActionKind.PLAY) != (card is not None):
-                return None
-            return ActData(_int(parts[1]), _int(parts[2]), kind, card)
-        if head == "l" and len(parts) == 4 and parts[2] in ("j", "x", "o", "b", "r"):
-            return LobbyData(_int(parts[1]), parts[2], parts[3])
-        if head == "v" and len(parts) == 3 and parts[2] in ("b", "e"):
-            return VacatedData(_int(parts[1]), parts[2])
-        if head == "c" and len(parts) == 2:
-            return CardsData(_int(parts[1]))
-        if head == "r" and len(parts) == 2:
-            return RematchData(_int(parts[1]))
-        if head == "s" and len(parts) == 4 and parts[3].isalnum():
-            return SignData(_int(parts[1]), _int(parts[2]), parts[3])
-        if head == "k" and len(parts) == 2 and parts[1].isalpha():
-            return ConfigData(parts[1])
-        if head == "p" and len(parts) == 4 and parts[1] in PAGE_VIEWS:
-            return PageData(parts[1], _int(parts[2]), _int(parts[3]))
-        if head == "g" and len(parts) == 2 and parts[1] in ("es", "en"):
-            return LanguageData(parts[1])
-    except (KeyError, ValueError):
+    head, *parts = text.split(":")
+    kind = _BY_PREFIX.get(head)
+    if kind is None:
         return None
-    return None
+    try:
+        found: CallbackData | None = kind.parse(parts)
+    except (KeyError, ValueError, IndexError):
+        return None
+    return found

@@ -1,7 +1,7 @@
 """JSON, through orjson: every tap writes the match's state and the outbox's rows, and makes
-four Bot API calls whose bodies go out and whose answers come back as JSON. With the standard
-library's `json` that was about 8% of the bot's CPU under load; orjson does the same in a
-fraction of it, and reads everything `json` wrote before (the stored texts are plain JSON).
+Bot API calls whose bodies go out and whose answers come back as JSON; orjson does it in a
+fraction of the standard library's time (docs/performance.md), and reads everything `json` wrote
+before (the stored texts are plain JSON).
 
 Text comes out compact and in UTF-8 (no `\\u` escapes); integer keys become strings, as the
 standard library makes them.

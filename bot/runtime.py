@@ -23,12 +23,9 @@ from telegram.ext import ExtBot
 from bot.config import Settings
 from bot.service.ai import AiPlayers
 from bot.service.core import Core
+from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
-from bot.storage.db import Database
-from bot.storage.league import League
-from bot.storage.repo import Store
-from bot.telegram.delivery import Deliverer
-from bot.telegram.outbox import Outbox
+from bot.telegram.delivery import Deliverer, judge
 from bot.telegram.planner import Planner
 from bot.telegram.throttle import Throttle
 from bot.web.server import Hub, TelegramAuth, WebServer, WebTable
@@ -39,13 +36,10 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Runtime:
     settings: Settings
-    db: Database
     core: Core
-    league: League
-    outbox: Outbox  # the Telegram sender
+    outbox: Mailbox  # what the core delivers to Telegram
     planner: Planner  # what the bot says in Telegram about each change
     deliverer: Deliverer  # how each outbox row becomes Bot API calls
-    ai: AiPlayers
     replies: Throttle  # answers to one person's commands in one chat
     web: WebServer | None = None  # the web table (a Mini App), when TRUCO_WEBAPP_URL is set
 
@@ -53,38 +47,20 @@ class Runtime:
     async def open(
         settings: Settings, bot: ExtBot[Any], clock: Callable[[], float] = time.time
     ) -> Runtime:
-        db = await Database.open(settings.database, settings.db_pool)
-        store = Store(db)
-        core = Core.build(
-            store,
-            seed=settings.seed,
-            clock=clock,
-            lobby_seconds=settings.lobby_seconds,
-            sign_catch_chance=settings.sign_catch_chance,
-            language=settings.language,
-            turn_seconds=settings.turn_seconds,
-            bot_level=settings.bot_level,
-            worker=settings.worker_id,
-        )
-        outbox = Outbox(
-            db,
+        core = await Core.open(settings, clock=clock)
+        outbox = core.mailbox(
             settings.group_interval,
             settings.rate_overall_per_second,
-            owner=settings.worker_id,
             poll=settings.outbox_poll,
-            store=core.tables.outbox,
+            judge=judge,
         )
-        league = League(db)
         planner = Planner(core.tables, core.people, outbox)
         deliverer = Deliverer(
-            bot, core.tables, core.people, outbox, league, bot.username,
-            settings.webapp_url, settings.webapp_name,
-        )  # fmt: skip
-        ai = AiPlayers.of(core, settings)
-        # The core's subscribers: the Telegram adapter plans its rows in every commit, then
-        # the computer players look whether one of them is to move.
+            bot, core, outbox, bot.username, settings.webapp_url, settings.webapp_name
+        )
+        # The core's subscribers: the computer players (`Core.open`), and the Telegram adapter,
+        # which plans its rows in every commit.
         core.changes.subscribe(planner)
-        core.changes.subscribe(ai)
         web = None
         if settings.webapp_url and settings.bot_token is not None:
             # The web table: a third subscriber, waking the pages that watch a table.
@@ -105,33 +81,26 @@ class Runtime:
             auth = TelegramAuth(token, settings.webapp_max_age, clock, is_member)
             web = WebServer(WebTable(core, auth, hub), hub, settings.web_host, settings.web_port)
         replies = Throttle(settings.reply_burst, settings.reply_every)
-        return Runtime(settings, db, core, league, outbox, planner, deliverer, ai, replies, web)
+        return Runtime(settings, core, outbox, planner, deliverer, replies, web)
 
     @property
     def tables(self) -> Tables:
         return self.core.tables
 
     @property
-    def store(self) -> Store:
-        return self.core.store
+    def ai(self) -> AiPlayers:
+        assert self.core.ai is not None
+        return self.core.ai
 
     async def start(self) -> None:
-        await self.tables.open_tables()  # every open table in the cache: the sweep sees them
         # Whatever was decided and not yet sent when the bot stopped (or crashed) goes out now.
         self.outbox.start(self.deliverer.deliver)
-        await self.ai.start()  # a computer player that was to move when the bot stopped moves
+        await self.core.start()
         if self.web is not None:
             await self.web.start()
 
     async def sweep(self) -> None:
-        """Once every tick: stalled computer players (another process died), computer
-        players whose pause is over, then every deadline that is due."""
-        for table in await self.core.turns.stalled():
-            # The process that made a table's last change moves its computer players; a
-            # table nobody moved for a while (that process died) is taken up here.
-            self.ai.consider(table)
-        self.ai.tick()
-        await self.core.turns.deadlines()
+        await self.core.sweep()
         if self.settings.stats_file is not None:
             self.write_stats(self.settings.stats_file)
 
@@ -140,7 +109,7 @@ class Runtime:
         stats = {
             "pid": os.getpid(),
             "at": time.time(),
-            "db": self.db.meter.as_dict(),
+            "db": self.core.meter.as_dict(),
             "delays_ms": {str(ms): n for ms, n in self.outbox.delays.items()},
             "gathered": self.outbox.gathered(),
         }
@@ -152,7 +121,7 @@ class Runtime:
         """Send what is queued while the bot can still talk (the state is already committed)."""
         if self.web is not None:
             await self.web.stop()
-        self.ai.close()
+        self.core.stop()
         try:
             await self.outbox.drain(5.0)
         except Exception:  # what is left stays in the outbox for the next start
@@ -161,4 +130,4 @@ class Runtime:
             await self.outbox.close()
 
     async def close(self) -> None:
-        await self.db.close()
+        await self.core.close()

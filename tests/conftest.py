@@ -16,6 +16,9 @@ import pytest
 from bot.app import build_application, running
 from bot.config import Settings
 from bot.runtime import Runtime
+from bot.storage.db import Database
+from bot.storage.repo import Store
+from bot.telegram.records import FRONT, TelegramTable
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster, find_bin
 from tests.waiting import until
@@ -62,6 +65,19 @@ class Harness:
     def services(self) -> Runtime:
         runtime: Runtime = self.app.bot_data["runtime"]
         return runtime
+
+    @property
+    def store(self) -> Store:
+        """The bot's storage (the tests look at the database; the bot's front ends cannot)."""
+        return self.services.core.store
+
+    @property
+    def db(self) -> Database:
+        return self.services.core.store.db
+
+    async def telegram(self, table_id: int) -> TelegramTable:
+        """The Telegram adapter's records of a table: its board, hand messages, join token."""
+        return TelegramTable.of(await self.services.core.records.of(FRONT, table_id))
 
     async def start(self) -> None:
         logging.getLogger().addHandler(self.errors)

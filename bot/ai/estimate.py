@@ -14,6 +14,7 @@ from functools import cache
 from bot.game.actions import ActionKind
 from bot.game.cards import DECK, Card, envido_value, flor_value, has_flor
 from bot.game.observation import Observation
+from bot.game.seats import seats
 from bot.game.state import hand_winner, side_of
 
 K = ActionKind
@@ -70,14 +71,15 @@ def hand_chance(obs: Observation, partner_bonus: float = 0.0, odds: Odds | None 
     by R8. In 2v2 a card must beat both rivals' cards, and the partner may win the round too."""
     assert obs.seat is not None
     side = side_of(obs.seat)
-    four = obs.config.players == 4
+    table = seats(obs.config.players)
+    rivals = len(table.rivals(obs.seat))
     odds = odds or Odds(unseen(obs))
     mine = sorted(obs.cards, key=lambda c: -c.strength)
     on_table = current_round(obs)
     probs: list[float] = []
-    partner = (obs.seat + 2) % 4 if four else None
-    partner_left = obs.cards_left[partner] if partner is not None else 0
-    partner_round = 1 / 3 + partner_bonus  # a partner's unknown card wins a round this often
+    # partners with a card still to play, each of whose unknown cards wins a round this often
+    playing = [p for p in table.partners(obs.seat) if obs.cards_left[p]]
+    partner_round = 1 / 3 + partner_bonus
     here = [s for s, _ in on_table]
     theirs = max((c.strength for s, c in on_table if side_of(s) != side), default=0)
     rivals_to_come = sum(
@@ -92,9 +94,9 @@ def hand_chance(obs: Observation, partner_bonus: float = 0.0, odds: Odds | None 
             ours = max([card.strength, *(c.strength for s, c in on_table if side_of(s) == side)])
             probs.append(_round_chance(ours, theirs, rivals_to_come, odds))
             continue
-        if four:
-            p_me = odds.beat(card.strength, 2)
-            p = 1 - (1 - p_me) * (1 - partner_round) if partner_left else p_me
+        if rivals > 1:
+            p_me = odds.beat(card.strength, rivals)
+            p = 1 - (1 - p_me) * (1 - partner_round) ** len(playing) if playing else p_me
         else:
             p = odds.beat(card.strength)
         probs.append(p)

@@ -152,11 +152,6 @@ class _Normal:
             self._hand = hand_chance(self.obs, bonus, self.odds)
         return self._hand
 
-    def rival_chanted_truco(self) -> bool:
-        return any(
-            side_of(s) != self.side and k in (*TRUCO_CHANTS, K.QUIERO) for s, k in self.obs.calls
-        )
-
     def decide(self) -> Action:
         obs = self.obs
         if len(obs.actions) == 1:

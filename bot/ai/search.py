@@ -42,6 +42,7 @@ from bot.game.cards import Card, envido_value, flor_value
 from bot.game.errors import IllegalActionError
 from bot.game.observation import Observation, observe
 from bot.game.scoring import falta
+from bot.game.seats import seats
 from bot.game.state import MatchState, Pending, Phase, side_of
 
 K = ActionKind
@@ -115,10 +116,10 @@ class Sampler:
         self.personas: dict[int, Persona] = {}  # the last world's rivals
         announced = dict(obs.announced)
         below = {seat: (value, ties) for seat, value, ties in obs.son_buenas}
-        partner = (obs.seat + 2) % 4 if self.players == 4 else None
+        partners = seats(self.players).partners(obs.seat)
         self.options: dict[int, list[tuple[Card, ...]]] = {}
         for seat in self.others:
-            wanted_signs = list(signs) if seat == partner else []
+            wanted_signs = list(signs) if seat in partners else []
             if seat in announced or seat in below or obs.flor_declared[seat] or wanted_signs:
                 self.options[seat] = self._enumerate(
                     seat, announced.get(seat), obs.flor_declared[seat], wanted_signs,

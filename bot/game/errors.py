@@ -21,13 +21,11 @@ class Reason(StrEnum):
     NO_FLOR = "no_flor"
     FLOR_OFF = "flor_off"
     FLOR_CLOSED = "flor_closed"
-    NOT_FLOR_HOLDER = "not_flor_holder"
     ENVIDO_CLOSED = "envido_closed"
     ENVIDO_ALREADY_PLAYED = "envido_already_played"
     CANNOT_RAISE_ENVIDO = "cannot_raise_envido"
     TRUCO_NOT_YOURS = "truco_not_yours"
     TRUCO_MAX = "truco_max"
-    CANNOT_MAZO = "cannot_mazo"
     NOT_ALLOWED = "not_allowed"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.game.actions import Action, AnyAction, Deal
+from bot.game.actions import AnyAction, Deal
 from bot.game.events import Event
 from bot.game.state import HandLog, MatchConfig, MatchState
 
@@ -52,7 +52,3 @@ def hands_of(config: MatchConfig, log: Sequence[AnyAction]) -> tuple[MatchState,
             current.log = HandLog.of(state.hand)
         current.end_scores = (state.scores[0], state.scores[1])
     return state, hands
-
-
-def actions_of(log: Sequence[AnyAction]) -> list[Action]:
-    return [a for a in log if isinstance(a, Action)]

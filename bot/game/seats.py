@@ -49,11 +49,12 @@ class Seats:
         return self.sides[side]
 
     def partners(self, seat: int) -> tuple[int, ...]:
-        """The other seats of `seat`'s side (none in 1v1)."""
-        return tuple(s for s in self.sides[seat % 2] if s != seat)
+        """The other seats of `seat`'s side (none in 1v1), in playing order after it."""
+        return tuple(s for s in self.order_from(seat) if s != seat and s % 2 == seat % 2)
 
     def rivals(self, seat: int) -> tuple[int, ...]:
-        return self.sides[1 - seat % 2]
+        """The seats of the other side, in playing order after `seat`."""
+        return tuple(s for s in self.order_from(seat) if s % 2 != seat % 2)
 
     def opposite(self, seat: int) -> int:
         """The seat across the table."""

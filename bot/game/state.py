@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -68,7 +68,9 @@ _OVER_AL_RESTO = (K.QUIERO, K.NO_QUIERO)
 
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
-    """The variants of RULES.md, defaults first."""
+    """The variants of RULES.md, defaults first: the one definition of a table's rules. The
+    lobby's and /config's choices (`CHOICES`, in the order a tap goes through them), the stored
+    form (`to_dict`) and every text that names them come from here."""
 
     players: int = 2
     target: int = 30
@@ -76,27 +78,36 @@ class MatchConfig:
     mazo_penalty: bool = True  # R24 house rule
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 4):
-            raise ValueError("players must be 2 or 4")
-        if self.target not in (15, 30):
-            raise ValueError("target must be 15 or 30")
+        for name, allowed in CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}")
+
+    def cycled(self, name: str) -> MatchConfig:
+        """These rules with `name` moved to its next choice (round again after the last)."""
+        allowed = CHOICES[name]
+        now = allowed.index(getattr(self, name))
+        return replace(self, **{name: allowed[(now + 1) % len(allowed)]})
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "target": self.target,
-            "flor": self.flor,
-            "mazo_penalty": self.mazo_penalty,
-        }
+        return {name: getattr(self, name) for name in CHOICES}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> MatchConfig:
-        return MatchConfig(
-            players=int(data["players"]),
-            target=int(data["target"]),
-            flor=bool(data["flor"]),
-            mazo_penalty=bool(data["mazo_penalty"]),
-        )
+        """The stored form; what it leaves out is the default. (A group's defaults stored before
+        this called the house rule "house".)"""
+        if "house" in data and "mazo_penalty" not in data:
+            data = {**data, "mazo_penalty": data["house"]}
+        kinds = {"players": int, "target": int, "flor": bool, "mazo_penalty": bool}
+        return MatchConfig(**{name: kinds[name](data[name]) for name in CHOICES if name in data})
+
+
+# What each rule may be set to, the default first (SEAT_COUNTS grows with 3v3).
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "players": (2, 4),
+    "target": (30, 15),
+    "flor": (True, False),
+    "mazo_penalty": (True, False),
+}
 
 
 class Phase(StrEnum):
@@ -234,9 +245,6 @@ class HandState:
     # -- helpers ---------------------------------------------------------------------------
     def order_from_mano(self) -> list[int]:
         return list(self.table.order_from(self.mano))
-
-    def has_played(self, seat: int) -> bool:
-        return len(self.held[seat]) < 3
 
     def in_round_one(self) -> bool:
         return not self.results

@@ -38,10 +38,11 @@ from bot.handlers.common import (
     see,
 )
 from bot.i18n import Translator, translator
-from bot.options import LOBBY_OPTIONS
+from bot.model.options import LOBBY_OPTIONS
+from bot.model.refusals import Refused
+from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.storage.repo import TableStatus
 from bot.telegram.rows import hand_row
 from bot.views.common import Button, Keys, cards_text, short_name
 from bot.views.table import kind_label
@@ -129,7 +130,7 @@ async def _lobby(
     user = query.from_user
     table = await r.tables.get(data.table)
     if table is None or table.status is not TableStatus.LOBBY:
-        raise Refusal("lobby_closed")
+        raise Refusal(Refused.LOBBY_CLOSED)
     lobby = r.core.lobby
     await see(r, user)
     if data.op == "j":
@@ -140,7 +141,7 @@ async def _lobby(
             await check_member(context, table, user.id, tapped_in_group=on_lobby)
             if not await can_write(context, r, user, t):
                 # Telegram opens this link: Start there completes the join.
-                await query.answer(url=r.deliverer.join_link(table))
+                await query.answer(url=r.deliverer.join_link(await r.deliverer.records(table)))
                 return
         await lobby.join(table.id, user.id, team)
         await query.answer(t("lobby.joined", name=short_name(user.full_name)))
@@ -163,7 +164,7 @@ async def _lobby(
         await lobby.set_option(table.id, user.id, data.arg)
         await query.answer()
     else:
-        raise Refusal("bad_button")
+        raise Refusal(Refused.BAD_BUTTON)
 
 
 async def _rematch(
@@ -174,7 +175,7 @@ async def _rematch(
     user = query.from_user
     old = await r.tables.get(data.table)
     if old is None or old.seat_of(user.id) is None:
-        raise Refusal("rematch_not_yours")
+        raise Refusal(Refused.REMATCH_NOT_YOURS)
     message = query.message
     in_group = message is not None and message.chat.id == old.chat_id
     await check_member(context, old, user.id, tapped_in_group=in_group)
@@ -189,7 +190,7 @@ async def _vacated(
 ) -> None:  # fmt: skip
     table = await r.tables.get(data.table)
     if table is None:
-        raise Refusal("no_game")
+        raise Refusal(Refused.NO_GAME)
     level = (await r.core.chats.defaults(table.chat_id)).bot
     await r.core.turns.fill_vacated(table.id, query.from_user.id, data.choice == "b", level)
     await query.answer(t("vacated.bot_chosen") if data.choice == "b" else t("vacated.ended"))
@@ -221,14 +222,14 @@ async def _sign(
     user = query.from_user
     table = await r.tables.get(data.table)
     if table is None or table.state is None or table.status is not TableStatus.PLAYING:
-        raise Refusal("no_game")
+        raise Refusal(Refused.NO_GAME)
     if table.seat_of(user.id) is None:
-        raise Refusal("not_seated")
-    if table.config.players != 4:
+        raise Refusal(Refused.NOT_SEATED)
+    if not table.geometry.partners(table.seat_of(user.id) or 0):
         await query.answer(t("sign.only_2v2"))
         return
     if data.step != table.state.step:
-        raise Refusal("stale")
+        raise Refusal(Refused.STALE)
     message = query.message
     if data.sign == "m":  # the menu of señas, in place of the hand's buttons
         rows = [
@@ -242,7 +243,7 @@ async def _sign(
                 await r.deliverer.edit_keys(message.chat.id, message.message_id, Keys.of(rows))
         return
     # The hand's own buttons come back (the menu replaced them behind the adapter's back).
-    r.deliverer.forget(user.id, table.hand_messages.get(user.id))
+    r.deliverer.forget(user.id, (await r.deliverer.records(table)).hands.get(user.id))
     if data.sign == "b":
         await query.answer()
         await r.outbox.send([hand_row(table, user.id, urgent=True)])

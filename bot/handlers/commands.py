@@ -4,6 +4,7 @@ buttons)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -13,6 +14,8 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from bot.callbacks import LanguageData, pack, pattern, unpack
 from bot.game import MatchConfig
+from bot.game.seats import seats
+from bot.game.state import CHOICES
 from bot.handlers.common import (
     GroupCommand,
     ascii_number,
@@ -31,9 +34,11 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import translator as translator_for
+from bot.model.refusals import Refused
+from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.storage.repo import Table, TableStatus
+from bot.telegram.records import FRONT, JOIN
 from bot.telegram.rows import edit_row, hand_row
 from bot.views.common import Button, Keys
 
@@ -44,27 +49,30 @@ def parse_options(
     args: list[str], base: MatchConfig | None = None
 ) -> tuple[MatchConfig, str | None]:
     """`/nueva 2v2 15 sinflor` over the group defaults: (config, first word not understood)."""
-    base = base or MatchConfig()
-    players, target, flor, house = base.players, base.target, base.flor, base.mazo_penalty
+    config = base or MatchConfig()
     for raw in args:
         word = raw.lower().replace("-", "").replace(" ", "")
-        if word in ("1v1", "1vs1", "1x1"):
-            players = 2
-        elif word in ("2v2", "2vs2", "2x2", "parejas"):
-            players = 4
+        if word in MODE_WORDS:
+            config = replace(config, players=MODE_WORDS[word])
         elif word in ("30", "15"):
-            target = int(word)
+            config = replace(config, target=int(word))
         elif word in ("conflor", "flor"):
-            flor = True
+            config = replace(config, flor=True)
         elif word in ("sinflor", "noflor"):
-            flor = False
+            config = replace(config, flor=False)
         elif word in ("casa", "mazo2"):
-            house = True
+            config = replace(config, mazo_penalty=True)
         elif word in ("sincasa", "mazo1"):
-            house = False
+            config = replace(config, mazo_penalty=False)
         else:
             return MatchConfig(), raw[:32]
-    return MatchConfig(players=players, target=target, flor=flor, mazo_penalty=house), None
+    return config, None
+
+
+# "/nueva 2v2": every mode a table may have, as people type it
+MODE_WORDS = {
+    f"{n // 2}{sep}{n // 2}": n for n in CHOICES["players"] for sep in ("v", "vs", "x")
+} | ({"parejas": 4} if 4 in CHOICES["players"] else {})
 
 
 BOT_WORDS = ("bot", "robot", "maquina", "máquina", "cpu", "ia", "ai")
@@ -121,7 +129,11 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _fill_with_bots(r: Runtime, table_id: int, opener: int, players: int, level: str) -> None:
     """`/nueva bot`: computer players in every other seat, so the match starts at once (or
     as soon as the opener, who cannot be messaged yet, joins: one seat is kept for them)."""
-    for team in [0, 1, 1] if players == 4 else [None]:
+    table = seats(players)
+    teams: list[int | None] = [None]
+    if table.team_size > 1:  # the opener sits in team 1: its free seats, then team 2's
+        teams = [*[0] * (table.team_size - 1), *[1] * table.team_size]
+    for team in teams:
         try:
             await r.core.lobby.add_bot(table_id, opener, team, level)
         except Refusal:
@@ -150,12 +162,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await r.outbox.send([hand_row(table, user.id, loud=True)])
             return
     elif payload[:1] == "j" and len(payload) > 1:
-        found = await r.store.table_by_token(payload[1:])
-        table = await r.tables.get(found.id) if found is not None else None
+        found = await r.core.records.find(FRONT, JOIN, payload[1:])
+        table = await r.tables.get(found) if found is not None else None
         t = table_translator(table, t)
         try:
             if table is None:
-                raise Refusal("lobby_closed")
+                raise Refusal(Refused.LOBBY_CLOSED)
             await check_member(context, table, user.id, tapped_in_group=False)
             await r.core.lobby.join(table.id, user.id)
         except Refusal as refusal:

@@ -14,10 +14,12 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import Translator, translator
+from bot.model.refusals import Refused
+from bot.model.table import Table
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.storage.repo import Table
 from bot.telegram.rows import Markup, reply_row
+from bot.views.common import refusal_text as refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -66,13 +68,6 @@ async def chat_translator(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> T
 
 def table_translator(table: Table | None, fallback: Translator) -> Translator:
     return translator(table.language) if table is not None else fallback
-
-
-def refusal_text(t: Translator, refusal: Refusal) -> str:
-    if refusal.code == "illegal":
-        reason = refusal.reason
-        return t(f"reason.{reason.value if reason is not None else 'not_allowed'}")
-    return t(f"refusal.{refusal.code}")
 
 
 async def reply(
@@ -192,7 +187,7 @@ async def check_member(
     who sees the group can tap there; a link alone is not."""
     member = await is_member(context, table.chat_id, user_id)
     if member is False or (member is None and not tapped_in_group):
-        raise Refusal("not_member" if member is False else "member_unknown")
+        raise Refusal(Refused.NOT_MEMBER if member is False else Refused.MEMBER_UNKNOWN)
 
 
 async def cancel_table(

@@ -10,7 +10,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from bot.callbacks import ConfigData, pack, pattern, unpack
 from bot.handlers.common import chat_translator, in_group, is_admin, reply, runtime
 from bot.i18n import LANGUAGES, Translator, translator
-from bot.options import CONFIG_OPTIONS, Option, TableOptions, next_of, parse_option
+from bot.model.options import CONFIG_OPTIONS, Option, TableOptions, next_of, parse_option
 from bot.telegram.rows import edit_row
 from bot.views.common import Button, Keys, option_button_text, rules_line, timer_text
 

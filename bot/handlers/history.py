@@ -10,12 +10,12 @@ from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.callbacks import PageData, pattern, unpack
-from bot.game import Deal, parse_any
+from bot.game import Deal
 from bot.game.record import hands_of
 from bot.handlers.common import ascii_number, chat_translator, in_group, reply, runtime, zone
 from bot.i18n import Translator, translator
+from bot.model.table import Table
 from bot.runtime import Runtime
-from bot.storage.repo import Table
 from bot.telegram.rows import edit_row
 from bot.views.common import seating_at
 from bot.views.history import export_json, history_view, match_markup, match_pages, verify_text
@@ -25,7 +25,7 @@ LISTED = 10
 
 async def finished(r: Runtime, chat_id: int, number: int) -> Table | None:
     """A finished match of this chat (never another group's, never one still in play)."""
-    table = await r.store.table(number)
+    table = await r.core.history.table(number)
     if table is None or table.chat_id != chat_id or table.is_open or table.state is None:
         return None
     return table
@@ -42,10 +42,10 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if command is None:
         return
     message, _, chat, r, t, _ = command
-    rows = await r.store.recent_matches(chat.id, LISTED)
+    rows = await r.core.history.recent(chat.id, LISTED)
     listed = []
     for record in rows:
-        table = await r.store.table(record["game_id"])
+        table = await r.core.history.table(record["game_id"])
         if table is not None:
             names = await r.core.people.at(table)
             listed.append((record, seating_at(translator(table.language), table, names)))
@@ -67,7 +67,7 @@ async def _numbered(
         await reply(context, message, t(usage))
         return None
     if running_too:
-        table = await r.store.table(number)
+        table = await r.core.history.table(number)
         if table is not None and (table.chat_id != chat.id or table.state is None):
             table = None
     else:
@@ -94,7 +94,7 @@ async def verificar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _log(r: Runtime, table: Table) -> list[Any]:
-    return [parse_any(code) for _, _, code in await r.store.action_log(table.id)]
+    return list(await r.core.history.log(table.id))
 
 
 async def _pages(r: Runtime, table: Table, t: Translator) -> list[str]:
@@ -140,7 +140,7 @@ async def on_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer()
     elif data.view == "j":
         names = await r.core.people.at(table)
-        record = await r.store.match_record(table.id)
+        record = await r.core.history.record(table.id)
         body = export_json(table, names, record, await _log(r, table))
         try:
             await context.bot.send_document(

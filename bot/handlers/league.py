@@ -9,6 +9,7 @@ from telegram import Message, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.callbacks import PageData, pattern, unpack
+from bot.game.seats import SEAT_COUNTS, mode_of, seats
 from bot.handlers.common import chat_translator, in_group, is_group, reply, runtime, see, zone
 from bot.i18n import Translator
 from bot.runtime import Runtime
@@ -59,15 +60,16 @@ async def tabla_page(
 ) -> tuple[str, Keys | None]:
     """One page of /tabla (key: 0 all, 2 1v1, 4 2v2, plus 100 for this month)."""
     players = key % 100 or None
-    if players not in (None, 2, 4):
+    if players not in SEAT_COUNTS:
         players = None
     since = month_start(r.core.clock(), zone(r)) if key >= 100 else None
-    rows = await r.league.standings(chat_id, players, since)
+    rows = await r.core.history.standings(chat_id, players, since)
     scope = " · ".join(
         [t("tabla.scope_month") if since else t("tabla.scope_all")]
-        + (["1v1" if players == 2 else "2v2"] if players else [])
+        + ([mode_of(players)] if players else [])
     )
-    pairs = await r.league.pairs(chat_id, since) if players == 4 else []
+    teams = players is not None and seats(players).team_size > 1
+    pairs = await r.core.history.pairs(chat_id, since) if teams else []
     pages = standings_pages(t, rows, scope, pairs, asker)
     page = max(0, min(page, len(pages) - 1))
     buttons = pager("t", key, page, len(pages))
@@ -98,9 +100,9 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     r = runtime(context)
     t = await chat_translator(context, chat.id)
     await see(r, user)
-    here = await r.league.numbers(user.id, chat.id if is_group(chat) else None)
-    everywhere = await r.league.numbers(user.id)
-    bots = await r.league.against_bots(user.id)
+    here = await r.core.history.numbers(user.id, chat.id if is_group(chat) else None)
+    everywhere = await r.core.history.numbers(user.id)
+    bots = await r.core.history.against_bots(user.id)
     await reply(context, message, numbers_text(t, user.full_name, here, everywhere, bots))
 
 

@@ -18,20 +18,16 @@ import time
 from collections.abc import Collection, Coroutine, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.ai import decide
 from bot.ai.signs import signs_to_show
-from bot.config import Settings
 from bot.game import Action, Observation, observe
+from bot.model.outbox import Outgoing, Planned
+from bot.model.table import Table, TableStatus, is_bot
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.play import Play, bot_to_move
 from bot.service.unit import Tables
-from bot.storage.outbox import Outgoing
-from bot.storage.repo import Table, TableStatus, is_bot
-
-if TYPE_CHECKING:
-    from bot.service.core import Core
 
 log = logging.getLogger(__name__)
 
@@ -91,19 +87,8 @@ class AiPlayers:
         self._signed: set[tuple[int, int]] = set()  # (table, hand): the bots showed theirs
         self.decisions = 0  # moves made, for tests and logs
 
-    @staticmethod
-    def of(core: Core, settings: Settings) -> AiPlayers:
-        """The computer players of a core, as the settings say (every front end alike)."""
-        return AiPlayers(
-            core.tables,
-            core.play,
-            delay=settings.bot_delay,
-            workers=settings.ai_workers,
-            seed=settings.seed,
-        )
-
     # -- a subscriber of the core ----------------------------------------------------------------
-    async def plan(self, change: Change) -> list[Outgoing]:
+    async def plan(self, change: Change) -> list[Planned]:
         return []  # a computer player says nothing of its own
 
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
@@ -111,9 +96,9 @@ class AiPlayers:
         if table is None:
             return
         if change.kind is ChangeKind.SIGN and change.seat is not None and change.sign:
-            partner = (change.seat + 2) % 4
-            if is_bot(table.seats[partner]):
-                self.receive_sign(table, partner, change.sign)
+            for partner in table.geometry.partners(change.seat):
+                if is_bot(table.seats[partner]):
+                    self.receive_sign(table, partner, change.sign)
             return
         self.consider(table)
 
@@ -233,9 +218,9 @@ class AiPlayers:
             shown.append(sign)
 
     def _show_signs(self, table: Table) -> None:
-        """At the start of each 2v2 hand every computer player shows its partner a seña."""
+        """At the start of each hand every computer player with partners shows them a seña."""
         state = table.state
-        if state is None or state.hand is None or table.config.players != 4:
+        if state is None or state.hand is None or table.geometry.team_size == 1:
             return
         key = (table.id, state.hand_number)
         if key in self._signed or not table.bot_seats:
@@ -245,11 +230,14 @@ class AiPlayers:
             self._signed.clear()
             self._signs.clear()
         for seat in table.bot_seats:
-            partner = (seat + 2) % 4
             shown = signs_to_show(state.hand.dealt[seat])
-            if is_bot(table.seats[partner]):
-                self._signs[(table.id, state.hand_number, partner)] = list(shown)
-            elif table.seats[partner] is not None:
+            people = False
+            for partner in table.geometry.partners(seat):
+                if is_bot(table.seats[partner]):
+                    self._signs.setdefault((table.id, state.hand_number, partner), []).extend(shown)
+                elif table.seats[partner] is not None:
+                    people = True
+            if people:
                 self.spawn(self.play.bot_signs(table, seat, list(shown)))
 
     def signs_for(self, table_id: int, hand: int, seat: int) -> Collection[str]:

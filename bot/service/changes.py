@@ -3,7 +3,8 @@
 Every command of the core ends in one commit, and every commit is one `Change`. A front end
 subscribes to `Changes` (the runtime does it, in one place) and hears of each change twice:
 - `plan(change)`, inside the commit: the rows it will say about it (the Telegram adapter's
-  messages), written in the same transaction, so nothing decided is ever lost or said twice;
+  messages) and its own records of the table (their ids), written in the same transaction, so
+  nothing decided is ever lost or said twice;
 - `committed(change, rows)`, after the commit: redraw, push, wake a sender, move a bot.
 A change carries the table as committed, so a subscriber can draw it for any seat (with
 `observe(state, seat)`) or for onlookers.
@@ -14,27 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
-from bot.game import Action, Reason
+from bot.game import Action
 from bot.game.events import Event
-from bot.storage.outbox import Outgoing
-from bot.storage.repo import Table, TableStatus
+from bot.model.outbox import Outgoing, Planned
+from bot.model.outcome import Outcome
+from bot.model.refusals import Refusal, Refused
+from bot.model.table import Table, TableStatus
 
-
-class Refusal(Exception):
-    """Something a user asked for that cannot be done; `code` names the locale string."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-
-    @property
-    def reason(self) -> Reason | None:
-        """The engine's reason, for an illegal action."""
-        reason = self.params.get("reason")
-        return reason if isinstance(reason, Reason) else None
+__all__ = ["Change", "ChangeKind", "Changes", "Conflict", "Refusal", "Refused", "Subscriber"]
 
 
 class Conflict(Refusal):
@@ -42,6 +32,7 @@ class Conflict(Refusal):
 
 
 class ChangeKind(StrEnum):
+    OPENED = "opened"  # a new table (its lobby)
     LOBBY = "lobby"  # someone joined, left, or an option changed
     STARTED = "started"
     ACTION = "action"  # an action was applied (by a player, a bot, or the timer)
@@ -54,7 +45,6 @@ class ChangeKind(StrEnum):
     BOT_IN = "bot_in"  # a computer player took the empty seat
     REMIND = "remind"  # half the turn's time is gone: the players it waits on are reminded
     SIGN = "sign"  # a player (or a bot) showed their partner a seña
-    MESSAGES = "messages"  # a front end's own bookkeeping (message ids): nothing to redraw
     CHAT = "chat"  # a chat's language or defaults
 
 
@@ -74,6 +64,9 @@ class Change:
     was: TableStatus | None = None  # the status before a cancel
     sign: str | None = None  # SIGN: the seña shown by `seat` to its partner
     caught_by: tuple[int, ...] = ()  # SIGN: the rival seats that caught it
+    # How the match ended, for the league: the table's outcome when it ended; a side that left
+    # a match a computer player goes on playing (VACATED, then BOT_IN) is recorded so at once.
+    outcome: Outcome | None = None
 
     def __post_init__(self) -> None:
         if self.table is not None and not self.chat_id:
@@ -98,8 +91,8 @@ class Change:
 class Subscriber(Protocol):
     """A front end (or the computer players): told of every change, before and after commit."""
 
-    async def plan(self, change: Change) -> list[Outgoing]:
-        """Inside the commit: rows to write with it (most subscribers write none)."""
+    async def plan(self, change: Change) -> Sequence[Planned]:
+        """Inside the commit: rows and records to write with it (most subscribers write none)."""
         ...
 
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
@@ -116,11 +109,11 @@ class Changes:
     def subscribe(self, subscriber: Subscriber) -> None:
         self.subscribers.append(subscriber)
 
-    async def plan(self, change: Change) -> list[Outgoing]:
-        rows: list[Outgoing] = []
+    async def plan(self, change: Change) -> list[Planned]:
+        planned: list[Planned] = []  # (each subscriber's, in the order they subscribed)
         for subscriber in self.subscribers:
-            rows += await subscriber.plan(change)
-        return rows
+            planned += await subscriber.plan(change)
+        return planned
 
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
         for subscriber in self.subscribers:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from bot.options import TableOptions
+from bot.model.options import TableOptions
+from bot.model.outbox import Outgoing
+from bot.model.table import Table
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.lobby import Lobby
-from bot.service.unit import Tables
+from bot.service.unit import Tables, split
 from bot.storage.db import Conn
-from bot.storage.outbox import Outgoing
-from bot.storage.repo import Table
 
 
 class Chats:
@@ -77,13 +77,14 @@ class Chats:
                         moved.append(loaded)
             for table in moved:
                 table.chat_id = new
-                table.message_id = None
             changes = [Change(ChangeKind.MOVED, t) for t in moved]
-            planned = [await self.tables.changes.plan(c) for c in changes]
-            rows = [r for some in planned for r in some]
+            planned = [split(await self.tables.changes.plan(c)) for c in changes]
+            rows = [r for some, _ in planned for r in some]
+            records = [r for _, some in planned for r in some]
 
             async def also(conn: Conn) -> None:
                 await self.tables.outbox.enqueue(conn, rows, time.time())
+                await self.tables.records.store.write(conn, records)
 
             try:
                 await self.store.move_chat(old, new, also)
@@ -91,7 +92,8 @@ class Chats:
                 for table in moved:
                     self.tables.forget(table.id)
                 raise
-            for change, some in zip(changes, planned, strict=True):
+            self.tables.records.written(records)
+            for change, (some, _) in zip(changes, planned, strict=True):
                 self.tables.changes.committed(change, some)
             return moved
 

@@ -1,19 +1,29 @@
 """The game core, built in one place: every job of the service with its collaborators given to
-its constructor. Front ends subscribe to `changes`; nothing here knows any of them."""
+its constructor. Front ends subscribe to `changes`; nothing here knows any of them.
+
+`Core.open` is the one assembly every mode uses (the Telegram bot, the local web table, the
+tests): the database, its migrations, the services. `sweep` is the one timer every mode runs.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
+from bot.config import Settings
+from bot.service.ai import AiPlayers
 from bot.service.changes import Changes
 from bot.service.chats import Chats
+from bot.service.history import History
 from bot.service.lobby import Lobby
+from bot.service.mailbox import Judge, Mailbox
 from bot.service.people import People
 from bot.service.play import Play
 from bot.service.turns import Turns
-from bot.service.unit import Tables
+from bot.service.unit import Records, Tables
+from bot.storage.db import Database, Meter, preflight
 from bot.storage.repo import Store
 
 
@@ -26,6 +36,38 @@ class Core:
     lobby: Lobby
     turns: Turns
     chats: Chats
+    history: History  # finished matches and the league, to read
+    ai: AiPlayers | None = None  # the computer players (`open` seats them; a test may not)
+
+    @staticmethod
+    async def open(
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        turn_seconds: int | None = None,
+    ) -> Core:
+        """The core on the settings' database (migrated to this code's schema)."""
+        db = await Database.open(settings.database, settings.db_pool)
+        core = Core.build(
+            Store(db),
+            seed=settings.seed,
+            clock=clock,
+            lobby_seconds=settings.lobby_seconds,
+            sign_catch_chance=settings.sign_catch_chance,
+            language=settings.language,
+            turn_seconds=settings.turn_seconds if turn_seconds is None else turn_seconds,
+            bot_level=settings.bot_level,
+            worker=settings.worker_id,
+        )
+        ai = AiPlayers(
+            core.tables,
+            core.play,
+            delay=settings.bot_delay,
+            workers=settings.ai_workers,
+            seed=settings.seed,
+        )
+        core.changes.subscribe(ai)
+        return replace(core, ai=ai)
 
     @staticmethod
     def build(
@@ -48,12 +90,81 @@ class Core:
         chats = Chats(
             tables, lobby, language=language, turn_seconds=turn_seconds, bot_level=bot_level
         )
-        return Core(changes, tables, People(store, clock=clock), play, lobby, turns, chats)
+        people = People(store, clock=clock)
+        return Core(changes, tables, people, play, lobby, turns, chats, History(store))
+
+    @staticmethod
+    async def check(database: str | Path) -> str | None:
+        """Whether the database can be used by this code (opened, written, its schema not
+        newer): None, or what is wrong, in a sentence."""
+        return await preflight(database)
 
     @property
     def store(self) -> Store:
         return self.tables.store
 
     @property
+    def records(self) -> Records:
+        """Each front end's own records of a table."""
+        return self.tables.records
+
+    @property
     def clock(self) -> Callable[[], float]:
         return self.tables.clock
+
+    @property
+    def meter(self) -> Meter:
+        """What the database door counted so far."""
+        return self.store.db.meter
+
+    @property
+    def shared(self) -> bool:
+        """Several processes share the database (PostgreSQL)."""
+        return self.tables.shared
+
+    def mailbox(
+        self,
+        group_interval: float,
+        overall_per_second: float = 30.0,
+        *,
+        poll: float = 1.0,
+        judge: Judge | None = None,
+    ) -> Mailbox:
+        """The mailbox that hands a front end the rows this core commits for it."""
+        mailbox = Mailbox(
+            self.store.db,
+            group_interval,
+            overall_per_second,
+            owner=self.tables.outbox.owner,
+            poll=poll,
+            store=self.tables.outbox,
+        )
+        if judge is not None:
+            mailbox.judge = judge
+        return mailbox
+
+    async def start(self) -> None:
+        """Every open table into this process's view (the sweep and the computer players look
+        at it), and the computer players that were to move when the bot stopped move."""
+        await self.tables.open_tables()
+        if self.ai is not None:
+            await self.ai.start()
+
+    async def sweep(self) -> None:
+        """Once every tick, in every mode: stalled computer players (another process died),
+        computer players whose pause is over, then every deadline that is due."""
+        if self.ai is not None:
+            for table in await self.turns.stalled():
+                # The process that made a table's last change moves its computer players; a
+                # table nobody moved for a while (that process died) is taken up here.
+                self.ai.consider(table)
+            self.ai.tick()
+        await self.turns.deadlines()
+
+    def stop(self) -> None:
+        """No more decisions of the computer players (what is committed stays)."""
+        if self.ai is not None:
+            self.ai.close()
+
+    async def close(self) -> None:
+        await self.store.db.close()

@@ -3,18 +3,20 @@ a table and let a lobby nobody filled expire."""
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import replace
 
 from bot.game import MatchConfig
-from bot.options import LOBBY_OPTIONS, Option, bot_level
+from bot.game.seats import SIDES
+from bot.model.options import LOBBY_OPTIONS, Option, bot_level
+from bot.model.outcome import Outcome
+from bot.model.refusals import Refused
+from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.play import Play
 from bot.service.unit import Tables
 from bot.storage.db import is_conflict
-from bot.storage.repo import BOT_IDS, Table, TableStatus
 
 TABLES_PER_PERSON = 3  # open tables one person may have opened at once (in any chat)
 
@@ -42,11 +44,11 @@ class Lobby:
         async with self.tables.open_lock:
             existing = await self.tables.table_in(chat_id, thread_id)
             if existing is not None:
-                raise Refusal("table_already_open", table=existing)
+                raise Refusal(Refused.TABLE_ALREADY_OPEN, table=existing)
             # One person cannot keep the computer players busy for everyone with table after
             # table (one per forum topic).
             if await self.tables.store.open_tables_of(opener_id) >= TABLES_PER_PERSON:
-                raise Refusal("too_many_tables", most=TABLES_PER_PERSON)
+                raise Refusal(Refused.TOO_MANY_TABLES, most=TABLES_PER_PERSON)
             now = self.clock()
             table = Table(
                 id=0,
@@ -60,20 +62,19 @@ class Lobby:
                 created_at=now,
                 updated_at=now,
                 turn_seconds=turn_seconds,
-                join_token=secrets.token_urlsafe(12),
             )
             if seat_opener:
                 table.seats[0] = opener_id
             try:
                 await self.tables.insert(
-                    table, lambda t: Change(ChangeKind.LOBBY, t, chat_id, actor=opener_id)
+                    table, lambda t: Change(ChangeKind.OPENED, t, chat_id, actor=opener_id)
                 )
             except Exception as error:
                 if not is_conflict(error):
                     raise
                 # Another process opened one here a moment ago (one open table per topic).
                 there = await self.tables.table_in(chat_id, thread_id)
-                raise Refusal("table_already_open", table=there) from None
+                raise Refusal(Refused.TABLE_ALREADY_OPEN, table=there) from None
             return table
 
     async def rematch(self, old_id: int, user_id: int) -> Change:
@@ -82,16 +83,16 @@ class Lobby:
         join with a tap (a second tap on Revancha joins it too, on the same team)."""
         old = await self.tables.get(old_id)
         if old is None or old.status is not TableStatus.FINISHED:
-            raise Refusal("rematch_not_over")
+            raise Refusal(Refused.REMATCH_NOT_OVER)
         seat = old.seat_of(user_id)
         if seat is None:
-            raise Refusal("rematch_not_yours")
-        team = seat % 2 if old.config.players == 4 else None
+            raise Refusal(Refused.REMATCH_NOT_YOURS)
+        team = old.geometry.side(seat) if old.geometry.partners(seat) else None
         existing = await self.tables.table_in(old.chat_id, old.thread_id)
         if existing is not None:
             if existing.status is TableStatus.LOBBY and existing.rematch_of == old.id:
                 return await self.join(existing.id, user_id, team)
-            raise Refusal("table_already_open", table=existing)
+            raise Refusal(Refused.TABLE_ALREADY_OPEN, table=existing)
         opened = await self.open(
             old.chat_id, old.thread_id, user_id, old.config, old.language, old.turn_seconds
         )
@@ -103,25 +104,35 @@ class Lobby:
                 table.seats[bot] = old.seats[bot]
             return await self._seated(table, user_id)
 
+    async def last_thread(self, chat_id: int) -> int:
+        """The highest topic id any table of this chat had (0 for none)."""
+        return await self.tables.store.last_thread(chat_id)
+
+    @staticmethod
+    def _team(table: Table, team: int | None) -> tuple[int, ...] | None:
+        """The seats of the team asked for (None: any seat; in 1v1 a team means nothing)."""
+        if team is not None and team not in SIDES:
+            raise Refusal(Refused.BAD_BUTTON)
+        if team is None or table.geometry.team_size == 1:
+            return None
+        return table.geometry.of_side(team)
+
     async def _lobby(self, table_id: int) -> Table:
         table = await self.tables.get(table_id)
         if table is None or table.status is not TableStatus.LOBBY:
-            raise Refusal("lobby_closed")
+            raise Refusal(Refused.LOBBY_CLOSED)
         return table
 
     async def join(self, table_id: int, user_id: int, team: int | None = None) -> Change:
         async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
             seat = table.seat_of(user_id)
-            players = table.config.players
-            if team is not None and not 0 <= team < 2:
-                raise Refusal("bad_button")
-            wanted = range(team, players, 2) if team is not None and players == 4 else None
+            wanted = self._team(table, team)
             if seat is not None and (wanted is None or seat in wanted):
-                raise Refusal("already_joined")
-            free = [s for s in (wanted or range(players)) if table.seats[s] is None]
+                raise Refusal(Refused.ALREADY_JOINED)
+            free = [s for s in (wanted or table.geometry.all) if table.seats[s] is None]
             if not free:
-                raise Refusal("team_full" if wanted is not None else "table_full")
+                raise Refusal(Refused.TEAM_FULL if wanted is not None else Refused.TABLE_FULL)
             if seat is not None:
                 table.seats[seat] = None
             table.seats[free[0]] = user_id
@@ -146,21 +157,18 @@ class Lobby:
         async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
             if user_id != table.opener_id:
-                raise Refusal("only_opener")
-            players = table.config.players
-            if team is not None and not 0 <= team < 2:
-                raise Refusal("bad_button")
-            wanted = range(team, players, 2) if team is not None and players == 4 else None
-            free = [s for s in (wanted or range(players)) if table.seats[s] is None]
+                raise Refusal(Refused.ONLY_OPENER)
+            wanted = self._team(table, team)
+            free = [s for s in (wanted or table.geometry.all) if table.seats[s] is None]
             if not free:
-                raise Refusal("team_full" if wanted is not None else "table_full")
-            empty = [s for s in range(players) if table.seats[s] is None]
+                raise Refusal(Refused.TEAM_FULL if wanted is not None else Refused.TABLE_FULL)
+            empty = [s for s in table.geometry.all if table.seats[s] is None]
             if len(empty) == 1 and not table.players:
-                raise Refusal("bot_needs_people")
+                raise Refusal(Refused.BOT_NEEDS_PEOPLE)
             current = [table.bot_level(s) for s in table.bot_seats]
             level = current[0] or level if current else level
             if level not in BOT_IDS:
-                raise Refusal("bad_button")
+                raise Refusal(Refused.BAD_BUTTON)
             table.seats[free[0]] = BOT_IDS[level]
             return await self._seated(table, user_id)
 
@@ -169,9 +177,9 @@ class Lobby:
         async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
             if user_id != table.opener_id:
-                raise Refusal("only_opener")
+                raise Refusal(Refused.ONLY_OPENER)
             if not table.bot_seats:
-                raise Refusal("no_bot")
+                raise Refusal(Refused.NO_BOT)
             table.seats[table.bot_seats[-1]] = None
             await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
             return table
@@ -181,7 +189,7 @@ class Lobby:
             table = await self._lobby(table_id)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise Refusal("not_joined")
+                raise Refusal(Refused.NOT_JOINED)
             table.seats[seat] = None
             await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
             return table
@@ -191,19 +199,19 @@ class Lobby:
         async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
             if user_id != table.opener_id:
-                raise Refusal("only_opener")
+                raise Refusal(Refused.ONLY_OPENER)
             chosen = next((o for o in LOBBY_OPTIONS if o.value == option), None)
             if chosen is None:
-                raise Refusal("bad_button")
+                raise Refusal(Refused.BAD_BUTTON)
             after = table.options.cycled(chosen)
             if chosen is Option.MODE:
                 joined = [u for u in table.seats if u is not None]
                 if len(joined) > after.config.players:
-                    raise Refusal("too_many_for_1v1")
+                    raise Refusal(Refused.TOO_MANY_FOR_1V1)
                 table.seats = joined + [None] * (after.config.players - len(joined))
             elif chosen is Option.BOT:
                 if not table.bot_seats:
-                    raise Refusal("no_bot")
+                    raise Refusal(Refused.NO_BOT)
                 for seat in table.bot_seats:
                     table.seats[seat] = BOT_IDS[bot_level(after.bot)]
             table.config = replace(after.config)
@@ -218,12 +226,14 @@ class Lobby:
         async with self.tables.locked(table_id):
             table = await self.tables.get(table_id)
             if table is None or not table.is_open:
-                raise Refusal("no_table")
+                raise Refusal(Refused.NO_TABLE)
             if user_id is not None and user_id != table.opener_id and not is_admin:
-                raise Refusal("only_opener_or_admin")
+                raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
             was = table.status
             table.status = TableStatus.CANCELLED
             table.ended_at = self.clock()
+            if was is TableStatus.PLAYING:
+                table.outcome = Outcome.cancelled(table.scores)
             kind = ChangeKind.CHAT_GONE if chat_gone else ChangeKind.CANCELLED
             await self.tables.commit(table, Change(kind, table, actor=user_id, was=was))
             return table

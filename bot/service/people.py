@@ -7,7 +7,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
-from bot.storage.repo import Store, Table
+from bot.model.table import Table
+from bot.storage.repo import Store
 
 NAMES_REMEMBERED = 50_000  # the oldest are read again from the database when next needed
 

@@ -31,9 +31,11 @@ from bot.game.events import (
     WentToMazo,
 )
 from bot.game.fair import fair_deal, new_seed, seed_for_tests
+from bot.model.outcome import Outcome
+from bot.model.refusals import Refused
+from bot.model.table import Call, Note, Table, TableStatus, is_bot
 from bot.service.changes import Change, ChangeKind, Conflict, Refusal
 from bot.service.unit import RETRIES, Tables
-from bot.storage.repo import Call, Note, Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
 
@@ -64,18 +66,17 @@ def bot_to_move(table: Table) -> int | None:
         return None
     h = state.hand
     pending = h.pending() if h is not None else None
-    if (
-        len(bots) == 2
-        and bots[1] - bots[0] == 2
-        and h is not None
-        and pending in ANSWERED_BY_EITHER
-    ):
-        # Two computer partners may answer: the one whose señas (each showed the other
-        # `signs_to_show` of its cards) say the better hand for this chant answers.
-        first, second = bots
-        mine, theirs = signs_to_show(h.dealt[first]), signs_to_show(h.dealt[second])
+    partners = len({table.geometry.side(b) for b in bots}) == 1
+    if len(bots) > 1 and partners and h is not None and pending in ANSWERED_BY_EITHER:
+        # Computer partners may answer: the one whose señas (each showed the others
+        # `signs_to_show` of its cards) say the best hand for this chant answers.
         assert pending is not None
-        return first if answers_first(mine, theirs, pending.value) else second
+        best = bots[0]
+        for other in bots[1:]:
+            mine, theirs = signs_to_show(h.dealt[best]), signs_to_show(h.dealt[other])
+            if not answers_first(mine, theirs, pending.value):
+                best = other
+        return best
     return bots[0]
 
 
@@ -93,25 +94,25 @@ def conservative_action(state: MatchState, seat: int) -> Action:
     return by_kind.get(ActionKind.QUIERO, legal[0])
 
 
-def what_changed(state: MatchState, action: Action, step: int) -> str | None:
+def what_changed(state: MatchState, action: Action, step: int) -> Refused | None:
     """A tap from a button drawn at an older `step`: None when it still means the same (the
     same action is legal for that seat now, and since then only cards were played, in the
     same round: a board one edit behind); else the refusal, saying what changed."""
     h = state.hand
     behind = state.step - step
     if behind <= 0 or h is None:
-        return "stale"
+        return Refused.STALE
     if behind > len(h.history):  # a deal in between: another hand
-        return "stale_hand"
+        return Refused.STALE_HAND
     between = h.history[-behind:]
     if not state.is_legal(action) or any(a.seat == action.seat for a in between):
-        return "stale"  # a double tap, a button from before one's own move, or no longer open
+        return Refused.STALE  # a double tap, a button from before one's own move, or gone
     if any(a.kind is not ActionKind.PLAY for a in between):
-        return "stale"  # something was chanted, answered or declared meanwhile
+        return Refused.STALE  # something was chanted, answered or declared meanwhile
     players = state.players
     plays_now = sum(1 for a in h.history if a.kind is ActionKind.PLAY)
     if (plays_now - behind) // players != plays_now // players:
-        return "stale_round"
+        return Refused.STALE_ROUND
     return None
 
 
@@ -239,7 +240,7 @@ class Play:
                 table, seat = await self.in_play(table_id, user_id)
                 assert table.state is not None
                 if (kind is ActionKind.PLAY) != (card is not None):
-                    raise Refusal("bad_button")
+                    raise Refusal(Refused.BAD_BUTTON)
                 if step != table.state.step:
                     changed = what_changed(table.state, Action(seat, kind, card), step)
                     if changed is not None:
@@ -265,12 +266,12 @@ class Play:
         refusal: no match, not seated, or paused for an empty seat."""
         table = await self.tables.get(table_id)
         if table is None or table.status is not TableStatus.PLAYING or table.state is None:
-            raise Refusal("no_game")
+            raise Refusal(Refused.NO_GAME)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise Refusal("not_seated")
+            raise Refusal(Refused.NOT_SEATED)
         if table.vacated is not None:
-            raise Refusal("paused")
+            raise Refusal(Refused.PAUSED)
         return table, seat
 
     async def apply(
@@ -284,7 +285,7 @@ class Play:
         try:
             events = state.apply(action)
         except IllegalActionError as error:
-            raise Refusal("illegal", reason=error.reason) from None
+            raise Refusal(Refused.ILLEGAL, reason=error.reason) from None
         entries: Entries = [(user_id, action.code)]
         if state.needs_deal:
             deal = self._deal(table, state.hand_number + 1)
@@ -294,11 +295,12 @@ class Play:
         events += forced
         entries += forced_entries
         remember_calls(table, events)
-        if state.is_over:
+        if state.is_over and state.winner is not None:
             table.status = TableStatus.FINISHED
             table.ended_at = self.clock()
+            table.outcome = Outcome.reached(state.winner, table.scores)
         if not timed_out:
-            table.strikes[action.seat % 2] = 0
+            table.strikes[table.geometry.side(action.seat)] = 0
         if user_id > 0:
             if timed_out:  # the timer played for them: they are not looking
                 table.acted.pop(user_id, None)
@@ -334,23 +336,23 @@ class Play:
     async def sign(self, table_id: int, user_id: int, step: int, sign: str) -> Change:
         """A person shows their partner a seña (2v2); each rival may catch it."""
         if sign not in SIGNS:
-            raise Refusal("bad_button")
+            raise Refusal(Refused.BAD_BUTTON)
         table = await self.tables.get(table_id)
         if table is None or table.state is None or table.status is not TableStatus.PLAYING:
-            raise Refusal("no_game")
+            raise Refusal(Refused.NO_GAME)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise Refusal("not_seated")
-        if table.config.players != 4:
-            raise Refusal("only_2v2")
+            raise Refusal(Refused.NOT_SEATED)
+        if not table.geometry.partners(seat):
+            raise Refusal(Refused.ONLY_2V2)
         if step != table.state.step:
-            raise Refusal("stale")
+            raise Refusal(Refused.STALE)
         key = (table.id, table.state.hand_number, seat)
         shown = self._shown.get(key, [])
         if sign in shown:
-            raise Refusal("sign_repeated")
+            raise Refusal(Refused.SIGN_REPEATED)
         if len(shown) >= SIGNS_PER_HAND:
-            raise Refusal("signs_spent")
+            raise Refusal(Refused.SIGNS_SPENT)
         self._shown[key] = [*shown, sign]
         self._shown.move_to_end(key)
         if len(self._shown) > SIGNS_REMEMBERED:
@@ -370,7 +372,7 @@ class Play:
         rng = random.Random(None if seed is None else f"{seed}:{table.id}:{step}:{seat}:{sign}")
         caught = tuple(
             rival
-            for rival in ((seat + 1) % 4, (seat + 3) % 4)
+            for rival in table.geometry.rivals(seat)
             if (table.seats[rival] or 0) > 0 and rng.random() < chance
         )
         change = Change(

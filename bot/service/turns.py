@@ -15,11 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.game import Action
+from bot.model.outcome import Outcome
+from bot.model.refusals import Refused
+from bot.model.table import BOT_IDS, Call, Note, Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.lobby import Lobby
 from bot.service.play import Play, conservative_action, people_to_move
 from bot.service.unit import Tables
-from bot.storage.repo import BOT_IDS, Call, Note, Table, TableStatus, is_bot
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +102,7 @@ class Turns:
             if not people:
                 return None
             seat = people[0]
-            side = seat % 2
+            side = table.geometry.side(seat)
             table.strikes[side] += 1
             if table.strikes[side] >= STRIKES_TO_CONCEDE:
                 await self._leave_seat(table, seat, None, timed_out=True)
@@ -136,7 +138,7 @@ class Turns:
             seat = table.seat_of(user_id) if table is not None and playing else None
             if table is not None and seat is not None:
                 if user_id != table.opener_id and not is_admin:
-                    raise Refusal("only_opener_or_admin")
+                    raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
                 await self._finish_conceded(table, seat, user_id)
                 return table
         return await self.lobby.cancel(table_id, user_id, is_admin)
@@ -151,16 +153,20 @@ class Turns:
         self, table: Table, seat: int, user_id: int | None, timed_out: bool = False
     ) -> None:
         """A player concedes (or ran out of time three times). The league counts it as a loss of
-        their side at once. In 2v2, when their partner is a person, the match pauses and the
-        partner chooses: a computer player takes the seat, or it ends. Otherwise (1v1, or a
-        computer partner) it simply ends."""
-        partner = table.seats[(seat + 2) % 4] if table.config.players == 4 else None
-        if partner is None or is_bot(partner):
+        their side at once. When a partner of theirs is a person, the match pauses and the
+        partners choose: a computer player takes the seat, or it ends. Otherwise (1v1, or
+        computer partners) it simply ends."""
+        people = [s for s in table.geometry.partners(seat) if (table.seats[s] or 0) > 0]
+        if not people:
             await self._finish_conceded(table, seat, user_id, timed_out)
             return
         table.vacated = seat
         table.deadline = self.clock() + VACATED_SECONDS
-        change = Change(ChangeKind.VACATED, table, actor=user_id, seat=seat, timed_out=timed_out)
+        outcome = Outcome.left(seat, table.scores, timed_out)
+        change = Change(
+            ChangeKind.VACATED, table, actor=user_id, seat=seat, timed_out=timed_out,
+            outcome=outcome,
+        )  # fmt: skip
         await self.tables.commit(table, change)
 
     async def _finish_conceded(
@@ -171,6 +177,7 @@ class Turns:
         table.ended_at = self.clock()
         table.deadline = None
         table.vacated = None
+        table.outcome = Outcome.left(seat, table.scores, timed_out)
         change = Change(ChangeKind.CONCEDED, table, actor=user_id, seat=seat, timed_out=timed_out)
         await self.tables.commit(table, change)
 
@@ -182,15 +189,15 @@ class Turns:
         async with self.tables.locked(table_id):
             table = await self.tables.get(table_id)
             if table is None or table.status is not TableStatus.PLAYING:
-                raise Refusal("no_game")
+                raise Refusal(Refused.NO_GAME)
             seat = table.vacated
             if seat is None:
-                raise Refusal("already_decided")
+                raise Refusal(Refused.ALREADY_DECIDED)
             chooser = table.seat_of(user_id)
             if chooser is None or chooser == seat:
-                raise Refusal("not_seated")
-            if chooser != (seat + 2) % 4:  # the side that stays chooses, not its rivals
-                raise Refusal("only_partner")
+                raise Refusal(Refused.NOT_SEATED)
+            if chooser not in table.geometry.partners(seat):  # its side chooses, not its rivals
+                raise Refusal(Refused.ONLY_PARTNER)
             if not keep_playing:
                 await self._finish_conceded(table, seat, None)
                 return table

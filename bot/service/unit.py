@@ -8,15 +8,21 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from bot.service.changes import Change, ChangeKind, Changes, Conflict, Refusal
-from bot.storage.db import Conn, Unavailable
+from bot.model.errors import Unavailable
+from bot.model.outbox import Outgoing, Planned, Record
+from bot.model.refusals import Refused
+from bot.model.table import Table, TableStatus
+from bot.service.changes import Change, Changes, Conflict, Refusal
+from bot.storage.db import Conn
 from bot.storage.league import record_league
-from bot.storage.outbox import OutboxStore, Outgoing
-from bot.storage.repo import Note, Store, Table, TableStatus
+from bot.storage.outbox import OutboxStore
+from bot.storage.records import RecordStore
+from bot.storage.repo import TABLES_CHANNEL, Store
 
 LANGUAGES_KEPT = 50_000  # tables whose language is remembered (then forgotten all at once)
 RECENT_KEPT = 20_000  # tables of which a copy to show is kept (then all forgotten at once)
-RETRIES = 5  # a save that lost a race with another process (message ids only) is redone
+RETRIES = 5  # a change that lost a race with another process is decided again, this often
+RECORDS_KEPT = 50_000  # tables whose front end records are kept in memory (then all forgotten)
 
 Also = Callable[[Conn], Awaitable[None]]  # more writes that join a commit's transaction
 
@@ -35,6 +41,7 @@ class Tables:
         self.clock = clock
         # the rows every front end sends, written as this process (`worker`) in each commit
         self.outbox = OutboxStore(store.db, worker)
+        self.records = Records(RecordStore(store.db), store.db.shared)
         # PostgreSQL may be shared by several processes: read tables afresh, save them only
         # over the version read (see `commit`). SQLite belongs to this process alone.
         self.shared = store.db.shared
@@ -159,39 +166,36 @@ class Tables:
         actions: Sequence[tuple[int | None, str]] = (),
         first_seq: int = 0,
         also: Also | None = None,
-        messages_only: bool = False,
     ) -> list[Outgoing]:
         """Save the table, its new actions, the finished match, and what every front end will
-        say about it (the subscribers' rows), in one transaction; then tell the subscribers."""
+        say about it (the subscribers' rows and records), in one transaction; then tell the
+        subscribers."""
         at = table.updated_at = self.clock()
         table.version += 1
         try:
-            rows = await self.changes.plan(change)
+            rows, records = split(await self.changes.plan(change))
             # The commit that ends a match is on disk before its seed is revealed: a power
             # cut must not bring back to life a match whose every deal is now public.
-            ends = not table.is_open and not messages_only
-            vacated = change.kind is ChangeKind.VACATED and change.seat is not None
-            cancelled = table.status is TableStatus.CANCELLED and table.started_at is not None
-            if not (ends or vacated or cancelled or also is not None):
-                # The ordinary change (a move, a join, a message id): the storage's own commit
-                # (on PostgreSQL one statement).
+            ends = not table.is_open
+            if not (ends or change.outcome is not None or also is not None):
+                # The ordinary change (a move, a join): the storage's own commit (on PostgreSQL
+                # one statement).
                 saved = await self.store.save_change(
                     table, table.version - 1, actions, first_seq, rows, self.outbox, at,
-                    messages_only,
+                    records, self.records.store,
                 )  # fmt: skip
                 if not saved:
                     self.store.db.meter.conflicts += 1
-                    raise Conflict("stale")
+                    raise Conflict(Refused.STALE)
             else:
-                await self._commit_whole(
-                    table, change, actions, first_seq, also, ends, rows, at, messages_only
-                )
+                await self._commit_whole(table, change, actions, first_seq, also, rows, records)
         except Unavailable as error:
             self._cache.pop(table.id, None)  # memory is ahead of the database: reload
-            raise Refusal("db_busy") from error
+            raise Refusal(Refused.DB_BUSY) from error
         except BaseException:
             self._cache.pop(table.id, None)  # memory may be ahead of the database: reload
             raise
+        self.records.written(records)
         if not table.is_open:
             self._cache.pop(table.id, None)
             self._recent.pop(table.id, None)
@@ -207,54 +211,48 @@ class Tables:
         actions: Sequence[tuple[int | None, str]],
         first_seq: int,
         also: Also | None,
-        ends: bool,
         rows: list[Outgoing],
-        at: float,
-        messages_only: bool,
+        records: list[Record],
     ) -> None:
         """A commit with more in it than the table, its actions and rows: a match recorded in
-        the league, a front end's own writes (`also`)."""
-        async with self.store.db.transaction(durable=ends) as conn:
-            save = self.store.save_messages if messages_only else self.store.save_table
-            if not await save(conn, table, table.version - 1):
+        the league (it ended, or a side left it), a front end's own writes (`also`)."""
+        at = table.updated_at
+        async with self.store.db.transaction(durable=not table.is_open) as conn:
+            if not await self.store.save_table(conn, table, table.version - 1):
                 # Another process changed the table since we read it: nothing of this
                 # commit happens (its action was decided on a state that is gone).
                 self.store.db.meter.conflicts += 1
-                raise Conflict("stale")
-            if not messages_only:  # (a page shows no message ids)
-                await self.store.tell_table(conn, table.id)
+                raise Conflict(Refused.STALE)
+            await self.store.tell_table(conn, table.id)
             if actions:
-                await self.store.append_actions(
-                    conn, table.id, first_seq, list(actions), table.updated_at
-                )
-            if table.status is TableStatus.FINISHED and table.state is not None:
-                outcome = "won" if table.state.is_over else "conceded"
-                winner = table.state.winner if table.state.is_over else conceded_to(table)
-                if await self.store.record_match(conn, table, outcome, winner, at):
-                    await record_league(conn, table, winner)
-            elif change.kind is ChangeKind.VACATED and change.seat is not None:
-                # A side left a 2v2 match: it is recorded (and rated) as it stands, the
-                # leaving side losing, whatever a bot in the empty seat plays afterwards.
-                winner = 1 - change.seat % 2
-                if await self.store.record_match(conn, table, "conceded", winner, at):
-                    await record_league(conn, table, winner)
-            elif table.status is TableStatus.CANCELLED and table.started_at is not None:
-                await self.store.record_match(conn, table, "cancelled", None, at)
+                await self.store.append_actions(conn, table.id, first_seq, list(actions), at)
+            # The league's record: a match that ended (a cancelled lobby never began), or a
+            # side that left a 2v2 match (recorded as it stands, the leaving side losing,
+            # whatever a computer player in the empty seat plays afterwards).
+            outcome = change.outcome or table.outcome
+            if outcome is not None and table.started_at is not None:
+                recorded = await self.store.record_match(conn, table, outcome, at)
+                if recorded and outcome.winner is not None:  # (a cancelled match: nobody's)
+                    await record_league(conn, table, outcome.winner)
             if rows:
                 await self.outbox.enqueue(conn, rows, time.time(), table.version)
+            if records:
+                await self.records.store.write(conn, records)
             if also is not None:
                 await also(conn)
 
     async def insert(self, table: Table, change_of: Callable[[Table], Change]) -> None:
-        """A new table, with what the front ends say about it, in one transaction."""
+        """A new table, with what the front ends plan for it, in one transaction."""
         try:
             async with self.store.db.transaction() as conn:
                 table.id = await self.store.insert_table(conn, table)
                 change = change_of(table)
-                rows = await self.changes.plan(change)
+                rows, records = split(await self.changes.plan(change))
                 await self.outbox.enqueue(conn, rows, time.time(), table.version)
+                await self.records.store.write(conn, records)
         except Unavailable as error:
-            raise Refusal("db_busy") from error
+            raise Refusal(Refused.DB_BUSY) from error
+        self.records.written(records)
         self._cache[table.id] = table
         self.changes.committed(change, rows)
 
@@ -263,18 +261,22 @@ class Tables:
     ) -> list[Outgoing]:
         """A change that saves no table (a chat's settings, a seña): the subscribers' rows, the
         `given` rows (the caller's front end's) and `also`'s writes, in one transaction."""
-        rows = await self.changes.plan(change) + list(given)
+        rows, records = split(await self.changes.plan(change))
+        rows += given
         try:
-            if also is None:
+            if also is None and not records:
                 if rows:  # one statement: no transaction of its own needed (PostgreSQL)
                     await self.store.db.write(self._enqueue(rows))
             else:
                 async with self.store.db.transaction() as conn:
-                    await also(conn)
+                    if also is not None:
+                        await also(conn)
                     if rows:
                         await self.outbox.enqueue(conn, rows, time.time())
+                    await self.records.store.write(conn, records)
         except Unavailable as error:
-            raise Refusal("db_busy") from error
+            raise Refusal(Refused.DB_BUSY) from error
+        self.records.written(records)
         self.changes.committed(change, rows)
         return rows
 
@@ -284,48 +286,81 @@ class Tables:
 
         return writer
 
-    # -- a front end's bookkeeping on the table: its messages' ids --------------------------------
-    async def set_message(self, table_id: int, message_id: int | None, also: Also | None) -> None:
-        """The table's group message (lobby or board); `also` joins the same transaction."""
+    # -- what other processes committed ----------------------------------------------------------
+    async def version_of(self, table_id: int) -> int | None:
+        """A table's committed version (one small query: a watcher asks it often)."""
+        return await self.store.version_of(table_id)
 
-        def change(table: Table) -> None:
-            table.message_id = message_id
+    @property
+    def listening(self) -> bool:
+        """Other workers' notices of their commits are heard now."""
+        return self.store.db.listening
 
-        await self._save_message_ids(table_id, change, also)
+    def listen(self, heard: Callable[[int], None], again: Callable[[], None]) -> None:
+        """Several workers: `heard(table_id)` whenever any of them commits a change of a table,
+        and `again()` when such notices may have been missed (the listening was lost)."""
+        if not self.shared:
+            return
 
-    async def set_hand_message(
-        self, table_id: int, user_id: int, message_id: int | None, also: Also | None = None
-    ) -> None:
-        def change(table: Table) -> None:
-            if message_id is None:
-                table.hand_messages.pop(user_id, None)
+        def notice(payload: str) -> None:
+            if payload.isdigit():
+                heard(int(payload))
+
+        self.store.notify_tables = True
+        self.store.db.listen(TABLES_CHANNEL, notice, again)
+
+
+def split(planned: Sequence[Planned]) -> tuple[list[Outgoing], list[Record]]:
+    """What the subscribers planned, as the outbox's rows and the front ends' records."""
+    rows = [p for p in planned if isinstance(p, Outgoing)]
+    return rows, [p for p in planned if isinstance(p, Record)]
+
+
+class Records:
+    """Each front end's own records of a table (Telegram: its messages' ids and join token),
+    kept by table id; written in a change's commit (a subscriber plans them) or in the front
+    end's own transaction (`put`). With the database to itself (SQLite) this process's copy is
+    the truth; shared (PostgreSQL), they are read afresh."""
+
+    def __init__(self, store: RecordStore, shared: bool) -> None:
+        self.store = store
+        self.shared = shared
+        self._cache: dict[tuple[str, int], dict[str, str]] = {}
+
+    async def of(self, front: str, table_id: int) -> dict[str, str]:
+        key = (front, table_id)
+        found = None if self.shared else self._cache.get(key)
+        if found is None:
+            found = await self.store.of(front, table_id)
+            if not self.shared:
+                if len(self._cache) > RECORDS_KEPT:
+                    self._cache.clear()
+                self._cache[key] = found
+        return found
+
+    async def find(self, front: str, name: str, value: str) -> int | None:
+        return await self.store.find(front, name, value)
+
+    async def put(self, records: Sequence[Record], also: Also | None = None) -> None:
+        """Write these records (and `also`'s writes) in one transaction of their own."""
+        async with self.store.db.transaction() as conn:
+            await self.store.write(conn, records)
+            if also is not None:
+                await also(conn)
+        self.written(records)
+
+    def written(self, records: Sequence[Record]) -> None:
+        """These records are committed: the copy in memory follows."""
+        if self.shared:
+            return
+        for record in records:
+            known = self._cache.get((record.front, record.table_id))
+            if known is None:
+                continue
+            if record.value is None:
+                known.pop(record.name, None)
             else:
-                table.hand_messages[user_id] = message_id
-
-        await self._save_message_ids(table_id, change, also)
-
-    async def _save_message_ids(
-        self, table_id: int, change: Callable[[Table], None], also: Also | None
-    ) -> None:
-        """Message ids change after a call, whatever the game did meanwhile: a save that lost a
-        race with another process is simply done again on the table as it is now."""
-        for attempt in range(RETRIES):
-            async with self.locked(table_id):
-                table = await self.get(table_id)
-                if table is None or not table.is_open:
-                    if also is not None:
-                        async with self.store.db.transaction() as conn:
-                            await also(conn)
-                    return
-                change(table)
-                try:
-                    await self.commit(
-                        table, Change(ChangeKind.MESSAGES, table), also=also, messages_only=True
-                    )
-                    return
-                except Conflict:
-                    if attempt == RETRIES - 1:
-                        raise
+                known[record.name] = record.value
 
 
 class _Held:
@@ -365,16 +400,7 @@ def snapshot(table: Table) -> Table:
         table,
         state=table.state.copy() if table.state is not None else None,
         seats=list(table.seats),
-        hand_messages=dict(table.hand_messages),
         calls=list(table.calls),
         strikes=list(table.strikes),
         acted=dict(table.acted),
     )
-
-
-def conceded_to(table: Table) -> int | None:
-    """The side a conceded match went to (the last concession in the table's calls)."""
-    for call in reversed(table.calls):
-        if call.what is Note.CONCEDE and call.seat is not None:
-            return 1 - call.seat % 2
-    return None

@@ -24,13 +24,68 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from bot.storage.migrations import MIGRATIONS
+from bot.model.errors import Unavailable
+from bot.storage.migrations import MIGRATIONS, script_of
 
 log = logging.getLogger(__name__)
 
 
 class DatabaseTooNewError(RuntimeError):
     """The database was written by a newer version of the bot."""
+
+
+def check_schema(version: int) -> None:
+    """Refuse a database whose schema this code does not know (a newer bot wrote it)."""
+    if version > len(MIGRATIONS):
+        raise DatabaseTooNewError(
+            f"the database was written by a newer truco-bot (schema {version},"
+            f" this one knows {len(MIGRATIONS)})"
+        )
+
+
+async def preflight(where: str | Path) -> str | None:
+    """Whether this code can use the database: open it, see that it knows its schema, and write
+    to it (throw-away connections: nothing to clean up when it fails). None, or what is wrong."""
+    if is_postgres(where):
+        return await _preflight_postgres(str(where))
+    try:
+        conn = sqlite3.connect(str(where), isolation_level=None, timeout=5)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            check_schema(int(conn.execute("PRAGMA user_version").fetchone()[0]))
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("CREATE TABLE IF NOT EXISTS write_check (x INTEGER)")
+            conn.execute("DROP TABLE write_check")
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+    except DatabaseTooNewError as error:
+        return f"{error} ({where})"
+    except (sqlite3.Error, OSError) as error:
+        return f"cannot use the database {where}: {error}"
+    return None
+
+
+async def _preflight_postgres(url: str) -> str | None:
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url, timeout=10)
+    except (TimeoutError, OSError, asyncpg.PostgresError) as error:
+        return f"cannot connect to the database: {error}"
+    try:
+        if await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL"):
+            check_schema(await conn.fetchval("SELECT max(version) FROM schema_version") or 0)
+        async with conn.transaction():
+            await conn.execute("CREATE TABLE IF NOT EXISTS write_check (x BIGINT)")
+            await conn.execute("DROP TABLE write_check")
+    except DatabaseTooNewError as error:
+        return str(error)
+    except asyncpg.PostgresError as error:
+        return f"cannot use the database: {error}"
+    finally:
+        await conn.close()
+    return None
 
 
 class Row(Protocol):
@@ -219,11 +274,6 @@ LOOP_BUSY_MS = 20  # what SQLite itself waits for a lock on the loop's connectio
 LOCK_WAIT = 30.0  # how long a write waits (without blocking) for another process's lock
 
 
-class Unavailable(Exception):
-    """The database will not take a write now (locked by another process past `lock_wait`,
-    full, read-only): nothing of the transaction happened; it may work in a moment."""
-
-
 def _is_locked(error: sqlite3.OperationalError) -> bool:
     text = str(error).lower()
     return "locked" in text or "busy" in text
@@ -241,16 +291,14 @@ class SqliteDatabase(Database):
     The bot's statements are short (a table's row, a few outbox rows, an indexed read) and,
     in WAL with synchronous=NORMAL, a commit writes to the log without waiting for the disk.
     Sent to a thread (aiosqlite's), each such statement cost more than it did: a hop there and
-    back, two wake-ups, and the two threads taking the GIL from each other under load.
-    Measured in bench/stack.py at 1,000 live tables, the same day: 3.1-3.4 ms of CPU per tap
-    through the thread, and the bot saturated (p50 tap -> answer 113-470 ms); 2.35-2.74 ms here
-    (p50 3.5-6.5 ms, p99 20-38 ms).
+    back, two wake-ups, and the two threads taking the GIL from each other under load
+    (docs/performance.md).
 
     What may take long is not done here but on a second connection, aiosqlite's, in its own
     thread: copying the log into the database file (a checkpoint, with its fsyncs; SQLite's
     automatic one is off on the loop's connection), after writes and at most once every
     `checkpoint_every` seconds (see `_checkpoints`); and `report`, the league's sums over a
-    group's history (15-25 ms for a group of 10,000 matches)."""
+    group's history."""
 
     def __init__(self, db: sqlite3.Connection, path: str, checkpoint_every: float = 1.0) -> None:
         self.db = db
@@ -297,8 +345,8 @@ class SqliteDatabase(Database):
     async def _checkpoints(self, side: aiosqlite.Connection) -> None:
         """Copy the log into the database file after writes, in aiosqlite's thread. A
         checkpoint copies what the log held when it began; while the loop keeps writing, the
-        log is never all copied, so it never starts over and would grow without end (measured:
-        2.4 GB in two minutes at 1,000 live tables). So, each round, a first pass copies the
+        log is never all copied, so it never starts over and would grow without end
+        (docs/performance.md). So, each round, a first pass copies the
         bulk while writes go on, and a second pass, with the writers held off (they wait on
         the write lock; the loop itself goes on), copies the little written meanwhile: then the
         next write starts the log over from its beginning."""
@@ -330,13 +378,10 @@ class SqliteDatabase(Database):
     async def migrate(self) -> None:
         row = self.db.execute("PRAGMA user_version").fetchone()
         current = int(row[0]) if row else 0
-        if current > len(MIGRATIONS):
-            raise DatabaseTooNewError(
-                f"database schema {current} is newer than this code ({len(MIGRATIONS)})"
-            )
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+        check_schema(current)
+        for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
             async with self.transaction():
-                for statement in script.split(";\n"):
+                for statement in script_of(migration, "sqlite").split(";\n"):
                     if statement.strip():
                         self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version={number}")
@@ -384,8 +429,7 @@ class SqliteDatabase(Database):
 
     async def write(self, writer: Writer) -> None:
         """A writer's statements, in a transaction of their own. (Committing the writes of one
-        turn of the loop together, each in a savepoint, measured no cheaper: 2.44-2.69 ms of CPU
-        a tap against 2.33-2.52 ms, at 1,000 live tables.)"""
+        turn of the loop together, each in a savepoint, was no cheaper: docs/performance.md.)"""
         async with self.transaction() as conn:
             await writer(conn)
 
@@ -494,7 +538,7 @@ LISTEN_RETRY = (0.1, 5.0)  # the listening connection, lost, is opened again: fi
 async def _nothing_to_reset(conn: Any) -> None:
     """A connection given back to the pool needs no reset: the bot sets no session state (its
     advisory locks end with their transactions; it listens on a connection of its own). asyncpg's
-    default reset is a round trip on every release: a third of a tap's trips."""
+    default reset is a round trip on every release."""
 
 
 @contextlib.contextmanager
@@ -604,12 +648,10 @@ class PostgresDatabase(Database):
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT)")
             current = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
-            if current > len(MIGRATIONS):
-                raise DatabaseTooNewError(
-                    f"database schema {current} is newer than this code ({len(MIGRATIONS)})"
-                )
-            for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-                for statement in postgres_ddl(script).split(";\n"):
+            check_schema(current)
+            for number, migration in enumerate(MIGRATIONS[current:], start=current + 1):
+                script = postgres_ddl(script_of(migration, "postgresql"))
+                for statement in script.split(";\n"):
                     if statement.strip():
                         await conn.execute(statement)
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)

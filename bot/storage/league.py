@@ -2,58 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from bot.game.seats import SIDES, side_of
 from bot.league.ratings import Rating, rate
 from bot.league.stats import STAT_NAMES, match_stats
+from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing
+from bot.model.table import BOT_LEVELS, Table
 from bot.storage.db import Conn, Database
-from bot.storage.repo import BOT_LEVELS, Table
 
 # Cancelled matches never count, nor matches with a computer player (practice): used as
 # `outcome IN {COUNTED}`, so it brings its own `bots = 0`.
 COUNTED = "('won', 'conceded') AND bots = 0"
 LOCK_RATINGS = 1  # Conn.lock space: a group's ratings
-
-
-@dataclass(frozen=True)
-class Standing:
-    user_id: int
-    name: str
-    played: int
-    won: int
-    points_for: int
-    points_against: int
-    rating: float
-    streak: int  # +3: three wins in a row; -2: two losses
-
-    @property
-    def lost(self) -> int:
-        return self.played - self.won
-
-
-@dataclass(frozen=True)
-class Pair:
-    names: tuple[str, str]
-    played: int
-    won: int
-
-
-@dataclass(frozen=True)
-class PlayerNumbers:
-    played: int
-    won: int
-    totals: dict[str, int]
-    best_envido: int
-    partner: str | None
-    partner_matches: int
-
-
-@dataclass(frozen=True)
-class RatingChange:
-    user_id: int
-    name: str
-    before: float
-    after: float
 
 
 def _filters(players: int | None, since: float | None) -> tuple[str, list[object]]:
@@ -67,7 +26,7 @@ def _filters(players: int | None, since: float | None) -> tuple[str, list[object
     return sql, args
 
 
-async def record_league(conn: Conn, table: Table, winner_side: int | None) -> None:
+async def record_league(conn: Conn, table: Table, winner_side: int) -> None:
     """Per-player stats from the action log, and new ratings; in the caller's transaction.
     A match with a computer player is practice: it moves nobody's numbers or rating."""
     if table.bot_seats:
@@ -82,8 +41,7 @@ async def record_league(conn: Conn, table: Table, winner_side: int | None) -> No
         f" VALUES (?, ?{', ?' * len(STAT_NAMES)}) ON CONFLICT DO NOTHING",
         [(table.id, user, *stats[seat].as_row()) for seat, user in seated],
     )
-    if winner_side is not None:
-        await rate_match(conn, table.chat_id, table.id, seated, winner_side)
+    await rate_match(conn, table.chat_id, table.id, seated, winner_side)
 
 
 async def rate_match(
@@ -103,10 +61,10 @@ async def rate_match(
     )
     known = {r[0]: (Rating(r[1], r[2]), r[3]) for r in rows}
     streaks = {r[0]: r[4] for r in rows}
-    sides = [[u for s, u in seated if s % 2 == side] for side in (0, 1)]
+    sides = [[u for s, u in seated if side_of(s) == side] for side in SIDES]
     before = [[known.get(u, (Rating(), 0))[0] for u in side] for side in sides]
     after = rate(before, winner_side)
-    for side in (0, 1):
+    for side in SIDES:
         for user, old, new in zip(sides[side], before[side], after[side], strict=True):
             count = known.get(user, (Rating(), 0))[1] + 1
             streak = _next_streak(streaks.get(user, 0), side == winner_side)
@@ -258,12 +216,6 @@ class League:
             game_id,
         )
         return [RatingChange(r["user_id"], r["name"], r["before"], r["after"]) for r in rows]
-
-    async def ratings(self, chat_id: int) -> dict[int, tuple[float, float, int]]:
-        rows = await self.db.fetchall(
-            "SELECT user_id, mu, sigma, matches FROM ratings WHERE chat_id = ?", chat_id
-        )
-        return {r["user_id"]: (r["mu"], r["sigma"], r["matches"]) for r in rows}
 
     async def rebuild_ratings(self, chat_id: int) -> None:
         """Recompute a group's ratings from its match records alone, oldest first."""

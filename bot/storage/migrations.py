@@ -1,6 +1,19 @@
-"""Schema migrations, applied in order by `PRAGMA user_version`. Never edit a released one."""
+"""Schema migrations, applied in order (`PRAGMA user_version`; PostgreSQL: `schema_version`).
+Never edit a released one. A migration is SQLite's SQL (`bot.storage.db` widens its types for
+PostgreSQL), or that SQL with `{name}` holes and each dialect's statement for them."""
 
-MIGRATIONS: list[str] = [
+Migration = str | tuple[str, dict[str, str]]
+
+
+def script_of(migration: Migration, dialect: str) -> str:
+    """A migration's statements for `dialect` ("sqlite" or "postgresql")."""
+    if isinstance(migration, str):
+        return migration
+    text, holes = migration
+    return text.replace("{hands}", holes[dialect])
+
+
+MIGRATIONS: list[Migration] = [
     """
 CREATE TABLE chats (
     chat_id INTEGER PRIMARY KEY,
@@ -177,4 +190,44 @@ MIGRATIONS.append(
     """
 ALTER TABLE outbox ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0
 """
+)
+
+# The core's table keeps no front end's bookkeeping: each front end keeps its own records of a
+# table (Telegram: its messages' ids, the token of its join links) in `front_records`; the
+# match's outcome is one typed value (`bot.model.outcome`). What open tables had moves over.
+MIGRATIONS.append(
+    (
+        """
+ALTER TABLE games ADD COLUMN outcome TEXT;
+ALTER TABLE matches ADD COLUMN termination TEXT;
+CREATE TABLE front_records (
+    front TEXT NOT NULL,
+    table_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (front, table_id, name)
+);
+CREATE INDEX front_records_value ON front_records (front, name, value);
+INSERT INTO front_records (front, table_id, name, value)
+    SELECT 'telegram', id, 'board', CAST(message_id AS TEXT) FROM games
+    WHERE message_id IS NOT NULL AND status IN ('lobby', 'playing');
+INSERT INTO front_records (front, table_id, name, value)
+    SELECT 'telegram', id, 'join', join_token FROM games
+    WHERE join_token IS NOT NULL AND status IN ('lobby', 'playing');
+{hands};
+DROP INDEX games_join_token;
+ALTER TABLE games DROP COLUMN join_token;
+ALTER TABLE games DROP COLUMN message_id;
+ALTER TABLE games DROP COLUMN hand_messages
+""",
+        {
+            "sqlite": "INSERT INTO front_records (front, table_id, name, value)"
+            " SELECT 'telegram', g.id, 'hand:' || j.key, CAST(j.value AS TEXT)"
+            " FROM games g, json_each(g.hand_messages) j WHERE g.status IN ('lobby', 'playing')",
+            "postgresql": "INSERT INTO front_records (front, table_id, name, value)"
+            " SELECT 'telegram', g.id, 'hand:' || j.key, j.value"
+            " FROM games g, jsonb_each_text(g.hand_messages::jsonb) j"
+            " WHERE g.status IN ('lobby', 'playing')",
+        },
+    )
 )

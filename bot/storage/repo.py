@@ -1,151 +1,32 @@
-"""Rows in, typed values out: nothing above this module writes SQL."""
+"""The core's tables and people to rows and back (nothing above the storage writes SQL)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from bot import codec
-from bot.game import ActionKind, MatchConfig, MatchState
-from bot.options import DEFAULT_BOT_LEVEL, TableOptions
+from bot.game import MatchConfig, MatchState
+from bot.model.outbox import Outgoing, Record
+from bot.model.outcome import Outcome, Termination
+from bot.model.table import Call, Note, Player, Table, TableStatus
 from bot.storage.db import Conn, Database, Row
-from bot.storage.outbox import TOLD, OutboxStore, Outgoing
+from bot.storage.outbox import TOLD, OutboxStore
+from bot.storage.records import RecordStore
 
-
-class TableStatus(StrEnum):
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
-OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
-
-# A computer player sits where a user id would: a negative number that names its level
-# (Telegram's user ids are positive).
-BOT_LEVELS: dict[int, str] = {-1: "facil", -2: "normal", -3: "dificil"}
-BOT_IDS: dict[str, int] = {level: uid for uid, level in BOT_LEVELS.items()}
-
-
-def is_bot(user_id: int | None) -> bool:
-    return user_id is not None and user_id < 0
-
-
-class Note(StrEnum):
-    """What a line of a table's recent calls says, besides a chant (stored as these strings)."""
-
-    MAZO = "mazo"
-    ENVIDO_VALUES = "envido_values"
-    FLOR_VALUES = "flor_values"
-    ENVIDO_ANNULLED = "envido_annulled"
-    CONCEDE = "concede"
-
-
-@dataclass(frozen=True)
-class Call:
-    """One line of the hand's recent calls: a chant or answer (`what` is an ActionKind), a note
-    (a Note), or the values said (`values`: (seat, value) pairs in the order said, value None
-    for "son buenas"; `seat` is None). Stored as
-    `[seat, what, values]` lists, seat -1 for none, as databases have always kept them."""
-
-    seat: int | None
-    what: ActionKind | Note
-    values: tuple[tuple[int, int | None], ...] = ()
-
-    def to_json(self) -> list[Any]:
-        values = [list(v) for v in self.values] if self.values else None
-        return [-1 if self.seat is None else self.seat, self.what.value, values]
-
-    @staticmethod
-    def from_json(entry: Sequence[Any]) -> Call:
-        seat, what, values = entry
-        kind: ActionKind | Note = Note(what) if what in NOTES else ActionKind(what)
-        pairs = tuple((int(s), None if v is None else int(v)) for s, v in values) if values else ()
-        return Call(None if seat is None or seat < 0 else int(seat), kind, pairs)
-
-
-NOTES = frozenset(n.value for n in Note)
-
-
-@dataclass
-class Table:
-    """A table in a group (or a forum topic): a lobby, then a match."""
-
-    id: int
-    chat_id: int
-    thread_id: int
-    status: TableStatus
-    opener_id: int
-    config: MatchConfig
-    seats: list[int | None]
-    language: str
-    created_at: float
-    updated_at: float
-    state: MatchState | None = None
-    version: int = 0
-    message_id: int | None = None
-    hand_messages: dict[int, int] = field(default_factory=dict)
-    calls: list[Call] = field(default_factory=list)  # the hand's recent calls
-    started_at: float | None = None
-    ended_at: float | None = None
-    turn_seconds: int = 0  # 0: sin tiempo
-    deadline: float | None = None  # when the player the game waits on runs out of time
-    strikes: list[int] = field(default_factory=lambda: [0, 0])  # timeouts in a row, per side
-    join_token: str | None = None  # in join links: unguessable, unlike the table's number
-    vacated: int | None = None  # a seat whose player left: the others choose bot or end
-    reminded: int | None = None  # the step whose half-time reminder was sent (once)
-    acted: dict[int, float] = field(default_factory=dict)  # person -> when they last acted
-    seed: str | None = None  # every deal comes from it (bot/game/fair.py); secret until the end
-    rematch_of: int | None = None  # the finished table whose 🔁 Revancha opened this one
-
-    @property
-    def is_open(self) -> bool:
-        return self.status in OPEN_STATUSES
-
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat of a person (never of a computer player)."""
-        if user_id < 0:
-            return None
-        for seat, occupant in enumerate(self.seats):
-            if occupant == user_id:
-                return seat
-        return None
-
-    @property
-    def players(self) -> list[int]:
-        """The people seated (computer players are not among them)."""
-        return [u for u in self.seats if u is not None and u > 0]
-
-    @property
-    def bot_seats(self) -> list[int]:
-        return [seat for seat, u in enumerate(self.seats) if is_bot(u)]
-
-    def bot_level(self, seat: int) -> str | None:
-        user = self.seats[seat]
-        return BOT_LEVELS.get(user) if user is not None else None
-
-    @property
-    def options(self) -> TableOptions:
-        """The table's options as they stand (its bots' level, or the default)."""
-        bots = self.bot_seats
-        level = self.bot_level(bots[0]) if bots else None
-        return TableOptions(self.config, self.turn_seconds, level or DEFAULT_BOT_LEVEL)
-
-
-@dataclass(frozen=True)
-class Player:
-    user_id: int
-    name: str
-    username: str | None
-    can_dm: bool
+# How the league's records have always said it (`matches.outcome`); `termination` says more.
+_RESULTS = {
+    Termination.TARGET: "won",
+    Termination.CONCESSION: "conceded",
+    Termination.TIMEOUTS: "conceded",
+    Termination.CANCELLED: "cancelled",
+}
 
 
 def _table(row: Row) -> Table:
     state = MatchState.from_dict(codec.loads(row["state"])) if row["state"] else None
-    return Table(
+    table = Table(
         id=row["id"],
         chat_id=row["chat_id"],
         thread_id=row["thread_id"],
@@ -158,21 +39,35 @@ def _table(row: Row) -> Table:
         updated_at=row["updated_at"],
         state=state,
         version=row["version"],
-        message_id=row["message_id"],
-        hand_messages={int(k): int(v) for k, v in codec.loads(row["hand_messages"]).items()},
         calls=[Call.from_json(c) for c in codec.loads(row["calls"])],
         started_at=row["started_at"],
         ended_at=row["ended_at"],
         turn_seconds=row["turn_seconds"],
         deadline=row["deadline"],
         strikes=list(codec.loads(row["strikes"])),
-        join_token=row["join_token"],
         vacated=row["vacated"],
         reminded=row["reminded"],
         acted={int(k): float(v) for k, v in codec.loads(row["acted"]).items()},
         seed=row["seed"],
         rematch_of=row["rematch_of"],
+        outcome=Outcome.from_json(codec.loads(row["outcome"])) if row["outcome"] else None,
     )
+    if table.outcome is None and not table.is_open and table.started_at is not None:
+        table.outcome = _saved_before_outcomes(table)
+    return table
+
+
+def _saved_before_outcomes(table: Table) -> Outcome:
+    """A match that ended before outcomes were saved: as its state and last calls tell it."""
+    state = table.state
+    if table.status is TableStatus.CANCELLED or state is None:
+        return Outcome.cancelled(table.scores)
+    if state.is_over and state.winner is not None:
+        return Outcome.reached(state.winner, table.scores)
+    for call in reversed(table.calls):
+        if call.what is Note.CONCEDE and call.seat is not None:
+            return Outcome.left(call.seat, table.scores)
+    return Outcome.cancelled(table.scores)
 
 
 def _state_json(table: Table) -> str | None:
@@ -190,8 +85,6 @@ def _columns(table: Table) -> dict[str, object]:
         "seats": codec.dumps(table.seats),
         "state": _state_json(table),
         "version": table.version,
-        "message_id": table.message_id,
-        "hand_messages": codec.dumps(table.hand_messages),
         "calls": codec.dumps([c.to_json() for c in table.calls]),
         "language": table.language,
         "created_at": table.created_at,
@@ -201,12 +94,12 @@ def _columns(table: Table) -> dict[str, object]:
         "turn_seconds": table.turn_seconds,
         "deadline": table.deadline,
         "strikes": codec.dumps(table.strikes),
-        "join_token": table.join_token,
         "vacated": table.vacated,
         "reminded": table.reminded,
         "acted": codec.dumps(table.acted),
         "seed": table.seed,
         "rematch_of": table.rematch_of,
+        "outcome": codec.dumps(table.outcome.to_json()) if table.outcome else None,
     }
 
 
@@ -228,10 +121,6 @@ class Store:
     # -- tables --------------------------------------------------------------------------------
     async def table(self, table_id: int) -> Table | None:
         row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", table_id)
-        return _table(row) if row else None
-
-    async def table_by_token(self, token: str) -> Table | None:
-        row = await self.db.fetchone("SELECT * FROM games WHERE join_token = ?", token)
         return _table(row) if row else None
 
     async def open_table_in(self, chat_id: int, thread_id: int) -> Table | None:
@@ -311,7 +200,8 @@ class Store:
         rows: list[Outgoing],
         outbox: OutboxStore,
         now: float,
-        messages_only: bool = False,
+        records: Sequence[Record] = (),
+        record_store: RecordStore | None = None,
     ) -> bool:
         # `now`: the actions' time (the table's updated_at); the rows are stamped with the wall
         # clock (their delay to delivery is measured against it)
@@ -320,30 +210,24 @@ class Store:
         new actions, the rows the front ends will send. On PostgreSQL one statement does it all,
         one round trip where a transaction took six (BEGIN, the table, the actions, two outbox
         inserts, COMMIT), and tells the owners of the rows' lanes (see `OutboxStore`)."""
-        if self.db.dialect != "postgresql":
+        if self.db.dialect != "postgresql" or records:
             async with self.db.transaction() as conn:
-                save = self.save_messages if messages_only else self.save_table
-                if not await save(conn, table, expected):
+                if not await self.save_table(conn, table, expected):
                     return False
+                await self.tell_table(conn, table.id)
                 if entries:
                     await self.append_actions(conn, table.id, first_seq, list(entries), now)
                 if rows:
                     await outbox.enqueue(conn, rows, time.time(), table.version)
+                if records and record_store is not None:
+                    await record_store.write(conn, records)
             return True
-        if messages_only:
-            columns: dict[str, object] = {
-                "message_id": table.message_id,
-                "hand_messages": codec.dumps(table.hand_messages),
-                "version": table.version,
-                "updated_at": table.updated_at,
-            }
-        else:
-            columns = _columns(table)
+        columns = _columns(table)
         assignments = ", ".join(f"{name} = ?" for name in columns)
         parts = [f"g AS (UPDATE games SET {assignments} WHERE id = ? AND version = ? RETURNING id)"]
         args: list[object] = [*columns.values(), table.id, expected]
         saved = "EXISTS (SELECT 1 FROM g)"
-        if self.notify_tables and not messages_only:  # (a page shows no message ids)
+        if self.notify_tables:
             parts.append(f"t AS (SELECT pg_notify('{TABLES_CHANNEL}', ?) WHERE {saved})")
             args.append(str(table.id))
         if entries:
@@ -375,16 +259,6 @@ class Store:
         if rows:
             outbox.told(rows, found["chats"], found["leases"])
         return True
-
-    async def save_messages(self, conn: Conn, table: Table, expected: int) -> bool:
-        """Only the ids of the table's messages (cheaper than the whole row with its state)."""
-        changed = await conn.execute(
-            "UPDATE games SET message_id = ?, hand_messages = ?, version = ?, updated_at = ?"
-            " WHERE id = ? AND version = ?",
-            (table.message_id, codec.dumps(table.hand_messages), table.version, table.updated_at,
-             table.id, expected),
-        )  # fmt: skip
-        return changed == 1
 
     async def append_actions(
         self,
@@ -477,9 +351,7 @@ class Store:
         """A group became a supergroup: its tables, league and settings follow it."""
         async with self.db.transaction() as conn:
             await also(conn)
-            await conn.execute(
-                "UPDATE games SET chat_id = ?, message_id = NULL WHERE chat_id = ?", (new, old)
-            )
+            await conn.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new, old))
             await conn.execute("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new, old))
             # A row the new chat already has stays with the old one (as UPDATE OR IGNORE).
             await conn.execute(
@@ -504,22 +376,16 @@ class Store:
         )
         return [dict(row) for row in rows]
 
-    async def record_match(
-        self,
-        conn: Conn,
-        table: Table,
-        outcome: str,
-        winner_side: int | None,
-        at: float,
-    ) -> bool:
+    async def record_match(self, conn: Conn, table: Table, outcome: Outcome, at: float) -> bool:
         """The match's record, once: False (and nothing written) if it has one already (a 2v2
         match is recorded when a side leaves it, whatever a bot then plays)."""
         state = table.state
-        scores = state.scores if state else [0, 0]
+        scores = outcome.scores
         inserted = await conn.execute(
             "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
-            " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots,"
+            " termination) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
             (
                 table.id,
                 table.chat_id,
@@ -527,23 +393,25 @@ class Store:
                 table.config.target,
                 int(table.config.flor),
                 int(table.config.mazo_penalty),
-                outcome,
-                winner_side,
+                _RESULTS[outcome.termination],
+                outcome.winner,
                 scores[0],
                 scores[1],
                 state.hand_number if state else 0,
                 table.started_at,
                 at,
                 len(table.bot_seats),
+                outcome.termination.value,
             ),
         )
         if not inserted:
             return False
+        side = table.geometry.side
         await conn.executemany(
             "INSERT INTO match_players (game_id, seat, user_id, side)"
             " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [
-                (table.id, seat, user_id, seat % 2)
+                (table.id, seat, user_id, side(seat))
                 for seat, user_id in enumerate(table.seats)
                 if user_id is not None
             ],

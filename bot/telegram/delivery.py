@@ -14,20 +14,19 @@ from collections import OrderedDict
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
 from bot.game import observe
 from bot.game.fair import commitment
 from bot.game.state import HandLog
 from bot.i18n import Translator, translator
-from bot.service.people import People
-from bot.service.unit import Tables
-from bot.storage.league import League
-from bot.storage.outbox import Pending, RowKind
-from bot.storage.repo import Note, Table, TableStatus
+from bot.model.outbox import Pending, Record, RowKind
+from bot.model.table import Table, TableStatus
+from bot.service.core import Core
+from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
-from bot.telegram.outbox import Committer, Delivery, Outbox, Writer
+from bot.telegram.records import FRONT, TelegramTable, board_record, hand_record
 from bot.telegram.rows import Markup, text_row
 from bot.views.common import (
     Button,
@@ -52,6 +51,29 @@ SEAL_SHOWN = 12  # hex digits of the seal on the board: enough to compare with /
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
 
 
+_SOFT_REFUSALS = ("chat not found", "bot was kicked", "not enough rights", "have no rights")
+
+
+def judge(error: Exception) -> Verdict:
+    """What a failed Bot API call means to the mailbox: a 429 is waited out, a network fault
+    tried again, a refusal dropped (a chat that left or blocked the bot is nobody's fault)."""
+    if isinstance(error, RetryAfter):
+        return Verdict(wait=_seconds(error.retry_after), said="429")
+    if isinstance(error, Forbidden):
+        return Verdict(expected=True, said=f"the chat refuses the bot: {error}")
+    if isinstance(error, BadRequest):
+        soft = any(refusal in str(error).lower() for refusal in _SOFT_REFUSALS)
+        return Verdict(expected=soft, said=str(error))
+    if isinstance(error, NetworkError):
+        return Verdict(retry=True, said=str(error))
+    return Verdict(called=False, said=repr(error))
+
+
+def _seconds(value: object) -> float:
+    total = getattr(value, "total_seconds", None)
+    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
+
+
 def _gone(error: BadRequest) -> bool:
     text = str(error).lower()
     return "not found" in text or "can't be edited" in text or "message_id_invalid" in text
@@ -65,10 +87,8 @@ class Deliverer:
     def __init__(
         self,
         bot: ExtBot[Any],
-        tables: Tables,
-        people: People,
-        sender: Outbox,
-        league: League,
+        core: Core,
+        sender: Mailbox,
         bot_username: str,
         webapp_url: str | None = None,
         webapp_name: str | None = None,
@@ -76,10 +96,11 @@ class Deliverer:
         self.bot = bot
         self.webapp_url = webapp_url  # the web table, opened as a Mini App from a hand
         self.webapp_name = webapp_name  # its short name: a direct link from the group board
-        self.tables = tables
-        self.people = people
+        self.core = core
+        self.tables = core.tables
+        self.people = core.people
         self.sender = sender
-        self.league = league
+        self.league = core.history
         self.bot_username = bot_username
         # What each message of ours shows (to skip an edit that changes nothing); the oldest
         # are forgotten past SENT_REMEMBERED (that only costs one edit, never a wrong one).
@@ -103,8 +124,11 @@ class Deliverer:
             return keys
         return Keys((*(keys or ()), (button,)))
 
-    def join_link(self, table: Table) -> str:
-        return f"https://t.me/{self.bot_username}?start=j{table.join_token or ''}"
+    def join_link(self, tg: TelegramTable) -> str:
+        return f"https://t.me/{self.bot_username}?start=j{tg.join or ''}"
+
+    async def records(self, table: Table) -> TelegramTable:
+        return TelegramTable.of(await self.tables.records.of(FRONT, table.id))
 
     async def who(self, table: Table) -> Seating:
         return seating_at(translator(table.language), table, await self.people.at(table))
@@ -136,7 +160,7 @@ class Deliverer:
             return await self._deliver_hand(table, int(row.payload["u"]), row.loud)
         if kind is RowKind.CLOSE:
             return await self._deliver_close(table, str(row.payload["key"]))
-        return await self._deliver_match_end(table, row.payload.get("conceded_by"))
+        return await self._deliver_match_end(table)
 
     async def send(
         self,
@@ -195,7 +219,7 @@ class Deliverer:
         """A Bot API call, straight to PTB's request layer (which still maps
         Telegram's errors to BadRequest, Forbidden, RetryAfter...) and answered as plain JSON:
         building PTB's parameters and a Message out of every answer (nothing reads but its id)
-        was a fifth of the bot's CPU under load. The outbox paces its calls itself."""
+        cost more than the call (docs/performance.md). The mailbox paces its calls itself."""
         return await self.bot.request.post(f"{self.bot.base_url}/{method}", JsonBody(fields))
 
     def _remember(self, key: tuple[int, int], digest: int) -> None:
@@ -245,26 +269,29 @@ class Deliverer:
 
     async def _show_in_group(self, table: Table, text: str, markup: Markup | None) -> Delivery:
         """Edit the table's group message; send it anew (and remember it) if it is gone."""
-        if table.message_id:
+        board = (await self.records(table)).board
+        if board:
             try:
-                return Delivery(called=await self.edit(table.chat_id, table.message_id, text,
-                                                       markup))  # fmt: skip
+                return Delivery(called=await self.edit(table.chat_id, board, text, markup))
             except BadRequest as error:
                 if not _gone(error):
                     raise
         message_id = await self.send(table.chat_id, text, markup, table.thread_id)
-        return Delivery(commit=self._remember_board(table.id, message_id))
+        return Delivery(commit=self._commit(board_record(table.id, message_id)))
 
-    def _remember_board(self, table_id: int, message_id: int | None) -> Committer:
+    def _commit(self, record: Record) -> Committer:
+        """A message's id, written with the row's completion (one transaction)."""
+
         async def commit(writer: Writer) -> None:
-            await self.tables.set_message(table_id, message_id, also=writer)
+            await self.tables.records.put([record], also=writer)
 
         return commit
 
     async def lobby_view(self, table: Table) -> tuple[str, Keys]:
         t = translator(table.language)
         names = with_bots(t, table, await self.people.at(table))
-        return lobby_text(t, table, names), lobby_keys(t, table, self.join_link(table))
+        link = self.join_link(await self.records(table))
+        return lobby_text(t, table, names), lobby_keys(t, table, link)
 
     async def board_view(self, table: Table) -> tuple[str, Keys | None]:
         assert table.state is not None
@@ -305,13 +332,13 @@ class Deliverer:
         text = hand_text(t, who, obs, title, table.calls)
         text = self._told_in_private(t, who, table) + text
         if table.status is TableStatus.PLAYING:
-            markup = hand_markup(t, table.id, obs, signs=table.config.players == 4)
+            markup = hand_markup(t, table.id, obs, signs=bool(table.geometry.partners(seat)))
             markup = self._with_web_table(t, table, markup, own=True)
         elif table.status is TableStatus.FINISHED:
             markup = rematch_keys(t, table.id)
         else:
             markup = None  # a cancelled match leaves nothing to tap
-        old = table.hand_messages.get(user_id)
+        old = (await self.records(table)).hands.get(user_id)
         try:
             if old and not resend:
                 try:
@@ -327,10 +354,7 @@ class Deliverer:
         except Forbidden:
             return await self._blocked(table, user_id)
 
-        async def commit(writer: Writer) -> None:
-            await self.tables.set_hand_message(table.id, user_id, message_id, writer)
-
-        return Delivery(commit=commit)
+        return Delivery(commit=self._commit(hand_record(table.id, user_id, message_id)))
 
     def _told_in_private(self, t: Translator, who: Seating, table: Table) -> str:
         """What a player's own chat says above their hand: how the last hand ended, and once
@@ -338,14 +362,10 @@ class Deliverer:
         state = table.state
         assert state is not None
         lines = []
-        if state.is_over and state.winner is not None:
-            lines.append(t("match.winner", side=who.side(t, state.winner),
-                           count=who.size(state.winner)))  # fmt: skip
-        elif table.status is TableStatus.FINISHED:
-            conceded = next((c.seat for c in reversed(table.calls) if c.what is Note.CONCEDE), None)
-            if conceded is not None:
-                winner = 1 - conceded % 2
-                lines.append(t("match.winner", side=who.side(t, winner), count=who.size(winner)))
+        outcome = table.outcome
+        if outcome is not None and outcome.winner is not None:
+            lines.append(t("match.winner", side=who.side(t, outcome.winner),
+                           count=who.size(outcome.winner)))  # fmt: skip
         ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
         if ended is not None:
             key = ("result", table.id, ended.number, len(ended.history), t.language, who.names)
@@ -377,33 +397,29 @@ class Deliverer:
         )
 
         async def commit(writer: Writer) -> None:
-            async with self.tables.store.db.transaction() as conn:
-                await writer(conn)
-                await self.sender.write(conn, [notice])
-            self.sender.wake([notice])
+            await self.sender.send([notice], also=writer)
 
         return Delivery(commit=commit)
 
     async def _deliver_close(self, table: Table, key: str) -> Delivery:
-        if not table.message_id:
+        board = (await self.records(table)).board
+        if not board:
             return Delivery(called=False)
         text = translator(table.language)(key)
         try:
-            return Delivery(called=await self.edit(table.chat_id, table.message_id, text, None))
+            return Delivery(called=await self.edit(table.chat_id, board, text, None))
         except BadRequest as error:
             if not _gone(error):
                 raise
             return Delivery()
 
-    async def _deliver_match_end(self, table: Table, conceded_by: int | None) -> Delivery:
-        state = table.state
-        scores = state.scores if state else [0, 0]
-        winner = state.winner if state and state.is_over else None
-        if conceded_by is not None:
-            winner = 1 - conceded_by
+    async def _deliver_match_end(self, table: Table) -> Delivery:
+        outcome = table.outcome
+        if outcome is None:
+            return Delivery(called=False)
         t = translator(table.language)
         who = await self.who(table)
-        text = match_summary(t, who, scores, table.config.target, winner, conceded_by)
+        text = match_summary(t, who, outcome, table.config.target)
         changes = await self.league.rating_changes(table.id)
         if changes:
             rows = await self.league.standings(table.chat_id)

@@ -1,8 +1,7 @@
 """python-telegram-bot's requests over aiohttp instead of httpx.
 
-PTB lets an application bring its own `BaseRequest`. Measured on this project's stack benchmark,
-httpx spent about 1.3 ms of CPU per Bot API call (its pool, anyio and h11 layers); aiohttp does
-the same POST for about a tenth of that, and a tap costs four calls. The behaviour PTB relies on
+PTB lets an application bring its own `BaseRequest`; aiohttp makes a Bot API call for a fraction
+of httpx's CPU (its pool, anyio and h11 layers; docs/performance.md). The behaviour PTB relies on
 is kept: timeouts map to `TimedOut`, connection failures to `NetworkError`, the status code and
 body go back to PTB, which parses them (and raises its own errors) as it does for httpx.
 Calls without files go as one JSON body, which the Bot API accepts as it accepts a form.
@@ -109,8 +108,8 @@ class AiohttpRequest(BaseRequest):
                 form.add_field(name, content, filename=filename, content_type=mime)
             body = form
         elif request_data is not None:
-            # One JSON body (the Bot API takes it as it takes a form): a third of the CPU of
-            # encoding every field to JSON and then the lot as a urlencoded form.
+            # One JSON body (the Bot API takes it as it takes a form): cheaper than encoding
+            # every field to JSON and then the lot as a urlencoded form.
             body = codec.dump_bytes(request_data.parameters)
             headers["Content-Type"] = "application/json"
         read = _given(read_timeout, self._read)
@@ -139,8 +138,8 @@ _TAPPED_MESSAGE_KEPT = ("message_id", "date", "chat", "message_thread_id", "is_t
 
 class UpdatesRequest(AiohttpRequest):
     """The connection `getUpdates` runs on. Every tap's update carries the whole message the
-    button sits under (its text, entities and keyboard), and PTB builds an object of each part:
-    a tenth of a tap's CPU at 1,000 live tables. The handlers read only the message's id and
+    button sits under (its text, entities and keyboard), and PTB builds an object of each part
+    (a good share of a tap's CPU: docs/performance.md). The handlers read only the message's id and
     chat, so the rest is dropped before PTB parses the update; `query.message.text` and
     `.reply_markup` are therefore None here (see tests/e2e for what the handlers rely on)."""
 

@@ -13,13 +13,14 @@ from collections.abc import Sequence
 
 from bot.game.events import HandDealt
 from bot.i18n import translator
+from bot.model.outbox import Outgoing, Planned
+from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind
+from bot.service.mailbox import Mailbox
 from bot.service.people import People
 from bot.service.turns import VACATED_SECONDS
 from bot.service.unit import Tables
-from bot.storage.outbox import Outgoing
-from bot.storage.repo import Table, TableStatus
-from bot.telegram.outbox import Outbox
+from bot.telegram.records import board_record, new_join_record
 from bot.telegram.rows import (
     board_row,
     close_row,
@@ -35,7 +36,7 @@ ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to
 
 
 class Planner:
-    def __init__(self, tables: Tables, people: People, sender: Outbox) -> None:
+    def __init__(self, tables: Tables, people: People, sender: Mailbox) -> None:
         self.tables = tables
         self.people = people
         self.sender = sender
@@ -44,12 +45,14 @@ class Planner:
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
         self.sender.wake(rows)
 
-    async def plan(self, change: Change) -> list[Outgoing]:
+    async def plan(self, change: Change) -> Sequence[Planned]:
         kind = change.kind
-        if kind in (ChangeKind.MESSAGES, ChangeKind.CHAT):
-            return []  # bookkeeping, and settings whose rows the command gives itself
+        if kind is ChangeKind.CHAT:
+            return []  # settings whose rows the command gives itself
         table = change.the_table
         t = translator(table.language)
+        if kind is ChangeKind.OPENED:
+            return [lobby_row(table), new_join_record(table.id)]
         if kind is ChangeKind.LOBBY:
             return [lobby_row(table)]
         if kind is ChangeKind.STARTED:
@@ -62,16 +65,17 @@ class Planner:
             return rows + ([hand_row(table, u) for u in table.players] if playing else [])
         if kind is ChangeKind.CHAT_GONE:
             return [hand_row(table, u) for u in table.players] if table.state else []
-        if kind is ChangeKind.MOVED:
+        if kind is ChangeKind.MOVED:  # the old group's message is not the new one's
+            forget: list[Planned] = [board_record(table.id, None)]
             if table.status is TableStatus.LOBBY:
-                return [lobby_row(table)]
-            return [board_row(table)] + [hand_row(table, u) for u in table.players]
+                return [*forget, lobby_row(table)]
+            return [*forget, board_row(table), *(hand_row(table, u) for u in table.players)]
         if kind is ChangeKind.VACATED:
             assert change.seat is not None
             who = await self.who(table)
             key = "vacated.timeout" if change.timed_out else "vacated.left"
-            partner = who.seat((change.seat + 2) % 4)
-            text = t(key, name=who.seat(change.seat), partner=partner, count=VACATED_SECONDS // 60)
+            partners = who.either(t, table.geometry.partners(change.seat))
+            text = t(key, name=who.seat(change.seat), partner=partners, count=VACATED_SECONDS // 60)
             keys = vacated_keys(t, table.id)
             return [text_row(table.chat_id, text, table.thread_id, keys), board_row(table)]
         if kind is ChangeKind.BOT_IN:
@@ -89,10 +93,10 @@ class Planner:
             rows = []
             if change.timed_out:
                 who = await self.who(table)
-                side = change.seat % 2
+                side = table.geometry.side(change.seat)
                 text = t("timeout.conceded", side=who.side(t, side), count=who.size(side))
                 rows.append(text_row(table.chat_id, text, table.thread_id))
-            return rows + self._match_over(table, change.seat % 2, change.tapper)
+            return rows + self._match_over(table, change.tapper)
         return await self._after_action(change)
 
     async def who(self, table: Table) -> Seating:
@@ -135,10 +139,11 @@ class Planner:
         hand = table.state.hand_number if table.state else 0
         # The same seña told twice while the first is still waiting is one message.
         key = f"sign:{table.id}:{hand}:{change.seat}:{change.sign}"
-        partner = table.seats[(change.seat + 2) % 4]
-        if partner is not None and partner > 0:
-            text = t("sign.received", name=name, sign=sign, meaning=meaning)
-            rows.append(text_row(partner, text, key=key))
+        for seat in table.geometry.partners(change.seat):
+            partner = table.seats[seat]
+            if partner is not None and partner > 0:
+                text = t("sign.received", name=name, sign=sign, meaning=meaning)
+                rows.append(text_row(partner, text, key=key))
         for rival in change.caught_by:
             caught = t("sign.caught", rival=who.seat(rival), name=name, sign=sign, meaning=meaning)
             rows.append(text_row(table.chat_id, caught, table.thread_id, key=f"{key}:{rival}"))
@@ -168,7 +173,7 @@ class Planner:
         if over or table.status is TableStatus.PLAYING:
             rows.append(board_row(table))
         if over:
-            rows += self._match_over(table, actor=change.tapper)
+            rows += self._match_over(table, change.tapper)
         if over or not table.is_open:
             return rows
         now = self.tables.clock()
@@ -186,14 +191,12 @@ class Planner:
         return rows
 
     @staticmethod
-    def _match_over(
-        table: Table, conceded_by: int | None = None, actor: int | None = None
-    ) -> list[Outgoing]:
+    def _match_over(table: Table, actor: int | None = None) -> list[Outgoing]:
         """The last board and everyone's last hand; the hand of whoever ended it (the last
         tap, or conceding) goes first, as after any tap."""
         rows = []
-        if conceded_by is not None:
+        if table.outcome is not None and table.outcome.conceded:
             rows.append(close_row(table, "match.ended_board"))
-        rows.append(match_end_row(table, conceded_by))
+        rows.append(match_end_row(table))
         rows += [hand_row(table, u, urgent=u == actor) for u in table.players]
         return rows

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
-from bot.storage.outbox import POST, REFRESH, URGENT, Outgoing, RowKind
-from bot.storage.repo import Table
+from bot.model.outbox import POST, REFRESH, URGENT, Outgoing, RowKind
+from bot.model.table import Table
 
 
 class Markup(Protocol):
@@ -36,8 +36,8 @@ def close_row(table: Table, key: str) -> Outgoing:
     return Outgoing(table.chat_id, RowKind.CLOSE, {"t": table.id, "key": key}, None, POST)
 
 
-def match_end_row(table: Table, conceded_by: int | None) -> Outgoing:
-    payload = {"t": table.id, "conceded_by": conceded_by}
+def match_end_row(table: Table) -> Outgoing:
+    payload = {"t": table.id}
     return Outgoing(table.chat_id, RowKind.MATCH_END, payload, None, POST)
 
 

@@ -12,9 +12,11 @@ from typing import Any, NamedTuple
 
 from bot.game import Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
+from bot.game.seats import Seats, seats
 from bot.i18n import Translator
-from bot.options import Option, TableOptions
-from bot.storage.repo import Table
+from bot.model.options import Option, TableOptions
+from bot.model.refusals import Refusal, Refused
+from bot.model.table import Table
 
 SUIT_EMOJI = {"o": "🪙", "c": "🍷", "e": "🗡️", "b": "🪵"}
 MAX_NAME = 24
@@ -37,6 +39,14 @@ def phone_lines(text: str, width: int = PHONE_WIDTH) -> int:
         wide = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
         height += max(1, math.ceil(wide / width))
     return height
+
+
+def refusal_text(t: Translator, refusal: Refusal) -> str:
+    """What a refusal says to the person who asked (an illegal move: the engine's reason)."""
+    if refusal.code is Refused.ILLEGAL:
+        reason = refusal.reason
+        return t(f"reason.{reason.value if reason is not None else 'not_allowed'}")
+    return t(refusal.code.key, **refusal.params)
 
 
 def short_name(name: str) -> str:
@@ -67,8 +77,8 @@ class Button(NamedTuple):
 class Keys(tuple[tuple[Button, ...], ...]):
     """An inline keyboard, as plain tuples (every view builds its keyboards so): a board and
     two hands are drawn on every tap, and PTB's keyboard objects (built, hashed, then turned
-    back into dicts) were a twentieth of the bot's CPU. Hashable, so an unchanged message is
-    not edited again."""
+    back into dicts) cost more (docs/performance.md). Hashable, so an unchanged message is not
+    edited again."""
 
     @property
     def inline_keyboard(self) -> tuple[tuple[Button, ...], ...]:
@@ -88,19 +98,38 @@ class Seating:
 
     names: tuple[str, ...]  # per seat, escaped
 
+    @property
+    def table(self) -> Seats:
+        return seats(len(self.names))
+
     def seat(self, seat: int) -> str:
         return f"<b>{self.names[seat]}</b>"
 
     def size(self, side: int) -> int:
-        """How many players a side has: 1 in 1v1, 2 in 2v2 (for plural forms)."""
-        return len(self.names) // 2
+        """How many players a side has: 1, 2 or 3 (for plural forms)."""
+        return self.table.team_size
 
     def side(self, t: Translator, side: int) -> str:
-        seats = range(side, len(self.names), 2)
-        if len(self.names) == 2:
-            return self.seat(side)
-        a, b = (self.seat(s) for s in seats)
-        return t("side.pair", a=a, b=b)
+        """A side by its players' names: "Ana", "Ana y Carla", "Ana, Carla y Eva"."""
+        return both(t, [self.seat(s) for s in self.table.of_side(side)])
+
+    def either(self, t: Translator, seats_: Sequence[int]) -> str:
+        """ "Ana", "Ana o Carla", "Ana, Carla o Eva"."""
+        return either(t, [self.seat(s) for s in seats_])
+
+
+def both(t: Translator, names: Sequence[str]) -> str:
+    """Names joined as a list: "Ana", "Ana y Carla", "Ana, Carla y Eva"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return t("side.pair", a=", ".join(names[:-1]), b=names[-1])
+
+
+def either(t: Translator, names: Sequence[str]) -> str:
+    """Names joined as a choice: "Ana", "Ana o Carla", "Ana, Carla o Eva"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return t("names.or", a=", ".join(names[:-1]), b=names[-1])
 
 
 def said_line(t: Translator, who: Seating, said: Sequence[tuple[int, int | None]]) -> str:

@@ -13,8 +13,9 @@ from bot.callbacks import PageData, pack
 from bot.game import Action, ActionKind, AnyAction, Deal
 from bot.game.fair import commitment, fair_deal
 from bot.game.record import HandRecord
+from bot.game.seats import side_of
 from bot.i18n import Translator
-from bot.storage.repo import Table
+from bot.model.table import Table
 from bot.views.common import Button, Keys, Seating, card_name, cards_text, split_html
 from bot.views.summary import points_lines
 
@@ -187,7 +188,7 @@ def export_json(
         "chat_id": table.chat_id,
         "config": table.config.to_dict(),
         "players": [
-            {"seat": seat, "side": seat % 2, "name": names.get(user, "?") if user else None}
+            {"seat": seat, "side": side_of(seat), "name": names.get(user, "?") if user else None}
             for seat, user in enumerate(table.seats)
         ],
         "started_at": table.started_at,

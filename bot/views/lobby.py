@@ -3,29 +3,31 @@
 from __future__ import annotations
 
 from bot.callbacks import LobbyData, pack
+from bot.game.seats import SIDES
 from bot.i18n import Translator
-from bot.options import LOBBY_OPTIONS, Option
-from bot.storage.repo import Table
+from bot.model.options import LOBBY_OPTIONS, Option
+from bot.model.table import Table
 from bot.views.common import Button, Keys, option_button_text, rules_line, short_name, timer_text
 
 
 def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
     config = table.config
+    teams = table.geometry.team_size > 1
     lines = [t("lobby.title", rules=rules_line(t, config)), ""]
-    if config.players == 2:
+    if not teams:
         for seat, user in enumerate(table.seats):
             name = short_name(names.get(user, "?")) if user else t("lobby.free")
             lines.append(f"{seat + 1}. {name}")
     else:
-        for team in (0, 1):
+        for team in SIDES:
             members = [
-                short_name(names.get(u, "?")) if u else t("lobby.free")
-                for u in (table.seats[team], table.seats[team + 2])
+                short_name(names.get(u, "?")) if (u := table.seats[s]) else t("lobby.free")
+                for s in table.geometry.of_side(team)
             ]
             lines.append(t("lobby.team", team=team + 1, members=" · ".join(members)))
     lines.append("")
     lines.append(timer_text(t, table.turn_seconds))
-    lines.append(t("lobby.help_2v2") if config.players == 4 else t("lobby.help_1v1"))
+    lines.append(t("lobby.help_teams", count=config.players) if teams else t("lobby.help_1v1"))
     opener = short_name(names.get(table.opener_id, "?"))
     lines.append(t("lobby.opener", name=opener))
     if table.opener_id not in table.seats:
@@ -37,9 +39,9 @@ def bot_buttons(t: Translator, table: Table) -> list[Button]:
     """Seat a computer player (per team in 2v2) where a seat is free, or take one out."""
     tid = table.id
     out = []
-    if table.config.players == 4:
-        for team in (0, 1):
-            if any(table.seats[s] is None for s in (team, team + 2)):
+    if table.geometry.team_size > 1:
+        for team in SIDES:
+            if any(table.seats[s] is None for s in table.geometry.of_side(team)):
                 out.append(
                     Button(t("button.add_bot_team", team=team + 1),
                            pack(LobbyData(tid, "b", str(team))))
@@ -53,10 +55,10 @@ def bot_buttons(t: Translator, table: Table) -> list[Button]:
 
 def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     tid = table.id
-    if table.config.players == 4:
+    if table.geometry.team_size > 1:
         first = [
             Button(t("button.join_team", team=team + 1), pack(LobbyData(tid, "j", str(team))))
-            for team in (0, 1)
+            for team in SIDES
         ]
     else:
         first = [Button(t("button.join"), pack(LobbyData(tid, "j")))]

@@ -7,7 +7,7 @@ from html import escape
 
 from bot.i18n import Translator
 from bot.league.ratings import PROVISIONAL_MATCHES
-from bot.storage.league import Pair, PlayerNumbers, RatingChange, Standing
+from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing
 
 WIDTH = 32
 NAME = 11

@@ -13,7 +13,6 @@ from bot.game.events import (
     FlorResolved,
     HandEnd,
     HandEnded,
-    MatchEnded,
     Scored,
     ScoreReason,
     WentToMazo,
@@ -21,6 +20,7 @@ from bot.game.events import (
 from bot.game.record import replay_hand
 from bot.game.state import HandLog
 from bot.i18n import Translator
+from bot.model.outcome import Outcome
 from bot.views.common import Seating, card_short, cards_text, said_line, score_lines
 from bot.views.table import _rounds
 
@@ -109,33 +109,21 @@ def hand_record(t: Translator, who: Seating, config: MatchConfig, log: HandLog) 
     return hand_summary(t, who, observe(state), events, scores=False)
 
 
-def match_summary(
-    t: Translator,
-    who: Seating,
-    scores: Sequence[int],
-    target: int,
-    winner: int | None,
-    conceded_by: int | None = None,
-) -> str:
+def match_summary(t: Translator, who: Seating, outcome: Outcome, target: int) -> str:
+    """The end of a match: who won it and how, and the final score."""
     lines = []
-    if winner is not None:
-        lines.append(t("match.winner", side=who.side(t, winner), count=who.size(winner)))
-    if conceded_by is not None:
+    if outcome.winner is not None:
         lines.append(
-            t("match.conceded", side=who.side(t, conceded_by), count=who.size(conceded_by))
+            t("match.winner", side=who.side(t, outcome.winner), count=who.size(outcome.winner))
         )
+    if outcome.conceded and outcome.loser is not None:
+        loser = outcome.loser
+        lines.append(t("match.conceded", side=who.side(t, loser), count=who.size(loser)))
     lines.append("")
-    lines += score_lines(t, who, scores, target)
+    lines += score_lines(t, who, outcome.scores, target)
     lines.append("")
     lines.append(t("match.again"))
     return "\n".join(lines)
-
-
-def match_winner(events: Sequence[Event]) -> int | None:
-    for event in events:
-        if isinstance(event, MatchEnded):
-            return event.winner
-    return None
 
 
 def hand_result(

@@ -16,9 +16,10 @@ from bot.game.scoring import (
     truco_not_wanted_value,
     truco_wanted_value,
 )
+from bot.game.seats import side_of
 from bot.game.state import Pending
 from bot.i18n import Translator
-from bot.storage.repo import Call, Note
+from bot.model.table import Call, Note
 from bot.views.common import (
     Button,
     Keys,
@@ -26,6 +27,7 @@ from bot.views.common import (
     card_name,
     card_short,
     cards_text,
+    either,
     said_line,
     score_lines,
 )
@@ -69,7 +71,8 @@ def _rounds(t: Translator, who: Seating, obs: Observation) -> list[str]:
             if won is None:
                 result = " → " + t("round.parda")
             else:
-                best = max((c.strength, -i, s) for i, (s, c) in enumerate(plays) if s % 2 == won)
+                ours = [(c.strength, -i, s) for i, (s, c) in enumerate(plays) if side_of(s) == won]
+                best = max(ours)
                 result = " → " + who.seat(best[2])
         lines.append(f"{t(ROUND_NAMES[index])}: {played}{result}")
     return lines
@@ -152,18 +155,17 @@ def pending_line(t: Translator, who: Seating, obs: Observation) -> str:
     stakes = _stakes(t, who, obs)
     if stakes:
         parts.append(stakes)
-    answering = [s for s in obs.waiting_on if s % 2 != obs.pending_side]
+    answering = [s for s in obs.waiting_on if side_of(s) != obs.pending_side]
     others = [who.seat(s) for s in answering if s != obs.seat]
     if obs.seat is not None and obs.seat in answering:
         if others:
-            parts.append(t("pending.you_or", names=t("names.or", a=t("pending.you"), b=others[0])))
+            parts.append(t("pending.you_or", names=either(t, [t("pending.you"), *others])))
         else:
             parts.append(t("pending.you_answer"))
-    elif answering and (obs.seat is not None or obs.config.players == 4):
+    elif answering and (obs.seat is not None or who.table.team_size > 1):
         # (on a 1v1 board the one who answers goes without saying)
-        names = others[0] if len(others) == 1 else t("names.or", a=others[0], b=others[-1])
         key = "pending.wait" if obs.seat is not None else "pending.answers"
-        parts.append(t(key, names=names))
+        parts.append(t(key, names=either(t, others)))
     return " · ".join(parts)
 
 

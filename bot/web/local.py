@@ -11,10 +11,7 @@ import sys
 from collections.abc import Callable
 
 from bot.config import Settings
-from bot.service.ai import AiPlayers
 from bot.service.core import Core
-from bot.storage.db import Database
-from bot.storage.repo import Store
 from bot.web.server import Hub, LocalAuth, WebTable, serve
 
 log = logging.getLogger(__name__)
@@ -40,39 +37,25 @@ async def run_local(
 ) -> None:
     """Serve the local table until `stop` is set; `ready(port)` once it listens."""
     check_local(settings)
-    db = await Database.open(settings.database)
+    core = await Core.open(settings, turn_seconds=0)
     try:
-        core = Core.build(
-            Store(db),
-            seed=settings.seed,
-            lobby_seconds=settings.lobby_seconds,
-            language=settings.language,
-            turn_seconds=0,
-            bot_level=settings.bot_level,
-        )
-        ai = AiPlayers.of(core, settings)
         hub = Hub()
-        core.changes.subscribe(ai)
         core.changes.subscribe(hub)
         local = LocalAuth()
         web_table = WebTable(core, local, hub, local)
-        await core.tables.open_tables()
-        await ai.start()
+        await core.start()
         async with serve(web_table.app(), settings.web_host, settings.web_port, hub) as runner:
             port = runner.addresses[0][1]
             print(f"truco: the local table is at http://127.0.0.1:{port}", flush=True)
             if ready is not None:
                 ready(port)
             while not stop.is_set():
-                for table in await core.turns.stalled():
-                    ai.consider(table)
-                ai.tick()
-                await core.turns.deadlines()
+                await core.sweep()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), tick)
-        ai.close()
+        core.stop()
     finally:
-        await db.close()
+        await core.close()
 
 
 def main(settings: Settings) -> int:

@@ -26,10 +26,12 @@ from aiohttp import web
 from bot.game import DECK, Card
 from bot.game.actions import KINDS_BY_CODE
 from bot.i18n import translator
+from bot.model.outbox import Outgoing
+from bot.model.refusals import Refused
+from bot.model.table import Table
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
-from bot.storage.outbox import Outgoing
-from bot.storage.repo import TABLES_CHANNEL, Table
+from bot.views.common import refusal_text
 from bot.web.cards import back_svg, card_svg
 from bot.web.initdata import BadInitData, validate
 from bot.web.view import table_view
@@ -147,23 +149,19 @@ class Hub:
             return
         if change.kind is ChangeKind.SIGN and change.sign and change.seat is not None:
             hand = table.state.hand_number if table.state else 0
-            key = (table.id, hand, (change.seat + 2) % 4)
-            self._signs.setdefault(key, []).append(change.sign)
-            self._signs.move_to_end(key)
-            if len(self._signs) > SIGNS_REMEMBERED:
-                self._signs.popitem(last=False)
+            for partner in table.geometry.partners(change.seat):
+                key = (table.id, hand, partner)
+                self._signs.setdefault(key, []).append(change.sign)
+                self._signs.move_to_end(key)
+                if len(self._signs) > SIGNS_REMEMBERED:
+                    self._signs.popitem(last=False)
         self.wake(table.id)
 
     def wake(self, table_id: int) -> None:
         for woken in self._watching.get(table_id, ()):
             woken.set()
 
-    def heard(self, payload: str) -> None:
-        """Another worker committed a change of a table (its notice)."""
-        with contextlib.suppress(ValueError):
-            self.wake(int(payload))
-
-    def wake_all(self) -> None:
+    def heard_again(self) -> None:
         """Notices may have been missed (listening began again): every stream looks."""
         for watchers in self._watching.values():
             for woken in watchers:
@@ -190,12 +188,9 @@ def _error(status: int, text: str) -> web.Response:
     return web.json_response({"error": text}, status=status)
 
 
-def refusal_text(language: str, refusal: Refusal) -> str:
-    t = translator(language)
-    if refusal.code == "illegal":
-        reason = refusal.reason
-        return t(f"reason.{reason.value if reason is not None else 'not_allowed'}")
-    return t(f"refusal.{refusal.code}")
+def _refused(status: int, language: str, refusal: Refusal) -> web.Response:
+    """A refusal, in the table's language."""
+    return _error(status, refusal_text(translator(language), refusal))
 
 
 class WebTable:
@@ -295,11 +290,11 @@ class WebTable:
             body = await request.json()
             step, sign = int(body["step"]), str(body["sign"])
         except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            return _error(400, refusal_text(table.language, Refusal("bad_button")))
+            return _refused(400, table.language, Refusal(Refused.BAD_BUTTON))
         try:
             await self.core.play.sign(table.id, viewer.user_id, step, sign)
         except Refusal as refusal:
-            return _error(409, refusal_text(table.language, refusal))
+            return _refused(409, table.language, refusal)
         return web.json_response({"sent": sign})
 
     async def get_table(self, request: web.Request) -> web.Response:
@@ -309,18 +304,18 @@ class WebTable:
     async def act(self, request: web.Request) -> web.Response:
         viewer, table, seat = await self._viewer_and_table(request)
         if seat is None:
-            return _error(403, refusal_text(table.language, Refusal("not_seated")))
+            return _refused(403, table.language, Refusal(Refused.NOT_SEATED))
         try:
             body = await request.json()
             step = int(body["step"])
             kind = KINDS_BY_CODE[str(body["kind"])]
             card = Card.parse(str(body["card"])) if body.get("card") else None
         except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            return _error(400, refusal_text(table.language, Refusal("bad_button")))
+            return _refused(400, table.language, Refusal(Refused.BAD_BUTTON))
         try:
             await self.core.play.act(table.id, viewer.user_id, step, kind, card)
         except Refusal as refusal:
-            return _error(409, refusal_text(table.language, refusal))
+            return _refused(409, table.language, refusal)
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
         return web.json_response(await self._view(fresh, seat))
@@ -341,8 +336,7 @@ class WebTable:
         # `WebServer.start`), and the stream also looks at the table's version now and then,
         # twice a second while notices cannot be heard (one small query), and reads the table
         # only when it moved.
-        shared = self.core.tables.shared
-        db = self.core.store.db
+        shared = self.core.shared
         with self.hub.watch(table.id) as woken:
             sent: dict[str, Any] | None = None
             version = -1
@@ -362,13 +356,13 @@ class WebTable:
                     if not shared:
                         wait = KEEPALIVE
                     else:
-                        wait = SHARED_SAFETY if db.listening else SHARED_POLL
+                        wait = SHARED_SAFETY if self.core.tables.listening else SHARED_POLL
                     try:
                         await asyncio.wait_for(woken.wait(), wait)
                         break
                     except TimeoutError:
                         quiet += wait
-                    if shared and await self.core.store.version_of(table.id) != version:
+                    if shared and await self.core.tables.version_of(table.id) != version:
                         break
                     if quiet >= KEEPALIVE:
                         await response.write(b": still here\n\n")
@@ -406,12 +400,12 @@ class WebTable:
             for team in bots:
                 await self.core.lobby.add_bot(table.id, viewer.user_id, team, level)
         except Refusal as refusal:
-            return _error(409, refusal_text(language, refusal))
+            return _refused(409, language, refusal)
         return web.json_response({"table": table.id})
 
     async def _free_thread(self) -> int:
         """Each local table is a "topic" of the one local group (one open table each)."""
-        return await self.core.store.last_thread(LOCAL_CHAT) + 1
+        return await self.core.lobby.last_thread(LOCAL_CHAT) + 1
 
     async def local_tables(self, request: web.Request) -> web.Response:
         """Lobbies with a free seat, for friends in other windows."""
@@ -434,7 +428,7 @@ class WebTable:
         try:
             await self.core.lobby.join(table.id, viewer.user_id, team)
         except Refusal as refusal:
-            return _error(409, refusal_text(table.language, refusal))
+            return _refused(409, table.language, refusal)
         return web.json_response({"table": table.id})
 
 
@@ -491,11 +485,9 @@ class WebServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        core = self.table.core
-        if core.tables.shared:
-            # Every worker's commits say which table changed; this one's streams hear them.
-            core.store.notify_tables = True
-            core.store.db.listen(TABLES_CHANNEL, self.hub.heard, self.hub.wake_all)
+        # Several workers: every worker's commits say which table changed; this one's streams
+        # hear them.
+        self.table.core.tables.listen(self.hub.wake, self.hub.heard_again)
         runner = web.AppRunner(self.table.app(), access_log=None)
         await runner.setup()
         await web.TCPSite(runner, self.host, self.port).start()

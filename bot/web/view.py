@@ -12,9 +12,10 @@ from bot.ai.signs import SIGNS
 from bot.game import Observation, Phase, envido_value, flor_value, has_flor, observe
 from bot.game.fair import commitment
 from bot.game.scoring import fosforos, malas_buenas
+from bot.game.seats import side_of
 from bot.game.state import HandLog
 from bot.i18n import translator
-from bot.storage.repo import Table, TableStatus
+from bot.model.table import Table, TableStatus
 from bot.views.common import Seating, plain, rules_line, seating_at
 from bot.views.summary import hand_result
 from bot.views.table import (
@@ -62,10 +63,11 @@ def table_view(
         "language": table.language,
         "rules": plain(rules_line(t, table.config)),
         "players": table.config.players,
+        "team_size": table.geometry.team_size,
         "target": table.config.target,
         "seat": seat,
         "seats": [
-            {"name": plain(who.names[s]), "bot": table.bot_level(s) is not None, "side": s % 2}
+            {"name": plain(who.names[s]), "bot": table.bot_level(s) is not None, "side": side_of(s)}
             for s in range(table.config.players)
         ],
     }
@@ -115,7 +117,7 @@ def table_view(
         view["hand"] = [{"card": c.code, "name": card_name(c, table.language)} for c in obs.cards]
         playing = table.status is TableStatus.PLAYING
         view["actions"] = _actions(t, obs, table.language) if playing else []
-        if table.config.players == 4 and playing:
+        if table.geometry.partners(seat) and playing:
             view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
             view["signs_seen"] = [
                 f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})" for k in shown if k in SIGNS

@@ -7,7 +7,8 @@ import random
 import re
 
 from bot.game import MatchConfig
-from bot.storage.repo import Table, TableStatus
+from bot.model.outcome import Outcome
+from bot.model.table import Table, TableStatus
 from tests.conftest import GROUP, Harness
 
 PLAYERS = 300
@@ -16,8 +17,8 @@ PLAYERS = 300
 async def fill_league(h: Harness, matches: int) -> None:
     rng = random.Random(300)
     now = h.clock()
-    store = h.services.store
-    async with h.services.db.transaction() as conn:
+    store = h.store
+    async with h.db.transaction() as conn:
         for i in range(PLAYERS):
             # Names at their worst: HTML specials (escaped, so longer) and past the width.
             await store.upsert_player(conn, 1000 + i, f"<&{i:03d}>Jugadora de truco", None, now)
@@ -30,7 +31,8 @@ async def fill_league(h: Harness, matches: int) -> None:
                 started_at=now - 600, ended_at=now,
             )  # fmt: skip
             table.id = await store.insert_table(conn, table)
-            await store.record_match(conn, table, "won", rng.randrange(2), now + n)
+            outcome = Outcome.reached(rng.randrange(2), (15, 3))
+            await store.record_match(conn, table, outcome, now + n)
 
 
 async def test_tabla_with_300_players_pages_under_the_limit(harness: Harness) -> None:
@@ -58,7 +60,7 @@ async def test_tabla_with_300_players_pages_under_the_limit(harness: Harness) ->
             await h.settle()
     players_in_league = {
         r["user_id"] - 1000
-        for r in await h.services.db.fetchall("SELECT DISTINCT user_id FROM match_players")
+        for r in await h.db.fetchall("SELECT DISTINCT user_id FROM match_players")
     } - {299}
     assert set(seen) == players_in_league and all(n == 1 for n in seen.values())
     await asker.tap(GROUP, panel.message_id, "◀️")  # and back

@@ -9,7 +9,7 @@ from bot.ai.signs import signs_to_show
 from bot.game import replay
 from bot.game.actions import parse_any
 from bot.i18n import translator
-from bot.storage.repo import BOT_IDS, Table
+from bot.model.table import BOT_IDS, Table
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, play_to_the_end
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -42,7 +42,7 @@ async def abandon(h: Harness, user: FakeUser) -> StoredMessage:
 
 
 async def logged(h: Harness, game_id: int) -> list[tuple[int | None, str]]:
-    rows = await h.services.db.fetchall(
+    rows = await h.db.fetchall(
         "SELECT user_id, code FROM actions WHERE game_id = ? ORDER BY seq", game_id
     )
     return [(r["user_id"], r["code"]) for r in rows]
@@ -60,10 +60,10 @@ async def test_a_whole_match_against_a_hard_bot_through_the_buttons(harness: Har
     assert hand_message(h, ana) is not None  # her cards, privately
     game_id = table.id
     await play_to_the_end(h, [ana], seed=4)
-    record = await h.services.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
+    record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
     assert record is not None and record["outcome"] == "won" and record["bots"] == 1
     # Practice: nobody's rating moved.
-    assert await h.services.db.fetchall("SELECT * FROM ratings") == []
+    assert await h.db.fetchall("SELECT * FROM ratings") == []
     log = await logged(h, game_id)
     bot_moves = [code for user, code in log if user == BOT_IDS["dificil"]]
     assert bot_moves and all(code.startswith("1:") for code in bot_moves)
@@ -97,13 +97,13 @@ async def test_three_people_and_a_bot_play_2v2(harness: Harness) -> None:
     assert any("Beto</b> y <b>🤖 Bot normal" in text for text in h.fake.texts(GROUP))
     game_id = table.id
     await play_to_the_end(h, [ana, beto, caro], seed=9)
-    record = await h.services.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
+    record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
     assert record is not None and record["bots"] == 1
-    seats = await h.services.db.fetchall(
+    seats = await h.db.fetchall(
         "SELECT user_id FROM match_players WHERE game_id = ? ORDER BY seat", game_id
     )
     assert [r["user_id"] for r in seats] == [1, 2, 3, BOT_IDS["normal"]]
-    assert await h.services.db.fetchall("SELECT * FROM player_match_stats") == []
+    assert await h.db.fetchall("SELECT * FROM player_match_stats") == []
     ana.send(GROUP, "/tabla")
     await h.settle()
     assert "Bot" not in h.fake.last(GROUP).text
@@ -201,10 +201,10 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
     ana, beto, caro, dani = await four_at_2v2(h)
     prompt = await abandon(h, dani)
     assert "<b>Dani</b>" in prompt.text and "<b>Beto</b>," in prompt.text
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded"
     assert record["winner_side"] == 0 and record["bots"] == 0
-    rated = await h.services.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
+    rated = await h.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
     assert [(r["user_id"], r["matches"]) for r in rated] == [(1, 1), (2, 1), (3, 1), (4, 1)]
     table = await the_table(h)
     step = table.state.step if table.state else -1
@@ -228,9 +228,9 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
     assert answer["text"] == "Eso ya se decidió."
     await play_to_the_end(h, [ana, beto, caro], seed=5)
     # The match played on with a bot; the league keeps it as it stood when Dani left.
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 0
-    again = await h.services.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
+    again = await h.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
     assert [(r["user_id"], r["matches"]) for r in again] == [(1, 1), (2, 1), (3, 1), (4, 1)]
 
 
@@ -243,10 +243,10 @@ async def test_ending_instead_of_a_bot_concedes_for_the_side_that_left(harness: 
     answer = await ana.tap(GROUP, prompt.message_id, "🏁 Terminar")
     assert answer["text"] == "Partida terminada."
     await h.settle()
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded"
     assert record["winner_side"] == 1 and record["bots"] == 0
-    rated = await h.services.db.fetchall("SELECT matches FROM ratings")
+    rated = await h.db.fetchall("SELECT matches FROM ratings")
     assert [r["matches"] for r in rated] == [1, 1, 1, 1]  # rated once, not again at the end
 
 
@@ -264,7 +264,7 @@ async def test_a_side_whose_partner_is_a_bot_concedes_at_once(harness: Harness) 
     await h.settle()
     ana.send(GROUP, "/abandonar")
     await h.settle()
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 1
     assert await h.services.tables.table_in(GROUP, 0) is None
 

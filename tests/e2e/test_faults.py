@@ -55,9 +55,7 @@ async def queue_replies(h: Harness, count: int, tag: str) -> list[str]:
     expected = [f"{tag}{n}" for n in range(count)]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        row = await h.services.db.fetchone(
-            "SELECT count(*) AS n FROM outbox WHERE chat_id = ?", GROUP
-        )
+        row = await h.db.fetchone("SELECT count(*) AS n FROM outbox WHERE chat_id = ?", GROUP)
         if row is not None and row["n"] >= count - 2:
             break
         await asyncio.sleep(0.01)
@@ -69,7 +67,7 @@ async def test_a_database_locked_by_another_process_freezes_nothing_and_loses_no
 ) -> None:
     path = tmp_path / "locked.db"
     async with harness_with(fake, path, group_interval=0.3) as h:
-        h.services.db.lock_wait = 2.0  # a write gives up (and is tried again) after 2 s
+        h.db.lock_wait = 2.0  # a write gives up (and is tried again) after 2 s
         ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
         await open_table(h, [ana, juan], "1v1 15")
         tags = await queue_replies(h, 6, "lk")
@@ -116,7 +114,7 @@ async def test_a_read_only_database_loses_nothing_and_play_resumes(
         ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
         await open_table(h, [ana, juan], "1v1 15")
         tags = await queue_replies(h, 5, "ro")
-        raw = h.services.db.db  # type: ignore[attr-defined]
+        raw = h.db.db  # type: ignore[attr-defined]
         raw.execute("PRAGMA query_only=1")  # every write now fails, as on a read-only file
         with LoopStalls() as stalls:
             await h.until(lambda: any("would not record it" in r.getMessage()
@@ -161,7 +159,7 @@ async def test_a_database_that_takes_no_write_still_answers_a_command(
     async with harness_with(fake, tmp_path / "nowrite.db") as h:
         ana = h.user(1, "Ana")
         other = GROUP - 1
-        raw = h.services.db.db  # type: ignore[attr-defined]
+        raw = h.db.db  # type: ignore[attr-defined]
         with LoopStalls() as stalls:
             raw.execute("PRAGMA query_only=1")
             asked = ana.send(other, "/nueva")

@@ -54,20 +54,22 @@ async def test_a_losing_opener_cannot_escape_the_league_with_cancelar(harness: H
     await open_table(h, [ana, juan], "1v1 15")
     ana.send(GROUP, "/cancelar")
     await h.settle()
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 1
-    rated = await h.services.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
+    rated = await h.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
     assert [(r["user_id"], r["matches"]) for r in rated] == [(1, 1), (2, 1)]
 
     await open_table(h, [ana, juan], "1v1 15")
     table = await h.services.tables.table_in(GROUP, 0)
-    assert table is not None and table.message_id is not None
+    assert table is not None
+    board = (await h.telegram(table.id)).board
+    assert board is not None
     admin.send(GROUP, "/cancelar")
     await h.settle()
-    record = await h.services.db.fetchone("SELECT * FROM matches WHERE game_id = ?", table.id)
+    record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", table.id)
     assert record is not None and record["outcome"] == "cancelled"
-    assert "no cuenta para la tabla" in h.fake.messages[GROUP][table.message_id].text
-    again = await h.services.db.fetchall("SELECT matches FROM ratings")
+    assert "no cuenta para la tabla" in h.fake.messages[GROUP][board].text
+    again = await h.db.fetchall("SELECT matches FROM ratings")
     assert [r["matches"] for r in again] == [1, 1]  # the cancelled match moved nobody
 
 
@@ -135,8 +137,10 @@ async def test_a_flood_of_commands_does_not_hold_the_board_back(
         ana, juan, troll = h.user(1, "Ana"), h.user(2, "Juan"), h.user(3, "Troll")
         await open_table(h, [ana, juan], "1v1 15")
         table = await h.services.tables.table_in(GROUP, 0)
-        assert table is not None and table.message_id is not None and table.state is not None
-        board = h.fake.messages[GROUP][table.message_id].text
+        assert table is not None and table.state is not None
+        board_id = (await h.telegram(table.id)).board
+        assert board_id is not None
+        board = h.fake.messages[GROUP][board_id].text
         for n in range(30):
             troll.send(GROUP, f"/nueva zz{n}")  # each answer is different: none coalesce
         await h.until(lambda: any("zz" in m.text for m in h.fake.live(GROUP)))
@@ -145,7 +149,7 @@ async def test_a_flood_of_commands_does_not_hold_the_board_back(
         assert message is not None
         card = next(b for b in message.buttons() if b["callback_data"].count(":") == 4)
         await player.tap(player.id, message.message_id, card["text"])
-        await h.until(lambda: h.fake.messages[GROUP][table.message_id].text != board)
+        await h.until(lambda: h.fake.messages[GROUP][board_id].text != board)
         replies = [m for m in h.fake.live(GROUP) if "zz" in m.text]
         assert len(replies) < 15, len(replies)  # the board did not wait for all thirty
         await h.settle()

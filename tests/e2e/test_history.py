@@ -17,12 +17,12 @@ OTHER = -100777
 
 
 def readme_snippet() -> str:
-    """The README's "Check the deals" code, run as the README shows it."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The "check the deals" code of docs/playing.md, run as the page shows it."""
+    text = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
     match = re.search(
         r"<!-- verify:start -->\s*```python\n(.*?)```\s*<!-- verify:end -->", text, re.S
     )
-    assert match, "the README lost its deal-checking snippet"
+    assert match, "docs/playing.md lost its deal-checking snippet"
     return match.group(1)
 
 
@@ -47,9 +47,9 @@ async def test_history_account_export_and_verification_of_a_finished_match(
     shown = [x for chat in (GROUP, 1, 2) for x in h.fake.texts(chat) if seed in x]
     assert len(shown) == 1 and "🏆" in shown[0] and f"/verificar {table.id}" in shown[0]
 
-    state = (await h.services.store.table(table.id)).state  # type: ignore[union-attr]
+    state = (await h.store.table(table.id)).state  # type: ignore[union-attr]
     assert state is not None and state.is_over
-    log = [parse_any(code) for _, _, code in await h.services.store.action_log(table.id)]
+    log = [parse_any(code) for _, _, code in await h.store.action_log(table.id)]
 
     # /historial lists it; its 🔎 button opens it hand by hand, in pages under the limit.
     ana.send(GROUP, "/historial")

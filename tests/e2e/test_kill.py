@@ -191,7 +191,14 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
             assert ends and final in ends[0]
             duplicates += len(ends) - 1
             # Each player's hand message shows the committed state.
-            hands = {int(k): v for k, v in json.loads(game["hand_messages"]).items()}
+            hands = {
+                int(r["name"][5:]): int(r["value"])
+                for r in db.execute(
+                    "SELECT name, value FROM front_records WHERE front = 'telegram'"
+                    " AND table_id = ? AND name LIKE 'hand:%'",
+                    (game["id"],),
+                )
+            }
             for seat, user_id in enumerate(seats):
                 shown = fake.messages[user_id][hands[user_id]]
                 title = t("hand.title", rules=rules_line(t, config))

@@ -13,9 +13,10 @@ async def _lobby(h: Harness) -> tuple[int, str]:
     ana.send(GROUP, "/nueva")
     await h.settle()
     table = await h.services.tables.table_in(GROUP, 0)
-    assert table is not None and table.join_token is not None
+    join = (await h.telegram(table.id)).join if table is not None else None
+    assert table is not None and join is not None
     assert table.seats == [1, None]
-    return table.id, table.join_token
+    return table.id, join
 
 
 async def _seats(h: Harness, table_id: int) -> list[int | None]:

@@ -28,7 +28,7 @@ async def test_a_1v1_match_from_nueva_to_the_last_fosforo(harness: Harness) -> N
     taps = await play_to_the_end(h, [ana, juan], seed=1)
     assert taps > 5
     assert match_over(h)
-    table_row = await h.services.db.fetchone("SELECT * FROM matches")
+    table_row = await h.db.fetchone("SELECT * FROM matches")
     assert table_row is not None and table_row["outcome"] == "won"
     assert max(table_row["score0"], table_row["score1"]) >= 15
 
@@ -137,7 +137,7 @@ async def _play_checking_the_board(h: Harness, mode: str) -> None:
         assert answer["text"] in ("", None) or "pasó" not in answer["text"], answer
     assert match_over(h) and checked > 50
     declared = sum(text.count("</b> ¡Flor!") for text in h.fake.texts(GROUP))  # "Flor: Ana ¡Flor!"
-    log = await h.services.store.action_log(table.id)
+    log = await h.store.action_log(table.id)
     flores = [code for _, _, code in log if code.split(":")[1:] == [KIND_CODES[ActionKind.FLOR]]]
     assert flores, "no flor in the whole match: pick another seed"
     assert declared >= 1
@@ -157,9 +157,7 @@ async def test_fast_play_keeps_the_group_at_most_one_message_behind(
         opened = await h.services.tables.table_in(GROUP, 0)
         assert opened is not None
         for _ in range(2000):
-            pending = await h.services.db.fetchall(
-                "SELECT kind FROM outbox WHERE chat_id = ?", GROUP
-            )
+            pending = await h.db.fetchall("SELECT kind FROM outbox WHERE chat_id = ?", GROUP)
             kinds = [r["kind"] for r in pending]
             assert len([k for k in kinds if k != "match_end"]) <= 1, kinds
             table = await h.services.tables.get(opened.id)

@@ -102,7 +102,7 @@ async def test_many_tables_tapped_at_once_stay_consistent(harness: Harness) -> N
         if table is None:
             continue
         assert table.state is not None
-        log = await h.services.store.action_log(table.id)
+        log = await h.store.action_log(table.id)
         assert [seq for seq, _, _ in log] == list(range(len(log)))
         rebuilt = replay(
             MatchConfig.from_dict(table.config.to_dict()), [parse_any(c) for _, _, c in log]

@@ -34,7 +34,7 @@ async def current(h: Harness) -> MatchState:
 
 
 async def action_log(h: Harness) -> list[str]:
-    rows = await h.services.db.fetchall("SELECT code FROM actions ORDER BY game_id, seq")
+    rows = await h.db.fetchall("SELECT code FROM actions ORDER BY game_id, seq")
     return [r["code"] for r in rows]
 
 
@@ -46,9 +46,9 @@ async def test_a_2v2_match_with_teams_chosen_in_the_lobby(harness: Harness) -> N
     assert table is not None and table.seats == [10, 11, 12, 13]  # Ana+Caro vs Beto+Dani
     assert "Ana</b> y <b>Caro" in h.fake.last(GROUP).text
     await play_to_the_end(h, users, seed=3)
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["players"] == 4 and record["flor"] == 0
-    sides = await h.services.db.fetchall("SELECT user_id, side FROM match_players ORDER BY seat")
+    sides = await h.db.fetchall("SELECT user_id, side FROM match_players ORDER BY seat")
     assert [(r["user_id"], r["side"]) for r in sides] == [(10, 0), (11, 1), (12, 0), (13, 1)]
 
 
@@ -85,8 +85,10 @@ async def test_an_opener_the_bot_cannot_message_is_named_and_told_how_to_sit(
     assert "Abrió la mesa: Juan" in lobby.text
     assert "Juan</b>: para sentarte, abrí el chat privado conmigo" in lobby.text
     table = await h.services.tables.table_in(GROUP, 0)
-    assert table is not None and table.seats == [None, None] and table.join_token
-    juan.start_bot(f"j{table.join_token}")
+    assert table is not None and table.seats == [None, None]
+    join = (await h.telegram(table.id)).join
+    assert join
+    juan.start_bot(f"j{join}")
     await h.settle()
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.seats == [2, None]
@@ -103,11 +105,12 @@ async def test_joining_without_a_private_chat_goes_through_the_start_link(harnes
     answer = await juan.tap(GROUP, lobby.message_id, "✋ Unirme")
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None
-    assert table.join_token is not None and len(table.join_token) >= 16
-    assert answer["url"] == f"https://t.me/truco_test_bot?start=j{table.join_token}"
+    join = (await h.telegram(table.id)).join
+    assert join is not None and len(join) >= 16
+    assert answer["url"] == f"https://t.me/truco_test_bot?start=j{join}"
     await h.settle()
     assert table.seats == [1, None]
-    juan.start_bot(f"j{table.join_token}")
+    juan.start_bot(f"j{join}")
     await h.settle()
     assert any("te sumaste" in text for text in h.fake.texts(2))
     table = await h.services.tables.table_in(GROUP, 0)
@@ -291,7 +294,7 @@ async def test_abandonar_concedes_and_records_the_match(harness: Harness) -> Non
     juan.send(GROUP, "/abandonar")
     await h.settle()
     assert any("Ganó <b>Ana</b>" in text for text in h.fake.texts(GROUP))
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 0
 
 
@@ -470,7 +473,7 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(harness: Harness
     assert table is not None and table.chat_id == new_chat
     assert "Juega" in h.fake.last(new_chat).text  # the board, sent anew in the supergroup
     await play_to_the_end(h, [ana, juan], seed=2, chat=new_chat)
-    record = await h.services.db.fetchone("SELECT chat_id FROM matches")
+    record = await h.db.fetchone("SELECT chat_id FROM matches")
     assert record is not None and record["chat_id"] == new_chat
 
 
@@ -491,7 +494,7 @@ async def test_removing_the_bot_closes_the_table_as_cancelled(harness: Harness) 
     )  # fmt: skip
     await h.settle()
     assert await h.services.tables.table_in(GROUP, 0) is None
-    record = await h.services.db.fetchone("SELECT outcome FROM matches")
+    record = await h.db.fetchone("SELECT outcome FROM matches")
     assert record is not None and record["outcome"] == "cancelled"
     assert hand_message(h, ana) is None  # no buttons left to tap
 

@@ -43,7 +43,7 @@ async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Ha
     await h.until(lambda: len(timeouts(h)) == 1)
     assert "Ana" in timeouts(h)[0]
     await h.settle()
-    log = await h.services.db.fetchall("SELECT code FROM actions ORDER BY seq")
+    log = await h.db.fetchall("SELECT code FROM actions ORDER BY seq")
     assert log[-1]["code"] == f"0:p:{lowest.code}"
     for _ in range(20):  # nobody ever plays: the first side to time out three times loses
         if any("tres veces seguidas" in t for t in h.fake.texts(GROUP)):
@@ -59,7 +59,7 @@ async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Ha
     await h.settle()
     conceded = next(t for t in h.fake.texts(GROUP) if "tres veces seguidas" in t)
     loser = 0 if "Ana" in conceded else 1
-    record = await h.services.db.fetchone("SELECT * FROM matches")
+    record = await h.db.fetchone("SELECT * FROM matches")
     assert record is not None and record["outcome"] == "conceded"
     assert record["winner_side"] == 1 - loser
     by_loser = [t for t in timeouts(h) if ("Ana" if loser == 0 else "Juan") in t]
@@ -108,5 +108,5 @@ async def test_a_deadline_that_passed_while_down_fires_once(timed: Harness) -> N
     await h.until(lambda: h.app.bot_data.get("sweeps", 0) >= sweeps + 3)  # nothing more
     await h.settle()
     assert len(timeouts(h)) == 1
-    rows = await h.services.db.fetchall("SELECT code FROM actions WHERE user_id IS NOT NULL")
+    rows = await h.db.fetchall("SELECT code FROM actions WHERE user_id IS NOT NULL")
     assert len(rows) == 1

@@ -13,7 +13,7 @@ import pytest
 from bot.game import MatchState, replay
 from bot.game.actions import parse_any
 from bot.game.events import EnvidoResolved, Event, FlorResolved, HandDealt, Scored
-from bot.storage.repo import Table
+from bot.model.table import Table
 from bot.views.common import phone_lines, plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table, play_to_the_end
@@ -53,10 +53,10 @@ def boards(h: Harness) -> list[str]:
 
 async def finished(h: Harness) -> tuple[Table, list[list[Event]]]:
     """The last table of the group and the events of each hand, from its action log."""
-    rows = await h.services.db.fetchall("SELECT max(id) AS id FROM games WHERE chat_id = ?", GROUP)
+    rows = await h.db.fetchall("SELECT max(id) AS id FROM games WHERE chat_id = ?", GROUP)
     table = await h.services.tables.get(rows[0]["id"])
     assert table is not None and table.state is not None and table.state.is_over
-    log = await h.services.store.action_log(table.id)
+    log = await h.store.action_log(table.id)
     state = MatchState(table.config)
     hands: list[list[Event]] = []
     for _, _, code in log:

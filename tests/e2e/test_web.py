@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlencode
 import aiohttp
 import pytest
 
-from bot.storage.repo import Table
+from bot.model.table import Table
 from bot.web.initdata import sign
 from tests.conftest import GROUP, TOKEN, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, open_table

@@ -122,7 +122,7 @@ async def test_three_workers_share_the_tables_and_apply_each_action_once(
     assert all(any("🏆" in t for t in fake.texts(chat)) for chat, _, _ in pairs)
     used = {url for url in fake.posted.values()}
     assert len(used) == WORKERS  # the updates really were spread over the workers
-    db = workers.harnesses[0].services.db
+    db = workers.harnesses[0].db
     games = await db.fetchall("SELECT id, config, state FROM games ORDER BY id")
     assert len(games) == MATCHES
     for game in games:
@@ -130,7 +130,7 @@ async def test_three_workers_share_the_tables_and_apply_each_action_once(
             "SELECT seq, code FROM actions WHERE game_id = ? ORDER BY seq", game["id"]
         )
         assert [r["seq"] for r in rows] == list(range(len(rows)))  # once each, no gap
-        table = await workers.harnesses[0].services.store.table(game["id"])
+        table = await workers.harnesses[0].store.table(game["id"])
         assert table is not None and table.state is not None
         rebuilt = replay(table.config, [parse_any(r["code"]) for r in rows])
         assert rebuilt.to_dict() == table.state.to_dict()

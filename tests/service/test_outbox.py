@@ -9,8 +9,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.model.outbox import POST, REFRESH, URGENT, Outgoing
 from bot.storage.db import Database
-from bot.storage.outbox import POST, REFRESH, URGENT, OutboxStore, Outgoing
+from bot.storage.outbox import OutboxStore
 from tests.pg import Cluster
 from tests.waiting import until_async
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.model.outbox import REFRESH, URGENT, Outgoing, Pending
+from bot.service.mailbox import Delivery, Mailbox
 from bot.storage.db import Database
-from bot.storage.outbox import REFRESH, URGENT, Outgoing, Pending
-from bot.telegram.outbox import Delivery, Outbox
 from tests.waiting import until
 
 HOUR = 3600.0
@@ -21,7 +21,7 @@ async def test_a_held_refresh_bumped_to_urgent_goes_out_without_waiting(tmp_path
     db = await Database.open(tmp_path / "budget.db")
     # One call a second overall, and a held-back refresh may wait up to an hour: nothing in
     # this test gets out by waiting.
-    outbox = Outbox(db, group_interval=0.0, overall_per_second=1, hold_at_most=HOUR)
+    outbox = Mailbox(db, group_interval=0.0, overall_per_second=1, hold_at_most=HOUR)
     delivered: list[tuple[int, int, int]] = []
 
     async def deliver(row: Pending) -> Delivery:

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.game import ActionKind
+from bot.model.outbox import Outgoing, Pending
 from bot.service.changes import Change
 from bot.service.core import Core
+from bot.service.mailbox import Delivery, Mailbox
 from bot.storage.db import Database
-from bot.storage.outbox import OutboxStore, Outgoing, Pending, lane_channel
+from bot.storage.outbox import OutboxStore, lane_channel
 from bot.storage.repo import Store
-from bot.telegram.outbox import Delivery, Outbox
 from tests.pg import INSTALL_HINT, Cluster
 from tests.service.test_service import started_table
 from tests.waiting import until
@@ -37,7 +38,7 @@ class Worker:
     """One process's sender, as `python -m bot` builds it: its own pool and listener."""
 
     db: Database
-    outbox: Outbox
+    outbox: Mailbox
     got: list[Pending] = field(default_factory=list)
 
     async def deliver(self, row: Pending) -> Delivery:
@@ -53,7 +54,7 @@ async def workers(pg_url: str) -> AsyncIterator[list[Worker]]:
     made: list[Worker] = []
     for name in ("w1", "w2"):
         db = await Database.open(pg_url)
-        outbox = Outbox(db, 0.0, owner=name, poll=NO_POLL, store=OutboxStore(db, name))
+        outbox = Mailbox(db, 0.0, owner=name, poll=NO_POLL, store=OutboxStore(db, name))
         worker = Worker(db, outbox)
         outbox.start(worker.deliver)
         made.append(worker)

@@ -13,12 +13,13 @@ import pytest
 
 from bot.game import ActionKind, MatchConfig, replay
 from bot.game.actions import parse_any
+from bot.model.outbox import REFRESH, URGENT, Outgoing, Record
+from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Refusal
 from bot.service.core import Core
 from bot.storage.db import Database, DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.outbox import REFRESH, URGENT, Outgoing
-from bot.storage.repo import Store, Table, TableStatus
+from bot.storage.repo import Store
 from bot.telegram.planner import Planner
 from tests.pg import INSTALL_HINT, Cluster
 
@@ -81,7 +82,7 @@ async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> 
     await service.play.act(table_id, 1, step, ActionKind.TRUCO, None)
     await service.play.act(table_id, 2, step + 1, ActionKind.QUIERO, None)
     await service.play.act(table_id, 1, step + 2, ActionKind.PLAY, seat0_cards[0])
-    await service.tables.set_hand_message(table_id, 1, 42)
+    await service.tables.records.put([Record("telegram", table_id, "hand:1", "42")])
     table = await service.tables.get(table_id)
     assert table is not None and table.state is not None
     before = table.state.to_dict()
@@ -91,7 +92,7 @@ async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> 
     reloaded = await again.tables.get(table_id)
     assert reloaded is not None and reloaded.state is not None
     assert reloaded.state.to_dict() == before
-    assert reloaded.hand_messages == {1: 42}
+    assert await again.tables.records.of("telegram", table_id) == {"hand:1": "42"}
     log = await again.store.action_log(table_id)
     assert [seq for seq, _, _ in log] == list(range(len(log)))
     rebuilt = replay(reloaded.config, [parse_any(code) for _, _, code in log])

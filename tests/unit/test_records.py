@@ -10,9 +10,12 @@ import pytest
 
 from bot import codec
 from bot.game import ActionKind
+from bot.model.outbox import Outgoing, RowKind
+from bot.model.table import Call, Note
+from bot.service.core import Core
 from bot.storage.db import Database
-from bot.storage.outbox import OutboxStore, Outgoing, RowKind
-from bot.storage.repo import Call, Note
+from bot.storage.outbox import OutboxStore
+from bot.storage.repo import Store
 from bot.telegram.delivery import Deliverer
 
 
@@ -53,7 +56,8 @@ async def test_a_row_of_a_kind_no_longer_made_is_dropped_and_said(
         )
     rows = await store.lane_rows(-5)
     assert [r.kind for r in rows] == [RowKind.TEXT, None]
-    deliverer = Deliverer(None, None, None, None, None, "truco_bot")  # type: ignore[arg-type]
+    core = Core.build(Store(db))
+    deliverer = Deliverer(None, core, None, "truco_bot")  # type: ignore[arg-type]
     with caplog.at_level(logging.WARNING, logger="bot.telegram.delivery"):
         delivery = await deliverer.deliver(rows[1])
     assert not delivery.called and "no longer makes" in caplog.text

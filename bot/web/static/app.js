@@ -121,7 +121,7 @@ async function showNew() {
     const { tables } = await api("GET", "/api/local/tables");
     for (const t of tables) {
       const names = t.seats.map((s) => s.name).join(", ");
-      const teams = t.players === 4 ? [0, 1] : [null];
+      const teams = t.team_size > 1 ? [0, 1] : [null];
       list.append(el("p", {}, `#${t.id} · ${t.rules} · ${names} `,
         teams.map((team) => el("button", { class: "secondary", onclick: async () => {
           try { await api("POST", `/api/table/${t.id}/join`, { team }); openTable(t.id); }

@@ -1,14 +1,17 @@
-"""The sender: delivers the outbox, one lane per chat, paced, after the commit that wrote it.
+"""The core's mailbox: delivers the outbox, one lane per chat, paced, after the commit that
+wrote it, through a front end's `deliver` (the Telegram adapter's).
 
 Everything the bot says is first a row in the database (see `bot.storage.outbox`), written in
-the same transaction as the change that caused it; this module sends it. A lane is owned by one
-sender at a time (a lease in `lanes`), delivers its rows in order (posts first, then urgent
-refreshes, then the rest) and, in a group, leaves `group_interval` seconds between calls, a
-pace kept in the database so that a restart does not burst. A row is marked sent in a
-transaction after Telegram answered: a crash in between sends it once more, nothing else does.
+the same transaction as the change that caused it; this module hands it to the front end. A
+lane is owned by one sender at a time (a lease in `lanes`), delivers its rows in order (posts
+first, then urgent refreshes, then the rest) and, in a group, leaves `group_interval` seconds
+between calls, a pace kept in the database so that a restart does not burst. A row is marked
+sent in a transaction after the front end's call succeeded: a crash in between sends it once
+more, nothing else does.
 
-A 429 is waited out in its own lane (other chats go on), network errors are retried with a
-growing pause, and a call Telegram refuses is logged and dropped so it cannot block the lane.
+What a failed call means is the front end's to say (`Judge`): a pause it was asked for is
+waited out in its own lane (other chats go on), a passing fault is retried with a growing
+pause, and a call refused is logged and dropped so it cannot block the lane.
 Private chats are not paced per chat; a shared budget of `overall_per_second` calls holds back
 only background refreshes, so a tapper's own hand and a "your turn" message never wait.
 
@@ -33,10 +36,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
-
+from bot.model.outbox import POST, Outgoing, Pending
 from bot.storage.db import Conn, Database
-from bot.storage.outbox import POST, OutboxStore, Outgoing, Pending, lane_channel
+from bot.storage.outbox import OutboxStore, lane_channel
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,6 @@ Committer = Callable[[Writer], Awaitable[None]]
 LANE_BATCH = 16  # rows read from a lane at a time
 POSTS_IN_A_ROW = 3  # in a group, after this many new messages a waiting refresh (the board) goes
 SAFETY_POLL = 5.0  # seconds between looks for lanes with work, while notices are heard
-_SOFT_REFUSALS = ("chat not found", "bot was kicked", "not enough rights", "have no rights")
 
 
 @dataclass
@@ -60,6 +61,24 @@ class Delivery:
 
 
 Deliver = Callable[[Pending], Awaitable[Delivery]]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a failed delivery means, as its front end judges it."""
+
+    wait: float | None = None  # asked to wait: the row is tried again after this many seconds
+    retry: bool = False  # a passing fault (the network): tried again after a growing pause
+    called: bool = True  # dropped: the call was made (the lane's pace counts it)
+    expected: bool = False  # dropped, and nothing to worry about (a warning, not an error)
+    said: str = ""  # how the log says it
+
+
+Judge = Callable[[Exception], Verdict]
+
+
+def _unknown(error: Exception) -> Verdict:
+    return Verdict(called=False)
 
 
 class _Budget:
@@ -167,7 +186,7 @@ class _Lane:
         self.timer: asyncio.TimerHandle | None = None  # wake when another's lease ends
 
 
-class Outbox:
+class Mailbox:
     def __init__(
         self,
         db: Database,
@@ -179,8 +198,10 @@ class Outbox:
         lease: float = 15.0,
         poll: float = 1.0,
         store: OutboxStore | None = None,
+        judge: Judge = _unknown,
     ) -> None:
         self.db = db
+        self.judge = judge
         self.owner = owner or (store.owner if store else uuid.uuid4().hex)
         # shared with the core's commits (what they learned of other senders' lanes)
         self.store = store or OutboxStore(db, self.owner)
@@ -197,8 +218,8 @@ class Outbox:
         self._running = 0  # lane tasks running (a count: no scan of every lane ever seen)
         # PostgreSQL: lanes read, and rows marked sent, several at a time (see `_Gather`)
         self._reads = {last: _Gather(self._read_lanes(last)) for last in (False, True)}
-        # (waiting a moment for more, 2 ms, made 1.76 rows a statement of 1.13, and measured no
-        # cheaper: 9.35 ms of CPU a tap against 8.19, bench/stack.py, 300 tables, 2 workers)
+        # (waiting a moment for more gathered more rows a statement, and was no cheaper:
+        # docs/performance.md)
         self._completes = _Gather(self._complete_rows)
         # Rows another process wrote for a lane of ours: how many took each whole number of ms
         # from their commit to our reading them (the cross-process delivery delay, a histogram;
@@ -210,11 +231,14 @@ class Outbox:
         """Inside the caller's transaction; call `wake` after it commits."""
         await self.store.enqueue(conn, rows, time.time())
 
-    async def send(self, rows: list[Outgoing]) -> None:
-        """Rows that change nothing else (a reply to a command): their own transaction."""
-        if not rows:
+    async def send(self, rows: list[Outgoing], also: Writer | None = None) -> None:
+        """Rows that change nothing else (a reply to a command), with `also`'s writes: their own
+        transaction."""
+        if not rows and also is None:
             return
         async with self.db.transaction() as conn:
+            if also is not None:
+                await also(conn)
             await self.write(conn, rows)
         self.wake(rows)
 
@@ -409,32 +433,31 @@ class Outbox:
         assert self.deliver is not None
         try:
             delivery = await self.deliver(row)
-        except RetryAfter as error:
-            pause = _seconds(error.retry_after)
-            log.warning("429 in chat %s: waiting %.1f s", lane.chat_id, pause)
-            lane.next_at = time.time() + pause + 0.1
-            lane.retry = True
-            return  # the row stays; the lane tries it again after the pause
-        except Forbidden as error:
-            log.warning("chat %s refuses the bot (%s): dropped a %s", lane.chat_id, error, row.kind)
-            delivery = Delivery(called=True)
-        except BadRequest as error:
-            text = str(error).lower()
-            if any(soft in text for soft in _SOFT_REFUSALS):
-                log.warning("call refused in chat %s (%s): dropped", lane.chat_id, error)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            verdict = self.judge(error)
+            if verdict.wait is not None:
+                log.warning("%s in chat %s: waiting %.1f s", verdict.said, lane.chat_id,
+                            verdict.wait)  # fmt: skip
+                lane.next_at = time.time() + verdict.wait + 0.1
+                lane.retry = True
+                return  # the row stays; the lane tries it again after the pause
+            if verdict.retry:  # a timeout or a dropped connection: the row stays
+                lane.failures += 1
+                pause = min(30.0, 0.25 * 2**lane.failures)
+                log.warning("call in chat %s failed (%s), again in %.1f s", lane.chat_id,
+                            verdict.said, pause)  # fmt: skip
+                lane.next_at = time.time() + pause
+                lane.retry = True
+                return
+            if verdict.expected:
+                log.warning("call refused in chat %s (%s): dropped a %s", lane.chat_id,
+                            verdict.said, row.kind)  # fmt: skip
             else:
-                log.exception("call refused in chat %s: dropped a %s", lane.chat_id, row.kind)
-            delivery = Delivery(called=True)
-        except NetworkError as error:  # a timeout or a dropped connection: the row stays
-            lane.failures += 1
-            pause = min(30.0, 0.25 * 2**lane.failures)
-            log.warning("call in chat %s failed (%s), again in %.1f s", lane.chat_id, error, pause)
-            lane.next_at = time.time() + pause
-            lane.retry = True
-            return
-        except Exception:
-            log.exception("delivering a %s in chat %s failed: dropped", row.kind, lane.chat_id)
-            delivery = Delivery(called=False)
+                log.exception("delivering a %s in chat %s failed: dropped", row.kind,
+                              lane.chat_id)  # fmt: skip
+            delivery = Delivery(called=verdict.called)
         lane.failures = 0
         now = time.time()
         next_at = None
@@ -544,11 +567,3 @@ class Outbox:
                 await self.store.release_all(self.owner)
             except Exception:  # their leases end on their own
                 log.warning("could not let this sender's lanes go", exc_info=True)
-
-
-def _seconds(value: object) -> float:
-    total = getattr(value, "total_seconds", None)
-    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
-
-
-__all__ = ["POST", "Delivery", "Outbox", "Outgoing"]

@@ -15,7 +15,7 @@ from bot.game import MatchConfig
 
 
 class Option(StrEnum):
-    MODE = "mode"  # 1v1 or 2v2
+    MODE = "mode"  # 1v1, 2v2 (or 3v3): the seats
     TARGET = "target"  # a 30 or a 15
     FLOR = "flor"  # con or sin flor
     HOUSE = "house"  # R24's house rule: leaving early in round 1 gives 2
@@ -24,6 +24,13 @@ class Option(StrEnum):
     LANG = "lang"  # the chat's language (a group default only)
 
 
+# The options that are a rule of the match: its field in `MatchConfig`.
+RULE_OF = {
+    Option.MODE: "players",
+    Option.TARGET: "target",
+    Option.FLOR: "flor",
+    Option.HOUSE: "mazo_penalty",
+}
 LOBBY_OPTIONS = (Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.TIMER, Option.BOT)
 CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG)
 
@@ -56,15 +63,9 @@ class TableOptions:
     def cycled(self, option: Option) -> TableOptions:
         """The options after one tap on `option` (its next value). LANG is the chat's, not a
         table's: it leaves these unchanged."""
-        config = self.config
-        if option is Option.MODE:
-            return replace(self, config=replace(config, players=4 if config.players == 2 else 2))
-        if option is Option.TARGET:
-            return replace(self, config=replace(config, target=15 if config.target == 30 else 30))
-        if option is Option.FLOR:
-            return replace(self, config=replace(config, flor=not config.flor))
-        if option is Option.HOUSE:
-            return replace(self, config=replace(config, mazo_penalty=not config.mazo_penalty))
+        rule = RULE_OF.get(option)
+        if rule is not None:
+            return replace(self, config=self.config.cycled(rule))
         if option is Option.TIMER:
             return replace(self, timer=next_of(TIMER_CHOICES, self.timer))
         if option is Option.BOT:
@@ -77,24 +78,12 @@ class TableOptions:
         defaults: dict[str, Any], timer: int = 0, bot: str = DEFAULT_BOT_LEVEL
     ) -> TableOptions:
         """A group's stored defaults over the operator's (`timer`, `bot`)."""
-        config = MatchConfig(
-            players=int(defaults.get("players", 2)),
-            target=int(defaults.get("target", 30)),
-            flor=bool(defaults.get("flor", True)),
-            mazo_penalty=bool(defaults.get("house", True)),
-        )
+        config = MatchConfig.from_dict(defaults)
         seconds = int(defaults.get("timer", timer))
         return TableOptions(config, seconds, bot_level(defaults.get("bot", bot), bot_level(bot)))
 
     def to_defaults(self) -> dict[str, Any]:
-        return {
-            "players": self.config.players,
-            "target": self.config.target,
-            "flor": self.config.flor,
-            "house": self.config.mazo_penalty,
-            "timer": self.timer,
-            "bot": self.bot,
-        }
+        return {**self.config.to_dict(), "timer": self.timer, "bot": self.bot}
 
 
 def parse_option(text: str) -> Option | None:

@@ -1,0 +1,155 @@
+"""A table in a group (or a forum topic, or the local try-out): a lobby, then a match.
+
+The core's own table, with nothing of any front end on it: Telegram's message ids and join
+links are the Telegram adapter's records (`bot.telegram.records`), kept by table id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.game import ActionKind, MatchConfig, MatchState
+from bot.game.seats import Seats, seats
+from bot.model.options import DEFAULT_BOT_LEVEL, TableOptions
+from bot.model.outcome import Outcome
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
+
+# A computer player sits where a user id would: a negative number that names its level
+# (Telegram's user ids are positive).
+BOT_LEVELS: dict[int, str] = {-1: "facil", -2: "normal", -3: "dificil"}
+BOT_IDS: dict[str, int] = {level: uid for uid, level in BOT_LEVELS.items()}
+
+
+def is_bot(user_id: int | None) -> bool:
+    return user_id is not None and user_id < 0
+
+
+class Note(StrEnum):
+    """What a line of a table's recent calls says, besides a chant (stored as these strings)."""
+
+    MAZO = "mazo"
+    ENVIDO_VALUES = "envido_values"
+    FLOR_VALUES = "flor_values"
+    ENVIDO_ANNULLED = "envido_annulled"
+    CONCEDE = "concede"
+
+
+NOTES = frozenset(n.value for n in Note)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One line of the hand's recent calls: a chant or answer (`what` is an ActionKind), a note
+    (a Note), or the values said (`values`: (seat, value) pairs in the order said, value None
+    for "son buenas"; `seat` is None). Stored as `[seat, what, values]` lists, seat -1 for
+    none."""
+
+    seat: int | None
+    what: ActionKind | Note
+    values: tuple[tuple[int, int | None], ...] = ()
+
+    def to_json(self) -> list[Any]:
+        values = [list(v) for v in self.values] if self.values else None
+        return [-1 if self.seat is None else self.seat, self.what.value, values]
+
+    @staticmethod
+    def from_json(entry: Sequence[Any]) -> Call:
+        seat, what, values = entry
+        kind: ActionKind | Note = Note(what) if what in NOTES else ActionKind(what)
+        pairs = tuple((int(s), None if v is None else int(v)) for s, v in values) if values else ()
+        return Call(None if seat is None or seat < 0 else int(seat), kind, pairs)
+
+
+@dataclass
+class Table:
+    """A table: who opened it where, its options and seats, then its match."""
+
+    id: int
+    chat_id: int
+    thread_id: int
+    status: TableStatus
+    opener_id: int
+    config: MatchConfig
+    seats: list[int | None]
+    language: str
+    created_at: float
+    updated_at: float
+    state: MatchState | None = None
+    version: int = 0
+    calls: list[Call] = field(default_factory=list)  # the hand's recent calls
+    started_at: float | None = None
+    ended_at: float | None = None
+    turn_seconds: int = 0  # 0: sin tiempo
+    deadline: float | None = None  # when the player the game waits on runs out of time
+    strikes: list[int] = field(default_factory=lambda: [0, 0])  # timeouts in a row, per side
+    vacated: int | None = None  # a seat whose player left: the others choose bot or end
+    reminded: int | None = None  # the step whose half-time reminder was sent (once)
+    acted: dict[int, float] = field(default_factory=dict)  # person -> when they last acted
+    seed: str | None = None  # every deal comes from it (bot/game/fair.py); secret until the end
+    rematch_of: int | None = None  # the finished table whose 🔁 Revancha opened this one
+    outcome: Outcome | None = None  # how the match ended (set when it does)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @property
+    def geometry(self) -> Seats:
+        """Who is whose partner, rival and opposite at this table."""
+        return seats(self.config.players)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a person (never of a computer player)."""
+        if user_id < 0:
+            return None
+        for seat, occupant in enumerate(self.seats):
+            if occupant == user_id:
+                return seat
+        return None
+
+    @property
+    def players(self) -> list[int]:
+        """The people seated (computer players are not among them)."""
+        return [u for u in self.seats if u is not None and u > 0]
+
+    @property
+    def bot_seats(self) -> list[int]:
+        return [seat for seat, u in enumerate(self.seats) if is_bot(u)]
+
+    def bot_level(self, seat: int) -> str | None:
+        user = self.seats[seat]
+        return BOT_LEVELS.get(user) if user is not None else None
+
+    @property
+    def options(self) -> TableOptions:
+        """The table's options as they stand (its bots' level, or the default)."""
+        bots = self.bot_seats
+        level = self.bot_level(bots[0]) if bots else None
+        return TableOptions(self.config, self.turn_seconds, level or DEFAULT_BOT_LEVEL)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        state = self.state
+        return (state.scores[0], state.scores[1]) if state is not None else (0, 0)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A person as the bot knows them."""
+
+    user_id: int
+    name: str
+    username: str | None
+    can_dm: bool

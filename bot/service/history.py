@@ -1,0 +1,56 @@
+"""What was played: finished matches, their action logs and records, and the league's tables,
+as every front end reads them (nothing here writes: the league is written in the commit that
+ends a match, `Tables.commit`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.game import AnyAction, parse_any
+from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing
+from bot.model.table import Table
+from bot.storage.league import League
+from bot.storage.repo import Store
+
+
+class History:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.league = League(store.db)
+
+    # -- matches -----------------------------------------------------------------------------------
+    async def table(self, number: int) -> Table | None:
+        """Table `number` as committed (open or not), straight from the database."""
+        return await self.store.table(number)
+
+    async def recent(self, chat_id: int, limit: int = 10) -> list[dict[str, Any]]:
+        """A group's last finished matches' records, newest first (cancelled ones left out)."""
+        return await self.store.recent_matches(chat_id, limit)
+
+    async def record(self, table_id: int) -> dict[str, Any] | None:
+        """The league's record of a match (None: never finished)."""
+        return await self.store.match_record(table_id)
+
+    async def log(self, table_id: int) -> list[AnyAction]:
+        """Every action of a match, deals included, in order."""
+        return [parse_any(code) for _, _, code in await self.store.action_log(table_id)]
+
+    # -- the league --------------------------------------------------------------------------------
+    async def standings(
+        self, chat_id: int, players: int | None = None, since: float | None = None
+    ) -> list[Standing]:
+        return await self.league.standings(chat_id, players, since)
+
+    async def pairs(self, chat_id: int, since: float | None = None) -> list[Pair]:
+        return await self.league.pairs(chat_id, since)
+
+    async def numbers(self, user_id: int, chat_id: int | None = None) -> PlayerNumbers:
+        return await self.league.numbers(user_id, chat_id)
+
+    async def against_bots(
+        self, user_id: int, chat_id: int | None = None
+    ) -> dict[str, tuple[int, int]]:
+        return await self.league.against_bots(user_id, chat_id)
+
+    async def rating_changes(self, table_id: int) -> list[RatingChange]:
+        return await self.league.rating_changes(table_id)

@@ -1,0 +1,47 @@
+"""The Telegram adapter's own records of a table (kept by the core beside it, `Records`): the
+group message that shows it (the lobby, then the board), each player's private hand message,
+and the token of its join links (unguessable, unlike the table's number)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from bot.model.outbox import Record
+
+FRONT = "telegram"
+BOARD = "board"
+JOIN = "join"
+HAND = "hand:"  # + the player's user id
+
+
+def board_record(table_id: int, message_id: int | None) -> Record:
+    return Record(FRONT, table_id, BOARD, None if message_id is None else str(message_id))
+
+
+def hand_record(table_id: int, user_id: int, message_id: int | None) -> Record:
+    value = None if message_id is None else str(message_id)
+    return Record(FRONT, table_id, f"{HAND}{user_id}", value)
+
+
+def new_join_record(table_id: int) -> Record:
+    return Record(FRONT, table_id, JOIN, secrets.token_urlsafe(12))
+
+
+@dataclass(frozen=True)
+class TelegramTable:
+    """What Telegram shows of a table, by message id, and its join token."""
+
+    board: int | None
+    hands: dict[int, int]
+    join: str | None
+
+    @staticmethod
+    def of(values: dict[str, str]) -> TelegramTable:
+        hands = {
+            int(name[len(HAND) :]): int(value)
+            for name, value in values.items()
+            if name.startswith(HAND)
+        }
+        board = values.get(BOARD)
+        return TelegramTable(int(board) if board else None, hands, values.get(JOIN))
