@@ -363,9 +363,9 @@ class MatchState:
         self._last_hand: HandLog | None = None
         self.habits: tuple[Habits, ...] = (Habits(),) * config.players  # public, per seat
         self._past: tuple[PastHand, ...] = ()
-        # The hand a deal just closed: its log and public record are made when first asked for
-        # (a playout deals hundreds of hands and asks for none).
-        self._closed: HandState | None = None
+        # The hands deals closed since anyone asked: their log and public record are made when
+        # first asked for (a playout deals hundreds of hands and asks for none).
+        self._closed: tuple[HandState, ...] = ()
         self.step = 0  # actions applied, deals included
         self._legal: list[Action] | None = None
 
@@ -419,15 +419,17 @@ class MatchState:
         self._past = value
 
     def _close_record(self) -> None:
-        h = self._closed
-        if h is not None:
-            self._closed = None
-            self._last_hand = HandLog.of(h)
-            public = PastHand(
-                h.number, h.players, h.dealer, h.start_scores, tuple(h.history),
-                tuple(h.announced), tuple(h.son_buenas), self._shown(h),
-            )  # fmt: skip
-            self._past = (*self._past, public)
+        closed = self._closed
+        if closed:
+            self._closed = ()
+            self._last_hand = HandLog.of(closed[-1])
+            self._past = self._past + tuple(
+                PastHand(
+                    h.number, h.players, h.dealer, h.start_scores, tuple(h.history),
+                    tuple(h.announced), tuple(h.son_buenas), self._shown(h),
+                )  # fmt: skip
+                for h in closed
+            )
 
     @property
     def is_over(self) -> bool:
@@ -733,8 +735,8 @@ class MatchState:
         ):
             raise IllegalActionError(Reason.BAD_DEAL)
         if self.hand is not None:
-            self._close_record()
-            self._closed = self.hand  # (never changed again: the next hand is a new object)
+            # (never changed again: the next hand is a new object)
+            self._closed = (*self._closed, self.hand)
         if self.hand_number > 0:
             self.dealer = seats(self.players).next(self.dealer)  # R3
         self.hand_number += 1
