@@ -1,11 +1,12 @@
-"""The board's height on a phone: lines at 36 characters wide, at every step of random matches.
+"""The board's and the private hand message's height on a phone, at every step of random matches.
 
-    python bench/board_lines.py [--matches N] [--seed S] [--show]
+    python bench/board_lines.py [--matches N] [--seed S] [--names typical|short|long] [--show]
 
-The board is rendered as the group sees it (record of the last hand, score, the hand in play,
-its betting, the short seal), tags stripped, each line wrapped at 36 characters (an emoji
-counts as two). Prints the worst and the 95th percentile per mode; `--show` prints the
-tallest board.
+Each message is drawn as its reader sees it (the board: the end of the last hand, score, the
+hand in play, its betting, the short seal; each player's hand message: the same said to them,
+their cards and envido, with its buttons), tags stripped, each line wrapped at 36 characters
+(an emoji counts as two). Prints, per mode, the tallest and the 95th percentile of the board,
+and of the hand message its text lines and its rows of buttons; `--show` prints the tallest.
 """
 
 from __future__ import annotations
@@ -17,22 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.game import MatchConfig, new_match, observe, random_deal
-from bot.game.state import HandLog
+from bot.game import MatchConfig, new_match, random_deal
+from bot.game.ending import ended_hands
 from bot.i18n import translator
-from bot.model.table import Call
+from bot.model.table import Table, TableStatus
 from bot.service.play import remember_calls
-from bot.views.common import PHONE_WIDTH, phone_lines, plain, seating
-from bot.views.summary import hand_result
-from bot.views.table import board_text
-
-
-class _Calls:
-    calls: list[Call]
-
-    def __init__(self) -> None:
-        self.calls = []
-
+from bot.views.common import PHONE_WIDTH, phone_lines, plain
+from bot.views.scene import scene_of
+from bot.views.table import board_text, hand_markup, hand_text
 
 NAMES = {
     "short": ("Ana", "Beto", "Caro", "Dani"),
@@ -41,27 +34,37 @@ NAMES = {
 }
 
 
-def boards(config: MatchConfig, rng: random.Random, language: str, names_of: str) -> list[str]:
+def messages(
+    config: MatchConfig, rng: random.Random, language: str, names_of: str
+) -> tuple[list[str], list[tuple[str, int]]]:
+    """Every board and every hand message (with its rows of buttons) of one random match."""
     t = translator(language)
     names = dict(enumerate(NAMES[names_of], start=1))
-    who = seating(list(range(1, config.players + 1)), names)
-    state = new_match(config)
-    table = _Calls()
-    out = []
+    seats: list[int | None] = list(range(1, config.players + 1))
+    table = Table(0, -1, 0, TableStatus.PLAYING, 1, config, seats, language, 0.0, 0.0)
+    table.seed = "0" * 64
+    state = table.state = new_match(config)
+    boards: list[str] = []
+    hands: list[tuple[str, int]] = []
     while not state.is_over:
         if state.needs_deal:
             events = state.apply(random_deal(rng, config.players))
         else:
             events = state.apply(rng.choice(state.legal_actions()))
-        remember_calls(table, events)  # type: ignore[arg-type]
+        remember_calls(table, events)
         if state.needs_deal:
             continue  # the next deal is in the same commit: nobody sees this board
-        last = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
-        record = hand_result(t, who, config, last, True) if last else None
-        seal = t("fair.commitment_short", commitment="0123456789ab", number=123)
-        text = board_text(t, who, observe(state), table.calls, record, seal)
-        out.append(text)
-    return out
+        if state.is_over:
+            table.status = TableStatus.FINISHED
+        ended = ended_hands(state)
+        shown = ended[-2:] if state.is_over and ended and not ended[-1].rounds else ended[-1:]
+        boards.append(board_text(t, scene_of(t, table, names, None, shown)))
+        for seat in range(config.players):
+            scene = scene_of(t, table, names, seat, shown)
+            assert scene.obs is not None
+            keys = hand_markup(t, 1, scene.obs, signs=config.players > 2)
+            hands.append((hand_text(t, scene), len(keys) if keys else 0))
+    return boards, hands
 
 
 def main() -> None:
@@ -76,19 +79,29 @@ def main() -> None:
         for flor in (True, False):
             rng = random.Random(args.seed)
             config = MatchConfig(players=players, flor=flor)
-            texts = [
-                b
-                for _ in range(args.matches)
-                for b in boards(config, rng, args.language, args.names)
-            ]
-            heights = sorted((phone_lines(b), b) for b in texts)
-            worst = heights[-1]
-            p95 = heights[int(0.95 * (len(heights) - 1))][0]
+            boards: list[str] = []
+            hands: list[tuple[str, int]] = []
+            for _ in range(args.matches):
+                more_boards, more_hands = messages(config, rng, args.language, args.names)
+                boards += more_boards
+                hands += more_hands
+            board = sorted((phone_lines(b), b) for b in boards)
+            hand = sorted((phone_lines(text), rows, text) for text, rows in hands)
+            rows = sorted(rows for _, rows in hands)
+            tallest = max(hand, key=lambda h: h[0] + 2 * h[1])  # a button row: about two lines
             mode = f"{players // 2}v{players // 2} {'con' if flor else 'sin'} flor"
-            print(f"{mode}: boards {len(texts)}, tallest {worst[0]} lines, p95 {p95}")
+            print(
+                f"{mode}: boards {len(boards)}, tallest {board[-1][0]} lines, p95 "
+                f"{board[int(0.95 * (len(board) - 1))][0]} · hand messages {len(hands)}, "
+                f"tallest {hand[-1][0]} lines, p95 {hand[int(0.95 * (len(hand) - 1))][0]}, "
+                f"median {hand[len(hand) // 2][0]}; button rows at most {rows[-1]}; tallest "
+                f"with its buttons: {tallest[0]} lines + {tallest[1]} rows"
+            )
             if args.show:
-                print(plain(worst[1]))
+                print(plain(board[-1][1]))
                 print("-" * PHONE_WIDTH)
+                print(plain(tallest[2]))
+                print("=" * PHONE_WIDTH)
 
 
 if __name__ == "__main__":

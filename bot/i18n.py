@@ -1,8 +1,8 @@
 """Locale files -> strings. The language is always passed in: no global current locale.
 
 A string that depends on a number is an object of CLDR plural forms, chosen by `count`:
-`"summary.end.rounds": {"one": "{side} gana la mano.", "other": "{side} ganan la mano."}` and
-`t("summary.end.rounds", count=2, side=...)`. Babel supplies each language's CLDR plural rule
+`"ending.counted": {"one": "{side} ya sumó …", "other": "{side} ya sumaron …"}` and
+`t("ending.counted", count=2, side=...)`. Babel supplies each language's CLDR plural rule
 (Spanish has `one`, `many` and `other`; English `one` and `other`); a form a string leaves out
 falls back to `other`.
 """

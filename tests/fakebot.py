@@ -95,6 +95,9 @@ class FakeTelegram:
         self.query_ids = itertools.count(1)
         self.new_update = asyncio.Event()
         self.messages: dict[int, dict[int, StoredMessage]] = defaultdict(dict)
+        # Every text each chat was shown, in the order it landed: (message id, text), a new
+        # message or an edit (what a reader scrolling the chat saw change, in order)
+        self.timeline: dict[int, list[tuple[int, str]]] = defaultdict(list)
         self.message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self.started: set[int] = set()  # users who pressed Start in the bot's private chat
         self.admins: dict[int, set[int]] = defaultdict(set)
@@ -351,6 +354,7 @@ class FakeTelegram:
         thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
         stored = StoredMessage(chat_id, next(self.message_ids[chat_id]), text, markup, thread)
         stored.history.append(text)
+        self.timeline[chat_id].append((stored.message_id, text))
         stored.parse_mode = params.get("parse_mode")
         if "reply_parameters" in params:
             stored.reply_to = int(json.loads(params["reply_parameters"])["message_id"])
@@ -381,6 +385,7 @@ class FakeTelegram:
         stored.text = text
         stored.reply_markup = markup
         stored.history.append(text)
+        self.timeline[stored.chat_id].append((stored.message_id, text))
         self.changed[stored.chat_id].set()
         return self._message_json(stored)
 

@@ -349,6 +349,9 @@ class HandLog:
         )
 
 
+RECENT_HANDS = 4  # hands kept whole (with their deals) after they end, for their records
+
+
 class MatchState:
     """A whole match. `apply` mutates it and returns the events caused."""
 
@@ -360,7 +363,7 @@ class MatchState:
         self.phase = Phase.DEAL
         self.winner: int | None = None
         self.hand: HandState | None = None
-        self._last_hand: HandLog | None = None
+        self._recent: tuple[HandLog, ...] = ()  # the last hands played, oldest first
         self.habits: tuple[Habits, ...] = (Habits(),) * config.players  # public, per seat
         self._past: tuple[PastHand, ...] = ()
         # The hands deals closed since anyone asked: their log and public record are made when
@@ -379,7 +382,7 @@ class MatchState:
         new.phase = self.phase
         new.winner = self.winner
         new.hand = self.hand.copy() if self.hand is not None else None
-        new._last_hand = self._last_hand
+        new._recent = self._recent
         new.habits = self.habits
         new._past = self._past
         new._closed = self._closed
@@ -399,13 +402,20 @@ class MatchState:
     @property
     def last_hand(self) -> HandLog | None:
         """All it takes to replay the hand before this one (its record on the board)."""
-        self._close_record()
-        return self._last_hand
+        recent = self.recent_hands
+        return recent[-1] if recent else None
 
-    @last_hand.setter
-    def last_hand(self, value: HandLog | None) -> None:
+    @property
+    def recent_hands(self) -> tuple[HandLog, ...]:
+        """The last few hands played before this one, oldest first (`RECENT_HANDS`): a board
+        shown again after several hands went by tells each of them."""
         self._close_record()
-        self._last_hand = value
+        return self._recent
+
+    @recent_hands.setter
+    def recent_hands(self, value: tuple[HandLog, ...]) -> None:
+        self._close_record()
+        self._recent = value[-RECENT_HANDS:]
 
     @property
     def past(self) -> tuple[PastHand, ...]:
@@ -422,14 +432,16 @@ class MatchState:
         closed = self._closed
         if closed:
             self._closed = ()
-            self._last_hand = HandLog.of(closed[-1])
-            self._past = self._past + tuple(
-                PastHand(
-                    h.number, h.players, h.dealer, h.start_scores, tuple(h.history),
-                    tuple(h.announced), tuple(h.son_buenas), self._shown(h),
-                )  # fmt: skip
-                for h in closed
-            )
+            logs = tuple(HandLog.of(h) for h in closed[-RECENT_HANDS:])
+            self._recent = (*self._recent, *logs)[-RECENT_HANDS:]
+            self._past += tuple(self._public(h) for h in closed)
+
+    def _public(self, h: HandState) -> PastHand:
+        """What the table saw of a finished hand."""
+        return PastHand(
+            h.number, h.players, h.dealer, h.start_scores, tuple(h.history), tuple(h.announced),
+            tuple(h.son_buenas), self._shown(h),
+        )  # fmt: skip
 
     @property
     def is_over(self) -> bool:
@@ -1004,7 +1016,7 @@ class MatchState:
             "winner": self.winner,
             "step": self.step,
             "hand": None,
-            "last_hand": self.last_hand.to_dict() if self.last_hand is not None else None,
+            "recent_hands": [log.to_dict() for log in self.recent_hands],
             "habits": [h.to_list() for h in self.habits],
             "past": [p.to_list() for p in self.past],
         }
@@ -1055,8 +1067,10 @@ class MatchState:
         state.phase = Phase(data["phase"])
         state.winner = data["winner"]
         state.step = int(data["step"])
-        last = data.get("last_hand")  # saved before it existed: no record of the last hand
-        state.last_hand = HandLog.from_dict(last) if last else None
+        if "recent_hands" in data:
+            state.recent_hands = tuple(HandLog.from_dict(r) for r in data["recent_hands"])
+        elif data.get("last_hand"):  # saved when only the last hand was kept
+            state.recent_hands = (HandLog.from_dict(data["last_hand"]),)
         if data.get("habits"):  # saved before habits were kept: none seen yet
             state.habits = tuple(Habits.from_list(h) for h in data["habits"])
         # saved before the record was kept: the hands before it are not remembered

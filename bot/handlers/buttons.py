@@ -44,7 +44,7 @@ from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.rows import hand_row
-from bot.views.common import Button, Keys, cards_text, short_name
+from bot.views.common import Button, Keys, cards_text, seating_at, short_name
 from bot.views.table import kind_label
 
 D = TypeVar("D", bound=CallbackData)
@@ -116,7 +116,12 @@ async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         )
     except Refusal as refusal:
         t = await _translator(context, r, query, data)
-        await query.answer(refusal_text(t, refusal))
+        who = None
+        if "since" in refusal.params:  # say what changed, by name
+            table = await r.tables.get(data.table)
+            if table is not None:
+                who = seating_at(t, table, await r.core.people.at(table))
+        await query.answer(refusal_text(t, refusal, who))
         return
     t = translator(change.the_table.language)
     label = kind_label(t, data.kind) if data.card is None else ""

@@ -44,6 +44,10 @@ class Note(StrEnum):
     FLOR_VALUES = "flor_values"
     ENVIDO_ANNULLED = "envido_annulled"
     CONCEDE = "concede"
+    # The points an envido or a flor gave the moment they were decided: values hold
+    # (side, points).
+    ENVIDO_SCORED = "envido_scored"
+    FLOR_SCORED = "flor_scored"
 
 
 NOTES = frozenset(n.value for n in Note)

@@ -21,6 +21,7 @@ from bot.game import (
     new_match,
     random_deal,
 )
+from bot.game.ending import DURING
 from bot.game.events import (
     Chanted,
     EnvidoAnnulled,
@@ -28,6 +29,8 @@ from bot.game.events import (
     Event,
     FlorResolved,
     HandDealt,
+    Scored,
+    ScoreReason,
     WentToMazo,
 )
 from bot.game.fair import fair_deal, new_seed, seed_for_tests
@@ -40,7 +43,7 @@ from bot.service.unit import RETRIES, Tables
 log = logging.getLogger(__name__)
 
 ANSWERED_BY_EITHER = (Pending.ENVIDO, Pending.TRUCO)
-RECENT_CALLS = 16  # a hand's whole betting (a hand rarely has more than a dozen calls)
+RECENT_CALLS = 24  # a hand's whole betting (a hand rarely has more than a dozen calls)
 SIGNS_PER_HAND = 3  # señas one player may show in a hand (each at most once)
 SIGNS_REMEMBERED = 20_000
 Entries = list[tuple[int | None, str]]  # action log entries: (user, action code)
@@ -94,25 +97,37 @@ def conservative_action(state: MatchState, seat: int) -> Action:
     return by_kind.get(ActionKind.QUIERO, legal[0])
 
 
-def what_changed(state: MatchState, action: Action, step: int) -> Refused | None:
+def what_changed(state: MatchState, action: Action, step: int) -> Refusal | None:
     """A tap from a button drawn at an older `step`: None when it still means the same (the
     same action is legal for that seat now, and since then only cards were played, in the
-    same round: a board one edit behind); else the refusal, saying what changed."""
+    same round: a board one edit behind); else the refusal, saying what changed (`since`: the
+    move that changed it; `answer`: the tapper must now answer it)."""
     h = state.hand
     behind = state.step - step
     if behind <= 0 or h is None:
-        return Refused.STALE
+        return Refusal(Refused.STALE)
     if behind > len(h.history):  # a deal in between: another hand
-        return Refused.STALE_HAND
+        return Refusal(Refused.STALE_HAND, hand=h.number)
     between = h.history[-behind:]
-    if not state.is_legal(action) or any(a.seat == action.seat for a in between):
-        return Refused.STALE  # a double tap, a button from before one's own move, or gone
-    if any(a.kind is not ActionKind.PLAY for a in between):
-        return Refused.STALE  # something was chanted, answered or declared meanwhile
+    theirs = [a for a in between if a.seat != action.seat]
+    since = next((a for a in reversed(theirs) if a.kind is not ActionKind.PLAY), None)
+    if since is None and theirs:
+        since = theirs[-1]
+    answer = any(
+        a.seat == action.seat and a.kind in (ActionKind.QUIERO, ActionKind.NO_QUIERO)
+        for a in state.legal_actions()
+    )
+    if since is not None and since.kind is not ActionKind.PLAY:
+        # somebody chanted, answered or declared meanwhile: say it (and ask for the answer)
+        return Refusal(Refused.STALE, since=since, answer=answer)
+    if any(a.seat == action.seat for a in between):
+        return Refusal(Refused.STALE)  # a double tap, or a button from before one's own move
+    if not state.is_legal(action):
+        return Refusal(Refused.STALE, since=since, answer=answer)  # no longer open
     players = state.players
     plays_now = sum(1 for a in h.history if a.kind is ActionKind.PLAY)
     if (plays_now - behind) // players != plays_now // players:
-        return Refused.STALE_ROUND
+        return Refusal(Refused.STALE_ROUND, since=since)
     return None
 
 
@@ -138,6 +153,10 @@ def calls_of(events: list[Event]) -> list[Call]:
             out.append(Call(None, Note.FLOR_VALUES, tuple((w.seat, w.value) for w in event.values)))
         elif isinstance(event, EnvidoAnnulled):
             out.append(Call(event.seat, Note.ENVIDO_ANNULLED))
+        elif isinstance(event, Scored) and event.reason in DURING:
+            envido = event.reason in (ScoreReason.ENVIDO, ScoreReason.ENVIDO_NOT_WANTED)
+            note = Note.ENVIDO_SCORED if envido else Note.FLOR_SCORED
+            out.append(Call(None, note, ((event.side, event.points),)))
     return out
 
 
@@ -244,7 +263,7 @@ class Play:
                 if step != table.state.step:
                     changed = what_changed(table.state, Action(seat, kind, card), step)
                     if changed is not None:
-                        raise Refusal(changed)
+                        raise changed
                 try:
                     change = await self.apply(table, user_id, Action(seat, kind, card))
                     break

@@ -17,9 +17,7 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
-from bot.game import observe
-from bot.game.fair import commitment
-from bot.game.state import HandLog
+from bot.game.ending import HandEnding
 from bot.i18n import Translator, translator
 from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import Table, TableStatus
@@ -32,20 +30,18 @@ from bot.views.common import (
     Button,
     Keys,
     Seating,
-    rules_line,
     seating_at,
     short_name,
-    with_bots,
 )
 from bot.views.lobby import lobby_keys, lobby_text
+from bot.views.scene import Gap, hands_to_show, scene_of
 from bot.views.standings import rating_lines
-from bot.views.summary import hand_result, match_summary
+from bot.views.summary import match_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text, rematch_keys
 
 log = logging.getLogger(__name__)
 
 SENT_REMEMBERED = 50_000
-RECORDS_REMEMBERED = 2_000
 SEAL_SHOWN = 12  # hex digits of the seal on the board: enough to compare with /verificar
 # Given in every call (the application's Defaults reach only PTB's typed methods).
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
@@ -106,9 +102,8 @@ class Deliverer:
         # are forgotten past SENT_REMEMBERED (that only costs one edit, never a wrong one).
         self._sent: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._blocked_told: set[tuple[int, int, int]] = set()
-        # The last hand's record on a board, told once per hand (a replay of the hand), not at
-        # every edit of the next one.
-        self._records: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        # The last hand whose end each chat saw of each table: (table, chat) -> hand number.
+        self._seen: OrderedDict[tuple[int, int], int] = OrderedDict()
 
     def _with_web_table(
         self, t: Translator, table: Table, keys: Keys | None, own: bool
@@ -289,55 +284,52 @@ class Deliverer:
 
     async def lobby_view(self, table: Table) -> tuple[str, Keys]:
         t = translator(table.language)
-        names = with_bots(t, table, await self.people.at(table))
+        names = await self.people.at(table)
         link = self.join_link(await self.records(table))
         return lobby_text(t, table, names), lobby_keys(t, table, link)
 
     async def board_view(self, table: Table) -> tuple[str, Keys | None]:
         assert table.state is not None
         t = translator(table.language)
-        state = table.state
-        obs = observe(state)
-        who = await self.who(table)
-        ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
-        record = self._record(t, who, table, ended) if ended is not None else None
-        seal = None
-        if table.seed is not None:  # the deals are fixed: see /verificar when it ends
-            sealed = commitment(table.seed)[:SEAL_SHOWN]
-            seal = t("fair.commitment_short", commitment=sealed, number=table.id)
-        markup = board_markup(t, table.id, obs)
+        names = await self.people.at(table)
+        gap, ended = self._unseen(table, table.chat_id)
+        scene = scene_of(t, table, names, None, ended, gap)
+        assert scene.obs is not None
+        markup = board_markup(t, table.id, scene.obs)
         if markup is not None:
             markup = self._with_web_table(t, table, markup, own=False)
-        return board_text(t, who, obs, table.calls, record, seal), markup
+        return board_text(t, scene), markup
 
-    def _record(self, t: Translator, who: Seating, table: Table, ended: HandLog) -> str:
-        key = (table.id, ended.number, len(ended.history), t.language, who.names)
-        text = self._records.get(key)
-        if text is None:
-            assert table.state is not None
-            text = self._records[key] = hand_result(t, who, table.state.config, ended, True)
-            if len(self._records) > RECORDS_REMEMBERED:
-                self._records.popitem(last=False)
-        return text
+    def _unseen(self, table: Table, chat_id: int) -> tuple[Gap | None, tuple[HandEnding, ...]]:
+        """The ends of hands to show in `chat_id`'s message of this table (`hands_to_show`),
+        from the last hand whose end that chat was shown."""
+        state = table.state
+        assert state is not None
+        key = (table.id, chat_id)
+        gap, shown = hands_to_show(state, self._seen.get(key))
+        self._seen[key] = shown[-1].number if shown else 0  # (0: it saw the table, no end yet)
+        self._seen.move_to_end(key)
+        if len(self._seen) > SENT_REMEMBERED:
+            self._seen.popitem(last=False)
+        return gap, shown
 
     async def _deliver_hand(self, table: Table, user_id: int, resend: bool) -> Delivery:
         seat = table.seat_of(user_id)
         if table.state is None or seat is None:
             return Delivery(called=False)
-        resend = resend and table.status is TableStatus.PLAYING
+        playing = table.status is TableStatus.PLAYING
+        resend = resend and playing
         t = translator(table.language)
-        obs = observe(table.state, seat)
-        who = await self.who(table)
-        title = t("hand.title", rules=rules_line(t, table.config))
-        text = hand_text(t, who, obs, title, table.calls)
-        text = self._told_in_private(t, who, table) + text
-        if table.status is TableStatus.PLAYING:
+        names = await self.people.at(table)
+        gap, ended = self._unseen(table, user_id)
+        scene = scene_of(t, table, names, seat, ended, gap)
+        obs = scene.obs
+        assert obs is not None
+        text = hand_text(t, scene)
+        markup = None  # a finished or cancelled match leaves nothing to tap here
+        if playing:
             markup = hand_markup(t, table.id, obs, signs=bool(table.geometry.partners(seat)))
             markup = self._with_web_table(t, table, markup, own=True)
-        elif table.status is TableStatus.FINISHED:
-            markup = rematch_keys(t, table.id)
-        else:
-            markup = None  # a cancelled match leaves nothing to tap
         old = (await self.records(table)).hands.get(user_id)
         try:
             if old and not resend:
@@ -355,27 +347,6 @@ class Deliverer:
             return await self._blocked(table, user_id)
 
         return Delivery(commit=self._commit(hand_record(table.id, user_id, message_id)))
-
-    def _told_in_private(self, t: Translator, who: Seating, table: Table) -> str:
-        """What a player's own chat says above their hand: how the last hand ended, and once
-        the match is over, who won it (the group's board is not needed to follow)."""
-        state = table.state
-        assert state is not None
-        lines = []
-        outcome = table.outcome
-        if outcome is not None and outcome.winner is not None:
-            lines.append(t("match.winner", side=who.side(t, outcome.winner),
-                           count=who.size(outcome.winner)))  # fmt: skip
-        ended = HandLog.of(state.hand) if state.is_over and state.hand else state.last_hand
-        if ended is not None:
-            key = ("result", table.id, ended.number, len(ended.history), t.language, who.names)
-            told = self._records.get(key)
-            if told is None:  # a replay of the hand: once per hand, not at every edit
-                told = self._records[key] = hand_result(t, who, state.config, ended)
-                if len(self._records) > RECORDS_REMEMBERED:
-                    self._records.popitem(last=False)
-            lines.append(told)
-        return "\n".join(lines) + "\n\n" if lines else ""
 
     async def _blocked(self, table: Table, user_id: int) -> Delivery:
         """The player blocked the bot (or never started it): tell the group, once a hand."""

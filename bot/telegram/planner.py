@@ -30,7 +30,8 @@ from bot.telegram.rows import (
     text_row,
 )
 from bot.views.common import Seating, card_name, seating_at, short_name
-from bot.views.table import kind_label, vacated_keys
+from bot.views.summary import match_summary
+from bot.views.table import kind_label, rematch_keys, vacated_keys
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 
@@ -96,7 +97,7 @@ class Planner:
                 side = table.geometry.side(change.seat)
                 text = t("timeout.conceded", side=who.side(t, side), count=who.size(side))
                 rows.append(text_row(table.chat_id, text, table.thread_id))
-            return rows + self._match_over(table, change.tapper)
+            return rows + await self._match_over(table, change.tapper)
         return await self._after_action(change)
 
     async def who(self, table: Table) -> Seating:
@@ -173,7 +174,7 @@ class Planner:
         if over or table.status is TableStatus.PLAYING:
             rows.append(board_row(table))
         if over:
-            rows += self._match_over(table, change.tapper)
+            rows += await self._match_over(table, change.tapper)
         if over or not table.is_open:
             return rows
         now = self.tables.clock()
@@ -190,13 +191,23 @@ class Planner:
             rows.append(hand_row(table, user, loud=notify, urgent=mine or turn))
         return rows
 
-    @staticmethod
-    def _match_over(table: Table, actor: int | None = None) -> list[Outgoing]:
-        """The last board and everyone's last hand; the hand of whoever ended it (the last
-        tap, or conceding) goes first, as after any tap."""
+    async def _match_over(self, table: Table, actor: int | None = None) -> list[Outgoing]:
+        """The last board, the group's end of the match, everyone's last hand (the match's
+        last hand told whole; the hand of whoever ended it goes first, as after any tap), and
+        to each player a new message, so that it notifies: who won, the final score, and
+        🔁 Revancha."""
         rows = []
-        if table.outcome is not None and table.outcome.conceded:
+        outcome = table.outcome
+        if outcome is not None and outcome.conceded:
             rows.append(close_row(table, "match.ended_board"))
         rows.append(match_end_row(table))
         rows += [hand_row(table, u, urgent=u == actor) for u in table.players]
+        if outcome is not None:
+            t = translator(table.language)
+            who = await self.who(table)
+            text = match_summary(t, who, outcome, table.config.target, again=False)
+            keys = rematch_keys(t, table.id)
+            rows += [
+                text_row(u, text, markup=keys, key=f"end:{table.id}:{u}") for u in table.players
+            ]
         return rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from html import escape, unescape
 from typing import Any, NamedTuple
 
-from bot.game import Card, MatchConfig
+from bot.game import Action, ActionKind, Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import Seats, seats
 from bot.i18n import Translator
@@ -41,12 +42,32 @@ def phone_lines(text: str, width: int = PHONE_WIDTH) -> int:
     return height
 
 
-def refusal_text(t: Translator, refusal: Refusal) -> str:
-    """What a refusal says to the person who asked (an illegal move: the engine's reason)."""
+def refusal_text(t: Translator, refusal: Refusal, who: Seating | None = None) -> str:
+    """What a refusal says to the person who asked: an illegal move, the engine's reason; a
+    button from an older moment, what changed since (with `who`, the names at the table)."""
     if refusal.code is Refused.ILLEGAL:
         reason = refusal.reason
         return t(f"reason.{reason.value if reason is not None else 'not_allowed'}")
-    return t(refusal.code.key, **refusal.params)
+    since = refusal.params.get("since")
+    if isinstance(since, Action) and who is not None:
+        what = plain(move_said(t, who, since))  # (a pop-up shows plain text)
+        key = "refusal.changed_answer" if refusal.params.get("answer") else "refusal.changed"
+        return t(key, what=what)
+    params = {k: v for k, v in refusal.params.items() if isinstance(v, int | str)}
+    return t(refusal.code.key, **params)
+
+
+def move_said(t: Translator, who: Seating, action: Action) -> str:
+    """A move as the table heard it: "Beto cantó ¡Truco!", "Beto jugó el 3 de espadas"."""
+    name = who.seat(action.seat)
+    if action.card is not None:
+        return t("said.played", name=name, card=card_name(t, action.card))
+    if action.kind is ActionKind.MAZO:
+        return t("said.mazo", name=name)
+    label = t(f"kind.{action.kind.value}")
+    if action.kind in (ActionKind.QUIERO, ActionKind.NO_QUIERO, ActionKind.CON_FLOR_ME_ACHICO):
+        return t("said.answered", name=name, answer=label)
+    return t("said.chanted", name=name, chant=label)
 
 
 def short_name(name: str) -> str:
@@ -144,25 +165,43 @@ def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
     return Seating(tuple(short_name(names.get(u, "?")) if u else "—" for u in seats))
 
 
-def bot_name(t: Translator, level: str) -> str:
-    """A computer player's name on the board: it says it is one, and its level."""
-    return t("bot.name", level=t(f"bot.level.{level}"))
+BOT_MARK = "🤖"  # the server's mark of a computer player: no person's name carries it
 
 
-def with_bots(t: Translator, table: Table, names: dict[int, str]) -> dict[int, str]:
-    """People's names, and a name for each computer player at the table."""
-    named = dict(names)
+def computer_names(t: Translator, table: Table, names: dict[int, str]) -> dict[int, str]:
+    """Each computer player's name for the match, by seat: from the locale's list, in an order
+    drawn from the table's number, never the name of a person at the table nor another
+    computer player's ("🤖 Lola", "🤖 Tito")."""
+    pool = [n.strip() for n in t("bot.names").split(",") if n.strip()]
+    random.Random(table.id).shuffle(pool)
+    taken = {" ".join(names.get(u, "").split()).casefold() for u in table.players}
+    named: dict[int, str] = {}
     for seat in table.bot_seats:
-        level = table.bot_level(seat)
-        user = table.seats[seat]
-        if level is not None and user is not None:
-            named[user] = bot_name(t, level)
+        name = next((n for n in pool if n.casefold() not in taken), None)
+        if name is None:  # more computer players than names: numbered
+            name = f"{t('bot.fallback')} {seat + 1}"
+        taken.add(name.casefold())
+        named[seat] = f"{BOT_MARK} {name}"
     return named
 
 
 def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
-    """Who sits where at `table`, computer players named by their level."""
-    return seating(table.seats, with_bots(t, table, names))
+    """Who sits where at `table`: people by their names, computer players by theirs."""
+    bots = computer_names(t, table, names)
+    return Seating(
+        tuple(
+            escape(bots[seat])
+            if seat in bots
+            else short_name(names.get(user, "?"))
+            if user
+            else "—"
+            for seat, user in enumerate(table.seats)
+        )
+    )
+
+
+def level_name(t: Translator, level: str) -> str:
+    return t(f"bot.level.{level}")
 
 
 def option_label(t: Translator, key: str, value: str) -> str:
@@ -199,6 +238,15 @@ def card_name(t: Translator, card: Card) -> str:
     else:
         name = t("card", number=card.number, suit=suit)
     return f"{name} {SUIT_EMOJI[card.suit.value]}"
+
+
+def card_label(card: Card) -> str:
+    """A card on a button, three to a row on a phone: "7 🗡️", "12 🍷", and the two top cards
+    by the name every player uses for them, "ancho 🗡️" (the game's word, in every language)."""
+    emoji = SUIT_EMOJI[card.suit.value]
+    if card.number == 1 and card.suit.value in "eb":
+        return f"ancho {emoji}"
+    return f"{card.number} {emoji}"
 
 
 def card_short(card: Card) -> str:

@@ -10,14 +10,15 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from bot.callbacks import PageData, pack
-from bot.game import Action, ActionKind, AnyAction, Deal
+from bot.game import Action, ActionKind, AnyAction, Deal, MatchConfig
+from bot.game.ending import ending_of
 from bot.game.fair import commitment, fair_deal
 from bot.game.record import HandRecord
-from bot.game.seats import side_of
+from bot.game.seats import seats, side_of
 from bot.i18n import Translator
 from bot.model.table import Table
 from bot.views.common import Button, Keys, Seating, card_name, cards_text, split_html
-from bot.views.summary import points_lines
+from bot.views.ending import points_texts, said_lines
 
 # Telegram cuts a message at 4,096 characters (after entities are parsed): stay well below.
 PAGE_CHARS = 3500
@@ -103,15 +104,17 @@ def _action_text(t: Translator, who: Seating, action: Action) -> str:
     return t("call.said", name=who.seat(action.seat), chant=t(f"kind.{action.kind.value}"))
 
 
-def hand_block(t: Translator, who: Seating, hand: HandRecord) -> str:
+def hand_block(t: Translator, who: Seating, config: MatchConfig, hand: HandRecord) -> str:
     log = hand.log
-    mano = (log.dealer + 1) % len(log.dealt)
+    mano = seats(len(log.dealt)).next(log.dealer)
     lines = [t("partida.hand", number=log.number, dealer=who.seat(log.dealer), mano=who.seat(mano))]
     for seat, cards in enumerate(log.dealt):
         lines.append(f"🃏 {who.seat(seat)}: {cards_text(t, cards)}")
     if log.history:
         lines.append(" · ".join(_action_text(t, who, a) for a in log.history))
-    lines += points_lines(t, who, hand.events)
+    ending = ending_of(config, log)
+    lines += said_lines(t, who, ending)
+    lines += points_texts(t, who, ending)
     lines.append(
         t("partida.after", side0=who.side(t, 0), side1=who.side(t, 1),
           a=hand.end_scores[0], b=hand.end_scores[1])
@@ -126,7 +129,8 @@ def match_pages(
     and points, in pages under Telegram's limit."""
     head = t("partida.title", number=table.id, date=when(table.ended_at, zone))
     head += "\n" + f"{who.side(t, 0)} vs {who.side(t, 1)}"
-    pages = paginate([hand_block(t, who, hand) for hand in hands], PAGE_CHARS - len(head) - 2)
+    blocks = [hand_block(t, who, table.config, hand) for hand in hands]
+    pages = paginate(blocks, PAGE_CHARS - len(head) - 2)
     return [f"{head}\n\n{page}" for page in pages]
 
 

@@ -7,24 +7,38 @@ from bot.game.seats import SIDES
 from bot.i18n import Translator
 from bot.model.options import LOBBY_OPTIONS, Option
 from bot.model.table import Table
-from bot.views.common import Button, Keys, option_button_text, rules_line, short_name, timer_text
+from bot.views.common import (
+    Button,
+    Keys,
+    level_name,
+    option_button_text,
+    rules_line,
+    seating_at,
+    short_name,
+    timer_text,
+)
 
 
 def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
+    """Who sits where (computer players by name, with their level), the options, how to join."""
     config = table.config
+    who = seating_at(t, table, names)
     teams = table.geometry.team_size > 1
+
+    def seated(seat: int) -> str:
+        if table.seats[seat] is None:
+            return t("lobby.free")
+        level = table.bot_level(seat)
+        name = who.names[seat]
+        return f"{name} · {level_name(t, level)}" if level is not None else name
+
     lines = [t("lobby.title", rules=rules_line(t, config)), ""]
     if not teams:
-        for seat, user in enumerate(table.seats):
-            name = short_name(names.get(user, "?")) if user else t("lobby.free")
-            lines.append(f"{seat + 1}. {name}")
+        lines += [f"{seat + 1}. {seated(seat)}" for seat in table.geometry.all]
     else:
         for team in SIDES:
-            members = [
-                short_name(names.get(u, "?")) if (u := table.seats[s]) else t("lobby.free")
-                for s in table.geometry.of_side(team)
-            ]
-            lines.append(t("lobby.team", team=team + 1, members=" · ".join(members)))
+            members = " · ".join(seated(s) for s in table.geometry.of_side(team))
+            lines.append(t("lobby.team", team=team + 1, members=members))
     lines.append("")
     lines.append(timer_text(t, table.turn_seconds))
     lines.append(t("lobby.help_teams", count=config.players) if teams else t("lobby.help_1v1"))

@@ -44,7 +44,8 @@ def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
         lines.append(t("tabla.provisional", count=PROVISIONAL_MATCHES))
         for row in provisional:
             streak = _streak(t, row.streak)
-            lines.append(f" · {_name(row.name, 14):<14} {row.won}/{row.played} {streak}".rstrip())
+            won = t("tabla.won_of", won=row.won, played=row.played)
+            lines.append(f" · {_name(row.name, 12):<12} {won} {streak}".rstrip())
     return [line[:WIDTH] for line in lines]
 
 

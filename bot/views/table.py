@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.callbacks import ActData, CardsData, RematchData, SignData, VacatedData, pack
 from bot.game import Action, ActionKind, Observation, Phase, envido_value, flor_value, has_flor
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
+from bot.game.ending import HandEnding
 from bot.game.scoring import (
     FLOR_ACHICO,
     FLOR_CONTESTED,
@@ -24,13 +25,16 @@ from bot.views.common import (
     Button,
     Keys,
     Seating,
-    card_name,
+    card_label,
     card_short,
     cards_text,
     either,
+    rules_line,
     said_line,
     score_lines,
 )
+from bot.views.ending import record_lines, rounds_lines
+from bot.views.scene import Gap, Scene
 
 K = ActionKind
 
@@ -169,34 +173,57 @@ def pending_line(t: Translator, who: Seating, obs: Observation) -> str:
     return " · ".join(parts)
 
 
-def board_text(
-    t: Translator,
-    who: Seating,
-    obs: Observation,
-    calls: Sequence[Call],
-    record: str | None = None,
-    seal: str | None = None,
-) -> str:
-    """The group's one message, short enough for a phone (under 20 lines at 36 characters
-    in the busiest 2v2 hand, `bench/board_lines.py`): the hand's number and worth, the last
-    hand's result (so the end of a hand costs no message of its own), the score, the hand in
-    play, its betting one line per bet, and what the table waits for. The table's options
-    are in the lobby and the match's end; the whole seal in /verificar."""
-    if obs.phase is Phase.OVER:
+def board_text(t: Translator, scene: Scene) -> str:
+    """The group's one message, short enough for a phone (`bench/board_lines.py`): the hand's
+    number and worth, the end of the hands that ended since the group last saw the board (so
+    the end of a hand costs no message of its own), the score, the hand in play, its betting
+    one line per bet, and what the table waits for. Once the match is over, its last hand is
+    told whole: its rounds, its betting with the values said, and how it ended. The table's
+    options are in the lobby and the match's end; the whole seal in /verificar."""
+    obs, who, calls = scene.obs, scene.who, scene.calls
+    assert obs is not None
+    over = obs.phase is Phase.OVER
+    if over:
         lines = [t("board.title_short")]
     else:
         lines = [t("board.head", number=obs.hand_number, value=obs.hand_value)]
-    if record:
-        lines.append(record)
+    lines += gap_lines(t, who, scene.gap)
+    lines += ended_lines(t, who, scene.ended, calls if over else None)
     lines += score_lines(t, who, obs.scores, obs.config.target)
-    if obs.phase is not Phase.OVER:
+    if not over:
         lines.append("")
         lines += status_lines(t, who, obs)
         lines += bets(t, who, answered_bets(obs, calls))
         lines += _next(t, who, obs)
-    if seal:
-        lines.append(seal)
+    if scene.seal is not None:
+        lines.append(t("fair.commitment_short", commitment=scene.seal, number=scene.table.id))
     return "\n".join(lines)
+
+
+def gap_lines(t: Translator, who: Seating, gap: Gap | None) -> list[str]:
+    """Hands too long ago to tell one by one: the points they gave together."""
+    if gap is None:
+        return []
+    parts = [
+        t("bet.scored", side=who.side(t, side), points=gap.points[side])
+        for side in (0, 1)
+        if gap.points[side]
+    ]
+    return [t("ending.gap", first=gap.first, last=gap.last, points=" · ".join(parts) or "—")]
+
+
+def ended_lines(
+    t: Translator, who: Seating, ended: Sequence[HandEnding], last_calls: Sequence[Call] | None
+) -> list[str]:
+    """The hands that ended, each in its record's lines; with `last_calls` (the match is
+    over), the last hand whole: its rounds and betting before its record."""
+    lines: list[str] = []
+    for number, ending in enumerate(ended, start=1):
+        if last_calls is not None and number == len(ended):
+            lines += rounds_lines(t, who, ending.rounds)
+            lines += bets(t, who, last_calls)
+        lines += record_lines(t, who, ending)
+    return lines
 
 
 def answered_bets(obs: Observation, calls: Sequence[Call]) -> Sequence[Call]:
@@ -208,36 +235,57 @@ def answered_bets(obs: Observation, calls: Sequence[Call]) -> Sequence[Call]:
 
 
 _VALUES_OF = {Note.ENVIDO_VALUES: "bet.envido", Note.FLOR_VALUES: "bet.flor"}
+_SCORED_OF = {Note.ENVIDO_SCORED: "bet.envido", Note.FLOR_SCORED: "bet.flor"}
 _FAMILIES = ((TRUCO_CHANTS, "bet.truco"), (ENVIDO_CHANTS, "bet.envido"), (FLOR_FAMILY, "bet.flor"))
 
 
 def bets(t: Translator, who: Seating, calls: Sequence[Call]) -> list[str]:
     """The hand's calls one line per bet, each answer after the chant it answers:
     "Truco: Ana ¡Truco! → Beto ¡Retruco! → Carla Quiero"; the values said close their bet's
-    line ("Envido: Ana Envido → Beto Quiero → Ana 27 · Beto son buenas"), an envido annulled
-    by a flor says so on its line; other notes (the mazo) have lines of their own."""
+    line ("Envido: Ana Envido → Beto Quiero → Ana 27 · Beto son buenas"), then the points the
+    bet gave the moment they were scored ("→ Ana +2"); an envido annulled by a flor says so on
+    its line; other notes (the mazo) have lines of their own."""
     lines: list[str] = []
     open_bets: dict[str, int] = {}  # family key -> index of its line
-    last: str | None = None
+    waiting: list[str] = []  # the families whose last chant waits for an answer, newest last
+
+    def settled(family: str) -> None:
+        if family in waiting:
+            waiting.remove(family)
+
     for call in calls:
         what = call.what
         if what is Note.ENVIDO_ANNULLED and "bet.envido" in open_bets and call.seat is not None:
             lines[open_bets["bet.envido"]] += " " + t("bet.annulled", name=who.seat(call.seat))
+            settled("bet.envido")
             continue
         values_of = _VALUES_OF.get(what) if isinstance(what, Note) else None
         if values_of in open_bets:  # the values said, after the quiero that called for them
             lines[open_bets[values_of]] += " → " + said_line(t, who, call.values)
             continue
+        scored_of = _SCORED_OF.get(what) if isinstance(what, Note) else None
+        if scored_of is not None:  # the points, the moment they are scored
+            side, points = call.values[0]
+            text = t("bet.scored", side=who.side(t, side), points=points)
+            if scored_of in open_bets:
+                lines[open_bets[scored_of]] += f" → {text}"
+            else:
+                lines.append(f"{t(scored_of)}: {text}")
+            settled(scored_of)
+            continue
         if isinstance(what, Note) or call.seat is None:
             lines.append(call_line(t, who, call))
             continue
         family = next((key for kinds, key in _FAMILIES if what in kinds), None)
-        family = family or last
+        if family is None:  # an answer: to the newest chant still waiting for one
+            family = waiting.pop() if waiting else None
+        else:
+            settled(family)
+            waiting.append(family)  # a chant or a raise: its family waits for an answer
         said = t("bet.said", name=who.seat(call.seat), chant=kind_label(t, what))
         if family is None:
             lines.append(said)
             continue
-        last = family
         if family in open_bets:
             lines[open_bets[family]] += f" → {said}"
         else:
@@ -247,7 +295,7 @@ def bets(t: Translator, who: Seating, calls: Sequence[Call]) -> list[str]:
 
 
 def _call_buttons(
-    t: Translator, table_id: int, step: int, actions: Sequence[Action]
+    t: Translator, table_id: int, step: int, actions: Sequence[Action], signs: bool = False
 ) -> list[tuple[Button, ...]]:
     kinds = {a.kind for a in actions if a.kind is not K.PLAY}
     buttons = [
@@ -256,8 +304,13 @@ def _call_buttons(
         if k in kinds and k is not K.MAZO
     ]
     rows = [tuple(buttons[i : i + 3]) for i in range(0, len(buttons), 3)]
+    last: list[Button] = []
     if K.MAZO in kinds:
-        rows.append((Button(kind_label(t, K.MAZO), pack(ActData(table_id, step, K.MAZO))),))
+        last.append(Button(kind_label(t, K.MAZO), pack(ActData(table_id, step, K.MAZO))))
+    if signs:
+        last.append(Button(t("button.signs"), pack(SignData(table_id, step, "m"))))
+    if last:
+        rows.append(tuple(last))
     return rows
 
 
@@ -273,25 +326,39 @@ def board_markup(t: Translator, table_id: int, obs: Observation) -> Keys | None:
     return Keys(rows)
 
 
-def hand_text(
-    t: Translator, who: Seating, obs: Observation, title: str, calls: Sequence[Call] = ()
-) -> str:
-    """A player's own message: their cards and envido, the score, the hand as the board
-    tells it (rounds, betting, the chant waiting) said to them, and whether they move."""
-    assert obs.seat is not None
-    lines = [title, t("hand.head", number=obs.hand_number, value=obs.hand_value), ""]
-    lines.append(t("hand.cards", cards=cards_text(t, obs.cards) if obs.cards else "—"))
+def hand_text(t: Translator, scene: Scene) -> str:
+    """A player's own message: the end of the hands that ended since they last saw it (with
+    the cards that prove the values), the table's options (at the first hand), the hand's
+    number and worth, their cards and envido, the score, the hand as the board tells it
+    (rounds, betting, the chant waiting) said to them, and whether they move. Once the match
+    is over, its last hand whole and the score: no cards left to play."""
+    obs, who, calls = scene.obs, scene.who, scene.calls
+    assert obs is not None and obs.seat is not None
+    over = obs.phase is Phase.OVER or not scene.playing
+    whole = calls if obs.phase is Phase.OVER else None  # the match ended in that hand
+    lines = gap_lines(t, who, scene.gap) + ended_lines(t, who, scene.ended, whole)
+    if lines and over:
+        lines.append("")
+    if scene.first_hand or over:
+        lines.append(t("hand.title", rules=rules_line(t, obs.config)))
+        if scene.first_hand and not over and t("hand.suits"):  # (English: the suits, once)
+            lines.append(t("hand.suits"))
+    if over:
+        lines += score_lines(t, who, obs.scores, obs.config.target)
+        return "\n".join(lines)
+    lines.append(t("hand.head", number=obs.hand_number, value=obs.hand_value))
+    mine = t("hand.cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
     if obs.dealt:
         if obs.config.flor and has_flor(obs.dealt):
-            lines.append(t("hand.flor", value=flor_value(obs.dealt)))
+            mine += " · " + t("hand.flor", value=flor_value(obs.dealt))
         elif not any(obs.flor_declared):  # a flor at the table leaves no envido to play
-            lines.append(t("hand.envido", value=envido_value(obs.dealt)))
+            mine += " · " + t("hand.envido", value=envido_value(obs.dealt))
+    lines.append(mine)
     lines += score_lines(t, who, obs.scores, obs.config.target)
-    if obs.phase is not Phase.OVER:
-        lines.append("")
-        lines += status_lines(t, who, obs)
-        lines += bets(t, who, answered_bets(obs, calls))
-        lines += _next(t, who, obs)
+    lines.append("")
+    lines += status_lines(t, who, obs)
+    lines += bets(t, who, answered_bets(obs, calls))
+    lines += _next(t, who, obs)
     answering = obs.pending_chant is not None
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
@@ -299,16 +366,17 @@ def hand_text(
 
 
 def hand_markup(t: Translator, table_id: int, obs: Observation, signs: bool) -> Keys | None:
+    """The cards in one row (tap one to play it), then the chants and answers open to the
+    player, then the mazo and the señas: four rows at most, within one phone screen."""
     if obs.phase is not Phase.PLAY:
         return None
-    rows: list[tuple[Button, ...]] = [  # one card a row: easy to hit on a phone
-        (Button(card_name(t, a.card), pack(ActData(table_id, obs.step, K.PLAY, a.card))),)
+    cards = tuple(
+        Button(card_label(a.card), pack(ActData(table_id, obs.step, K.PLAY, a.card)))
         for a in obs.actions
         if a.kind is K.PLAY and a.card is not None
-    ]
-    rows += _call_buttons(t, table_id, obs.step, obs.actions)
-    if signs:
-        rows.append((Button(t("button.signs"), pack(SignData(table_id, obs.step, "m"))),))
+    )
+    rows: list[tuple[Button, ...]] = [cards] if cards else []
+    rows += _call_buttons(t, table_id, obs.step, obs.actions, signs)
     return Keys(rows) if rows else None
 
 

@@ -25,13 +25,14 @@ from aiohttp import web
 
 from bot.game import DECK, Card
 from bot.game.actions import KINDS_BY_CODE
+from bot.game.ending import ended_hands
 from bot.i18n import translator
 from bot.model.outbox import Outgoing
 from bot.model.refusals import Refused
 from bot.model.table import Table
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
-from bot.views.common import refusal_text
+from bot.views.common import refusal_text, seating_at
 from bot.web.cards import back_svg, card_svg
 from bot.web.initdata import BadInitData, validate
 from bot.web.view import table_view
@@ -276,7 +277,11 @@ class WebTable:
     async def _view(self, table: Table, seat: int | None) -> dict[str, Any]:
         names = await self.core.people.at(table)
         shown = self.hub.signs_for(table, seat) if seat is not None else []
-        return table_view(table, names, seat, shown)
+        # The hand that ended last (the page keeps it on the felt a moment; the two before
+        # the end of a match that ended at the deal).
+        ended = ended_hands(table.state) if table.state is not None else ()
+        last = ended[-2:] if ended and table.state and table.state.is_over else ended[-1:]
+        return table_view(table, names, seat, shown, last)
 
     async def words(self, request: web.Request) -> web.Response:
         """The page's own words, from the locale files (`web.*`)."""
@@ -315,7 +320,9 @@ class WebTable:
         try:
             await self.core.play.act(table.id, viewer.user_id, step, kind, card)
         except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+            t = translator(table.language)
+            who = seating_at(t, table, await self.core.people.at(table))
+            return _error(409, refusal_text(t, refusal, who))
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
         return web.json_response(await self._view(fresh, seat))

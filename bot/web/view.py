@@ -1,7 +1,7 @@
-"""What the web table shows one viewer, as JSON: `observe(state, seat)` for a seated player,
-the public view otherwise, and nothing the viewer may not see. Texts (the pending chant, the
-betting, the last hand's record) come from the same views as Telegram's, so both front ends
-say the same thing; the page draws the cards, the seats and the fósforos itself."""
+"""What the web table shows one viewer, as JSON: a drawing of the same `Scene` the Telegram board
+and hand message draw (the public view, or a seated player's), and nothing the viewer may not
+see. Texts (the pending chant, the betting, the end of a hand) are the views' own, so both front
+ends say the same thing; the page draws the cards, the seats and the fósforos itself."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.ai.signs import SIGNS
-from bot.game import Observation, Phase, envido_value, flor_value, has_flor, observe
-from bot.game.fair import commitment
+from bot.game import Card, Observation, Phase, envido_value, flor_value, has_flor
+from bot.game.ending import HandEnding, RoundEnd
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import side_of
-from bot.game.state import HandLog
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.model.table import Table, TableStatus
-from bot.views.common import Seating, plain, rules_line, seating_at
-from bot.views.summary import hand_result
+from bot.views.common import plain, rules_line
+from bot.views.ending import record_lines
+from bot.views.scene import Scene, scene_of
 from bot.views.table import (
     BUTTON_ORDER,
     answered_bets,
@@ -28,15 +28,13 @@ from bot.views.table import (
 )
 from bot.web.cards import card_name
 
-SEAL_SHOWN = 12
-
 
 def _buenas(points: int, obs: Observation) -> bool:
     halves = malas_buenas(points, obs.config.target)
     return halves is not None and halves[1] > 0
 
 
-def _actions(t: Any, obs: Observation, language: str) -> list[dict[str, Any]]:
+def _actions(t: Translator, obs: Observation, language: str) -> list[dict[str, Any]]:
     """The seat's legal actions now, in the buttons' order: cards first."""
     out: list[dict[str, Any]] = []
     for action in obs.actions:
@@ -49,13 +47,56 @@ def _actions(t: Any, obs: Observation, language: str) -> list[dict[str, Any]]:
     return out
 
 
+def _round_winner(obs: Observation, index: int) -> int | None:
+    """The seat whose card won round `index` of the hand in play (None: a parda)."""
+    side = obs.results[index]
+    if side is None:
+        return None
+    plays = obs.rounds[index]
+    ours = [(c.strength, -i, s) for i, (s, c) in enumerate(plays) if side_of(s) == side]
+    return max(ours)[2]
+
+
+def _card(card: Card, language: str, seat: int | None = None) -> dict[str, Any]:
+    shown: dict[str, Any] = {"card": card.code, "name": card_name(card, language)}
+    if seat is not None:
+        shown["seat"] = seat
+    return shown
+
+
+def _round(round_: RoundEnd, language: str) -> dict[str, Any]:
+    return {
+        "plays": [_card(c, language, s) for s, c in round_.plays],
+        "winner": round_.winner,
+        "parda": round_.parda,
+    }
+
+
+def _ended(t: Translator, scene: Scene, ending: HandEnding, language: str) -> dict[str, Any]:
+    """A hand's end for the page: its rounds with who won each, its last card, the points by
+    side and the lines that say why (the same as the board's record)."""
+    return {
+        "number": ending.number,
+        "rounds": [_round(r, language) for r in ending.rounds],
+        "last": _card(ending.last[1], language, ending.last[0]) if ending.last else None,
+        "winner": ending.winner,
+        "points": [ending.by_side(side) for side in (0, 1)],
+        "lines": [plain(line) for line in record_lines(t, scene.who, ending)],
+    }
+
+
 def table_view(
-    table: Table, names: dict[int, str], seat: int | None, shown: Sequence[str] = ()
+    table: Table,
+    names: dict[int, str],
+    seat: int | None,
+    shown: Sequence[str] = (),
+    ended: Sequence[HandEnding] = (),
 ) -> dict[str, Any]:
-    """The table as `seat` sees it (None: the public view); `shown`: the señas its partner
-    showed it this hand."""
+    """The table as `seat` sees it (None: the public view); `shown`: the señas its partners
+    showed it this hand; `ended`: the hands whose end the page is to show."""
     t = translator(table.language)
-    who: Seating = seating_at(t, table, names)
+    scene = scene_of(t, table, names, seat, ended)
+    who = scene.who
     view: dict[str, Any] = {
         "id": table.id,
         "version": table.version,  # the page keeps the newest it has seen (answers and pushes race)
@@ -68,15 +109,13 @@ def table_view(
         "seat": seat,
         "seats": [
             {"name": plain(who.names[s]), "bot": table.bot_level(s) is not None, "side": side_of(s)}
-            for s in range(table.config.players)
+            for s in table.geometry.all
         ],
     }
-    state = table.state
-    if state is None:
+    obs = scene.obs
+    if obs is None:
         return view
-    obs = observe(state, seat)
-    hand = state.hand
-    ended = HandLog.of(hand) if state.is_over and hand else state.last_hand
+    language = table.language
     view.update(
         step=obs.step,
         phase=obs.phase.value,
@@ -91,32 +130,30 @@ def table_view(
         mano=obs.mano,
         turn=obs.turn,
         hand_value=obs.hand_value,
-        rounds=[
-            [{"seat": s, "card": c.code, "name": card_name(c, table.language)} for s, c in plays]
-            for plays in obs.rounds
-        ],
+        rounds=[[_card(c, language, s) for s, c in plays] for plays in obs.rounds],
         results=list(obs.results),
+        winners=[_round_winner(obs, r) for r in range(len(obs.results))],
         cards_left=list(obs.cards_left),
         waiting_on=list(obs.waiting_on),
-        record=plain(hand_result(t, who, state.config, ended, True)) if ended else None,
+        ended=[_ended(t, scene, e, language) for e in scene.ended],
         status_lines=[plain(x) for x in status_lines(t, who, obs)],
-        bets=[plain(x) for x in bets(t, who, answered_bets(obs, table.calls))],
+        bets=[plain(x) for x in bets(t, who, answered_bets(obs, scene.calls))],
         pending=(
             plain(pending_line(t, who, obs))
             if obs.phase is Phase.PLAY and obs.pending_chant is not None
             else None
         ),
-        seal=commitment(table.seed)[:SEAL_SHOWN] if table.seed else None,
-        over=state.is_over or table.status is not TableStatus.PLAYING,
+        seal=scene.seal,
+        over=scene.over,
     )
     if seat is not None:
         if obs.dealt and obs.config.flor and has_flor(obs.dealt):
             view["mine"] = plain(t("hand.flor", value=flor_value(obs.dealt)))
         elif obs.dealt and not any(obs.flor_declared):
             view["mine"] = plain(t("hand.envido", value=envido_value(obs.dealt)))
-        view["hand"] = [{"card": c.code, "name": card_name(c, table.language)} for c in obs.cards]
+        view["hand"] = [_card(c, language) for c in obs.cards]
         playing = table.status is TableStatus.PLAYING
-        view["actions"] = _actions(t, obs, table.language) if playing else []
+        view["actions"] = _actions(t, obs, language) if playing else []
         if table.geometry.partners(seat) and playing:
             view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
             view["signs_seen"] = [

@@ -10,6 +10,7 @@ from bot.game import replay
 from bot.game.actions import parse_any
 from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table
+from bot.views.common import computer_names
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, play_to_the_end
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -19,6 +20,12 @@ async def the_table(h: Harness) -> Table:
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None
     return table
+
+
+async def bot_name(h: Harness, table: Table, seat: int) -> str:
+    """The name the computer player in `seat` has at this table ("🤖 Lola")."""
+    names = await h.services.core.people.at(table)
+    return computer_names(translator(table.language), table, names)[seat]
 
 
 async def four_at_2v2(h: Harness) -> list[FakeUser]:
@@ -56,7 +63,8 @@ async def test_a_whole_match_against_a_hard_bot_through_the_buttons(harness: Har
     table = await the_table(h)
     assert table.seats == [1, BOT_IDS["dificil"]]
     board = h.fake.last(GROUP).text
-    assert "🤖 Bot difícil" in board  # it says it is a bot, and its level
+    name = await bot_name(h, table, 1)
+    assert name.startswith("🤖 ") and name in board  # it says it is a bot, by its name
     assert hand_message(h, ana) is not None  # her cards, privately
     game_id = table.id
     await play_to_the_end(h, [ana], seed=4)
@@ -94,7 +102,8 @@ async def test_three_people_and_a_bot_play_2v2(harness: Harness) -> None:
     await h.settle()
     table = await the_table(h)
     assert table.seats == [1, 2, 3, BOT_IDS["normal"]] and table.state is not None
-    assert any("Beto</b> y <b>🤖 Bot normal" in text for text in h.fake.texts(GROUP))
+    name = await bot_name(h, table, 3)
+    assert any(f"Beto</b> y <b>{name}" in text for text in h.fake.texts(GROUP))
     game_id = table.id
     await play_to_the_end(h, [ana, beto, caro], seed=9)
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
@@ -133,8 +142,8 @@ async def test_lobby_bots_levels_and_a_table_of_bots_alone(harness: Harness) -> 
     assert answer["text"] == "Una mesa no puede ser solo de bots: falta al menos una persona."
     await ana.tap(GROUP, lobby.message_id, "🔄 Bots: normal")
     await h.settle()
-    assert "🤖 Bot difícil" in h.fake.last(GROUP).text
     table = await the_table(h)
+    assert f"{await bot_name(h, table, 0)} · difícil" in h.fake.last(GROUP).text
     assert table.seats == [BOT_IDS["dificil"], None]
     forged = ana.tap_data(GROUP, lobby.message_id, f"l:{table.id}:b:7")
     assert (await ana.answer_of(forged))["text"] == "Ese botón no es válido."
@@ -287,7 +296,8 @@ async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> Non
     assert table.state is not None and table.state.hand is not None
     dealt = table.state.hand.dealt
     for user, bot_seat in ((1, 2), (2, 3)):
-        got = [t for t in h.fake.texts(user) if "🤖 Bot normal</b> te hace una seña" in t]
+        name = await bot_name(h, table, bot_seat)
+        got = [t for t in h.fake.texts(user) if f"{name}</b> te hace una seña" in t]
         t = translator("es")
         meanings = [f"({t(f'sign.meaning.{s}')})" for s in signs_to_show(dealt[bot_seat])]
         assert len(got) == len(meanings)

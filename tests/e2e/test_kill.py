@@ -16,11 +16,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.game import MatchConfig, MatchState, observe, replay
+from bot.game import MatchConfig, MatchState, replay
 from bot.game.actions import parse_any
 from bot.i18n import translator
 from bot.views.common import rules_line, score_lines, seating
-from bot.views.table import hand_text
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,13 +198,17 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
                     (game["id"],),
                 )
             }
-            for seat, user_id in enumerate(seats):
+            for user_id in seats:
                 shown = fake.messages[user_id][hands[user_id]]
                 title = t("hand.title", rules=rules_line(t, config))
-                # (above it, the last hand's result and who won: the private chat tells all)
-                assert shown.text.endswith(hand_text(t, who, observe(state, seat), title))
-                # a finished match leaves nothing to tap but the rematch
-                assert [b["text"] for b in shown.buttons()] == ["🔁 Revancha"]
+                # the match's last hand told whole, then the options and the final score
+                assert shown.text.endswith(f"{title}\n{final}"), shown.text
+                assert f"🏁 <b>Mano {state.hand_number}</b>" in shown.text
+                assert shown.buttons() == []  # a finished hand leaves nothing to tap
+                # and a message of its own (it notifies): who won, the score, the rematch
+                end = [m for m in fake.live(user_id) if m.text.startswith("🏆")]
+                assert end and final in end[-1].text
+                assert [b["text"] for b in end[-1].buttons()] == ["🔁 Revancha"]
     finally:
         db.close()
     print(f"\nkills survived: {kills}, taps: {taps}, messages lost: 0, duplicates: {duplicates}")

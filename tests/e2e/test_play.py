@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,7 @@ async def test_a_player_is_notified_of_their_turn_unless_they_just_acted(harness
     await open_table(h, [ana, juan], "1v1 15 sinflor")
 
     def hand_of(user: FakeUser) -> StoredMessage:
-        found = [m for m in h.fake.live(user.id) if "Tu mano" in m.text]
+        found = [m for m in h.fake.live(user.id) if re.search(r"Mano \d+ · vale", m.text)]
         assert len(found) == 1, [m.text for m in found]  # one live hand message per player
         return found[0]
 

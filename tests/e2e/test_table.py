@@ -59,7 +59,7 @@ async def test_the_opener_sits_at_once_and_may_switch_team_or_leave(harness: Har
     await h.settle()
     lobby = h.fake.last(GROUP)
     first = lobby.history[0]  # the very first lobby message already shows her seated
-    assert "Equipo 1: Ana · <i>libre</i>" in first and "Abrió la mesa: Ana" in first, first
+    assert "Equipo 1: Ana · <i>libre</i>" in first and "Ana abrió la mesa" in first, first
     assert "?" not in first
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.seats == [1, None, None, None]
@@ -82,7 +82,7 @@ async def test_an_opener_the_bot_cannot_message_is_named_and_told_how_to_sit(
     juan.send(GROUP, "/nueva")
     await h.settle()
     lobby = h.fake.last(GROUP)
-    assert "Abrió la mesa: Juan" in lobby.text
+    assert "Juan abrió la mesa" in lobby.text
     assert "Juan</b>: para sentarte, abrí el chat privado conmigo" in lobby.text
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.seats == [None, None]
@@ -276,7 +276,7 @@ async def test_options_are_for_the_opener_and_cancel_for_opener_or_admin(harness
     lobby = h.fake.messages[GROUP][lobby.message_id]
     assert "a 15" in lobby.text
     labels = [b["text"] for b in lobby.buttons()]  # each option shows the value it has now
-    for label in ("🔄 Juego: 1v1", "🔄 Partida: a 15", "🔄 Flor: con", "🔄 Mazo temprano: 2"):
+    for label in ("🔄 Juego: 1v1", "🔄 Partida: a 15", "🔄 Flor: con", "🔄 Mazo en la 1ª: 2"):
         assert label in labels, labels
     juan.send(GROUP, "/cancelar")
     await h.settle()

@@ -12,21 +12,39 @@ import pytest
 
 from bot.game import MatchState, replay
 from bot.game.actions import parse_any
-from bot.game.events import EnvidoResolved, Event, FlorResolved, HandDealt, Scored
+from bot.game.events import (
+    CardPlayed,
+    EnvidoResolved,
+    Event,
+    FlorResolved,
+    HandDealt,
+    HandEnd,
+    HandEnded,
+    RoundWon,
+    Scored,
+)
 from bot.model.table import Table
-from bot.views.common import phone_lines, plain
+from bot.views.common import card_short, phone_lines, plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table, play_to_the_end
+from tests.explained import check
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 MOST_LINES = 20  # the board at its busiest, at 36 characters a line (bench/board_lines.py)
 WORDS = {
-    "es": {"hand": "Mano", "and": " y ", "son_buenas": "son buenas", "rematch": "🔁 Revancha"},
+    "es": {
+        "hand": "Mano",
+        "and": " y ",
+        "son_buenas": "son buenas",
+        "rematch": "🔁 Revancha",
+        "counted": "ya sum(?:ó|aron)",
+    },
     "en": {
         "hand": "Hand",
         "and": " and ",
         "son_buenas": "son buenas (concedes)",
         "rematch": "🔁 Rematch (revancha)",
+        "counted": "had already scored",
     },
 }
 
@@ -76,11 +94,26 @@ def said_text(names: list[str], event: EnvidoResolved | FlorResolved, son_buenas
     )
 
 
+def deciding(hands: list[list[Event]], number: int) -> tuple[int, str] | None:
+    """The seat whose card won the last round of hand `number`, and that card ("3🗡️"), when
+    rounds decided it."""
+    events = hands[number - 1]
+    end = next((e for e in events if isinstance(e, HandEnded)), None)
+    if end is None or end.reason is not HandEnd.ROUNDS:
+        return None
+    last = [e for e in events if isinstance(e, RoundWon)][-1]
+    if last.seat is None:
+        return None
+    played = [e for e in events if isinstance(e, CardPlayed) and e.seat == last.seat]
+    return last.seat, card_short(played[-1].card)
+
+
 async def check_transcript(h: Harness, users: list[FakeUser], language: str = "es") -> None:
     words = WORDS[language]
     table, hands = await finished(h)
     first = {u.id: u.first_name for u in users}
     names = [first[u] for u in table.seats if u is not None]
+    sides = [words["and"].join(names[side::2]) for side in (0, 1)]
     seen = boards(h)
     assert len(seen) > 2 * len(hands), (len(seen), len(hands))
 
@@ -96,39 +129,60 @@ async def check_transcript(h: Harness, users: list[FakeUser], language: str = "e
         assert singer in names, line
         assert line.count("→") >= 2, line  # "Quiero → vale 2 · No quiero → Ana +1"
 
-    # Each hand's record says what the engine scored, side by side; values as said (R19).
-    records = {}
-    for b in seen:
-        for line in plain(b).splitlines():
-            if m := re.match(rf"🏁 {words['hand']} (\d+): (.*)", line):
-                records[int(m.group(1))] = m.group(2)
-    assert len(records) >= len(hands) - 1  # every hand's end was on the board (the last: below)
-    for number, text in records.items():
-        scored: dict[int, int] = {}
-        for e in hands[number - 1]:
-            if isinstance(e, Scored):
-                scored[e.side] = scored.get(e.side, 0) + e.points
-        for side, points in scored.items():
-            pair = " y ".join(names[side::2])
-            assert f"{pair} +{points} (" in text, (number, text, scored)
+    # Every version of the board, and of each player's hand message, explains every point
+    # the score moves by, on the same screen.
+    check(seen, sides, "board")
+    for user in users:
+        hand_texts = [
+            text for _, text in h.fake.timeline[user.id] if not text.startswith(("🏆", "✅"))
+        ]
+        assert check(hand_texts, sides, f"{user.first_name}'s chat") > len(hands)
+
+    # Each hand's end is told, on the board and in every player's chat: what the engine
+    # scored, side by side, and the card that won the hand's last round.
+    for reader, texts in [("board", seen)] + [
+        (u.first_name, [text for _, text in h.fake.timeline[u.id]]) for u in users
+    ]:
+        records: dict[int, str] = {}
+        for text in texts:
+            for line in plain(text).splitlines():
+                if m := re.match(rf"🏁 {words['hand']} (\d+): (.*)", line):
+                    records[int(m.group(1))] = m.group(2)
+        assert sorted(records) == list(range(1, len(hands) + 1)), (reader, sorted(records))
+        for number, text in records.items():
+            for side in (0, 1):
+                total = sum(e.points for e in hands[number - 1] if isinstance(e, Scored)
+                            and e.side == side)  # fmt: skip
+                told = [int(n) for n in re.findall(rf"{sides[side]} \+(\d+)", text)]
+                told += [
+                    int(n) for n in re.findall(rf"{sides[side]} {words['counted']} (\d+)", text)
+                ]
+                assert sum(told) == total, (reader, number, text, side, total)
+            won = deciding(hands, number)
+            if won is not None:
+                seat, card = won
+                assert f"{names[seat]} {card}" in text or f"{names[seat]}'s {card}" in text, (
+                    reader, number, text,
+                )  # fmt: skip
+    # The values said in each hand, as said (R19), on a board of that hand or in its end.
     for number, events in enumerate(hands, start=1):
         for e in events:
             if isinstance(e, EnvidoResolved | FlorResolved) and e.values:
                 said = said_text(names, e, words["son_buenas"])
-                head = f"{words['hand'].lower()} {number} ·"
-                shown = [b for b in seen if head in b and said in plain(b)]
-                assert shown or number == len(hands), (number, said)  # (the last: it may end it)
+                assert any(said in plain(b) for b in seen), (number, said)
 
-    # Each player's own chat tells how it ended: the winner, the score, a rematch button.
+    # Each player's own chat tells how it ended in a message of its own (it notifies): the
+    # winner, the score, a rematch button; the last hand message has nothing left to tap.
     state = table.state
     assert state is not None and state.winner is not None
     winners = words["and"].join(names[state.winner :: 2])
     for user in users:
         mine = [m for m in h.fake.live(user.id) if m.text.startswith("🏆")]
-        assert mine, f"{user.first_name}'s chat never said who won"
+        assert len(mine) == 1, f"{user.first_name}'s chat never said who won"
         last = plain(mine[-1].text)
         assert f"{winners}" in last and f": {state.scores[state.winner]}" in last, last
-        assert any(b["text"] == words["rematch"] for b in mine[-1].buttons())
+        assert "Tus cartas" not in last and "Your cards" not in last  # no dead hand
+        assert [b["text"] for b in mine[-1].buttons()] == [words["rematch"]]
 
 
 async def test_a_1v1_match_read_back_message_by_message(h: Harness) -> None:

@@ -197,7 +197,7 @@ async def test_two_matches_ending_at_the_same_moment_both_count_once(
 
 
 def test_the_rating_line_adds_up_and_a_newcomer_is_told_what_is_left() -> None:
-    from bot.storage.league import RatingChange, Standing
+    from bot.league.values import RatingChange, Standing
     from bot.views.standings import rating_lines
 
     t = translator("es")
@@ -213,9 +213,9 @@ def test_the_rating_line_adds_up_and_a_newcomer_is_told_what_is_left() -> None:
     ]
     lines = rating_lines(t, changes, rows)
     # shown rounded once: 2.6 + 2.8 = 5.4 (not 2.6 -> 5.4 (+2.7))
-    assert lines[0] == "Ana: 1º · nivel 5.4 (+2.8) · 4 G, 2 P"
-    assert lines[1] == "Beto: 2º · nivel -0.5 (-0.5) · 1 G, 4 P"
-    assert lines[2] == "Carla: 0 G, 1 P · entra a la tabla en 4 partidas más"
+    assert lines[0] == "Ana: 1º · nivel 5.4 (+2.8) · ganó 4, perdió 2"
+    assert lines[1] == "Beto: 2º · nivel -0.5 (-0.5) · ganó 1, perdió 4"
+    assert lines[2] == "Carla: ganó 0, perdió 1 · entra a la tabla en 4 partidas más"
     for line in lines[:2]:
         after, delta = (float(x) for x in re.findall(r"nivel (-?[\d.]+) \(([+-][\d.]+)\)", line)[0])
         before = next(round(c.before, 1) for c in changes if line.startswith(c.name))

@@ -378,16 +378,28 @@ def test_what_changed_since_a_button_was_drawn() -> None:
     from bot.service.play import what_changed
     from tests.engine.helpers import deal_of, do, start
 
+    def changed(action: Action, step: int) -> tuple[str, str | None, bool] | None:
+        refusal = what_changed(state, action, step)
+        if refusal is None:
+            return None
+        since = refusal.params.get("since")
+        return refusal.code, since.code if since else None, bool(refusal.params.get("answer"))
+
     state = start("1e 4c 5o | 3o 4o 5c", MatchConfig(flor=False))
     drawn = state.step
     do(state, "0:p:1e")
-    assert what_changed(state, Action(1, ActionKind.TRUCO), drawn) is None  # means the same
-    assert what_changed(state, Action(0, ActionKind.MAZO), drawn) == "stale"  # own move since
-    do(state, "1:t", "0:q")
-    assert what_changed(state, Action(1, ActionKind.MAZO), drawn) == "stale"  # chant since
+    assert changed(Action(1, ActionKind.TRUCO), drawn) is None  # means the same
+    assert changed(Action(0, ActionKind.MAZO), drawn) == ("stale", None, False)  # own move
+    do(state, "1:t")
+    # Beto chanted ¡Truco! since: Ana's button is gone, and she is told she must answer it.
+    assert changed(Action(0, ActionKind.MAZO), drawn) == ("stale", "1:t", True)
+    do(state, "0:q")
+    assert changed(Action(1, ActionKind.MAZO), drawn) == ("stale", "0:q", False)  # an answer
     before = state.step
     do(state, "1:p:3o")  # the ancho takes round 1: seat 0 leads round 2
-    assert what_changed(state, Action(0, ActionKind.MAZO), before) == "stale_round"
+    assert changed(Action(0, ActionKind.MAZO), before) == ("stale_round", "1:p:3o", False)
     do(state, "0:m")
     state.apply(deal_of("6o 7o 2e | 3b 4b 5b"))
-    assert what_changed(state, Action(1, ActionKind.MAZO), before) == "stale_hand"
+    refusal = what_changed(state, Action(1, ActionKind.MAZO), before)
+    assert refusal is not None and refusal.code == "stale_hand"
+    assert refusal.params == {"hand": 2}

@@ -10,8 +10,9 @@ import pytest
 
 from bot.ai.signs import SIGNS
 from bot.game import ActionKind, Reason
-from bot.game.events import HandEnd, ScoreReason
+from bot.game.events import ScoreReason
 from bot.i18n import LANGUAGES, LOCALES_DIR, catalog, placeholders, plural_forms, translator
+from bot.model.refusals import Refused
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,11 +32,9 @@ def test_every_code_the_engine_and_service_can_give_has_a_string(language: str) 
     needed = {f"reason.{r.value}" for r in Reason}
     needed |= {f"kind.{k.value}" for k in ActionKind}
     needed |= {f"score_reason.{r.value}" for r in ScoreReason}
-    needed |= {f"summary.end.{e.value}" for e in HandEnd if e is not HandEnd.MATCH_OVER}
     needed |= {f"sign.{s}" for s in SIGNS} | {f"sign.meaning.{s}" for s in SIGNS}
     source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))
-    codes = set(re.findall(r'Refusal\("([a-z_0-9]+)"', source)) - {"illegal"}  # -> reason.*
-    needed |= {f"refusal.{code}" for code in codes}
+    needed |= {code.key for code in Refused if code is not Refused.ILLEGAL}  # (-> reason.*)
     needed |= set(re.findall(r'\bt\("([a-z_0-9.]+)"', source))
     assert needed - set(strings) == set()
 
@@ -70,14 +69,15 @@ def test_both_locales_agree_on_plural_forms() -> None:
 def test_plural_forms_are_chosen_by_count_and_the_language() -> None:
     es, en = translator("es"), translator("en")
     pair = es("side.pair", a="Beto", b="Darío")
-    assert es("summary.end.rounds", side=pair, count=2) == "Beto y Darío ganan la mano."
-    assert es("summary.end.rounds", side="Ana", count=1) == "Ana gana la mano."
+    counted = {"points": 3, "reason": "flor"}
+    assert es("ending.counted", side=pair, count=2, **counted) == "Beto y Darío ya sumaron 3 (flor)"
+    assert es("ending.counted", side="Ana", count=1, **counted) == "Ana ya sumó 3 (flor)"
     assert es("match.winner", side=pair, count=2) == "🏆 ¡Ganaron Beto y Darío!"
-    assert en("summary.end.rounds", side="Ana", count=1) == "Ana wins the hand."
-    assert en("summary.end.rounds", side="Ana and Carla", count=2) == "Ana and Carla win the hand."
+    assert en("match.winner", side="Ana", count=1) == "🏆 Ana won!"
     assert es("yo.partner", name="Ana", count=1).endswith("(1 partida juntos)")
     assert en("yo.partner", name="Ana", count=7).endswith("(7 matches together)")
-    assert es("tabla.provisional", count=1_000_000) == "Con menos de 1000000 partidas:"  # many
+    many = es("tabla.provisional", count=1_000_000)
+    assert many == "Con menos de 1000000 partidas (ganadas de jugadas):"
     with pytest.raises(TypeError):
         es("match.winner", side="Ana")  # a plural string needs its count
 

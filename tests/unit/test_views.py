@@ -6,15 +6,28 @@ import random
 import re
 
 from bot.callbacks import unpack
-from bot.game import MatchConfig, new_match, observe, random_deal
+from bot.game import MatchConfig, MatchState, new_match, observe, random_deal
+from bot.game.ending import ending_of, last_ended
 from bot.game.events import CardPlayed, HandEnded
-from bot.i18n import translator
+from bot.game.state import HandLog
+from bot.i18n import Translator, translator
+from bot.model.table import Table, TableStatus
 from bot.views.common import fosforos_text, seating
-from bot.views.summary import hand_summary
+from bot.views.ending import record_lines
+from bot.views.scene import Scene, scene_of
 from bot.views.table import board_markup, board_text, hand_markup, hand_text
 
-CARD = re.compile(r"(1[0-2]|[1-7]|ancho) de (oro|copa|espada|basto)")
-SUITS = {"oro": "o", "copa": "c", "espada": "e", "basto": "b"}
+CARD = re.compile(r"(1[0-2]|[1-7]|ancho) de (oros|copas|espadas|bastos)")
+SUITS = {"oros": "o", "copas": "c", "espadas": "e", "bastos": "b"}
+
+
+def scene(t: Translator, state: MatchState, names: dict[int, str], seat: int | None) -> Scene:
+    """What `seat` sees of a table playing `state` (its players are 1, 2, ...)."""
+    seats: list[int | None] = list(range(1, state.players + 1))
+    table = Table(1, -1, 0, TableStatus.PLAYING, 1, state.config, seats, t.language, 0.0, 0.0)
+    table.state = state
+    ended = last_ended(state)
+    return scene_of(t, table, names, seat, [ended] if ended else [])
 
 
 SHORT = re.compile(r"(1[0-2]|[1-7])(🪙|🍷|🗡️|🪵)")  # "7🗡️": the rounds on the board
@@ -38,21 +51,23 @@ def test_fosforos_draw_squares_of_five_and_split_malas_and_buenas() -> None:
 def test_no_view_shows_a_card_its_reader_may_not_see() -> None:
     t = translator("es")
     for players in (2, 4):
-        who = seating(list(range(1, players + 1)), {i: f"<P{i}>" for i in range(1, players + 1)})
+        names = {i: f"<P{i}>" for i in range(1, players + 1)}
+        who = seating(list(range(1, players + 1)), names)
         for seed in range(40):
             rng = random.Random(seed)
             state = new_match(MatchConfig(players=players, target=15))
             public: set[str] = set()
+            before: set[str] = set()  # the last hand's cards played and shown: its record's
             while not state.is_over:
                 if state.needs_deal:
                     state.apply(random_deal(rng, players))
-                    public = set()
+                    before, public = public, set()
                     continue
                 assert state.hand is not None
                 held = {s: {c.code for c in state.hand.held[s]} for s in range(players)}
                 board = observe(state)
-                text = board_text(t, who, board, [])
-                assert mentioned(text) <= public, text
+                text = board_text(t, scene(t, state, names, None))
+                assert mentioned(text) <= public | before, text
                 assert "&lt;P1&gt;" in text and len(text) < 4096
                 markup = board_markup(t, 1, board)
                 for row in markup.inline_keyboard if markup else ():
@@ -60,21 +75,22 @@ def test_no_view_shows_a_card_its_reader_may_not_see() -> None:
                         assert unpack(button.callback_data) is not None  # type: ignore[arg-type]
                 for seat in range(players):
                     obs = observe(state, seat)
-                    mine = hand_text(t, who, obs, "x")
+                    mine = hand_text(t, scene(t, state, names, seat))
                     others = set().union(*(held[s] for s in range(players) if s != seat))
-                    assert not mentioned(mine) & (others - public), mine
+                    assert not mentioned(mine) & (others - public - before), mine
                     assert len(mine) < 4096
                     hand_markup(t, 1, obs, signs=players == 4)
-                before = observe(state)
                 events = state.apply(rng.choice(state.legal_actions()))
                 for event in events:
                     if isinstance(event, CardPlayed):
                         public.add(event.card.code)
                     if isinstance(event, HandEnded):
                         shown = {c.code for _, cs in event.shown for c in cs}
-                        summary = hand_summary(t, who, observe(state), events)
-                        assert mentioned(summary) <= public | shown, summary
-                del before
+                        public |= shown
+                        assert state.hand is not None
+                        ending = ending_of(state.config, HandLog.of(state.hand))
+                        summary = "\n".join(record_lines(t, who, ending))
+                        assert mentioned(summary) <= public, summary
 
 
 def test_a_pending_chant_names_its_singer_its_stakes_and_who_answers_to_each_reader() -> None:
@@ -84,7 +100,6 @@ def test_a_pending_chant_names_its_singer_its_stakes_and_who_answers_to_each_rea
 
     t = translator("es")
     names = {1: "Ana", 2: "Beto", 3: "Carla", 4: "Dario"}
-    who = seating([1, 2, 3, 4], names)
     state = new_match(MatchConfig(players=4, flor=False))
     state.apply(random_deal(random.Random(2), 4))
     singer = state.legal_actions()[0].seat
@@ -94,17 +109,17 @@ def test_a_pending_chant_names_its_singer_its_stakes_and_who_answers_to_each_rea
     rivals = [s for s in range(4) if s % 2 != side]
     partner = (singer + 2) % 4
 
-    board = board_text(t, who, observe(state), [])
+    board = board_text(t, scene(t, state, names, None))
     n = lambda s: f"<b>{names[s + 1]}</b>"  # noqa: E731
     line = next(x for x in board.splitlines() if x.startswith("⏳"))
     assert line.startswith(f"⏳ {n(singer)}: <b>¡Truco!</b>")
     assert "Quiero → vale 2" in line and f"No quiero → {n(side)} y {n(side + 2)} +1" in line
     assert f"contesta {n(rivals[0])} o {n(rivals[1])}" in line
 
-    mine = hand_text(t, who, observe(state, singer), "")
+    mine = hand_text(t, scene(t, state, names, singer))
     assert "⏳ Cantaste <b>¡Truco!</b>" in mine and "esperá a" in mine
-    assert "esperá a" in hand_text(t, who, observe(state, partner), "")
-    answerer = hand_text(t, who, observe(state, rivals[0]), "")
+    assert "esperá a" in hand_text(t, scene(t, state, names, partner))
+    answerer = hand_text(t, scene(t, state, names, rivals[0]))
     assert f"contestás vos o {n(rivals[1])}" in answerer
     assert "Te toca" not in answerer  # the answer is asked for in the line itself
 
@@ -120,8 +135,9 @@ def test_the_hand_record_names_the_real_reason() -> None:
 
     def record(*codes: str, config: MatchConfig | None = None) -> str:
         state = start(hands, config or MatchConfig(flor=False))
-        events = do(state, *codes)
-        return hand_summary(t, who, observe(state), events, scores=False)
+        do(state, *codes)
+        assert state.hand is not None
+        return record_lines(t, who, ending_of(state.config, HandLog.of(state.hand)))[0]
 
     assert "<b>Beto</b> +2 (retruco no querido)" in record("0:t", "1:rt", "0:nq")
     assert "<b>Ana</b> +1 (truco no querido)" in record("0:t", "1:nq")
@@ -132,4 +148,4 @@ def test_the_hand_record_names_the_real_reason() -> None:
     late = record("0:p:1e", "1:p:3o", "0:m")
     assert "+1 (<b>Ana</b> se fue al mazo)" in late
     envido = record("0:e", "1:re", "0:q")
-    assert "(envido, real envido)" in envido and "+5" in envido
+    assert "<b>Beto</b> ya sumó 5 (envido y real envido querido)" in envido

@@ -233,6 +233,27 @@ function places(view) {
   return out;
 }
 
+// How long the end of a hand stays on the felt when nothing else happens.
+const HOLD_MS = 4000;
+const endShown = new Map();  // "table:hand" -> when the page first showed that hand's end
+
+function holdEnd(view, ended) {
+  const started = (view.rounds || []).some((plays) => plays.length);
+  if (started && !view.over) return false;  // the next hand's first card gathers them
+  const key = `${view.id}:${ended.number}`;
+  if (!endShown.has(key)) {
+    endShown.set(key, Date.now());
+    setTimeout(() => { if (current && current.view) render(current.view); }, HOLD_MS + 50);
+  }
+  return view.over || Date.now() - endShown.get(key) < HOLD_MS;
+}
+
+// The seat whose card won a round of the hand in play (null: a parda, or not over yet).
+function winnerOf(view, plays, r) {
+  const winners = view.winners || [];
+  return r < winners.length ? winners[r] : null;
+}
+
 function render(view) {
   if (view.language && view.language !== lang) {  // the table's language wins
     lang = view.language;
@@ -273,17 +294,34 @@ function render(view) {
       el("div", { class: "backs" }, backs)));
   });
   const mid = el("div", { class: "mid" });
-  (view.rounds || []).forEach((plays, r) => {
-    if (!plays.length) return;
-    mid.append(el("div", { class: "round", "data-round": r + 1 }, `${r + 1}ª`,
-      plays.map((p) => el("figure", {},  // each card says who played it: where they sit
-        cardImg(p.card, `${view.seats[p.seat].name}: ${p.name}`),
-        el("figcaption", {}, ARROWS[spot[p.seat]])))));
+  // The end of a hand is a moment: its rounds stay on the felt, each winning card marked and
+  // the last card played lit, with the result, until the next hand's first card or a few
+  // seconds, then the cards are gathered.
+  const ended = (view.ended || [])[(view.ended || []).length - 1];
+  const holding = ended && holdEnd(view, ended);
+  const shownRounds = holding
+    ? ended.rounds.map((r) => ({ plays: r.plays, winner: r.winner, parda: r.parda }))
+    : (view.rounds || []).map((plays, r) => ({ plays, winner: winnerOf(view, plays, r),
+      parda: view.results && view.results[r] === null }));
+  shownRounds.forEach((round, r) => {
+    if (!round.plays.length) return;
+    mid.append(el("div", { class: `round${round.parda ? " parda" : ""}`, "data-round": r + 1 },
+      `${r + 1}ª`,
+      round.plays.map((p) => {
+        const last = holding && ended.last && ended.last.seat === p.seat && ended.last.card === p.card;
+        const won = round.winner === p.seat;
+        return el("figure", { class: `${won ? "won" : ""}${last ? " last" : ""}`.trim() || null,
+            "data-seat": p.seat },  // each card says who played it: where they sit
+          cardImg(p.card, `${view.seats[p.seat].name}: ${p.name}`),
+          el("figcaption", {}, ARROWS[spot[p.seat]]));
+      })));
   });
+  if (holding) mid.append(el("div", { class: "banner", id: "hand-end", role: "status" },
+    ended.lines.map((line) => el("p", {}, line))));
   felt.append(mid);
   nodes.push(felt);
   const lines = el("div", { class: "lines" });
-  if (view.record) lines.append(el("p", { id: "record" }, view.record));
+  if (ended && !holding) lines.append(el("p", { id: "record" }, ended.lines.join(" · ")));
   for (const line of view.bets || []) lines.append(el("p", {}, line));
   if (view.pending) lines.append(el("p", { class: "pending", id: "pending" }, view.pending));
   nodes.push(lines);

@@ -1,0 +1,84 @@
+"""The table as players meet it, through the buttons: a tap on a board a chant behind says what
+changed, computer players have names of their own, and a match's end reaches every player as
+a message that notifies."""
+
+from __future__ import annotations
+
+from bot.views.common import BOT_MARK, plain
+from tests.conftest import GROUP, Harness
+from tests.e2e.helpers import action_buttons, hand_message, open_table
+
+
+async def test_a_stale_tap_says_what_changed(harness: Harness) -> None:
+    """Ana taps "Me voy al mazo" on a board one chant behind: she is told Beto chanted
+    ¡Truco! and that it is hers to answer, and nothing happens."""
+    h = harness
+    ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
+    await open_table(h, [ana, beto], "1v1 15 sinflor")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None
+    mano = ana if table.state.hand is not None and table.state.hand.mano == 0 else beto
+    other = beto if mano is ana else ana
+    board_id = (await h.telegram(table.id)).board
+    assert board_id is not None
+    board = h.fake.messages[GROUP][board_id]
+    mazo = next(b for b in board.buttons() if b["text"] == "Me voy al mazo")["callback_data"]
+    # The mano plays a card; the other chants ¡Truco!
+    message = hand_message(h, mano)
+    assert message is not None
+    card = next(b for b in action_buttons(message) if b["callback_data"].count(":") == 4)
+    await mano.tap(mano.id, message.message_id, card["text"])
+    await h.settle()
+    message = hand_message(h, other)
+    assert message is not None
+    await other.tap(other.id, message.message_id, "¡Truco!")
+    await h.settle()
+    step = (await h.services.tables.get(table.id)).state.step  # type: ignore[union-attr]
+    # The mano's old "Me voy al mazo" on the board, drawn before both moves.
+    answer = await mano.answer_of(mano.tap_data(GROUP, board_id, mazo))
+    assert answer["text"] == f"{other.first_name} cantó ¡Truco!: contestá.", answer
+    await h.settle()
+    after = await h.services.tables.get(table.id)
+    assert after is not None and after.state is not None and after.state.step == step
+
+
+async def test_computer_players_have_names_of_their_own(harness: Harness) -> None:
+    """Three computer players at one table are three names, none a person's: a person at the
+    table called Lola (a name on the computer players' list) is never mistaken for one."""
+    h = harness
+    lola = h.user(1, "Lola")
+    lola.send(GROUP, "/nueva bot 2v2 difícil")
+    await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and len(table.bot_seats) == 3
+    board = plain(h.fake.last(GROUP).text)
+    names = {line.split(":")[0] for line in board.splitlines() if BOT_MARK in line}
+    bots = {
+        word
+        for line in board.splitlines()
+        for word in line.replace(":", " y ").split(" y ")
+        if word.startswith(BOT_MARK)
+    }
+    assert len(bots) == 3, (bots, board)  # three of them, each its own name
+    assert all(name != f"{BOT_MARK} Lola" for name in bots)
+    assert any("Lola" in name for name in names)  # the person, without the mark
+
+
+async def test_the_end_of_a_match_reaches_each_player_as_a_new_message(harness: Harness) -> None:
+    """A concession ends the match: each player gets a new message (a notification) with the
+    winner and the score and 🔁 Revancha; their last hand message keeps nothing to tap."""
+    h = harness
+    ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
+    await open_table(h, [ana, beto], "1v1 15")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None
+    hands = (await h.telegram(table.id)).hands
+    ana.send(GROUP, "/abandonar")
+    await h.settle()
+    for user in (ana, beto):
+        new = [m for m in h.fake.live(user.id) if plain(m.text).startswith("🏆 ¡Ganó Beto!")]
+        assert len(new) == 1 and new[0].message_id != hands[user.id]  # sent, not edited
+        assert [b["text"] for b in new[0].buttons()] == ["🔁 Revancha"]
+        assert "Tus cartas" not in new[0].text  # no dead hand in it
+        last_hand = h.fake.messages[user.id][hands[user.id]]
+        assert action_buttons(last_hand) == []  # nothing left to tap there
