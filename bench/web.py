@@ -2,11 +2,14 @@
 local players, every player's page following its table (server-sent events), and moves made
 through the page's own endpoint.
 
-    python bench/web.py [--tables 100] [--moves 2000]
+    python bench/web.py [--tables 100] [--moves 2000] [--viewers N]
 
 Reports the delay from a move sent to the *other* player's page receiving the new view (an
 upper bound of "commit to the page": it includes the request itself), p50/p99; the server's
-CPU per move; its memory with the pages open, per page.
+CPU per move; its memory with the pages open, per page. With `--viewers N`, N more pages watch
+the first table (each from an address of its own on loopback, 127.0.0.2 and up), and the
+moves are all made there: the server's CPU per move with N onlookers, and its memory per
+onlooker's stream, open and once they closed.
 """
 
 from __future__ import annotations
@@ -86,12 +89,14 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--moves", type=int, default=2000)
+    parser.add_argument("--viewers", type=int, default=0)
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         env = {
             **os.environ, "TRUCO_MODE": "local", "TRUCO_WEB_PORT": str(port),
             "TRUCO_DATABASE": f"{tmp}/bench.db", "TRUCO_LOG_LEVEL": "WARNING",
+            "TRUCO_WEB_RATE": "1000000", "TRUCO_WEB_BURST": "1000000",  # (one client: the bench)
         }  # fmt: skip
         env.pop("TRUCO_BOT_TOKEN", None)
         server = subprocess.Popen(  # noqa: ASYNC220 (once, before anything is measured)
@@ -121,11 +126,18 @@ async def main() -> None:
                         p.changed.clear()
                         await asyncio.wait_for(p.changed.wait(), 30)
             open_rss = rss_mb(server.pid)
+            onlookers = []
+            if args.viewers:
+                onlookers = await watch(base, pages[0][2], args.viewers)
+                pages = pages[:1]  # every move at the watched table
+            watched_rss = rss_mb(server.pid)
             rng = random.Random(1)
             delays: list[float] = []
             cpu0, wall0 = cpu_seconds(server.pid), time.perf_counter()
             moves = 0
             while moves < args.moves:
+                if not any(can_move(p.view) for a, b, _ in pages for p in (a, b)):
+                    break  # every match is over
                 a, b, table = rng.choice(pages)
                 turn = [(m, o) for m, o in ((a, b), (b, a)) if can_move(m.view)]
                 if not turn:
@@ -155,6 +167,13 @@ async def main() -> None:
             wall = time.perf_counter() - wall0
             for task in streams:
                 task.cancel()
+            closed_rss = moved_rss = rss_mb(server.pid)
+            if onlookers:
+                for task, http_of in onlookers:
+                    task.cancel()
+                    await http_of.close()
+                await asyncio.sleep(2)
+                closed_rss = rss_mb(server.pid)
         server.terminate()
         server.wait(30)
     delays.sort()
@@ -165,6 +184,26 @@ async def main() -> None:
     print(f"server CPU per move: {cpu / moves * 1000:.2f} ms")
     print(f"server memory: {idle_rss:.0f} MB with the tables, {open_rss:.0f} MB with the pages "
           f"({(open_rss - idle_rss) * 1024 / (2 * args.tables):.0f} kB a page)")  # fmt: skip
+    if args.viewers:
+        per = (watched_rss - open_rss) * 1024 / args.viewers
+        print(f"onlookers {args.viewers}: {watched_rss:.1f} MB with them ({per:.0f} kB each), "
+              f"{moved_rss:.1f} MB after the moves, {closed_rss:.1f} MB once closed")  # fmt: skip
+
+
+async def watch(base: str, table: int, viewers: int) -> list[tuple[Any, aiohttp.ClientSession]]:
+    """`viewers` pages watching `table`, each its own person at its own loopback address."""
+    out = []
+    for n in range(viewers):
+        address = f"127.0.{(n + 2) // 250}.{(n + 2) % 250 + 1}"
+        http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+        async with http.post(f"{base}/api/local/login", json={"name": f"V{n}"}) as r:
+            page = Page(http, base, (await r.json())["session"])
+        task = asyncio.create_task(page.follow(table))
+        while page.view is None:
+            page.changed.clear()
+            await asyncio.wait_for(page.changed.wait(), 30)
+        out.append((task, http))
+    return out
 
 
 if __name__ == "__main__":

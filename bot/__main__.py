@@ -19,6 +19,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.app import build_application, serve
 from bot.config import Settings
+from bot.secrets import mask_in_logs
 from bot.service.core import Core
 
 
@@ -78,6 +79,12 @@ def main() -> int:
         where = ".".join(str(x) for x in first["loc"]) or "settings"
         print(f"truco-bot: bad settings: {where}: {first['msg']}", file=sys.stderr)
         return 2
+    # The token and the webhook's secret are masked in every log record from the first one on
+    # (python-telegram-bot logs the Bot API URL, the token in it, when a bot is made: the
+    # start-up checks make one before the application is built).
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    token = settings.bot_token.get_secret_value() if settings.bot_token else None
+    mask_in_logs([token, secret])
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s %(message)s",

@@ -109,6 +109,18 @@ class Settings(BaseSettings):
     webapp_max_age: int = Field(
         default=86_400, gt=0, description="Seconds a Mini App's launch data stays good"
     )
+    web_rate: float = Field(
+        default=20.0, gt=0, description="The web table's requests an address may make a second"
+    )
+    web_burst: float = Field(default=60.0, ge=1, description="... and at once")
+    web_streams: int = Field(
+        default=16, ge=1, description="Live streams of the web table one address keeps open"
+    )
+    web_proxies: list[str] = Field(
+        default=["127.0.0.1", "::1"],
+        description="Reverse proxies in front of the Mini App: the client's address is the last"
+        " one they add to X-Forwarded-For (never in local mode)",
+    )
 
     def webhook_args(self) -> dict[str, object] | None:
         """The keyword arguments of PTB's run_webhook/start_webhook, or None for polling."""

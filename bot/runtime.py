@@ -21,13 +21,13 @@ from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
 from bot.config import Settings
+from bot.model.limits import Buckets
 from bot.service.ai import AiPlayers
 from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge
 from bot.telegram.planner import Planner
-from bot.telegram.throttle import Throttle
 from bot.web.server import Hub, TelegramAuth, WebServer, WebTable
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ class Runtime:
     outbox: Mailbox  # what the core delivers to Telegram
     planner: Planner  # what the bot says in Telegram about each change
     deliverer: Deliverer  # how each outbox row becomes Bot API calls
-    replies: Throttle  # answers to one person's commands in one chat
+    replies: Buckets  # answers to one person's commands in one chat
     web: WebServer | None = None  # the web table (a Mini App), when TRUCO_WEBAPP_URL is set
 
     @staticmethod
@@ -64,7 +64,7 @@ class Runtime:
         web = None
         if settings.webapp_url and settings.bot_token is not None:
             # The web table: a third subscriber, waking the pages that watch a table.
-            hub = Hub()
+            hub = Hub(settings.web_streams)
             core.changes.subscribe(hub)
 
             async def is_member(chat_id: int, user_id: int) -> bool | None:
@@ -79,8 +79,12 @@ class Runtime:
 
             token = settings.bot_token.get_secret_value()
             auth = TelegramAuth(token, settings.webapp_max_age, clock, is_member)
-            web = WebServer(WebTable(core, auth, hub), hub, settings.web_host, settings.web_port)
-        replies = Throttle(settings.reply_burst, settings.reply_every)
+            table = WebTable(
+                core, auth, hub, rate=(settings.web_rate, settings.web_burst),
+                proxies=settings.web_proxies,
+            )  # fmt: skip
+            web = WebServer(table, hub, settings.web_host, settings.web_port)
+        replies = Buckets(1 / settings.reply_every, settings.reply_burst)
         return Runtime(settings, core, outbox, planner, deliverer, replies, web)
 
     @property

@@ -81,7 +81,7 @@ async def reply(
     lane (and its board) must not wait behind them."""
     r = runtime(context)
     asker = message.from_user.id if message.from_user else 0
-    if is_group(message.chat) and not r.replies.allow((message.chat.id, asker)):
+    if is_group(message.chat) and not r.replies.take((message.chat.id, asker)):
         log.info("reply to %s in %s dropped: too many commands", asker, message.chat.id)
         return
     await r.outbox.send(

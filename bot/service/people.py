@@ -7,6 +7,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
+from bot.model.names import clean_name
 from bot.model.table import Table
 from bot.storage.repo import Store
 
@@ -22,7 +23,9 @@ class People:
     async def see(
         self, user_id: int, name: str, username: str | None, can_dm: bool | None = None
     ) -> None:
-        """A person acted: their name as it is now (and whether the bot can write to them)."""
+        """A person acted: their name as it is now (and whether the bot can write to them). A
+        name with nothing left to show (`clean_name`) is their username, or a number."""
+        name = clean_name(name) or clean_name(username or "") or f"#{user_id % 10_000}"
         if self._names.get(user_id) == name and can_dm is None:
             return  # known, and nothing changed
         async with self.store.db.transaction() as conn:

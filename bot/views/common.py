@@ -15,6 +15,7 @@ from bot.game import Action, ActionKind, Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import Seats, seats
 from bot.i18n import Translator
+from bot.model.names import BOT_MARK, clean_name, told_apart
 from bot.model.options import Option, TableOptions
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import Table
@@ -71,8 +72,8 @@ def move_said(t: Translator, who: Seating, action: Action) -> str:
 
 
 def short_name(name: str) -> str:
-    """Escaped and trimmed: names are user input and go into HTML."""
-    clean = " ".join(name.split()) or "?"
+    """Cleaned (`clean_name`), escaped and trimmed: names are user input and go into HTML."""
+    clean = clean_name(name) or "?"
     if len(clean) > MAX_NAME:
         clean = clean[: MAX_NAME - 1] + "…"
     return escape(clean)
@@ -165,16 +166,13 @@ def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
     return Seating(tuple(short_name(names.get(u, "?")) if u else "—" for u in seats))
 
 
-BOT_MARK = "🤖"  # the server's mark of a computer player: no person's name carries it
-
-
 def computer_names(t: Translator, table: Table, names: dict[int, str]) -> dict[int, str]:
     """Each computer player's name for the match, by seat: from the locale's list, in an order
     drawn from the table's number, never the name of a person at the table nor another
     computer player's ("🤖 Lola", "🤖 Tito")."""
     pool = [n.strip() for n in t("bot.names").split(",") if n.strip()]
     random.Random(table.id).shuffle(pool)
-    taken = {" ".join(names.get(u, "").split()).casefold() for u in table.players}
+    taken = {clean_name(names.get(u, "")).casefold() for u in table.players}
     named: dict[int, str] = {}
     for seat in table.bot_seats:
         name = next((n for n in pool if n.casefold() not in taken), None)
@@ -186,18 +184,22 @@ def computer_names(t: Translator, table: Table, names: dict[int, str]) -> dict[i
 
 
 def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
-    """Who sits where at `table`: people by their names, computer players by theirs."""
+    """Who sits where at `table`: people by their names (the same ones told apart),
+    computer players by theirs."""
     bots = computer_names(t, table, names)
-    return Seating(
-        tuple(
-            escape(bots[seat])
-            if seat in bots
-            else short_name(names.get(user, "?"))
-            if user
-            else "—"
-            for seat, user in enumerate(table.seats)
-        )
+    people = told_apart(
+        [clean_name(names.get(user, "?")) or "?" for user in table.seats if user and user > 0]
     )
+    shown: list[str] = []
+    for seat, user in enumerate(table.seats):
+        if seat in bots:
+            shown.append(escape(bots[seat]))
+        elif user:
+            name = people.pop(0)
+            shown.append(escape(name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"))
+        else:
+            shown.append("—")
+    return Seating(tuple(shown))
 
 
 def level_name(t: Translator, level: str) -> str:

@@ -39,10 +39,10 @@ async def run_local(
     check_local(settings)
     core = await Core.open(settings, turn_seconds=0)
     try:
-        hub = Hub()
+        hub = Hub(settings.web_streams)
         core.changes.subscribe(hub)
         local = LocalAuth()
-        web_table = WebTable(core, local, hub, local)
+        web_table = WebTable(core, local, hub, local, rate=(settings.web_rate, settings.web_burst))
         await core.start()
         async with serve(web_table.app(), settings.web_host, settings.web_port, hub) as runner:
             port = runner.addresses[0][1]

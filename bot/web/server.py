@@ -15,25 +15,41 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
+from pydantic import BaseModel, ValidationError
 
-from bot.game import DECK, Card
+from bot import codec
+from bot.game import DECK, Card, MatchConfig
 from bot.game.actions import KINDS_BY_CODE
 from bot.game.ending import ended_hands
+from bot.game.seats import players_of, seats
 from bot.i18n import translator
-from bot.model.outbox import Outgoing
+from bot.model.limits import Buckets
+from bot.model.names import clean_name
+from bot.model.outbox import Outgoing, Planned
 from bot.model.refusals import Refused
 from bot.model.table import Table
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
 from bot.views.common import refusal_text, seating_at
 from bot.web.cards import back_svg, card_svg
+from bot.web.guard import (
+    LANGUAGES,
+    ActBody,
+    JoinBody,
+    LoginBody,
+    NewTableBody,
+    SignBody,
+    guarded,
+    language_of,
+)
 from bot.web.initdata import BadInitData, validate
 from bot.web.view import table_view
 
@@ -53,6 +69,8 @@ SHARED_POLL = 0.5  # several workers, their notices not heard: how often a strea
 SHARED_SAFETY = 5.0  # several workers, notices heard: the check is only a safety net
 STATIC = ("index.html", "app.js", "style.css")
 SIGNS_REMEMBERED = 10_000
+JSON = "application/json"
+B = TypeVar("B", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -64,11 +82,21 @@ class Viewer:
 class Auth(Protocol):
     async def identify(self, request: web.Request) -> Viewer | None: ...
 
-    async def may_watch(self, table: Table, viewer: Viewer) -> bool: ...
+    async def may_watch(self, table: Table, viewer: Viewer) -> bool | None:
+        """Whether the viewer may watch the table (None: it cannot be told now)."""
+        ...
+
+
+MEMBER_TTL = 120.0  # seconds a membership answer is trusted
+LOOKUPS = (1 / 10, 5.0)  # a person's membership lookups at Telegram: one per 10 s, 5 at once
+MEMBERS_REMEMBERED = 50_000
 
 
 class TelegramAuth:
-    """Telegram's launch data, signed with the bot's token, no older than `max_age`."""
+    """Telegram's launch data, signed with the bot's token, no older than `max_age`. Whether
+    a person belongs to a table's group is asked of Telegram (`is_member`) at most once per
+    `MEMBER_TTL` per group and person, and a person's lookups are rate limited: a stranger's
+    flood costs the bot a handful of Bot API calls, not one a request."""
 
     def __init__(
         self,
@@ -81,6 +109,9 @@ class TelegramAuth:
         self.max_age = max_age
         self.clock = clock
         self.is_member = is_member
+        self._members: OrderedDict[tuple[int, int], tuple[bool | None, float]] = OrderedDict()
+        self._lookups = Buckets(*LOOKUPS, clock=clock)
+        self.asked = 0  # lookups made at Telegram (a stranger's flood is measured by it)
 
     async def identify(self, request: web.Request) -> Viewer | None:
         raw = request.headers.get("X-Telegram-Init-Data", "")
@@ -89,46 +120,101 @@ class TelegramAuth:
         except BadInitData as error:
             log.info("web request refused: %s", error)
             return None
-        return Viewer(launch.user_id, launch.first_name or "?")
+        return Viewer(launch.user_id, clean_name(launch.first_name or "") or "?")
 
-    async def may_watch(self, table: Table, viewer: Viewer) -> bool:
-        return bool(await self.is_member(table.chat_id, viewer.user_id))
+    async def may_watch(self, table: Table, viewer: Viewer) -> bool | None:
+        key = (table.chat_id, viewer.user_id)
+        now = self.clock()
+        known = self._members.get(key)
+        if known is not None and known[1] > now:
+            return known[0]
+        if not self._lookups.take(viewer.user_id):
+            return None  # asked too often: not answered now (and Telegram is not asked)
+        self.asked += 1
+        member = await self.is_member(*key)
+        self._members[key] = (member, now + MEMBER_TTL)
+        self._members.move_to_end(key)
+        if len(self._members) > MEMBERS_REMEMBERED:
+            self._members.popitem(last=False)
+        return member
 
 
 LOCAL_CHAT = -1  # the local try-out's one "group"
 LOCAL_USERS = 8_000_000_000_000  # local people's ids start here (never a Telegram id)
+SESSION_IDLE = 86_400.0  # a local session unused this long is gone
 
 
 @dataclass
 class LocalAuth:
-    """The try-out's people: a name typed on the page, a session kept by the page."""
+    """The try-out's people: a name typed on the page, a session kept by the page; a session
+    idle for a day expires."""
 
-    sessions: dict[str, Viewer] = field(default_factory=dict)
+    clock: Callable[[], float] = time.time
+    sessions: dict[str, tuple[Viewer, float]] = field(default_factory=dict)
     next_id: int = LOCAL_USERS
 
     def login(self, name: str) -> tuple[str, Viewer]:
-        clean = " ".join(name.split())[:24] or "?"
+        self._expire()
         self.next_id += 1
-        viewer = Viewer(self.next_id, clean)
+        viewer = Viewer(self.next_id, name)
         token = secrets.token_urlsafe(18)
-        self.sessions[token] = viewer
+        self.sessions[token] = (viewer, self.clock())
         return token, viewer
 
-    async def identify(self, request: web.Request) -> Viewer | None:
-        return self.sessions.get(request.headers.get("X-Local-Session", ""))
+    def _expire(self) -> None:
+        now = self.clock()
+        for token, (_, used) in list(self.sessions.items()):
+            if now - used > SESSION_IDLE:
+                del self.sessions[token]
 
-    async def may_watch(self, table: Table, viewer: Viewer) -> bool:
+    async def identify(self, request: web.Request) -> Viewer | None:
+        token = request.headers.get("X-Local-Session", "")
+        found = self.sessions.get(token)
+        if found is None:
+            return None
+        viewer, used = found
+        now = self.clock()
+        if now - used > SESSION_IDLE:
+            del self.sessions[token]
+            return None
+        self.sessions[token] = (viewer, now)
+        return viewer
+
+    async def may_watch(self, table: Table, viewer: Viewer) -> bool | None:
         return table.chat_id == LOCAL_CHAT
 
 
-class Hub:
-    """A subscriber of the core: after every commit, the streams watching that table wake."""
+STREAMS_PER_VIEWER = 4  # live streams one person keeps open (a few tabs); the oldest closes
+STREAMS_PER_ADDRESS = 16  # live streams one address keeps open (a household); the oldest closes
 
-    def __init__(self) -> None:
-        self._watching: dict[int, set[asyncio.Event]] = {}
+
+@dataclass(eq=False)
+class Stream:
+    """One open stream of a table's views."""
+
+    table_id: int
+    viewer: int
+    address: str
+    woken: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+
+class Hub:
+    """A subscriber of the core: after every commit, the streams watching that table wake. It
+    bounds the streams one person and one address keep open (the oldest close), and keeps the
+    views it drew, so that every identical viewer of a table's version shares one drawing."""
+
+    def __init__(self, streams_per_address: int = STREAMS_PER_ADDRESS) -> None:
+        self.streams_per_address = streams_per_address
+        self._watching: dict[int, set[Stream]] = {}
+        self._streams: OrderedDict[Stream, None] = OrderedDict()  # oldest first
         self.closed = False
         # The señas each seat was shown this hand, for its page: (table, hand, seat) -> señas
         self._signs: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
+        # The views drawn of each watched table's newest version, by what their viewer may see:
+        # table -> (version, {(seat, señas seen): JSON}); gone with the table's last stream.
+        self._views: dict[int, tuple[int, dict[tuple[Any, ...], bytes]]] = {}
+        self.drawn = 0  # views drawn (the rest were shared)
 
     def signs_for(self, table: Table, seat: int) -> list[str]:
         hand = table.state.hand_number if table.state else 0
@@ -137,11 +223,10 @@ class Hub:
     def close(self) -> None:
         """The server stops: every stream ends now rather than at its next keep-alive."""
         self.closed = True
-        for watchers in self._watching.values():
-            for woken in watchers:
-                woken.set()
+        for stream in self._streams:
+            stream.woken.set()
 
-    async def plan(self, change: Change) -> list[Outgoing]:
+    async def plan(self, change: Change) -> list[Planned]:
         return []
 
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
@@ -159,30 +244,56 @@ class Hub:
         self.wake(table.id)
 
     def wake(self, table_id: int) -> None:
-        for woken in self._watching.get(table_id, ()):
-            woken.set()
+        for stream in self._watching.get(table_id, ()):
+            stream.woken.set()
 
     def heard_again(self) -> None:
         """Notices may have been missed (listening began again): every stream looks."""
-        for watchers in self._watching.values():
-            for woken in watchers:
-                woken.set()
+        for stream in self._streams:
+            stream.woken.set()
 
     @contextlib.contextmanager
-    def watch(self, table_id: int) -> Any:
-        woken = asyncio.Event()
-        self._watching.setdefault(table_id, set()).add(woken)
+    def watch(self, table_id: int, viewer: int = 0, address: str = "") -> Iterator[Stream]:
+        """A stream of `table_id` for `viewer` from `address`, while the block runs; past the
+        bounds, the oldest stream of that viewer (or address) is closed."""
+        stream = Stream(table_id, viewer, address)
+        self._watching.setdefault(table_id, set()).add(stream)
+        self._streams[stream] = None
+        by_viewer = [s for s in self._streams if s.viewer == viewer and not s.closed]
+        by_address = [s for s in self._streams if s.address == address and not s.closed]
+        bounds = ((by_viewer, STREAMS_PER_VIEWER), (by_address, self.streams_per_address))
+        for mine, bound in bounds:
+            for old in mine[: max(0, len(mine) - bound)]:
+                old.closed = True
+                old.woken.set()
         try:
-            yield woken
+            yield stream
         finally:
+            self._streams.pop(stream, None)
             watchers = self._watching.get(table_id)
             if watchers is not None:
-                watchers.discard(woken)
+                watchers.discard(stream)
                 if not watchers:
                     del self._watching[table_id]
+                    self._views.pop(table_id, None)
 
     def watchers(self) -> int:
-        return sum(len(w) for w in self._watching.values())
+        return len(self._streams)
+
+    def view(self, table: Table, key: tuple[Any, ...]) -> bytes | None:
+        """The view of `table` (as committed) drawn for `key` (what its viewer may see)."""
+        found = self._views.get(table.id)
+        return found[1].get(key) if found is not None and found[0] == table.version else None
+
+    def keep_view(self, table: Table, key: tuple[Any, ...], view: bytes) -> None:
+        """Keep a view drawn, while the table is watched (its newest version's only)."""
+        self.drawn += 1
+        if table.id not in self._watching:
+            return
+        found = self._views.get(table.id)
+        if found is None or found[0] != table.version:
+            found = self._views[table.id] = (table.version, {})
+        found[1][key] = view
 
 
 def _error(status: int, text: str) -> web.Response:
@@ -194,30 +305,60 @@ def _refused(status: int, language: str, refusal: Refusal) -> web.Response:
     return _error(status, refusal_text(translator(language), refusal))
 
 
+REQUESTS = (20.0, 60.0)  # an address's API requests: 20 a second, 60 at once
+
+
 class WebTable:
     """The routes. `local` adds the try-out's own: a name, and a new table with bots."""
 
-    def __init__(self, core: Core, auth: Auth, hub: Hub, local: LocalAuth | None = None) -> None:
+    def __init__(
+        self,
+        core: Core,
+        auth: Auth,
+        hub: Hub,
+        local: LocalAuth | None = None,
+        *,
+        rate: tuple[float, float] = REQUESTS,
+        proxies: Sequence[str] = (),
+    ) -> None:
         self.core = core
         self.auth = auth
         self.hub = hub
         self.local = local
+        self._requests = Buckets(*rate)
+        # Requests from these come through a reverse proxy, which says whose they are (never
+        # trusted in local mode, where nothing stands in front of the page).
+        self.proxies = frozenset(proxies) if local is None else frozenset()
+
+    def address(self, request: web.Request) -> str:
+        """Who asks: the peer, or the client a trusted reverse proxy names (the last address
+        it added to X-Forwarded-For)."""
+        peer = request.remote or ""
+        if peer in self.proxies:
+            forwarded = request.headers.get("X-Forwarded-For", "")
+            hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+            if hops:
+                return hops[-1][:64]
+        return peer
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY)
+        app = web.Application(
+            client_max_size=MAX_BODY, middlewares=[guarded(self.local is not None)]
+        )
         app.router.add_get("/", self.page)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/cards/{code}.svg", self.card)
-        app.router.add_get("/api/table/{id}", self.get_table)
-        app.router.add_post("/api/table/{id}/act", self.act)
-        app.router.add_post("/api/table/{id}/sign", self.sign)
         app.router.add_get("/api/words/{language}", self.words)
-        app.router.add_get("/api/table/{id}/events", self.events)
+        table = "/api/table/{id:[0-9]{1,15}}"
+        app.router.add_get(table, self.get_table)
+        app.router.add_post(table + "/act", self.act)
+        app.router.add_post(table + "/sign", self.sign)
+        app.router.add_get(table + "/events", self.events)
         if self.local is not None:
             app.router.add_post("/api/local/login", self.local_login)
             app.router.add_post("/api/local/new", self.local_new)
             app.router.add_get("/api/local/tables", self.local_tables)
-            app.router.add_post("/api/table/{id}/join", self.local_join)
+            app.router.add_post(table + "/join", self.local_join)
         return app
 
     # -- the page and its pictures --------------------------------------------------------------
@@ -236,43 +377,75 @@ class WebTable:
         return web.Response(
             text=text,
             content_type=kind[name.rsplit(".", 1)[1]],
-            headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
+            headers={"Cache-Control": "no-cache"},
         )
 
     async def card(self, request: web.Request) -> web.Response:
         code = request.match_info["code"]
+        language = language_of(request)
         if code == "back":
             svg = back_svg()
         else:
             found = next((c for c in DECK if c.code == code), None)
             if found is None:
                 raise web.HTTPNotFound()
-            svg = card_svg(found, request.query.get("lang", "es"))
+            svg = card_svg(found, language)
         return web.Response(
             text=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
         )
 
     # -- a table -----------------------------------------------------------------------------------
-    async def _viewer_and_table(self, request: web.Request) -> tuple[Viewer, Table, int | None]:
-        viewer = await self.auth.identify(request)
-        if viewer is None:
-            raise web.HTTPUnauthorized(
-                text=json.dumps({"error": "launch data missing, forged or too old"}),
+    def _limited(self, request: web.Request) -> None:
+        """An address that asks too fast is told to slow down (and nothing is read for it)."""
+        if not self._requests.take(self.address(request)):
+            t = translator(language_of(request))
+            raise web.HTTPTooManyRequests(
+                text=json.dumps({"error": t("web.error.slow_down")}),
                 content_type="application/json",
             )
-        try:
-            table_id = int(request.match_info["id"])
-        except ValueError:
-            raise web.HTTPNotFound() from None
-        table = await self.core.tables.get(table_id)
-        if table is None:
-            raise web.HTTPNotFound()
-        seat = table.seat_of(viewer.user_id)
-        if seat is None and not await self.auth.may_watch(table, viewer):
-            raise web.HTTPForbidden(
-                text=json.dumps({"error": "not at this table"}), content_type="application/json"
+
+    async def _viewer(self, request: web.Request) -> Viewer:
+        self._limited(request)
+        viewer = await self.auth.identify(request)
+        if viewer is None:
+            t = translator(language_of(request))
+            raise web.HTTPUnauthorized(
+                text=json.dumps({"error": t("web.error.who")}), content_type="application/json"
             )
+        return viewer
+
+    async def _viewer_and_table(self, request: web.Request) -> tuple[Viewer, Table, int | None]:
+        viewer = await self._viewer(request)
+        table = await self.core.tables.get(int(request.match_info["id"]))
+        if table is None:
+            raise web.HTTPNotFound(
+                text=json.dumps({"error": translator(language_of(request))("web.error.no_table")}),
+                content_type="application/json",
+            )
+        seat = table.seat_of(viewer.user_id)
+        if seat is None:
+            allowed = await self.auth.may_watch(table, viewer)
+            if not allowed:
+                key = "web.error.not_here" if allowed is False else "web.error.try_later"
+                raise web.HTTPForbidden(
+                    text=json.dumps({"error": translator(table.language)(key)}),
+                    content_type="application/json",
+                )
         return viewer, table, seat
+
+    async def _body(self, request: web.Request, shape: type[B], language: str) -> B:
+        """The request's JSON body in the shape a route takes; anything else is a 400."""
+        try:
+            return shape.model_validate_json(await request.read())
+        except ValidationError:
+            raise web.HTTPBadRequest(
+                text=json.dumps({"error": translator(language)(Refused.BAD_BUTTON.key)}),
+                content_type="application/json",
+            ) from None
+
+    def _view_key(self, table: Table, seat: int | None) -> tuple[Any, ...]:
+        shown = tuple(self.hub.signs_for(table, seat)) if seat is not None else ()
+        return (seat, shown)
 
     async def _view(self, table: Table, seat: int | None) -> dict[str, Any]:
         names = await self.core.people.at(table)
@@ -283,52 +456,58 @@ class WebTable:
         last = ended[-2:] if ended and table.state and table.state.is_over else ended[-1:]
         return table_view(table, names, seat, shown, last)
 
+    async def _view_bytes(self, table: Table, seat: int | None) -> bytes:
+        """The view as JSON, drawn once per table version for every identical viewer."""
+        key = self._view_key(table, seat)
+        found = self.hub.view(table, key)
+        if found is None:
+            found = codec.dump_bytes(await self._view(table, seat))
+            self.hub.keep_view(table, key, found)
+        return found
+
     async def words(self, request: web.Request) -> web.Response:
         """The page's own words, from the locale files (`web.*`)."""
         language = request.match_info["language"]
-        t = translator(language if language in ("es", "en") else "es")
+        t = translator(language if language in LANGUAGES else "es")
         return web.json_response({key[4:]: t(key) for key in WEB_WORDS})
 
     async def sign(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)
+        body = await self._body(request, SignBody, table.language)
         try:
-            body = await request.json()
-            step, sign = int(body["step"]), str(body["sign"])
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            return _refused(400, table.language, Refusal(Refused.BAD_BUTTON))
-        try:
-            await self.core.play.sign(table.id, viewer.user_id, step, sign)
+            await asyncio.shield(
+                self.core.play.sign(table.id, viewer.user_id, body.step, body.sign)
+            )
         except Refusal as refusal:
             return _refused(409, table.language, refusal)
-        return web.json_response({"sent": sign})
+        return web.json_response({"sent": body.sign})
 
     async def get_table(self, request: web.Request) -> web.Response:
         _, table, seat = await self._viewer_and_table(request)
-        return web.json_response(await self._view(table, seat))
+        return web.Response(body=await self._view_bytes(table, seat), content_type=JSON)
 
     async def act(self, request: web.Request) -> web.Response:
         viewer, table, seat = await self._viewer_and_table(request)
         if seat is None:
             return _refused(403, table.language, Refusal(Refused.NOT_SEATED))
+        body = await self._body(request, ActBody, table.language)
+        kind = KINDS_BY_CODE[body.kind]
+        card = Card.parse(body.card) if body.card else None
         try:
-            body = await request.json()
-            step = int(body["step"])
-            kind = KINDS_BY_CODE[str(body["kind"])]
-            card = Card.parse(str(body["card"])) if body.get("card") else None
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            return _refused(400, table.language, Refusal(Refused.BAD_BUTTON))
-        try:
-            await self.core.play.act(table.id, viewer.user_id, step, kind, card)
+            await asyncio.shield(
+                self.core.play.act(table.id, viewer.user_id, body.step, kind, card)
+            )
         except Refusal as refusal:
             t = translator(table.language)
             who = seating_at(t, table, await self.core.people.at(table))
             return _error(409, refusal_text(t, refusal, who))
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
-        return web.json_response(await self._view(fresh, seat))
+        return web.Response(body=await self._view_bytes(fresh, seat), content_type=JSON)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: the viewer's view now, then again after every change."""
+        """Server-sent events: the viewer's view now, then again after every change. A viewer
+        (and an address) keeps a few streams at most: past them, the oldest ends."""
         viewer, table, seat = await self._viewer_and_table(request)
         response = web.StreamResponse(
             headers={
@@ -344,28 +523,28 @@ class WebTable:
         # twice a second while notices cannot be heard (one small query), and reads the table
         # only when it moved.
         shared = self.core.shared
-        with self.hub.watch(table.id) as woken:
-            sent: dict[str, Any] | None = None
+        with self.hub.watch(table.id, viewer.user_id, self.address(request)) as stream:
+            sent: bytes | None = None
             version = -1
             quiet = 0.0
-            while not self.hub.closed:
-                woken.clear()
+            while not self.hub.closed and not stream.closed:
+                stream.woken.clear()
                 fresh = await self.core.tables.get(table.id)
                 if fresh is None:
                     break
                 version = fresh.version
                 seat = fresh.seat_of(viewer.user_id)
-                view = await self._view(fresh, seat)
+                view = await self._view_bytes(fresh, seat)
                 if view != sent:  # (a seña shown changes the view, not the table's version)
-                    await response.write(f"data: {json.dumps(view)}\n\n".encode())
+                    await response.write(b"data: " + view + b"\n\n")
                     sent = view
-                while not self.hub.closed:
+                while not self.hub.closed and not stream.closed:
                     if not shared:
                         wait = KEEPALIVE
                     else:
                         wait = SHARED_SAFETY if self.core.tables.listening else SHARED_POLL
                     try:
-                        await asyncio.wait_for(woken.wait(), wait)
+                        await asyncio.wait_for(stream.woken.wait(), wait)
                         break
                     except TimeoutError:
                         quiet += wait
@@ -379,45 +558,58 @@ class WebTable:
     # -- the local try-out -------------------------------------------------------------------------
     async def local_login(self, request: web.Request) -> web.Response:
         assert self.local is not None
-        try:
-            name = str((await request.json())["name"])
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            return _error(400, "a name, please")
+        self._limited(request)
+        body = await self._body(request, LoginBody, language_of(request))
+        name = clean_name(body.name)
+        if not name:
+            return _error(400, translator(body.language)("web.error.name"))
         token, viewer = self.local.login(name)
-        await self.core.people.see(viewer.user_id, viewer.name, None)
+        await asyncio.shield(self.core.people.see(viewer.user_id, viewer.name, None))
         return web.json_response({"session": token, "user_id": viewer.user_id})
 
     async def local_new(self, request: web.Request) -> web.Response:
         """A new table: the options of /nueva, and computer players in the seats asked for."""
         assert self.local is not None
-        viewer = await self.auth.identify(request)
-        if viewer is None:
-            return _error(401, "log in first")
+        viewer = await self._viewer(request)
+        body = await self._body(request, NewTableBody, language_of(request))
+        config = MatchConfig(
+            players=players_of(body.mode), target=body.target, flor=body.flor,
+            mazo_penalty=body.house,
+        )  # fmt: skip
+        table_seats = seats(config.players)
+        # A friend takes a seat (the rival in 1v1, the partner in teams); computer players
+        # take the others: the opener sits in seat 0, team 0.
+        bots: list[int | None]
+        if table_seats.team_size == 1:
+            bots = [] if body.friend else [None]
+        else:
+            partners = [0] * (table_seats.team_size - 1)
+            bots = [*([1] * table_seats.team_size), *(partners[1:] if body.friend else partners)]
+        thread = await self.core.lobby.last_thread(LOCAL_CHAT) + 1
         try:
-            body = await request.json()
-            options = local_options(body)
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            return _error(400, "bad options")
-        config, bots, level, language = options
-        thread = await self._free_thread()
-        try:
-            table = await self.core.lobby.open(
-                LOCAL_CHAT, thread, viewer.user_id, config, language, seat_opener=True
-            )
-            for team in bots:
-                await self.core.lobby.add_bot(table.id, viewer.user_id, team, level)
+            table = await asyncio.shield(self._open_local(viewer, thread, config, body, bots))
         except Refusal as refusal:
-            return _refused(409, language, refusal)
+            return _refused(409, body.language, refusal)
         return web.json_response({"table": table.id})
 
-    async def _free_thread(self) -> int:
-        """Each local table is a "topic" of the one local group (one open table each)."""
-        return await self.core.lobby.last_thread(LOCAL_CHAT) + 1
+    async def _open_local(
+        self,
+        viewer: Viewer,
+        thread: int,
+        config: MatchConfig,
+        body: NewTableBody,
+        bots: Sequence[int | None],
+    ) -> Table:
+        table = await self.core.lobby.open(
+            LOCAL_CHAT, thread, viewer.user_id, config, body.language, seat_opener=True
+        )
+        for team in bots:
+            await self.core.lobby.add_bot(table.id, viewer.user_id, team, body.level)
+        return table
 
     async def local_tables(self, request: web.Request) -> web.Response:
         """Lobbies with a free seat, for friends in other windows."""
-        if await self.auth.identify(request) is None:
-            return _error(401, "log in first")
+        await self._viewer(request)
         lobbies = sorted(
             (t for t in self.core.tables.lobbies() if t.chat_id == LOCAL_CHAT), key=lambda t: t.id
         )  # (local mode is SQLite: every open table is in the core's cache)
@@ -426,42 +618,12 @@ class WebTable:
 
     async def local_join(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)
+        body = await self._body(request, JoinBody, table.language)
         try:
-            body = await request.json()
-            team = body.get("team")
-            team = int(team) if team is not None else None
-        except (ValueError, TypeError, json.JSONDecodeError):
-            team = None
-        try:
-            await self.core.lobby.join(table.id, viewer.user_id, team)
+            await asyncio.shield(self.core.lobby.join(table.id, viewer.user_id, body.team))
         except Refusal as refusal:
             return _refused(409, table.language, refusal)
         return web.json_response({"table": table.id})
-
-
-def local_options(body: dict[str, Any]) -> tuple[Any, list[int | None], str, str]:
-    """The page's options as /nueva's: mode, target, flor, house rule, bots and their level."""
-    from bot.game import MatchConfig
-
-    players = 4 if body.get("mode") == "2v2" else 2
-    target = 15 if int(body.get("target", 30)) == 15 else 30
-    config = MatchConfig(
-        players=players,
-        target=target,
-        flor=bool(body.get("flor", True)),
-        mazo_penalty=bool(body.get("house", True)),
-    )
-    level = str(body.get("level", "normal"))
-    if level not in ("facil", "normal", "dificil"):
-        raise ValueError(level)
-    language = "en" if body.get("language") == "en" else "es"
-    friend = bool(body.get("friend", False))  # a friend takes a seat: the rival in 1v1, the
-    # partner in 2v2; computer players take the others
-    if players == 2:
-        bots: list[int | None] = [] if friend else [None]
-    else:
-        bots = [1, 1] if friend else [1, 1, 0]
-    return config, bots, level, language
 
 
 @contextlib.asynccontextmanager
@@ -469,7 +631,9 @@ async def serve(
     app: web.Application, host: str, port: int, hub: Hub | None = None
 ) -> AsyncIterator[web.AppRunner]:
     """The web table on `host:port` while the block runs."""
-    runner = web.AppRunner(app, access_log=None)
+    # A client that leaves ends its request at once (a stream it watched closes then, not at
+    # its next keep-alive); what a request changes in the game is shielded from that.
+    runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
@@ -495,7 +659,7 @@ class WebServer:
         # Several workers: every worker's commits say which table changed; this one's streams
         # hear them.
         self.table.core.tables.listen(self.hub.wake, self.hub.heard_again)
-        runner = web.AppRunner(self.table.app(), access_log=None)
+        runner = web.AppRunner(self.table.app(), access_log=None, handler_cancellation=True)
         await runner.setup()
         await web.TCPSite(runner, self.host, self.port).start()
         self._runner = runner

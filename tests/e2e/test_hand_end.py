@@ -82,3 +82,22 @@ async def test_the_end_of_a_match_reaches_each_player_as_a_new_message(harness: 
         assert "Tus cartas" not in new[0].text  # no dead hand in it
         last_hand = h.fake.messages[user.id][hands[user.id]]
         assert action_buttons(last_hand) == []  # nothing left to tap there
+
+
+async def test_a_name_cannot_pass_for_a_computer_player_or_vanish(harness: Harness) -> None:
+    """Telegram names are people's input: a right-to-left override and the computer players'
+    mark are dropped, a name of zero-width spaces falls back to a number, two people of one
+    name are told apart."""
+    h = harness
+    liar = h.user(1, "\u202e🤖 Lola")
+    ghost = h.user(2, "\u200b\u200b")
+    await open_table(h, [liar, ghost], "1v1 15")
+    board = plain(h.fake.last(GROUP).text)
+    assert "Lola: 0" in board and BOT_MARK not in board and "\u202e" not in board
+    assert "#2: 0" in board  # (nothing left of the name: a number)
+    liar.send(GROUP, "/cancelar")
+    await h.settle()
+    ana, ana2 = h.user(3, "Ana"), h.user(4, "Ana")
+    await open_table(h, [ana, ana2], "1v1 15")
+    board = plain(h.fake.last(GROUP).text)
+    assert "Ana: 0" in board and "Ana 2: 0" in board, board

@@ -408,12 +408,12 @@ async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
     result = h.fake.last(GROUP).text
     # one match: nobody is ranked yet, so no level that means little; wins and what is left
     assert "En la tabla" in result and "Nivel" not in result and "nivel" not in result
-    assert "Ana: 1 G, 0 P · entra a la tabla en 4 partidas más" in result
-    assert "Juan: 0 G, 1 P" in result
+    assert "Ana: ganó 1, perdió 0 · entra a la tabla en 4 partidas más" in result
+    assert "Juan: ganó 0, perdió 1" in result
     ana.send(GROUP, "/tabla")
     await h.settle()
     table = h.fake.last(GROUP).text
-    assert "<pre>" in table and "Ana" in table and "1/1" in table
+    assert "<pre>" in table and "Ana" in table and "1 de 1" in table
     ana.send(GROUP, "/tabla 3v3")
     await h.settle()
     assert "Uso: /tabla" in h.fake.last(GROUP).text

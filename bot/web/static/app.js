@@ -62,6 +62,7 @@ function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "onclick") node.addEventListener("click", v);
+    else if (k === "style") node.style.cssText = v;  // (the CSSOM: the page allows no inline styles)
     else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
   }
   for (const child of children.flat(3)) {
@@ -82,7 +83,7 @@ function showLogin() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const data = await api("POST", "/api/local/login", { name: input.value });
+      const data = await api("POST", "/api/local/login", { name: input.value, language: lang });
       sessionStorage.setItem("truco.session", data.session);
       showNew();
     } catch (e) { toast(e.message); }
