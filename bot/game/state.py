@@ -318,6 +318,12 @@ class HandLog:
     """All it takes to replay one hand: its number and dealer, the scores when it was dealt,
     the cards dealt and every action taken, in order (`bot.game.record.replay_hand`)."""
 
+    def __hash__(self) -> int:
+        # The deal (cards hash by identity, in C) and the number of actions: the views look
+        # hands' ends up by their log on every edit, and hashing every action each time cost
+        # more than the look-up; without the deal, the same hand of many tables collided.
+        return hash((self.number, self.dealer, self.dealt, len(self.history)))
+
     number: int
     dealer: int
     start_scores: tuple[int, int]
@@ -1016,7 +1022,11 @@ class MatchState:
             "winner": self.winner,
             "step": self.step,
             "hand": None,
-            "recent_hands": [log.to_dict() for log in self.recent_hands],
+            # the last hands' deals (the rest of each is in `past`)
+            "recent_dealt": [
+                [log.number, "|".join(" ".join(c.code for c in hand) for hand in log.dealt)]
+                for log in self.recent_hands
+            ],
             "habits": [h.to_list() for h in self.habits],
             "past": [p.to_list() for p in self.past],
         }
@@ -1067,14 +1077,21 @@ class MatchState:
         state.phase = Phase(data["phase"])
         state.winner = data["winner"]
         state.step = int(data["step"])
-        if "recent_hands" in data:
-            state.recent_hands = tuple(HandLog.from_dict(r) for r in data["recent_hands"])
-        elif data.get("last_hand"):  # saved when only the last hand was kept
-            state.recent_hands = (HandLog.from_dict(data["last_hand"]),)
         if data.get("habits"):  # saved before habits were kept: none seen yet
             state.habits = tuple(Habits.from_list(h) for h in data["habits"])
         # saved before the record was kept: the hands before it are not remembered
         state.past = tuple(PastHand.from_list(p) for p in data.get("past", ()))
+        if "recent_dealt" in data:  # a hand's log: its public record and its deal
+            by_number = {p.number: p for p in state.past}
+            state.recent_hands = tuple(
+                HandLog(past.number, past.dealer, past.start_scores, _hands(dealt), past.history)
+                for number, dealt in data["recent_dealt"]
+                if (past := by_number.get(int(number))) is not None
+            )
+        elif "recent_hands" in data:  # saved with the whole logs
+            state.recent_hands = tuple(HandLog.from_dict(r) for r in data["recent_hands"])
+        elif data.get("last_hand"):  # saved when only the last hand was kept
+            state.recent_hands = (HandLog.from_dict(data["last_hand"]),)
         raw = data["hand"]
         if raw is not None:
             dealt = tuple(tuple(Card.parse(c) for c in hand) for hand in raw["dealt"])
@@ -1112,6 +1129,11 @@ class MatchState:
             h.son_buenas = [(int(a), int(b), bool(c)) for a, b, c in raw.get("son_buenas", [])]
             state.hand = h
         return state
+
+
+def _hands(dealt: str) -> tuple[tuple[Card, ...], ...]:
+    """ "1e 4c 5o|3o 4o 5c": each seat's cards."""
+    return tuple(tuple(Card.parse(c) for c in hand.split()) for hand in dealt.split("|"))
 
 
 def new_match(config: MatchConfig | None = None) -> MatchState:

@@ -8,13 +8,14 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape, unescape
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from bot.game import Action, ActionKind, Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import Seats, seats
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from bot.model.names import BOT_MARK, clean_name, told_apart
 from bot.model.options import Option, TableOptions
 from bot.model.refusals import Refusal, Refused
@@ -166,7 +167,7 @@ def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
     return Seating(tuple(short_name(names.get(u, "?")) if u else "—" for u in seats))
 
 
-def computer_names(t: Translator, table: Table, names: dict[int, str]) -> dict[int, str]:
+def computer_names(t: Translator, table: Seated, names: dict[int, str]) -> dict[int, str]:
     """Each computer player's name for the match, by seat: from the locale's list, in an order
     drawn from the table's number, never the name of a person at the table nor another
     computer player's ("🤖 Lola", "🤖 Tito")."""
@@ -185,21 +186,56 @@ def computer_names(t: Translator, table: Table, names: dict[int, str]) -> dict[i
 
 def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
     """Who sits where at `table`: people by their names (the same ones told apart),
-    computer players by theirs."""
-    bots = computer_names(t, table, names)
-    people = told_apart(
-        [clean_name(names.get(user, "?")) or "?" for user in table.seats if user and user > 0]
-    )
+    computer players by theirs. (Remembered: every view of every edit asks it again.)"""
+    people = tuple(names.get(u, "?") for u in table.seats if u and u > 0)
+    return _seating(t.language, table.id, tuple(table.seats), people)
+
+
+@lru_cache(maxsize=8192)
+def _seating(
+    language: str, table_id: int, seats_: tuple[int | None, ...], people: tuple[str, ...]
+) -> Seating:
+    t = translator(language)
+    ids = [u for u in seats_ if u and u > 0]
+    table = _Seats(table_id, list(seats_), ids)
+    bots = computer_names(t, table, dict(zip(ids, people, strict=True)))
+    shown_people = told_apart([clean_name(name) or "?" for name in people])
     shown: list[str] = []
-    for seat, user in enumerate(table.seats):
+    for seat, user in enumerate(seats_):
         if seat in bots:
             shown.append(escape(bots[seat]))
         elif user:
-            name = people.pop(0)
+            name = shown_people.pop(0)
             shown.append(escape(name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"))
         else:
             shown.append("—")
     return Seating(tuple(shown))
+
+
+class Seated(Protocol):
+    """What naming the computer players reads of a table."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def players(self) -> list[int]: ...
+
+    @property
+    def bot_seats(self) -> list[int]: ...
+
+
+@dataclass(frozen=True)
+class _Seats:
+    """A table's seats, as `computer_names` reads them."""
+
+    id: int
+    seats: list[int | None]
+    players: list[int]
+
+    @property
+    def bot_seats(self) -> list[int]:
+        return [seat for seat, u in enumerate(self.seats) if u is not None and u < 0]
 
 
 def level_name(t: Translator, level: str) -> str:

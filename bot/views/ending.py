@@ -10,12 +10,14 @@ the score never moves without a line on the same screen that says why, to the po
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.game.actions import TRUCO_CHANTS
 from bot.game.cards import Card
 from bot.game.ending import HandEnding, Points, RoundEnd
 from bot.game.events import ScoreReason
 from bot.game.seats import side_of
-from bot.i18n import Translator
+from bot.i18n import Translator, translator
 from bot.views.common import Seating, both, card_short, said_line
 
 ROUND_NAMES = ("round.1", "round.2", "round.3")
@@ -111,7 +113,13 @@ def points_texts(t: Translator, who: Seating, ending: HandEnding) -> list[str]:
 def record_lines(t: Translator, who: Seating, ending: HandEnding, proof: bool = True) -> list[str]:
     """A finished hand in one line (as short on a phone as it can be): its number, the round
     that decided it, the points with their reasons and, with `proof`, the cards that prove the
-    values that won."""
+    values that won. (Remembered: every message of the table draws it again at every edit.)"""
+    return list(_record(t.language, who.names, ending, proof))
+
+
+@lru_cache(maxsize=4096)
+def _record(language: str, names: tuple[str, ...], ending: HandEnding, proof: bool) -> tuple[str]:
+    t, who = translator(language), Seating(names)
     head = t("ending.head", number=ending.number)
     decided = decided_text(t, who, ending)
     parts = points_texts(t, who, ending) or ["—"]
@@ -122,7 +130,7 @@ def record_lines(t: Translator, who: Seating, ending: HandEnding, proof: bool = 
         ]
     if decided is not None:  # (none when a mazo, a no quiero or the match's last point ended it)
         parts.insert(0, decided)
-    return [f"{head}: {' · '.join(parts)}"]
+    return (f"{head}: {' · '.join(parts)}",)
 
 
 def said_lines(t: Translator, who: Seating, ending: HandEnding) -> list[str]:

@@ -92,6 +92,7 @@ def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
         copy = round_trip(state)
         assert copy.to_dict() == snapshots[-1]
         assert copy.legal_actions() == state.legal_actions()
+        assert copy.recent_hands == state.recent_hands  # the hands a front end still tells
         events = state.apply(action)
         copy_events = copy.apply(parse_any(action.code))
         assert events == copy_events

@@ -49,6 +49,14 @@ def test_every_hand_replays_alone_from_its_log(players: int, flor: bool) -> None
         # The state keeps the previous hand's log (for the board's record), through JSON too.
         assert state.hand_number < 2 or state.last_hand == hands[-2].log
         assert MatchState.from_dict(state.to_dict()).last_hand == state.last_hand
+        if state.last_hand is not None:  # a table saved when only the last hand was kept
+            old = state.to_dict()
+            del old["recent_dealt"]
+            old["last_hand"] = state.last_hand.to_dict()
+            assert MatchState.from_dict(old).recent_hands == (state.last_hand,)
+            del old["last_hand"]  # or with the last hands' whole logs
+            old["recent_hands"] = [log.to_dict() for log in state.recent_hands]
+            assert MatchState.from_dict(old).recent_hands == state.recent_hands
 
 
 def test_deals_come_from_the_seed_alone_as_documented() -> None:
