@@ -150,6 +150,7 @@ class NewTableBody(_Body):
     house: bool = True
     level: Literal["facil", "normal", "dificil"] = "normal"
     friend: bool = False  # a friend takes a seat: the rival in 1v1, the partner in 2v2
+    timer: Literal[0, 30, 60, 120] = 0  # seconds a move (0: sin tiempo)
     language: Literal["es", "en"] = "es"
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import hashlib
 import json
 import logging
 import secrets
@@ -59,7 +61,9 @@ WEB_WORDS = tuple(
     for k in (
         "name", "enter", "newMatch", "mode", "target", "flor", "con", "sin", "level", "facil",
         "normal", "dificil", "partner", "friend", "play", "open", "join", "you", "hand",
-        "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen",
+        "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen", "seats",
+        "timer", "notimer", "options", "seal", "rematch", "final", "half", "left", "points",
+        "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers",
     )
 )  # fmt: skip
 
@@ -142,6 +146,7 @@ class TelegramAuth:
 LOCAL_CHAT = -1  # the local try-out's one "group"
 LOCAL_USERS = 8_000_000_000_000  # local people's ids start here (never a Telegram id)
 SESSION_IDLE = 86_400.0  # a local session unused this long is gone
+SESSION_COOKIE = "truco_session"
 
 
 @dataclass
@@ -168,7 +173,8 @@ class LocalAuth:
                 del self.sessions[token]
 
     async def identify(self, request: web.Request) -> Viewer | None:
-        token = request.headers.get("X-Local-Session", "")
+        # The page's cookie (every tab of the browser shares it), or the header a script sends.
+        token = request.headers.get("X-Local-Session") or request.cookies.get(SESSION_COOKIE, "")
         found = self.sessions.get(token)
         if found is None:
             return None
@@ -296,6 +302,33 @@ class Hub:
         found[1][key] = view
 
 
+@dataclass(frozen=True)
+class Static:
+    """A file the page loads, kept as sent: its bytes, gzipped, and a validator (a reload that
+    has it gets a 304 and no body)."""
+
+    body: bytes
+    gzipped: bytes
+    etag: str
+    content_type: str
+
+    @classmethod
+    def of(cls, text: str, content_type: str) -> Static:
+        body = text.encode()
+        digest = hashlib.blake2b(body, digest_size=12).hexdigest()
+        return cls(body, gzip.compress(body, 9, mtime=0), f'"{digest}"', content_type)
+
+    def answer(self, request: web.Request, cache: str) -> web.Response:
+        headers = {"Cache-Control": cache, "ETag": self.etag, "Vary": "Accept-Encoding"}
+        asked = request.headers.get("If-None-Match", "")
+        if self.etag in (tag.strip() for tag in asked.split(",")) or asked.strip() == "*":
+            return web.Response(status=304, headers=headers)
+        if "gzip" in request.headers.get("Accept-Encoding", "") and len(self.body) > 256:
+            headers["Content-Encoding"] = "gzip"
+            return web.Response(body=self.gzipped, content_type=self.content_type, headers=headers)
+        return web.Response(body=self.body, content_type=self.content_type, headers=headers)
+
+
 def _error(status: int, text: str) -> web.Response:
     return web.json_response({"error": text}, status=status)
 
@@ -326,6 +359,8 @@ class WebTable:
         self.hub = hub
         self.local = local
         self._requests = Buckets(*rate)
+        self._files: dict[str, Static] = {}  # the page's files, as sent
+        self._cards: dict[tuple[str, str], Static] = {}  # the cards' pictures, by language
         # Requests from these come through a reverse proxy, which says whose they are (never
         # trusted in local mode, where nothing stands in front of the page).
         self.proxies = frozenset(proxies) if local is None else frozenset()
@@ -353,9 +388,11 @@ class WebTable:
         app.router.add_get(table, self.get_table)
         app.router.add_post(table + "/act", self.act)
         app.router.add_post(table + "/sign", self.sign)
+        app.router.add_post(table + "/rematch", self.rematch)
         app.router.add_get(table + "/events", self.events)
         if self.local is not None:
             app.router.add_post("/api/local/login", self.local_login)
+            app.router.add_get("/api/local/me", self.local_me)
             app.router.add_post("/api/local/new", self.local_new)
             app.router.add_get("/api/local/tables", self.local_tables)
             app.router.add_post(table + "/join", self.local_join)
@@ -363,22 +400,22 @@ class WebTable:
 
     # -- the page and its pictures --------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:
-        return await self._file("index.html")
+        return await self._file(request, "index.html")
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
         if name not in STATIC:
             raise web.HTTPNotFound()
-        return await self._file(name)
+        return await self._file(request, name)
 
-    async def _file(self, name: str) -> web.Response:
-        text = resources.files("bot.web").joinpath("static", name).read_text(encoding="utf-8")
-        kind = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
-        return web.Response(
-            text=text,
-            content_type=kind[name.rsplit(".", 1)[1]],
-            headers={"Cache-Control": "no-cache"},
-        )
+    async def _file(self, request: web.Request, name: str) -> web.Response:
+        found = self._files.get(name)
+        if found is None:
+            text = resources.files("bot.web").joinpath("static", name).read_text(encoding="utf-8")
+            kind = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
+            found = self._files[name] = Static.of(text, kind[name.rsplit(".", 1)[1]])
+        # (the page asks again each time, a reload costs a 304 when nothing changed)
+        return found.answer(request, "no-cache")
 
     async def card(self, request: web.Request) -> web.Response:
         code = request.match_info["code"]
@@ -390,9 +427,10 @@ class WebTable:
             if found is None:
                 raise web.HTTPNotFound()
             svg = card_svg(found, language)
-        return web.Response(
-            text=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
-        )
+        kept = self._cards.get((code, language))
+        if kept is None:
+            kept = self._cards[(code, language)] = Static.of(svg, "image/svg+xml")
+        return kept.answer(request, "max-age=86400")
 
     # -- a table -----------------------------------------------------------------------------------
     def _limited(self, request: web.Request) -> None:
@@ -443,6 +481,10 @@ class WebTable:
                 content_type="application/json",
             ) from None
 
+    def _now(self) -> dict[str, str]:
+        """The core's time, by which a view's deadline counts (the page's clock may be off)."""
+        return {"X-Server-Time": f"{self.core.clock():.3f}"}
+
     def _view_key(self, table: Table, seat: int | None) -> tuple[Any, ...]:
         shown = tuple(self.hub.signs_for(table, seat)) if seat is not None else ()
         return (seat, shown)
@@ -450,11 +492,11 @@ class WebTable:
     async def _view(self, table: Table, seat: int | None) -> dict[str, Any]:
         names = await self.core.people.at(table)
         shown = self.hub.signs_for(table, seat) if seat is not None else []
-        # The hand that ended last (the page keeps it on the felt a moment; the two before
-        # the end of a match that ended at the deal).
+        # The two hands that ended last: the page holds each end it has not shown on the felt
+        # a moment (a page that missed a view, the next hand begun, still shows the one before;
+        # a match that ended at the deal shows the hand before it too).
         ended = ended_hands(table.state) if table.state is not None else ()
-        last = ended[-2:] if ended and table.state and table.state.is_over else ended[-1:]
-        return table_view(table, names, seat, shown, last)
+        return table_view(table, names, seat, shown, ended[-2:])
 
     async def _view_bytes(self, table: Table, seat: int | None) -> bytes:
         """The view as JSON, drawn once per table version for every identical viewer."""
@@ -484,7 +526,9 @@ class WebTable:
 
     async def get_table(self, request: web.Request) -> web.Response:
         _, table, seat = await self._viewer_and_table(request)
-        return web.Response(body=await self._view_bytes(table, seat), content_type=JSON)
+        return web.Response(
+            body=await self._view_bytes(table, seat), content_type=JSON, headers=self._now()
+        )
 
     async def act(self, request: web.Request) -> web.Response:
         viewer, table, seat = await self._viewer_and_table(request)
@@ -503,7 +547,20 @@ class WebTable:
             return _error(409, refusal_text(t, refusal, who))
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
-        return web.Response(body=await self._view_bytes(fresh, seat), content_type=JSON)
+        return web.Response(
+            body=await self._view_bytes(fresh, seat), content_type=JSON, headers=self._now()
+        )
+
+    async def rematch(self, request: web.Request) -> web.Response:
+        """🔁 Revancha from the page: the same rematch as the group's button (the same place,
+        options and seats); the page follows the new table."""
+        viewer, table, _ = await self._viewer_and_table(request)
+        try:
+            change = await asyncio.shield(self.core.lobby.rematch(table.id, viewer.user_id))
+        except Refusal as refusal:
+            return _refused(409, table.language, refusal)
+        assert change.table is not None
+        return web.json_response({"table": change.table.id})
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the viewer's view now, then again after every change. A viewer
@@ -514,6 +571,7 @@ class WebTable:
                 "Content-Type": "text/event-stream",
                 "Cache-Control": "no-cache",
                 "X-Accel-Buffering": "no",
+                **self._now(),
             }
         )
         await response.prepare(request)
@@ -565,7 +623,22 @@ class WebTable:
             return _error(400, translator(body.language)("web.error.name"))
         token, viewer = self.local.login(name)
         await asyncio.shield(self.core.people.see(viewer.user_id, viewer.name, None))
-        return web.json_response({"session": token, "user_id": viewer.user_id})
+        answer = web.json_response({"session": token, "user_id": viewer.user_id})
+        # A cookie the page's script cannot read, sent to this server alone: a new tab or a
+        # reload keeps the seat.
+        answer.set_cookie(
+            SESSION_COOKIE, token, max_age=int(SESSION_IDLE), httponly=True, samesite="Strict",
+            path="/",
+        )  # fmt: skip
+        return answer
+
+    async def local_me(self, request: web.Request) -> web.Response:
+        """Who the page's session is (null: nobody yet, the page asks for a name)."""
+        self._limited(request)
+        viewer = await self.auth.identify(request)
+        if viewer is None:
+            return web.json_response({"user_id": None, "name": None})
+        return web.json_response({"user_id": viewer.user_id, "name": viewer.name})
 
     async def local_new(self, request: web.Request) -> web.Response:
         """A new table: the options of /nueva, and computer players in the seats asked for."""
@@ -601,8 +674,9 @@ class WebTable:
         bots: Sequence[int | None],
     ) -> Table:
         table = await self.core.lobby.open(
-            LOCAL_CHAT, thread, viewer.user_id, config, body.language, seat_opener=True
-        )
+            LOCAL_CHAT, thread, viewer.user_id, config, body.language, body.timer,
+            seat_opener=True,
+        )  # fmt: skip
         for team in bots:
             await self.core.lobby.add_bot(table.id, viewer.user_id, team, body.level)
         return table

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.ai.signs import SIGNS
-from bot.game import Card, Observation, Phase, envido_value, flor_value, has_flor
+from bot.game import ActionKind, Card, Observation, Phase, envido_value, flor_value, has_flor
 from bot.game.ending import HandEnding, RoundEnd
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import side_of
@@ -43,7 +43,10 @@ def _actions(t: Translator, obs: Observation, language: str) -> list[dict[str, A
             out.append({"code": action.code, "card": action.card.code, "label": label})
     order = {kind: i for i, kind in enumerate(BUTTON_ORDER)}
     chants = sorted((a for a in obs.actions if a.card is None), key=lambda a: order[a.kind])
-    out += [{"code": a.code, "label": kind_label(t, a.kind)} for a in chants]
+    out += [
+        {"code": a.code, "label": kind_label(t, a.kind), "quiet": a.kind is ActionKind.MAZO}
+        for a in chants
+    ]  # (mazo: a quieter control, apart from the chants)
     return out
 
 
@@ -106,6 +109,8 @@ def table_view(
         "players": table.config.players,
         "team_size": table.geometry.team_size,
         "target": table.config.target,
+        "turn_seconds": table.turn_seconds,  # (0: sin tiempo)
+        "deadline": table.deadline,  # the core's time when the seat(s) waited on run out
         "seat": seat,
         "seats": [
             {"name": plain(who.names[s]), "bot": table.bot_level(s) is not None, "side": side_of(s)}

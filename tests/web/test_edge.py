@@ -106,6 +106,8 @@ ROUTES = [
     ("GET", "/api/table/{x}"), ("POST", "/api/table/{x}/act"), ("POST", "/api/local/login"),
     ("POST", "/api/local/new"), ("GET", "/api/local/tables"), ("POST", "/api/table/{t}/join"),
     ("POST", "/api/table/{x}/join"), ("GET", "/{x}"), ("POST", "/api/table/{t}/events"),
+    ("POST", "/api/table/{t}/rematch"), ("POST", "/api/table/{x}/rematch"),
+    ("GET", "/api/local/me"),
 ]  # fmt: skip
 REQUEST = st.fixed_dictionaries(
     {

@@ -57,7 +57,9 @@ async def test_a_whole_match_against_the_computer_through_the_page(
             await context.close()
             break
         # Every card on the page says what it is.
-        names = await page.locator("#hand img").evaluate_all("els => els.map(e => e.alt)")
+        names = await page.locator("#hand button.card").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
         assert all(re.fullmatch(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)", n) for n in names)
         for _ in range(2000):  # about 60 moves make a match to 15; the deadline is generous
             if await page.locator("#over").count():
@@ -93,7 +95,7 @@ async def test_two_windows_play_each_other_live(browser: Browser, local_url: str
         "data-card"
     )
     await mano.locator("#hand button.card:not([disabled])").first.click()
-    await expect(other.locator(f'#felt .round img[data-card="{card}"]')).to_be_visible()
+    await expect(other.locator(f'#felt .played img[data-card="{card}"]')).to_be_visible()
     await expect(mano.locator("#hand img")).to_have_count(2)
     # Each page shows its own three cards only: the other's stay face down.
     assert await other.locator("#hand img").count() == 3
@@ -129,8 +131,8 @@ async def test_a_2v2_with_a_friend_for_partner_and_senas_between_the_pages(
         if await play_something(beto):
             break
         await beto.wait_for_timeout(50)
-    played = await beto.locator("#felt .round img").count()
+    played = await beto.locator("#felt .played img").count()
     await ana_ctx.set_offline(False)
-    await expect(ana.locator("#felt .round img")).to_have_count(played, timeout=15_000)
+    await expect(ana.locator("#felt .played img")).to_have_count(played, timeout=15_000)
     await ana_ctx.close()
     await beto_ctx.close()

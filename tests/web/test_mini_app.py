@@ -46,7 +46,7 @@ async def test_a_telegram_launched_page_follows_the_taps_and_acts(
     card = next(b for b in action_buttons(mine) if b["callback_data"].count(":") == 4)
     code = card["callback_data"].split(":")[-1]
     await ana.tap(ana.id, mine.message_id, card["text"])
-    await expect(page.locator(f'#felt .round img[data-card="{code}"]')).to_be_visible()
+    await expect(page.locator(f'#felt .played img[data-card="{code}"]')).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=ARTIFACTS / "mini-app-telegram-dark.png")
     # Juan answers from the page: the group's board shows his card.

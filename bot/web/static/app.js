@@ -1,6 +1,6 @@
 // The web table: plain JavaScript, no build step, nothing from another host.
 // In Telegram (a Mini App) the launch data comes from Telegram.WebApp when it is loaded, else
-// from the URL fragment (tgWebAppData); on the local table a session of our own.
+// from the URL fragment (tgWebAppData); on the local table a session cookie of our own.
 "use strict";
 
 const $app = document.getElementById("app");
@@ -9,8 +9,15 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
 const tg = window.Telegram && window.Telegram.WebApp;
 const initData = (tg && tg.initData) || fragment.get("tgWebAppData") || "";
+const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 let WORDS = {};  // the page's own words, from the locale files (/api/words/<language>)
-let lang = (navigator.language || "es").startsWith("en") ? "en" : "es";
+let lang = (function language() {  // Telegram's language for its user, else the browser's
+  try {
+    const user = JSON.parse(new URLSearchParams(initData).get("user") || "{}");
+    if (user.language_code) return user.language_code.startsWith("en") ? "en" : "es";
+  } catch (e) { /* no user */ }
+  return (navigator.language || "es").startsWith("en") ? "en" : "es";
+})();
 async function loadWords(language) {
   try {
     const response = await fetch(`/api/words/${language}`);
@@ -18,6 +25,40 @@ async function loadWords(language) {
   } catch (e) { /* the keys stand in */ }
 }
 const w = (key) => WORDS[key] || key;
+
+// -- Telegram's side: events to the client, and the ones it sends us ------------------------------
+// (telegram-web-app.js does this; the page loads nothing from another host, so it speaks the
+// few events it needs itself: https://core.telegram.org/api/web-events)
+function post(type, data) {
+  const payload = JSON.stringify(data || {});
+  try {
+    if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, payload);
+    else if (window.external && "notify" in window.external) {
+      window.external.notify(JSON.stringify({ eventType: type, eventData: data || {} }));
+    } else if (window.parent !== window) {
+      window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data || {} }), "*");
+    }
+  } catch (e) { /* not in Telegram */ }
+}
+const heard = {};  // event type -> handler
+function received(type, data) { if (heard[type]) heard[type](data || {}); }
+if (initData && !tg) {
+  window.Telegram = window.Telegram || {};
+  window.Telegram.WebView = window.Telegram.WebView || { receiveEvent: received };
+  window.addEventListener("message", (event) => {
+    try {
+      const message = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
+      if (message && message.eventType) received(message.eventType, message.eventData);
+    } catch (e) { /* not Telegram's */ }
+  });
+}
+const haptic = (data) => { if (initData) post("web_app_trigger_haptic_feedback", data); };
+heard.back_button_pressed = () => post("web_app_close");
+heard.viewport_changed = (data) => {
+  if (data.is_state_stable && data.height) {
+    document.documentElement.style.setProperty("--stable-h", `${data.height}px`);
+  }
+};
 
 // -- theme: Telegram's colours when launched there, else the system's ------------------------
 (function theme() {
@@ -34,19 +75,29 @@ const w = (key) => WORDS[key] || key;
     secondary_bg_color: "--panel" };
   for (const [key, css] of Object.entries(map)) if (params[key]) root.setProperty(css, params[key]);
 })();
-if (tg && tg.ready) tg.ready();
+if (initData) {
+  if (tg && tg.ready) { tg.ready(); tg.expand && tg.expand(); }
+  else { post("web_app_ready"); post("web_app_expand"); post("web_app_request_viewport"); }
+  if (tg && tg.BackButton) { tg.BackButton.show(); tg.BackButton.onClick(() => tg.close()); }
+  else post("web_app_setup_back_button", { is_visible: true });
+}
 
 // -- talking to the server ------------------------------------------------------------------------
+let offset = 0;  // the server's clock minus ours, in seconds (deadlines are the server's)
+function heardTime(response) {
+  const server = parseFloat(response.headers.get("X-Server-Time") || "");
+  if (!Number.isNaN(server)) offset = server - Date.now() / 1000;
+}
+const serverNow = () => Date.now() / 1000 + offset;
 function headers() {
-  const h = { "Content-Type": "application/json" };
+  const h = { "Content-Type": "application/json", "Accept-Language": lang };
   if (initData) h["X-Telegram-Init-Data"] = initData;
-  const session = sessionStorage.getItem("truco.session");
-  if (session) h["X-Local-Session"] = session;
   return h;
 }
 async function api(method, path, body) {
-  const response = await fetch(path, { method, headers: headers(),
+  const response = await fetch(path, { method, headers: headers(), credentials: "same-origin",
     body: body === undefined ? undefined : JSON.stringify(body) });
+  heardTime(response);
   let data = {};
   try { data = await response.json(); } catch (e) { data = {}; }
   if (!response.ok) throw new Error(data.error || response.statusText);
@@ -83,9 +134,9 @@ function showLogin() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const data = await api("POST", "/api/local/login", { name: input.value, language: lang });
-      sessionStorage.setItem("truco.session", data.session);
-      showNew();
+      await api("POST", "/api/local/login", { name: input.value, language: lang });
+      const table = query.get("table");
+      if (table) openTable(+table); else showNew();
     } catch (e) { toast(e.message); }
   });
   $app.replaceChildren(form);
@@ -104,7 +155,9 @@ async function showNew() {
     choice("flor", w("flor"), [["1", w("con")], ["0", w("sin")]]),
     choice("level", w("level"), [["normal", w("normal")], ["facil", w("facil")],
                                  ["dificil", w("dificil")]]),
-    choice("friend", "👥", [["0", w("partner")], ["1", w("friend")]]),
+    choice("friend", w("seats"), [["0", w("partner")], ["1", w("friend")]]),
+    choice("timer", w("timer"), [["0", w("notimer")], ["30", "30 s"], ["60", "60 s"],
+                                 ["120", "120 s"]]),
     el("button", { type: "submit", id: "play" }, w("play")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -112,7 +165,7 @@ async function showNew() {
     try {
       const data = await api("POST", "/api/local/new", { mode: v("mode"), target: +v("target"),
         flor: v("flor") === "1", level: v("level"), friend: v("friend") === "1",
-        language: lang });
+        timer: +v("timer"), language: lang });
       openTable(data.table);
     } catch (e) { toast(e.message); }
   });
@@ -124,7 +177,7 @@ async function showNew() {
       const names = t.seats.map((s) => s.name).join(", ");
       const teams = t.team_size > 1 ? [0, 1] : [null];
       list.append(el("p", {}, `#${t.id} · ${t.rules} · ${names} `,
-        teams.map((team) => el("button", { class: "secondary", onclick: async () => {
+        teams.map((team) => el("button", { type: "button", class: "secondary", onclick: async () => {
           try { await api("POST", `/api/table/${t.id}/join`, { team }); openTable(t.id); }
           catch (e) { toast(e.message); }
         } }, team === null ? w("join") : `${w("team")} ${team + 1}`))));
@@ -152,13 +205,15 @@ async function follow(state) {
   while (!stopped) {
     try {
       const response = await fetch(`/api/table/${state.id}/events`,
-        { headers: headers(), signal: controller.signal });
+        { headers: headers(), signal: controller.signal, credentials: "same-origin" });
       if (!response.ok) {
         let text = response.statusText;
         try { text = (await response.json()).error || text; } catch (e) { /* not json */ }
-        $app.replaceChildren(el("p", { class: "hint" }, text));
+        if (response.status === 401 && !initData) { showLogin(); return; }
+        $app.replaceChildren(el("p", { class: "hint", role: "alert" }, text));
         return;
       }
+      heardTime(response);
       pause = 250;
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
@@ -188,6 +243,7 @@ async function act(code) {
   const view = current && current.view;
   if (!view) return;
   const [, kind, card] = code.split(":");
+  haptic({ type: "impact", impact_style: "light" });
   try {
     const fresh = await api("POST", `/api/table/${view.id}/act`,
       { step: view.step, kind, card: card || null });
@@ -199,12 +255,18 @@ async function act(code) {
 function show(state, view) {
   if (state !== current) return;
   if (state.view && state.view.id === view.id && state.view.version > view.version) return;
+  const before = state.view;
   state.view = view;
-  render(view);
+  const mine = view.seat !== null && view.seat !== undefined;
+  const waits = (v) => !!(v && v.waiting_on && v.waiting_on.includes(v.seat));
+  if (mine && waits(view) && !waits(before)) {
+    haptic({ type: "notification", notification_type: "success" });  // your turn
+  }
+  render(view, !before);
 }
 
 // Fósforos as the rule sheet draws them: four sticks and a fifth across make a square.
-function fosforos(f) {
+function fosforos(f, points) {
   const parts = [];
   let x = 2;
   for (let i = 0; i < f.squares; i++) {
@@ -216,17 +278,15 @@ function fosforos(f) {
     parts.push(`<line x1="${x}" y1="3" x2="${x}" y2="19" stroke="currentColor" stroke-width="2"/>`);
     x += 6;
   }
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(x, 8)}" height="22" role="img">${parts.join("")}</svg>`;
-  const span = el("span", { class: "fosforos" });
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(x, 8)}" height="22" aria-hidden="true">${parts.join("")}</svg>`;
+  const span = el("span", { class: "fosforos", role: "img", "aria-label": `${points} ${w("points")}` });
   span.innerHTML = svg;
   return span;
 }
 
-const ARROWS = { bottom: "↓", top: "↑", left: "←", right: "→" };
-
 // Where each seat sits on the screen: you at the bottom, partners opposite.
 function places(view) {
-  const me = view.seat === null ? 0 : view.seat;
+  const me = view.seat === null || view.seat === undefined ? 0 : view.seat;
   const n = view.players;
   const spots = n === 2 ? ["bottom", "top"] : ["bottom", "right", "top", "left"];
   const out = {};
@@ -234,144 +294,254 @@ function places(view) {
   return out;
 }
 
-// How long the end of a hand stays on the felt when nothing else happens.
+// How long the end of a hand stays on the felt: until the next hand's first card or a few
+// seconds when nothing happens; at least a moment when the next hand began before the page saw
+// it (so the last card of every hand is drawn). Then the cards are gathered.
 const HOLD_MS = 4000;
+const SHORT_MS = 1600;
+const GATHER_MS = reduceMotion ? 0 : 350;
 const endShown = new Map();  // "table:hand" -> when the page first showed that hand's end
 
-function holdEnd(view, ended) {
+function later(ms, view) {
+  setTimeout(() => {  // the cards are gathered (a short transition), then the felt is clear
+    const felt = document.getElementById("felt");
+    if (felt && !view.over) felt.classList.add("gather");
+  }, Math.max(0, ms - GATHER_MS));
+  setTimeout(() => { if (current && current.view) render(current.view); }, ms + 50);
+}
+
+// The hand's end the felt holds now, if any: the oldest one not yet held long enough.
+function endToHold(view) {
   const started = (view.rounds || []).some((plays) => plays.length);
-  if (started && !view.over) return false;  // the next hand's first card gathers them
-  const key = `${view.id}:${ended.number}`;
-  if (!endShown.has(key)) {
-    endShown.set(key, Date.now());
-    setTimeout(() => { if (current && current.view) render(current.view); }, HOLD_MS + 50);
+  const ends = view.ended || [];
+  const now = Date.now();
+  for (let i = 0; i < ends.length; i++) {
+    const ended = ends[i];
+    const key = `${view.id}:${ended.number}`;
+    const newest = i === ends.length - 1;
+    if (!endShown.has(key)) {
+      if (!newest && !ended.last) { endShown.set(key, 0); continue; }  // (nothing to show)
+      endShown.set(key, now);
+      later(newest && !started ? HOLD_MS : SHORT_MS, view);
+    }
+    const age = now - endShown.get(key);
+    if (newest && view.over) return ended;
+    if (age < (newest && !started ? HOLD_MS : SHORT_MS)) return ended;
   }
-  return view.over || Date.now() - endShown.get(key) < HOLD_MS;
+  return null;
+}
+const seen = new Set();  // cards already drawn on the felt (a new one moves in from its seat)
+
+function sideNames(view) {
+  return [0, 1].map((side) => view.seats.filter((s) => s.side === side)
+    .map((s) => s.name).join(" y "));
 }
 
-// The seat whose card won a round of the hand in play (null: a parda, or not over yet).
-function winnerOf(view, plays, r) {
-  const winners = view.winners || [];
-  return r < winners.length ? winners[r] : null;
+// The clock: the seats the game waits on count down to the core's deadline.
+let reminded = null;  // the step whose half-time reminder this page showed
+function tick() {
+  const view = current && current.view;
+  for (const clock of document.querySelectorAll(".clock")) {
+    const deadline = +clock.dataset.deadline;
+    const total = +clock.dataset.total;
+    const left = Math.max(0, deadline - serverNow());
+    clock.querySelector(".bar").style.width = `${Math.min(100, (100 * left) / total)}%`;
+    clock.querySelector(".secs").textContent = `${Math.ceil(left)} s`;
+    clock.classList.toggle("low", left <= total / 4);
+    if (view && clock.dataset.mine === "1" && left <= total / 2 && reminded !== view.step) {
+      reminded = view.step;
+      toast(w("half"));
+      haptic({ type: "notification", notification_type: "warning" });
+    }
+  }
 }
+setInterval(tick, 250);
 
-function render(view) {
+function render(view, first) {
   if (view.language && view.language !== lang) {  // the table's language wins
     lang = view.language;
     loadWords(lang).then(() => { if (current && current.view) render(current.view); });
   }
   document.documentElement.lang = lang;
   const spot = places(view);
-  const nodes = [];
-  nodes.push(el("div", { class: "head" },
-    el("span", {}, view.rules),
+  const sides = sideNames(view);
+  const options = el("details", { class: "options", id: "options" },
+    el("summary", { "aria-label": w("options") }, view.seal ? `🔒 ${view.seal}` : "⚙"),
+    el("div", { class: "panel" }, el("b", {}, w("options")),
+      el("p", {}, view.rules),
+      el("p", {}, `${w("timer")}: ${view.turn_seconds ? view.turn_seconds + " s" : w("notimer")}`),
+      view.seal ? el("p", {}, w("seal")) : null));
+  const head = el("header", { class: "head", id: "head" },
+    el("span", { class: "rules" }, view.rules),
     view.hand_number ? el("span", { id: "worth" }, `${w("hand")} ${view.hand_number} · ${w("worth")} ${view.hand_value}`) : null,
-    view.seal ? el("span", { title: "/verificar" }, `🔒 ${view.seal}`) : null));
-  if (!view.state && view.phase === undefined) {
-    nodes.push(el("p", { class: "hint", id: "lobby" }, w("waiting")),
+    options);
+  if (view.phase === undefined) {  // the lobby
+    $app.replaceChildren(head, el("p", { class: "hint", id: "lobby" }, w("waiting")),
       el("ul", {}, view.seats.map((s) => el("li", {}, s.name))));
-    $app.replaceChildren(...nodes);
     return;
   }
-  const sides = [0, 1].map((side) => view.seats.filter((_, i) => i % 2 === side)
-    .map((s) => s.name).join(" y "));
-  nodes.push(el("div", { class: "score", id: "score" },
+  const score = el("div", { class: "score", id: "score" },
     [0, 1].map((side) => [
-      el("span", {}, sides[side], " ", fosforos(view.fosforos[side]),
+      el("span", { class: "who" }, sides[side], " ", fosforos(view.fosforos[side], view.scores[side]),
         view.fosforos[side].buenas ? " ┃ buenas" : ""),
-      el("span", { class: "pts" }, String(view.scores[side]))])));
-  const felt = el("div", { class: "felt", id: "felt" });
+      el("span", { class: "pts" }, String(view.scores[side]))]));
+
+  // The end of a hand is a moment: its rounds stay on the felt, each winning card marked and
+  // the last card played lit, with the result, until the next hand's first card or a few
+  // seconds, then the cards are gathered.
+  const held = endToHold(view);
+  const ended = held || (view.ended || [])[(view.ended || []).length - 1];
+  const holding = !!held;
+  const hand = holding ? ended.number : view.hand_number;
+  const rounds = holding
+    ? ended.rounds.map((r) => ({ plays: r.plays, winner: r.winner, parda: r.parda }))
+    : (view.rounds || []).map((plays, r) => ({ plays,
+      winner: r < (view.winners || []).length ? view.winners[r] : null,
+      parda: r < (view.results || []).length && view.results[r] === null }));
+  const last = holding ? ended.last : (() => {
+    const open = rounds.filter((r) => r.plays.length);
+    const latest = open[open.length - 1];
+    return latest ? latest.plays[latest.plays.length - 1] : null;
+  })();
+  const felt = el("div", { class: `felt seats-${view.players}`, id: "felt" });
   view.seats.forEach((s, i) => {
     const badges = [];
     if (i === view.mano) badges.push("mano");
     if (i === view.dealer) badges.push("da");
+    const waited = (view.waiting_on || []).includes(i) && !view.over;
     const left = view.cards_left ? view.cards_left[i] : 0;
     const backs = i === view.seat ? [] :
       Array.from({ length: left }, () => el("img", { src: "/cards/back.svg", alt: "" }));
-    felt.append(el("div", { class: `seat ${view.waiting_on && view.waiting_on.includes(i) ? "turn" : ""}`,
+    const played = el("div", { class: "played" });
+    rounds.forEach((round, r) => {
+      for (const p of round.plays) {
+        if (p.seat !== i) continue;
+        const key = `${view.id}:${hand}:${p.seat}:${p.card}`;
+        const fresh = !seen.has(key);
+        seen.add(key);
+        const won = round.winner === p.seat;
+        const isLast = last && last.seat === p.seat && last.card === p.card;
+        const what = won ? w("wonRound") : round.parda ? w("parda") : "";
+        played.append(el("figure", {
+          class: [won ? "won" : "", round.parda ? "parda" : "", isLast ? "last" : "",
+            fresh && !first && !reduceMotion ? "enter" : ""].filter(Boolean).join(" ") || null,
+          "data-seat": p.seat, "data-round": r + 1 },
+          cardImg(p.card, `${r + 1}ª ${w("round")}: ${s.name} ${w("played")} ${p.name}${what ? ", " + what : ""}`),
+          el("figcaption", {}, `${r + 1}ª${won ? " ✓" : round.parda ? " =" : ""}`)));
+      }
+    });
+    const clock = waited && view.deadline && view.turn_seconds
+      ? el("div", { class: "clock", role: "timer", "aria-label": w("left"),
+        "data-deadline": view.deadline, "data-total": view.turn_seconds,
+        "data-mine": i === view.seat ? "1" : "0" },
+        el("span", { class: "track" }, el("span", { class: "bar" })), el("span", { class: "secs" }))
+      : null;
+    felt.append(el("div", { class: `seat spot-${spot[i]}${waited ? " turn" : ""}`,
       style: `grid-area:${spot[i]}`, "data-seat": i },
-      el("div", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
-      el("div", { class: "badges" }, badges.join(" · ")),
-      el("div", { class: "backs" }, backs)));
+      el("div", { class: "who" },
+        el("span", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
+        badges.length ? el("span", { class: "badges" }, badges.join(" · ")) : null,
+        backs.length ? el("span", { class: "backs" }, backs) : null,
+        clock),
+      played));
   });
   const mid = el("div", { class: "mid" });
-  // The end of a hand is a moment: its rounds stay on the felt, each winning card marked and
-  // the last card played lit, with the result, until the next hand's first card or a few
-  // seconds, then the cards are gathered.
-  const ended = (view.ended || [])[(view.ended || []).length - 1];
-  const holding = ended && holdEnd(view, ended);
-  const shownRounds = holding
-    ? ended.rounds.map((r) => ({ plays: r.plays, winner: r.winner, parda: r.parda }))
-    : (view.rounds || []).map((plays, r) => ({ plays, winner: winnerOf(view, plays, r),
-      parda: view.results && view.results[r] === null }));
-  shownRounds.forEach((round, r) => {
-    if (!round.plays.length) return;
-    mid.append(el("div", { class: `round${round.parda ? " parda" : ""}`, "data-round": r + 1 },
-      `${r + 1}ª`,
-      round.plays.map((p) => {
-        const last = holding && ended.last && ended.last.seat === p.seat && ended.last.card === p.card;
-        const won = round.winner === p.seat;
-        return el("figure", { class: `${won ? "won" : ""}${last ? " last" : ""}`.trim() || null,
-            "data-seat": p.seat },  // each card says who played it: where they sit
-          cardImg(p.card, `${view.seats[p.seat].name}: ${p.name}`),
-          el("figcaption", {}, ARROWS[spot[p.seat]]));
-      })));
-  });
   if (holding) mid.append(el("div", { class: "banner", id: "hand-end", role: "status" },
     ended.lines.map((line) => el("p", {}, line))));
   felt.append(mid);
-  nodes.push(felt);
-  const lines = el("div", { class: "lines" });
+
+  const lines = el("div", { class: "lines", id: "lines" });
   if (ended && !holding) lines.append(el("p", { id: "record" }, ended.lines.join(" · ")));
   for (const line of view.bets || []) lines.append(el("p", {}, line));
-  if (view.pending) lines.append(el("p", { class: "pending", id: "pending" }, view.pending));
-  nodes.push(lines);
+  for (const line of view.status_lines || []) lines.append(el("p", { class: "status" }, line));
+
+  const side = el("aside", { class: "side" }, score, lines);
   if (view.over) {
-    const winner = view.winner === null || view.winner === undefined ? "" : `${w("won")}: ${sides[view.winner]}`;
-    nodes.push(el("p", { class: "over", id: "over" }, `🏆 ${w("over")}. ${winner}`));
-    if (!initData) nodes.push(el("button", { onclick: () => showNew() }, w("again")));
+    const winner = view.winner === null || view.winner === undefined ? "" : sides[view.winner];
+    side.append(el("div", { class: "over panel", id: "over", role: "status" },
+      el("p", { class: "trophy" }, `🏆 ${w("over")}. ${winner ? w("won") + ": " + winner : ""}`),
+      el("p", { id: "final" }, `${w("final")}: ${sides[0]} ${view.scores[0]} – ${view.scores[1]} ${sides[1]}`),
+      mine(view) ? el("button", { type: "button", id: "rematch", onclick: rematch }, w("rematch")) : null,
+      !initData ? el("button", { type: "button", class: "secondary", onclick: () => showNew() }, w("again")) : null));
   }
-  if (view.mine) nodes.push(el("p", { class: "hint", id: "mine" }, view.mine));
+
+  // Everything the player can do now, kept in view at the bottom of the screen: a chant that
+  // waits and its answers, the hand, the chants; mazo apart.
+  const dock = el("div", { class: "dock", id: "dock" });
+  if (view.pending) dock.append(el("p", { class: "pending", id: "pending", role: "status" }, view.pending));
   if (view.hand) {
     const playable = new Map((view.actions || []).filter((a) => a.card).map((a) => [a.card, a]));
-    nodes.push(el("div", { class: "hand", id: "hand" }, view.hand.map((c) => {
-      const a = playable.get(c.card);
-      return el("button", { class: "card", disabled: !a, "aria-label": c.name,
-        onclick: a ? () => act(a.code) : null }, cardImg(c.card, c.name));
-    })));
+    const idle = playable.size === 0;  // (not your card to play: the hand shown smaller)
+    dock.append(el("div", { class: `hand${idle ? " idle" : ""}`, id: "hand", role: "group",
+      "aria-label": w("yourCards") },
+      view.hand.map((c) => {
+        const a = playable.get(c.card);
+        return el("button", { type: "button", class: "card", disabled: !a, "aria-label": c.name,
+          onclick: a ? () => act(a.code) : null }, cardImg(c.card, ""));
+      })));
+    if (view.mine) dock.append(el("p", { class: "hint mine", id: "mine" }, view.mine));
     const calls = (view.actions || []).filter((a) => !a.card);
-    nodes.push(el("div", { class: "calls", id: "calls" },
-      calls.map((a) => el("button", { "data-code": a.code, onclick: () => act(a.code) }, a.label))));
+    const chants = calls.filter((a) => !a.quiet);
+    if (chants.length) {
+      dock.append(el("div", { class: "calls", id: "calls", role: "group", "aria-label": w("answers") },
+        chants.map((a) => el("button", { type: "button", "data-code": a.code,
+          onclick: () => act(a.code) }, a.label))));
+    }
+    // A quieter row: the señas for a partner, and mazo apart from the chants.
+    const tools = el("div", { class: "tools" });
+    if (view.signs) {
+      const pick = el("select", { id: "sign", "aria-label": w("sign") },
+        view.signs.map((s) => el("option", { value: s.key }, s.label)));
+      tools.append(pick, el("button", { type: "button", class: "secondary", id: "send-sign",
+        "aria-label": w("sign"), title: w("sign"),
+        onclick: async () => {
+          try {
+            await api("POST", `/api/table/${view.id}/sign`, { step: view.step, sign: pick.value });
+            toast("✓");
+          } catch (e) { toast(e.message); }
+        } }, "🤫"));
+    }
+    for (const a of calls.filter((a) => a.quiet)) {
+      tools.append(el("button", { type: "button", class: "mazo", "data-code": a.code,
+        onclick: () => act(a.code) }, a.label));
+    }
+    if (tools.childNodes.length) dock.append(tools);
   }
   if (view.signs_seen && view.signs_seen.length) {
-    nodes.push(el("p", { class: "hint", id: "signs-seen" }, w("signs_seen"), " ",
+    dock.append(el("p", { class: "hint seen", id: "signs-seen" }, w("signs_seen"), " ",
       view.signs_seen.join(" · ")));
   }
-  if (view.signs) {
-    const pick = el("select", { id: "sign" }, view.signs.map((s) => el("option", { value: s.key }, s.label)));
-    nodes.push(el("div", { class: "calls" }, pick, el("button", { class: "secondary", id: "send-sign",
-      onclick: async () => {
-        try {
-          await api("POST", `/api/table/${view.id}/sign`, { step: view.step, sign: pick.value });
-          toast("✓");
-        } catch (e) { toast(e.message); }
-      } }, w("sign"))));
-  }
+  const nodes = [head, felt, side];
+  if (dock.childNodes.length) nodes.push(dock);
   $app.replaceChildren(...nodes);
+  tick();
+}
+
+function mine(view) { return view.seat !== null && view.seat !== undefined; }
+
+async function rematch() {
+  const view = current && current.view;
+  if (!view) return;
+  try {
+    const data = await api("POST", `/api/table/${view.id}/rematch`, {});
+    openTable(data.table);
+  } catch (e) { toast(e.message); }
 }
 
 // -- start ----------------------------------------------------------------------------------------
 (async function start() {
   await loadWords(lang);
   const startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
-    fragment.get("tgWebAppStartParam") || "";
+    new URLSearchParams(initData).get("start_param") || fragment.get("tgWebAppStartParam") || "";
   const fromLink = /^t(\d+)$/.exec(startParam);
   const table = query.get("table") || (fromLink && fromLink[1]);
   if (initData) {
     if (table) openTable(+table);
-    else $app.replaceChildren(el("p", { class: "hint" }, "?"));
+    else $app.replaceChildren(el("p", { class: "hint", role: "alert" }, w("fromGroup")));
     return;
   }
-  if (!sessionStorage.getItem("truco.session")) { showLogin(); return; }
+  let me = {};
+  try { me = await api("GET", "/api/local/me"); } catch (e) { me = {}; }
+  if (!me.user_id) { showLogin(); return; }  // (the session is a cookie every tab shares)
   if (table) openTable(+table); else showNew();
 })();
