@@ -15,6 +15,7 @@ import asyncio
 import json
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -72,9 +73,10 @@ async def match(base: str, http: aiohttp.ClientSession, target: int) -> tuple[in
         nonlocal streamed
         async with http.get(f"{base}/api/table/{table}/events", headers=headers) as r:
             buffer = b""
+            unpack = zlib.decompressobj(31) if r.headers.get("Content-Encoding") == "gzip" else None
             async for chunk in r.content.iter_any():
                 streamed += len(chunk)
-                buffer += chunk
+                buffer += unpack.decompress(chunk) if unpack else chunk
                 while b"\n\n" in buffer:
                     event, buffer = buffer.split(b"\n\n", 1)
                     for line in event.split(b"\n"):
@@ -96,9 +98,7 @@ async def match(base: str, http: aiohttp.ClientSession, target: int) -> tuple[in
             first = view["actions"][0]
             _, kind, *card = first["code"].split(":")
             act = {"step": view["step"], "kind": kind, "card": card[0] if card else None}
-            async with http.post(
-                f"{base}/api/table/{table}/act", json=act, headers=headers
-            ) as r:
+            async with http.post(f"{base}/api/table/{table}/act", json=act, headers=headers) as r:
                 answers += len(await r.content.read())
                 actions += 1
     finally:

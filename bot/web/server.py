@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -481,6 +482,12 @@ class WebTable:
                 content_type="application/json",
             ) from None
 
+    def _json(self, view: bytes) -> web.Response:
+        """A view as an answer: with the server's time, gzipped when the client takes it."""
+        answer = web.Response(body=view, content_type=JSON, headers=self._now())
+        answer.enable_compression()  # (aiohttp reads Accept-Encoding; none: sent as is)
+        return answer
+
     def _now(self) -> dict[str, str]:
         """The core's time, by which a view's deadline counts (the page's clock may be off)."""
         return {"X-Server-Time": f"{self.core.clock():.3f}"}
@@ -526,9 +533,7 @@ class WebTable:
 
     async def get_table(self, request: web.Request) -> web.Response:
         _, table, seat = await self._viewer_and_table(request)
-        return web.Response(
-            body=await self._view_bytes(table, seat), content_type=JSON, headers=self._now()
-        )
+        return self._json(await self._view_bytes(table, seat))
 
     async def act(self, request: web.Request) -> web.Response:
         viewer, table, seat = await self._viewer_and_table(request)
@@ -547,9 +552,7 @@ class WebTable:
             return _error(409, refusal_text(t, refusal, who))
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
-        return web.Response(
-            body=await self._view_bytes(fresh, seat), content_type=JSON, headers=self._now()
-        )
+        return self._json(await self._view_bytes(fresh, seat))
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,
@@ -566,15 +569,29 @@ class WebTable:
         """Server-sent events: the viewer's view now, then again after every change. A viewer
         (and an address) keeps a few streams at most: past them, the oldest ends."""
         viewer, table, seat = await self._viewer_and_table(request)
+        # Gzipped when the client takes it, each event flushed whole: successive views share
+        # most of their text, so an event costs a fraction of its size.
+        packer = (
+            zlib.compressobj(6, zlib.DEFLATED, 31)
+            if "gzip" in request.headers.get("Accept-Encoding", "")
+            else None
+        )
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
                 "Cache-Control": "no-cache",
                 "X-Accel-Buffering": "no",
                 **self._now(),
+                **({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"} if packer else {}),
             }
         )
         await response.prepare(request)
+
+        async def send(data: bytes) -> None:
+            if packer is not None:
+                data = packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
+            await response.write(data)
+
         # With several workers on one PostgreSQL, a change may be committed by another process,
         # whose subscribers this one never hears: that process's commit sends a notice (see
         # `WebServer.start`), and the stream also looks at the table's version now and then,
@@ -594,7 +611,7 @@ class WebTable:
                 seat = fresh.seat_of(viewer.user_id)
                 view = await self._view_bytes(fresh, seat)
                 if view != sent:  # (a seña shown changes the view, not the table's version)
-                    await response.write(b"data: " + view + b"\n\n")
+                    await send(b"data: " + view + b"\n\n")
                     sent = view
                 while not self.hub.closed and not stream.closed:
                     if not shared:
@@ -609,7 +626,7 @@ class WebTable:
                     if shared and await self.core.tables.version_of(table.id) != version:
                         break
                     if quiet >= KEEPALIVE:
-                        await response.write(b": still here\n\n")
+                        await send(b": still here\n\n")
                         quiet = 0.0
         return response
 
