@@ -456,9 +456,10 @@ function render(view, first) {
   for (const line of view.status_lines || []) lines.append(el("p", { class: "status" }, line));
 
   const side = el("aside", { class: "side" }, score, lines);
-  if (view.over) {
+  const dock = el("div", { class: "dock", id: "dock" });
+  if (view.over) {  // the match's end takes the place of the hand: the result and the rematch
     const winner = view.winner === null || view.winner === undefined ? "" : sides[view.winner];
-    side.append(el("div", { class: "over panel", id: "over", role: "status" },
+    dock.append(el("div", { class: "over panel", id: "over", role: "status" },
       el("p", { class: "trophy" }, `🏆 ${w("over")}. ${winner ? w("won") + ": " + winner : ""}`),
       el("p", { id: "final" }, `${w("final")}: ${sides[0]} ${view.scores[0]} – ${view.scores[1]} ${sides[1]}`),
       mine(view) ? el("button", { type: "button", id: "rematch", onclick: rematch }, w("rematch")) : null,
@@ -467,9 +468,8 @@ function render(view, first) {
 
   // Everything the player can do now, kept in view at the bottom of the screen: a chant that
   // waits and its answers, the hand, the chants; mazo apart.
-  const dock = el("div", { class: "dock", id: "dock" });
   if (view.pending) dock.append(el("p", { class: "pending", id: "pending", role: "status" }, view.pending));
-  if (view.hand) {
+  if (view.hand && !view.over) {
     const playable = new Map((view.actions || []).filter((a) => a.card).map((a) => [a.card, a]));
     const idle = playable.size === 0;  // (not your card to play: the hand shown smaller)
     dock.append(el("div", { class: `hand${idle ? " idle" : ""}`, id: "hand", role: "group",

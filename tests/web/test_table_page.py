@@ -1,0 +1,232 @@
+"""The web table as a player meets it, in Chromium: whole matches through the page at phone
+sizes and on a wide screen, light and dark, with every control in view whenever it can be used,
+no sideways scroll, every round's winning card marked and every hand's end (its last card lit)
+drawn before the next deal; the turn's clock; a seat kept by a new tab; the rematch; the
+accessibility check (axe-core)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from axe_playwright_python.async_playwright import Axe
+from playwright.async_api import Browser, Page, expect
+
+from tests.web.conftest import ARTIFACTS
+from tests.web.test_local_table import enter, play_something
+
+# Every hand's end the page draws, as it draws it (a MutationObserver sees each one, however
+# briefly it stays).
+WATCH_ENDS = """
+window.__ends = [];
+new MutationObserver(() => {
+  const banner = document.getElementById("hand-end");
+  if (!banner) return;
+  const text = banner.textContent;
+  if (window.__ends.some((e) => e.text === text)) return;
+  const felt = document.getElementById("felt");
+  window.__ends.push({
+    text,
+    figures: felt.querySelectorAll(".played figure").length,
+    last: [...felt.querySelectorAll(".played figure.last img")].map((i) => i.dataset.card),
+  });
+}).observe(document, { childList: true, subtree: true });
+"""
+
+# What must hold on the screen at any moment: returns what does not.
+CHECK = """
+() => {
+  const wrong = [];
+  const vw = window.innerWidth, vh = window.innerHeight;
+  if (document.documentElement.scrollWidth > vw) {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((n) => n.getBoundingClientRect().right > vw + 1)
+      .slice(0, 3).map((n) => n.tagName + "." + n.className + "#" + n.id);
+    wrong.push("sideways scroll " + document.documentElement.scrollWidth + " " + wide.join(" "));
+  }
+  const inView = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.top >= -1 && r.bottom <= vh + 1 && r.left >= -1 && r.right <= vw + 1;
+  };
+  for (const button of document.querySelectorAll("#dock button:not([disabled]), #dock select")) {
+    if (!inView(button)) wrong.push("out of view: " + (button.textContent || button.id));
+  }
+  const pending = document.getElementById("pending");
+  if (pending && document.querySelector("#calls button") && !inView(pending)) {
+    wrong.push("pending out of view");
+  }
+  const felt = document.getElementById("felt");
+  if (felt) {
+    const players = felt.querySelectorAll(".seat").length;
+    const byRound = {};
+    for (const f of felt.querySelectorAll(".played figure")) {
+      (byRound[f.dataset.round] ||= []).push(f);
+    }
+    for (const [round, figures] of Object.entries(byRound)) {
+      const done = figures.length === players;
+      const marked = figures.some((f) => f.classList.contains("won")) ||
+        figures.every((f) => f.classList.contains("parda"));
+      // (a round may end early: the rest go to the mazo; a complete one is always marked)
+      if (done && !marked) wrong.push("round " + round + " unmarked");
+    }
+  }
+  return wrong;
+}
+"""
+
+
+async def play_to_the_end(page: Page, checks: bool = True) -> list[str]:
+    """Play through the page until the match ends, checking the screen at every step."""
+    wrong: list[str] = []
+    for _ in range(4000):  # a match to 15 is about 60 moves; the deadline is generous
+        if await page.locator("#over").count():
+            break
+        if checks:
+            wrong += await page.evaluate(CHECK)
+        if not await play_something(page):
+            await page.wait_for_timeout(40)
+    await expect(page.locator("#over")).to_be_visible()
+    return wrong
+
+
+async def new_table(page: Page, url: str, **choices: str) -> None:
+    await enter(page, url, "Ana")
+    for field, value in {"target": "15", "level": "facil", **choices}.items():
+        await page.select_option(f"#{field}", value)
+    await page.click("#play")
+    await expect(page.locator("#hand img")).to_have_count(3)
+
+
+def hands_of(ends: list[dict[str, Any]]) -> set[int]:
+    return {int(m.group(1)) for e in ends for m in [re.search(r"Mano (\d+)", e["text"])] if m}
+
+
+@pytest.mark.parametrize(
+    ("mode", "scheme", "size"),
+    [
+        ("2v2", "light", {"width": 360, "height": 640}),
+        ("1v1", "dark", {"width": 390, "height": 844}),
+        ("2v2", "dark", {"width": 1280, "height": 800}),
+    ],
+)
+async def test_a_whole_match_with_everything_in_view(
+    browser: Browser, local_url: str, mode: str, scheme: str, size: dict[str, int]
+) -> None:
+    context = await browser.new_context(viewport=size, color_scheme=scheme, locale="es-AR")
+    await context.add_init_script(WATCH_ENDS)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    await new_table(page, local_url, mode=mode)
+    name = f"web-{mode}-{scheme}-{size['width']}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    await page.screenshot(path=ARTIFACTS / f"{name}-start.png")
+    wrong = await play_to_the_end(page)
+    await page.screenshot(path=ARTIFACTS / f"{name}-over.png")
+    assert wrong == []
+    # Every hand's end was drawn, the first to the last, and where cards were played the last
+    # of them lit, one card.
+    ends = await page.evaluate("window.__ends")
+    hands = hands_of(ends)
+    assert hands == set(range(1, max(hands) + 1)), hands
+    assert all(len(e["last"]) == 1 for e in ends if e["figures"]), ends
+    assert any(e["figures"] for e in ends)
+    # The match's end: the winner, the final score, and the rematch.
+    await expect(page.locator("#final")).to_contain_text("Resultado final")
+    old = page.url
+    await page.click("#rematch")
+    await expect(page).not_to_have_url(old)  # the new table, the same seats
+    await expect(page.locator("#over")).to_have_count(0)
+    await expect(page.locator("#hand img")).to_have_count(3)
+    await context.close()
+    assert errors == []
+
+
+async def test_a_chant_waits_with_its_answers_in_view(browser: Browser, local_url: str) -> None:
+    """The screenshots of the moments a player sees (the start, a chant waiting, a hand's end),
+    and the answers to a chant inside the phone's screen."""
+    for scheme in ("light", "dark"):
+        context = await browser.new_context(
+            viewport={"width": 360, "height": 640}, color_scheme=scheme, locale="es-AR"
+        )
+        page = await context.new_page()
+        await new_table(page, local_url, mode="2v2", target="30")
+        for _ in range(3000):
+            if await page.locator("#pending").count() and await page.locator("#calls").count():
+                break
+            if await page.locator("#over").count():
+                pytest.fail("no chant waited on Ana in a whole match")
+            # Ana plays her cards and chants nothing: the computer players chant to her side.
+            cards = page.locator("#hand button.card:not([disabled])")
+            if await cards.count():
+                await cards.first.click()
+            else:
+                await page.wait_for_timeout(40)
+        await page.screenshot(path=ARTIFACTS / f"web-chant-{scheme}.png")
+        for node in await page.locator("#calls button, #pending").all():
+            box = await node.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 640, await node.text_content()
+        await context.close()
+
+
+async def test_a_new_tab_keeps_the_seat_and_the_options_are_on_the_page(
+    browser: Browser, local_url: str
+) -> None:
+    context = await browser.new_context(viewport={"width": 360, "height": 640}, locale="es-AR")
+    page = await context.new_page()
+    await new_table(page, local_url, timer="30")
+    # The turn's clock counts down on the seat the game waits on.
+    clock = page.locator(".seat.turn .clock .secs").first
+    await expect(clock).to_have_text(re.compile(r"\d+ s"))
+    first = int((await clock.text_content() or "0 s").split()[0])
+    await expect(clock).not_to_have_text(f"{first} s", timeout=10_000)
+    assert int((await clock.text_content() or "0 s").split()[0]) < first
+    # The options and the seal, explained on the page.
+    await page.click("#options summary")
+    await expect(page.locator("#options .panel")).to_contain_text("Tiempo por jugada: 30 s")
+    await expect(page.locator("#options .panel")).to_contain_text("/verificar")
+    # Another tab of the same browser: the same person, in the same seat, with the same cards.
+    cards = await page.locator("#hand img").evaluate_all("els => els.map(e => e.dataset.card)")
+    other = await context.new_page()
+    await other.goto(page.url)
+    await expect(other.locator("#hand img")).to_have_count(3)
+    again = await other.locator("#hand img").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert again == cards
+    assert await other.locator("#name").count() == 0  # (no name asked again)
+    await context.close()
+
+
+async def test_the_pages_pass_the_accessibility_check(browser: Browser, local_url: str) -> None:
+    """axe-core on the name form, the new table form and the table, light and dark: no serious
+    or critical violation."""
+    axe = Axe()
+    found: list[str] = []
+    for scheme in ("light", "dark"):
+        context = await browser.new_context(
+            viewport={"width": 360, "height": 640}, color_scheme=scheme, locale="es-AR",
+            bypass_csp=True,  # (axe's script is injected by the test, not served by the page)
+        )  # fmt: skip
+        page = await context.new_page()
+        await page.goto(local_url)
+        await expect(page.locator("#name")).to_be_visible()
+        results = [("name", await axe.run(page))]
+        await page.fill("#name", "Ana")
+        await page.click("#enter")
+        await expect(page.locator("#new")).to_be_visible()
+        results.append(("new", await axe.run(page)))
+        await page.select_option("#mode", "2v2")
+        await page.click("#play")
+        await expect(page.locator("#hand img")).to_have_count(3)
+        for _ in range(6):
+            await play_something(page)
+        await page.wait_for_timeout(100)
+        results.append(("table", await axe.run(page)))
+        for screen, result in results:
+            assert result.response["passes"], screen  # (axe ran its rules on the page)
+            for violation in result.response["violations"]:
+                if violation["impact"] in ("serious", "critical"):
+                    nodes = [n["target"] for n in violation["nodes"]][:3]
+                    found.append(f"{scheme} {screen}: {violation['id']} {nodes}")
+        await context.close()
+    assert found == []
