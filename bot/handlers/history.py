@@ -83,7 +83,8 @@ async def partida(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if found is not None:
         message, r, t, table = found
         pages = await _pages(r, table, t)
-        await reply(context, message, pages[0], match_markup(table.id, 0, len(pages), t))
+        keys = match_markup(table.id, 0, len(pages), t, _watch(context, r, table))
+        await reply(context, message, pages[0], keys)
 
 
 async def verificar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -91,6 +92,14 @@ async def verificar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if found is not None:
         message, r, t, table = found
         await reply(context, message, await _verify(r, table, t))
+
+
+def _watch(context: ContextTypes.DEFAULT_TYPE, r: Runtime, table: Table) -> str | None:
+    """The web table's direct link to watch match `table` again (None: no web table)."""
+    name = r.settings.webapp_name
+    if not name or not r.settings.webapp_url:
+        return None
+    return f"https://t.me/{context.bot.username}/{name}?startapp=r{table.id}"
 
 
 async def _log(r: Runtime, table: Table) -> list[Any]:
@@ -129,7 +138,7 @@ async def on_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if data.view in ("h", "m"):
         pages = await _pages(r, table, t)
         page = min(data.page, len(pages) - 1)
-        keys = match_markup(table.id, page, len(pages), t)
+        keys = match_markup(table.id, page, len(pages), t, _watch(context, r, table))
         if data.view == "h":  # from /historial: the match comes below, the list stays
             await reply(context, message, pages[page], keys)
         else:

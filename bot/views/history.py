@@ -134,7 +134,11 @@ def match_pages(
     return [f"{head}\n\n{page}" for page in pages]
 
 
-def match_markup(number: int, page: int, pages: int, t: Translator) -> Keys:
+def match_markup(
+    number: int, page: int, pages: int, t: Translator, watch: str | None = None
+) -> Keys:
+    """A match's pages, its export and its deals verified; with `watch` (the web table's direct
+    link, when the operator set one up) ▶️ to watch it again there."""
     rows = [pager("m", number, page, pages)] if pages > 1 else []
     rows.append(
         [
@@ -142,6 +146,8 @@ def match_markup(number: int, page: int, pages: int, t: Translator) -> Keys:
             Button(t("button.verify"), pack(PageData("f", number))),
         ]
     )
+    if watch:
+        rows.append([Button(t("button.watch_match"), url=watch)])
     return Keys.of(rows)
 
 

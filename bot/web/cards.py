@@ -88,22 +88,73 @@ def _frame(suit: str) -> str:
 
 
 def _figure(card: Card) -> str:
-    """A sota, caballo or rey: a robed figure with its letter, holding its suit's sign."""
+    """A sota standing, a caballo mounted, a rey crowned: each in its suit's colours, holding
+    its suit's sign, so the three read apart at a glance (and by their letter, as printed)."""
     suit, colour = card.suit.value, COLOURS[card.suit.value]
-    body = (
-        f'<circle cx="30" cy="30" r="6" fill="#f2c9a0" stroke="#5d4037" stroke-width="0.8"/>'
-        f'<path d="M18,72 q2,-30 12,-34 q10,4 12,34 z" fill="{colour}" opacity="0.85"/>'
-    )
-    if card.number == 11:  # the caballo rides: a horse's head beside the rider
-        body += '<path d="M40,56 q8,-6 10,2 l-3,2 -2,-2 -3,6 z" fill="#795548"/>'
-    if card.number == 12:  # the rey's crown
-        body += '<path d="M24,24 l2,-6 2,4 2,-5 2,5 2,-4 2,6 z" fill="#f9a825"/>'
+    skin = '#f2c9a0" stroke="#5d4037" stroke-width="0.8'
+    if card.number == 10:  # the sota: a page standing, tunic, legs and a feathered cap
+        body = (
+            f'<circle cx="28" cy="27" r="5.5" fill="{skin}"/>'
+            f'<path d="M22,23 q6,-7 12,0 l2,-4 -1,5 z" fill="{colour}"/>'
+            f'<path d="M20,58 l3,-22 q5,-4 10,0 l3,22 z" fill="{colour}" opacity="0.9"/>'
+            f'<rect x="22" y="58" width="4" height="16" fill="#5d4037"/>'
+            f'<rect x="30" y="58" width="4" height="16" fill="#5d4037"/>'
+            f'<path d="M20,74 h7 v3 h-8 z M29,74 h7 v3 h-7 z" fill="#3e2723"/>'
+        )
+        sign = _symbol(suit, 44, 44, 12)
+    elif card.number == 11:  # the caballo: a rider on a horse seen from the side
+        body = (
+            f'<path d="M12,60 q2,-12 16,-11 h12 q6,-9 11,-5 l-2,5 -4,2 v12 l-2,14 h-3 l1,-12 '
+            f'h-15 l-2,12 h-3 l-1,-12 q-6,-2 -8,-5 z" fill="#8d6e63"/>'
+            f'<circle cx="29" cy="28" r="5" fill="{skin}"/>'
+            f'<path d="M23,50 l2,-17 q4,-3 8,0 l2,17 z" fill="{colour}" opacity="0.9"/>'
+            f'<path d="M25,31 q4,-9 9,-2" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+        )
+        sign = _symbol(suit, 44, 30, 11)
+    else:  # the rey: crowned and bearded, in a long robe with a cape
+        body = (
+            f'<circle cx="30" cy="30" r="6" fill="{skin}"/>'
+            f'<path d="M25,33 q5,7 10,0 q-1,5 -5,6 q-4,-1 -5,-6 z" fill="#9e9e9e"/>'
+            f'<path d="M23,25 l1,-8 3,4 3,-6 3,6 3,-4 1,8 z" fill="#f9a825" '
+            f'stroke="#8d6e00" stroke-width="0.5"/>'
+            f'<path d="M16,78 q2,-34 14,-38 q12,4 14,38 z" fill="{colour}" opacity="0.9"/>'
+            f'<path d="M21,78 q2,-28 9,-31 q7,3 9,31 z" fill="#fff" opacity="0.25"/>'
+        )
+        sign = _symbol(suit, 44, 50, 12)
     letter = FIGURES[card.number]
     mark = (
-        f'<text x="30" y="66" text-anchor="middle" font-size="10" font-family="serif" '
-        f'fill="#fff" font-weight="bold">{letter}</text>'
+        f'<text x="11" y="84" text-anchor="middle" font-size="8" font-family="serif" '
+        f'fill="{colour}" font-weight="bold">{letter}</text>'
     )
-    return body + mark + _symbol(suit, 44, 46, 12)
+    return body + sign + mark
+
+
+MATADORES = frozenset({"1e", "1b", "7e", "7o"})  # the four highest cards of truco
+
+
+def _ace(card: Card) -> str:
+    """An ace as the deck prints it: one big sign; the ancho de espadas a great sword with a
+    hilt and a laurel, the ancho de bastos a great club."""
+    suit, colour = card.suit.value, COLOURS[card.suit.value]
+    if suit == "e":
+        return (
+            f'<path d="M30,14 l4,7 v38 h-8 v-38 z" fill="{colour}"/>'
+            f'<path d="M30,18 v40" stroke="#fff" stroke-width="0.8" opacity="0.7"/>'
+            f'<path d="M16,59 q14,-6 28,0 v4 q-14,-5 -28,0 z" fill="#c8961e"/>'
+            f'<rect x="27.5" y="63" width="5" height="11" rx="1" fill="#5d4037"/>'
+            f'<circle cx="30" cy="76" r="3.2" fill="#c8961e"/>'
+            f'<path d="M20,44 q-6,-10 2,-20 M40,44 q6,-10 -2,-20" fill="none" '
+            f'stroke="#2e7d32" stroke-width="1.6"/>'
+        )
+    if suit == "b":
+        return (
+            f'<path d="M25,78 l-3,-52 q8,-14 16,0 l-3,52 z" fill="{colour}"/>'
+            f'<circle cx="26" cy="36" r="2.4" fill="#e8f5e9"/>'
+            f'<circle cx="34" cy="48" r="2.4" fill="#e8f5e9"/>'
+            f'<circle cx="27" cy="60" r="2.4" fill="#e8f5e9"/>'
+            f'<path d="M36,24 q8,-4 9,4 q-5,1 -9,-4 z" fill="#66bb6a"/>'
+        )
+    return _symbol(suit, 30, 46, 40)
 
 
 def card_name(card: Card, language: str = "es") -> str:
@@ -119,10 +170,18 @@ def card_name(card: Card, language: str = "es") -> str:
 def card_svg(card: Card, language: str = "es") -> str:
     """The card's SVG, with its name as title and label (the text alternative)."""
     suit, name = card.suit.value, escape(card_name(card, language))
-    pips = (
-        "".join(_symbol(suit, x, y, 13 if card.number > 1 else 26) for x, y in PIPS[card.number])
-        if card.number <= 7
-        else _figure(card)
+    if card.number == 1:
+        pips = _ace(card)
+    elif card.number <= 7:
+        pips = "".join(_symbol(suit, x, y, 13) for x, y in PIPS[card.number])
+    else:
+        pips = _figure(card)
+    # The matadores wear a gold band inside the frame: found at once in a hand or on the felt.
+    band = (
+        '<rect x="3" y="3" width="54" height="86" rx="4" fill="none" stroke="#d4a017" '
+        'stroke-width="1.6" class="matador"/>'
+        if card.code in MATADORES
+        else ""
     )
     corner = (
         f'<text x="3.5" y="10" font-size="9" font-family="sans-serif" font-weight="bold" '
@@ -135,7 +194,7 @@ def card_svg(card: Card, language: str = "es") -> str:
         f'aria-label="{name}" data-card="{card.code}"><title>{name}</title>'
         f'<rect x="0.5" y="0.5" width="{WIDTH - 1}" height="{HEIGHT - 1}" rx="5" '
         f'fill="#fffdf7" stroke="#9e9e9e"/>'
-        f"{_frame(suit)}{corner}{pips}</svg>"
+        f"{band}{_frame(suit)}{corner}{pips}</svg>"
     )
 
 

@@ -38,7 +38,7 @@ from bot.model.limits import Buckets
 from bot.model.names import clean_name
 from bot.model.outbox import Outgoing, Planned
 from bot.model.refusals import Refused
-from bot.model.table import Table
+from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
 from bot.views.common import refusal_text, seating_at
@@ -54,6 +54,7 @@ from bot.web.guard import (
     language_of,
 )
 from bot.web.initdata import BadInitData, validate
+from bot.web.replay import replay_of
 from bot.web.view import table_view
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,9 @@ WEB_WORDS = tuple(
         "normal", "dificil", "partner", "friend", "play", "open", "join", "you", "hand",
         "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen", "seats",
         "timer", "notimer", "options", "seal", "rematch", "final", "half", "left", "points",
-        "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers",
+        "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers", "watch",
+        "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
+        "sealBad", "sealNone",
     )
 )  # fmt: skip
 
@@ -73,6 +76,7 @@ KEEPALIVE = 15.0  # seconds between comments on a quiet stream (proxies drop idl
 SHARED_POLL = 0.5  # several workers, their notices not heard: how often a stream checks the version
 SHARED_SAFETY = 5.0  # several workers, notices heard: the check is only a safety net
 STATIC = ("index.html", "app.js", "style.css")
+REPLAYS_KEPT = 32  # finished matches' replays kept drawn (a few kB each, gzipped)
 SIGNS_REMEMBERED = 10_000
 JSON = "application/json"
 B = TypeVar("B", bound=BaseModel)
@@ -362,6 +366,7 @@ class WebTable:
         self._requests = Buckets(*rate)
         self._files: dict[str, Static] = {}  # the page's files, as sent
         self._cards: dict[tuple[str, str], Static] = {}  # the cards' pictures, by language
+        self._replays: OrderedDict[int, bytes] = OrderedDict()  # finished matches, gzipped
         # Requests from these come through a reverse proxy, which says whose they are (never
         # trusted in local mode, where nothing stands in front of the page).
         self.proxies = frozenset(proxies) if local is None else frozenset()
@@ -390,6 +395,7 @@ class WebTable:
         app.router.add_post(table + "/act", self.act)
         app.router.add_post(table + "/sign", self.sign)
         app.router.add_post(table + "/rematch", self.rematch)
+        app.router.add_get(table + "/replay", self.replay)
         app.router.add_get(table + "/events", self.events)
         if self.local is not None:
             app.router.add_post("/api/local/login", self.local_login)
@@ -553,6 +559,27 @@ class WebTable:
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
         return self._json(await self._view_bytes(fresh, seat))
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """A finished match, frame by frame, for whoever may watch its table (the players, the
+        group's members): drawn once and kept, it never changes."""
+        _, table, _ = await self._viewer_and_table(request)
+        if table.status is not TableStatus.FINISHED or table.state is None:
+            t = translator(table.language)
+            return _error(409, t("web.error.not_finished"))
+        body = self._replays.get(table.id)
+        if body is None:
+            names = await self.core.people.at(table)
+            log = await self.core.history.log(table.id)
+            body = gzip.compress(codec.dump_bytes(replay_of(table, names, log)), 6, mtime=0)
+            self._replays[table.id] = body
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        else:
+            self._replays.move_to_end(table.id)
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            return web.Response(body=body, content_type=JSON, headers={"Content-Encoding": "gzip"})
+        return web.Response(body=gzip.decompress(body), content_type=JSON)
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,

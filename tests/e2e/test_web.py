@@ -19,7 +19,7 @@ import pytest
 from bot.model.table import Table
 from bot.web.initdata import sign
 from tests.conftest import GROUP, TOKEN, Harness, harness_with
-from tests.e2e.helpers import action_buttons, hand_message, open_table
+from tests.e2e.helpers import action_buttons, hand_message, open_table, play_to_the_end
 from tests.fakebot import BOT_USERNAME, FakeTelegram, FakeUser
 
 WEBAPP = "https://truco.example.invalid/table"  # only ever written into buttons
@@ -163,3 +163,36 @@ def test_the_local_identity_is_refused_whenever_a_token_is_set(tmp_path: Path) -
         cwd=Path(__file__).resolve().parents[2],
     )
     assert run.returncode == 2 and "without a token" in run.stderr
+
+
+async def test_a_finished_match_is_watched_again_by_the_groups_members_only(h: Harness) -> None:
+    """/partida gets ▶️ to watch the match on the web table (a direct link); the replay is every
+    frame of the match in the public view, to the final score, with the deals and the seed; the
+    group's members may watch it, a stranger may not, and a running match has no replay."""
+    table, ana, juan = await started(h)
+    code, _ = await call(h, "GET", f"/api/table/{table.id}/replay", launch(h, ana))
+    assert code == 409  # still being played
+    await play_to_the_end(h, [ana, juan], seed=3)
+    await h.settle()
+    ana.send(GROUP, f"/partida {table.id}")
+    await h.settle()
+    links = [b.get("url", "") for b in h.fake.last(GROUP).buttons()]
+    assert f"https://t.me/{BOT_USERNAME}/mesa?startapp=r{table.id}" in links
+    code, replay = await call(h, "GET", f"/api/table/{table.id}/replay", launch(h, juan))
+    assert code == 200, replay
+    done = await h.store.table(table.id)
+    assert done is not None and done.state is not None
+    log = await h.store.action_log(table.id)
+    frames = replay["frames"]
+    assert len(frames) == len(log)  # one frame an action, deals included
+    assert frames[-1]["over"] and frames[-1]["scores"] == list(done.state.scores)
+    assert [f["action"] for f in frames] == list(range(1, len(log) + 1))
+    assert all("hand" not in f and f["seat"] is None for f in frames)  # the public view only
+    assert replay["seed"] == done.seed and len(replay["deals"]) == done.state.hand_number
+    # A member of the group who did not play may watch; someone outside it may not.
+    carla, zoe = h.user(3, "Carla"), h.user(9, "Zoe")
+    h.fake.members[GROUP] |= {ana.id, juan.id, carla.id}
+    code, _ = await call(h, "GET", f"/api/table/{table.id}/replay", launch(h, carla))
+    assert code == 200
+    code, _ = await call(h, "GET", f"/api/table/{table.id}/replay", launch(h, zoe))
+    assert code == 403

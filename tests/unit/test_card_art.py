@@ -39,5 +39,22 @@ def test_the_figures_are_sota_caballo_and_rey() -> None:
                               for n in (10, 11, 12))  # fmt: skip
         assert ">S<" in sota and ">C<" in caballo and ">R<" in rey
         assert len({sota, caballo, rey}) == 3
-        assert "#795548" in caballo and "#795548" not in sota  # the caballo's horse
-        assert "#f9a825" in rey and "#f9a825" not in caballo  # the rey's crown
+        assert "#8d6e63" in caballo and "#8d6e63" not in sota + rey  # the caballo's horse
+        assert "#f9a825" in rey and "#f9a825" not in caballo + sota  # the rey's crown
+        assert sota.count("<rect") > rey.count("<rect")  # the sota stands on two legs
+
+
+def test_the_matadores_stand_out_and_the_aces_are_one_big_sign() -> None:
+    """The four highest cards wear a gold band; the aces are drawn as one big sign (the ancho
+    de espadas a great sword with its hilt, the ancho de bastos a great club)."""
+    for card in DECK:
+        svg = card_svg(card)
+        banded = 'class="matador"' in svg
+        assert banded == (card.code in ("1e", "1b", "7e", "7o")), card.code
+    ancho = card_svg(next(c for c in DECK if c.code == "1e"))
+    two = card_svg(next(c for c in DECK if c.code == "2e"))
+    assert "#c8961e" in ancho and "#c8961e" not in two  # the golden hilt
+    for suit in "oceb":
+        ace = ET.fromstring(card_svg(next(c for c in DECK if c.code == f"1{suit}")))
+        shapes = [e for e in ace.iter() if e.tag in (f"{NS}path", f"{NS}circle")]
+        assert shapes, suit

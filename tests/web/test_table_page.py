@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Error as PlaywrightError
 
 from tests.web.conftest import ARTIFACTS
 from tests.web.test_local_table import enter, play_something
@@ -127,18 +128,44 @@ async def test_a_whole_match_with_everything_in_view(
     assert wrong == []
     # Every hand's end was drawn, the first to the last, and where cards were played the last
     # of them lit, one card.
+    last_hand = int(re.findall(r"\d+", await page.locator("#worth").text_content() or "")[0])
+    await page.wait_for_function(  # (the ends the page had not shown yet, one after another)
+        "n => window.__ends.some((e) => new RegExp('Mano ' + n + '\\\\D').test(e.text))",
+        arg=last_hand,
+    )
     ends = await page.evaluate("window.__ends")
     hands = hands_of(ends)
+    assert max(hands) == last_hand
     assert hands == set(range(1, max(hands) + 1)), hands
     assert all(len(e["last"]) == 1 for e in ends if e["figures"]), ends
     assert any(e["figures"] for e in ends)
     # The match's end: the winner, the final score, and the rematch.
     await expect(page.locator("#final")).to_contain_text("Resultado final")
+    final = await page.locator("#final").text_content()
     old = page.url
     await page.click("#rematch")
     await expect(page).not_to_have_url(old)  # the new table, the same seats
     await expect(page.locator("#over")).to_have_count(0)
     await expect(page.locator("#hand img")).to_have_count(3)
+    # The finished match, watched again: every action, one step at a time, to the recorded
+    # final score, and its deals checked against the seal by the page itself.
+    await page.goto(old.replace("?table=", "?replay="))
+    count = page.locator("#replay-count")
+    await expect(count).to_have_text(re.compile(r"1 de \d+"))
+    frames = int((await count.text_content() or "").split()[-1])
+    assert frames > 20
+    await expect(page.locator("#seal-check")).to_contain_text("Verificado", timeout=20_000)
+    await expect(page.locator("#seal-check")).to_contain_text(re.compile(r"(\d+)/\1 "))
+    hands_seen: set[str] = set()
+    for step in range(2, frames + 1):
+        await page.click("#replay-step")
+        await expect(count).to_have_text(f"{step} de {frames}")
+        hands_seen.add((await page.locator("#worth").text_content() or "").split(" · ")[0])
+    await expect(page.locator("#final")).to_have_text(final or "")
+    assert len(hands_seen) == max(hands)
+    await page.screenshot(path=ARTIFACTS / f"{name}-replay.png")
+    await page.click("#replay-prev-hand")
+    await expect(count).not_to_have_text(f"{frames} de {frames}")
     await context.close()
     assert errors == []
 
@@ -159,9 +186,9 @@ async def test_a_chant_waits_with_its_answers_in_view(browser: Browser, local_ur
                 pytest.fail("no chant waited on Ana in a whole match")
             # Ana plays her cards and chants nothing: the computer players chant to her side.
             cards = page.locator("#hand button.card:not([disabled])")
-            if await cards.count():
-                await cards.first.click()
-            else:
+            try:  # (the page may redraw under the tap: then it is simply tried again)
+                await cards.first.click(timeout=500)
+            except PlaywrightError:
                 await page.wait_for_timeout(40)
         await page.screenshot(path=ARTIFACTS / f"web-chant-{scheme}.png")
         for node in await page.locator("#calls button, #pending").all():
@@ -230,3 +257,28 @@ async def test_the_pages_pass_the_accessibility_check(browser: Browser, local_ur
                     found.append(f"{scheme} {screen}: {violation['id']} {nodes}")
         await context.close()
     assert found == []
+
+
+async def test_the_forty_cards_as_a_sheet(browser: Browser, local_url: str) -> None:
+    """The baraja as the server draws it, on a phone's screen, light and dark: every card loads
+    (screenshots in artifacts/ to look at)."""
+    from bot.game import DECK
+
+    for scheme in ("light", "dark"):
+        context = await browser.new_context(
+            viewport={"width": 360, "height": 640}, color_scheme=scheme, device_scale_factor=2
+        )
+        page = await context.new_page()
+        await page.goto(f"{local_url}/static/style.css")  # (an empty page of the server)
+        images = "".join(f'<img src="/cards/{c.code}.svg?lang=es" width="52" alt="">' for c in DECK)
+        await page.evaluate(
+            "html => { document.body.innerHTML = html; document.body.style.background ="
+            " matchMedia('(prefers-color-scheme: dark)').matches ? '#17191c' : '#2e6b45'; }",
+            images,
+        )
+        await page.wait_for_function(
+            "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)"
+        )
+        assert await page.locator("img").count() == 40
+        await page.screenshot(path=ARTIFACTS / f"cards-sheet-{scheme}.png", full_page=True)
+        await context.close()

@@ -320,7 +320,6 @@ function endToHold(view) {
     const key = `${view.id}:${ended.number}`;
     const newest = i === ends.length - 1;
     if (!endShown.has(key)) {
-      if (!newest && !ended.last) { endShown.set(key, 0); continue; }  // (nothing to show)
       endShown.set(key, now);
       later(newest && !started ? HOLD_MS : SHORT_MS, view);
     }
@@ -357,7 +356,7 @@ function tick() {
 }
 setInterval(tick, 250);
 
-function render(view, first) {
+function render(view, first, controls) {
   if (view.language && view.language !== lang) {  // the table's language wins
     lang = view.language;
     loadWords(lang).then(() => { if (current && current.view) render(current.view); });
@@ -389,7 +388,8 @@ function render(view, first) {
   // The end of a hand is a moment: its rounds stay on the felt, each winning card marked and
   // the last card played lit, with the result, until the next hand's first card or a few
   // seconds, then the cards are gathered.
-  const held = endToHold(view);
+  // (a replay shows a hand's end on the frames before the next hand's first card)
+  const held = controls ? replayEnd(view) : endToHold(view);
   const ended = held || (view.ended || [])[(view.ended || []).length - 1];
   const holding = !!held;
   const hand = holding ? ended.number : view.hand_number;
@@ -462,9 +462,12 @@ function render(view, first) {
     dock.append(el("div", { class: "over panel", id: "over", role: "status" },
       el("p", { class: "trophy" }, `🏆 ${w("over")}. ${winner ? w("won") + ": " + winner : ""}`),
       el("p", { id: "final" }, `${w("final")}: ${sides[0]} ${view.scores[0]} – ${view.scores[1]} ${sides[1]}`),
-      mine(view) ? el("button", { type: "button", id: "rematch", onclick: rematch }, w("rematch")) : null,
-      !initData ? el("button", { type: "button", class: "secondary", onclick: () => showNew() }, w("again")) : null));
+      mine(view) && !controls ? el("button", { type: "button", id: "rematch", onclick: rematch }, w("rematch")) : null,
+      !controls ? el("button", { type: "button", class: "secondary", id: "watch",
+        onclick: () => showReplay(view.id) }, w("watch")) : null,
+      !initData && !controls ? el("button", { type: "button", class: "secondary", onclick: () => showNew() }, w("again")) : null));
   }
+  if (controls) dock.append(controls);
 
   // Everything the player can do now, kept in view at the bottom of the screen: a chant that
   // waits and its answers, the hand, the chants; mazo apart.
@@ -519,6 +522,103 @@ function render(view, first) {
 
 function mine(view) { return view.seat !== null && view.seat !== undefined; }
 
+// -- replays: a finished match, action by action, from its log --------------------------------
+let replaying = null;  // { data, index, timer, seal }
+
+function replayEnd(view) {
+  const started = (view.rounds || []).some((plays) => plays.length);
+  const ends = view.ended || [];
+  return ends.length && (!started || view.over) ? ends[ends.length - 1] : null;
+}
+
+async function showReplay(id) {
+  if (current && current.stop) current.stop();
+  current = null;
+  history.replaceState(null, "", `?replay=${id}${query.get("theme") ? "&theme=" + query.get("theme") : ""}${location.hash}`);
+  let data;
+  try { data = await api("GET", `/api/table/${id}/replay`); }
+  catch (e) { $app.replaceChildren(el("p", { class: "hint", role: "alert" }, e.message)); return; }
+  if (data.language && data.language !== lang) await loadWords(data.language);
+  replaying = { data, index: 0, timer: null, seal: "…" };
+  drawReplay(true);
+  verifySeal(data).then((text) => { replaying.seal = text; drawReplay(); });
+}
+
+function goTo(index) {
+  const r = replaying;
+  r.index = Math.max(0, Math.min(r.data.frames.length - 1, index));
+  if (r.index === r.data.frames.length - 1 && r.timer) { clearInterval(r.timer); r.timer = null; }
+  drawReplay();
+}
+
+function handStart(step) {  // the first frame of the hand `step` frames away (±1)
+  const frames = replaying.data.frames;
+  let i = replaying.index;
+  const hand = frames[i].hand_number;
+  if (step < 0) {
+    while (i > 0 && frames[i - 1].hand_number === hand) i--;
+    if (i === replaying.index && i > 0) {  // already at its start: the hand before
+      const before = frames[i - 1].hand_number;
+      while (i > 0 && frames[i - 1].hand_number === before) i--;
+    }
+    return i;
+  }
+  while (i < frames.length - 1 && frames[i].hand_number === hand) i++;
+  return i;
+}
+
+function drawReplay(first) {
+  const r = replaying;
+  const frames = r.data.frames;
+  const slider = el("input", { type: "range", id: "replay-at", min: 0, max: frames.length - 1,
+    value: r.index, "aria-label": w("replay") });
+  slider.addEventListener("input", () => goTo(+slider.value));
+  const button = (id, text, label, onclick) =>
+    el("button", { type: "button", class: "secondary", id, "aria-label": label, title: label, onclick }, text);
+  const controls = el("div", { class: "replay", id: "replay" },
+    el("div", { class: "tools" },
+      button("replay-prev-hand", "⏮", w("prevHand"), () => goTo(handStart(-1))),
+      button("replay-back", "◀", w("back"), () => goTo(r.index - 1)),
+      r.timer
+        ? button("replay-pause", "⏸", w("pause"), () => { clearInterval(r.timer); r.timer = null; drawReplay(); })
+        : button("replay-play", "▶️", w("playReplay"), () => {
+          r.timer = setInterval(() => goTo(r.index + 1), 900); drawReplay(); }),
+      button("replay-step", "▶", w("step"), () => goTo(r.index + 1)),
+      button("replay-next-hand", "⏭", w("nextHand"), () => goTo(handStart(1))),
+      el("span", { id: "replay-count" }, `${r.index + 1} ${w("of")} ${frames.length}`)),
+    slider,
+    el("p", { class: "hint", id: "seal-check" }, r.seal));
+  render(frames[r.index], first, controls);
+  const head = document.getElementById("head");
+  if (head) head.prepend(el("b", {}, `${w("replay")} #${r.data.id} · `));
+}
+
+const DECK = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12].flatMap((n) => ["o", "c", "e", "b"].map((s) => `${n}${s}`));
+async function sha256(text) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+function compare(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+// The seal checked here, not taken on trust: the seed's SHA-256 is the commitment shown from the
+// first card, and every deal is the deck sorted by SHA-256("seed:hand:card"), dealt three each.
+async function verifySeal(data) {
+  if (!data.seed || !window.crypto || !crypto.subtle) return w("sealNone");
+  const sealed = hex(await sha256(data.seed)) === data.commitment;
+  let good = 0;
+  for (let i = 0; i < data.deals.length; i++) {
+    const keyed = await Promise.all(DECK.map(async (c) => [await sha256(`${data.seed}:${i + 1}:${c}`), c]));
+    keyed.sort((a, b) => compare(a[0], b[0]));
+    const order = keyed.map((k) => k[1]);
+    const dealt = Array.from({ length: data.players }, (_, p) => order.slice(3 * p, 3 * p + 3).join(" "));
+    if (dealt.join("|") === data.deals[i]) good++;
+  }
+  const all = `${good}/${data.deals.length} · ${data.commitment.slice(0, 12)}`;
+  return sealed && good === data.deals.length ? `${w("sealOk")} ${all}` : `${w("sealBad")} ${all}`;
+}
+
 async function rematch() {
   const view = current && current.view;
   if (!view) return;
@@ -534,14 +634,17 @@ async function rematch() {
   const startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     new URLSearchParams(initData).get("start_param") || fragment.get("tgWebAppStartParam") || "";
   const fromLink = /^t(\d+)$/.exec(startParam);
+  const toWatch = query.get("replay") || (/^r(\d+)$/.exec(startParam) || [])[1];
   const table = query.get("table") || (fromLink && fromLink[1]);
   if (initData) {
-    if (table) openTable(+table);
+    if (toWatch) showReplay(+toWatch);
+    else if (table) openTable(+table);
     else $app.replaceChildren(el("p", { class: "hint", role: "alert" }, w("fromGroup")));
     return;
   }
   let me = {};
   try { me = await api("GET", "/api/local/me"); } catch (e) { me = {}; }
   if (!me.user_id) { showLogin(); return; }  // (the session is a cookie every tab shares)
-  if (table) openTable(+table); else showNew();
+  if (toWatch) showReplay(+toWatch);
+  else if (table) openTable(+table); else showNew();
 })();
