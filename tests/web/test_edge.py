@@ -107,7 +107,7 @@ ROUTES = [
     ("POST", "/api/local/new"), ("GET", "/api/local/tables"), ("POST", "/api/table/{t}/join"),
     ("POST", "/api/table/{x}/join"), ("GET", "/{x}"), ("POST", "/api/table/{t}/events"),
     ("POST", "/api/table/{t}/rematch"), ("POST", "/api/table/{x}/rematch"),
-    ("GET", "/api/local/me"),
+    ("GET", "/api/local/me"), ("GET", "/api/table/{t}/replay"), ("GET", "/api/table/{x}/replay"),
 ]  # fmt: skip
 REQUEST = st.fixed_dictionaries(
     {

@@ -106,9 +106,11 @@ def hands_of(ends: list[dict[str, Any]]) -> set[int]:
 @pytest.mark.parametrize(
     ("mode", "scheme", "size"),
     [
-        ("2v2", "light", {"width": 360, "height": 640}),
-        ("1v1", "dark", {"width": 390, "height": 844}),
-        ("2v2", "dark", {"width": 1280, "height": 800}),
+        ("1v1", "light", {"width": 360, "height": 640}),
+        ("2v2", "dark", {"width": 360, "height": 640}),
+        ("2v2", "light", {"width": 390, "height": 844}),
+        ("1v1", "dark", {"width": 1280, "height": 800}),
+        ("2v2", "light", {"width": 1280, "height": 800}),
     ],
 )
 async def test_a_whole_match_with_everything_in_view(
@@ -194,6 +196,21 @@ async def test_a_chant_waits_with_its_answers_in_view(browser: Browser, local_ur
         for node in await page.locator("#calls button, #pending").all():
             box = await node.bounding_box()
             assert box is not None and box["y"] + box["height"] <= 640, await node.text_content()
+        # Answered with the keyboard alone: the first answer takes the focus, Enter says it.
+        before = await page.locator("#pending").text_content()
+        await page.locator("#calls button").first.focus()
+        await page.keyboard.press("Enter")
+        await page.wait_for_function(
+            "t => (document.getElementById('pending') || {}).textContent !== t", arg=before
+        )
+        # The hand's end, held on the felt with its banner and its last card lit.
+        for _ in range(3000):
+            if await page.locator("#hand-end").count():
+                break
+            if not await play_something(page):
+                await page.wait_for_timeout(40)
+        await expect(page.locator("#hand-end")).to_be_visible()
+        await page.screenshot(path=ARTIFACTS / f"web-hand-end-{scheme}.png")
         await context.close()
 
 
