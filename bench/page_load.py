@@ -59,7 +59,9 @@ async def main() -> None:
             async with async_playwright() as p:
                 browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 for _ in range(args.runs):
-                    context = await browser.new_context(viewport={"width": 360, "height": 640})
+                    context = await browser.new_context(
+                        viewport={"width": 360, "height": 640}, bypass_csp=True
+                    )
                     page = await context.new_page()
                     await page.goto(base)
                     await page.fill("#name", "Ana")

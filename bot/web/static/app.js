@@ -630,6 +630,8 @@ async function rematch() {
 
 // -- start ----------------------------------------------------------------------------------------
 (async function start() {
+  // (one round trip, not two: the words and, on the local table, who this browser is)
+  const asked = initData ? Promise.resolve({}) : api("GET", "/api/local/me").catch(() => ({}));
   await loadWords(lang);
   const startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     new URLSearchParams(initData).get("start_param") || fragment.get("tgWebAppStartParam") || "";
@@ -642,8 +644,7 @@ async function rematch() {
     else $app.replaceChildren(el("p", { class: "hint", role: "alert" }, w("fromGroup")));
     return;
   }
-  let me = {};
-  try { me = await api("GET", "/api/local/me"); } catch (e) { me = {}; }
+  const me = await asked;
   if (!me.user_id) { showLogin(); return; }  // (the session is a cookie every tab shares)
   if (toWatch) showReplay(+toWatch);
   else if (table) openTable(+table); else showNew();
