@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.game import MatchConfig, new_match, random_deal
+from bot.game.seats import SEAT_COUNTS, mode_of
 
 
 def play(config: MatchConfig, rng: random.Random) -> int:
@@ -38,7 +39,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    for players in (2, 4):
+    for players in SEAT_COUNTS:
         for flor in (True, False):
             config = MatchConfig(players=players, flor=flor)
             elapsed = float("inf")
@@ -47,7 +48,7 @@ def main() -> None:
                 start = time.perf_counter()
                 steps = sum(play(config, rng) for _ in range(args.matches))
                 elapsed = min(elapsed, time.perf_counter() - start)
-            mode = "1v1" if players == 2 else "2v2"
+            mode = mode_of(players)
             print(
                 f"{mode} {'con' if flor else 'sin'} flor: {args.matches} matches, {steps} steps, "
                 f"{steps / elapsed:,.0f} actions/s, {args.matches / elapsed:,.0f} matches/s"

@@ -52,7 +52,7 @@ from bot.game.scoring import (
     truco_not_wanted_value,
     truco_wanted_value,
 )
-from bot.game.seats import seats, side_of
+from bot.game.seats import SEAT_COUNTS, seats, side_of
 
 K = ActionKind
 
@@ -78,15 +78,17 @@ class MatchConfig:
     mazo_penalty: bool = True  # R24 house rule
 
     def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
+        for name, allowed in PLAYABLE.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}")
 
     def cycled(self, name: str) -> MatchConfig:
-        """These rules with `name` moved to its next choice (round again after the last)."""
+        """These rules with `name` moved to its next choice (round again after the last; a
+        value the lobby does not offer goes to the first)."""
         allowed = CHOICES[name]
-        now = allowed.index(getattr(self, name))
-        return replace(self, **{name: allowed[(now + 1) % len(allowed)]})
+        now = getattr(self, name)
+        after = allowed[(allowed.index(now) + 1) % len(allowed)] if now in allowed else allowed[0]
+        return replace(self, **{name: after})
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in CHOICES}
@@ -101,13 +103,16 @@ class MatchConfig:
         return MatchConfig(**{name: kinds[name](data[name]) for name in CHOICES if name in data})
 
 
-# What each rule may be set to, the default first (SEAT_COUNTS grows with 3v3).
+# What each rule may be set to in the lobby and /config, the default first.
 CHOICES: dict[str, tuple[Any, ...]] = {
     "players": (2, 4),
     "target": (30, 15),
     "flor": (True, False),
     "mazo_penalty": (True, False),
 }
+# What the engine plays: six seats too (3v3's redondos, R28-R35; pica-pica, R36-R45, and the
+# front ends for six are not built yet, so the lobby does not offer 3v3).
+PLAYABLE: dict[str, tuple[Any, ...]] = {**CHOICES, "players": SEAT_COUNTS}
 
 
 class Phase(StrEnum):

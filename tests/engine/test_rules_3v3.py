@@ -1,0 +1,202 @@
+"""The table of six in the engine: a test per rule of RULES.md's redondo (R28-R35) and its fine
+points (F11-F13), the worked examples exactly, and random playouts of six. (Pica-pica, R36-R45
+and F14-F17, is not in the engine yet: a six-seat match is all redondos.)"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.game import MatchConfig, MatchState, Reason, envido_value, new_match, random_deal
+from bot.game.events import EnvidoResolved, HandEnded, RoundWon, Scored
+from bot.game.fair import fair_deal
+from bot.game.record import hands_of
+from bot.game.seats import seats
+from tests.engine.helpers import codes, do, start
+from tests.engine.test_rules import hand_end, refused
+
+SIX = MatchConfig(players=6)
+SIX_SIN = MatchConfig(players=6, flor=False)
+
+
+def test_r28_six_seats_alternate_sides_and_each_faces_a_rival() -> None:
+    table = seats(6)
+    assert [table.side(s) for s in range(6)] == [0, 1, 0, 1, 0, 1]
+    assert table.of_side(0) == (0, 2, 4) and table.of_side(1) == (1, 3, 5)
+    for s in range(6):
+        assert table.opposite(s) == (s + 3) % 6 and table.side(table.opposite(s)) != table.side(s)
+        assert set(table.partners(s)) == {p for p in range(6) if p % 2 == s % 2 and p != s}
+    state = start("4c 5o 6e | 4o 5c 6b | 4e 5e 7c | 4b 5b 6c | 7o 10c 11e | 7b 10b 12o", SIX_SIN)
+    turns = []
+    for seat, card in enumerate(("4c", "4o", "4e", "4b", "7o", "7b")[:5]):
+        do(state, f"{seat}:p:{card}")
+        turns.append(state.hand.turn)  # type: ignore[union-attr]
+    assert turns == [1, 2, 3, 4, 5]  # seat after seat, as in R4
+
+
+def test_r29_eighteen_cards_dealt_and_the_mano_moves_one_seat_each_hand() -> None:
+    state = new_match(SIX)
+    assert state.dealer == 5  # F1: the first dealer is seat 5
+    manos = []
+    for number in range(1, 8):
+        state.apply(fair_deal("r29", number, 6))
+        h = state.hand
+        assert h is not None
+        dealt = [c for hand in h.dealt for c in hand]
+        assert len(dealt) == 18 == len(set(dealt))
+        manos.append(h.mano)
+        do(state, f"{h.mano}:m")  # the mano's side gives the hand up: the next is dealt
+        if state.is_over:
+            break
+    assert manos == [(n - 1) % 6 for n in range(1, len(manos) + 1)]
+
+
+@pytest.mark.parametrize(
+    ("plays", "winner", "leads"),
+    [
+        # R30's examples, seat 0 leading, seat:card
+        (("3c", "3o", "7e", "4b", "5o", "6b"), 0, 2),
+        (("3c", "2o", "3e", "4b", "5o", "12b"), 0, 0),
+        (("3c", "3o", "3e", "4b", "5o", "6b"), None, 0),
+    ],
+)
+def test_r30_the_redondos_rounds_and_who_leads_next(
+    plays: tuple[str, ...], winner: int | None, leads: int
+) -> None:
+    others = ("10c 11c", "10o 11o", "10e 11e", "10b 11b", "1c 12c", "1o 12e")
+    hands = " | ".join(f"{card} {rest}" for card, rest in zip(plays, others, strict=True))
+    state = start(hands, SIX_SIN)
+    events = do(state, *(f"{s}:p:{c}" for s, c in enumerate(plays)))
+    won = next(e for e in events if isinstance(e, RoundWon))
+    assert won.side == winner
+    assert state.hand is not None and state.hand.turn == leads
+
+
+def test_f12_a_parda_needs_the_top_strength_on_both_sides_by_r2_equality() -> None:
+    # 1 copa and 1 oro are equal (R2): side 0's 1c and side 1's 1o make the round parda
+    state = start("1c 4c 5c | 4o 1o 5o | 6e 4e 5e | 6b 4b 5b | 7c 10c 11c | 7b 10o 12o", SIX_SIN)
+    events = do(state, "0:p:1c", "1:p:1o", "2:p:6e", "3:p:6b", "4:p:7c", "5:p:7b")
+    assert next(e for e in events if isinstance(e, RoundWon)).side is None
+    # the top strength on one side only, however many of that side hold it: that side wins
+    state = start("1c 4c 5c | 4o 2o 5o | 6e 4e 5e | 6b 4b 5b | 1o 10c 11c | 7b 10o 12o", SIX_SIN)
+    events = do(state, "0:p:1c", "1:p:4o", "2:p:6e", "3:p:6b", "4:p:1o", "5:p:7b")
+    won = next(e for e in events if isinstance(e, RoundWon))
+    assert won.side == 0 and state.hand is not None and state.hand.turn == 0  # its first at top
+
+
+def test_r31_any_seat_of_the_answering_side_answers_a_truco_and_the_first_answer_counts() -> None:
+    state = start("4c 5o 6e | 4o 5c 6b | 4e 5e 7c | 4b 5b 6c | 7o 10c 11e | 7b 10b 12o", SIX_SIN)
+    do(state, "0:t")
+    for seat in (1, 3, 5):  # any seat of side 1 may answer, in or out of turn
+        assert {f"{seat}:q", f"{seat}:nq", f"{seat}:rt", f"{seat}:m"} <= codes(state, seat)
+    assert not codes(state, 2) and not codes(state, 4)  # the chanter's partners wait
+    do(state, "5:q")
+    assert state.hand is not None and state.hand.hand_value() == 2
+    assert refused(state, "3:q") is not None  # the first answer counted
+    # the side that said quiero last raises on a later turn of any of its players
+    do(state, "0:p:4c")
+    assert "1:rt" in codes(state, 1)
+
+
+def test_r32_each_sides_envido_is_the_best_of_its_three_and_ties_go_nearer_the_mano() -> None:
+    # envidos: 0:25 1:27 2:31 3:20 4:30 5:31 (R33's example)
+    hands = "5o 12o 4b | 7c 12c 1b | 7e 4e 10b | 11o 10o 6b | 7b 3b 1o | 6c 5c 2e"
+    state = start(hands, SIX_SIN)
+    h = state.hand
+    assert h is not None
+    assert [envido_value(d) for d in h.dealt] == [25, 27, 31, 20, 30, 31]
+    events = do(state, "0:e", "5:q")  # F3: any seat of the answering side answers
+    resolved = next(e for e in events if isinstance(e, EnvidoResolved))
+    assert resolved.winner == 0  # 31 against 31: seat 2 is nearer the mano than seat 5
+    # R33: seat 0 says 25; seat 1 says 27; seat 2 says 31; seat 3 son buenas; seat 4 waits (its
+    # side leads); seat 5 son buenas. Seat 4 never speaks.
+    assert [(w.seat, w.value) for w in resolved.values] == [
+        (0, 25),
+        (1, 27),
+        (2, 31),
+        (3, None),
+        (5, None),
+    ]
+    assert h.announced == [(0, 25), (1, 27), (2, 31)]
+
+
+def test_r32_an_envido_is_started_by_a_seat_of_round_one_that_has_not_played() -> None:
+    state = start("4c 5o 6e | 4o 5c 6b | 4e 5e 7c | 4b 5b 6c | 7o 10c 11e | 7b 10b 12o", SIX_SIN)
+    do(state, "0:p:4c", "1:p:4o")
+    assert "2:e" in codes(state, 2)  # on its turn, not played yet
+    do(state, "2:p:4e", "3:p:4b", "4:p:7o", "5:p:7b")
+    assert not any(c.endswith(":e") for c in codes(state))  # round 1 is over
+
+
+def test_r34_one_side_alone_with_flor_scores_3_for_each_flor_declared() -> None:
+    # seats 0, 2 and 4 have flor (copas, espadas, oros); side 1 has none: three flores make 9 (F7)
+    state = start("4c 5c 6c | 4o 5e 6b | 1e 2e 7e | 4b 5b 6o | 7o 10o 11o | 7b 10b 12c", SIX)
+    events = []
+    declared = []
+    while state.hand is not None and state.hand.number == 1 and len(declared) < 3:
+        legal = sorted(codes(state))
+        flor = next((c for c in legal if c.endswith(":f")), None)
+        if flor is not None:
+            declared.append(int(flor.split(":")[0]))
+        events += do(state, flor or next(c for c in legal if ":p:" in c))
+    assert declared == [0, 2, 4]
+    flor_points = [e.points for e in events if isinstance(e, Scored) and e.reason == "flor"]
+    assert sum(flor_points) == 9 and all(e.side == 0 for e in events if isinstance(e, Scored))
+
+
+def test_r35_one_seat_gives_up_the_hand_for_its_whole_side() -> None:
+    for house, points in ((False, 1), (True, 2)):  # R23: the hand's value; R24: 2 in round 1
+        config = MatchConfig(players=6, flor=False, mazo_penalty=house)
+        state = start("4c 5o 6e | 4o 5c 6b | 4e 5e 7c | 4b 5b 6c | 7o 10c 11e | 7b 10b 12o", config)
+        do(state, "0:p:4c")
+        end = hand_end(do(state, "1:m"))  # seat 1 leaves: side 1 (seats 1, 3, 5) gives it up
+        assert end.winner == 0 and state.scores == [points, 0]
+        assert not codes(state)  # nobody of either side plays on: the next deal is due
+
+
+def test_f11_the_redondo_order_from_the_mano_and_the_dealer_plays_last() -> None:
+    state = start("4c 5o 6e | 4o 5c 6b | 4e 5e 7c | 4b 5b 6c | 7o 10c 11e | 7b 10b 12o", SIX_SIN)
+    order = []
+    for seat, card in enumerate(("4c", "4o", "4e", "4b", "7o", "7b")):
+        order.append(state.hand.turn)  # type: ignore[union-attr]
+        do(state, f"{seat}:p:{card}")
+    assert order == [0, 1, 2, 3, 4, 5]  # the dealer (seat 5) plays last of all
+    assert state.dealer == 5
+
+
+def test_f13_the_mazo_is_for_the_seat_in_turn_or_a_seat_that_owes_an_answer() -> None:
+    state = start("4c 5o 6e | 4o 5c 6b | 4e 5e 7c | 4b 5b 6c | 7o 10c 11e | 7b 10b 12o", SIX_SIN)
+    assert "0:m" in codes(state, 0)
+    assert refused(state, "2:m") is Reason.NOT_YOUR_TURN  # never a partner out of turn
+    do(state, "0:t")
+    for seat in (1, 3, 5):  # the side that owes the answer: any of its seats
+        assert f"{seat}:m" in codes(state, seat)
+    assert "2:m" not in codes(state, 2)
+
+
+@pytest.mark.parametrize("flor", [True, False])
+@pytest.mark.parametrize("target", [15, 30])
+def test_random_matches_of_six_end_right_and_replay_from_their_logs(
+    flor: bool, target: int
+) -> None:
+    rng = random.Random(target * 2 + flor)
+    config = MatchConfig(players=6, flor=flor, target=target)
+    for _ in range(25):
+        state = new_match(config)
+        log = []
+        while not state.is_over:
+            legal = state.legal_actions()
+            action = random_deal(rng, 6) if not legal else rng.choice(legal)
+            log.append(action)
+            events = state.apply(action)
+            for e in events:
+                if isinstance(e, HandEnded):
+                    assert e.winner in (0, 1, None)
+            assert all(s >= 0 for s in state.scores)
+            copy = MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
+            assert copy.scores == state.scores and copy.legal_actions() == state.legal_actions()
+        assert max(state.scores) >= target
+        final, hands = hands_of(config, log)
+        assert final.scores == state.scores and len(hands) == state.hand_number
