@@ -143,6 +143,16 @@ class HandEnded(NamedTuple):
 
 
 @_value
+class DuelStarted(NamedTuple):
+    """A pica-pica hand's duel begins (R39): `first` (the duel mano) against `second`."""
+
+    hand_number: int
+    duel: int
+    first: int
+    second: int
+
+
+@_value
 class MatchEnded(NamedTuple):
     winner: int
     scores: tuple[int, int]
@@ -159,5 +169,6 @@ Event = (
     | Scored
     | WentToMazo
     | HandEnded
+    | DuelStarted
     | MatchEnded
 )

@@ -45,6 +45,10 @@ class Observation:
     son_buenas: tuple[tuple[int, int, bool], ...] = ()
     habits: tuple[Habits, ...] = ()  # per seat: what the table has seen of their play
     past: tuple[PastHand, ...] = ()  # what the table saw of each hand played before this one
+    # A pica-pica hand (R39): the duel on (0, 1, 2) and its two seats, the duel mano first;
+    # None in a redondo.
+    duel: int | None = None
+    duel_seats: tuple[int, int] | None = None
 
 
 def observe(state: MatchState, seat: int | None = None) -> Observation:
@@ -73,7 +77,7 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
     if state.phase is not Phase.PLAY:
         waiting: tuple[int, ...] = ()
     elif pending_side is not None:
-        waiting = tuple(s for s in range(h.players) if side_of(s) != pending_side)
+        waiting = tuple(s for s in h.table.all if side_of(s) != pending_side)
     else:
         waiting = (h.turn,)
     own = seat is not None
@@ -108,4 +112,6 @@ def observe(state: MatchState, seat: int | None = None) -> Observation:
         son_buenas=tuple(h.son_buenas),
         habits=state.habits,
         past=state.past,
+        duel=h.duel,
+        duel_seats=None if h.duel is None else (h.mano, h.table.next(h.mano)),
     )

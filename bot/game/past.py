@@ -30,10 +30,12 @@ class PastHand:
     announced: tuple[tuple[int, int], ...] = ()  # (seat, value): envido and flor said aloud
     son_buenas: tuple[tuple[int, int, bool], ...] = ()  # as `HandState.son_buenas`
     shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()  # cards shown at the end (R19, R23)
+    duel: int | None = None  # a pica-pica hand's duel (R39): one record a duel
 
     @property
     def mano(self) -> int:
-        return (self.dealer + 1) % self.players
+        """The hand's mano (a duel's: its duel mano)."""
+        return (self.dealer + 1 + (self.duel or 0)) % self.players
 
     def played(self, seat: int) -> list[Card]:
         """The cards `seat` played, in order."""
@@ -57,11 +59,12 @@ class PastHand:
             [list(x) for x in self.announced],
             [[s, v, int(t)] for s, v, t in self.son_buenas],
             [[s, " ".join(c.code for c in cards)] for s, cards in self.shown],
+            *([] if self.duel is None else [self.duel]),
         ]
 
     @staticmethod
     def from_list(data: Sequence[Any]) -> PastHand:
-        number, players, dealer, start, codes, announced, buenas, shown = data
+        number, players, dealer, start, codes, announced, buenas, shown, *duel = data
         return PastHand(
             int(number),
             int(players),
@@ -71,4 +74,5 @@ class PastHand:
             tuple((int(s), int(v)) for s, v in announced),
             tuple((int(s), int(v), bool(t)) for s, v, t in buenas),
             tuple((int(s), tuple(Card.parse(c) for c in str(cs).split())) for s, cs in shown),
+            int(duel[0]) if duel else None,
         )

@@ -21,7 +21,8 @@ def replay_hand(config: MatchConfig, log: HandLog) -> tuple[MatchState, list[Eve
     state.hand_number = log.number - 1
     # `_deal` moves the dealer on from the second hand (R3): start one seat back.
     state.dealer = log.dealer if log.number == 1 else (log.dealer - 1) % config.players
-    events = state.apply(Deal(log.dealt))
+    # the kind of hand recorded: a redondo, or the duel of a pica-pica hand (R39)
+    events = state.deal_as(Deal(log.dealt), log.duel)
     for action in log.history:
         events += state.apply(action)
     return state, events
@@ -41,14 +42,18 @@ def hands_of(config: MatchConfig, log: Sequence[AnyAction]) -> tuple[MatchState,
     state = MatchState(config)
     hands: list[HandRecord] = []
     for action in log:
+        before = state.hand
         events = state.apply(action)
+        scores = (state.scores[0], state.scores[1])
         if isinstance(action, Deal):
             assert state.hand is not None
-            hands.append(HandRecord(HandLog.of(state.hand)))
-        assert hands, "an action log starts with a deal"
+            hands.append(HandRecord(HandLog.of(state.hand), events, scores))
+            continue
+        assert hands and before is not None, "an action log starts with a deal"
         current = hands[-1]
         current.events += events
-        if state.hand is not None:
-            current.log = HandLog.of(state.hand)
-        current.end_scores = (state.scores[0], state.scores[1])
+        current.log = HandLog.of(before)
+        current.end_scores = scores
+        if state.hand is not before and state.hand is not None:  # a pica-pica hand's next duel
+            hands.append(HandRecord(HandLog.of(state.hand), [], scores))
     return state, hands

@@ -82,6 +82,31 @@ def seats(count: int) -> Seats:
     return Seats(count, every, (every[0::2], every[1::2]))
 
 
+@dataclass(frozen=True, slots=True)
+class Duel(Seats):
+    """A pica-pica duel (R39): two seats facing each other at a table of six, played as a 1v1
+    hand; the other four take no part. Its sides are the two seats' own."""
+
+    def next(self, seat: int) -> int:
+        first, second = self.all
+        return second if seat == first else first
+
+    def order_from(self, first: int) -> tuple[int, ...]:
+        return (first, self.next(first))
+
+    def opposite(self, seat: int) -> int:
+        return self.next(seat)
+
+
+@cache
+def duel(first: int, second: int) -> Duel:
+    """The duel between seats `first` and `second` (of opposite sides)."""
+    if first % 2 == second % 2:
+        raise ValueError(f"seats {first} and {second} are partners: no duel")
+    even, odd = (first, second) if first % 2 == 0 else (second, first)
+    return Duel(2, (min(first, second), max(first, second)), ((even,), (odd,)))
+
+
 def mode_of(count: int) -> str:
     return seats(count).mode
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from bot.game.actions import (
     CALLS,
@@ -24,6 +24,7 @@ from bot.game.errors import IllegalActionError, Reason
 from bot.game.events import (
     CardPlayed,
     Chanted,
+    DuelStarted,
     EnvidoAnnulled,
     EnvidoResolved,
     Event,
@@ -52,7 +53,8 @@ from bot.game.scoring import (
     truco_not_wanted_value,
     truco_wanted_value,
 )
-from bot.game.seats import SEAT_COUNTS, seats, side_of
+from bot.game.seats import SEAT_COUNTS, Seats, seats, side_of
+from bot.game.seats import duel as duel_of
 
 K = ActionKind
 
@@ -76,6 +78,7 @@ class MatchConfig:
     target: int = 30
     flor: bool = True
     mazo_penalty: bool = True  # R24 house rule
+    pica_pica: bool = True  # 3v3 only (R36)
 
     def __post_init__(self) -> None:
         for name, allowed in PLAYABLE.items():
@@ -91,7 +94,12 @@ class MatchConfig:
         return replace(self, **{name: after})
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in CHOICES}
+        # (pica-pica only where it means something: the stored form of 1v1 and 2v2 unchanged)
+        return {
+            name: getattr(self, name)
+            for name in CHOICES
+            if name != "pica_pica" or self.players == 6
+        }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> MatchConfig:
@@ -99,7 +107,9 @@ class MatchConfig:
         this called the house rule "house".)"""
         if "house" in data and "mazo_penalty" not in data:
             data = {**data, "mazo_penalty": data["house"]}
-        kinds = {"players": int, "target": int, "flor": bool, "mazo_penalty": bool}
+        kinds = {
+            "players": int, "target": int, "flor": bool, "mazo_penalty": bool, "pica_pica": bool,
+        }  # fmt: skip
         return MatchConfig(**{name: kinds[name](data[name]) for name in CHOICES if name in data})
 
 
@@ -109,6 +119,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "target": (30, 15),
     "flor": (True, False),
     "mazo_penalty": (True, False),
+    "pica_pica": (True, False),
 }
 # What the engine plays: six seats too (3v3's redondos, R28-R35; pica-pica, R36-R45, and the
 # front ends for six are not built yet, so the lobby does not offer 3v3).
@@ -186,15 +197,33 @@ class HandState:
         "start_scores",
         "announced",
         "son_buenas",
+        "duel",
     )
 
-    def __init__(self, number: int, dealer: int, dealt: tuple[tuple[Card, ...], ...], flor: bool):
-        players = len(dealt)
+    def __init__(
+        self,
+        number: int,
+        dealer: int,
+        dealt: tuple[tuple[Card, ...], ...],
+        flor: bool,
+        duel: int | None = None,
+    ):
+        """A redondo (`duel` None: every seat plays), or duel `duel` (0, 1, 2) of a pica-pica
+        hand (R39): the seat `duel` places after the mano against its opposite, a 1v1 hand of
+        its own with the cards dealt to them."""
+        full = seats(len(dealt))
         self.number = number
         self.dealer = dealer
-        self.table = seats(players)
-        self.mano = self.table.next(dealer)
-        self.players = players
+        self.duel = duel
+        if duel is None:
+            self.table: Seats = full
+            self.mano = full.next(dealer)
+        else:
+            first = full.order_from(full.next(dealer))[duel]
+            self.table = duel_of(first, full.opposite(first))
+            self.mano = first  # the duel mano
+        players = self.table.count
+        self.players = players  # the seats that play it: 2 in a duel
         self.dealt = dealt
         self.held: list[list[Card]] = [list(hand) for hand in dealt]
         self.rounds: list[list[tuple[int, Card]]] = [[]]
@@ -211,9 +240,12 @@ class HandState:
         self.envido_closed = False
         self.envido_chanted = False
         self.envido_winner: int | None = None  # seat whose envido won when wanted
-        self.flor_holders: list[bool] = [flor and has_flor(hand) for hand in dealt]
+        playing = set(self.table.all)
+        self.flor_holders: list[bool] = [
+            flor and s in playing and has_flor(hand) for s, hand in enumerate(dealt)
+        ]
         self.any_flor = any(self.flor_holders)
-        self.flor_declared: list[bool] = [False] * players
+        self.flor_declared: list[bool] = [False] * len(dealt)
         self.flor_chain: list[ActionKind] = []
         self.flor_side = 0
         self.flor_pending = False
@@ -327,26 +359,30 @@ class HandLog:
         # The deal (cards hash by identity, in C) and the number of actions: the views look
         # hands' ends up by their log on every edit, and hashing every action each time cost
         # more than the look-up; without the deal, the same hand of many tables collided.
-        return hash((self.number, self.dealer, self.dealt, len(self.history)))
+        return hash((self.number, self.dealer, self.dealt, len(self.history), self.duel))
 
     number: int
     dealer: int
     start_scores: tuple[int, int]
     dealt: tuple[tuple[Card, ...], ...]
     history: tuple[Action, ...]
+    duel: int | None = None  # a pica-pica hand's duel (R39), None for a redondo
 
     @staticmethod
     def of(h: HandState) -> HandLog:
-        return HandLog(h.number, h.dealer, h.start_scores, h.dealt, tuple(h.history))
+        return HandLog(h.number, h.dealer, h.start_scores, h.dealt, tuple(h.history), h.duel)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "number": self.number,
             "dealer": self.dealer,
             "start_scores": list(self.start_scores),
             "dealt": [[c.code for c in hand] for hand in self.dealt],
             "history": [a.code for a in self.history],
         }
+        if self.duel is not None:
+            data["duel"] = self.duel
+        return data
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> HandLog:
@@ -357,6 +393,7 @@ class HandLog:
             (int(start[0]), int(start[1])),
             tuple(tuple(Card.parse(c) for c in hand) for hand in data["dealt"]),
             tuple(Action.parse(code) for code in data["history"]),
+            None if data.get("duel") is None else int(data["duel"]),
         )
 
 
@@ -382,6 +419,7 @@ class MatchState:
         self._closed: tuple[HandState, ...] = ()
         self.step = 0  # actions applied, deals included
         self._legal: list[Action] | None = None
+        self.pica = False  # the hand in play (or the last one) is a pica-pica hand (R36-R44)
 
     def copy(self) -> MatchState:
         """A deep copy, much faster than a JSON round trip (searching players copy a lot)."""
@@ -399,6 +437,7 @@ class MatchState:
         new._closed = self._closed
         new.step = self.step
         new._legal = None
+        new.pica = self.pica
         return new
 
     # -- queries ---------------------------------------------------------------------------
@@ -450,8 +489,8 @@ class MatchState:
     def _public(self, h: HandState) -> PastHand:
         """What the table saw of a finished hand."""
         return PastHand(
-            h.number, h.players, h.dealer, h.start_scores, tuple(h.history), tuple(h.announced),
-            tuple(h.son_buenas), self._shown(h),
+            h.number, len(h.dealt), h.dealer, h.start_scores, tuple(h.history),
+            tuple(h.announced), tuple(h.son_buenas), self._shown(h), h.duel,
         )  # fmt: skip
 
     @property
@@ -735,6 +774,14 @@ class MatchState:
         self._legal = None
         return events
 
+    def deal_as(self, deal: Deal, duel: int | None) -> list[Event]:
+        """(Replays of one hand) deal it as the kind recorded: a redondo (None) or duel `duel`
+        of a pica-pica hand, whatever the schedule would say; it ends at its own end."""
+        events = self._deal(deal, duel)
+        self.step += 1
+        self._legal = None
+        return events
+
     def _heard(self, h: HandState, action: Action) -> None:
         pending = h.pending()
         answering = pending.value if pending is not None else None
@@ -744,7 +791,22 @@ class MatchState:
         if after is not before:
             self.habits = (*self.habits[:seat], after, *self.habits[seat + 1 :])
 
-    def _deal(self, deal: Deal) -> list[Event]:
+    def pica_pica_next(self) -> bool:
+        """Whether the hand to be dealt now is a pica-pica hand (R36-R38): in 3v3 with the
+        option on, never hand 1; inside the window (the higher score at least 5 and below 25;
+        to 15: at least 3 and below 13) it alternates with the redondo, the first one in the
+        window being pica-pica; outside it, redondos."""
+        config = self.config
+        if config.players != 6 or not config.pica_pica or self.hand_number == 0:
+            return False
+        low, high = (3, 13) if config.target == 15 else (5, 25)
+        return low <= max(self.scores) < high and not self.pica
+
+    def _deal(
+        self, deal: Deal, recorded: int | Literal["schedule"] | None = "schedule"
+    ) -> list[Event]:
+        """Deal a hand of the kind the schedule says; `recorded` (replays of one hand): the
+        kind recorded instead (None: a redondo; else the duel's index)."""
         if self.phase is not Phase.DEAL:
             raise IllegalActionError(
                 Reason.MATCH_OVER if self.phase is Phase.OVER else Reason.NOT_DEALING_NOW
@@ -762,11 +824,21 @@ class MatchState:
             self._closed = (*self._closed, self.hand)
         if self.hand_number > 0:
             self.dealer = seats(self.players).next(self.dealer)  # R3
+        first: int | None
+        if recorded == "schedule":
+            self.pica = self.pica_pica_next()
+            first = 0 if self.pica else None
+        else:
+            self.pica = False  # (a replayed duel ends at its own end)
+            first = recorded
         self.hand_number += 1
-        self.hand = HandState(self.hand_number, self.dealer, hands, self.config.flor)
-        self.hand.start_scores = (self.scores[0], self.scores[1])
+        h = self.hand = HandState(self.hand_number, self.dealer, hands, self.config.flor, first)
+        h.start_scores = (self.scores[0], self.scores[1])
         self.phase = Phase.PLAY
-        return [HandDealt(self.hand_number, self.dealer, self.hand.mano)]
+        events: list[Event] = [HandDealt(self.hand_number, self.dealer, h.mano)]
+        if first is not None:
+            events.append(DuelStarted(h.number, first, h.mano, h.table.next(h.mano)))
+        return events
 
     def _play(self, action: Action) -> list[Event]:
         h = self.hand
@@ -830,7 +902,17 @@ class MatchState:
         if h.calls:
             self.habits = shown(self.habits, h.calls, h.rounds, h.announced)
         events.append(HandEnded(h.number, winner, points, reason, self._shown(h)))
-        if self.phase is not Phase.OVER:
+        if self.phase is Phase.OVER:
+            return
+        if self.pica and h.duel is not None and h.duel < 2:
+            # R39, R43, R44: the next duel of the same deal, whatever the score (only a match
+            # won stops the hand, R41)
+            self._closed = (*self._closed, h)
+            nxt = HandState(h.number, h.dealer, h.dealt, self.config.flor, h.duel + 1)
+            nxt.start_scores = (self.scores[0], self.scores[1])
+            self.hand = nxt
+            events.append(DuelStarted(h.number, h.duel + 1, nxt.mano, nxt.table.next(nxt.mano)))
+        else:
             self.phase = Phase.DEAL
 
     def _shown(self, h: HandState) -> tuple[tuple[int, tuple[Card, ...]], ...]:
@@ -1026,10 +1108,15 @@ class MatchState:
             "phase": self.phase.value,
             "winner": self.winner,
             "step": self.step,
+            "pica": self.pica,
             "hand": None,
-            # the last hands' deals (the rest of each is in `past`)
+            # the last hands' deals (the rest of each is in `past`), a duel's with its index
             "recent_dealt": [
-                [log.number, "|".join(" ".join(c.code for c in hand) for hand in log.dealt)]
+                [
+                    log.number,
+                    "|".join(" ".join(c.code for c in hand) for hand in log.dealt),
+                    *([] if log.duel is None else [log.duel]),
+                ]
                 for log in self.recent_hands
             ],
             "habits": [h.to_list() for h in self.habits],
@@ -1069,6 +1156,7 @@ class MatchState:
                 "start_scores": list(h.start_scores),
                 "announced": [list(x) for x in h.announced],
                 "son_buenas": [list(x) for x in h.son_buenas],
+                "duel": h.duel,
             }
         return data
 
@@ -1082,16 +1170,25 @@ class MatchState:
         state.phase = Phase(data["phase"])
         state.winner = data["winner"]
         state.step = int(data["step"])
+        state.pica = bool(data.get("pica", False))
         if data.get("habits"):  # saved before habits were kept: none seen yet
             state.habits = tuple(Habits.from_list(h) for h in data["habits"])
         # saved before the record was kept: the hands before it are not remembered
         state.past = tuple(PastHand.from_list(p) for p in data.get("past", ()))
         if "recent_dealt" in data:  # a hand's log: its public record and its deal
-            by_number = {p.number: p for p in state.past}
+            by_number = {(p.number, p.duel): p for p in state.past}
             state.recent_hands = tuple(
-                HandLog(past.number, past.dealer, past.start_scores, _hands(dealt), past.history)
-                for number, dealt in data["recent_dealt"]
-                if (past := by_number.get(int(number))) is not None
+                HandLog(
+                    past.number,
+                    past.dealer,
+                    past.start_scores,
+                    _hands(dealt),
+                    past.history,
+                    past.duel,
+                )
+                for number, dealt, *duel in data["recent_dealt"]
+                if (past := by_number.get((int(number), int(duel[0]) if duel else None)))
+                is not None
             )
         elif "recent_hands" in data:  # saved with the whole logs
             state.recent_hands = tuple(HandLog.from_dict(r) for r in data["recent_hands"])
@@ -1100,7 +1197,11 @@ class MatchState:
         raw = data["hand"]
         if raw is not None:
             dealt = tuple(tuple(Card.parse(c) for c in hand) for hand in raw["dealt"])
-            h = HandState(int(raw["number"]), int(raw["dealer"]), dealt, config.flor)
+            duel = raw.get("duel")
+            h = HandState(
+                int(raw["number"]), int(raw["dealer"]), dealt, config.flor,
+                None if duel is None else int(duel),
+            )  # fmt: skip
             h.held = [[Card.parse(c) for c in hand] for hand in raw["held"]]
             h.rounds = [[(int(s), Card.parse(c)) for s, c in r] for r in raw["rounds"]]
             h.results = list(raw["results"])

@@ -1,6 +1,6 @@
-"""The table of six in the engine: a test per rule of RULES.md's redondo (R28-R35) and its fine
-points (F11-F13), the worked examples exactly, and random playouts of six. (Pica-pica, R36-R45
-and F14-F17, is not in the engine yet: a six-seat match is all redondos.)"""
+"""The table of six in the engine: a test per rule of RULES.md's 3v3 (R28-R45) and its fine
+points (F11-F17), the worked examples exactly, and random playouts of six (con and sin flor,
+to 15 and 30, pica-pica on and off) with JSON round trips and replays."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import random
 import pytest
 
 from bot.game import MatchConfig, MatchState, Reason, envido_value, new_match, random_deal
-from bot.game.events import EnvidoResolved, HandEnded, RoundWon, Scored
+from bot.game.events import DuelStarted, EnvidoResolved, HandDealt, HandEnded, RoundWon, Scored
 from bot.game.fair import fair_deal
-from bot.game.record import hands_of
+from bot.game.observation import observe
+from bot.game.record import hands_of, replay_hand
 from bot.game.seats import seats
-from tests.engine.helpers import codes, do, start
+from tests.engine.helpers import codes, deal_of, do, start
 from tests.engine.test_rules import hand_end, refused
 
 SIX = MatchConfig(players=6)
@@ -37,20 +38,24 @@ def test_r28_six_seats_alternate_sides_and_each_faces_a_rival() -> None:
 
 
 def test_r29_eighteen_cards_dealt_and_the_mano_moves_one_seat_each_hand() -> None:
-    state = new_match(SIX)
+    # (pica-pica on: a pica-pica hand is one deal and counts as one hand)
+    state = new_match(MatchConfig(players=6, flor=False))
     assert state.dealer == 5  # F1: the first dealer is seat 5
-    manos = []
-    for number in range(1, 8):
-        state.apply(fair_deal("r29", number, 6))
-        h = state.hand
-        assert h is not None
-        dealt = [c for hand in h.dealt for c in hand]
-        assert len(dealt) == 18 == len(set(dealt))
-        manos.append(h.mano)
-        do(state, f"{h.mano}:m")  # the mano's side gives the hand up: the next is dealt
-        if state.is_over:
-            break
+    manos: list[int] = []
+    duels = 0
+    while state.hand_number < 9 and not state.is_over:
+        if state.needs_deal:
+            events = state.apply(fair_deal("r29", state.hand_number + 1, 6))
+            manos.append(next(e.mano for e in events if isinstance(e, HandDealt)))
+            h = state.hand
+            assert h is not None
+            dealt = [c for hand in h.dealt for c in hand]
+            assert len(dealt) == 18 == len(set(dealt))
+        else:  # whoever must act gives the hand (or the duel) up
+            events = do(state, f"{state.acting_seats()[0]}:m")
+        duels += sum(isinstance(e, DuelStarted) for e in events)
     assert manos == [(n - 1) % 6 for n in range(1, len(manos) + 1)]
+    assert duels > 0
 
 
 @pytest.mark.parametrize(
@@ -176,13 +181,14 @@ def test_f13_the_mazo_is_for_the_seat_in_turn_or_a_seat_that_owes_an_answer() ->
     assert "2:m" not in codes(state, 2)
 
 
+@pytest.mark.parametrize("pica", [True, False])
 @pytest.mark.parametrize("flor", [True, False])
 @pytest.mark.parametrize("target", [15, 30])
 def test_random_matches_of_six_end_right_and_replay_from_their_logs(
-    flor: bool, target: int
+    flor: bool, target: int, pica: bool
 ) -> None:
-    rng = random.Random(target * 2 + flor)
-    config = MatchConfig(players=6, flor=flor, target=target)
+    rng = random.Random(target * 4 + flor * 2 + pica)
+    config = MatchConfig(players=6, flor=flor, target=target, pica_pica=pica)
     for _ in range(25):
         state = new_match(config)
         log = []
@@ -194,9 +200,137 @@ def test_random_matches_of_six_end_right_and_replay_from_their_logs(
             for e in events:
                 if isinstance(e, HandEnded):
                     assert e.winner in (0, 1, None)
+                if isinstance(e, DuelStarted):
+                    assert pica and e.second == (e.first + 3) % 6  # R39: opposite seats
+            h = state.hand
+            if h is not None and h.duel is not None and not state.is_over:
+                # R40: the four seats not in the duel take no part
+                assert set(state.acting_seats()) <= {h.mano, (h.mano + 3) % 6}
             assert all(s >= 0 for s in state.scores)
             copy = MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
             assert copy.scores == state.scores and copy.legal_actions() == state.legal_actions()
+            assert copy.recent_hands == state.recent_hands and copy.pica == state.pica
         assert max(state.scores) >= target
         final, hands = hands_of(config, log)
-        assert final.scores == state.scores and len(hands) == state.hand_number
+        assert final.scores == state.scores
+        assert len({h.log.number for h in hands}) == state.hand_number  # a record a duel
+        for record in hands:  # each hand, or duel, replays alone to the scores it ended at
+            alone, _ = replay_hand(config, record.log)
+            assert (alone.scores[0], alone.scores[1]) == record.end_scores
+
+
+# -- pica-pica (R36-R45) -----------------------------------------------------------------------
+def dealt_after(hands: int, dealer: int, scores: tuple[int, int], pica: bool = False,
+                config: MatchConfig = SIX) -> MatchState:  # fmt: skip
+    """A match of six after `hands` hands, the last dealt by `dealer` (a pica-pica hand when
+    `pica`), at `scores`: the next deal is due."""
+    state = new_match(config)
+    state.hand_number, state.dealer, state.scores, state.pica = hands, dealer, list(scores), pica
+    return state
+
+
+def test_r36_r37_r38_f14_the_pica_pica_schedule() -> None:
+    # F14, to 30: hand 3, a redondo dealt at 3-2, ended 6-2: hand 4 (dealer 2, mano 3) is
+    # pica-pica with duels 3 v 0, 4 v 1, 5 v 2
+    state = dealt_after(3, 1, (6, 2), config=SIX_SIN)
+    events = state.apply(fair_deal("f14", 4, 6))
+    assert HandDealt(4, 2, 3) in events and DuelStarted(4, 0, 3, 0) in events
+    seen = []
+    while state.hand is not None and state.hand.number == 4 and not state.needs_deal:
+        seen += [e for e in do(state, f"{state.acting_seats()[0]}:m") if isinstance(e, DuelStarted)]
+    assert seen == [DuelStarted(4, 1, 4, 1), DuelStarted(4, 2, 5, 2)]
+    # hand 5 (mano 4) is a redondo; hand 6 (mano 5) pica-pica: duels 5 v 2, 0 v 3, 1 v 4
+    events = state.apply(fair_deal("f14", 5, 6))
+    assert HandDealt(5, 3, 4) in events and not any(isinstance(e, DuelStarted) for e in events)
+    do(state, "4:m")
+    assert max(state.scores) < 25
+    events = state.apply(fair_deal("f14", 6, 6))
+    assert DuelStarted(6, 0, 5, 2) in events
+    firsts = [(5, 2)]
+    while state.hand is not None and state.hand.number == 6 and not state.needs_deal:
+        firsts += [
+            (e.first, e.second)
+            for e in do(state, f"{state.acting_seats()[0]}:m")
+            if isinstance(e, DuelStarted)
+        ]
+    assert firsts == [(5, 2), (0, 3), (1, 4)]
+    # the window: 24-10 is in it, 25-10 is not; to 15, 3 to 12; hand 1 never; option off, never
+    assert dealt_after(7, 0, (24, 10)).pica_pica_next()
+    assert not dealt_after(7, 0, (25, 10)).pica_pica_next()
+    assert not dealt_after(7, 0, (4, 10), pica=True).pica_pica_next()  # after one: a redondo
+    assert not dealt_after(7, 0, (4, 0)).pica_pica_next()  # below 5
+    fifteen = MatchConfig(players=6, target=15)
+    assert dealt_after(7, 0, (3, 0), config=fifteen).pica_pica_next()
+    assert not dealt_after(7, 0, (13, 0), config=fifteen).pica_pica_next()
+    assert not dealt_after(0, 5, (0, 0)).pica_pica_next()
+    off = MatchConfig(players=6, pica_pica=False)
+    assert not dealt_after(7, 0, (10, 10), config=off).pica_pica_next()
+    assert not dealt_after(7, 0, (10, 10), config=MatchConfig(players=4)).pica_pica_next()
+
+
+def test_f15_the_worked_pica_pica_hand() -> None:
+    # at 6-2, hand 4 (dealer 2, mano 3); side 0 = seats 0, 2, 4
+    state = dealt_after(3, 1, (6, 2))
+    state.apply(deal_of("12o 12b 10c | 6o 2o 12c | 4o 5c 6b | 10b 11o 4e | 7e 1e 3b | 4c 5o 6e"))
+    # duel 3 v 0: seat 3 chants truco, seat 0 no quiero: side 1 +1 (6-3)
+    do(state, "3:t", "0:nq")
+    assert state.scores == [6, 3]
+    # duel 4 v 1: seat 4 chants envido, wanted, 28 against 28: the duel mano wins, side 0 +2
+    events = do(state, "4:e", "1:q")
+    resolved = next(e for e in events if isinstance(e, EnvidoResolved))
+    assert resolved.winner == 0 and state.scores == [8, 3]
+    # seat 4 then wins two rounds: side 0 +1 (9-3)
+    do(state, "4:p:1e", "1:p:6o", "4:p:7e", "1:p:2o")
+    assert state.scores == [9, 3]
+    # duel 5 v 2: three pardas go to the duel mano 5, side 1 +1 (9-4)
+    events = do(state, "5:p:4c", "2:p:4o", "5:p:5o", "2:p:5c", "5:p:6e", "2:p:6b")
+    assert [e.side for e in events if isinstance(e, RoundWon)] == [None, None, None]
+    assert state.scores == [9, 4] and state.needs_deal
+    # the next hand is a redondo, mano 4
+    events = state.apply(fair_deal("f15", 5, 6))
+    assert HandDealt(5, 3, 4) in events and not any(isinstance(e, DuelStarted) for e in events)
+
+
+def test_r40_the_other_four_seats_take_no_part_and_f16_round_one_is_the_duels() -> None:
+    state = dealt_after(3, 1, (6, 2))
+    state.apply(deal_of("12o 12b 10c | 6o 2o 12c | 4o 5c 6b | 10b 11o 4e | 7e 1e 3b | 4c 5o 6e"))
+    assert state.acting_seats() == [3]
+    for seat in (1, 2, 4, 5):
+        assert refused(state, f"{seat}:m") is not None and not codes(state, seat)
+    do(state, "3:p:10b", "0:p:12o")
+    assert set(state.acting_seats()) <= {0, 3}
+    do(state, "0:m")  # seat 0 gives the duel up: the next duel, its own round 1
+    assert state.acting_seats() == [4] and "4:e" in codes(state, 4)
+    observed = observe(state, 4)
+    assert observed.duel == 1 and observed.duel_seats == (4, 1)
+    assert observe(state, None).waiting_on == (4,)
+    assert observe(state, 2).actions == ()
+
+
+def test_r41_f17_a_falta_envido_in_a_duel_and_the_match_won_in_the_middle_of_a_duel() -> None:
+    # F17: wanted at 20-12 (to 30) it is worth 10
+    state = dealt_after(3, 1, (20, 12))
+    state.apply(deal_of("12o 12b 10c | 6o 2o 12c | 4o 5c 6b | 10b 11o 4e | 7e 1e 3b | 4c 5o 6e"))
+    events = do(state, "3:fe", "0:q")
+    scored = [e for e in events if isinstance(e, Scored)]
+    assert [e.points for e in scored] == [10]
+    # R41: at 24-10 the falta makes the winner reach 30: the match ends, no duel follows
+    state = dealt_after(3, 1, (10, 24))
+    state.apply(deal_of("12o 12b 10c | 6o 2o 12c | 4o 5c 6b | 7c 6c 4e | 7e 1e 3b | 4c 5o 6e"))
+    events = do(state, "3:fe", "0:q")  # seat 3 (side 1): 33 against seat 0's 0
+    assert state.is_over and state.winner == 1 and state.scores == [10, 30]
+    assert not any(isinstance(e, DuelStarted) for e in events)
+
+
+def test_r43_r44_a_no_quiero_ends_only_its_duel_and_all_three_are_played_past_25() -> None:
+    state = dealt_after(3, 1, (24, 10))
+    state.apply(deal_of("12o 12b 10c | 6o 2o 12c | 4o 5c 6b | 10b 11o 4e | 7e 1e 3b | 4c 5o 6e"))
+    do(state, "3:t", "0:q")  # wanted: the duel is worth 2
+    do(state, "3:p:10b", "0:p:12o", "0:p:12b", "3:p:11o")  # seat 0 wins two rounds: 26-10
+    assert state.scores == [26, 10] and not state.needs_deal
+    assert state.acting_seats() == [4]  # past 25, the hand still plays its next duel (R44)
+    events = do(state, "4:t", "1:nq")  # no quiero: that duel only (R43)
+    assert DuelStarted(4, 2, 5, 2) in events and state.scores == [27, 10]
+    do(state, "5:m")  # in its round 1: R24 applies to a duel as to a 1v1 hand (2)
+    assert state.needs_deal and state.scores == [29, 10]
+    assert not state.pica_pica_next()  # out of the window: redondos from now on
