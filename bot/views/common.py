@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Protocol
 
 from bot.game import Action, ActionKind, Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
-from bot.game.seats import Seats, seats
+from bot.game.seats import Seats, mode_of, seats
 from bot.i18n import Translator, translator
 from bot.model.names import BOT_MARK, clean_name, told_apart
 from bot.model.options import Option, TableOptions
@@ -253,7 +253,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
     config = options.config
     seconds = options.timer
     name, value = {
-        Option.MODE: ("mode", "1v1" if config.players == 2 else "2v2"),
+        Option.MODE: ("mode", mode_of(config.players)),
         Option.TARGET: ("target", t("option.target_value", points=config.target)),
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
         Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
@@ -312,7 +312,7 @@ def fosforos_text(points: int, target: int) -> str:
 def rules_line(t: Translator, config: MatchConfig) -> str:
     return t(
         "rules.line",
-        mode="1v1" if config.players == 2 else "2v2",
+        mode=mode_of(config.players),
         target=config.target,
         flor=t("rules.con_flor") if config.flor else t("rules.sin_flor"),
         house=t("rules.house_on") if config.mazo_penalty else t("rules.house_off"),
