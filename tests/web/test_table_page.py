@@ -91,8 +91,14 @@ async def play_to_the_end(page: Page, checks: bool = True) -> list[str]:
     return wrong
 
 
+SIDEWAYS = "document.documentElement.scrollWidth - window.innerWidth"
+
+
 async def new_table(page: Page, url: str, **choices: str) -> None:
+    await page.goto(url)
+    assert await page.evaluate(SIDEWAYS) <= 0  # the name form: no sideways scroll
     await enter(page, url, "Ana")
+    assert await page.evaluate(SIDEWAYS) <= 0  # the options form neither
     for field, value in {"target": "15", "level": "facil", **choices}.items():
         await page.select_option(f"#{field}", value)
     await page.click("#play")
