@@ -446,8 +446,12 @@ function render(view, first, controls) {
       played));
   });
   const mid = el("div", { class: "mid" });
-  if (holding) mid.append(el("div", { class: "banner", id: "hand-end", role: "status" },
-    ended.lines.map((line) => el("p", {}, line))));
+  // The result: in the felt's middle on a wide screen; on a phone above the controls, where it
+  // has the screen's width and is always in view (the felt's middle is narrow in 2v2).
+  const banner = holding ? el("div", { class: "banner", id: "hand-end", role: "status" },
+    ended.lines.map((line) => el("p", {}, line))) : null;
+  const wide = window.matchMedia("(min-width: 900px)").matches;
+  if (banner && wide) mid.append(banner);
   felt.append(mid);
 
   const lines = el("div", { class: "lines", id: "lines" });
@@ -471,6 +475,7 @@ function render(view, first, controls) {
 
   // Everything the player can do now, kept in view at the bottom of the screen: a chant that
   // waits and its answers, the hand, the chants; mazo apart.
+  if (banner && !wide) dock.append(banner);
   if (view.pending) dock.append(el("p", { class: "pending", id: "pending", role: "status" }, view.pending));
   if (view.hand && !view.over) {
     const playable = new Map((view.actions || []).filter((a) => a.card).map((a) => [a.card, a]));
