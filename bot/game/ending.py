@@ -85,6 +85,7 @@ class HandEnding:
     start_scores: tuple[int, int]
     end_scores: tuple[int, int]
     calls: tuple[Action, ...]  # every chant, answer and mazo, in order
+    duel: int | None = None  # a pica-pica hand's duel (R39): its end is one of three
 
     @property
     def deciding(self) -> RoundEnd | None:
@@ -175,4 +176,5 @@ def ending_of(config: MatchConfig, log: HandLog) -> HandEnding:
     return HandEnding(
         log.number, log.dealer, hand.mano, tuple(rounds), last, how, winner, tuple(points),
         envido, flor, shown, log.start_scores, (state.scores[0], state.scores[1]), calls,
+        log.duel,
     )  # fmt: skip

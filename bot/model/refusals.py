@@ -40,6 +40,7 @@ class Refused(StrEnum):
     STALE_ROUND = "stale_round"
     STALE_HAND = "stale_hand"
     ONLY_2V2 = "only_2v2"  # señas are for partners
+    NO_SIGNS_IN_DUELS = "no_signs_in_duels"  # nobody makes señas in a pica-pica hand (R40)
     SIGN_REPEATED = "sign_repeated"
     SIGNS_SPENT = "signs_spent"
     # whoever asks, and where

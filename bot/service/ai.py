@@ -222,6 +222,8 @@ class AiPlayers:
         state = table.state
         if state is None or state.hand is None or table.geometry.team_size == 1:
             return
+        if state.hand.duel is not None:  # nobody makes señas in a pica-pica hand (R40)
+            return
         key = (table.id, state.hand_number)
         if key in self._signed or not table.bot_seats:
             return

@@ -364,6 +364,9 @@ class Play:
             raise Refusal(Refused.NOT_SEATED)
         if not table.geometry.partners(seat):
             raise Refusal(Refused.ONLY_2V2)
+        hand = table.state.hand
+        if hand is not None and hand.duel is not None:
+            raise Refusal(Refused.NO_SIGNS_IN_DUELS)
         if step != table.state.step:
             raise Refusal(Refused.STALE)
         key = (table.id, table.state.hand_number, seat)

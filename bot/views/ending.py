@@ -120,7 +120,11 @@ def record_lines(t: Translator, who: Seating, ending: HandEnding, proof: bool = 
 @lru_cache(maxsize=4096)
 def _record(language: str, names: tuple[str, ...], ending: HandEnding, proof: bool) -> tuple[str]:
     t, who = translator(language), Seating(names)
-    head = t("ending.head", number=ending.number)
+    head = (
+        t("ending.head", number=ending.number)
+        if ending.duel is None
+        else t("ending.head_duel", number=ending.number, duel=ending.duel + 1)
+    )
     decided = decided_text(t, who, ending)
     parts = points_texts(t, who, ending) or ["—"]
     if proof:

@@ -144,7 +144,7 @@ class LoginBody(_Body):
 class NewTableBody(_Body):
     """The options of /nueva, as the page's form sends them."""
 
-    mode: Literal["1v1", "2v2"] = "1v1"
+    mode: Literal["1v1", "2v2", "3v3"] = "1v1"  # (3v3: on the local table only, for now)
     target: Literal[15, 30] = 30
     flor: bool = True
     house: bool = True

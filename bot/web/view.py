@@ -80,6 +80,7 @@ def _ended(t: Translator, scene: Scene, ending: HandEnding, language: str) -> di
     side and the lines that say why (the same as the board's record)."""
     return {
         "number": ending.number,
+        "duel": ending.duel,  # a pica-pica hand's duel (0-2), None for a redondo
         "rounds": [_round(r, language) for r in ending.rounds],
         "last": _card(ending.last[1], language, ending.last[0]) if ending.last else None,
         "winner": ending.winner,
@@ -131,6 +132,8 @@ def table_view(
             for p in obs.scores
         ],
         hand_number=obs.hand_number,
+        duel=obs.duel,  # a pica-pica hand's duel (0-2) and its two seats; None in a redondo
+        duel_seats=list(obs.duel_seats) if obs.duel_seats else None,
         dealer=obs.dealer,
         mano=obs.mano,
         turn=obs.turn,
@@ -159,7 +162,7 @@ def table_view(
         view["hand"] = [_card(c, language) for c in obs.cards]
         playing = table.status is TableStatus.PLAYING
         view["actions"] = _actions(t, obs, language) if playing else []
-        if table.geometry.partners(seat) and playing:
+        if table.geometry.partners(seat) and playing and obs.duel is None:  # (R40)
             view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
             view["signs_seen"] = [
                 f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})" for k in shown if k in SIGNS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import sqlite3
 from collections.abc import Sequence
@@ -403,3 +404,41 @@ def test_what_changed_since_a_button_was_drawn() -> None:
     refusal = what_changed(state, Action(1, ActionKind.MAZO), before)
     assert refusal is not None and refusal.code == "stale_hand"
     assert refusal.params == {"hand": 2}
+
+
+async def test_a_3v3_match_through_the_core_refuses_senas_in_a_pica_pica_hand(
+    tmp_path: Path,
+) -> None:
+    """Six people at one table (the core takes 3v3; the lobby's buttons do not offer it yet):
+    a seña between partners is shown in a redondo, refused during a pica-pica hand (R40), and
+    the match, played to its end, is recorded in the league with its six players."""
+    service = await service_on(tmp_path / "six.db")
+    try:
+        table_id = await started_table(service, players=6)
+        table = await service.tables.get(table_id)
+        assert table is not None and table.state is not None
+        change = await service.play.sign(table_id, 1, table.state.step, "ev")  # hand 1: redondo
+        assert change.sign == "ev"
+        rng = random.Random(6)
+        refused_in_a_duel = False
+        for _ in range(3000):
+            table = await service.tables.get(table_id)
+            assert table is not None and table.state is not None
+            state = table.state
+            if state.is_over:
+                break
+            if state.hand is not None and state.hand.duel is not None and not refused_in_a_duel:
+                seat = next(s for s in range(6) if s not in state.hand.table.all)
+                with pytest.raises(Refusal) as refusal:
+                    await service.play.sign(table_id, seat + 1, state.step, "ev")
+                assert refusal.value.code.value == "no_signs_in_duels"
+                refused_in_a_duel = True
+            action = rng.choice(state.legal_actions())
+            await service.play.act(table_id, action.seat + 1, state.step, action.kind, action.card)
+        assert refused_in_a_duel and table.state.is_over
+        record = await service.history.record(table_id)
+        assert record is not None
+        done = await service.tables.get(table_id)
+        assert done is not None and done.status is TableStatus.FINISHED
+    finally:
+        await service.close()

@@ -21,7 +21,10 @@ from tests.web.test_local_table import enter, play_something
 # briefly it stays).
 WATCH_ENDS = """
 window.__ends = [];
+window.__duels = 0;
 new MutationObserver(() => {
+  const worth = document.getElementById("worth");
+  if (worth && worth.textContent.includes("⚔️")) window.__duels += 1;
   const banner = document.getElementById("hand-end");
   if (!banner) return;
   const text = banner.textContent;
@@ -53,13 +56,17 @@ CHECK = """
   for (const button of document.querySelectorAll("#dock button:not([disabled]), #dock select")) {
     if (!inView(button)) wrong.push("out of view: " + (button.textContent || button.id));
   }
+  const worth = document.getElementById("worth");
+  if (worth && worth.textContent.includes("⚔️") && document.getElementById("sign")) {
+    wrong.push("señas offered in a pica-pica hand");  // (R40)
+  }
   const pending = document.getElementById("pending");
   if (pending && document.querySelector("#calls button") && !inView(pending)) {
     wrong.push("pending out of view");
   }
   const felt = document.getElementById("felt");
   if (felt) {
-    const players = felt.querySelectorAll(".seat").length;
+    const players = felt.querySelectorAll(".seat:not(.apart)").length;  // (a duel: two)
     const byRound = {};
     for (const f of felt.querySelectorAll(".played figure")) {
       (byRound[f.dataset.round] ||= []).push(f);
@@ -77,14 +84,18 @@ CHECK = """
 """
 
 
-async def play_to_the_end(page: Page, checks: bool = True) -> list[str]:
-    """Play through the page until the match ends, checking the screen at every step."""
+async def play_to_the_end(page: Page, checks: bool = True, duel_shot: str = "") -> list[str]:
+    """Play through the page until the match ends, checking the screen at every step (and,
+    with `duel_shot`, a screenshot of the first pica-pica duel on the felt)."""
     wrong: list[str] = []
     for _ in range(4000):  # a match to 15 is about 60 moves; the deadline is generous
         if await page.locator("#over").count():
             break
         if checks:
             wrong += await page.evaluate(CHECK)
+        if duel_shot and await page.locator("#worth", has_text="⚔️").count():
+            await page.screenshot(path=ARTIFACTS / duel_shot)
+            duel_shot = ""
         if not await play_something(page):
             await page.wait_for_timeout(40)
     await expect(page.locator("#over")).to_be_visible()
@@ -117,6 +128,7 @@ def hands_of(ends: list[dict[str, Any]]) -> set[int]:
         ("2v2", "light", {"width": 390, "height": 844}),
         ("1v1", "dark", {"width": 1280, "height": 800}),
         ("2v2", "light", {"width": 1280, "height": 800}),
+        ("3v3", "dark", {"width": 360, "height": 640}),  # pica-pica hands in it
     ],
 )
 async def test_a_whole_match_with_everything_in_view(
@@ -131,7 +143,7 @@ async def test_a_whole_match_with_everything_in_view(
     name = f"web-{mode}-{scheme}-{size['width']}"
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=ARTIFACTS / f"{name}-start.png")
-    wrong = await play_to_the_end(page)
+    wrong = await play_to_the_end(page, duel_shot=f"{name}-duel.png" if mode == "3v3" else "")
     await page.screenshot(path=ARTIFACTS / f"{name}-over.png")
     assert wrong == []
     # Every hand's end was drawn, the first to the last, and where cards were played the last
@@ -147,6 +159,9 @@ async def test_a_whole_match_with_everything_in_view(
     assert hands == set(range(1, max(hands) + 1)), hands
     assert all(len(e["last"]) == 1 for e in ends if e["figures"]), ends
     assert any(e["figures"] for e in ends)
+    if mode == "3v3":  # pica-pica hands were played, each duel's end drawn
+        assert await page.evaluate("window.__duels") > 0
+        assert any("duelo" in e["text"] for e in ends)
     # The match's end: the winner, the final score, and the rematch.
     await expect(page.locator("#final")).to_contain_text("Resultado final")
     final = await page.locator("#final").text_content()

@@ -150,7 +150,7 @@ function choice(id, label, options) {
 
 async function showNew() {
   const form = el("form", { id: "new" }, el("h1", {}, w("newMatch")),
-    choice("mode", w("mode"), [["1v1", "1v1"], ["2v2", "2v2"]]),
+    choice("mode", w("mode"), [["1v1", "1v1"], ["2v2", "2v2"], ["3v3", "3v3"]]),
     choice("target", w("target"), [["30", "30"], ["15", "15"]]),
     choice("flor", w("flor"), [["1", w("con")], ["0", w("sin")]]),
     choice("level", w("level"), [["normal", w("normal")], ["facil", w("facil")],
@@ -257,6 +257,7 @@ function show(state, view) {
   if (state.view && state.view.id === view.id && state.view.version > view.version) return;
   const before = state.view;
   state.view = view;
+  enqueueEnds(view);
   const mine = view.seat !== null && view.seat !== undefined;
   const waits = (v) => !!(v && v.waiting_on && v.waiting_on.includes(v.seat));
   if (mine && waits(view) && !waits(before)) {
@@ -288,19 +289,33 @@ function fosforos(f, points) {
 function places(view) {
   const me = view.seat === null || view.seat === undefined ? 0 : view.seat;
   const n = view.players;
-  const spots = n === 2 ? ["bottom", "top"] : ["bottom", "right", "top", "left"];
+  const spots = n === 2 ? ["bottom", "top"]
+    : n === 4 ? ["bottom", "right", "top", "left"]
+    : ["bottom", "br", "tr", "top", "tl", "bl"];  // six: round the table, the opposite on top
   const out = {};
   for (let i = 0; i < n; i++) out[(me + i) % n] = spots[i];
   return out;
 }
 
 // How long the end of a hand stays on the felt: until the next hand's first card or a few
-// seconds when nothing happens; at least a moment when the next hand began before the page saw
-// it (so the last card of every hand is drawn). Then the cards are gathered.
+// seconds when nothing happens; at least a moment when more ends wait (the next hand begun, or
+// several ends that came together: a pica-pica hand's duels, computer players playing fast).
+// The page queues every end any view brought, so each is drawn in turn. Then the cards are
+// gathered.
 const HOLD_MS = 4000;
 const SHORT_MS = 1600;
 const GATHER_MS = reduceMotion ? 0 : 350;
-const endShown = new Map();  // "table:hand" -> when the page first showed that hand's end
+const queue = [];  // the ends to show, oldest first: { key, table, ended, at, until }
+const queued = new Set();
+
+function enqueueEnds(view) {
+  for (const ended of view.ended || []) {
+    const key = `${view.id}:${ended.number}:${ended.duel === null || ended.duel === undefined ? "-" : ended.duel}`;
+    if (queued.has(key)) continue;
+    queued.add(key);
+    queue.push({ key, table: view.id, ended, at: null });
+  }
+}
 
 function later(ms, view) {
   setTimeout(() => {  // the cards are gathered (a short transition), then the felt is clear
@@ -313,27 +328,33 @@ function later(ms, view) {
 // The hand's end the felt holds now, if any: the oldest one not yet held long enough.
 function endToHold(view) {
   const started = (view.rounds || []).some((plays) => plays.length);
-  const ends = view.ended || [];
   const now = Date.now();
-  for (let i = 0; i < ends.length; i++) {
-    const ended = ends[i];
-    const key = `${view.id}:${ended.number}`;
-    const newest = i === ends.length - 1;
-    if (!endShown.has(key)) {
-      endShown.set(key, now);
-      later(newest && !started ? HOLD_MS : SHORT_MS, view);
+  while (queue.length) {
+    const head = queue[0];
+    if (head.table !== view.id) { queue.shift(); continue; }
+    const last = queue.length === 1;
+    if (last && view.over) return head.ended;
+    const hold = last && !started ? HOLD_MS : SHORT_MS;
+    if (head.at === null) { head.at = now; head.until = now + hold; later(hold, view); }
+    else if (head.until !== head.at + hold && now - head.at < hold) {  // (shortened: more came)
+      head.until = head.at + hold;
+      setTimeout(() => { if (current && current.view) render(current.view); }, head.until - now + 50);
     }
-    const age = now - endShown.get(key);
-    if (newest && view.over) return ended;
-    if (age < (newest && !started ? HOLD_MS : SHORT_MS)) return ended;
+    if (now - head.at < hold) return head.ended;
+    queue.shift();
   }
   return null;
 }
+
 const seen = new Set();  // cards already drawn on the felt (a new one moves in from its seat)
 
 function sideNames(view) {
-  return [0, 1].map((side) => view.seats.filter((s) => s.side === side)
-    .map((s) => s.name).join(" y "));
+  const and = lang === "en" ? " & " : " y ";
+  return [0, 1].map((side) => {
+    const names = view.seats.filter((s) => s.side === side).map((s) => s.name);
+    return names.length > 2 ? `${names.slice(0, -1).join(", ")}${and}${names[names.length - 1]}`
+      : names.join(and);
+  });
 }
 
 // The clock: the seats the game waits on count down to the core's deadline.
@@ -372,7 +393,9 @@ function render(view, first, controls) {
       view.seal ? el("p", {}, w("seal")) : null));
   const head = el("header", { class: "head", id: "head" },
     el("span", { class: "rules" }, view.rules),
-    view.hand_number ? el("span", { id: "worth" }, `${w("hand")} ${view.hand_number} · ${w("worth")} ${view.hand_value}`) : null,
+    view.hand_number ? el("span", { id: "worth" }, `${w("hand")} ${view.hand_number}` +
+      (view.duel === null || view.duel === undefined ? "" : ` · ⚔️ ${w("duel")} ${view.duel + 1}/3`) +
+      ` · ${w("worth")} ${view.hand_value}`) : null,
     options);
   if (view.phase === undefined) {  // the lobby
     $app.replaceChildren(head, el("p", { class: "hint", id: "lobby" }, w("waiting")),
@@ -436,7 +459,9 @@ function render(view, first, controls) {
         "data-mine": i === view.seat ? "1" : "0" },
         el("span", { class: "track" }, el("span", { class: "bar" })), el("span", { class: "secs" }))
       : null;
-    felt.append(el("div", { class: `seat spot-${spot[i]}${waited ? " turn" : ""}`,
+    // (a pica-pica duel: its two seats face each other, the other four are dimmed)
+    const apart = view.duel_seats && !view.duel_seats.includes(i) && !holding;
+    felt.append(el("div", { class: `seat spot-${spot[i]}${waited ? " turn" : ""}${apart ? " apart" : ""}`,
       style: `grid-area:${spot[i]}`, "data-seat": i },
       el("div", { class: "who" },
         el("span", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
@@ -475,7 +500,7 @@ function render(view, first, controls) {
 
   // Everything the player can do now, kept in view at the bottom of the screen: a chant that
   // waits and its answers, the hand, the chants; mazo apart.
-  if (banner && !wide) dock.append(banner);
+  if (banner && !wide) dock.prepend(banner);  // (first: above the result of a match)
   if (view.pending) dock.append(el("p", { class: "pending", id: "pending", role: "status" }, view.pending));
   if (view.hand && !view.over) {
     const playable = new Map((view.actions || []).filter((a) => a.card).map((a) => [a.card, a]));
