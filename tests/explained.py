@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from bot.views.common import plain
 
 # "🏁 Mano 3: …" / "🏁 Hand 3: …", and hands told together: "🏁 Manos 3 a 5: …"
-RECORD = re.compile(r"^🏁 (?:Mano|Hand|Manos|Hands) (\d+)(?: (?:a|to) \d+)?: (.*)$")
+RECORD = re.compile(
+    r"^🏁 (?:Mano|Hand|Manos|Hands) (\d+)(?:, (?:duelo|duel) (\d))?(?: (?:a|to) \d+)?: (.*)$"
+)
 # the hand in play: "🃏 Truco · mano 4 · vale 1", "Mano 4 · vale 1", and in English
-HEAD = re.compile(r"(?:^|· )(?:[Mm]ano|[Hh]and) (\d+) · (?:vale|worth) \d+")
+HEAD = re.compile(
+    r"(?:^|· )(?:[Mm]ano|[Hh]and) (\d+)(?:, (?:duelo|duel) (\d))? · (?:vale|worth) \d+"
+)
 BETS = ("Envido:", "Flor:")
 
 
@@ -46,8 +50,9 @@ def read(text: str, sides: Sequence[str]) -> Reading | None:
     last_record = None
     for line in lines:
         if m := RECORD.match(line):
-            number = last_record = int(m.group(1))
-            for part in m.group(2).split(" · "):
+            # (a pica-pica hand's duels are told apart: hand 4, duel 2 is 42)
+            number = last_record = int(m.group(1)) * 10 + int(m.group(2) or 0)
+            for part in m.group(3).split(" · "):
                 for side, name in enumerate(sides):
                     if s := re.match(rf"{re.escape(name)} \+(\d+)(?: \(|$)", part):
                         records[(number, side, int(s.group(1)), False)] += 1
@@ -57,7 +62,7 @@ def read(text: str, sides: Sequence[str]) -> Reading | None:
                     if s := re.match(counted, part):
                         records[(number, side, int(s.group(1)), True)] += 1
         elif hand is None and (m := HEAD.search(line)):
-            hand = int(m.group(1))
+            hand = int(m.group(1)) * 10 + int(m.group(2) or 0)
     # The betting lines are the hand in play's, or, once the match is over, its last hand's.
     betting_hand = hand if hand is not None else last_record
     for line in lines:

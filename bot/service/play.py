@@ -24,6 +24,7 @@ from bot.game import (
 from bot.game.ending import DURING
 from bot.game.events import (
     Chanted,
+    DuelStarted,
     EnvidoAnnulled,
     EnvidoResolved,
     Event,
@@ -162,7 +163,7 @@ def calls_of(events: list[Event]) -> list[Call]:
 
 def remember_calls(table: Table, events: list[Event]) -> None:
     for index, event in enumerate(events):
-        if isinstance(event, HandDealt):  # the calls of a new hand start afresh
+        if isinstance(event, HandDealt | DuelStarted):  # a new hand's (or duel's) calls
             table.calls = calls_of(events[index + 1 :])
             break
     else:

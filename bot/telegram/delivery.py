@@ -34,7 +34,7 @@ from bot.views.common import (
     short_name,
 )
 from bot.views.lobby import lobby_keys, lobby_text
-from bot.views.scene import Gap, hands_to_show, scene_of
+from bot.views.scene import Gap, hands_to_show, last_end, scene_of
 from bot.views.standings import rating_lines
 from bot.views.summary import match_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text, rematch_keys
@@ -307,7 +307,7 @@ class Deliverer:
         assert state is not None
         key = (table.id, chat_id)
         gap, shown = hands_to_show(state, self._seen.get(key))
-        self._seen[key] = shown[-1].number if shown else 0  # (0: it saw the table, no end yet)
+        self._seen[key] = last_end(state)  # (0: it saw the table, no end yet)
         self._seen.move_to_end(key)
         if len(self._seen) > SENT_REMEMBERED:
             self._seen.popitem(last=False)

@@ -61,22 +61,45 @@ class Gap:
     points: tuple[int, int]
 
 
+def _places(state: MatchState, ended: Sequence[HandEnding]) -> list[int]:
+    """Each of `ended` (the last hands' ends, `ended_hands`) by its place among the match's
+    hand ends: the hand's number, except where pica-pica hands make three ends of one hand (a
+    duel each), counted from the match's record."""
+    if state.config.players != 6:
+        return [e.number for e in ended]
+    total = len(state.past) + (1 if state.is_over and state.hand is not None else 0)
+    return list(range(total - len(ended) + 1, total + 1))
+
+
+def last_end(state: MatchState) -> int:
+    """The place of the last hand end so far (0: none yet): what a reader shown the table now
+    has seen, for `hands_to_show` next time."""
+    ended = ended_hands(state)
+    return _places(state, ended)[-1] if ended else 0
+
+
 def hands_to_show(state: MatchState, seen: int | None) -> tuple[Gap | None, tuple[HandEnding, ...]]:
-    """The ends of hands a message is to show, when its reader last saw the end of hand
-    `seen` (0: none had ended; None: unknown): every hand that ended since (a message
+    """The ends of hands a message is to show, when its reader last saw hand end `seen` (0:
+    none had ended; None: unknown; see `last_end`): every hand that ended since (a message
     coalesced past several hands tells each of them, and those too old to tell one by one as
     a `Gap`), else the last hand that ended (its record stays up while the next is played),
     and the one before it too when the match ended at the deal, before a card was played."""
     ended = ended_hands(state)
     if not ended:
         return None, ()
-    fresh = tuple(e for e in ended if seen is not None and e.number > seen)
-    if fresh:
+    places = _places(state, ended)
+    new = [i for i, place in enumerate(places) if seen is not None and place > seen]
+    if seen is not None and new:
+        fresh = ended[new[0] :]
         gap = None
-        if seen is not None and fresh[0].number > seen + 1:
-            start = state.past[seen].start_scores if seen < len(state.past) else (0, 0)
+        first = places[new[0]]
+        if first > seen + 1:
+            past = state.past
+            start = past[seen].start_scores if seen < len(past) else (0, 0)
             until = fresh[0].start_scores
-            gap = Gap(seen + 1, fresh[0].number - 1, (until[0] - start[0], until[1] - start[1]))
+            since = past[seen].number if seen < len(past) else seen + 1
+            before = past[first - 2].number if first - 2 < len(past) else fresh[0].number - 1
+            gap = Gap(since, before, (until[0] - start[0], until[1] - start[1]))
         return gap, fresh
     if state.is_over and len(ended) > 1 and not ended[-1].rounds:
         return None, ended[-2:]

@@ -49,6 +49,13 @@ ROUND_NAMES = ("round.1", "round.2", "round.3")
 FLOR_FAMILY = frozenset({K.FLOR, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO})
 
 
+def hand_name(t: Translator, obs: Observation) -> str:
+    """ "4", or in a pica-pica hand "4, duelo 2" (R39: three duels of one deal)."""
+    if obs.duel is None:
+        return str(obs.hand_number)
+    return t("hand.duel", number=obs.hand_number, duel=obs.duel + 1)
+
+
 def kind_label(t: Translator, kind: ActionKind) -> str:
     return t(f"kind.{kind.value}")
 
@@ -186,7 +193,7 @@ def board_text(t: Translator, scene: Scene) -> str:
     if over:
         lines = [t("board.title_short")]
     else:
-        lines = [t("board.head", number=obs.hand_number, value=obs.hand_value)]
+        lines = [t("board.head", number=hand_name(t, obs), value=obs.hand_value)]
     lines += gap_lines(t, who, scene.gap)
     lines += ended_lines(t, who, scene.ended, calls if over else None)
     lines += score_lines(t, who, obs.scores, obs.config.target)
@@ -346,7 +353,7 @@ def hand_text(t: Translator, scene: Scene) -> str:
     if over:
         lines += score_lines(t, who, obs.scores, obs.config.target)
         return "\n".join(lines)
-    lines.append(t("hand.head", number=obs.hand_number, value=obs.hand_value))
+    lines.append(t("hand.head", number=hand_name(t, obs), value=obs.hand_value))
     mine = t("hand.cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
     if obs.dealt:
         if obs.config.flor and has_flor(obs.dealt):

@@ -14,15 +14,15 @@ from bot.i18n import translator
 from bot.model.table import Table, TableStatus
 from bot.service.play import remember_calls
 from bot.views.common import both
-from bot.views.scene import hands_to_show, scene_of
+from bot.views.scene import hands_to_show, last_end, scene_of
 from bot.views.table import board_text, hand_text
 from tests.explained import check
 
-NAMES = {1: "Ana", 2: "Beto", 3: "Carla", 4: "Dani"}
+NAMES = {1: "Ana", 2: "Beto", 3: "Carla", 4: "Dani", 5: "Eva", 6: "Fede"}
 
 
 @pytest.mark.parametrize("language", ["es", "en"])
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, 4, 6])  # (6: pica-pica hands among them)
 @pytest.mark.parametrize("flor", [True, False])
 def test_the_score_moves_only_with_a_line_that_says_why(
     language: str, players: int, flor: bool
@@ -55,8 +55,8 @@ def test_the_score_moves_only_with_a_line_that_says_why(
                 if not state.is_over and rng.random() < skip:
                     continue
                 gap, ended = hands_to_show(state, seen[reader])
-                seen[reader] = ended[-1].number if ended else 0
-                names = {u: NAMES[u] for u in range(1, 5)}
+                seen[reader] = last_end(state)
+                names = {u: NAMES[u] for u in range(1, players + 1)}
                 scene = scene_of(t, table, names, reader, ended, gap)
                 texts.append(board_text(t, scene) if reader is None else hand_text(t, scene))
             if state.is_over:
