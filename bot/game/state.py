@@ -115,15 +115,14 @@ class MatchConfig:
 
 # What each rule may be set to in the lobby and /config, the default first.
 CHOICES: dict[str, tuple[Any, ...]] = {
-    "players": (2, 4),
+    "players": SEAT_COUNTS,
     "target": (30, 15),
     "flor": (True, False),
     "mazo_penalty": (True, False),
     "pica_pica": (True, False),
 }
-# What the engine plays: six seats too (3v3's redondos, R28-R35; pica-pica, R36-R45, and the
-# front ends for six are not built yet, so the lobby does not offer 3v3).
-PLAYABLE: dict[str, tuple[Any, ...]] = {**CHOICES, "players": SEAT_COUNTS}
+# What the engine plays (the same as the lobby offers).
+PLAYABLE: dict[str, tuple[Any, ...]] = CHOICES
 
 
 class Phase(StrEnum):

@@ -12,7 +12,14 @@ from bot.handlers.common import chat_translator, in_group, is_admin, reply, runt
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.model.options import CONFIG_OPTIONS, Option, TableOptions, next_of, parse_option
 from bot.telegram.rows import edit_row
-from bot.views.common import Button, Keys, option_button_text, rules_line, timer_text
+from bot.views.common import (
+    Button,
+    Keys,
+    option_button_text,
+    rules_line,
+    shown_options,
+    timer_text,
+)
 
 
 def config_view(t: Translator, options: TableOptions) -> tuple[str, Keys]:
@@ -22,7 +29,8 @@ def config_view(t: Translator, options: TableOptions) -> tuple[str, Keys]:
          bot_line, t("config.help")]
     )  # fmt: skip
     buttons = [
-        Button(option_button_text(t, options, o), pack(ConfigData(o.value))) for o in CONFIG_OPTIONS
+        Button(option_button_text(t, options, o), pack(ConfigData(o.value)))
+        for o in shown_options(CONFIG_OPTIONS, options.config)
     ]
     return text, Keys.of([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
 

@@ -9,7 +9,7 @@ from telegram import Message, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.callbacks import PageData, pattern, unpack
-from bot.game.seats import SEAT_COUNTS, mode_of, seats
+from bot.game.seats import SEAT_COUNTS, mode_of, players_of, seats
 from bot.handlers.common import chat_translator, in_group, is_group, reply, runtime, see, zone
 from bot.i18n import Translator
 from bot.runtime import Runtime
@@ -18,6 +18,8 @@ from bot.views.common import Keys
 from bot.views.history import pager
 from bot.views.standings import numbers_text, standings_pages
 
+MODES = frozenset(mode_of(n) for n in SEAT_COUNTS)  # "1v1", "2v2", "3v3"
+
 
 def parse_tabla(args: list[str]) -> tuple[int | None, bool] | None:
     """`/tabla [1v1|2v2] [mes]`: (players, this month only), or None if not understood."""
@@ -25,8 +27,8 @@ def parse_tabla(args: list[str]) -> tuple[int | None, bool] | None:
     month = False
     for raw in args:
         word = raw.lower()
-        if word in ("1v1", "2v2"):
-            players = 2 if word == "1v1" else 4
+        if word in MODES:
+            players = players_of(word)
         elif word in ("mes", "month"):
             month = True
         else:
@@ -69,7 +71,7 @@ async def tabla_page(
         + ([mode_of(players)] if players else [])
     )
     teams = players is not None and seats(players).team_size > 1
-    pairs = await r.core.history.pairs(chat_id, since) if teams else []
+    pairs = await r.core.history.pairs(chat_id, players, since) if teams and players else []
     pages = standings_pages(t, rows, scope, pairs, asker)
     page = max(0, min(page, len(pages) - 1))
     buttons = pager("t", key, page, len(pages))

@@ -19,6 +19,7 @@ class Option(StrEnum):
     TARGET = "target"  # a 30 or a 15
     FLOR = "flor"  # con or sin flor
     HOUSE = "house"  # R24's house rule: leaving early in round 1 gives 2
+    PICA = "pica"  # pica-pica in 3v3 (R36): shown for 3v3 only
     TIMER = "timer"  # seconds a player has to move
     BOT = "bot"  # the computer players' level
     LANG = "lang"  # the chat's language (a group default only)
@@ -30,8 +31,11 @@ RULE_OF = {
     Option.TARGET: "target",
     Option.FLOR: "flor",
     Option.HOUSE: "mazo_penalty",
+    Option.PICA: "pica_pica",
 }
-LOBBY_OPTIONS = (Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.TIMER, Option.BOT)
+LOBBY_OPTIONS = (
+    Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.PICA, Option.TIMER, Option.BOT,
+)  # fmt: skip
 CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG)
 
 TIMER_CHOICES = (60, 120, 300, 0)  # seconds a player has to move; 0: sin tiempo

@@ -41,8 +41,8 @@ class History:
     ) -> list[Standing]:
         return await self.league.standings(chat_id, players, since)
 
-    async def pairs(self, chat_id: int, since: float | None = None) -> list[Pair]:
-        return await self.league.pairs(chat_id, since)
+    async def pairs(self, chat_id: int, players: int = 4, since: float | None = None) -> list[Pair]:
+        return await self.league.pairs(chat_id, players, since)
 
     async def numbers(self, user_id: int, chat_id: int | None = None) -> PlayerNumbers:
         return await self.league.numbers(user_id, chat_id)

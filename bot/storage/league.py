@@ -127,8 +127,9 @@ class League:
         result.sort(key=lambda s: (-s.rating, -s.won, s.played, s.user_id))
         return result
 
-    async def pairs(self, chat_id: int, since: float | None = None) -> list[Pair]:
-        where, args = _filters(4, since)
+    async def pairs(self, chat_id: int, players: int = 4, since: float | None = None) -> list[Pair]:
+        """The partners who won most together (in 3v3, two of a side of three)."""
+        where, args = _filters(players, since)
         rows = await self.db.report(
             "SELECT COALESCE(pa.name, '?') AS a, COALESCE(pb.name, '?') AS b, COUNT(*) AS played,"
             " SUM(CASE WHEN m.winner_side = x.side THEN 1 ELSE 0 END) AS won"

@@ -328,7 +328,9 @@ class Deliverer:
         text = hand_text(t, scene)
         markup = None  # a finished or cancelled match leaves nothing to tap here
         if playing:
-            markup = hand_markup(t, table.id, obs, signs=bool(table.geometry.partners(seat)))
+            # señas for partners, none in a pica-pica hand (R40)
+            signs = bool(table.geometry.partners(seat)) and obs.duel is None
+            markup = hand_markup(t, table.id, obs, signs=signs)
             markup = self._with_web_table(t, table, markup, own=True)
         old = (await self.records(table)).hands.get(user_id)
         try:

@@ -257,6 +257,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.TARGET: ("target", t("option.target_value", points=config.target)),
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
         Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
+        Option.PICA: ("pica", t("option.flor_on") if config.pica_pica else t("option.flor_off")),
         Option.TIMER: ("timer", f"{seconds} s" if seconds else t("option.timer_off")),
         Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
         Option.LANG: ("lang", t.language),
@@ -310,13 +311,21 @@ def fosforos_text(points: int, target: int) -> str:
 
 
 def rules_line(t: Translator, config: MatchConfig) -> str:
-    return t(
+    line = t(
         "rules.line",
         mode=mode_of(config.players),
         target=config.target,
         flor=t("rules.con_flor") if config.flor else t("rules.sin_flor"),
         house=t("rules.house_on") if config.mazo_penalty else t("rules.house_off"),
     )
+    if config.players == 6:
+        line += t("rules.pica_on") if config.pica_pica else t("rules.pica_off")
+    return line
+
+
+def shown_options(options: Sequence[Option], config: MatchConfig) -> list[Option]:
+    """The options that mean something for these rules (pica-pica: 3v3 only)."""
+    return [o for o in options if o is not Option.PICA or config.players == 6]
 
 
 def score_lines(t: Translator, who: Seating, scores: Sequence[int], target: int) -> list[str]:

@@ -15,6 +15,7 @@ from bot.views.common import (
     rules_line,
     seating_at,
     short_name,
+    shown_options,
     timer_text,
 )
 
@@ -79,7 +80,10 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     first.append(Button(t("button.leave"), pack(LobbyData(tid, "x"))))
     # Each option button shows the value the table has now; a tap moves it to the next one.
     options = table.options
-    shown = [o for o in LOBBY_OPTIONS if o is not Option.BOT or table.bot_seats]
+    shown = [
+        o for o in shown_options(LOBBY_OPTIONS, table.config)
+        if o is not Option.BOT or table.bot_seats
+    ]  # fmt: skip
     toggles = [
         Button(option_button_text(t, options, o), pack(LobbyData(tid, "o", o.value))) for o in shown
     ]

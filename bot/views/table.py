@@ -17,7 +17,7 @@ from bot.game.scoring import (
     truco_not_wanted_value,
     truco_wanted_value,
 )
-from bot.game.seats import side_of
+from bot.game.seats import seats, side_of
 from bot.game.state import Pending
 from bot.i18n import Translator
 from bot.model.table import Call, Note
@@ -47,6 +47,18 @@ ROUND_NAMES = ("round.1", "round.2", "round.3")
 # Only a flor holder can use these: they live in the holder's private hand message, never on
 # the board (which cannot know who holds flor without telling everyone).
 FLOR_FAMILY = frozenset({K.FLOR, K.CON_FLOR_ME_ACHICO, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO})
+
+
+def your_duel(t: Translator, who: Seating, obs: Observation, seat: int) -> str:
+    """In a pica-pica hand, whom `seat` faces and when (R39: duel k is the seat k places after
+    the hand's mano against its opposite)."""
+    table = seats(obs.config.players)
+    mano = table.next(obs.dealer)
+    mine = table.order_from(mano).index(seat) % 3
+    assert obs.duel is not None
+    when = "now" if mine == obs.duel else "done" if mine < obs.duel else "later"
+    rival = who.names[table.opposite(seat)]
+    return t(f"hand.duel_{when}", rival=rival, number=mine + 1)
 
 
 def hand_name(t: Translator, obs: Observation) -> str:
@@ -354,6 +366,8 @@ def hand_text(t: Translator, scene: Scene) -> str:
         lines += score_lines(t, who, obs.scores, obs.config.target)
         return "\n".join(lines)
     lines.append(t("hand.head", number=hand_name(t, obs), value=obs.hand_value))
+    if obs.duel is not None and obs.seat is not None:
+        lines.append(your_duel(t, who, obs, obs.seat))
     mine = t("hand.cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
     if obs.dealt:
         if obs.config.flor and has_flor(obs.dealt):

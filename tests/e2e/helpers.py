@@ -28,7 +28,8 @@ async def open_table(h: Harness, users: list[FakeUser], args: str = "", chat: in
     await h.settle()
     lobby = h.fake.last(chat)
     for index, user in enumerate(users[1:], start=1):
-        label = f"✋ Equipo {index % 2 + 1}" if "2v2" in args else "✋ Unirme"
+        teams = "2v2" in args or "3v3" in args
+        label = f"✋ Equipo {index % 2 + 1}" if teams else "✋ Unirme"
         answer = await user.tap(chat, lobby.message_id, label)
         assert answer["url"] is None, answer
         await h.settle()

@@ -243,9 +243,9 @@ async def test_no_hidden_card_reaches_anyone_who_should_not_see_it(harness: Harn
 async def test_bad_arguments_and_a_second_table(harness: Harness) -> None:
     h = harness
     ana = h.user(1, "Ana")
-    ana.send(GROUP, "/nueva 3v3")
+    ana.send(GROUP, "/nueva 4v4")
     await h.settle()
-    assert "No entiendo «3v3»" in h.fake.last(GROUP).text
+    assert "No entiendo «4v4»" in h.fake.last(GROUP).text
     assert await h.services.tables.table_in(GROUP, 0) is None
     ana.send(GROUP, "/nueva <b>")
     await h.settle()
@@ -414,9 +414,12 @@ async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
     await h.settle()
     table = h.fake.last(GROUP).text
     assert "<pre>" in table and "Ana" in table and "1 de 1" in table
-    ana.send(GROUP, "/tabla 3v3")
+    ana.send(GROUP, "/tabla 4v4")
     await h.settle()
     assert "Uso: /tabla" in h.fake.last(GROUP).text
+    ana.send(GROUP, "/tabla 3v3")  # understood: nobody has played one here yet
+    await h.settle()
+    assert "Todavía no hay partidas" in h.fake.last(GROUP).text
     ana.send(GROUP, "/tabla 1v1 mes")
     await h.settle()
     assert "este mes · 1v1" in h.fake.last(GROUP).text

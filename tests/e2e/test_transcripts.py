@@ -255,3 +255,43 @@ async def test_revancha_opens_the_same_table_again_for_those_who_played(h: Harne
     assert (await ana.answer_of(query))[
         "text"
     ] == "Esa partida no terminó: no hay revancha todavía."
+
+
+async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harness) -> None:
+    """Six people, /nueva 3v3, every move a tap in a private chat: pica-pica hands come in the
+    window and each of their duels is told ("mano 4, duelo 2"); the score never moves without a
+    line that says why, on the board and in each of the six chats; each chat gets the end."""
+    names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
+    users = [h.user(61 + i, name) for i, name in enumerate(names)]
+    await open_table(h, users, "3v3 15")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.config.players == 6 and table.config.pica_pica
+    await play_to_the_end(h, users, seed=37)
+    done, hands = await finished(h)
+    first = {u.id: u.first_name for u in users}
+    seated = [first[u] for u in done.seats if u is not None]
+    sides = [f"{seated[s]}, {seated[s + 2]} y {seated[s + 4]}" for s in (0, 1)]
+    seen = boards(h)
+    duels = [b for b in seen if re.search(r"mano \d+, duelo [123]", plain(b))]
+    assert duels, "no pica-pica hand in a whole 3v3 match: pick another seed"
+    assert any(re.search(r"🏁 Mano \d+, duelo 3:", plain(b)) for b in seen)
+    check(seen, sides, "board")
+    for user in users:
+        texts = [text for _, text in h.fake.timeline[user.id] if not text.startswith(("🏆", "✅"))]
+        assert check(texts, sides, f"{user.first_name}'s chat") > len(hands)
+        mine = [m for m in h.fake.live(user.id) if m.text.startswith("🏆")]
+        assert len(mine) == 1, f"{user.first_name}'s chat never said who won"
+    import os
+
+    if os.environ.get("TRUCO_SHOW"):  # (to read as a player: a duel's board and a chat)
+        print(plain(duels[len(duels) // 2]), "\n---")
+        ana = [t for _, t in h.fake.timeline[users[0].id] if "⚔️" in t]
+        print(plain(ana[len(ana) // 2]) if ana else "")
+    # The league counts it: /tabla 3v3 has the six, with partners who won together.
+    users[0].send(GROUP, "/tabla 3v3")
+    await h.settle()
+    standings = plain(h.fake.last(GROUP).text)
+    assert "3v3" in standings and all(name in standings for name in names), standings
+    heights = sorted(phone_lines(b) for b in seen)
+    print(f"3v3 board: tallest {heights[-1]} lines, p95 {heights[int(len(heights) * 0.95)]}")
+    assert heights[-1] <= MOST_LINES, plain(max(seen, key=phone_lines))
