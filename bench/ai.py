@@ -49,10 +49,13 @@ from bot.game import (
     side_of,
 )
 from bot.game.actions import TRUCO_CHANTS, ActionKind
+from bot.game.seats import seats as table_of
 
 CONFIG = MatchConfig(players=2, target=30, flor=True)
 TRIALS = ("adapt", "onlytruco", "nottruco")  # players of the bench alone (see `choose`)
 TEAMS = MatchConfig(players=4, target=30, flor=True)
+TRIOS = MatchConfig(players=6, target=30, flor=True)  # 3v3, pica-pica on
+CONFIGS = {2: CONFIG, 4: TEAMS, 6: TRIOS}
 DEFAULT_PAIRS = (
     "facil:random,normal:facil,dificil:normal,dificil:random,normal:random,dificil:facil"
 )
@@ -83,8 +86,11 @@ def answerer(state: MatchState, names: tuple[str, ...], seat: int) -> int:
     """Who of two computer partners answers a chant both may answer (as the bot does:
     `bot.service.ai`, by the señas each showed the other); otherwise the first to act."""
     h = state.hand
-    partner = (seat + 2) % 4
-    if len(names) != 4 or h is None or names[seat] in STYLES or names[partner] in STYLES:
+    partners = table_of(len(names)).partners(seat)
+    if not partners or h is None or h.duel is not None:
+        return seat
+    partner = partners[0]  # (of three, the first after it answers with it: as `bot_to_move`)
+    if names[seat] in STYLES or names[partner] in STYLES:
         return seat
     pending = h.pending()
     if pending not in (Pending.ENVIDO, Pending.TRUCO):
@@ -102,7 +108,7 @@ def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]
     """One match; `names[s]` plays seat s (two seats: 1v1, four: 2v2; in 2v2 a computer
     player is shown its partner's señas when the partner is one too, as at the bot's tables).
     Returns the winning side and decision times by player."""
-    config = CONFIG if len(names) == 2 else TEAMS
+    config = CONFIGS[len(names)]
     state = new_match(config)
     times: dict[str, list[float]] = {name: [] for name in names}
     while not state.is_over:
@@ -115,9 +121,11 @@ def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]
         obs = observe(state, seat)
         name = names[seat]
         signs: tuple[str, ...] = ()
-        partner = (seat + 2) % 4
-        if len(names) == 4 and names[partner] not in STYLES and state.hand is not None:
-            signs = tuple(signs_to_show(state.hand.dealt[partner]))  # as the bot does
+        h = state.hand
+        if h is not None and h.duel is None:  # (as the bot does; no señas in a duel)
+            for partner in table_of(len(names)).partners(seat):
+                if names[partner] not in STYLES:
+                    signs += tuple(signs_to_show(h.dealt[partner]))
         started = time.perf_counter()
         action = choose(name, obs, f"{seed}:{state.step}:{seat}", signs)
         if len(obs.actions) > 1:
@@ -128,12 +136,14 @@ def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]
 
 
 def seats(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The seats of A against B, and with the sides swapped: `x+y` is a team (2v2)."""
+    """The seats of A against B, and with the sides swapped: `x+y` is a team (2v2), `x+y+z`
+    a side of three (3v3)."""
     if "+" not in a:
         return (a, b), (b, a)
-    a1, a2 = a.split("+")
-    b1, b2 = b.split("+")
-    return (a1, b1, a2, b2), (b1, a1, b2, a2)
+    ours, theirs = a.split("+"), b.split("+")
+    first = tuple(name for pair in zip(ours, theirs, strict=True) for name in pair)
+    second = tuple(name for pair in zip(theirs, ours, strict=True) for name in pair)
+    return first, second
 
 
 def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]]]:
@@ -362,7 +372,9 @@ def main() -> None:
     parser.add_argument(
         "--tune", default="", help="set constants of bot.ai.search for a trial: NAME=VALUE,..."
     )
-    parser.add_argument("--teams", default="", help="2v2 pairings, as a+b:c+d,...")
+    parser.add_argument(
+        "--teams", default="", help="2v2 or 3v3 pairings, as a+b:c+d or a+b+c:d+e+f,..."
+    )
     args = parser.parse_args()
     if args.hand_points:
         hand_points(args.hand_points)

@@ -183,11 +183,12 @@ def envido_chance(obs: Observation, mine: int, rival_floor: int, partner_good: b
         p_one = 0.8 * envido_beats(mine, rival_floor) + 0.2 * p_one
     if _nearer_mano(obs, obs.seat):
         p_one = min(1.0, p_one + 0.02)  # ties go to the side nearer the mano
-    if obs.config.players == 2:
+    rivals = 1 if obs.duel_seats is not None else obs.config.players // 2  # (a duel is 1v1)
+    if rivals == 1:
         return p_one
-    p_me = p_one * p_one
+    p_me = p_one**rivals
     partner = 0.45 if partner_good else 0.15  # a partner's envido beats both rivals this often
-    return 1 - (1 - p_me) * (1 - partner)
+    return 1 - (1 - p_me) * (1 - partner) ** (rivals - 1)
 
 
 def _nearer_mano(obs: Observation, seat: int) -> bool:

@@ -597,7 +597,7 @@ def replay_past(
     state.hand_number = past.number - 1
     state.dealer = (past.dealer - 1) % past.players if past.number > 1 else past.dealer
     try:
-        state.apply(Deal(tuple(hands)))
+        state.deal_as(Deal(tuple(hands)), past.duel)  # (a pica-pica duel as that duel)
     except IllegalActionError:
         return None
     return state

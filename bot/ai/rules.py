@@ -325,13 +325,18 @@ class _Normal:
     def follow(self, plays: list[Action], on_table: tuple[tuple[int, Card], ...]) -> Action:
         obs = self.obs
         odds = self.odds
-        players = obs.config.players
+        # the seats that play this round: every seat, or a pica-pica duel's two
+        players = 2 if obs.duel_seats is not None else obs.config.players
         after = players - len(on_table) - 1
-        rivals_after = sum(
-            1 for i in range(1, after + 1) if side_of((self.seat + i) % players) != self.side
+        rivals_after = (
+            after  # (in a duel the one after is the rival)
+            if obs.duel_seats is not None
+            else sum(
+                1 for i in range(1, after + 1) if side_of((self.seat + i) % players) != self.side
+            )
         )
         rest_probs: dict[Action, tuple[float, ...]] = {}
-        rivals = 1 if players == 2 else 2
+        rivals = players // 2
         for a in plays:
             others = sorted(
                 (p.card for p in plays if p is not a and p.card), key=lambda c: -c.strength

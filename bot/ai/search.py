@@ -197,7 +197,7 @@ class Sampler:
         weight = 1.0
         taken: dict[int, list[personas.Seen]] = {s: [] for s in self.beliefs}
         try:
-            state.apply(Deal(hands))
+            state.deal_as(Deal(hands), obs.duel)  # (a pica-pica duel is dealt as that duel)
             for action in obs.history:
                 h = state.hand
                 assert h is not None
