@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.game import MatchConfig, new_match, random_deal
 from bot.game.ending import ended_hands
+from bot.game.seats import SEAT_COUNTS, mode_of
 from bot.i18n import translator
 from bot.model.table import Table, TableStatus
 from bot.service.play import remember_calls
@@ -28,9 +29,9 @@ from bot.views.scene import scene_of
 from bot.views.table import board_text, hand_markup, hand_text
 
 NAMES = {
-    "short": ("Ana", "Beto", "Caro", "Dani"),
-    "typical": ("Sofía", "Martín", "Lucía", "Joaquín"),
-    "long": ("Valentina", "Maximiliano", "Florencia", "Bartolomé"),
+    "short": ("Ana", "Beto", "Caro", "Dani", "Eva", "Fede"),
+    "typical": ("Sofía", "Martín", "Lucía", "Joaquín", "Camila", "Tomás"),
+    "long": ("Valentina", "Maximiliano", "Florencia", "Bartolomé", "Guadalupe", "Sebastián"),
 }
 
 
@@ -62,7 +63,7 @@ def messages(
         for seat in range(config.players):
             scene = scene_of(t, table, names, seat, shown)
             assert scene.obs is not None
-            keys = hand_markup(t, 1, scene.obs, signs=config.players > 2)
+            keys = hand_markup(t, 1, scene.obs, signs=config.players > 2 and scene.obs.duel is None)
             hands.append((hand_text(t, scene), len(keys) if keys else 0))
     return boards, hands
 
@@ -75,7 +76,7 @@ def main() -> None:
     parser.add_argument("--names", choices=sorted(NAMES), default="typical")
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args()
-    for players in (2, 4):
+    for players in SEAT_COUNTS:
         for flor in (True, False):
             rng = random.Random(args.seed)
             config = MatchConfig(players=players, flor=flor)
@@ -89,7 +90,7 @@ def main() -> None:
             hand = sorted((phone_lines(text), rows, text) for text, rows in hands)
             rows = sorted(rows for _, rows in hands)
             tallest = max(hand, key=lambda h: h[0] + 2 * h[1])  # a button row: about two lines
-            mode = f"{players // 2}v{players // 2} {'con' if flor else 'sin'} flor"
+            mode = f"{mode_of(players)} {'con' if flor else 'sin'} flor"
             print(
                 f"{mode}: boards {len(boards)}, tallest {board[-1][0]} lines, p95 "
                 f"{board[int(0.95 * (len(board) - 1))][0]} · hand messages {len(hands)}, "
