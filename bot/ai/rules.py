@@ -206,7 +206,7 @@ class _Normal:
         if self.rival is not None and self.rival.envido_meant < 1:
             meant = self.rival.envido_meant  # a rival who bluffs envido: its chant says less
             p = meant * p + (1 - meant) * envido_chance(self.obs, mine, 0, good)
-        falta_points = falta(self.obs.scores, self.target)
+        falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
         wanted = envido_wanted_value(chain, falta_points)
         refused = envido_not_wanted_value(chain)
         # a tie (a refusal that loses the match, a want reckoned as lost too) is wanted:
@@ -230,7 +230,7 @@ class _Normal:
         mine = envido_value(self.obs.dealt)
         good = "ev" in self.signs
         p = envido_chance(self.obs, mine, 0, good)
-        falta_points = falta(self.obs.scores, self.target)
+        falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
         best: tuple[float, Action | None] = (self.eq(), None)
         accept = {K.ENVIDO: 0.55, K.REAL_ENVIDO: 0.45, K.FALTA_ENVIDO: 0.35}
         for kind in ENVIDO_CHANTS:

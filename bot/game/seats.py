@@ -107,6 +107,14 @@ def duel(first: int, second: int) -> Duel:
     return Duel(2, (min(first, second), max(first, second)), ((even,), (odd,)))
 
 
+def duel_pair(count: int, dealer: int, number: int) -> tuple[int, int]:
+    """Duel `number` (0, 1, 2) of a pica-pica hand dealt by `dealer` (R39): the seat `number`
+    places after the mano, and its opposite; the first of the two is the duel mano."""
+    full = seats(count)
+    first = full.order_from(full.next(dealer))[number]
+    return first, full.opposite(first)
+
+
 def mode_of(count: int) -> str:
     return seats(count).mode
 

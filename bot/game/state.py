@@ -53,7 +53,7 @@ from bot.game.scoring import (
     truco_not_wanted_value,
     truco_wanted_value,
 )
-from bot.game.seats import SEAT_COUNTS, Seats, seats, side_of
+from bot.game.seats import SEAT_COUNTS, Seats, duel_pair, seats, side_of
 from bot.game.seats import duel as duel_of
 
 K = ActionKind
@@ -79,11 +79,19 @@ class MatchConfig:
     flor: bool = True
     mazo_penalty: bool = True  # R24 house rule
     pica_pica: bool = True  # 3v3 only (R36)
+    duel_falta: int = 0  # 3v3 option: a falta envido in a duel is worth R18 (0) or a fixed 6 (R42)
 
     def __post_init__(self) -> None:
         for name, allowed in PLAYABLE.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}")
+
+    def envido_falta(self, scores: Sequence[int], in_duel: bool) -> int:
+        """What a falta envido is worth now: R18, or in a pica-pica duel the fixed value this
+        table chose (R42's option; a contraflor al resto stays R18 everywhere)."""
+        if in_duel and self.duel_falta:
+            return self.duel_falta
+        return falta(scores, self.target)
 
     def cycled(self, name: str) -> MatchConfig:
         """These rules with `name` moved to its next choice (round again after the last; a
@@ -94,11 +102,12 @@ class MatchConfig:
         return replace(self, **{name: after})
 
     def to_dict(self) -> dict[str, Any]:
-        # (pica-pica only where it means something: the stored form of 1v1 and 2v2 unchanged)
+        # (the 3v3 options only where they mean something: the stored form of 1v1 and 2v2
+        # unchanged)
         return {
             name: getattr(self, name)
             for name in CHOICES
-            if name != "pica_pica" or self.players == 6
+            if name not in SIX_ONLY or self.players == 6
         }
 
     @staticmethod
@@ -109,6 +118,7 @@ class MatchConfig:
             data = {**data, "mazo_penalty": data["house"]}
         kinds = {
             "players": int, "target": int, "flor": bool, "mazo_penalty": bool, "pica_pica": bool,
+            "duel_falta": int,
         }  # fmt: skip
         return MatchConfig(**{name: kinds[name](data[name]) for name in CHOICES if name in data})
 
@@ -120,7 +130,9 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "flor": (True, False),
     "mazo_penalty": (True, False),
     "pica_pica": (True, False),
+    "duel_falta": (0, 6),
 }
+SIX_ONLY = ("pica_pica", "duel_falta")  # the options of a table of six
 # What the engine plays (the same as the lobby offers).
 PLAYABLE: dict[str, tuple[Any, ...]] = CHOICES
 
@@ -218,8 +230,8 @@ class HandState:
             self.table: Seats = full
             self.mano = full.next(dealer)
         else:
-            first = full.order_from(full.next(dealer))[duel]
-            self.table = duel_of(first, full.opposite(first))
+            first, second = duel_pair(full.count, dealer, duel)
+            self.table = duel_of(first, second)
             self.mano = first  # the duel mano
         players = self.table.count
         self.players = players  # the seats that play it: 2 in a duel
@@ -986,7 +998,8 @@ class MatchState:
             said = h.say_in_turn(everyone, values)
             winner_seat = [w.seat for w in said if w.value is not None][-1]  # the best said
             winner = side_of(winner_seat)
-            points = envido_wanted_value(chain, falta(self.scores, self.config.target))
+            falta_points = self.config.envido_falta(self.scores, h.duel is not None)
+            points = envido_wanted_value(chain, falta_points)
             h.envido_winner = winner_seat  # its cards prove the value at the hand's end
             events.append(EnvidoResolved(True, winner, points, tuple(said)))
             self._score(winner, points, ScoreReason.ENVIDO, events)

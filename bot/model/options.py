@@ -20,6 +20,7 @@ class Option(StrEnum):
     FLOR = "flor"  # con or sin flor
     HOUSE = "house"  # R24's house rule: leaving early in round 1 gives 2
     PICA = "pica"  # pica-pica in 3v3 (R36): shown for 3v3 only
+    FALTA = "falta"  # a falta envido in a pica-pica duel: R18 or a fixed 6 (R42's option)
     TIMER = "timer"  # seconds a player has to move
     BOT = "bot"  # the computer players' level
     LANG = "lang"  # the chat's language (a group default only)
@@ -32,9 +33,11 @@ RULE_OF = {
     Option.FLOR: "flor",
     Option.HOUSE: "mazo_penalty",
     Option.PICA: "pica_pica",
+    Option.FALTA: "duel_falta",
 }
 LOBBY_OPTIONS = (
-    Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.PICA, Option.TIMER, Option.BOT,
+    Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.PICA, Option.FALTA,
+    Option.TIMER, Option.BOT,
 )  # fmt: skip
 CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG)
 

@@ -258,6 +258,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
         Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
         Option.PICA: ("pica", t("option.flor_on") if config.pica_pica else t("option.flor_off")),
+        Option.FALTA: ("falta", str(config.duel_falta) if config.duel_falta else "R18"),
         Option.TIMER: ("timer", f"{seconds} s" if seconds else t("option.timer_off")),
         Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
         Option.LANG: ("lang", t.language),
@@ -320,12 +321,20 @@ def rules_line(t: Translator, config: MatchConfig) -> str:
     )
     if config.players == 6:
         line += t("rules.pica_on") if config.pica_pica else t("rules.pica_off")
+        if config.pica_pica and config.duel_falta:
+            line += t("rules.duel_falta", points=config.duel_falta)
     return line
 
 
 def shown_options(options: Sequence[Option], config: MatchConfig) -> list[Option]:
-    """The options that mean something for these rules (pica-pica: 3v3 only)."""
-    return [o for o in options if o is not Option.PICA or config.players == 6]
+    """The options that mean something for these rules (pica-pica: 3v3 only; the falta in a
+    duel: with pica-pica only)."""
+    six = config.players == 6
+    return [
+        o
+        for o in options
+        if (o is not Option.PICA or six) and (o is not Option.FALTA or (six and config.pica_pica))
+    ]
 
 
 def score_lines(t: Translator, who: Seating, scores: Sequence[int], target: int) -> list[str]:

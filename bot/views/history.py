@@ -14,7 +14,7 @@ from bot.game import Action, ActionKind, AnyAction, Deal, MatchConfig
 from bot.game.ending import ending_of
 from bot.game.fair import commitment, fair_deal
 from bot.game.record import HandRecord
-from bot.game.seats import seats, side_of
+from bot.game.seats import duel_pair, seats, side_of
 from bot.i18n import Translator
 from bot.model.table import Table
 from bot.views.common import Button, Keys, Seating, card_name, cards_text, split_html
@@ -106,10 +106,20 @@ def _action_text(t: Translator, who: Seating, action: Action) -> str:
 
 def hand_block(t: Translator, who: Seating, config: MatchConfig, hand: HandRecord) -> str:
     log = hand.log
-    mano = seats(len(log.dealt)).next(log.dealer)
-    lines = [t("partida.hand", number=log.number, dealer=who.seat(log.dealer), mano=who.seat(mano))]
-    for seat, cards in enumerate(log.dealt):
-        lines.append(f"🃏 {who.seat(seat)}: {cards_text(t, cards)}")
+    if log.duel is None:
+        mano = seats(len(log.dealt)).next(log.dealer)
+        lines = [
+            t("partida.hand", number=log.number, dealer=who.seat(log.dealer), mano=who.seat(mano))
+        ]
+        playing: Sequence[int] = range(len(log.dealt))
+    else:  # one duel of a pica-pica hand (R39): its two seats, their cards
+        playing = duel_pair(len(log.dealt), log.dealer, log.duel)
+        first, second = (who.seat(seat) for seat in playing)
+        lines = [
+            t("partida.duel", number=log.number, duel=log.duel + 1, first=first, second=second)
+        ]
+    for seat in playing:
+        lines.append(f"🃏 {who.seat(seat)}: {cards_text(t, log.dealt[seat])}")
     if log.history:
         lines.append(" · ".join(_action_text(t, who, a) for a in log.history))
     ending = ending_of(config, log)

@@ -91,4 +91,5 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
         Button(t("button.open_private"), url=join_link),
         Button(t("button.cancel"), pack(LobbyData(tid, "o", "cancel"))),
     ]
-    return Keys.of([first, toggles[:2], toggles[2:4], toggles[4:], bot_buttons(t, table), last])
+    pairs = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]  # two to a row on a phone
+    return Keys.of([first, *pairs, bot_buttons(t, table), last])

@@ -143,7 +143,8 @@ def _stakes(t: Translator, who: Seating, obs: Observation) -> str | None:
     if obs.pending is Pending.ENVIDO:
         chain = [kind for _, kind in obs.calls if kind in ENVIDO_CHANTS]
         if chain:
-            yes = envido_wanted_value(chain, falta(obs.scores, obs.config.target))
+            falta_points = obs.config.envido_falta(obs.scores, obs.duel is not None)
+            yes = envido_wanted_value(chain, falta_points)
             no = envido_not_wanted_value(chain)
             return t("pending.envido_stakes", yes=yes, side=who.side(t, side), no=no)
     return None

@@ -148,6 +148,8 @@ class NewTableBody(_Body):
     target: Literal[15, 30] = 30
     flor: bool = True
     house: bool = True
+    pica: bool = True  # 3v3: pica-pica hands (R36)
+    duel_falta: Literal[0, 6] = 0  # 3v3: a falta envido in a duel, R18 (0) or a fixed 6 (R42)
     level: Literal["facil", "normal", "dificil"] = "normal"
     friend: bool = False  # a friend takes a seat: the rival in 1v1, the partner in 2v2
     timer: Literal[0, 30, 60, 120] = 0  # seconds a move (0: sin tiempo)

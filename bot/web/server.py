@@ -699,7 +699,7 @@ class WebTable:
         body = await self._body(request, NewTableBody, language_of(request))
         config = MatchConfig(
             players=players_of(body.mode), target=body.target, flor=body.flor,
-            mazo_penalty=body.house,
+            mazo_penalty=body.house, pica_pica=body.pica, duel_falta=body.duel_falta,
         )  # fmt: skip
         table_seats = seats(config.players)
         # A friend takes a seat (the rival in 1v1, the partner in teams); computer players

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 
 from tests.conftest import GROUP, Harness
 from tests.fakebot import FakeUser, StoredMessage
@@ -36,13 +37,19 @@ async def open_table(h: Harness, users: list[FakeUser], args: str = "", chat: in
 
 
 async def play_to_the_end(
-    h: Harness, users: list[FakeUser], seed: int, max_taps: int = 3000, chat: int = GROUP
+    h: Harness,
+    users: list[FakeUser],
+    seed: int,
+    max_taps: int = 3000,
+    chat: int = GROUP,
+    stop: Callable[[], Awaitable[bool]] | None = None,
 ) -> int:
-    """Tap legal buttons in private chats until the match ends; returns the taps made."""
+    """Tap legal buttons in private chats until the match ends (or `stop` says so); returns
+    the taps made."""
     rng = random.Random(seed)
     for taps in range(max_taps):
         await h.settle()
-        if match_over(h, chat):
+        if match_over(h, chat) or (stop is not None and await stop()):
             return taps
         options = [(u, m) for u in users if (m := hand_message(h, u)) is not None]
         assert options, "the game waits on nobody"

@@ -8,11 +8,18 @@ from pathlib import Path
 from bot.ai.signs import signs_to_show
 from bot.game import replay
 from bot.game.actions import parse_any
+from bot.game.seats import duel_pair
 from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table
 from bot.views.common import computer_names
 from tests.conftest import GROUP, Harness, harness_with
-from tests.e2e.helpers import action_buttons, hand_message, match_over, play_to_the_end
+from tests.e2e.helpers import (
+    action_buttons,
+    hand_message,
+    match_over,
+    open_table,
+    play_to_the_end,
+)
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 
@@ -436,3 +443,82 @@ async def test_two_bot_partners_let_the_stronger_answer(harness: Harness) -> Non
             checked += 1
         state.apply(action)
     assert checked >= 2  # the match did put the question to the pair
+
+
+async def six_in_a_duel(h: Harness) -> tuple[list[FakeUser], Table]:
+    """Six people at /nueva 3v3 15, played by taps until a pica-pica hand's first duel is on."""
+    names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
+    users = [h.user(31 + i, name) for i, name in enumerate(names)]
+    await open_table(h, users, "3v3 15")
+
+    async def in_a_duel() -> bool:
+        state = (await the_table(h)).state
+        return state is not None and state.hand is not None and state.hand.duel == 0
+
+    await play_to_the_end(h, users, seed=45, stop=in_a_duel)
+    assert await in_a_duel(), "no pica-pica hand came: pick another seed"
+    return users, await the_table(h)
+
+
+async def test_r45_a_computer_player_takes_a_seat_mid_pica_pica_and_nothing_changes(
+    harness: Harness,
+) -> None:
+    """R45: in the first duel of a pica-pica hand, a player whose duel comes later leaves; a
+    partner hands the seat to a computer player, which plays that duel when it comes; the
+    hand's three duels and the redondo after it come as scheduled."""
+    h = harness
+    users, table = await six_in_a_duel(h)
+    state = table.state
+    assert state is not None and state.hand is not None
+    number = state.hand.number
+    later = duel_pair(6, state.hand.dealer, 2)  # the third duel's two seats
+    leaver = next(u for u in users if table.seat_of(u.id) == later[0])
+    seat = later[0]
+    prompt = await abandon(h, leaver)
+    partner = next(u for u in users if table.seat_of(u.id) in table.geometry.partners(seat))
+    answer = await partner.tap(GROUP, prompt.message_id, "🤖 Que siga un bot")
+    assert answer["text"] == "Sigue un bot."
+    await h.settle()
+    table = await the_table(h)
+    assert table.seats[seat] == BOT_IDS["normal"] and table.vacated is None
+    people = [u for u in users if u is not leaver]
+
+    async def hand_over() -> bool:
+        now = (await the_table(h)).state
+        return now is None or now.is_over or now.hand is None or now.hand.number != number
+
+    await play_to_the_end(h, people, seed=46, stop=hand_over)
+    table = await the_table(h)
+    assert table.state is not None
+    log = await logged(h, table.id)
+    moves = [parse_any(code) for _, code in log]
+    # the computer player moved in the third duel, and only there
+    bot_moves = [parse_any(code) for user, code in log if user == BOT_IDS["normal"] and ":" in code]
+    assert bot_moves and all(a.seat == seat for a in bot_moves)  # type: ignore[union-attr]
+    # the schedule did not change: one deal for the three duels, then a redondo
+    again = replay(table.config, moves)
+    assert again.to_dict() == table.state.to_dict()
+    if not table.state.is_over:
+        assert table.state.hand is not None and table.state.hand.number == number + 1
+        assert table.state.hand.duel is None
+
+
+async def test_r45_a_side_that_concedes_in_a_duel_concedes_the_match_whole(
+    harness: Harness,
+) -> None:
+    h = harness
+    users, table = await six_in_a_duel(h)
+    assert table.state is not None and table.state.hand is not None
+    first, _ = duel_pair(6, table.state.hand.dealer, 1)  # a seat not in the duel on
+    leaver = next(u for u in users if table.seat_of(u.id) == first)
+    prompt = await abandon(h, leaver)
+    partner = next(u for u in users if table.seat_of(u.id) in table.geometry.partners(first))
+    answer = await partner.tap(GROUP, prompt.message_id, "🏁 Terminar")
+    assert answer["text"] == "Partida terminada."
+    await h.settle()
+    record = await h.db.fetchone("SELECT * FROM matches")
+    assert record is not None and record["outcome"] == "conceded"
+    assert record["winner_side"] == 1 - table.geometry.side(first)
+    assert match_over(h)
+    done = await h.services.tables.get(table.id)
+    assert done is not None and done.status.value == "finished"

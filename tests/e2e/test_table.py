@@ -399,6 +399,34 @@ async def test_senas_reach_the_partner_and_rivals_may_catch_them(
         assert len(caught) == 2
 
 
+async def test_f18_in_a_redondo_a_sena_reaches_both_partners_and_any_rival_may_catch_it(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    async with harness_with(fake, tmp_path / "s6.db", sign_catch_chance=1.0) as h:
+        names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
+        users = [h.user(20 + i, name) for i, name in enumerate(names)]
+        await open_table(h, users, "3v3")  # hand 1 is always a redondo (R38)
+        table = await h.services.tables.table_in(GROUP, 0)
+        assert table is not None and table.state is not None and table.state.hand is not None
+        assert table.state.hand.duel is None
+        ana = users[0]
+        seat = table.seat_of(ana.id)
+        assert seat is not None
+        partners = [table.seats[s] for s in table.geometry.partners(seat)]
+        rivals = [table.seats[s] for s in table.geometry.rivals(seat)]
+        message = [m for m in h.fake.live(ana.id) if m.buttons()][-1]
+        await ana.tap(ana.id, message.message_id, "🤫 Hacer una seña")
+        await h.settle()
+        await ana.tap(ana.id, message.message_id, "Levantar las cejas")
+        await h.settle()
+        for partner in partners:  # both partners see it
+            assert any("te hace una seña" in t for t in h.fake.texts(partner or 0)), partner
+        for rival in rivals:  # no rival is told it as a partner
+            assert not any("te hace una seña" in t for t in h.fake.texts(rival or 0)), rival
+        caught = [t for t in h.fake.texts(GROUP) if "le vio la seña" in t]
+        assert len(caught) == 3  # each of the three rivals may catch it (here each does)
+
+
 async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")

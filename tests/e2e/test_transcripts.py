@@ -4,13 +4,15 @@ account of the match (a replay of the action log)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.game import MatchState, replay
+from bot.game import MatchConfig, MatchState, replay
 from bot.game.actions import parse_any
 from bot.game.events import (
     CardPlayed,
@@ -27,6 +29,7 @@ from bot.model.table import Table
 from bot.views.common import card_short, phone_lines, plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table, play_to_the_end
+from tests.e2e.test_history import readme_snippet
 from tests.explained import check
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
@@ -281,8 +284,6 @@ async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harnes
         assert check(texts, sides, f"{user.first_name}'s chat") > len(hands)
         mine = [m for m in h.fake.live(user.id) if m.text.startswith("🏆")]
         assert len(mine) == 1, f"{user.first_name}'s chat never said who won"
-    import os
-
     if os.environ.get("TRUCO_SHOW"):  # (to read as a player: a duel's board and a chat)
         print(plain(duels[len(duels) // 2]), "\n---")
         ana = [t for _, t in h.fake.timeline[users[0].id] if "⚔️" in t]
@@ -295,3 +296,48 @@ async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harnes
     heights = sorted(phone_lines(b) for b in seen)
     print(f"3v3 board: tallest {heights[-1]} lines, p95 {heights[int(len(heights) * 0.95)]}")
     assert heights[-1] <= MOST_LINES, plain(max(seen, key=phone_lines))
+    await read_back_six(h, users[1], done)
+
+
+async def read_back_six(h: Harness, user: FakeUser, table: Table) -> None:
+    """A finished 3v3 match looked back on: /historial names the trios, /partida tells each
+    pica-pica duel, the export replays with the engine, /verificar checks its deals."""
+    state = table.state
+    assert state is not None and table.seed is not None
+    user.send(GROUP, "/historial")
+    await h.settle()
+    listing = h.fake.last(GROUP)
+    assert f"{state.scores[0]}–{state.scores[1]}" in listing.text
+    assert plain(listing.text).count(" y ") >= 2, plain(listing.text)  # two trios
+    await user.tap(GROUP, listing.message_id, f"🔎 {table.id}")
+    await h.settle()
+    account = h.fake.last(GROUP)
+    seen = account.text
+    while any(b["text"] == "▶️" for b in account.buttons()):
+        await user.tap(GROUP, account.message_id, "▶️")
+        await h.settle()
+        account = h.fake.messages[GROUP][account.message_id]
+        seen += account.text
+    assert all(len(text) <= 4096 for text in h.fake.texts(GROUP))
+    hands = {int(n) for n in re.findall(r"<b>Mano (\d+)[,<]", seen)}
+    assert hands == set(range(1, state.hand_number + 1)), sorted(hands)
+    assert re.search(r"duelo 3", plain(seen)), plain(seen)[:3000]
+    if os.environ.get("TRUCO_SHOW"):
+        start = plain(seen).find("duelo 1")
+        print(plain(seen)[start - 20 : start + 900])
+    await user.tap(GROUP, account.message_id, "📄 Exportar JSON")
+    await h.settle()
+    chat, filename, body, _ = h.fake.documents[-1]
+    assert chat == user.id and filename == f"partida-{table.id}.json"
+    exported = json.loads(body)
+    config = MatchConfig.from_dict(exported["config"])
+    assert config == table.config and config.players == 6
+    again = replay(config, [parse_any(code) for code in exported["log"]])
+    assert again.to_dict() == state.to_dict()
+    user.send(GROUP, f"/verificar {table.id}")
+    await h.settle()
+    verdict = h.fake.last(GROUP).text
+    assert f"Los {state.hand_number} repartos salen de la semilla ✅" in verdict, verdict
+    namespace: dict[str, object] = {}
+    exec(readme_snippet(), namespace)  # docs/playing.md's check, on six hands a deal
+    assert namespace["check"](exported) is True  # type: ignore[operator]

@@ -334,3 +334,29 @@ def test_r43_r44_a_no_quiero_ends_only_its_duel_and_all_three_are_played_past_25
     do(state, "5:m")  # in its round 1: R24 applies to a duel as to a 1v1 hand (2)
     assert state.needs_deal and state.scores == [29, 10]
     assert not state.pica_pica_next()  # out of the window: redondos from now on
+
+
+def test_r42_option_a_fixed_falta_in_a_duel_changes_the_falta_envido_only() -> None:
+    # the option "falta envido in a duel: a fixed 6": at 20-12 a wanted falta in a duel is 6
+    fixed = MatchConfig(players=6, duel_falta=6)
+    state = dealt_after(3, 1, (20, 12), config=fixed)
+    state.apply(deal_of("12o 12b 10c | 6o 2o 12c | 4o 5c 6b | 10b 11o 4e | 7e 1e 3b | 4c 5o 6e"))
+    events = do(state, "3:fe", "0:q")
+    assert [e.points for e in events if isinstance(e, Scored)] == [6]
+    assert observe(state, 4).config.envido_falta(state.scores, True) == 6
+    # in a redondo the falta is R18's still
+    state = dealt_after(4, 2, (20, 12), pica=True, config=fixed)
+    state.apply(deal_of("12o 12b 10c | 6o 2o 12c | 4o 5c 6b | 10b 11o 4e | 7e 1e 3b | 4c 5o 6e"))
+    assert state.hand is not None and state.hand.duel is None
+    mano = state.acting_seats()[0]
+    events = do(state, f"{mano}:fe", f"{(mano + 1) % 6}:q")
+    assert [e.points for e in events if isinstance(e, Scored)] == [10]
+    # a contraflor al resto in a duel stays R18 + 6: 20-12, seat 3 and seat 0 both hold flor
+    state = dealt_after(3, 1, (20, 12), config=fixed)
+    state.apply(deal_of("1o 2o 3o | 6o 2c 12c | 4o 5c 6b | 1c 4c 7c | 7e 1e 3b | 4b 5o 6e"))
+    events = do(state, "3:f", "0:cfr", "3:q")
+    assert [e.points for e in events if isinstance(e, Scored)] == [10 + 6]
+    # the stored form keeps it (tables of six only), and the lobby cycles it
+    assert MatchConfig.from_dict(fixed.to_dict()) == fixed
+    assert "duel_falta" not in MatchConfig(players=4, duel_falta=6).to_dict()
+    assert SIX.cycled("duel_falta") == fixed and fixed.cycled("duel_falta") == SIX

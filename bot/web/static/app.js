@@ -153,19 +153,25 @@ async function showNew() {
     choice("mode", w("mode"), [["1v1", "1v1"], ["2v2", "2v2"], ["3v3", "3v3"]]),
     choice("target", w("target"), [["30", "30"], ["15", "15"]]),
     choice("flor", w("flor"), [["1", w("con")], ["0", w("sin")]]),
+    choice("pica", w("pica"), [["0", w("picaOn")], ["6", w("picaSix")], ["-1", w("picaOff")]]),
     choice("level", w("level"), [["normal", w("normal")], ["facil", w("facil")],
                                  ["dificil", w("dificil")]]),
     choice("friend", w("seats"), [["0", w("partner")], ["1", w("friend")]]),
     choice("timer", w("timer"), [["0", w("notimer")], ["30", "30 s"], ["60", "60 s"],
                                  ["120", "120 s"]]),
     el("button", { type: "submit", id: "play" }, w("play")));
+  // (pica-pica and the falta in a duel: asked at a table of six only)
+  const pica = form.querySelector("#pica").parentElement;
+  const six = () => { pica.hidden = form.querySelector("#mode").value !== "3v3"; };
+  form.querySelector("#mode").addEventListener("change", six);
+  six();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const v = (id) => form.querySelector("#" + id).value;
     try {
       const data = await api("POST", "/api/local/new", { mode: v("mode"), target: +v("target"),
-        flor: v("flor") === "1", level: v("level"), friend: v("friend") === "1",
-        timer: +v("timer"), language: lang });
+        flor: v("flor") === "1", pica: v("pica") !== "-1", duel_falta: Math.max(0, +v("pica")),
+        level: v("level"), friend: v("friend") === "1", timer: +v("timer"), language: lang });
       openTable(data.table);
     } catch (e) { toast(e.message); }
   });
