@@ -1,6 +1,7 @@
 """The board's and the private hand message's height on a phone, at every step of random matches.
 
     python bench/board_lines.py [--matches N] [--seed S] [--names typical|short|long] [--show]
+                                [--modes 1v1,2v2,3v3]
 
 Each message is drawn as its reader sees it (the board: the end of the last hand, score, the
 hand in play, its betting, the short seal; each player's hand message: the same said to them,
@@ -75,8 +76,9 @@ def main() -> None:
     parser.add_argument("--language", default="es")
     parser.add_argument("--names", choices=sorted(NAMES), default="typical")
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--modes", default=",".join(mode_of(n) for n in SEAT_COUNTS))
     args = parser.parse_args()
-    for players in SEAT_COUNTS:
+    for players in (n for n in SEAT_COUNTS if mode_of(n) in args.modes.split(",")):
         for flor in (True, False):
             rng = random.Random(args.seed)
             config = MatchConfig(players=players, flor=flor)

@@ -34,12 +34,18 @@ class Reading:
     points: Counter[tuple[int, int, int, bool]]  # (hand, side, points, during) -> how many
 
 
-def read(text: str, sides: Sequence[str]) -> Reading | None:
-    """The score and the points a message shows (None: a message without a score)."""
+Side = str | tuple[str, str]  # a side's name, or its name on the score line and elsewhere
+
+
+def read(text: str, named: Sequence[Side]) -> Reading | None:
+    """The score and the points a message shows (None: a message without a score). A trio
+    is named whole on the score lines ("Ana, Caro y Eva: 7") and shortly where its points are
+    told ("los de Ana +2")."""
     lines = plain(text).splitlines()
     scores: list[int | None] = [None, None]
+    sides = [n if isinstance(n, str) else n[1] for n in named]
     for line in lines:
-        for side, name in enumerate(sides):
+        for side, name in enumerate(n if isinstance(n, str) else n[0] for n in named):
             if scores[side] is None and (m := re.match(rf"{re.escape(name)}: (\d+)\b", line)):
                 scores[side] = int(m.group(1))
     if scores[0] is None or scores[1] is None:
@@ -75,7 +81,7 @@ def read(text: str, sides: Sequence[str]) -> Reading | None:
 
 
 def check(
-    texts: Sequence[str], sides: Sequence[str], where: str = "", from_zero: bool = True
+    texts: Sequence[str], sides: Sequence[Side], where: str = "", from_zero: bool = True
 ) -> int:
     """Every change of the score along these versions of a message is explained (from 0-0, or,
     not `from_zero`, from the first version's score); returns how many versions were read."""

@@ -136,6 +136,13 @@ class Seating:
         """A side by its players' names: "Ana", "Ana y Carla", "Ana, Carla y Eva"."""
         return both(t, [self.seat(s) for s in self.table.of_side(side)])
 
+    def short(self, t: Translator, side: int) -> str:
+        """A side where it comes up again and again (points, stakes): its players' names up to
+        two, "los de Ana" for a trio (the score lines name the three)."""
+        if self.table.team_size < 3:
+            return self.side(t, side)
+        return t("side.of", name=self.seat(self.table.of_side(side)[0]))
+
     def either(self, t: Translator, seats_: Sequence[int]) -> str:
         """ "Ana", "Ana o Carla", "Ana, Carla o Eva"."""
         return either(t, [self.seat(s) for s in seats_])
@@ -156,11 +163,17 @@ def either(t: Translator, names: Sequence[str]) -> str:
 
 
 def said_line(t: Translator, who: Seating, said: Sequence[tuple[int, int | None]]) -> str:
-    """Values said in turn (R19): "Ana 25 · Beto son buenas · Carla 31"."""
-    return " · ".join(
-        f"{who.seat(seat)} {t('said.son_buenas') if value is None else value}"
-        for seat, value in said
-    )
+    """Values said in turn (R19): "Ana 25 · Beto son buenas · Carla 31". Where three or more
+    said "son buenas" (six at a table), they are named together at the end: "Ana 25 · Carla 31
+    · son buenas: Beto, Dani y Eva"."""
+    good = [who.seat(seat) for seat, value in said if value is None]
+    if len(good) < 3:
+        return " · ".join(
+            f"{who.seat(seat)} {t('said.son_buenas') if value is None else value}"
+            for seat, value in said
+        )
+    values = [f"{who.seat(seat)} {value}" for seat, value in said if value is not None]
+    return " · ".join([*values, t("said.all_good", names=both(t, good))])
 
 
 def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:

@@ -105,7 +105,7 @@ def points_texts(t: Translator, who: Seating, ending: HandEnding) -> list[str]:
             else:
                 why = ", ".join(f"{reason_text(t, who, p)} +{p.points}" for p in mine)
             key = "ending.counted" if during else "ending.scored"
-            out.append(t(key, side=who.side(t, side), count=who.size(side), points=total,
+            out.append(t(key, side=who.short(t, side), count=who.size(side), points=total,
                          reason=why))  # fmt: skip
     return out
 

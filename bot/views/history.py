@@ -126,7 +126,7 @@ def hand_block(t: Translator, who: Seating, config: MatchConfig, hand: HandRecor
     lines += said_lines(t, who, ending)
     lines += points_texts(t, who, ending)
     lines.append(
-        t("partida.after", side0=who.side(t, 0), side1=who.side(t, 1),
+        t("partida.after", side0=who.short(t, 0), side1=who.short(t, 1),
           a=hand.end_scores[0], b=hand.end_scores[1])
     )  # fmt: skip
     return "\n".join(lines)

@@ -137,7 +137,7 @@ def _stakes(t: Translator, who: Seating, obs: Observation) -> str | None:
     if obs.pending is Pending.TRUCO and chant in TRUCO_CHANTS:
         level = TRUCO_CHANTS.index(chant) + 1
         yes, no = truco_wanted_value(level), truco_not_wanted_value(level)
-        return t("pending.truco_stakes", yes=yes, side=who.side(t, side), no=no)
+        return t("pending.truco_stakes", yes=yes, side=who.short(t, side), no=no)
     if obs.pending is Pending.FLOR:
         return _flor_stakes(t, who, obs, chant, side)
     if obs.pending is Pending.ENVIDO:
@@ -146,7 +146,7 @@ def _stakes(t: Translator, who: Seating, obs: Observation) -> str | None:
             falta_points = obs.config.envido_falta(obs.scores, obs.duel is not None)
             yes = envido_wanted_value(chain, falta_points)
             no = envido_not_wanted_value(chain)
-            return t("pending.envido_stakes", yes=yes, side=who.side(t, side), no=no)
+            return t("pending.envido_stakes", yes=yes, side=who.short(t, side), no=no)
     return None
 
 
@@ -154,7 +154,7 @@ def _flor_stakes(
     t: Translator, who: Seating, obs: Observation, chant: ActionKind, side: int
 ) -> str:
     """R22: what a flor exchange's answers are worth (the best flor takes the contest)."""
-    name = who.side(t, side)
+    name = who.short(t, side)
     if chant is K.CONTRAFLOR_AL_RESTO:
         over_contra = any(kind is K.CONTRAFLOR for _, kind in obs.calls)
         best = FLOR_CONTESTED + falta(obs.scores, obs.config.target)
@@ -173,7 +173,7 @@ def pending_line(t: Translator, who: Seating, obs: Observation) -> str:
     if chanter is not None and chanter == obs.seat:
         head = t("pending.you_chanted", chant=chant)
     else:
-        name = who.seat(chanter) if chanter is not None else who.side(t, obs.pending_side)
+        name = who.seat(chanter) if chanter is not None else who.short(t, obs.pending_side)
         head = t("pending.chant", name=name, chant=chant)
     parts = [head]
     stakes = _stakes(t, who, obs)
@@ -225,7 +225,7 @@ def gap_lines(t: Translator, who: Seating, gap: Gap | None) -> list[str]:
     if gap is None:
         return []
     parts = [
-        t("bet.scored", side=who.side(t, side), points=gap.points[side])
+        t("bet.scored", side=who.short(t, side), points=gap.points[side])
         for side in (0, 1)
         if gap.points[side]
     ]
@@ -286,7 +286,7 @@ def bets(t: Translator, who: Seating, calls: Sequence[Call]) -> list[str]:
         scored_of = _SCORED_OF.get(what) if isinstance(what, Note) else None
         if scored_of is not None:  # the points, the moment they are scored
             side, points = call.values[0]
-            text = t("bet.scored", side=who.side(t, side), points=points)
+            text = t("bet.scored", side=who.short(t, side), points=points)
             if scored_of in open_bets:
                 lines[open_bets[scored_of]] += f" → {text}"
             else:

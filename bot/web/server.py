@@ -67,7 +67,7 @@ WEB_WORDS = tuple(
         "timer", "notimer", "options", "seal", "rematch", "final", "half", "left", "points",
         "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers", "watch",
         "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
-        "sealBad", "sealNone", "duel",
+        "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
     )
 )  # fmt: skip
 

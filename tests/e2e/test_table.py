@@ -486,6 +486,48 @@ async def test_config_sets_the_defaults_of_new_tables_for_admins_only(harness: H
     assert "1v1 · a 15 · sin flor" in h.fake.last(GROUP).text
 
 
+async def test_the_3v3_options_show_at_a_table_of_six_and_are_kept(harness: Harness) -> None:
+    """Pica-pica and the falta in a duel (R42's option) are offered for 3v3 only, the falta
+    only with pica-pica; the table starts with what the lobby showed."""
+    h = harness
+    names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
+    users = [h.user(70 + i, name) for i, name in enumerate(names)]
+    ana = users[0]
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    labels = [b["text"] for b in lobby.buttons()]
+    assert not any("Pica-pica" in x or "Falta en duelo" in x for x in labels), labels
+    for label in ("🔄 Juego: 1v1", "🔄 Juego: 2v2"):
+        await ana.tap(GROUP, lobby.message_id, label)
+        await h.settle()
+    lobby = h.fake.messages[GROUP][lobby.message_id]
+    labels = [b["text"] for b in lobby.buttons()]
+    assert {"🔄 Pica-pica: con", "🔄 Falta en duelo: R18"} <= set(labels), labels
+    assert lobby.reply_markup is not None
+    rows = [
+        len(row) for row in lobby.reply_markup["inline_keyboard"] if "🔄" in row[0]["text"]
+    ]
+    assert rows and max(rows) <= 2, rows  # the options two to a row on a phone
+    await ana.tap(GROUP, lobby.message_id, "🔄 Falta en duelo: R18")
+    await h.settle()
+    lobby = h.fake.messages[GROUP][lobby.message_id]
+    assert "falta 6 en duelo" in lobby.text, lobby.text
+    await ana.tap(GROUP, lobby.message_id, "🔄 Pica-pica: con")
+    await h.settle()
+    lobby = h.fake.messages[GROUP][lobby.message_id]
+    labels = [b["text"] for b in lobby.buttons()]
+    assert "🔄 Pica-pica: sin" in labels and not any("Falta en duelo" in x for x in labels)
+    await ana.tap(GROUP, lobby.message_id, "🔄 Pica-pica: sin")
+    await h.settle()
+    for index, user in enumerate(users[1:], start=1):
+        await user.tap(GROUP, lobby.message_id, f"✋ Equipo {index % 2 + 1}")
+        await h.settle()
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None
+    assert table.config == MatchConfig(players=6, pica_pica=True, duel_falta=6)
+
+
 async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(harness: Harness) -> None:
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")

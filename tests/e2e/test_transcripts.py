@@ -273,7 +273,9 @@ async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harnes
     done, hands = await finished(h)
     first = {u.id: u.first_name for u in users}
     seated = [first[u] for u in done.seats if u is not None]
-    sides = [f"{seated[s]}, {seated[s + 2]} y {seated[s + 4]}" for s in (0, 1)]
+    sides = [
+        (f"{seated[s]}, {seated[s + 2]} y {seated[s + 4]}", f"los de {seated[s]}") for s in (0, 1)
+    ]
     seen = boards(h)
     duels = [b for b in seen if re.search(r"mano \d+, duelo [123]", plain(b))]
     assert duels, "no pica-pica hand in a whole 3v3 match: pick another seed"

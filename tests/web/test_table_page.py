@@ -267,6 +267,27 @@ async def test_a_new_tab_keeps_the_seat_and_the_options_are_on_the_page(
     await context.close()
 
 
+async def test_the_3v3_options_are_asked_at_a_table_of_six_only(
+    browser: Browser, local_url: str
+) -> None:
+    """Pica-pica and the falta in a duel (R42's option) on the new-table form: hidden until
+    3v3 is chosen, and the table plays what was chosen (its options panel says so)."""
+    context = await browser.new_context(viewport={"width": 360, "height": 640}, locale="es-AR")
+    page = await context.new_page()
+    await page.goto(local_url)
+    await enter(page, local_url, "Ana")
+    await expect(page.locator("#pica")).to_be_hidden()
+    await page.select_option("#mode", "3v3")
+    await expect(page.locator("#pica")).to_be_visible()
+    await page.select_option("#pica", "6")
+    await page.select_option("#level", "facil")
+    await page.click("#play")
+    await expect(page.locator("#hand img")).to_have_count(3)
+    await page.click("#options summary")
+    await expect(page.locator("#options .panel")).to_contain_text("falta 6 en duelo")
+    await context.close()
+
+
 async def test_the_pages_pass_the_accessibility_check(browser: Browser, local_url: str) -> None:
     """axe-core on the name form, the new table form and the table, light and dark: no serious
     or critical violation."""
