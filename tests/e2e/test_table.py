@@ -505,9 +505,7 @@ async def test_the_3v3_options_show_at_a_table_of_six_and_are_kept(harness: Harn
     labels = [b["text"] for b in lobby.buttons()]
     assert {"🔄 Pica-pica: con", "🔄 Falta en duelo: R18"} <= set(labels), labels
     assert lobby.reply_markup is not None
-    rows = [
-        len(row) for row in lobby.reply_markup["inline_keyboard"] if "🔄" in row[0]["text"]
-    ]
+    rows = [len(row) for row in lobby.reply_markup["inline_keyboard"] if "🔄" in row[0]["text"]]
     assert rows and max(rows) <= 2, rows  # the options two to a row on a phone
     await ana.tap(GROUP, lobby.message_id, "🔄 Falta en duelo: R18")
     await h.settle()

@@ -86,3 +86,18 @@ def test_translator_formats_and_falls_back_to_spanish() -> None:
     t = translator("en")
     assert t("card", number=7, suit=t("suit.e")) == "7 of espadas"
     assert translator("xx")("card", number=1, suit="oro") == "1 de oro"
+
+
+def test_every_word_the_web_page_asks_for_is_sent_to_it() -> None:
+    """app.js asks `w("key")` for the words the server sends it (WEB_WORDS): a key missing
+    there shows as its bare name on the page."""
+    import re
+    from pathlib import Path
+
+    from bot.web.server import WEB_WORDS
+
+    script = (Path(__file__).resolve().parents[2] / "bot" / "web" / "static" / "app.js").read_text()
+    asked = set(re.findall(r"\bw\(\"([A-Za-z_]+)\"\)", script))
+    assert asked and asked <= {word.removeprefix("web.") for word in WEB_WORDS}, sorted(
+        asked - {word.removeprefix("web.") for word in WEB_WORDS}
+    )
