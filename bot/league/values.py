@@ -23,7 +23,9 @@ class Standing:
 
 @dataclass(frozen=True)
 class Pair:
-    names: tuple[str, str]
+    """Players who played on one side (two in 2v2, three in 3v3), and how they did."""
+
+    names: tuple[str, ...]
     played: int
     won: int
 

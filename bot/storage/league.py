@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from bot.game.seats import SIDES, side_of
 from bot.league.ratings import Rating, rate
 from bot.league.stats import STAT_NAMES, match_stats
@@ -128,23 +130,33 @@ class League:
         return result
 
     async def pairs(self, chat_id: int, players: int = 4, since: float | None = None) -> list[Pair]:
-        """The partners who won most together (in 3v3, two of a side of three)."""
+        """The sides who won most together: partners in 2v2, trios in 3v3 (all modes: the
+        pairs of any side)."""
         where, args = _filters(players, since)
+        size = 3 if players == 6 else 2
+        seats = [f"p{i}" for i in range(size)]
+        joins = "".join(
+            f" JOIN match_players {b} ON {b}.game_id = {a}.game_id AND {b}.side = {a}.side"
+            f" AND {b}.user_id > {a}.user_id"
+            for a, b in pairwise(seats)
+        )
+        names = "".join(f" LEFT JOIN players n{s} ON n{s}.user_id = {s}.user_id" for s in seats)
+        chosen = ", ".join(f"COALESCE(n{s}.name, '?') AS {s}" for s in seats)
+        ids = ", ".join(f"{s}.user_id" for s in seats)
+        named = ", ".join(f"n{s}.name" for s in seats)
         rows = await self.db.report(
-            "SELECT COALESCE(pa.name, '?') AS a, COALESCE(pb.name, '?') AS b, COUNT(*) AS played,"
-            " SUM(CASE WHEN m.winner_side = x.side THEN 1 ELSE 0 END) AS won"
-            " FROM match_players x JOIN match_players y"
-            "   ON y.game_id = x.game_id AND y.side = x.side AND y.user_id > x.user_id"
-            " JOIN matches m ON m.game_id = x.game_id"
-            " LEFT JOIN players pa ON pa.user_id = x.user_id"
-            " LEFT JOIN players pb ON pb.user_id = y.user_id"
+            f"SELECT {chosen}, COUNT(*) AS played,"
+            " SUM(CASE WHEN m.winner_side = p0.side THEN 1 ELSE 0 END) AS won"
+            f" FROM match_players p0{joins}"
+            " JOIN matches m ON m.game_id = p0.game_id"
+            f"{names}"
             f" WHERE m.chat_id = ? AND m.outcome IN {COUNTED}{where}"
-            " GROUP BY x.user_id, y.user_id, pa.name, pb.name"
-            " ORDER BY won DESC, played ASC, x.user_id, y.user_id LIMIT 10",
+            f" GROUP BY {ids}, {named}"
+            f" ORDER BY won DESC, played ASC, {ids} LIMIT 10",
             chat_id,
             *args,
         )
-        return [Pair((r["a"], r["b"]), r["played"], r["won"] or 0) for r in rows]
+        return [Pair(tuple(r[s] for s in seats), r["played"], r["won"] or 0) for r in rows]
 
     async def numbers(self, user_id: int, chat_id: int | None = None) -> PlayerNumbers:
         scope = " AND m.chat_id = ?" if chat_id is not None else ""

@@ -100,11 +100,13 @@ def standings_pages(
             title += f" · {number + 1}/{len(chunks)}"
         text = f"{title}\n<pre>{escape(chr(10).join(lines))}</pre>"
         if pairs and number == 0:
+            width = 9 if len(pairs[0].names) == 2 else 6  # a trio: three names in a line
             pair_lines = [
-                f"{_name(p.names[0], 9)}+{_name(p.names[1], 9)} {p.won}/{p.played}"[:WIDTH]
+                f"{'+'.join(_name(n, width) for n in p.names)} {p.won}/{p.played}"[:WIDTH]
                 for p in pairs[:TOP_PAIRS]
             ]
-            text += f"\n{t('tabla.pairs')}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
+            key = "tabla.pairs" if len(pairs[0].names) == 2 else "tabla.trios"
+            text += f"\n{t(key)}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
         pages.append(text)
     return pages
 

@@ -295,6 +295,10 @@ async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harnes
     await h.settle()
     standings = plain(h.fake.last(GROUP).text)
     assert "3v3" in standings and all(name in standings for name in names), standings
+    # the trios who won together, as the pairs of 2v2 are: three names a line, winners first
+    assert "Tríos" in standings, standings
+    trios = standings[standings.index("Tríos") :].splitlines()[1:]
+    assert any(re.fullmatch(r"\w+\+\w+\+\w+ 1/1", line) for line in trios), trios
     heights = sorted(phone_lines(b) for b in seen)
     print(f"3v3 board: tallest {heights[-1]} lines, p95 {heights[int(len(heights) * 0.95)]}")
     assert heights[-1] <= MOST_LINES, plain(max(seen, key=phone_lines))

@@ -117,6 +117,24 @@ async def test_standings_worked_out_by_hand(league_service: Core) -> None:
     assert all((c.after > c.before) == (c.name in ("Ana", "Caro")) for c in changes)
 
 
+async def test_trios_of_3v3_are_counted_as_the_pairs_of_2v2(league_service: Core) -> None:
+    service = league_service
+    for user, name in [(5, "Eva"), (6, "Fede")]:
+        await service.people.see(user, name, None)
+    await match(service, [1, 2, 3, 4, 5, 6], loser_side=1)  # Ana, Caro, Eva beat the others
+    await match(service, [1, 2, 3, 4, 5, 6], loser_side=0)
+    await match(service, [1, 2, 3, 4, 5, 6], loser_side=1)
+    await match(service, [1, 2, 3, 4], loser_side=1)  # a 2v2: not a trio
+    league = League(service.store.db)
+    trios = await league.pairs(CHAT, players=6)
+    assert [(set(p.names), p.played, p.won) for p in trios] == [
+        ({"Ana", "Caro", "Eva"}, 3, 2), ({"Beto", "Dani", "Fede"}, 3, 1),
+    ]  # fmt: skip
+    rows = {r.name: (r.played, r.won) for r in await league.standings(CHAT, players=6)}
+    assert rows == {"Ana": (3, 2), "Caro": (3, 2), "Eva": (3, 2),
+                    "Beto": (3, 1), "Dani": (3, 1), "Fede": (3, 1)}  # fmt: skip
+
+
 async def stored_ratings(db: Database, chat_id: int) -> dict[int, tuple[float, float, int]]:
     """A group's ratings as stored: user -> (mu, sigma, matches rated)."""
     rows = await db.fetchall(
