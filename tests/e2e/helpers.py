@@ -67,3 +67,15 @@ async def play_to_the_end(
         answer = await user.tap(user.id, message.message_id, button["text"])
         assert answer["text"] not in ("Esa jugada ya pasó.",), answer
     raise AssertionError("the match did not end")
+
+
+async def play_until_a_duel(h: Harness, users: list[FakeUser], seed: int) -> None:
+    """Tap as `play_to_the_end` does until a pica-pica hand's first duel is on (3v3)."""
+
+    async def in_a_duel() -> bool:
+        table = await h.services.tables.table_in(GROUP, 0)
+        state = table.state if table is not None else None
+        return state is not None and state.hand is not None and state.hand.duel == 0
+
+    await play_to_the_end(h, users, seed=seed, stop=in_a_duel)
+    assert await in_a_duel(), "no pica-pica hand came: pick another seed"

@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     match_over,
     open_table,
     play_to_the_end,
+    play_until_a_duel,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
@@ -450,13 +451,7 @@ async def six_in_a_duel(h: Harness) -> tuple[list[FakeUser], Table]:
     names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
     users = [h.user(31 + i, name) for i, name in enumerate(names)]
     await open_table(h, users, "3v3 15")
-
-    async def in_a_duel() -> bool:
-        state = (await the_table(h)).state
-        return state is not None and state.hand is not None and state.hand.duel == 0
-
-    await play_to_the_end(h, users, seed=45, stop=in_a_duel)
-    assert await in_a_duel(), "no pica-pica hand came: pick another seed"
+    await play_until_a_duel(h, users, seed=45)
     return users, await the_table(h)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GROUP, Harness, harness_with
-from tests.e2e.helpers import hand_message, open_table
+from tests.e2e.helpers import hand_message, open_table, play_until_a_duel
 from tests.fakebot import FakeTelegram
 
 
@@ -110,3 +110,23 @@ async def test_a_deadline_that_passed_while_down_fires_once(timed: Harness) -> N
     assert len(timeouts(h)) == 1
     rows = await h.db.fetchall("SELECT code FROM actions WHERE user_id IS NOT NULL")
     assert len(rows) == 1
+
+
+async def test_the_clock_runs_for_the_seat_of_a_pica_pica_duel(timed: Harness) -> None:
+    """3v3: in a duel, the deadline is the duel's seat's; at its end the conservative move is
+    made for that seat (R40: the other four have nothing to do)."""
+    h = timed
+    names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
+    users = [h.user(51 + i, name) for i, name in enumerate(names)]
+    await open_table(h, users, "3v3 15")
+    await play_until_a_duel(h, users, seed=45)
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None and table.deadline is not None
+    seat = table.state.acting_seats()[0]
+    name = names[[u.id for u in users].index(table.seats[seat] or 0)]
+    step = table.state.step
+    h.clock.advance(61)
+    await h.until(lambda: any(name in t for t in timeouts(h)))
+    await h.settle()
+    log = await h.db.fetchall("SELECT code FROM actions WHERE game_id = ? ORDER BY seq", table.id)
+    assert log[step]["code"].startswith(f"{seat}:")

@@ -1,6 +1,7 @@
 """The table of six in the engine: a test per rule of RULES.md's 3v3 (R28-R45) and its fine
-points (F11-F17), the worked examples exactly, and random playouts of six (con and sin flor,
-to 15 and 30, pica-pica on and off) with JSON round trips and replays."""
+points (F11-F17; F18, the señas, in tests/e2e/test_table.py; R45 at a real table in
+tests/e2e/test_bots.py), the worked examples exactly, and random playouts of six (con and sin
+flor, to 15 and 30, pica-pica on and off) with JSON round trips and replays."""
 
 from __future__ import annotations
 
