@@ -1,0 +1,507 @@
+"""A group's tournament, as plain values and the rules that move it: sign-ups, seeds, the
+bracket of an eliminación directa (byes to the best seeds), the rounds of a liguilla (everyone
+against everyone), series of one match or the best of three, standings and their tie-breaks,
+and who plays next. No I/O: the core's `Tournaments` service stores it and opens its tables.
+
+Entries are numbered by seed once the tournament starts (entry 0 is seed 1). A fixture is one
+tie between two entries (`a` and `b`), played as a series of matches; each match is a table of
+its own, found again by its tag (`tag_of`), so that a result is counted once whoever reads it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from bot.game import MatchConfig
+from bot.game.seats import SEAT_COUNTS, seats
+
+
+class Status(StrEnum):
+    SIGNUP = "signup"  # the sign-up message is open
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+OPEN_STATUSES = (Status.SIGNUP, Status.RUNNING)
+
+
+class Format(StrEnum):
+    KNOCKOUT = "ko"  # eliminación directa
+    LEAGUE = "liga"  # liguilla: everyone against everyone
+
+
+FORMATS = (Format.KNOCKOUT, Format.LEAGUE)
+SERIES = (1, 3)  # one match, or the best of three
+TIMERS = (60, 120, 300)  # seconds a move (a tournament always has a clock: it must end)
+TARGETS = (15, 30)
+LEAGUE_MOST = 8  # a liguilla of 8 is 28 fixtures: about the most a night holds
+KNOCKOUT_MOST = 32
+SIGNUP_SECONDS = 30 * 60  # sign-ups close by themselves (the tournament starts, or is called
+# off for want of entries)
+START_WINDOW = 5 * 60  # a side none of whose players acted this long after its match started
+# loses the tie by walkover
+
+
+class Refusal(StrEnum):
+    """Why a tournament cannot start (the service turns these into the core's refusals)."""
+
+    TOO_FEW = "too_few"
+    TOO_MANY = "too_many"
+    TEAMS_UNEVEN = "teams_uneven"
+
+
+@dataclass(frozen=True)
+class Game:
+    """One finished match of a series: its table, the fixture's side that won it (0: `a`,
+    1: `b`), the points each side made, and whether it was a walkover."""
+
+    table: int
+    winner: int
+    points: tuple[int, int]
+    walkover: bool = False
+
+    def to_json(self) -> list[Any]:
+        return [self.table, self.winner, list(self.points), self.walkover]
+
+    @staticmethod
+    def from_json(data: Sequence[Any]) -> Game:
+        table, winner, points, walkover = data
+        return Game(int(table), int(winner), (int(points[0]), int(points[1])), bool(walkover))
+
+
+@dataclass
+class Fixture:
+    """A tie between entries `a` and `b` (None: not known yet, the winner of an earlier
+    fixture; in a first round of eliminación, a bye)."""
+
+    round: int
+    slot: int
+    a: int | None = None
+    b: int | None = None
+    games: list[Game] = field(default_factory=list)
+    winner: int | None = None  # the entry that won the tie
+    bye: bool = False  # decided without a match: the other entry does not exist
+    walkover: bool = False  # decided because a side did not turn up
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.round, self.slot)
+
+    @property
+    def decided(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def ready(self) -> bool:
+        """Both entries known and the tie still to be played."""
+        return self.a is not None and self.b is not None and self.winner is None
+
+    def wins(self) -> tuple[int, int]:
+        won = [0, 0]
+        for game in self.games:
+            won[game.winner] += 1
+        return (won[0], won[1])
+
+    def points(self) -> tuple[int, int]:
+        return (sum(g.points[0] for g in self.games), sum(g.points[1] for g in self.games))
+
+    def entry_of(self, side: int) -> int | None:
+        return self.a if side == 0 else self.b
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "r": self.round, "s": self.slot, "a": self.a, "b": self.b,
+            "g": [g.to_json() for g in self.games], "w": self.winner, "bye": self.bye,
+            "wo": self.walkover,
+        }  # fmt: skip
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Fixture:
+        return Fixture(
+            int(data["r"]), int(data["s"]), data["a"], data["b"],
+            [Game.from_json(g) for g in data["g"]], data["w"], bool(data["bye"]),
+            bool(data["wo"]),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Line:
+    """An entry's line in a liguilla's standings."""
+
+    entry: int
+    played: int
+    won: int
+    points_for: int
+    points_against: int
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+
+@dataclass
+class Tournament:
+    id: int
+    chat_id: int
+    thread_id: int
+    opener_id: int
+    language: str
+    created_at: float
+    closes_at: float  # when the sign-ups close by themselves
+    status: Status = Status.SIGNUP
+    format: Format = Format.KNOCKOUT
+    config: MatchConfig = field(default_factory=lambda: MatchConfig(target=15))
+    series: int = 1
+    turn_seconds: int = 60
+    bots: bool = False  # a player who leaves may be replaced by a computer player
+    signed: list[int] = field(default_factory=list)  # people, in the order they signed up
+    entries: list[tuple[int, ...]] = field(default_factory=list)  # by seed, once started
+    seeded: int = 0  # how many entries got their seed from the league (the rest: drawn)
+    fixtures: list[Fixture] = field(default_factory=list)
+    champion: int | None = None  # the winning entry
+    version: int = 0
+    updated_at: float = 0.0
+    started_at: float | None = None
+    ended_at: float | None = None
+
+    # -- what it is --------------------------------------------------------------------------------
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @property
+    def team_size(self) -> int:
+        return seats(self.config.players).team_size
+
+    @property
+    def rounds(self) -> int:
+        return 1 + max((f.round for f in self.fixtures), default=-1)
+
+    def fixture(self, round_: int, slot: int) -> Fixture | None:
+        for fixture in self.fixtures:
+            if fixture.key == (round_, slot):
+                return fixture
+        return None
+
+    def entry_of(self, user_id: int) -> int | None:
+        for index, entry in enumerate(self.entries):
+            if user_id in entry:
+                return index
+        return None
+
+    def needed(self) -> int:
+        """Matches a side must win to take a tie."""
+        return self.series // 2 + 1
+
+    # -- options -------------------------------------------------------------------------------
+    def cycled(self, option: str) -> Tournament:
+        """The tournament after a tap on an option of its sign-up message (its next value)."""
+        if option == "format":
+            return replace(self, format=_next(FORMATS, self.format))
+        if option == "mode":
+            return replace(self, config=self.config.cycled("players"))
+        if option == "target":
+            target = _next(TARGETS, self.config.target)
+            return replace(self, config=replace(self.config, target=target))
+        if option == "flor":
+            return replace(self, config=self.config.cycled("flor"))
+        if option == "series":
+            return replace(self, series=_next(SERIES, self.series))
+        if option == "timer":
+            return replace(self, turn_seconds=_next(TIMERS, self.turn_seconds))
+        if option == "bots":
+            return replace(self, bots=not self.bots)
+        raise ValueError(f"no option {option!r}")
+
+    # -- stored form -----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format.value, "config": self.config.to_dict(), "series": self.series,
+            "turn_seconds": self.turn_seconds, "bots": self.bots, "signed": self.signed,
+            "entries": [list(e) for e in self.entries], "seeded": self.seeded,
+            "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
+            "closes_at": self.closes_at, "started_at": self.started_at,
+            "ended_at": self.ended_at,
+        }  # fmt: skip
+
+    def load(self, data: Mapping[str, Any]) -> Tournament:
+        """These identity fields with the stored data (`to_dict`) over them."""
+        self.format = Format(data["format"])
+        self.config = MatchConfig.from_dict(data["config"])
+        self.series = int(data["series"])
+        self.turn_seconds = int(data["turn_seconds"])
+        self.bots = bool(data["bots"])
+        self.signed = [int(u) for u in data["signed"]]
+        self.entries = [tuple(int(u) for u in e) for e in data["entries"]]
+        self.seeded = int(data["seeded"])
+        self.fixtures = [Fixture.from_json(f) for f in data["fixtures"]]
+        self.champion = data["champion"]
+        self.closes_at = float(data["closes_at"])
+        self.started_at = data["started_at"]
+        self.ended_at = data["ended_at"]
+        return self
+
+
+def _next(choices: Sequence[Any], value: Any) -> Any:
+    index = list(choices).index(value) if value in choices else -1
+    return choices[(index + 1) % len(choices)]
+
+
+def tag_of(tournament_id: int, round_: int, slot: int, game: int) -> str:
+    """The tag of a tournament's table: which tie and which match of its series it plays."""
+    return f"{tournament_id}:{round_}:{slot}:{game}"
+
+
+def parse_tag(tag: str) -> tuple[int, int, int, int]:
+    tournament, round_, slot, game = (int(x) for x in tag.split(":"))
+    return tournament, round_, slot, game
+
+
+# -- the start ---------------------------------------------------------------------------------
+def can_start(t: Tournament) -> tuple[Refusal, int] | None:
+    """Why `t` cannot start with the people signed up now (and the number that goes with it:
+    how many more are needed, or the most allowed); None when it can."""
+    size = t.team_size
+    if len(t.signed) % size:
+        return Refusal.TEAMS_UNEVEN, size - len(t.signed) % size
+    entries = len(t.signed) // size
+    least = 3 if t.format is Format.LEAGUE else 2
+    if entries < least:
+        return Refusal.TOO_FEW, (least - entries) * size
+    most = LEAGUE_MOST if t.format is Format.LEAGUE else KNOCKOUT_MOST
+    if entries > most:
+        return Refusal.TOO_MANY, most
+    return None
+
+
+def draw_entries(
+    signed: Sequence[int], team_size: int, ratings: Mapping[int, float], rng: random.Random
+) -> tuple[list[tuple[int, ...]], int]:
+    """The entries in seed order, and how many of them were seeded by rating. 1v1: each person
+    is an entry. Teams are drawn at random from the people signed up (the pairs or trios drawn
+    at the start). Entries with a rating in the group's league (a team's: its members' mean,
+    over those rated) come first, best first; the others after them, in an order drawn at
+    random."""
+    people = list(signed)
+    if team_size > 1:
+        rng.shuffle(people)
+    entries = [tuple(people[i : i + team_size]) for i in range(0, len(people), team_size)]
+    rated = []
+    unrated = []
+    for entry in entries:
+        known = [ratings[u] for u in entry if u in ratings]
+        if known:
+            rated.append((-sum(known) / len(known), entries.index(entry), entry))
+        else:
+            unrated.append(entry)
+    rated.sort()
+    rng.shuffle(unrated)
+    return [e for _, _, e in rated] + unrated, len(rated)
+
+
+def seed_positions(size: int) -> list[int]:
+    """The seeds (1-based) down a bracket of `size` (a power of two), so that the best two
+    can meet only in the final, the best four only in the semifinals, and so on:
+    8 -> [1, 8, 4, 5, 2, 7, 3, 6]."""
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [x for s in order for x in (s, total - s)]
+    return order
+
+
+def knockout(entries: int) -> list[Fixture]:
+    """An eliminación directa's fixtures: the first round with its byes decided (the best
+    seeds have them), the later rounds waiting for winners."""
+    size = 1
+    while size < entries:
+        size *= 2
+    order = seed_positions(size)
+    fixtures = []
+    for slot in range(size // 2):
+        a, b = (order[2 * slot] - 1, order[2 * slot + 1] - 1)
+        fixture = Fixture(0, slot, a if a < entries else None, b if b < entries else None)
+        fixtures.append(fixture)
+    round_, count = 1, size // 4
+    while count >= 1:
+        fixtures += [Fixture(round_, slot) for slot in range(count)]
+        round_, count = round_ + 1, count // 2
+    for fixture in fixtures[: size // 2]:
+        if fixture.a is None or fixture.b is None:  # a bye
+            fixture.winner = fixture.a if fixture.a is not None else fixture.b
+            fixture.bye = True
+    _carry(fixtures)
+    return fixtures
+
+
+def round_robin(entries: int) -> list[Fixture]:
+    """A liguilla's fixtures, round by round (the circle method: each entry plays once a round,
+    one rests when the number is odd)."""
+    ring: list[int | None] = list(range(entries))
+    if entries % 2:
+        ring.append(None)
+    count = len(ring)
+    fixtures = []
+    for round_ in range(count - 1):
+        slot = 0
+        for i in range(count // 2):
+            a, b = ring[i], ring[count - 1 - i]
+            if a is not None and b is not None:
+                fixtures.append(Fixture(round_, slot, a, b))
+                slot += 1
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return fixtures
+
+
+def start(t: Tournament, ratings: Mapping[int, float], rng: random.Random, now: float) -> None:
+    """Seed the entries and lay out the fixtures (`can_start` said yes)."""
+    t.entries, t.seeded = draw_entries(t.signed, t.team_size, ratings, rng)
+    count = len(t.entries)
+    t.fixtures = knockout(count) if t.format is Format.KNOCKOUT else round_robin(count)
+    t.status = Status.RUNNING
+    t.started_at = now
+
+
+# -- playing it --------------------------------------------------------------------------------
+def sides_of(t: Tournament, fixture: Fixture, game: int) -> tuple[int, int]:
+    """The entries at table sides 0 and 1 in match `game` of a tie: they swap each match."""
+    assert fixture.a is not None and fixture.b is not None
+    return (fixture.a, fixture.b) if game % 2 == 0 else (fixture.b, fixture.a)
+
+
+def seats_for(t: Tournament, fixture: Fixture, game: int) -> list[int | None]:
+    """Who sits where at match `game` of a tie: each side's members on its seats in order."""
+    geometry = seats(t.config.players)
+    seated: list[int | None] = [None] * t.config.players
+    for side, entry in enumerate(sides_of(t, fixture, game)):
+        for seat, user in zip(geometry.of_side(side), t.entries[entry], strict=True):
+            seated[seat] = user
+    return seated
+
+
+def record(
+    t: Tournament, fixture: Fixture, table: int, winner_side: int, scores: tuple[int, int],
+    walkover: bool = False,
+) -> bool:  # fmt: skip
+    """A match of the tie ended (at table `table`, side `winner_side` of that table winning
+    with `scores`): counted once (False if this table was counted already). A walkover decides
+    the tie at once."""
+    if fixture.decided or any(g.table == table for g in fixture.games):
+        return False
+    game = len(fixture.games)
+    first, _ = sides_of(t, fixture, game)
+    swap = first != fixture.a  # the table's side 0 was `b`
+    winner = winner_side ^ swap
+    points = (scores[1], scores[0]) if swap else scores
+    fixture.games.append(Game(table, winner, points, walkover))
+    won = fixture.wins()
+    if walkover or max(won) >= t.needed():
+        fixture.winner = fixture.entry_of(winner)
+        fixture.walkover = walkover
+        if t.format is Format.KNOCKOUT:
+            _carry(t.fixtures)
+        _finish(t)
+    return True
+
+
+def _carry(fixtures: Sequence[Fixture]) -> None:
+    """Eliminación: each decided tie's winner into its place in the next round."""
+    by_key = {f.key: f for f in fixtures}
+    for fixture in fixtures:
+        if not fixture.decided:
+            continue
+        after = by_key.get((fixture.round + 1, fixture.slot // 2))
+        if after is None:
+            continue
+        if fixture.slot % 2 == 0:
+            after.a = fixture.winner
+        else:
+            after.b = fixture.winner
+
+
+def _finish(t: Tournament) -> None:
+    if any(not f.decided for f in t.fixtures):
+        return
+    if t.format is Format.KNOCKOUT:
+        final = max(t.fixtures, key=lambda f: f.round)
+        t.champion = final.winner
+    else:
+        t.champion = standings(t)[0].entry
+    t.status = Status.FINISHED
+
+
+def playable(t: Tournament, busy: Iterable[int]) -> list[Fixture]:
+    """The ties to open now: both entries known, not decided, and neither entry playing
+    elsewhere (`busy`: entries in a match now), earliest rounds first."""
+    taken = set(busy)
+    out = []
+    for fixture in sorted(t.fixtures, key=lambda f: f.key):
+        if not fixture.ready:
+            continue
+        assert fixture.a is not None and fixture.b is not None
+        if fixture.a in taken or fixture.b in taken:
+            continue
+        taken |= {fixture.a, fixture.b}
+        out.append(fixture)
+    return out
+
+
+def standings(t: Tournament) -> list[Line]:
+    """A liguilla's table: ties won, then the difference of points, then points for, then the
+    tie between two entries level on all that, then the seed."""
+    lines = {e: [0, 0, 0, 0] for e in range(len(t.entries))}
+    for fixture in t.fixtures:
+        if not fixture.decided or fixture.a is None or fixture.b is None:
+            continue
+        points = fixture.points()
+        for side, entry in enumerate((fixture.a, fixture.b)):
+            line = lines[entry]
+            line[0] += 1
+            line[1] += fixture.winner == entry
+            line[2] += points[side]
+            line[3] += points[1 - side]
+
+    def level(entry: int) -> tuple[int, int, int]:
+        _, won, pf, pa = lines[entry]
+        return (won, pf - pa, pf)
+
+    def head_to_head(entry: int) -> int:
+        """1 if `entry` beat the only other entry level with it."""
+        others = [e for e in lines if e != entry and level(e) == level(entry)]
+        if len(others) != 1:
+            return 0
+        for fixture in t.fixtures:
+            if {fixture.a, fixture.b} == {entry, others[0]} and fixture.decided:
+                return int(fixture.winner == entry)
+        return 0
+
+    order = sorted(lines, key=lambda e: (*(-x for x in level(e)), -head_to_head(e), e))
+    return [Line(e, *lines[e]) for e in order]
+
+
+def path_of(t: Tournament, entry: int) -> list[Fixture]:
+    """The ties `entry` played (not its byes), in order."""
+    return [
+        f
+        for f in sorted(t.fixtures, key=lambda f: f.key)
+        if entry in (f.a, f.b) and not f.bye and f.decided
+    ]
+
+
+def round_key(t: Tournament, round_: int) -> str:
+    """The locale key that names round `round_`: the final, the semifinals, ... (eliminación),
+    or a liguilla's round."""
+    if t.format is Format.LEAGUE:
+        return "round.league"
+    left = t.rounds - round_
+    return {1: "round.final", 2: "round.semi", 3: "round.quarter", 4: "round.eighth"}.get(
+        left, "round.nth"
+    )
+
+
+MODES = SEAT_COUNTS  # 1v1, 2v2, 3v3
