@@ -144,14 +144,12 @@ def test_a_liguilla_of_five_with_its_standings_and_tie_breaks() -> None:
         (2, 4): (4, 6, 15),
         (3, 4): (3, 15, 14),
     }  # (a, b): (winner, points of a, points of b)
-    table = 0
-    for fixture in t.fixtures:
+    for table, fixture in enumerate(t.fixtures, start=1):
         a, b = sorted((fixture.a, fixture.b))  # type: ignore[type-var]
         winner, pa, pb = results[(a, b)]
         # seat the fixture: its a at side 0 in game 0
         points = (pa, pb) if fixture.a == a else (pb, pa)
         side = 0 if winner == fixture.a else 1
-        table += 1
         record(t, fixture, table, side, points)
     assert t.status is Status.FINISHED
     lines = standings(t)
