@@ -23,7 +23,7 @@ from telegram.ext import (
 )
 
 from bot.config import Settings
-from bot.handlers import buttons, chats, commands, config, history, league, timers
+from bot.handlers import buttons, chats, commands, config, history, league, timers, tournaments
 from bot.handlers.common import chat_translator
 from bot.i18n import LANGUAGES, translator
 from bot.model.errors import Unavailable
@@ -35,7 +35,8 @@ from bot.telegram.webhook import Webhook
 log = logging.getLogger(__name__)
 
 COMMANDS = (
-    "nueva", "tabla", "yo", "historial", "partida", "verificar", "reglas", "ayuda", "cancelar",
+    "nueva", "torneo", "torneos", "tabla", "yo", "historial", "partida", "verificar", "reglas",
+    "ayuda", "cancelar",
     "abandonar", "idioma", "config", "start",
 )  # fmt: skip
 
@@ -92,7 +93,7 @@ def build_application(
     app.bot_data["settings"] = settings
     if clock is not None:
         app.bot_data["clock"] = clock
-    for feature in (chats, commands, config, history, league, buttons):
+    for feature in (chats, commands, config, history, league, tournaments, buttons):
         feature.register(app)
     app.add_error_handler(on_error)
     return app

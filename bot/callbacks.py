@@ -150,6 +150,30 @@ class RematchData:
         return RematchData(_int(parts[0])) if len(parts) == 1 else None
 
 
+TOURNEY_OPS = ("s", "u", "o", "g", "x", "k", "c")
+
+
+@dataclass(frozen=True)
+class TourneyData:
+    """A tournament's buttons: "s" sign up, "u" take one's name off, "o" an option (arg: its
+    name), "g" start it, "x" call it off (then "k": the matches in play keep going, "c": they
+    are cancelled)."""
+
+    PREFIX: ClassVar[str] = "T"
+    tourney: int
+    op: str
+    arg: str = ""
+
+    def parts(self) -> list[str]:
+        return [str(self.tourney), self.op, self.arg]
+
+    @staticmethod
+    def parse(parts: list[str]) -> TourneyData | None:
+        if len(parts) != 3 or parts[1] not in TOURNEY_OPS or (not parts[2].isalpha() and parts[2]):
+            return None
+        return TourneyData(_int(parts[0]), parts[1], parts[2])
+
+
 PAGE_VIEWS = ("h", "m", "j", "f", "t")
 
 
@@ -185,10 +209,11 @@ CallbackData = (
     | VacatedData
     | PageData
     | RematchData
+    | TourneyData
 )
 KINDS: tuple[type[CallbackData], ...] = (
     ActData, LobbyData, CardsData, SignData, LanguageData, ConfigData, VacatedData, PageData,
-    RematchData,
+    RematchData, TourneyData,
 )  # fmt: skip
 _BY_PREFIX: dict[str, Any] = {kind.PREFIX: kind for kind in KINDS}
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -87,6 +89,15 @@ class Settings(BaseSettings):
         default="America/Argentina/Buenos_Aires",
         description="The time zone of dates the bot shows (/historial, /partida)",
     )
+
+    @property
+    def zone(self) -> tzinfo:
+        """The time zone of the times the bot shows (UTC if the name is unknown here)."""
+        try:
+            return ZoneInfo(self.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            return UTC
+
     log_level: str = Field(default="INFO")
     stats_file: Path | None = Field(
         default=None,

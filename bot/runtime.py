@@ -54,10 +54,11 @@ class Runtime:
             poll=settings.outbox_poll,
             judge=judge,
         )
-        planner = Planner(core.tables, core.people, outbox)
+        planner = Planner(core.tables, core.people, outbox, core.tournaments)
         deliverer = Deliverer(
-            bot, core, outbox, bot.username, settings.webapp_url, settings.webapp_name
-        )
+            bot, core, outbox, bot.username, settings.webapp_url, settings.webapp_name,
+            settings.zone,
+        )  # fmt: skip
         # The core's subscribers: the computer players (`Core.open`), and the Telegram adapter,
         # which plans its rows in every commit.
         core.changes.subscribe(planner)

@@ -4,8 +4,7 @@ Each kind of button data has its own handler (routed by its prefix); each always
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
@@ -15,7 +14,6 @@ from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 from bot.ai.signs import SIGNS
 from bot.callbacks import (
     ActData,
-    CallbackData,
     CardsData,
     LobbyData,
     RematchData,
@@ -28,14 +26,16 @@ from bot.callbacks import (
 from bot.game import envido_value, flor_value, has_flor, observe
 from bot.handlers.common import (
     ascii_number,
+    button_translator,
     can_write,
     cancel_table,
-    chat_translator,
     check_member,
     is_admin,
     refusal_text,
     runtime,
     see,
+    tapped,
+    unknown_button,
 )
 from bot.i18n import Translator, translator
 from bot.model.options import LOBBY_OPTIONS
@@ -47,57 +47,6 @@ from bot.telegram.rows import hand_row
 from bot.views.common import Button, Keys, cards_text, seating_at, short_name
 from bot.views.table import kind_label
 
-D = TypeVar("D", bound=CallbackData)
-Tap = Callable[[CallbackQuery, ContextTypes.DEFAULT_TYPE, Runtime, D, Translator], Awaitable[None]]
-
-
-def _chat_id(query: CallbackQuery) -> int:
-    return query.message.chat.id if query.message else query.from_user.id
-
-
-def tapped(kind: type[D], tap: Tap[D]) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Any]:
-    """A handler for one kind of button: decode, run `tap` with the table's language (else
-    the chat's), and answer a refusal in that language."""
-
-    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.callback_query
-        if query is None:
-            return
-        r = runtime(context)
-        data = unpack(query.data)
-        if not isinstance(data, kind):
-            await _unknown(update, context)
-            return
-        try:
-            await tap(query, context, r, data, await _translator(context, r, query, data))
-        except Refusal as refusal:
-            t = await _translator(context, r, query, data)
-            await query.answer(refusal_text(t, refusal))
-
-    return handle
-
-
-async def _translator(
-    context: ContextTypes.DEFAULT_TYPE,
-    r: Runtime,
-    query: CallbackQuery,
-    data: CallbackData,
-) -> Translator:
-    """The table's language, else the chat's."""
-    table_id = getattr(data, "table", None)
-    language = await r.tables.language_of(table_id) if isinstance(table_id, int) else None
-    if language is not None:
-        return translator(language)
-    return await chat_translator(context, _chat_id(query))
-
-
-async def _unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Button data we did not make (forged, or from an older release): said, nothing changes."""
-    query = update.callback_query
-    if query is not None:
-        t = await chat_translator(context, _chat_id(query))
-        await query.answer(t("refusal.bad_button"))
-
 
 async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A card or a chant: the busiest path. It speaks the language of the table it changed
@@ -107,7 +56,7 @@ async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     data = unpack(query.data)
     if not isinstance(data, ActData):
-        await _unknown(update, context)
+        await unknown_button(update, context)
         return
     r = runtime(context)
     try:
@@ -115,7 +64,7 @@ async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             data.table, query.from_user.id, data.step, data.kind, data.card
         )
     except Refusal as refusal:
-        t = await _translator(context, r, query, data)
+        t = await button_translator(context, r, query, data)
         who = None
         if "since" in refusal.params:  # say what changed, by name
             table = await r.tables.get(data.table)
@@ -269,4 +218,4 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         CallbackQueryHandler(tapped(RematchData, _rematch), pattern=pattern(RematchData))
     )
     # Anything else is not ours (forged, or from an older release): say so, change nothing.
-    app.add_handler(CallbackQueryHandler(_unknown))
+    app.add_handler(CallbackQueryHandler(unknown_button))

@@ -15,8 +15,8 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from bot.callbacks import LanguageData, pack, pattern, unpack
 from bot.game import MatchConfig
 from bot.game.seats import seats
-from bot.game.state import CHOICES
 from bot.handlers.common import (
+    MODE_WORDS,
     GroupCommand,
     ascii_number,
     can_write,
@@ -67,12 +67,6 @@ def parse_options(
         else:
             return MatchConfig(), raw[:32]
     return config, None
-
-
-# "/nueva 2v2": every mode a table may have, as people type it
-MODE_WORDS = {
-    f"{n // 2}{sep}{n // 2}": n for n in CHOICES["players"] for sep in ("v", "vs", "x")
-} | ({"parejas": 4} if 4 in CHOICES["players"] else {})
 
 
 BOT_WORDS = ("bot", "robot", "maquina", "máquina", "cpu", "ia", "ai")

@@ -4,15 +4,17 @@ Feature modules import this one and nothing else of `bot.handlers`."""
 from __future__ import annotations
 
 import logging
-from datetime import UTC, tzinfo
-from typing import NamedTuple, cast
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from collections.abc import Awaitable, Callable
+from datetime import tzinfo
+from typing import Any, NamedTuple, TypeVar, cast
 
-from telegram import Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
+from bot.callbacks import CallbackData, unpack
+from bot.game.state import CHOICES
 from bot.i18n import Translator, translator
 from bot.model.refusals import Refused
 from bot.model.table import Table
@@ -51,10 +53,7 @@ def ascii_number(text: str, digits: int = MAX_DIGITS) -> int | None:
 
 def zone(r: Runtime) -> tzinfo:
     """The time zone of the dates the bot shows (and of where a month starts)."""
-    try:
-        return ZoneInfo(r.settings.timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        return UTC
+    return r.settings.zone
 
 
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:
@@ -201,3 +200,62 @@ async def cancel_table(
         return refusal_text(t, refusal)
     log.info("table %s %s (was %s) by %s", table.id, table.status.value, was.value, user_id)
     return None
+
+
+# -- buttons: one handler per kind of button data ------------------------------------------
+D = TypeVar("D", bound=CallbackData)
+Tap = Callable[[CallbackQuery, ContextTypes.DEFAULT_TYPE, Runtime, D, Translator], Awaitable[None]]
+
+
+def button_chat(query: CallbackQuery) -> int:
+    return query.message.chat.id if query.message else query.from_user.id
+
+
+def tapped(kind: type[D], tap: Tap[D]) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Any]:
+    """A handler for one kind of button: decode, run `tap` with the table's language (else
+    the chat's), and answer a refusal in that language."""
+
+    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        r = runtime(context)
+        data = unpack(query.data)
+        if not isinstance(data, kind):
+            await unknown_button(update, context)
+            return
+        try:
+            await tap(query, context, r, data, await button_translator(context, r, query, data))
+        except Refusal as refusal:
+            t = await button_translator(context, r, query, data)
+            await query.answer(refusal_text(t, refusal))
+
+    return handle
+
+
+async def button_translator(
+    context: ContextTypes.DEFAULT_TYPE,
+    r: Runtime,
+    query: CallbackQuery,
+    data: CallbackData,
+) -> Translator:
+    """The table's language, else the chat's."""
+    table_id = getattr(data, "table", None)
+    language = await r.tables.language_of(table_id) if isinstance(table_id, int) else None
+    if language is not None:
+        return translator(language)
+    return await chat_translator(context, button_chat(query))
+
+
+async def unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Button data we did not make (forged, or from an older release): said, nothing changes."""
+    query = update.callback_query
+    if query is not None:
+        t = await chat_translator(context, button_chat(query))
+        await query.answer(t("refusal.bad_button"))
+
+
+# "/nueva 2v2": every mode a table may have, as people type it
+MODE_WORDS = {
+    f"{n // 2}{sep}{n // 2}": n for n in CHOICES["players"] for sep in ("v", "vs", "x")
+} | ({"parejas": 4} if 4 in CHOICES["players"] else {})

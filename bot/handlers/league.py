@@ -105,7 +105,12 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     here = await r.core.history.numbers(user.id, chat.id if is_group(chat) else None)
     everywhere = await r.core.history.numbers(user.id)
     bots = await r.core.history.against_bots(user.id)
-    await reply(context, message, numbers_text(t, user.full_name, here, everywhere, bots))
+    text = numbers_text(t, user.full_name, here, everywhere, bots)
+    if is_group(chat):
+        played, won = await r.core.tournaments.record_of(chat.id, user.id)
+        if played:
+            text += "\n" + t("yo.tourneys", played=played, won=won)
+    await reply(context, message, text)
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

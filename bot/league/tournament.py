@@ -164,6 +164,8 @@ class Tournament:
     seeded: int = 0  # how many entries got their seed from the league (the rest: drawn)
     fixtures: list[Fixture] = field(default_factory=list)
     champion: int | None = None  # the winning entry
+    replaced: list[int] = field(default_factory=list)  # people who left: a computer player
+    # plays in their place from then on (where `bots` allows it)
     version: int = 0
     updated_at: float = 0.0
     started_at: float | None = None
@@ -226,7 +228,7 @@ class Tournament:
             "entries": [list(e) for e in self.entries], "seeded": self.seeded,
             "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
             "closes_at": self.closes_at, "started_at": self.started_at,
-            "ended_at": self.ended_at,
+            "ended_at": self.ended_at, "replaced": self.replaced,
         }  # fmt: skip
 
     def load(self, data: Mapping[str, Any]) -> Tournament:
@@ -244,6 +246,7 @@ class Tournament:
         self.closes_at = float(data["closes_at"])
         self.started_at = data["started_at"]
         self.ended_at = data["ended_at"]
+        self.replaced = [int(u) for u in data.get("replaced", [])]
         return self
 
 

@@ -22,6 +22,8 @@ class RowKind(StrEnum):
     HAND = "hand"  # a player's private hand message, rendered when it goes out
     CLOSE = "close"  # the lobby or board of a table that ended without a winner
     MATCH_END = "match_end"  # the end of a match: final score, ratings, the seed
+    TOURNEY = "tourney"  # a tournament's message (sign-ups, then its bracket), rendered when
+    # it goes out
 
 
 def row_kind(text: str) -> RowKind | None:

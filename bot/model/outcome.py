@@ -17,6 +17,11 @@ class Termination(StrEnum):
     TIMEOUTS = "timeouts"  # a side ran out of time three turns in a row (or left a seat empty
     # and nobody chose in time)
     CANCELLED = "cancelled"  # stopped by an admin who does not play, or the bot left the group
+    WALKOVER = "walkover"  # a tournament's match: a side that never turned up (none of its
+    # players acted in the match's start window)
+
+
+LEAVING = (Termination.CONCESSION, Termination.TIMEOUTS, Termination.WALKOVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +39,7 @@ class Outcome:
             raise ValueError("a cancelled match has no winner, and every other one has")
         if self.winner is not None and self.winner not in (0, 1):
             raise ValueError(f"no side {self.winner}")
-        leaving = self.termination in (Termination.CONCESSION, Termination.TIMEOUTS)
+        leaving = self.termination in LEAVING
         if leaving and self.seat is None:
             raise ValueError("a concession names the seat whose side conceded")
         if leaving and self.seat is not None and side_of(self.seat) == self.winner:
@@ -43,7 +48,7 @@ class Outcome:
     @property
     def conceded(self) -> bool:
         """Ended by a side leaving (a concession or its timeouts), not on the score."""
-        return self.termination in (Termination.CONCESSION, Termination.TIMEOUTS)
+        return self.termination in LEAVING
 
     @property
     def loser(self) -> int | None:
@@ -58,6 +63,11 @@ class Outcome:
         """The side of `seat` conceded (or ran out of time): the other side wins."""
         how = Termination.TIMEOUTS if timed_out else Termination.CONCESSION
         return Outcome(how, 1 - side_of(seat), scores, seat)
+
+    @staticmethod
+    def walkover(seat: int, scores: tuple[int, int]) -> Outcome:
+        """The side of `seat` never turned up: the other side wins the match."""
+        return Outcome(Termination.WALKOVER, 1 - side_of(seat), scores, seat)
 
     @staticmethod
     def cancelled(scores: tuple[int, int]) -> Outcome:

@@ -11,6 +11,16 @@ from bot.game import Reason
 
 
 class Refused(StrEnum):
+    # tournaments
+    TOURNEY_ALREADY_OPEN = "tourney_already_open"
+    NO_TOURNEY = "no_tourney"
+    TOURNEY_STARTED = "tourney_started"
+    ALREADY_SIGNED = "already_signed"
+    NOT_SIGNED = "not_signed"
+    TOURNEY_TOO_FEW = "tourney_too_few"
+    TOURNEY_TOO_MANY = "tourney_too_many"
+    TOURNEY_UNEVEN = "tourney_uneven"
+    TOURNEY_FULL = "tourney_full"
     # tables and lobbies
     TABLE_ALREADY_OPEN = "table_already_open"
     TOO_MANY_TABLES = "too_many_tables"

@@ -104,6 +104,7 @@ class Table:
     seed: str | None = None  # every deal comes from it (bot/game/fair.py); secret until the end
     rematch_of: int | None = None  # the finished table whose 🔁 Revancha opened this one
     outcome: Outcome | None = None  # how the match ended (set when it does)
+    tournament: str | None = None  # a tournament's match: its tag (bot/league/tournament.py)
 
     @property
     def is_open(self) -> bool:

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from bot.game import Action
 from bot.game.events import Event
+from bot.league.tournament import Tournament
 from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refusal, Refused
@@ -46,11 +47,13 @@ class ChangeKind(StrEnum):
     REMIND = "remind"  # half the turn's time is gone: the players it waits on are reminded
     SIGN = "sign"  # a player (or a bot) showed their partner a seña
     CHAT = "chat"  # a chat's language or defaults
+    TOURNEY = "tourney"  # a tournament changed (`note` says how; `tournament` as committed)
 
 
 @dataclass(frozen=True)
 class Change:
-    """One committed change. `table` is None only for a chat's settings (CHAT)."""
+    """One committed change. `table` is None only for a chat's settings (CHAT) and a
+    tournament's changes (TOURNEY)."""
 
     kind: ChangeKind
     table: Table | None = None
@@ -67,6 +70,11 @@ class Change:
     # How the match ended, for the league: the table's outcome when it ended; a side that left
     # a match a computer player goes on playing (VACATED, then BOT_IN) is recorded so at once.
     outcome: Outcome | None = None
+    # TOURNEY: the tournament as committed, what happened to it, and the ties whose results
+    # it counted (round, slot, the match's number in its series)
+    tournament: Tournament | None = None
+    note: str = ""
+    results: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.table is not None and not self.chat_id:

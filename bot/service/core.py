@@ -21,6 +21,7 @@ from bot.service.lobby import Lobby
 from bot.service.mailbox import Judge, Mailbox
 from bot.service.people import People
 from bot.service.play import Play
+from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
 from bot.service.unit import Records, Tables
 from bot.storage.db import Database, Meter, preflight
@@ -37,6 +38,7 @@ class Core:
     turns: Turns
     chats: Chats
     history: History  # finished matches and the league, to read
+    tournaments: Tournaments  # a group's tournaments
     ai: AiPlayers | None = None  # the computer players (`open` seats them; a test may not)
 
     @staticmethod
@@ -86,12 +88,16 @@ class Core:
         tables = Tables(store, changes, clock=clock, worker=worker)
         play = Play(tables, seed=seed, sign_catch_chance=sign_catch_chance, clock=clock)
         lobby = Lobby(tables, play, clock=clock)
-        turns = Turns(tables, play, lobby, lobby_seconds=lobby_seconds, clock=clock)
+        tournaments = Tournaments(tables, play, clock=clock, seed=seed)
+        changes.subscribe(tournaments)
+        turns = Turns(
+            tables, play, lobby, lobby_seconds=lobby_seconds, clock=clock, tournaments=tournaments
+        )
         chats = Chats(
             tables, lobby, language=language, turn_seconds=turn_seconds, bot_level=bot_level
         )
         people = People(store, clock=clock)
-        return Core(changes, tables, people, play, lobby, turns, chats, History(store))
+        return Core(changes, tables, people, play, lobby, turns, chats, History(store), tournaments)
 
     @staticmethod
     async def check(database: str | Path) -> str | None:
@@ -160,6 +166,7 @@ class Core:
                 self.ai.consider(table)
             self.ai.tick()
         await self.turns.deadlines()
+        await self.tournaments.sweep()
 
     def stop(self) -> None:
         """No more decisions of the computer players (what is committed stays)."""

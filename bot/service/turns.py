@@ -21,6 +21,7 @@ from bot.model.table import BOT_IDS, Call, Note, Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.lobby import Lobby
 from bot.service.play import Play, conservative_action, people_to_move
+from bot.service.tournaments import Tournaments
 from bot.service.unit import Tables
 
 log = logging.getLogger(__name__)
@@ -46,10 +47,12 @@ class Turns:
         *,
         lobby_seconds: float,
         clock: Callable[[], float] = time.time,
+        tournaments: Tournaments | None = None,
     ) -> None:
         self.tables = tables
         self.play = play
         self.lobby = lobby
+        self.tournaments = tournaments
         self.lobby_seconds = lobby_seconds
         self.clock = clock
 
@@ -155,7 +158,13 @@ class Turns:
         """A player concedes (or ran out of time three times). The league counts it as a loss of
         their side at once. When a partner of theirs is a person, the match pauses and the
         partners choose: a computer player takes the seat, or it ends. Otherwise (1v1, or
-        computer partners) it simply ends."""
+        computer partners) it simply ends. At a tournament's match that allows it, a computer
+        player takes the seat at once and plays on for the player's side."""
+        if self.tournaments is not None and await self.tournaments.replace(table, seat):
+            table.seats[seat] = BOT_IDS["normal"]
+            table.strikes[table.geometry.side(seat)] = 0
+            await self.tables.commit(table, Change(ChangeKind.BOT_IN, table, seat=seat))
+            return
         people = [s for s in table.geometry.partners(seat) if (table.seats[s] or 0) > 0]
         if not people:
             await self._finish_conceded(table, seat, user_id, timed_out)

@@ -115,7 +115,10 @@ class Tables:
     async def table_in(self, chat_id: int, thread_id: int) -> Table | None:
         if not self.shared:
             for table in self._cache.values():
-                if table.chat_id == chat_id and table.thread_id == thread_id and table.is_open:
+                if (
+                    table.chat_id == chat_id and table.thread_id == thread_id and table.is_open
+                    and table.tournament is None
+                ):  # fmt: skip
                     return table
         found = await self.store.open_table_in(chat_id, thread_id)
         return await self.get(found.id) if found else None

@@ -231,3 +231,31 @@ ALTER TABLE games DROP COLUMN hand_messages
         },
     )
 )
+
+# Tournaments (`bot.league.tournament`): one open per group topic, its state as JSON; each of its
+# matches is a table tagged with the tie and match it plays (unique: two workers never open one
+# twice), and a tournament's tables are not the topic's one open table.
+MIGRATIONS.append(
+    """
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id INTEGER NOT NULL,
+    thread_id INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+    opener_id INTEGER NOT NULL,
+    language TEXT NOT NULL,
+    data TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX tournaments_one_open_per_topic ON tournaments (chat_id, thread_id)
+    WHERE status IN ('signup', 'running');
+CREATE INDEX tournaments_chat ON tournaments (chat_id, status);
+ALTER TABLE games ADD COLUMN tournament TEXT;
+CREATE UNIQUE INDEX games_tournament ON games (tournament) WHERE tournament IS NOT NULL;
+DROP INDEX games_one_open_per_topic;
+CREATE UNIQUE INDEX games_one_open_per_topic ON games (chat_id, thread_id)
+    WHERE status IN ('lobby', 'playing') AND tournament IS NULL
+"""
+)

@@ -21,6 +21,7 @@ _RESULTS = {
     Termination.CONCESSION: "conceded",
     Termination.TIMEOUTS: "conceded",
     Termination.CANCELLED: "cancelled",
+    Termination.WALKOVER: "conceded",
 }
 
 
@@ -51,6 +52,7 @@ def _table(row: Row) -> Table:
         seed=row["seed"],
         rematch_of=row["rematch_of"],
         outcome=Outcome.from_json(codec.loads(row["outcome"])) if row["outcome"] else None,
+        tournament=row["tournament"],
     )
     if table.outcome is None and not table.is_open and table.started_at is not None:
         table.outcome = _saved_before_outcomes(table)
@@ -100,6 +102,7 @@ def _columns(table: Table) -> dict[str, object]:
         "seed": table.seed,
         "rematch_of": table.rematch_of,
         "outcome": codec.dumps(table.outcome.to_json()) if table.outcome else None,
+        "tournament": table.tournament,
     }
 
 
@@ -126,7 +129,7 @@ class Store:
     async def open_table_in(self, chat_id: int, thread_id: int) -> Table | None:
         row = await self.db.fetchone(
             "SELECT * FROM games WHERE chat_id = ? AND thread_id = ? "
-            "AND status IN ('lobby', 'playing')",
+            "AND status IN ('lobby', 'playing') AND tournament IS NULL",
             chat_id,
             thread_id,
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections import OrderedDict
+from datetime import UTC, tzinfo
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
@@ -19,12 +20,14 @@ from telegram.ext import ExtBot
 
 from bot.game.ending import HandEnding
 from bot.i18n import Translator, translator
+from bot.league.tournament import Status as TourneyStatus
+from bot.league.tournament import Tournament, parse_tag
 from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import Table, TableStatus
 from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
-from bot.telegram.records import FRONT, TelegramTable, board_record, hand_record
+from bot.telegram.records import FRONT, TelegramTable, board_record, hand_record, tourney_key
 from bot.telegram.rows import Markup, text_row
 from bot.views.common import (
     Button,
@@ -38,6 +41,13 @@ from bot.views.scene import Gap, hands_to_show, last_end, scene_of
 from bot.views.standings import rating_lines
 from bot.views.summary import match_summary
 from bot.views.table import board_markup, board_text, hand_markup, hand_text, rematch_keys
+from bot.views.tournament import (
+    bracket_text,
+    people_of,
+    running_keys,
+    signup_keys,
+    signup_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +98,10 @@ class Deliverer:
         bot_username: str,
         webapp_url: str | None = None,
         webapp_name: str | None = None,
+        zone: tzinfo = UTC,
     ) -> None:
         self.bot = bot
+        self.zone = zone  # the time zone of the times the bot shows
         self.webapp_url = webapp_url  # the web table, opened as a Mini App from a hand
         self.webapp_name = webapp_name  # its short name: a direct link from the group board
         self.core = core
@@ -138,6 +150,8 @@ class Deliverer:
         if kind is None:
             log.warning("outbox row %s of a kind this code no longer makes: dropped", row.id)
             return Delivery(called=False)
+        if kind is RowKind.TOURNEY:
+            return await self._deliver_tourney(int(row.payload["n"]))
         table = await self.tables.to_show(int(row.payload["t"]), row.stamp)
         if table is None:
             return Delivery(called=False)
@@ -273,6 +287,37 @@ class Deliverer:
                     raise
         message_id = await self.send(table.chat_id, text, markup, table.thread_id)
         return Delivery(commit=self._commit(board_record(table.id, message_id)))
+
+    async def _deliver_tourney(self, tourney_id: int) -> Delivery:
+        """A tournament's group message as it stands now: edited, or sent (again) if gone."""
+        tour = await self.core.tournaments.get(tourney_id)
+        if tour is None:
+            return Delivery(called=False)
+        text, markup = await self.tourney_view(tour)
+        key = tourney_key(tour.id)
+        shown = TelegramTable.of(await self.tables.records.of(FRONT, key)).board
+        if shown:
+            try:
+                return Delivery(called=await self.edit(tour.chat_id, shown, text, markup))
+            except BadRequest as error:
+                if not _gone(error):
+                    raise
+        message_id = await self.send(tour.chat_id, text, markup, tour.thread_id)
+        return Delivery(commit=self._commit(board_record(key, message_id)))
+
+    async def tourney_view(self, tour: Tournament) -> tuple[str, Keys | None]:
+        t = translator(tour.language)
+        names = await self.people.names(people_of(tour))
+        if tour.status is TourneyStatus.SIGNUP:
+            return signup_text(t, tour, names, self.zone), signup_keys(t, tour)
+        live = set()
+        if tour.status is TourneyStatus.RUNNING:
+            for tag, table_id in (await self.core.tournaments.tables_of(tour.id)).items():
+                table = await self.tables.get(table_id)
+                if table is not None and table.is_open:
+                    live.add(parse_tag(tag)[1:3])
+        keys = running_keys(t, tour) if tour.status is TourneyStatus.RUNNING else None
+        return bracket_text(t, tour, names, live), keys
 
     def _commit(self, record: Record) -> Committer:
         """A message's id, written with the row's completion (one transaction)."""

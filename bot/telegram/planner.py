@@ -13,11 +13,13 @@ from collections.abc import Sequence
 
 from bot.game.events import HandDealt
 from bot.i18n import translator
+from bot.league.tournament import parse_tag
 from bot.model.outbox import Outgoing, Planned
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind
 from bot.service.mailbox import Mailbox
 from bot.service.people import People
+from bot.service.tournaments import Tournaments
 from bot.service.turns import VACATED_SECONDS
 from bot.service.unit import Tables
 from bot.telegram.records import board_record, new_join_record
@@ -28,19 +30,29 @@ from bot.telegram.rows import (
     lobby_row,
     match_end_row,
     text_row,
+    tourney_row,
 )
 from bot.views.common import Seating, card_name, seating_at, short_name
 from bot.views.summary import match_summary
 from bot.views.table import kind_label, rematch_keys, vacated_keys
+from bot.views.tournament import (
+    champion_text,
+    match_notice,
+    people_of,
+    result_text,
+)
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 
 
 class Planner:
-    def __init__(self, tables: Tables, people: People, sender: Mailbox) -> None:
+    def __init__(
+        self, tables: Tables, people: People, sender: Mailbox, tournaments: Tournaments
+    ) -> None:
         self.tables = tables
         self.people = people
         self.sender = sender
+        self.tournaments = tournaments
 
     # -- a subscriber of the core ----------------------------------------------------------------
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
@@ -50,8 +62,15 @@ class Planner:
         kind = change.kind
         if kind is ChangeKind.CHAT:
             return []  # settings whose rows the command gives itself
+        if kind is ChangeKind.TOURNEY:
+            return await self._tourney(change)
         table = change.the_table
         t = translator(table.language)
+        if table.tournament is not None:
+            # A tournament's match is played in private chats (and on the web table): the
+            # group gets the tournament's bracket and results, not a board per match, which
+            # keeps a round of many matches within the group's few messages a minute.
+            return await self._tourney_table(change)
         if kind is ChangeKind.OPENED:
             return [lobby_row(table), new_join_record(table.id)]
         if kind is ChangeKind.LOBBY:
@@ -99,6 +118,96 @@ class Planner:
                 rows.append(text_row(table.chat_id, text, table.thread_id))
             return rows + await self._match_over(table, change.tapper)
         return await self._after_action(change)
+
+    async def _tourney(self, change: Change) -> list[Outgoing]:
+        """A tournament's change: its group message redrawn; a result, the champion, the start
+        or the end told in the group (each a message that notifies)."""
+        tour = change.tournament
+        assert tour is not None
+        t = translator(tour.language)
+        rows = [tourney_row(tour.chat_id, tour.id)]
+        if change.note in ("result", "champion", "started", "cancelled"):
+            names = await self.people.names(people_of(tour))
+            lines = []
+            if change.note == "started":
+                lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
+            if change.note == "cancelled":
+                lines.append(t("tourney.cancelled_told", number=tour.id))
+            if change.results:
+                lines.append(result_text(t, tour, change.results, names))
+            if change.note == "champion":
+                lines.append(champion_text(t, tour, names))
+            text = "\n\n".join(x for x in lines if x)
+            if text:
+                rows.append(text_row(tour.chat_id, text, tour.thread_id))
+        return rows
+
+    async def _tourney_table(self, change: Change) -> list[Outgoing]:
+        """What a tournament's match says, all of it in its players' private chats."""
+        table = change.the_table
+        kind = change.kind
+        t = translator(table.language)
+        if kind is ChangeKind.STARTED:
+            rows = await self._match_notices(table)
+            return rows + [hand_row(table, u, loud=True) for u in table.players]
+        if kind in (ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.REMIND, ChangeKind.MOVED):
+            return []
+        if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
+            return [hand_row(table, u) for u in table.players] if table.state else []
+        if kind is ChangeKind.SIGN:
+            return [r for r in await self._sign(change) if r.chat_id != table.chat_id]
+        who = await self.who(table)
+        said: list[str] = []
+        if kind is ChangeKind.BOT_IN and change.seat is not None:
+            said.append(t("vacated.bot_in", name=who.seat(change.seat)))
+        if kind is ChangeKind.VACATED and change.seat is not None:
+            said.append(t("vacated.left", name=who.seat(change.seat),
+                          partner=who.either(t, table.geometry.partners(change.seat)),
+                          count=VACATED_SECONDS // 60))  # fmt: skip
+        if change.timed_out and change.seat is not None:
+            if kind is ChangeKind.CONCEDED:
+                side = table.geometry.side(change.seat)
+                said.append(t("timeout.conceded", side=who.side(t, side), count=who.size(side)))
+            elif change.action is not None:
+                action = change.action
+                what = (
+                    t("timeout.card", card=card_name(t, action.card))
+                    if action.card is not None
+                    else t("timeout.said", chant=kind_label(t, action.kind))
+                )
+                said.append(t("timeout.acted", name=who.seat(change.seat), action=what))
+        rows = [text_row(u, text) for text in said for u in table.players]
+        over = table.state is not None and table.state.is_over
+        if kind is ChangeKind.CONCEDED or over:
+            rows += [hand_row(table, u, urgent=u == change.tapper) for u in table.players]
+            outcome = table.outcome
+            if outcome is not None:
+                text = match_summary(t, who, outcome, table.config.target, again=False)
+                rows += [text_row(u, text, key=f"end:{table.id}:{u}") for u in table.players]
+            return rows
+        if kind in (ChangeKind.VACATED, ChangeKind.BOT_IN):
+            return rows + [hand_row(table, u) for u in table.players]
+        if kind is ChangeKind.ACTION:
+            new_hand = any(isinstance(e, HandDealt) for e in change.events)
+            waiting_now = self.tables.waiting_users(table)
+            for user in table.players:
+                turn = new_hand or (user in waiting_now and user not in change.waiting_before)
+                mine = user == change.tapper
+                rows.append(hand_row(table, user, loud=turn and not mine, urgent=mine or turn))
+        return rows
+
+    async def _match_notices(self, table: Table) -> list[Outgoing]:
+        """Each player of a tournament's match that starts: against whom, in which round."""
+        assert table.tournament is not None
+        number, round_, slot, _ = parse_tag(table.tournament)
+        tour = await self.tournaments.get(number)
+        fixture = tour.fixture(round_, slot) if tour is not None else None
+        if tour is None or fixture is None:
+            return []
+        t = translator(tour.language)
+        names = await self.people.names(people_of(tour))
+        text = match_notice(t, tour, fixture, len(fixture.games), names)
+        return [text_row(u, text) for u in table.players]
 
     async def who(self, table: Table) -> Seating:
         return seating_at(translator(table.language), table, await self.people.at(table))

@@ -15,6 +15,11 @@ JOIN = "join"
 HAND = "hand:"  # + the player's user id
 
 
+def tourney_key(tourney_id: int) -> int:
+    """A tournament's records are kept under its number negated (a table's id is positive)."""
+    return -tourney_id
+
+
 def board_record(table_id: int, message_id: int | None) -> Record:
     return Record(FRONT, table_id, BOARD, None if message_id is None else str(message_id))
 

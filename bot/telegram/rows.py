@@ -19,6 +19,11 @@ def board_row(table: Table) -> Outgoing:
     return Outgoing(table.chat_id, RowKind.BOARD, {"t": table.id}, f"board:{table.id}", REFRESH)
 
 
+def tourney_row(chat_id: int, tourney_id: int) -> Outgoing:
+    """A tournament's group message (its sign-ups, then its bracket): edited in place."""
+    return Outgoing(chat_id, RowKind.TOURNEY, {"n": tourney_id}, f"tourney:{tourney_id}", REFRESH)
+
+
 def lobby_row(table: Table) -> Outgoing:
     return Outgoing(table.chat_id, RowKind.LOBBY, {"t": table.id}, f"lobby:{table.id}", REFRESH)
 

@@ -277,7 +277,7 @@ async def test_the_tap_that_ends_a_match_sends_the_tappers_hand_first(tmp_path: 
     others' refreshes (it once held the tapper's last hand a second behind the budget)."""
     service = await service_on(tmp_path / "t.db")
     # plan() of a move reads the table and the core only: no bot or sender needed.
-    planner = Planner(service.tables, service.people, None)  # type: ignore[arg-type]
+    planner = Planner(service.tables, service.people, None, service.tournaments)  # type: ignore[arg-type]
     planned: list[tuple[Change, list[Outgoing]]] = []
 
     class Recorder:

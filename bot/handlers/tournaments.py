@@ -1,0 +1,153 @@
+"""Tournaments in a group: /torneo (open sign-ups, or show the one open here), /torneos (the
+group's past ones and their champions), and the buttons of a tournament's message."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from html import escape
+from typing import Any
+
+from telegram import CallbackQuery, Update
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot.callbacks import TourneyData, pattern
+from bot.handlers.common import (
+    MODE_WORDS,
+    check_member,
+    in_group,
+    is_admin,
+    refusal_text,
+    reply,
+    see,
+    tapped,
+    thread_of,
+)
+from bot.i18n import Translator
+from bot.league.tournament import Format, Tournament
+from bot.model.refusals import Refused
+from bot.model.table import Table, TableStatus
+from bot.runtime import Runtime
+from bot.service.changes import Refusal
+from bot.telegram.records import board_record, tourney_key
+from bot.telegram.rows import tourney_row
+from bot.views.tournament import past_text, people_of
+
+log = logging.getLogger(__name__)
+
+FORMAT_WORDS = {
+    "ko": Format.KNOCKOUT, "eliminacion": Format.KNOCKOUT, "eliminación": Format.KNOCKOUT,
+    "directa": Format.KNOCKOUT, "copa": Format.KNOCKOUT,
+    "liga": Format.LEAGUE, "liguilla": Format.LEAGUE, "todoscontratodos": Format.LEAGUE,
+}  # fmt: skip
+SERIES_WORDS = {"bo3": 3, "x3": 3, "mejordetres": 3, "alotres": 3, "bo1": 1, "x1": 1}
+
+
+def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | None]:
+    """`/torneo liga 2v2 15 bo3`: the options over `base`, or the first word not understood."""
+    t = base
+    for raw in args:
+        word = raw.lower().replace("-", "")
+        if word in FORMAT_WORDS:
+            t = replace(t, format=FORMAT_WORDS[word])
+        elif word in MODE_WORDS:
+            t = replace(t, config=replace(t.config, players=MODE_WORDS[word]))
+        elif word in ("15", "30"):
+            t = replace(t, config=replace(t.config, target=int(word)))
+        elif word in ("conflor", "flor"):
+            t = replace(t, config=replace(t.config, flor=True))
+        elif word in ("sinflor", "noflor"):
+            t = replace(t, config=replace(t.config, flor=False))
+        elif word in SERIES_WORDS:
+            t = replace(t, series=SERIES_WORDS[word])
+        else:
+            return base, raw[:32]
+    return t, None
+
+
+async def torneo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    command = await in_group(update, context)
+    if command is None:
+        return
+    message, user, chat, r, t, _ = command
+    thread = thread_of(message)
+    open_one = await r.core.tournaments.open_in(chat.id, thread)
+    if open_one is not None:
+        if context.args:
+            await reply(context, message, t("refusal.tourney_already_open"))
+            return
+        # The tournament's message, sent again below (and edited from then on).
+        await r.tables.records.put([board_record(tourney_key(open_one.id), None)])
+        await r.outbox.send([tourney_row(chat.id, open_one.id)])
+        return
+    defaults = await r.core.chats.defaults(chat.id)
+    base = Tournament(0, chat.id, thread, user.id, t.language, 0.0, 0.0)
+    base = replace(base, config=replace(defaults.config, target=15, players=2))
+    if defaults.timer:
+        base = replace(base, turn_seconds=max(60, min(300, defaults.timer)))
+    chosen, bad = parse_tourney(list(context.args or []), base)
+    if bad is not None:
+        await reply(context, message, t("tourney.bad_arg", arg=escape(bad)) + t("tourney.usage"))
+        return
+    await see(r, user)
+    try:
+        await r.core.tournaments.open(chat.id, thread, user.id, t.language, chosen)
+    except Refusal as refusal:
+        await reply(context, message, refusal_text(t, refusal))
+
+
+async def torneos(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    command = await in_group(update, context)
+    if command is None:
+        return
+    message, _, chat, r, t, _ = command
+    past = await r.core.tournaments.past(chat.id)
+    names = await r.core.people.names(u for tour in past for u in people_of(tour))
+    await reply(context, message, past_text(t, past, names))
+
+
+async def _tap(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: TourneyData,
+    t: Translator,
+) -> None:  # fmt: skip
+    user = query.from_user
+    tours = r.core.tournaments
+    tour = await tours.get(data.tourney)
+    if tour is None:
+        raise Refusal(Refused.NO_TOURNEY)
+    await see(r, user)
+    if data.op == "s":
+        message = query.message
+        in_group_now = message is not None and message.chat.id == tour.chat_id
+        await check_member(context, _as_table(tour), user.id, tapped_in_group=in_group_now)
+        await tours.sign(tour.id, user.id)
+        await query.answer(t("tourney.signed_you"))
+    elif data.op == "u":
+        await tours.unsign(tour.id, user.id)
+        await query.answer(t("tourney.unsigned_you"))
+    elif data.op == "o":
+        admin = user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
+        await tours.option(tour.id, user.id, data.arg, admin)
+        await query.answer()
+    elif data.op == "g":
+        admin = user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
+        await tours.begin(tour.id, user.id, admin)
+        await query.answer(t("tourney.started_answer"))
+    elif data.op == "x":
+        admin = user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
+        await tours.cancel(tour.id, user.id, admin, finish_matches=data.arg == "k")
+        await query.answer(t("tourney.cancelled_answer"))
+    else:
+        raise Refusal(Refused.BAD_BUTTON)
+
+
+def _as_table(tour: Tournament) -> Table:
+    """The membership check asks for a table of the group: this tournament's group."""
+    return Table(0, tour.chat_id, tour.thread_id, TableStatus.LOBBY, tour.opener_id,
+                 tour.config, [], tour.language, 0.0, 0.0)  # fmt: skip
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CommandHandler(["torneo", "tournament"], torneo))
+    app.add_handler(CommandHandler(["torneos", "tournaments"], torneos))
+    app.add_handler(CallbackQueryHandler(tapped(TourneyData, _tap), pattern=pattern(TourneyData)))

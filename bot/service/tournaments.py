@@ -1,0 +1,497 @@
+"""A group's tournaments: sign-ups, the start, and a bracket that runs itself.
+
+A tournament is one row (`bot.league.tournament` for its rules); each match it plays is a table
+of its own, tagged with the tie and the match of the series it plays (`tag_of`: unique in the
+database, so two processes never open one twice). `settle` is the one step that moves a
+tournament on, and anyone may run it at any time: it counts the results of its finished tables
+(each once), opens the tables of the ties that can be played, and starts any left unstarted.
+It runs when a tournament's table ends (after that commit) and on the sweep, so a restart in
+the middle of a round loses and duplicates nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+
+from bot.league.tournament import (
+    SIGNUP_SECONDS,
+    Status,
+    Tournament,
+    can_start,
+    parse_tag,
+    playable,
+    record,
+    seats_for,
+    start,
+    tag_of,
+)
+from bot.league.tournament import (
+    Refusal as Why,
+)
+from bot.model.errors import Unavailable
+from bot.model.outbox import Outgoing, Planned
+from bot.model.outcome import Outcome, Termination
+from bot.model.refusals import Refused
+from bot.model.table import BOT_IDS, Table, TableStatus
+from bot.service.changes import Change, ChangeKind, Conflict, Refusal
+from bot.service.play import Play
+from bot.service.unit import Tables
+from bot.storage.db import Conn, is_conflict
+from bot.storage.league import League
+from bot.storage.tournaments import TournamentStore
+
+log = logging.getLogger(__name__)
+
+RETRIES = 5
+SETTLE_EVERY = 5.0  # seconds between two sweeps' looks at a running tournament
+_WHY = {
+    Why.TOO_FEW: Refused.TOURNEY_TOO_FEW,
+    Why.TOO_MANY: Refused.TOURNEY_TOO_MANY,
+    Why.TEAMS_UNEVEN: Refused.TOURNEY_UNEVEN,
+}
+OPTIONS = ("format", "mode", "target", "flor", "series", "timer", "bots")
+MOST_SIGNED = 64
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What one settle did: results counted, tables opened."""
+
+    results: int = 0
+    opened: int = 0
+
+
+class Tournaments:
+    def __init__(
+        self,
+        tables: Tables,
+        play: Play,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed: int | None = None,
+        start_window: float | None = None,
+    ) -> None:
+        self.tables = tables
+        self.play = play
+        self.clock = clock
+        self.seed = seed
+        self.store = TournamentStore(tables.store.db)
+        self.league = League(tables.store.db)
+        self.start_window = start_window  # None: two turns' time of the tournament
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._looked: dict[int, float] = {}  # tournament -> when a sweep last settled it
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.settles = 0  # (counted: the tests wait on it)
+
+    # -- a subscriber of the core: a tournament's table that ended moves it on -----------------
+    async def plan(self, change: Change) -> Sequence[Planned]:
+        return []
+
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        table = change.table
+        if table is None or table.tournament is None or table.is_open:
+            return
+        tournament = parse_tag(table.tournament)[0]
+        task = asyncio.get_running_loop().create_task(self._settle_quietly(tournament))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _settle_quietly(self, tournament_id: int) -> None:
+        try:
+            await self.settle(tournament_id)
+        except (Refusal, Unavailable) as error:  # the sweep comes back to it
+            log.info("tournament %s not settled now: %s", tournament_id, error)
+        except Exception:
+            log.exception("tournament %s not settled now", tournament_id)
+
+    async def idle(self) -> None:
+        """Wait for the settles started after commits (a clean stop, the tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- reading -----------------------------------------------------------------------------
+    async def get(self, tournament_id: int) -> Tournament | None:
+        return await self.store.get(tournament_id)
+
+    async def open_in(self, chat_id: int, thread_id: int) -> Tournament | None:
+        return await self.store.open_in(chat_id, thread_id)
+
+    async def past(self, chat_id: int) -> list[Tournament]:
+        return await self.store.past(chat_id)
+
+    async def record_of(self, chat_id: int, user_id: int) -> tuple[int, int]:
+        """Tournaments of this group a person played, and won."""
+        return await self.store.won(chat_id, user_id)
+
+    async def tables_of(self, tournament_id: int) -> dict[str, int]:
+        return await self.store.tables_of(tournament_id)
+
+    # -- sign-ups ----------------------------------------------------------------------------
+    async def open(
+        self, chat_id: int, thread_id: int, opener_id: int, language: str, base: Tournament
+    ) -> Tournament:
+        """Open sign-ups in a group (or topic): one open tournament there at a time. `base`
+        carries the options asked for."""
+        now = self.clock()
+        t = replace(
+            base, id=0, chat_id=chat_id, thread_id=thread_id, opener_id=opener_id,
+            language=language, created_at=now, updated_at=now, closes_at=now + SIGNUP_SECONDS,
+            status=Status.SIGNUP, signed=[], entries=[], fixtures=[], version=1,
+        )  # fmt: skip
+        existing = await self.store.open_in(chat_id, thread_id)
+        if existing is not None:
+            raise Refusal(Refused.TOURNEY_ALREADY_OPEN)
+        try:
+            async with self.tables.store.db.transaction() as conn:
+                t.id = await self.store.insert(conn, t)
+                await self._rows(conn, Change(ChangeKind.TOURNEY, None, chat_id, actor=opener_id,
+                                              tournament=t, note="opened"))  # fmt: skip
+        except Unavailable as error:
+            raise Refusal(Refused.DB_BUSY) from error
+        except Exception as error:
+            if is_conflict(error):
+                raise Refusal(Refused.TOURNEY_ALREADY_OPEN) from None
+            raise
+        return t
+
+    async def sign(self, tournament_id: int, user_id: int) -> Tournament:
+        async def change(t: Tournament) -> str:
+            if t.status is not Status.SIGNUP:
+                raise Refusal(Refused.TOURNEY_STARTED)
+            if user_id in t.signed:
+                raise Refusal(Refused.ALREADY_SIGNED)
+            if len(t.signed) >= MOST_SIGNED:
+                raise Refusal(Refused.TOURNEY_FULL)
+            t.signed.append(user_id)
+            return "signed"
+
+        return await self._change(tournament_id, user_id, change)
+
+    async def unsign(self, tournament_id: int, user_id: int) -> Tournament:
+        async def change(t: Tournament) -> str:
+            if t.status is not Status.SIGNUP:
+                raise Refusal(Refused.TOURNEY_STARTED)
+            if user_id not in t.signed:
+                raise Refusal(Refused.NOT_SIGNED)
+            t.signed.remove(user_id)
+            return "signed"
+
+        return await self._change(tournament_id, user_id, change)
+
+    async def option(
+        self, tournament_id: int, user_id: int, option: str, is_admin: bool
+    ) -> Tournament:
+        """Whoever opened it (or an admin) taps an option: its next value."""
+        if option not in OPTIONS:
+            raise Refusal(Refused.BAD_BUTTON)
+
+        async def change(t: Tournament) -> str:
+            if t.status is not Status.SIGNUP:
+                raise Refusal(Refused.TOURNEY_STARTED)
+            if user_id != t.opener_id and not is_admin:
+                raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
+            after = t.cycled(option)
+            t.format, t.config, t.series = after.format, after.config, after.series
+            t.turn_seconds, t.bots = after.turn_seconds, after.bots
+            return "option"
+
+        return await self._change(tournament_id, user_id, change)
+
+    async def begin(self, tournament_id: int, user_id: int | None, is_admin: bool) -> Tournament:
+        """Close the sign-ups and draw the bracket (whoever opened it, an admin, or the clock:
+        `user_id` None); then its first matches open."""
+        ratings = await self._ratings(tournament_id)
+
+        async def change(t: Tournament) -> str:
+            if t.status is not Status.SIGNUP:
+                raise Refusal(Refused.TOURNEY_STARTED)
+            if user_id is not None and user_id != t.opener_id and not is_admin:
+                raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
+            why = can_start(t)
+            if why is not None:
+                raise Refusal(_WHY[why[0]], count=why[1])
+            seed = None if self.seed is None else f"{self.seed}:{t.id}"
+            start(t, ratings, random.Random(seed), self.clock())
+            return "started"
+
+        t = await self._change(tournament_id, user_id, change)
+        await self.settle(tournament_id)
+        return t
+
+    async def cancel(
+        self, tournament_id: int, user_id: int | None, is_admin: bool, finish_matches: bool
+    ) -> Tournament:
+        """Call the tournament off (whoever opened it, or an admin). Its matches in play are
+        cancelled, or (`finish_matches`) left to finish as matches of their own."""
+
+        async def change(t: Tournament) -> str:
+            if not t.is_open:
+                raise Refusal(Refused.NO_TOURNEY)
+            if user_id is not None and user_id != t.opener_id and not is_admin:
+                raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
+            t.status = Status.CANCELLED
+            t.ended_at = self.clock()
+            return "cancelled"
+
+        t = await self._change(tournament_id, user_id, change)
+        if not finish_matches:
+            for table_id in (await self.store.tables_of(tournament_id)).values():
+                table = await self.tables.get(table_id)
+                if table is not None and table.is_open:
+                    with contextlib.suppress(Refusal):
+                        await self._cancel_table(table.id)
+        return t
+
+    async def _cancel_table(self, table_id: int) -> None:
+        async with self.tables.locked(table_id):
+            table = await self.tables.get(table_id)
+            if table is None or not table.is_open:
+                return
+            was = table.status
+            table.status = TableStatus.CANCELLED
+            table.ended_at = self.clock()
+            if was is TableStatus.PLAYING:
+                table.outcome = Outcome.cancelled(table.scores)
+            await self.tables.commit(table, Change(ChangeKind.CANCELLED, table, was=was))
+
+    # -- the one step that moves a tournament on ---------------------------------------------
+    async def settle(self, tournament_id: int) -> Settled:
+        """Count the results of its finished tables (each once), decide walkovers, open the
+        tables of the ties that can be played now and start any left unstarted. Safe to run
+        at any time, by any process, as often as wanted."""
+        self.settles += 1
+        counted = 0
+        for _ in range(RETRIES):
+            try:
+                counted = await self._count(tournament_id)
+                break
+            except Conflict:
+                continue
+        t = await self.store.get(tournament_id)
+        if t is None or t.status is not Status.RUNNING:
+            return Settled(counted)
+        return Settled(counted, await self._open_matches(t))
+
+    async def _count(self, tournament_id: int) -> int:
+        async with self._lock(tournament_id):
+            t = await self.store.get(tournament_id)
+            if t is None or t.status is not Status.RUNNING:
+                return 0
+            tags = await self.store.tables_of(tournament_id)
+            results: list[tuple[int, int, int]] = []
+            for tag, table_id in sorted(tags.items(), key=lambda kv: parse_tag(kv[0])):
+                _, round_, slot, _ = parse_tag(tag)
+                fixture = t.fixture(round_, slot)
+                table = await self.tables.get(table_id)
+                if fixture is None or table is None or fixture.decided:
+                    continue
+                if table.is_open:
+                    await self._walkover(t, table)
+                    continue
+                outcome = table.outcome
+                if table.status is not TableStatus.FINISHED or outcome is None:
+                    continue
+                if outcome.winner is None:
+                    continue  # cancelled: the tie is played again at a new table
+                walkover = outcome.termination is Termination.WALKOVER
+                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover):
+                    results.append((round_, slot, len(fixture.games) - 1))
+            if not results:
+                return 0
+            over = t.champion is not None  # (the last result decided it)
+            if over:
+                t.ended_at = self.clock()
+            note = "champion" if over else "result"
+            await self._save(t, Change(ChangeKind.TOURNEY, None, t.chat_id, tournament=t,
+                                       note=note, results=tuple(results)))  # fmt: skip
+            return len(results)
+
+    async def _walkover(self, t: Tournament, table: Table) -> None:
+        """A side none of whose players acted within the start window, that was waited on
+        and ran out of time at least once, loses the tie by walkover."""
+        if table.status is not TableStatus.PLAYING or table.started_at is None:
+            return
+        window = self.start_window or 2.0 * t.turn_seconds
+        if self.clock() < table.started_at + window:
+            return
+        geometry = table.geometry
+        for side in (0, 1):
+            people = [table.seats[s] for s in geometry.of_side(side)]
+            absent = not any(u in table.acted for u in people if u is not None and u > 0)
+            if absent and table.strikes[side] >= 1:
+                await self._end_by_walkover(table.id, geometry.of_side(side)[0])
+                return
+
+    async def _end_by_walkover(self, table_id: int, seat: int) -> None:
+        async with self.tables.locked(table_id):
+            table = await self.tables.get(table_id)
+            if table is None or table.status is not TableStatus.PLAYING:
+                return
+            table.status = TableStatus.FINISHED
+            table.ended_at = self.clock()
+            table.deadline = None
+            table.outcome = Outcome.walkover(seat, table.scores)
+            await self.tables.commit(table, Change(ChangeKind.CONCEDED, table, seat=seat,
+                                                   timed_out=True))  # fmt: skip
+
+    async def _open_matches(self, t: Tournament) -> int:
+        """Open a table for each tie that can be played now (both entries free), and start
+        any of its tables left unstarted (a crash between the two commits)."""
+        tags = await self.store.tables_of(t.id)
+        busy: set[int] = set()
+        made: dict[tuple[int, int], int] = {}  # tie -> tables opened for it so far
+        opened = 0
+        for tag, table_id in tags.items():
+            _, round_, slot, number = parse_tag(tag)
+            made[(round_, slot)] = max(made.get((round_, slot), 0), number + 1)
+            fixture = t.fixture(round_, slot)
+            table = await self.tables.get(table_id)
+            if table is None or not table.is_open or fixture is None:
+                continue
+            if fixture.a is not None and fixture.b is not None:
+                busy |= {fixture.a, fixture.b}
+            if table.status is TableStatus.LOBBY:
+                await self._start_table(table.id)
+        for fixture in playable(t, busy):
+            number = made.get(fixture.key, 0)
+            table = Table(
+                id=0, chat_id=t.chat_id, thread_id=t.thread_id, status=TableStatus.LOBBY,
+                opener_id=t.opener_id, config=t.config,
+                seats=seats_for(t, fixture, len(fixture.games)), language=t.language,
+                created_at=self.clock(), updated_at=self.clock(), turn_seconds=t.turn_seconds,
+                tournament=tag_of(t.id, fixture.round, fixture.slot, number),
+            )  # fmt: skip
+            for seat, user in enumerate(table.seats):
+                if user is not None and user in t.replaced:
+                    table.seats[seat] = BOT_IDS["normal"]
+            try:
+                await self.tables.insert(table, lambda x: Change(ChangeKind.OPENED, x))
+            except Refusal:
+                raise
+            except Exception as error:
+                if is_conflict(error):
+                    continue  # another process opened it a moment ago
+                raise
+            await self._start_table(table.id)
+            opened += 1
+        return opened
+
+    async def _start_table(self, table_id: int) -> None:
+        async with self.tables.locked(table_id):
+            table = await self.tables.get(table_id)
+            if table is None or table.status is not TableStatus.LOBBY:
+                return
+            events, entries = self.play.start(table)
+            change = Change(ChangeKind.STARTED, table, table.chat_id, tuple(events))
+            await self.tables.commit(table, change, entries, 0)
+
+    # -- a player who leaves -----------------------------------------------------------------
+    async def replace(self, table: Table, seat: int) -> bool:
+        """A player leaves a tournament's match: where the tournament allows it, a computer
+        player takes their seat for the rest of the tournament (True); otherwise their side
+        concedes as anywhere (False). The caller holds the table's lock."""
+        if table.tournament is None:
+            return False
+        tournament_id = parse_tag(table.tournament)[0]
+        user = table.seats[seat]
+        if user is None or user < 0:
+            return False
+
+        async def change(t: Tournament) -> str:
+            if not t.bots or t.status is not Status.RUNNING:
+                raise Refusal(Refused.NO_TOURNEY)
+            if user not in t.replaced:
+                t.replaced.append(user)
+            return "replaced"
+
+        try:
+            await self._change(tournament_id, user, change)
+        except Refusal:
+            return False
+        return True
+
+    # -- the sweep ---------------------------------------------------------------------------
+    async def sweep(self) -> None:
+        """Sign-ups past their time close (the tournament starts, or is called off for want of
+        entries); running tournaments are settled every few seconds (results a crash left
+        uncounted, walkovers, matches to open)."""
+        now = self.clock()
+        for t in await self.store.open_ones():
+            if t.status is Status.SIGNUP and now >= t.closes_at:
+                try:
+                    await self.begin(t.id, None, True)
+                except Refusal as refusal:
+                    if refusal.code in (Refused.TOURNEY_STARTED,):
+                        continue
+                    with contextlib.suppress(Refusal):
+                        await self.cancel(t.id, None, True, finish_matches=False)
+            elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
+                self._looked[t.id] = now
+                with contextlib.suppress(Refusal, Conflict):
+                    await self.settle(t.id)
+
+    # -- committing ----------------------------------------------------------------------------
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    async def _change(
+        self,
+        tournament_id: int,
+        user_id: int | None,
+        decide: Callable[[Tournament], Awaitable[str]],
+    ) -> Tournament:
+        """Read the tournament, let `decide` change it (it says what happened, or refuses),
+        and save it with the front ends' rows, over the version read (again on a conflict)."""
+        for _ in range(RETRIES):
+            async with self._lock(tournament_id):
+                t = await self.store.get(tournament_id)
+                if t is None:
+                    raise Refusal(Refused.NO_TOURNEY)
+                note = await decide(t)
+                change = Change(ChangeKind.TOURNEY, None, t.chat_id, actor=user_id,
+                                tournament=t, note=note)  # fmt: skip
+                try:
+                    await self._save(t, change)
+                except Conflict:
+                    continue
+                return t
+        raise Refusal(Refused.DB_BUSY)
+
+    async def _save(self, t: Tournament, change: Change) -> None:
+        expected = t.version
+        t.version += 1
+        t.updated_at = self.clock()
+        try:
+            async with self.tables.store.db.transaction() as conn:
+                if not await self.store.save(conn, t, expected):
+                    raise Conflict(Refused.STALE)
+                rows = await self._rows(conn, change)
+        except Unavailable as error:
+            t.version = expected
+            raise Refusal(Refused.DB_BUSY) from error
+        except BaseException:
+            t.version = expected
+            raise
+        self.tables.changes.committed(change, rows)
+
+    async def _rows(self, conn: Conn, change: Change) -> list[Outgoing]:
+        """The front ends' rows for a tournament's change, written in its transaction."""
+        planned = await self.tables.changes.plan(change)
+        rows = [p for p in planned if isinstance(p, Outgoing)]
+        if rows:
+            await self.tables.outbox.enqueue(conn, rows, time.time())
+        return rows
+
+    async def _ratings(self, tournament_id: int) -> dict[int, float]:
+        t = await self.store.get(tournament_id)
+        if t is None:
+            return {}
+        players = t.config.players if t.config.players in (2, 4, 6) else None
+        rows = await self.league.standings(t.chat_id, players)
+        return {r.user_id: r.rating for r in rows if r.user_id in set(t.signed)}

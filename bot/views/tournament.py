@@ -1,0 +1,257 @@
+"""A tournament as the group reads it on a phone: the sign-up message (options, who signed up),
+the bracket or the liguilla's table (one message, edited as results come), each result, the
+champion with their path, and a player's private notice of their next match."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, tzinfo
+from html import escape
+
+from bot.callbacks import TourneyData, pack
+from bot.game.seats import mode_of
+from bot.i18n import Translator
+from bot.league.tournament import (
+    Fixture,
+    Format,
+    Status,
+    Tournament,
+    path_of,
+    round_key,
+    standings,
+)
+from bot.model.names import BOT_MARK
+from bot.views.common import Button, Keys, both, short_name
+
+TOURNEY_OPTIONS = ("format", "mode", "target", "flor", "series", "timer", "bots")
+STANDINGS_NAME = 12  # a name's width in a liguilla's table
+
+
+def entry_name(t: Translator, tour: Tournament, entry: int | None, names: Mapping[int, str]) -> str:
+    """An entry by its players' names, bold: "<b>Ana</b>", "<b>Ana</b> y <b>Beto</b>"; "?"
+    for a place not decided yet; a player a computer player replaced is marked 🤖."""
+    if entry is None or entry >= len(tour.entries):
+        return "?"
+    people = [
+        f"<b>{short_name(names.get(u, '?'))}</b>" + (f" {BOT_MARK}" if u in tour.replaced else "")
+        for u in tour.entries[entry]
+    ]
+    return both(t, people)
+
+
+def rules_text(t: Translator, tour: Tournament) -> str:
+    config = tour.config
+    parts = [
+        t(f"tourney.format.{tour.format.value}"),
+        mode_of(config.players),
+        t("tourney.target", points=config.target),
+        t("rules.con_flor") if config.flor else t("rules.sin_flor"),
+        t(f"tourney.series.{tour.series}"),
+        t("tourney.timer", seconds=tour.turn_seconds),
+    ]
+    if tour.bots:
+        parts.append(t("tourney.bots_on"))
+    return " · ".join(parts)
+
+
+def option_text(t: Translator, tour: Tournament, option: str) -> str:
+    config = tour.config
+    value = {
+        "format": t(f"tourney.format.{tour.format.value}"),
+        "mode": mode_of(config.players),
+        "target": t("option.target_value", points=config.target),
+        "flor": t("option.flor_on") if config.flor else t("option.flor_off"),
+        "series": t(f"tourney.series.{tour.series}"),
+        "timer": f"{tour.turn_seconds} s",
+        "bots": t("tourney.yes") if tour.bots else t("tourney.no"),
+    }[option]
+    return t("button.option", name=t(f"tourney.option.{option}"), value=value)
+
+
+def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone: tzinfo) -> str:
+    lines = [t("tourney.title", number=tour.id), rules_text(t, tour), ""]
+    signed = [f"<b>{short_name(names.get(u, '?'))}</b>" for u in tour.signed]
+    lines.append(t("tourney.signed", count=len(signed), names=", ".join(signed) or "—"))
+    if tour.team_size > 1:
+        lines.append(t("tourney.teams_drawn", size=tour.team_size))
+    closes = datetime.fromtimestamp(tour.closes_at, zone).strftime("%H:%M")
+    opener = f"<b>{short_name(names.get(tour.opener_id, '?'))}</b>"
+    lines.append(t("tourney.closes", time=closes, opener=opener))
+    return "\n".join(lines)
+
+
+def signup_keys(t: Translator, tour: Tournament) -> Keys:
+    first = [
+        Button(t("tourney.button.sign"), pack(TourneyData(tour.id, "s"))),
+        Button(t("tourney.button.unsign"), pack(TourneyData(tour.id, "u"))),
+    ]
+    toggles = [
+        Button(option_text(t, tour, o), pack(TourneyData(tour.id, "o", o))) for o in TOURNEY_OPTIONS
+    ]
+    pairs = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
+    last = [
+        Button(t("tourney.button.start"), pack(TourneyData(tour.id, "g"))),
+        Button(t("button.cancel"), pack(TourneyData(tour.id, "x"))),
+    ]
+    return Keys.of([first, *pairs, last])
+
+
+def running_keys(t: Translator, tour: Tournament) -> Keys:
+    """Under a running tournament's bracket: calling it off (whoever opened it, or an admin),
+    its matches in play cut short or left to finish."""
+    return Keys.of([[
+        Button(t("tourney.button.stop_cut"), pack(TourneyData(tour.id, "x", "c"))),
+        Button(t("tourney.button.stop_keep"), pack(TourneyData(tour.id, "x", "k"))),
+    ]])  # fmt: skip
+
+
+def _tie_line(
+    t: Translator, tour: Tournament, fixture: Fixture, names: Mapping[int, str], live: bool
+) -> str:
+    a = entry_name(t, tour, fixture.a, names)
+    b = entry_name(t, tour, fixture.b, names)
+    if fixture.bye:
+        return t("tourney.bye", name=a if fixture.a is not None else b)
+    if fixture.decided:
+        if tour.series > 1:
+            won = fixture.wins()
+            score = f"{won[0]}–{won[1]}"
+        else:
+            points = fixture.points()
+            score = f"{points[0]}–{points[1]}"
+        mark = "🚫" if fixture.walkover else "✅"
+        a_bold, b_bold = (a, _plain(b)) if fixture.winner == fixture.a else (_plain(a), b)
+        return f"{mark} {a_bold} {score} {b_bold}"
+    if live:
+        if tour.series > 1 and fixture.games:
+            won = fixture.wins()
+            return t("tourney.live_series", a=a, b=b, x=won[0], y=won[1])
+        return t("tourney.live", a=a, b=b)
+    return f"• {a} vs {b}"
+
+
+def _plain(name: str) -> str:
+    return name.replace("<b>", "").replace("</b>", "")
+
+
+def bracket_text(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: set[tuple[int, int]]
+) -> str:
+    """The tournament as it stands: each round's ties (results, who plays now), or a
+    liguilla's table and its rounds; the champion once there is one."""
+    lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
+    if tour.status is Status.CANCELLED:
+        lines.append(t("tourney.cancelled"))
+    if tour.champion is not None:
+        lines.append(t("tourney.champion_line", name=entry_name(t, tour, tour.champion, names)))
+    if tour.format is Format.LEAGUE:
+        lines.append("")
+        lines.append(_standings_block(t, tour, names))
+    for round_ in range(tour.rounds):
+        ties = [f for f in tour.fixtures if f.round == round_]
+        if tour.format is Format.LEAGUE and all(f.decided for f in ties) and tour.is_open:
+            continue  # a liguilla's finished rounds are in its table
+        lines.append("")
+        lines.append(f"<b>{round_title(t, tour, round_)}</b>")
+        lines += [_tie_line(t, tour, f, names, f.key in live) for f in ties]
+    return "\n".join(lines)
+
+
+def _standings_block(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
+    head = t("tourney.table_head")
+    rows = [head]
+    for place, line in enumerate(standings(tour), start=1):
+        people = [names.get(u, "?") for u in tour.entries[line.entry]]
+        name = "+".join(n.split()[0] if n.split() else "?" for n in people)
+        name = name if len(name) <= STANDINGS_NAME else name[: STANDINGS_NAME - 1] + "…"
+        diff = line.points_for - line.points_against
+        rows.append(
+            f"{place:>2} {name:<{STANDINGS_NAME}} {line.played:>2} {line.won:>2} {diff:+4d}"
+        )
+    return "<pre>" + escape("\n".join(rows)) + "</pre>"
+
+
+def round_title(t: Translator, tour: Tournament, round_: int) -> str:
+    key = round_key(tour, round_)
+    return t(f"tourney.{key}", number=round_ + 1)
+
+
+def result_text(
+    t: Translator, tour: Tournament, results: Sequence[tuple[int, int, int]],
+    names: Mapping[int, str],
+) -> str:  # fmt: skip
+    """Each match just counted, with what it decided."""
+    lines = []
+    for round_, slot, game in results:
+        fixture = tour.fixture(round_, slot)
+        if fixture is None or game >= len(fixture.games):
+            continue
+        played = fixture.games[game]
+        a = entry_name(t, tour, fixture.a, names)
+        b = entry_name(t, tour, fixture.b, names)
+        title = round_title(t, tour, round_)
+        if played.walkover:
+            loser = b if played.winner == 0 else a
+            line = t("tourney.walkover", round=title, loser=loser,
+                     winner=a if played.winner == 0 else b)  # fmt: skip
+        else:
+            line = t("tourney.result", round=title, a=a, b=b, x=played.points[0],
+                     y=played.points[1])  # fmt: skip
+        if fixture.decided and tour.format is Format.KNOCKOUT and tour.champion is None:
+            after = round_title(t, tour, round_ + 1)
+            line += " " + t("tourney.advances", name=entry_name(t, tour, fixture.winner, names),
+                            round=after)  # fmt: skip
+        elif not fixture.decided and tour.series > 1:
+            won = fixture.wins()
+            line += " " + t("tourney.series_stands", x=won[0], y=won[1])
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
+    """The champion and the whole path that took them there."""
+    assert tour.champion is not None
+    champion = tour.champion
+    lines = [t("tourney.champion", name=entry_name(t, tour, champion, names),
+               count=len(tour.entries[champion]))]  # fmt: skip
+    for fixture in path_of(tour, champion):
+        rival = fixture.b if fixture.a == champion else fixture.a
+        mine, theirs = fixture.points() if fixture.a == champion else fixture.points()[::-1]
+        if tour.series > 1:
+            won = fixture.wins() if fixture.a == champion else fixture.wins()[::-1]
+            mine, theirs = won
+        lines.append(
+            t("tourney.path", round=round_title(t, tour, fixture.round),
+              rival=entry_name(t, tour, rival, names), x=mine, y=theirs)
+        )  # fmt: skip
+    return "\n".join(lines)
+
+
+def match_notice(
+    t: Translator, tour: Tournament, fixture: Fixture, game: int, names: Mapping[int, str]
+) -> str:
+    """A player's private notice that their match starts: against whom, in which round."""
+    text = t("tourney.your_match", a=entry_name(t, tour, fixture.a, names),
+             b=entry_name(t, tour, fixture.b, names),
+             round=round_title(t, tour, fixture.round))  # fmt: skip
+    if tour.series > 1:
+        text += " " + t("tourney.game_of", number=game + 1, series=tour.series)
+    return text
+
+
+def past_text(t: Translator, past: Sequence[Tournament], names: Mapping[int, str]) -> str:
+    """/torneos: the group's finished tournaments and their champions, newest first."""
+    if not past:
+        return t("tourney.none_past")
+    lines = [t("tourney.past_title")]
+    for tour in past:
+        day = datetime.fromtimestamp(tour.ended_at or tour.created_at).strftime("%d/%m")
+        champion = entry_name(t, tour, tour.champion, names)
+        lines.append(t("tourney.past_line", number=tour.id, day=day, rules=rules_text(t, tour),
+                       champion=champion))  # fmt: skip
+    return "\n".join(lines)
+
+
+def people_of(tour: Tournament) -> list[int]:
+    """Everyone a tournament's texts may name."""
+    return [tour.opener_id, *tour.signed, *(u for e in tour.entries for u in e)]
