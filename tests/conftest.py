@@ -109,6 +109,7 @@ class Harness:
             and not any(not task.done() for task in handling)
             and not self.services.outbox.busy()
             and not self.services.ai.busy()
+            and not self.services.core.tournaments.busy()
             and await self.services.outbox.store.waiting() == 0
         )
 

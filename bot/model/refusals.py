@@ -21,6 +21,7 @@ class Refused(StrEnum):
     TOURNEY_TOO_MANY = "tourney_too_many"
     TOURNEY_UNEVEN = "tourney_uneven"
     TOURNEY_FULL = "tourney_full"
+    ONLY_TOURNEY_OPENER = "only_tourney_opener"
     # tables and lobbies
     TABLE_ALREADY_OPEN = "table_already_open"
     TOO_MANY_TABLES = "too_many_tables"

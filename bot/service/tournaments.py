@@ -110,6 +110,10 @@ class Tournaments:
         except Exception:
             log.exception("tournament %s not settled now", tournament_id)
 
+    def busy(self) -> bool:
+        """Settles started after commits still running."""
+        return bool(self._tasks)
+
     async def idle(self) -> None:
         """Wait for the settles started after commits (a clean stop, the tests)."""
         while self._tasks:
@@ -195,7 +199,7 @@ class Tournaments:
             if t.status is not Status.SIGNUP:
                 raise Refusal(Refused.TOURNEY_STARTED)
             if user_id != t.opener_id and not is_admin:
-                raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
+                raise Refusal(Refused.ONLY_TOURNEY_OPENER)
             after = t.cycled(option)
             t.format, t.config, t.series = after.format, after.config, after.series
             t.turn_seconds, t.bots = after.turn_seconds, after.bots
@@ -212,7 +216,7 @@ class Tournaments:
             if t.status is not Status.SIGNUP:
                 raise Refusal(Refused.TOURNEY_STARTED)
             if user_id is not None and user_id != t.opener_id and not is_admin:
-                raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
+                raise Refusal(Refused.ONLY_TOURNEY_OPENER)
             why = can_start(t)
             if why is not None:
                 raise Refusal(_WHY[why[0]], count=why[1])
@@ -234,7 +238,7 @@ class Tournaments:
             if not t.is_open:
                 raise Refusal(Refused.NO_TOURNEY)
             if user_id is not None and user_id != t.opener_id and not is_admin:
-                raise Refusal(Refused.ONLY_OPENER_OR_ADMIN)
+                raise Refusal(Refused.ONLY_TOURNEY_OPENER)
             t.status = Status.CANCELLED
             t.ended_at = self.clock()
             return "cancelled"

@@ -1,0 +1,175 @@
+"""Tournaments in a group, through the real python-telegram-bot against the fake Bot API:
+sign-ups with a tap, the bracket that runs itself, matches played in private chats, the
+champion; bad taps refused; a restart in the middle of a round losing nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.league.tournament import Status, Tournament
+from bot.views.common import plain
+from tests.conftest import GROUP, Harness, harness_with
+from tests.e2e.helpers import play_to_the_end
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+
+NAMES = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo"]
+
+
+def tourney_message(h: Harness) -> StoredMessage:
+    """The group's newest tournament message (its sign-ups, then its bracket)."""
+    return next(m for m in reversed(h.fake.live(GROUP)) if "🏆 <b>Torneo #" in m.text)
+
+
+async def the_tournament(h: Harness) -> Tournament:
+    rows = await h.db.fetchall("SELECT max(id) AS id FROM tournaments")
+    found = await h.services.core.tournaments.get(rows[0]["id"])
+    assert found is not None
+    return found
+
+
+async def sign_up(h: Harness, users: list[FakeUser], args: str = "") -> StoredMessage:
+    users[0].send(GROUP, f"/torneo {args}".strip())
+    await h.settle()
+    message = tourney_message(h)
+    for user in users:
+        answer = await user.tap(GROUP, message.message_id, "✋ Anotarme")
+        assert answer["text"] == "¡Anotado!", answer
+        await h.settle()
+    return h.fake.messages[GROUP][message.message_id]
+
+
+async def play_tournament(h: Harness, users: list[FakeUser], seed: int) -> Tournament:
+    async def over() -> bool:
+        return (await the_tournament(h)).status is Status.FINISHED
+
+    await play_to_the_end(h, users, seed=seed, max_taps=20_000, chat=0, stop=over)
+    await h.settle()
+    return await the_tournament(h)
+
+
+async def test_a_whole_eight_player_knockout_read_as_the_group_and_a_player(
+    harness: Harness,
+) -> None:
+    h = harness
+    users = [h.user(201 + i, name) for i, name in enumerate(NAMES)]
+    message = await sign_up(h, users, "15")
+    text = plain(message.text)
+    assert "eliminación directa · 1v1 · a 15" in text and "Anotados (8)" in text, text
+    # Someone else's taps on the opener's controls change nothing.
+    answer = await users[3].tap(GROUP, message.message_id, "▶️ Empezar")
+    assert answer["text"] == "Solo quien abrió el torneo o un admin puede hacer eso."
+    answer = await users[3].tap(GROUP, message.message_id, "🔄 Serie: a un partido")
+    assert answer["text"].startswith("Solo quien abrió el torneo")
+    # A second sign-up is refused and changes nothing.
+    answer = await users[1].tap(GROUP, message.message_id, "✋ Anotarme")
+    assert answer["text"] == "Ya estás anotado."
+    before = len(h.fake.calls_in(GROUP))
+    answer = await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+    assert answer["text"] == "¡Empieza el torneo!"
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.RUNNING and len(t.entries) == 8
+    # Four matches at once, each player told in private, no board per match in the group.
+    tables = await h.services.core.tournaments.tables_of(t.id)
+    assert len(tables) == 4
+    for user in users:
+        notices = [x for x in h.fake.texts(user.id) if "Tu partido del torneo" in x]
+        assert len(notices) == 1 and "Cuartos de final" in notices[0], user.first_name
+    stale = users[2].tap_data(GROUP, message.message_id, f"T:{t.id}:s:")  # a sign-up, too late
+    answer = await users[2].answer_of(stale)
+    assert answer["text"] == "El torneo ya empezó: las inscripciones están cerradas."
+
+    t = await play_tournament(h, users, seed=38)
+    assert t.champion is not None and len(t.fixtures) == 7
+    champion = NAMES[t.entries[t.champion][0] - 201]
+    # The group read it: the start, each of the seven results, the champion with the path.
+    group = [plain(x) for x in h.fake.texts(GROUP)]
+    results = [x for x in group if re.match(r"🏆 (Cuartos de final|Semifinales|Final):", x)]
+    assert len(results) == 7, results
+    assert any("pasa a: Semifinales" in x for x in results)
+    crowned = [x for x in group if f"🥇 ¡{champion} es campeón del torneo!" in x]
+    assert crowned and "· Final:" in crowned[-1] and "· Cuartos de final:" in crowned[-1]
+    bracket = plain(tourney_message(h).text)
+    assert f"🥇 Campeón: {champion}" in bracket and bracket.count("✅") == 7, bracket
+    # Within the group's limits: no 429, and a few calls a match (a result, an edit or two).
+    assert not [e for e in h.fake.errors if e[1] == 429]
+    calls = len(h.fake.calls_in(GROUP)) - before
+    assert calls <= 3 * 7 + 3, calls
+    # A player's chat: the notice of each match, the hand, the end of each match.
+    final = t.fixture(2, 0)
+    assert final is not None and final.a is not None
+    finalist = users[t.entries[final.a][0] - 201]
+    notices = [x for x in h.fake.texts(finalist.id) if "Tu partido del torneo" in x]
+    assert [n for n in notices if "Final)" in n], notices
+    # /torneos keeps it, /yo counts it, /torneo opens the next one.
+    users[0].send(GROUP, "/torneos")
+    await h.settle()
+    assert f"🥇 {champion}" in plain(h.fake.last(GROUP).text)
+    winner = users[t.entries[t.champion][0] - 201]
+    winner.send(GROUP, "/yo")
+    await h.settle()
+    assert "Torneos: 1 · ganados 1" in h.fake.last(GROUP).text
+    if __import__("os").environ.get("TRUCO_SHOW"):
+        print("\n---\n".join([*[x for x in group if x.startswith(("🏆", "🥇"))], bracket]))
+        print("---\n" + "\n---\n".join(plain(x) for x in h.fake.texts(finalist.id)[:3]))
+
+
+async def test_bad_input_changes_nothing(harness: Harness) -> None:
+    h = harness
+    ana, beto = h.user(301, "Ana"), h.user(302, "Beto")
+    ana.send(GROUP, "/torneo 4v4")
+    await h.settle()
+    assert (
+        "No entendí «4v4»" in h.fake.last(GROUP).text and "Uso: /torneo" in h.fake.last(GROUP).text
+    )
+    ana.send(GROUP, "/torneo liga")
+    await h.settle()
+    message = tourney_message(h)
+    assert "liguilla" in plain(message.text)
+    ana.send(GROUP, "/torneo ko")  # one open tournament a group (or topic)
+    await h.settle()
+    assert "Ya hay un torneo abierto" in h.fake.last(GROUP).text
+    await ana.tap(GROUP, message.message_id, "✋ Anotarme")
+    await h.settle()
+    answer = await ana.tap(GROUP, message.message_id, "▶️ Empezar")  # a liguilla needs three
+    assert answer["text"] == "Faltan 2 jugadores para empezar."
+    answer = await beto.tap(GROUP, message.message_id, "🚪 Borrarme")
+    assert answer["text"] == "No estás anotado en este torneo."
+    forged = ana.tap_data(GROUP, message.message_id, "T:999:s:")
+    assert (await ana.answer_of(forged))["text"] == "Ese torneo ya no está abierto."
+    forged = ana.tap_data(GROUP, message.message_id, "T:1:z:")  # not an operation of ours
+    assert (await ana.answer_of(forged))["text"] == (
+        await ana.answer_of(ana.tap_data(GROUP, message.message_id, "zz:1"))
+    )["text"]  # answered as any button we did not make
+    t = await the_tournament(h)
+    assert t.status is Status.SIGNUP and t.signed == [301]
+    # Someone outside the group cannot sign up.
+    beto.leave_group(GROUP)
+    answer = await beto.tap(GROUP, message.message_id, "✋ Anotarme")
+    assert "miembros" in answer["text"], answer
+    assert (await the_tournament(h)).signed == [301]
+
+
+async def test_a_restart_in_the_middle_of_a_round_loses_and_doubles_nothing(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    users: list[FakeUser]
+    async with harness_with(fake, tmp_path / "t.db") as h:
+        users = [h.user(401 + i, name) for i, name in enumerate(NAMES[:6])]
+        message = await sign_up(h, users, "15")  # six: the two best seeds get byes
+        await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+        await h.settle()
+        t = await the_tournament(h)
+        assert [f.bye for f in t.fixtures if f.round == 0].count(True) == 2
+        assert len(await h.services.core.tournaments.tables_of(t.id)) == 2
+
+        async def one_result() -> bool:
+            return any(f.games for f in (await the_tournament(h)).fixtures)
+
+        await play_to_the_end(h, users, seed=5, chat=0, stop=one_result)
+        await h.restart()
+        t = await play_tournament(h, users, seed=6)
+    assert t.status is Status.FINISHED and t.champion is not None
+    tables = [f.games for f in t.fixtures if not f.bye]
+    assert all(len(g) == 1 for g in tables)  # one match each: nothing counted twice
