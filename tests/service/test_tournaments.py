@@ -1,0 +1,239 @@
+"""Tournaments in the core, on SQLite and PostgreSQL, with an injected clock: a liguilla of five
+to its standings, 2v2 with pairs drawn at the start, a best of three, a walkover, a player
+replaced by a computer player, a tournament called off, sign-ups that close by themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.game import MatchConfig
+from bot.league.tournament import Format, Status, Tournament, standings
+from bot.model.outcome import Termination
+from bot.model.refusals import Refusal, Refused
+from bot.model.table import BOT_IDS, Table, TableStatus
+from bot.service.core import Core
+from bot.storage.db import Database
+from bot.storage.repo import Store
+from tests.service.test_league import play_out
+
+CHAT = -77
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def core(db_target: Path | str) -> AsyncIterator[Core]:
+    db = await Database.open(db_target)
+    service = Core.build(Store(db), seed=3, clock=Clock())
+    for user in range(1, 11):
+        await service.people.see(user, f"P{user}", None)
+    yield service
+    await service.tournaments.idle()
+    await db.close()
+
+
+def base(**options: object) -> Tournament:
+    t = Tournament(0, CHAT, 0, 1, "es", 0.0, 0.0, config=MatchConfig(target=15, flor=False))
+    return replace(t, **options)  # type: ignore[arg-type]
+
+
+async def started(core: Core, people: int, **options: object) -> Tournament:
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(**options))
+    for user in range(1, people + 1):
+        await core.tournaments.sign(t.id, user)
+    await core.tournaments.begin(t.id, 1, False)
+    await core.tournaments.idle()
+    found = await core.tournaments.get(t.id)
+    assert found is not None and found.status is Status.RUNNING
+    return found
+
+
+async def live_tables(core: Core, t: Tournament) -> list[Table]:
+    tables = []
+    for table_id in (await core.tournaments.tables_of(t.id)).values():
+        table = await core.tables.get(table_id)
+        if table is not None and table.is_open:
+            tables.append(table)
+    return tables
+
+
+async def run(core: Core, t: Tournament, loser: object = None) -> Tournament:
+    """Play every match as it opens: the side holding the lower seed wins (or `loser` says
+    which user's side loses), until the tournament ends."""
+    for _ in range(100):
+        found = await core.tournaments.get(t.id)
+        assert found is not None
+        if found.status is not Status.RUNNING:
+            return found
+        tables = await live_tables(core, found)
+        assert tables, "a running tournament with nothing to play"
+        for table in tables:
+            seeds = [found.entry_of(u) if u and u > 0 else 99 for u in table.seats]
+            best = min(range(len(seeds)), key=lambda s: seeds[s])  # type: ignore[arg-type, return-value]
+            await play_out(core, table.id, loser_side=1 - best % 2)
+        await core.tournaments.idle()
+    raise AssertionError("the tournament did not end")
+
+
+async def test_a_liguilla_of_five_plays_every_tie_once_to_its_standings(core: Core) -> None:
+    t = await started(core, 5, format=Format.LEAGUE)
+    assert len(t.fixtures) == 10 and len(await live_tables(core, t)) == 2  # one rests
+    t = await run(core, t)
+    assert t.status is Status.FINISHED and all(len(f.games) == 1 for f in t.fixtures)
+    assert len(await core.tournaments.tables_of(t.id)) == 10
+    lines = standings(t)
+    assert [x.won for x in lines] == [4, 3, 2, 1, 0]  # the better seed won every tie
+    assert t.champion == lines[0].entry == 0
+    # every match counted in the league like any match
+    rows = await core.store.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", CHAT)
+    assert rows[0]["n"] == 10
+
+
+async def test_pairs_are_drawn_for_2v2_and_a_best_of_three_swaps_sides(core: Core) -> None:
+    t = await started(core, 4, config=MatchConfig(players=4, target=15, flor=False), series=3)
+    assert [len(e) for e in t.entries] == [2, 2]
+    assert sorted(u for e in t.entries for u in e) == [1, 2, 3, 4]
+    (table,) = await live_tables(core, t)
+    assert table.config.players == 4 and sorted(table.players) == [1, 2, 3, 4]
+    first_side0 = {table.seats[0], table.seats[2]}
+    t = await run(core, t)
+    (final,) = t.fixtures
+    assert final.wins() == (2, 0) and t.champion == 0
+    tables = await core.tournaments.tables_of(t.id)
+    assert len(tables) == 2
+    second = await core.tables.get(tables[f"{t.id}:0:0:1"])
+    assert second is not None and {second.seats[0], second.seats[2]} != first_side0
+
+
+async def test_a_side_that_never_turns_up_loses_by_walkover(core: Core) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 2, turn_seconds=60)
+    (table,) = await live_tables(core, t)
+    waited = table.seats[table.state.acting_seats()[0]]  # type: ignore[union-attr]
+    clock.now += 61  # the first to move never does: the timer moves for them (a strike)
+    await core.sweep()
+    clock.now += 61
+    await core.sweep()
+    await core.tournaments.idle()
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.FINISHED
+    (final,) = t.fixtures
+    assert final.walkover and final.games[0].walkover
+    assert waited not in t.entries[t.champion]  # type: ignore[index]
+    done = await core.tables.get(final.games[0].table)
+    assert done is not None and done.outcome is not None
+    assert done.outcome.termination is Termination.WALKOVER
+
+
+async def test_a_player_who_leaves_is_replaced_where_the_opener_allows_it(core: Core) -> None:
+    t = await started(core, 4, bots=True)
+    table = (await live_tables(core, t))[0]
+    leaver = table.players[0]
+    seat = table.seat_of(leaver)
+    await core.turns.concede(table.id, leaver)
+    await core.tournaments.idle()
+    again = await core.tables.get(table.id)
+    assert again is not None and again.status is TableStatus.PLAYING
+    assert again.seats[seat] == BOT_IDS["normal"]  # type: ignore[index]
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.replaced == [leaver]
+    # without the option, leaving concedes the tie
+    other = await core.tournaments.open(CHAT, 5, 1, "es", base())
+    for user in (7, 8):
+        await core.tournaments.sign(other.id, user)
+    await core.tournaments.begin(other.id, 1, False)
+    await core.tournaments.idle()
+    (table,) = await live_tables(core, other)
+    await core.turns.concede(table.id, 7)
+    await core.tournaments.idle()
+    other = await core.tournaments.get(other.id)  # type: ignore[assignment]
+    assert other.status is Status.FINISHED and other.entries[other.champion] == (8,)  # type: ignore[index]
+
+
+async def test_calling_it_off_cancels_its_matches_or_lets_them_finish(core: Core) -> None:
+    t = await started(core, 4)
+    tables = await live_tables(core, t)
+    assert len(tables) == 2
+    with pytest.raises(Refusal) as refused:
+        await core.tournaments.cancel(t.id, 3, False, finish_matches=False)
+    assert refused.value.code is Refused.ONLY_TOURNEY_OPENER
+    await core.tournaments.cancel(t.id, 1, False, finish_matches=False)
+    for x in tables:
+        after = await core.tables.get(x.id)
+        assert after is not None and after.status is TableStatus.CANCELLED
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.CANCELLED
+    kept = await started(core, 4)
+    await core.tournaments.cancel(kept.id, 1, False, finish_matches=True)
+    assert all(x.status is TableStatus.PLAYING for x in await live_tables(core, kept))
+
+
+async def test_sign_ups_close_by_themselves(core: Core) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    few = await core.tournaments.open(CHAT, 1, 1, "es", base())
+    await core.tournaments.sign(few.id, 1)  # one alone: called off
+    many = await core.tournaments.open(CHAT, 2, 1, "es", base())
+    for user in (1, 2, 3):
+        await core.tournaments.sign(many.id, user)  # three: it starts, seed 1 has a bye
+    clock.now += 31 * 60
+    await core.sweep()
+    await core.tournaments.idle()
+    few = await core.tournaments.get(few.id)  # type: ignore[assignment]
+    many = await core.tournaments.get(many.id)  # type: ignore[assignment]
+    assert few.status is Status.CANCELLED and many.status is Status.RUNNING
+    assert [f.bye for f in many.fixtures if f.round == 0] == [True, False]
+    assert len(await live_tables(core, many)) == 1
+    assert list(itertools.chain(*many.entries)).count(1) == 1
+
+
+async def test_two_workers_on_postgresql_run_one_tournament_once(pg_cluster: object) -> None:
+    """Two processes (two cores, one PostgreSQL) settle the same tournament at the same time,
+    over and over: every match opened once, every result counted once."""
+    if pg_cluster is None:
+        pytest.skip("PostgreSQL is not installed here")
+    url = pg_cluster.new_database()  # type: ignore[attr-defined]
+    dbs = [await Database.open(url) for _ in range(2)]
+    cores = [
+        Core.build(Store(db), seed=4, clock=Clock(), worker=f"w{i}") for i, db in enumerate(dbs)
+    ]
+    try:
+        one, two = cores
+        t = await one.tournaments.open(CHAT, 0, 1, "es", base())
+        for user in range(1, 7):
+            await one.tournaments.sign(t.id, user)
+        await asyncio.gather(
+            one.tournaments.begin(t.id, 1, False), two.tournaments.settle(t.id),
+            return_exceptions=True,
+        )  # fmt: skip
+        for _ in range(30):
+            await asyncio.gather(*(c.tournaments.settle(t.id) for c in cores for _ in range(2)))
+            found = await two.tournaments.get(t.id)
+            assert found is not None
+            if found.status is not Status.RUNNING:
+                break
+            for table in await live_tables(two, found):
+                await play_out(one, table.id, loser_side=1)
+        assert found.status is Status.FINISHED
+        tables = await one.tournaments.tables_of(t.id)
+        played = [f for f in found.fixtures if not f.bye]
+        assert len(tables) == len(played) == 5  # six entries: two byes, five ties
+        assert all(len(f.games) == 1 for f in played)
+    finally:
+        for c in cores:
+            await c.tournaments.idle()
+        for db in dbs:
+            await db.close()
