@@ -200,11 +200,23 @@ async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    found = await group_table(update, context, "no_game")
-    if found is None:
+    """Concede your match: the group's (or topic's) table, or your tournament match, which is
+    played in private (so /abandonar works in the private chat too)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
         return
-    command, table = found
-    message, user, _, r, t, _ = command
+    r = runtime(context)
+    t = await chat_translator(context, chat.id)
+    table = None
+    if is_group(chat):
+        table = await r.tables.table_in(chat.id, thread_of(message))
+        if table is not None and table.seat_of(user.id) is None:
+            table = None
+    if table is None:
+        table = await r.core.tournaments.match_of(user.id, chat.id if is_group(chat) else None)
+    if table is None or table.status is not TableStatus.PLAYING:
+        await reply(context, message, t("refusal.no_game"))
+        return
     try:
         await r.core.turns.concede(table.id, user.id)
     except Refusal as refusal:

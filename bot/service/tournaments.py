@@ -136,6 +136,20 @@ class Tournaments:
     async def tables_of(self, tournament_id: int) -> dict[str, int]:
         return await self.store.tables_of(tournament_id)
 
+    async def match_of(self, user_id: int, chat_id: int | None) -> Table | None:
+        """The tournament match a person is playing now (in that group's tournaments, or in
+        any), or None."""
+        for t in await self.store.open_ones():
+            if t.status is not Status.RUNNING or (chat_id is not None and t.chat_id != chat_id):
+                continue
+            if t.entry_of(user_id) is None:
+                continue
+            for table_id in (await self.store.tables_of(t.id)).values():
+                table = await self.tables.get(table_id)
+                if table is not None and table.is_open and table.seat_of(user_id) is not None:
+                    return table
+        return None
+
     # -- sign-ups ----------------------------------------------------------------------------
     async def open(
         self, chat_id: int, thread_id: int, opener_id: int, language: str, base: Tournament

@@ -173,3 +173,20 @@ async def test_a_restart_in_the_middle_of_a_round_loses_and_doubles_nothing(
     assert t.status is Status.FINISHED and t.champion is not None
     tables = [f.games for f in t.fixtures if not f.bye]
     assert all(len(g) == 1 for g in tables)  # one match each: nothing counted twice
+
+
+async def test_abandonar_in_private_concedes_the_tournament_match(harness: Harness) -> None:
+    h = harness
+    ana, beto = h.user(501, "Ana"), h.user(502, "Beto")
+    message = await sign_up(h, [ana, beto])
+    await ana.tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    beto.send(GROUP, "/abandonar")  # not at a table of the group: his match is the tournament's
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.FINISHED and t.entries[t.champion or 0] == (501,)
+    group = [plain(x) for x in h.fake.texts(GROUP)]
+    assert any("🥇 ¡Ana es campeón del torneo!" in x for x in group), group
+    ana.send(ana.id, "/abandonar")  # nothing left to concede
+    await h.settle()
+    assert h.fake.last(ana.id).text == "Esta partida ya no está en juego."
