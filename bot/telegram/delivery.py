@@ -317,6 +317,9 @@ class Deliverer:
                 if table is not None and table.is_open:
                     live.add(parse_tag(tag)[1:3])
         keys = running_keys(t, tour) if tour.status is TourneyStatus.RUNNING else None
+        if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
+            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
+            keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
         return bracket_text(t, tour, names, live), keys
 
     def _commit(self, record: Record) -> Committer:

@@ -34,6 +34,7 @@ from bot.game.actions import KINDS_BY_CODE
 from bot.game.ending import ended_hands
 from bot.game.seats import players_of, seats
 from bot.i18n import translator
+from bot.league.tournament import parse_tag
 from bot.model.limits import Buckets
 from bot.model.names import clean_name
 from bot.model.outbox import Outgoing, Planned
@@ -42,6 +43,7 @@ from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
 from bot.views.common import refusal_text, seating_at
+from bot.views.tournament import people_of
 from bot.web.cards import back_svg, card_svg
 from bot.web.guard import (
     LANGUAGES,
@@ -55,7 +57,7 @@ from bot.web.guard import (
 )
 from bot.web.initdata import BadInitData, validate
 from bot.web.replay import replay_of
-from bot.web.view import table_view
+from bot.web.view import table_view, tourney_view
 
 log = logging.getLogger(__name__)
 WEB_WORDS = tuple(
@@ -68,6 +70,8 @@ WEB_WORDS = tuple(
         "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers", "watch",
         "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
         "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
+        "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",
+        "bracket",
     )
 )  # fmt: skip
 
@@ -402,6 +406,7 @@ class WebTable:
         app.router.add_post(table + "/rematch", self.rematch)
         app.router.add_get(table + "/replay", self.replay)
         app.router.add_get(table + "/events", self.events)
+        app.router.add_get("/api/tourney/{id:[0-9]{1,15}}", self.get_tourney)
         if self.local is not None:
             app.router.add_post("/api/local/login", self.local_login)
             app.router.add_get("/api/local/me", self.local_me)
@@ -541,6 +546,30 @@ class WebTable:
         except Refusal as refusal:
             return _refused(409, table.language, refusal)
         return web.json_response({"sent": body.sign})
+
+    async def get_tourney(self, request: web.Request) -> web.Response:
+        """A tournament's bracket (or liguilla), for its players and the group's members."""
+        viewer = await self._viewer(request)
+        tour = await self.core.tournaments.get(int(request.match_info["id"]))
+        t = translator(language_of(request))
+        if tour is None:
+            return _error(404, t("web.error.no_tourney"))
+        if tour.entry_of(viewer.user_id) is None and viewer.user_id not in tour.signed:
+            group = Table(0, tour.chat_id, tour.thread_id, TableStatus.LOBBY, tour.opener_id,
+                          tour.config, [], tour.language, 0.0, 0.0)  # fmt: skip
+            allowed = await self.auth.may_watch(group, viewer)
+            if not allowed:
+                key = "web.error.not_here" if allowed is False else "web.error.try_later"
+                return _error(403, translator(tour.language)(key))
+        names = await self.core.people.names(people_of(tour))
+        tables: dict[tuple[int, int], list[Table]] = {}
+        tags = await self.core.tournaments.tables_of(tour.id)
+        for tag, table_id in sorted(tags.items(), key=lambda kv: parse_tag(kv[0])):
+            found = await self.core.tables.get(table_id)
+            if found is not None:
+                _, round_, slot, _ = parse_tag(tag)
+                tables.setdefault((round_, slot), []).append(found)
+        return web.json_response(tourney_view(tour, names, tables), headers=self._now())
 
     async def get_table(self, request: web.Request) -> web.Response:
         _, table, seat = await self._viewer_and_table(request)

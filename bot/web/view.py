@@ -14,6 +14,7 @@ from bot.game.ending import HandEnding, RoundEnd
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import side_of
 from bot.i18n import Translator, translator
+from bot.league.tournament import Format, Tournament, standings
 from bot.model.table import Table, TableStatus
 from bot.views.common import plain, rules_line
 from bot.views.ending import record_lines
@@ -26,6 +27,7 @@ from bot.views.table import (
     pending_line,
     status_lines,
 )
+from bot.views.tournament import entry_name, round_title, rules_text
 from bot.web.cards import card_name
 
 
@@ -168,3 +170,54 @@ def table_view(
                 f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})" for k in shown if k in SIGNS
             ]
     return view
+
+
+def tourney_view(
+    tour: Tournament, names: dict[int, str], tables: dict[tuple[int, int], list[Table]]
+) -> dict[str, Any]:
+    """A tournament for the page to draw: each round's ties (their entries, score, winner,
+    the live table to watch and the finished ones to replay), a liguilla's standings, the
+    champion. `tables`: each tie's tables, in the order they were opened."""
+    t = translator(tour.language)
+
+    def name(entry: int | None) -> str | None:
+        return plain(entry_name(t, tour, entry, names)) if entry is not None else None
+
+    rounds = []
+    for round_ in range(tour.rounds):
+        ties = []
+        for fixture in (f for f in tour.fixtures if f.round == round_):
+            mine = tables.get(fixture.key, [])
+            live = next((x.id for x in mine if x.is_open), None)
+            played = [x.id for x in mine if x.status is TableStatus.FINISHED]
+            if tour.series > 1:
+                won = fixture.wins()
+                score = f"{won[0]}–{won[1]}" if fixture.games else None
+            else:
+                points = fixture.points()
+                score = f"{points[0]}–{points[1]}" if fixture.games else None
+            winner = None if not fixture.decided else "a" if fixture.winner == fixture.a else "b"
+            ties.append({
+                "a": name(fixture.a), "b": name(fixture.b), "score": score, "winner": winner,
+                "bye": fixture.bye, "walkover": fixture.walkover, "live": live,
+                "played": played,
+            })  # fmt: skip
+        rounds.append({"name": round_title(t, tour, round_), "ties": ties})
+    table = []
+    if tour.format is Format.LEAGUE:
+        for place, line in enumerate(standings(tour), start=1):
+            table.append({
+                "place": place, "name": name(line.entry), "played": line.played,
+                "won": line.won, "diff": line.points_for - line.points_against,
+            })  # fmt: skip
+    return {
+        "id": tour.id,
+        "title": plain(t("tourney.title", number=tour.id)),
+        "rules": rules_text(t, tour),
+        "status": tour.status.value,
+        "format": tour.format.value,
+        "champion": name(tour.champion),
+        "rounds": rounds,
+        "standings": table,
+        "language": tour.language,
+    }

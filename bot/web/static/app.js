@@ -664,6 +664,109 @@ async function rematch() {
   } catch (e) { toast(e.message); }
 }
 
+// -- a tournament: its bracket drawn (SVG), or a liguilla's table; links to watch and replay ----
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  for (const child of children.flat(2)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let tourneyTimer = null;
+
+async function showTourney(id) {
+  if (current && current.stop) current.stop();
+  current = null;
+  let data;
+  try { data = await api("GET", `/api/tourney/${id}`); }
+  catch (e) { $app.replaceChildren(el("p", { class: "hint", role: "alert" }, e.message)); return; }
+  if (data.language && data.language !== lang) await loadWords(data.language);
+  const parts = [el("h1", {}, data.title), el("p", { class: "hint" }, data.rules)];
+  if (data.champion) parts.push(el("p", { id: "champion" }, `${w("champion")}: ${data.champion}`));
+  if (data.standings.length) {
+    parts.push(el("table", { id: "standings" },
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, ""), el("th", {}, w("colPlayed")),
+        el("th", {}, w("colWon")), el("th", {}, w("colDiff")))),
+      el("tbody", {}, data.standings.map((r) => el("tr", {}, el("td", {}, r.place),
+        el("td", {}, r.name), el("td", {}, r.played), el("td", {}, r.won),
+        el("td", {}, (r.diff > 0 ? "+" : "") + r.diff))))));
+  }
+  parts.push(data.format === "ko" ? bracketSvg(data) : roundsList(data));
+  $app.replaceChildren(el("section", { id: "tourney" }, parts));
+  if (tourneyTimer) clearTimeout(tourneyTimer);
+  if (data.status === "running" || data.status === "signup") {
+    tourneyTimer = setTimeout(() => showTourney(id), 15000);  // results come in: look again
+  }
+}
+
+function tieTarget(tie) {  // where a tap on a tie goes: its live match, or its last one played
+  if (tie.live) return `?table=${tie.live}`;
+  if (tie.played.length) return `?replay=${tie.played[tie.played.length - 1]}`;
+  return null;
+}
+
+function bracketSvg(data) {
+  const BOX_W = 156, BOX_H = 46, GAP_X = 26, PAD = 6;
+  const first = data.rounds.length ? data.rounds[0].ties.length : 1;
+  const slot = BOX_H + 14;
+  const height = Math.max(first * slot, slot) + 28;
+  const width = data.rounds.length * (BOX_W + GAP_X) + PAD;
+  const drawn = [];
+  data.rounds.forEach((round, r) => {
+    const x = PAD + r * (BOX_W + GAP_X);
+    const span = slot * 2 ** r;  // each round's ties sit between the two that feed them
+    drawn.push(svg("text", { x, y: 14, class: "round" }, round.name));
+    round.ties.forEach((tie, i) => {
+      const y = 24 + i * span + (span - BOX_H) / 2;
+      if (r > 0) {  // the lines from the two ties that feed this one
+        const prevX = x - GAP_X, mid = x - GAP_X / 2;
+        const up = 24 + (2 * i) * (span / 2) + (span / 2) / 2;
+        const down = 24 + (2 * i + 1) * (span / 2) + (span / 2) / 2;
+        drawn.push(svg("path", { class: "wire",
+          d: `M${prevX},${up} H${mid} V${down} M${prevX},${down} H${mid} M${mid},${y + BOX_H / 2} H${x}` }));
+      }
+      const target = tieTarget(tie);
+      const status = tie.live ? "live" : tie.winner ? "done" : "wait";
+      const line = (name, side, dy) => svg("text", {
+        x: x + 8, y: y + dy, class: tie.winner === side ? "name won" : "name" },
+        (name || "?").slice(0, 18));
+      const box = svg("g", { class: `tie ${status}` },
+        svg("rect", { x, y, width: BOX_W, height: BOX_H, rx: 6 }),
+        tie.bye ? [line(tie.a || tie.b, tie.winner, 18), svg("text", { x: x + 8, y: y + 37, class: "note" }, w("bye"))]
+          : [line(tie.a, "a", 18), line(tie.b, "b", 38)],
+        tie.score ? svg("text", { x: x + BOX_W - 8, y: y + 28, class: "score" }, tie.score) : null,
+        tie.live ? svg("text", { x: x + BOX_W - 8, y: y + 12, class: "note" }, w("live")) : null,
+        tie.walkover ? svg("text", { x: x + BOX_W - 8, y: y + 44, class: "note" }, w("walkover")) : null);
+      if (target) {
+        const label = `${tie.a || "?"} – ${tie.b || "?"}: ${tie.live ? w("live") : w("replayShort")}`;
+        drawn.push(svg("a", { href: target, "aria-label": label }, box));
+      } else drawn.push(box);
+    });
+  });
+  // On a phone the bracket scrolls sideways in its box: it opens on the round in play.
+  const playing = data.rounds.findIndex((round) => round.ties.some((tie) => tie.live));
+  const box = el("div", { class: "bracket" });
+  if (playing > 0) requestAnimationFrame(() => { box.scrollLeft = playing * (BOX_W + GAP_X); });
+  box.append(
+    svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": w("bracket") },
+      svg("title", {}, w("bracket")), drawn));
+  return box;
+}
+
+function roundsList(data) {  // a liguilla: its rounds, each tie a link when there is a table
+  return el("div", { id: "rounds" }, data.rounds.map((round) => el("div", { class: "panel" },
+    el("b", {}, round.name),
+    round.ties.map((tie) => {
+      const target = tieTarget(tie);
+      const text = `${tie.a} ${tie.score || "vs"} ${tie.b}${tie.live ? " · " + w("live") : ""}`;
+      return el("p", {}, target ? el("a", { href: target }, text) : text);
+    }))));
+}
+
 // -- start ----------------------------------------------------------------------------------------
 (async function start() {
   // (one round trip, not two: the words and, on the local table, who this browser is)
@@ -673,15 +776,18 @@ async function rematch() {
     new URLSearchParams(initData).get("start_param") || fragment.get("tgWebAppStartParam") || "";
   const fromLink = /^t(\d+)$/.exec(startParam);
   const toWatch = query.get("replay") || (/^r(\d+)$/.exec(startParam) || [])[1];
+  const tourney = query.get("tourney") || (/^k(\d+)$/.exec(startParam) || [])[1];
   const table = query.get("table") || (fromLink && fromLink[1]);
   if (initData) {
-    if (toWatch) showReplay(+toWatch);
+    if (tourney) showTourney(+tourney);
+    else if (toWatch) showReplay(+toWatch);
     else if (table) openTable(+table);
     else $app.replaceChildren(el("p", { class: "hint", role: "alert" }, w("fromGroup")));
     return;
   }
   const me = await asked;
   if (!me.user_id) { showLogin(); return; }  // (the session is a cookie every tab shares)
-  if (toWatch) showReplay(+toWatch);
+  if (tourney) showTourney(+tourney);
+  else if (toWatch) showReplay(+toWatch);
   else if (table) openTable(+table); else showNew();
 })();
