@@ -155,6 +155,23 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if table is not None and table.seat_of(user.id) is not None:
             await r.outbox.send([hand_row(table, user.id, loud=True)])
             return
+    elif payload[:2] == "tp" and len(payload) > 2:  # a partner's link to a tournament
+        try:
+            tour = await r.core.tournaments.open_with_invite(payload[2:])
+            if tour is None:
+                raise Refusal(Refused.NO_TOURNEY)
+            t = translator_for(tour.language)
+            group = Table(0, tour.chat_id, tour.thread_id, TableStatus.LOBBY, tour.opener_id,
+                          tour.config, [], tour.language, 0.0, 0.0)  # fmt: skip
+            await check_member(context, group, user.id, tapped_in_group=False)
+            tour, inviter = await r.core.tournaments.join_team(payload[2:], user.id)
+        except Refusal as refusal:
+            await reply(context, message, t("start.join_failed", why=refusal_text(t, refusal)))
+            return
+        names = await r.core.people.names([inviter])
+        partner = escape(names.get(inviter, "?"))
+        await reply(context, message, t("tourney.partner_joined", number=tour.id, name=partner))
+        return
     elif payload[:1] == "j" and len(payload) > 1:
         found = await r.core.records.find(FRONT, JOIN, payload[1:])
         table = await r.tables.get(found) if found is not None else None

@@ -14,6 +14,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from bot.callbacks import TourneyData, pattern
 from bot.handlers.common import (
     MODE_WORDS,
+    can_write,
     check_member,
     in_group,
     is_admin,
@@ -30,7 +31,7 @@ from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.records import board_record, tourney_key
-from bot.telegram.rows import tourney_row
+from bot.telegram.rows import text_row, tourney_row
 from bot.views.tournament import past_text, people_of
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,17 @@ async def _tap(
         await check_member(context, _as_table(tour), user.id, tapped_in_group=in_group_now)
         await tours.sign(tour.id, user.id)
         await query.answer(t("tourney.signed_you"))
+    elif data.op == "p":
+        message = query.message
+        in_group_now = message is not None and message.chat.id == tour.chat_id
+        await check_member(context, _as_table(tour), user.id, tapped_in_group=in_group_now)
+        if not await can_write(context, r, user, t):
+            await query.answer(t("tourney.partner_needs_start"), show_alert=True)
+            return
+        _, token = await tours.invite(tour.id, user.id)
+        link = f"https://t.me/{r.deliverer.bot_username}?start=tp{token}"
+        await r.outbox.send([text_row(user.id, t("tourney.partner_link", link=link))])
+        await query.answer(t("tourney.partner_sent"))
     elif data.op == "u":
         await tours.unsign(tour.id, user.id)
         await query.answer(t("tourney.unsigned_you"))

@@ -160,6 +160,9 @@ class Tournament:
     turn_seconds: int = 60
     bots: bool = False  # a player who leaves may be replaced by a computer player
     signed: list[int] = field(default_factory=list)  # people, in the order they signed up
+    teams: list[list[int]] = field(default_factory=list)  # who signed up together (2v2, 3v3):
+    # each started by whoever asked for a partner (`invites`), completed by who took the link
+    invites: dict[str, int] = field(default_factory=dict)  # a partner's link: token -> inviter
     entries: list[tuple[int, ...]] = field(default_factory=list)  # by seed, once started
     seeded: int = 0  # how many entries got their seed from the league (the rest: drawn)
     fixtures: list[Fixture] = field(default_factory=list)
@@ -228,7 +231,8 @@ class Tournament:
             "entries": [list(e) for e in self.entries], "seeded": self.seeded,
             "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
             "closes_at": self.closes_at, "started_at": self.started_at,
-            "ended_at": self.ended_at, "replaced": self.replaced,
+            "ended_at": self.ended_at, "replaced": self.replaced, "teams": self.teams,
+            "invites": self.invites,
         }  # fmt: skip
 
     def load(self, data: Mapping[str, Any]) -> Tournament:
@@ -247,7 +251,13 @@ class Tournament:
         self.started_at = data["started_at"]
         self.ended_at = data["ended_at"]
         self.replaced = [int(u) for u in data.get("replaced", [])]
+        self.teams = [[int(u) for u in team] for team in data.get("teams", [])]
+        self.invites = {str(k): int(v) for k, v in data.get("invites", {}).items()}
         return self
+
+    def team_of(self, user_id: int) -> list[int] | None:
+        """The team a person signed up with (None: alone, to be drawn)."""
+        return next((team for team in self.teams if user_id in team), None)
 
 
 def _next(choices: Sequence[Any], value: Any) -> Any:
@@ -283,23 +293,35 @@ def can_start(t: Tournament) -> tuple[Refusal, int] | None:
 
 
 def draw_entries(
-    signed: Sequence[int], team_size: int, ratings: Mapping[int, float], rng: random.Random
-) -> tuple[list[tuple[int, ...]], int]:
+    signed: Sequence[int], team_size: int, ratings: Mapping[int, float], rng: random.Random,
+    teams: Sequence[Sequence[int]] = (),
+) -> tuple[list[tuple[int, ...]], int]:  # fmt: skip
     """The entries in seed order, and how many of them were seeded by rating. 1v1: each person
-    is an entry. Teams are drawn at random from the people signed up (the pairs or trios drawn
-    at the start). Entries with a rating in the group's league (a team's: its members' mean,
-    over those rated) come first, best first; the others after them, in an order drawn at
-    random."""
-    people = list(signed)
-    if team_size > 1:
-        rng.shuffle(people)
-    entries = [tuple(people[i : i + team_size]) for i in range(0, len(people), team_size)]
+    is an entry. Teams that signed up whole stay together; everyone else is drawn at random
+    into teams (a team that came short is completed from the draw). Entries with a rating in
+    the group's league (a team's: its members' mean, over those rated) come first, best first;
+    the others after them, in an order drawn at random."""
+    entries: list[tuple[int, ...]]
+    if team_size == 1:
+        entries = [(u,) for u in signed]
+    else:
+        kept = [list(team) for team in teams if team and all(u in signed for u in team)]
+        taken = {u for team in kept for u in team}
+        rest = [u for u in signed if u not in taken]
+        rng.shuffle(rest)
+        kept.sort(key=len, reverse=True)
+        for team in kept:  # short teams are completed from the draw first
+            while len(team) < team_size and rest:
+                team.append(rest.pop())
+        full = [tuple(team) for team in kept if len(team) == team_size]
+        rest += [u for team in kept if len(team) < team_size for u in team]
+        entries = full + [tuple(rest[i : i + team_size]) for i in range(0, len(rest), team_size)]
     rated = []
     unrated = []
-    for entry in entries:
+    for index, entry in enumerate(entries):
         known = [ratings[u] for u in entry if u in ratings]
         if known:
-            rated.append((-sum(known) / len(known), entries.index(entry), entry))
+            rated.append((-sum(known) / len(known), index, entry))
         else:
             unrated.append(entry)
     rated.sort()
@@ -363,7 +385,8 @@ def round_robin(entries: int) -> list[Fixture]:
 
 def start(t: Tournament, ratings: Mapping[int, float], rng: random.Random, now: float) -> None:
     """Seed the entries and lay out the fixtures (`can_start` said yes)."""
-    t.entries, t.seeded = draw_entries(t.signed, t.team_size, ratings, rng)
+    t.entries, t.seeded = draw_entries(t.signed, t.team_size, ratings, rng, t.teams)
+    t.invites = {}
     count = len(t.entries)
     t.fixtures = knockout(count) if t.format is Format.KNOCKOUT else round_robin(count)
     t.status = Status.RUNNING

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -198,9 +199,73 @@ class Tournaments:
             if user_id not in t.signed:
                 raise Refusal(Refused.NOT_SIGNED)
             t.signed.remove(user_id)
+            team = t.team_of(user_id)
+            if team is not None:  # the others stay signed up, to be drawn
+                t.teams.remove(team)
+                t.invites = {k: v for k, v in t.invites.items() if v != user_id}
             return "signed"
 
         return await self._change(tournament_id, user_id, change)
+
+    async def invite(self, tournament_id: int, user_id: int) -> tuple[Tournament, str]:
+        """Sign up with a partner (2v2, 3v3): the inviter is signed up, and gets a link (its
+        token) that signs up whoever opens it as their partner."""
+        token = secrets.token_urlsafe(9)
+
+        async def change(t: Tournament) -> str:
+            if t.status is not Status.SIGNUP:
+                raise Refusal(Refused.TOURNEY_STARTED)
+            if t.team_size == 1:
+                raise Refusal(Refused.BAD_BUTTON)
+            team = t.team_of(user_id)
+            if team is not None and len(team) >= t.team_size:
+                raise Refusal(Refused.TEAM_FULL)
+            if user_id not in t.signed:
+                if len(t.signed) >= MOST_SIGNED:
+                    raise Refusal(Refused.TOURNEY_FULL)
+                t.signed.append(user_id)
+            if team is None:
+                t.teams.append([user_id])
+            t.invites = {k: v for k, v in t.invites.items() if v != user_id}
+            t.invites[token] = user_id
+            return "signed"
+
+        return await self._change(tournament_id, user_id, change), token
+
+    async def open_with_invite(self, token: str) -> Tournament | None:
+        """The open tournament a partner's link belongs to."""
+        return next((t for t in await self.store.open_ones() if token in t.invites), None)
+
+    async def join_team(self, token: str, user_id: int) -> tuple[Tournament, int]:
+        """Whoever opens a partner's link joins their team (and so the tournament)."""
+        found = next((t for t in await self.store.open_ones() if token in t.invites), None)
+        if found is None:
+            raise Refusal(Refused.NO_TOURNEY)
+        inviter = found.invites[token]
+
+        async def change(t: Tournament) -> str:
+            if t.status is not Status.SIGNUP or token not in t.invites:
+                raise Refusal(Refused.TOURNEY_STARTED)
+            team = t.team_of(inviter)
+            if team is None or len(team) >= t.team_size:
+                raise Refusal(Refused.TEAM_FULL)
+            if user_id == inviter or user_id in team:
+                raise Refusal(Refused.ALREADY_SIGNED)
+            mine = t.team_of(user_id)
+            if mine is not None:  # leaving a team of one's own (alone in it) for this one
+                if len(mine) > 1:
+                    raise Refusal(Refused.ALREADY_SIGNED)
+                t.teams.remove(mine)
+            if user_id not in t.signed:
+                if len(t.signed) >= MOST_SIGNED:
+                    raise Refusal(Refused.TOURNEY_FULL)
+                t.signed.append(user_id)
+            team.append(user_id)
+            if len(team) >= t.team_size:
+                t.invites.pop(token, None)
+            return "signed"
+
+        return await self._change(found.id, user_id, change), inviter
 
     async def option(
         self, tournament_id: int, user_id: int, option: str, is_admin: bool

@@ -70,8 +70,17 @@ def option_text(t: Translator, tour: Tournament, option: str) -> str:
 
 def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone: tzinfo) -> str:
     lines = [t("tourney.title", number=tour.id), rules_text(t, tour), ""]
-    signed = [f"<b>{short_name(names.get(u, '?'))}</b>" for u in tour.signed]
-    lines.append(t("tourney.signed", count=len(signed), names=", ".join(signed) or "—"))
+    listed = []
+    for user in tour.signed:
+        team = tour.team_of(user)
+        if team is not None and team[0] != user:
+            continue  # named with whoever invited them
+        people = [f"<b>{short_name(names.get(u, '?'))}</b>" for u in (team or [user])]
+        together = both(t, people)
+        if team is not None and len(team) < tour.team_size:
+            together += " " + t("tourney.waiting_partner")
+        listed.append(together)
+    lines.append(t("tourney.signed", count=len(tour.signed), names=", ".join(listed) or "—"))
     if tour.team_size > 1:
         lines.append(t("tourney.teams_drawn", size=tour.team_size))
     closes = datetime.fromtimestamp(tour.closes_at, zone).strftime("%H:%M")
@@ -85,6 +94,8 @@ def signup_keys(t: Translator, tour: Tournament) -> Keys:
         Button(t("tourney.button.sign"), pack(TourneyData(tour.id, "s"))),
         Button(t("tourney.button.unsign"), pack(TourneyData(tour.id, "u"))),
     ]
+    if tour.team_size > 1:
+        first.insert(1, Button(t("tourney.button.partner"), pack(TourneyData(tour.id, "p"))))
     toggles = [
         Button(option_text(t, tour, o), pack(TourneyData(tour.id, "o", o))) for o in TOURNEY_OPTIONS
     ]

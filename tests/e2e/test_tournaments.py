@@ -190,3 +190,41 @@ async def test_abandonar_in_private_concedes_the_tournament_match(harness: Harne
     ana.send(ana.id, "/abandonar")  # nothing left to concede
     await h.settle()
     assert h.fake.last(ana.id).text == "Esta partida ya no está en juego."
+
+
+async def test_a_pair_signs_up_together_with_a_link(harness: Harness) -> None:
+    h = harness
+    ana, beto, caro, dani = (
+        h.user(601 + i, n) for i, n in enumerate(["Ana", "Beto", "Caro", "Dani"])
+    )
+    for user in (ana, beto):
+        user.send(user.id, "/start")  # they can be written to in private
+    await h.settle()
+    ana.send(GROUP, "/torneo 2v2")
+    await h.settle()
+    message = tourney_message(h)
+    answer = await ana.tap(GROUP, message.message_id, "🤝 Con pareja")
+    assert answer["text"] == "Te mandé por privado el enlace para tu pareja."
+    await h.settle()
+    link = next(x for x in h.fake.texts(ana.id) if "Mandale este enlace" in x)
+    token = re.search(r"start=(tp[\w-]+)", link)
+    assert token is not None
+    assert "(esperando pareja)" in plain(h.fake.messages[GROUP][message.message_id].text)
+    beto.send(GROUP, "hola")  # a member of the group
+    beto.send(beto.id, f"/start {token.group(1)}")
+    await h.settle()
+    assert "jugás el torneo #1 con Ana" in h.fake.last(beto.id).text
+    text = plain(h.fake.messages[GROUP][message.message_id].text)
+    assert "Anotados (2): Ana y Beto" in text and "esperando" not in text, text
+    # the link is spent: someone else opening it is refused
+    caro.send(GROUP, "hola")
+    caro.send(caro.id, f"/start {token.group(1)}")
+    await h.settle()
+    assert h.fake.last(caro.id).text.startswith("No te pude sumar:")
+    for user in (caro, dani):
+        await user.tap(GROUP, message.message_id, "✋ Anotarme")
+        await h.settle()
+    await ana.tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    t = await the_tournament(h)
+    assert {tuple(sorted(e)) for e in t.entries} == {(601, 602), (603, 604)}

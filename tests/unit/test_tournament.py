@@ -219,3 +219,14 @@ def test_the_stored_form_round_trips() -> None:
     again.status = t.status
     assert again.load(t.to_dict()) == t
     assert round_robin(4) == round_robin(4) and knockout(5) == knockout(5)
+
+
+def test_teams_that_signed_up_together_stay_together() -> None:
+    signed = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    teams = [[1, 5, 9], [2, 3], [8]]  # a whole trio, a pair short of one, one alone
+    entries, _ = draw_entries(signed, 3, {}, random.Random(4), teams)
+    assert sorted(u for e in entries for u in e) == signed and all(len(e) == 3 for e in entries)
+    assert (1, 5, 9) in entries
+    assert any({2, 3} <= set(e) for e in entries)  # the pair completed from the draw
+    pairs, _ = draw_entries([1, 2, 3, 4], 2, {}, random.Random(1), [[4, 1]])
+    assert ((4, 1) in pairs and (2, 3) in pairs) or (3, 2) in pairs
