@@ -237,3 +237,23 @@ async def test_two_workers_on_postgresql_run_one_tournament_once(pg_cluster: obj
             await c.tournaments.idle()
         for db in dbs:
             await db.close()
+
+
+async def test_a_3v3_tournament_seats_its_trios_at_tables_of_six(core: Core) -> None:
+    for user in range(11, 13):
+        await core.people.see(user, f"P{user}", None)
+    six = MatchConfig(players=6, target=15, flor=False)
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(config=six))
+    for user in range(1, 13):
+        await core.tournaments.sign(t.id, user)
+    await core.tournaments.begin(t.id, 1, False)
+    await core.tournaments.idle()
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert [len(e) for e in t.entries] == [3, 3, 3, 3]
+    tables = await live_tables(core, t)
+    assert len(tables) == 2 and all(x.config.players == 6 for x in tables)
+    for table in tables:  # each trio on one side: seats 0, 2, 4 and 1, 3, 5
+        sides = {t.entry_of(table.seats[s] or 0) for s in (0, 2, 4)}
+        assert len(sides) == 1
+    t = await run(core, t)
+    assert t.status is Status.FINISHED and t.champion is not None
