@@ -505,7 +505,14 @@ class Tournaments:
         entries); running tournaments are settled every few seconds (results a crash left
         uncounted, walkovers, matches to open)."""
         now = self.clock()
-        for t in await self.store.open_ones():
+        running = await self.store.open_ones()
+        # (what is kept of tournaments no longer open goes)
+        known = {t.id for t in running}
+        for gone in [k for k in self._looked if k not in known]:
+            del self._looked[gone]
+        for gone in [k for k, lock in self._locks.items() if k not in known and not lock.locked()]:
+            del self._locks[gone]
+        for t in running:
             if t.status is Status.SIGNUP and now >= t.closes_at:
                 try:
                     await self.begin(t.id, None, True)

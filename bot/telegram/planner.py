@@ -150,8 +150,10 @@ class Planner:
         if kind is ChangeKind.STARTED:
             rows = await self._match_notices(table)
             return rows + [hand_row(table, u, loud=True) for u in table.players]
-        if kind in (ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.REMIND, ChangeKind.MOVED):
+        if kind in (ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.MOVED):
             return []
+        if kind is ChangeKind.REMIND:  # in private only (no mention in the group)
+            return [r for r in await self._reminders(table) if r.chat_id != table.chat_id]
         if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
             return [hand_row(table, u) for u in table.players] if table.state else []
         if kind is ChangeKind.SIGN:
@@ -188,12 +190,7 @@ class Planner:
         if kind in (ChangeKind.VACATED, ChangeKind.BOT_IN):
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.ACTION:
-            new_hand = any(isinstance(e, HandDealt) for e in change.events)
-            waiting_now = self.tables.waiting_users(table)
-            for user in table.players:
-                turn = new_hand or (user in waiting_now and user not in change.waiting_before)
-                mine = user == change.tapper
-                rows.append(hand_row(table, user, loud=turn and not mine, urgent=mine or turn))
+            rows += self._hands_after(change)
         return rows
 
     async def _match_notices(self, table: Table) -> list[Outgoing]:
@@ -275,8 +272,6 @@ class Planner:
             )
             text = t("timeout.acted", name=who.seat(change.seat), action=what)
             rows.append(text_row(table.chat_id, text, table.thread_id))
-        new_hand = any(isinstance(e, HandDealt) for e in change.events)
-        waiting_now = self.tables.waiting_users(table)
         # The end of a hand is told on the board itself (its record on top of the next hand):
         # one coalesced message per group, so the group is never more than a call behind.
         over = table.state is not None and table.state.is_over
@@ -286,7 +281,15 @@ class Planner:
             rows += await self._match_over(table, change.tapper)
         if over or not table.is_open:
             return rows
+        return rows + self._hands_after(change)
+
+    def _hands_after(self, change: Change) -> list[Outgoing]:
+        """Each player's hand message after an action."""
+        table = change.the_table
+        new_hand = any(isinstance(e, HandDealt) for e in change.events)
+        waiting_now = self.tables.waiting_users(table)
         now = self.tables.clock()
+        rows = []
         for user in table.players:
             # A new message notifies; an edit does not. Someone who acted a moment ago is
             # looking at the chat: a buzz at every move of a quick match is noise (and a

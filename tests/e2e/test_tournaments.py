@@ -5,7 +5,10 @@ champion; bad taps refused; a restart in the middle of a round losing nothing.""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
+
+import pytest
 
 from bot.league.tournament import Status, Tournament
 from bot.views.common import plain
@@ -14,6 +17,12 @@ from tests.e2e.helpers import play_to_the_end
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 NAMES = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo"]
+
+
+@pytest.fixture
+async def h_timed(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    async with harness_with(fake, tmp_path / "timed.db") as h:
+        yield h
 
 
 def tourney_message(h: Harness) -> StoredMessage:
@@ -228,3 +237,23 @@ async def test_a_pair_signs_up_together_with_a_link(harness: Harness) -> None:
     await h.settle()
     t = await the_tournament(h)
     assert {tuple(sorted(e)) for e in t.entries} == {(601, 602), (603, 604)}
+
+
+async def test_a_tournament_match_reminds_and_times_out_in_private_only(h_timed: Harness) -> None:
+    h = h_timed
+    ana, beto = h.user(701, "Ana"), h.user(702, "Beto")
+    message = await sign_up(h, [ana, beto])
+    await ana.tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    group_before = len(h.fake.texts(GROUP))
+    table_id = next(iter((await h.services.core.tournaments.tables_of(1)).values()))
+    table = await h.services.tables.get(table_id)
+    assert table is not None and table.state is not None
+    waited = table.seats[table.state.acting_seats()[0]]
+    h.clock.advance(31)  # half the tournament's 60 s: a reminder, in private
+    await h.until(lambda: any("te quedan" in t for t in h.fake.texts(waited or 0)))
+    h.clock.advance(30)  # the timer moves for them: said in private too
+    await h.until(lambda: any("Se le acabó el tiempo" in t for t in h.fake.texts(waited or 0)))
+    await h.settle()
+    new = [plain(t) for t in h.fake.texts(GROUP)[group_before:]]
+    assert not any("te quedan" in t or "Se le acabó" in t for t in new), new
