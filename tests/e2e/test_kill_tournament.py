@@ -4,18 +4,30 @@ moves on once per result, no match is opened twice, no result counted twice or l
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 from bot.game import MatchConfig, MatchState, replay
 from bot.game.actions import parse_any
-from tests.e2e.test_kill import live_hand, quiet, start_bot, tap_something
+from tests.e2e.test_kill import live_hand, outbox_rows, quiet, start_bot, tap_something
 from tests.fakebot import FakeTelegram, FakeUser
 
 GROUP = -100_703
+
+
+async def said(database: Path, within: float = 60.0) -> None:
+    """Nothing the bot decided to say is waiting any more."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not outbox_rows(database):
+            return
+        await asyncio.sleep(0.01)
+    raise TimeoutError("the bot's outbox did not empty")
 
 
 def tourney_state(database: Path) -> tuple[str, dict[str, object]] | None:
@@ -52,9 +64,10 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
                 await bot.wait()
                 kills += 1
                 bot = await start_bot(fake, tmp_path)
-            else:
+                await quiet(fake, database)
+            else:  # answered, and what it decided to say said (a stale tap is only refused)
                 await user.answer_of(query, within=60)
-            await quiet(fake, database)
+                await said(database)
     finally:
         bot.kill()
         await bot.wait()

@@ -20,9 +20,13 @@ NAMES = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo"]
 
 
 @pytest.fixture
-async def h_timed(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
-    async with harness_with(fake, tmp_path / "timed.db") as h:
+async def on_sqlite(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
+    """A bot on SQLite only (the core's tournaments run on both databases in
+    tests/service/test_tournaments.py)."""
+    async with harness_with(fake, tmp_path / "t.db") as h:
         yield h
+        # no exception escaped a handler, no outgoing call failed
+        assert [r.getMessage() for r in h.errors.records] == []
 
 
 def tourney_message(h: Harness) -> StoredMessage:
@@ -58,9 +62,9 @@ async def play_tournament(h: Harness, users: list[FakeUser], seed: int) -> Tourn
 
 
 async def test_a_whole_eight_player_knockout_read_as_the_group_and_a_player(
-    harness: Harness,
+    on_sqlite: Harness,
 ) -> None:
-    h = harness
+    h = on_sqlite
     users = [h.user(201 + i, name) for i, name in enumerate(NAMES)]
     message = await sign_up(h, users, "15")
     text = plain(message.text)
@@ -239,8 +243,8 @@ async def test_a_pair_signs_up_together_with_a_link(harness: Harness) -> None:
     assert {tuple(sorted(e)) for e in t.entries} == {(601, 602), (603, 604)}
 
 
-async def test_a_tournament_match_reminds_and_times_out_in_private_only(h_timed: Harness) -> None:
-    h = h_timed
+async def test_a_tournament_match_reminds_and_times_out_in_private_only(on_sqlite: Harness) -> None:
+    h = on_sqlite
     ana, beto = h.user(701, "Ana"), h.user(702, "Beto")
     message = await sign_up(h, [ana, beto])
     await ana.tap(GROUP, message.message_id, "▶️ Empezar")

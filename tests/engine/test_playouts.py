@@ -26,10 +26,10 @@ from bot.game.events import CardPlayed, HandDealt, MatchEnded
 CONFIGS = [
     (MatchConfig(players=p, flor=f, target=t, mazo_penalty=h), n)
     for p, f, t, h, n in [
-        (2, True, 30, True, 500),
-        (2, False, 30, True, 500),
-        (4, True, 30, True, 500),
-        (4, False, 30, False, 500),
+        (2, True, 30, True, 300),
+        (2, False, 30, True, 300),
+        (4, True, 30, True, 300),
+        (4, False, 30, False, 300),
         (2, True, 15, False, 200),
         (4, True, 15, True, 200),
     ]
