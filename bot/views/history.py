@@ -124,7 +124,7 @@ def hand_block(t: Translator, who: Seating, config: MatchConfig, hand: HandRecor
         lines.append(" · ".join(_action_text(t, who, a) for a in log.history))
     ending = ending_of(config, log)
     lines += said_lines(t, who, ending)
-    lines += points_texts(t, who, ending)
+    lines += [x[:1].upper() + x[1:] for x in points_texts(t, who, ending)]  # ("Los de Ana +2")
     lines.append(
         t("partida.after", side0=who.short(t, 0), side1=who.short(t, 1),
           a=hand.end_scores[0], b=hand.end_scores[1])
