@@ -109,6 +109,13 @@ async def test_a_whole_eight_player_knockout_read_as_the_group_and_a_player(
     assert not [e for e in h.fake.errors if e[1] == 429]
     calls = len(h.fake.calls_in(GROUP)) - before
     assert calls <= 3 * 7 + 3, calls
+    # the most in any one of the fake's minutes (Telegram's 20 a minute, its minute shrunk as
+    # the tests' pacing is): the matches, played at full speed, never crowd the group
+    _, minute = h.fake.group_limit
+    times = h.fake.calls_in(GROUP)
+    busiest = max(sum(1 for x in times if at <= x < at + minute) for at in times)
+    assert busiest <= 20, busiest
+    print(f"group calls: {calls} for 7 matches, the busiest minute {busiest}")
     # A player's chat: the notice of each match, the hand, the end of each match.
     final = t.fixture(2, 0)
     assert final is not None and final.a is not None
