@@ -169,7 +169,7 @@ def bracket_text(
 
 
 def _standings_block(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
-    head = t("tourney.table_head")
+    head = t("tourney.table_head" if tour.team_size > 1 else "tourney.table_head_solo")
     rows = [head]
     for place, line in enumerate(standings(tour), start=1):
         people = [names.get(u, "?") for u in tour.entries[line.entry]]
