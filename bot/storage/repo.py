@@ -143,10 +143,11 @@ class Store:
         return int(row["top"]) if row and row["top"] is not None else 0
 
     async def open_tables_of(self, opener_id: int) -> int:
-        """How many open tables this person opened (in any chat)."""
+        """How many open tables this person opened (in any chat; a tournament's matches,
+        opened in the name of whoever opened the tournament, are not theirs to count)."""
         row = await self.db.fetchone(
             "SELECT count(*) AS n FROM games"
-            " WHERE opener_id = ? AND status IN ('lobby', 'playing')",
+            " WHERE opener_id = ? AND status IN ('lobby', 'playing') AND tournament IS NULL",
             opener_id,
         )
         return int(row["n"]) if row else 0
