@@ -257,3 +257,11 @@ async def test_a_3v3_tournament_seats_its_trios_at_tables_of_six(core: Core) -> 
         assert len(sides) == 1
     t = await run(core, t)
     assert t.status is Status.FINISHED and t.champion is not None
+
+
+async def test_its_matches_are_not_the_openers_tables_nor_the_topics(core: Core) -> None:
+    t = await started(core, 8)
+    assert len(await live_tables(core, t)) == 4  # four matches, opened in the opener's name
+    table = await core.lobby.open(CHAT, 0, 1, MatchConfig(), "es")  # the topic's own table
+    assert table.status is TableStatus.LOBBY
+    assert (await core.tables.table_in(CHAT, 0)) is not None
