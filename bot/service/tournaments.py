@@ -356,10 +356,7 @@ class Tournaments:
                 break
             except Conflict:
                 continue
-        t = await self.store.get(tournament_id)
-        if t is None or t.status is not Status.RUNNING:
-            return Settled(counted)
-        return Settled(counted, await self._open_matches(t))
+        return Settled(counted, await self._open_matches(tournament_id))
 
     async def _count(self, tournament_id: int) -> int:
         async with self._lock(tournament_id):
@@ -420,49 +417,69 @@ class Tournaments:
             table.ended_at = self.clock()
             table.deadline = None
             table.outcome = Outcome.walkover(seat, table.scores)
-            await self.tables.commit(table, Change(ChangeKind.CONCEDED, table, seat=seat,
-                                                   timed_out=True))  # fmt: skip
+            with contextlib.suppress(Conflict):  # the table moved meanwhile: the next settle
+                await self.tables.commit(table, Change(ChangeKind.CONCEDED, table, seat=seat,
+                                                       timed_out=True))  # fmt: skip
 
-    async def _open_matches(self, t: Tournament) -> int:
+    async def _open_matches(self, tournament_id: int) -> int:
         """Open a table for each tie that can be played now (both entries free), and start
-        any of its tables left unstarted (a crash between the two commits)."""
-        tags = await self.store.tables_of(t.id)
-        busy: set[int] = set()
-        made: dict[tuple[int, int], int] = {}  # tie -> tables opened for it so far
-        opened = 0
-        for tag, table_id in tags.items():
-            _, round_, slot, number = parse_tag(tag)
-            made[(round_, slot)] = max(made.get((round_, slot), 0), number + 1)
-            fixture = t.fixture(round_, slot)
-            table = await self.tables.get(table_id)
-            if table is None or not table.is_open or fixture is None:
-                continue
-            if fixture.a is not None and fixture.b is not None:
-                busy |= {fixture.a, fixture.b}
-            if table.status is TableStatus.LOBBY:
-                await self._start_table(table.id)
-        for fixture in playable(t, busy):
-            number = made.get(fixture.key, 0)
-            table = Table(
-                id=0, chat_id=t.chat_id, thread_id=t.thread_id, status=TableStatus.LOBBY,
-                opener_id=t.opener_id, config=t.config,
-                seats=seats_for(t, fixture, len(fixture.games)), language=t.language,
-                created_at=self.clock(), updated_at=self.clock(), turn_seconds=t.turn_seconds,
-                tournament=tag_of(t.id, fixture.round, fixture.slot, number),
-            )  # fmt: skip
-            for seat, user in enumerate(table.seats):
-                if user is not None and user in t.replaced:
-                    table.seats[seat] = BOT_IDS["normal"]
-            try:
-                await self.tables.insert(table, lambda x: Change(ChangeKind.OPENED, x))
-            except Refusal:
-                raise
-            except Exception as error:
-                if is_conflict(error):
-                    continue  # another process opened it a moment ago
-                raise
-            await self._start_table(table.id)
-            opened += 1
+        any of its tables left unstarted (a crash between the two commits). A tie with a
+        finished table whose result this reading of the tournament has not counted yet (another
+        settle, maybe in another process, is counting it) is left to the next settle: it may be
+        decided already."""
+        async with self._lock(tournament_id):
+            t = await self.store.get(tournament_id)
+            if t is None or t.status is not Status.RUNNING:
+                return 0
+            tags = await self.store.tables_of(t.id)
+            busy: set[int] = set()
+            made: dict[tuple[int, int], int] = {}  # tie -> tables opened for it so far
+            waiting: set[tuple[int, int]] = set()  # ties with a result not counted here yet
+            to_start = []
+            for tag, table_id in tags.items():
+                _, round_, slot, number = parse_tag(tag)
+                made[(round_, slot)] = max(made.get((round_, slot), 0), number + 1)
+                fixture = t.fixture(round_, slot)
+                table = await self.tables.get(table_id)
+                if table is None or fixture is None:
+                    continue
+                if not table.is_open:
+                    counted = {g.table for g in fixture.games}
+                    won = table.outcome is not None and table.outcome.winner is not None
+                    if won and table.id not in counted and not fixture.decided:
+                        waiting.add(fixture.key)
+                    continue
+                if fixture.a is not None and fixture.b is not None:
+                    busy |= {fixture.a, fixture.b}
+                if table.status is TableStatus.LOBBY:
+                    to_start.append(table.id)
+            fixtures = [f for f in playable(t, busy) if f.key not in waiting]
+            opened = 0
+            for fixture in fixtures:
+                number = made.get(fixture.key, 0)
+                table = Table(
+                    id=0, chat_id=t.chat_id, thread_id=t.thread_id, status=TableStatus.LOBBY,
+                    opener_id=t.opener_id, config=t.config,
+                    seats=seats_for(t, fixture, len(fixture.games)), language=t.language,
+                    created_at=self.clock(), updated_at=self.clock(),
+                    turn_seconds=t.turn_seconds,
+                    tournament=tag_of(t.id, fixture.round, fixture.slot, number),
+                )  # fmt: skip
+                for seat, user in enumerate(table.seats):
+                    if user is not None and user in t.replaced:
+                        table.seats[seat] = BOT_IDS["normal"]
+                try:
+                    await self.tables.insert(table, lambda x: Change(ChangeKind.OPENED, x))
+                except Refusal:
+                    raise
+                except Exception as error:
+                    if is_conflict(error):
+                        continue  # another process opened it a moment ago
+                    raise
+                to_start.append(table.id)
+                opened += 1
+        for table_id in to_start:
+            await self._start_table(table_id)
         return opened
 
     async def _start_table(self, table_id: int) -> None:
@@ -472,7 +489,8 @@ class Tournaments:
                 return
             events, entries = self.play.start(table)
             change = Change(ChangeKind.STARTED, table, table.chat_id, tuple(events))
-            await self.tables.commit(table, change, entries, 0)
+            with contextlib.suppress(Conflict):  # another process started it a moment ago
+                await self.tables.commit(table, change, entries, 0)
 
     # -- a player who leaves -----------------------------------------------------------------
     async def replace(self, table: Table, seat: int) -> bool:
