@@ -359,10 +359,12 @@ class Tournaments:
         return Settled(counted, await self._open_matches(tournament_id))
 
     async def _count(self, tournament_id: int) -> int:
+        stalled: list[int] = []  # tables whose absent side loses by walkover
         async with self._lock(tournament_id):
             t = await self.store.get(tournament_id)
             if t is None or t.status is not Status.RUNNING:
                 return 0
+            window = self.start_window or 2.0 * t.turn_seconds
             tags = await self.store.tables_of(tournament_id)
             results: list[tuple[int, int, int]] = []
             for tag, table_id in sorted(tags.items(), key=lambda kv: parse_tag(kv[0])):
@@ -372,7 +374,8 @@ class Tournaments:
                 if fixture is None or table is None or fixture.decided:
                     continue
                 if table.is_open:
-                    await self._walkover(t, table)
+                    if self._absent(table, window) is not None:
+                        stalled.append(table.id)
                     continue
                 outcome = table.outcome
                 if table.status is not TableStatus.FINISHED or outcome is None:
@@ -382,37 +385,43 @@ class Tournaments:
                 walkover = outcome.termination is Termination.WALKOVER
                 if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover):
                     results.append((round_, slot, len(fixture.games) - 1))
-            if not results:
-                return 0
-            over = t.champion is not None  # (the last result decided it)
-            if over:
-                t.ended_at = self.clock()
-            note = "champion" if over else "result"
-            await self._save(t, Change(ChangeKind.TOURNEY, None, t.chat_id, tournament=t,
-                                       note=note, results=tuple(results)))  # fmt: skip
-            return len(results)
+            if results:
+                over = t.champion is not None  # (the last result decided it)
+                if over:
+                    t.ended_at = self.clock()
+                note = "champion" if over else "result"
+                await self._save(t, Change(ChangeKind.TOURNEY, None, t.chat_id, tournament=t,
+                                           note=note, results=tuple(results)))  # fmt: skip
+        # (a table's lock is never taken while the tournament's is held: a player leaving
+        # holds their table's and then asks for the tournament's)
+        for table_id in stalled:
+            await self._end_by_walkover(table_id, window)
+        return len(results)
 
-    async def _walkover(self, t: Tournament, table: Table) -> None:
-        """A side none of whose players acted within the start window, that was waited on
-        and ran out of time at least once, loses the tie by walkover."""
+    def _absent(self, table: Table, window: float) -> int | None:
+        """The side none of whose players acted within the start window, that was waited on
+        and ran out of time at least once: it loses the tie by walkover (None: no such side)."""
         if table.status is not TableStatus.PLAYING or table.started_at is None:
-            return
-        window = self.start_window or 2.0 * t.turn_seconds
+            return None
         if self.clock() < table.started_at + window:
-            return
+            return None
         geometry = table.geometry
         for side in (0, 1):
             people = [table.seats[s] for s in geometry.of_side(side)]
             absent = not any(u in table.acted for u in people if u is not None and u > 0)
             if absent and table.strikes[side] >= 1:
-                await self._end_by_walkover(table.id, geometry.of_side(side)[0])
-                return
+                return side
+        return None
 
-    async def _end_by_walkover(self, table_id: int, seat: int) -> None:
+    async def _end_by_walkover(self, table_id: int, window: float) -> None:
         async with self.tables.locked(table_id):
             table = await self.tables.get(table_id)
-            if table is None or table.status is not TableStatus.PLAYING:
+            if table is None:
                 return
+            side = self._absent(table, window)  # (again: someone may have acted meanwhile)
+            if side is None:
+                return
+            seat = table.geometry.of_side(side)[0]
             table.status = TableStatus.FINISHED
             table.ended_at = self.clock()
             table.deadline = None
