@@ -92,7 +92,7 @@ async def _lobby(
         message = query.message
         on_lobby = message is not None and message.chat.id == table.chat_id
         if table.seat_of(user.id) is None:
-            await check_member(context, table, user.id, tapped_in_group=on_lobby)
+            await check_member(context, table.chat_id, user.id, tapped_in_group=on_lobby)
             if not await can_write(context, r, user, t):
                 # Telegram opens this link: Start there completes the join.
                 await query.answer(url=r.deliverer.join_link(await r.deliverer.records(table)))
@@ -132,7 +132,7 @@ async def _rematch(
         raise Refusal(Refused.REMATCH_NOT_YOURS)
     message = query.message
     in_group = message is not None and message.chat.id == old.chat_id
-    await check_member(context, old, user.id, tapped_in_group=in_group)
+    await check_member(context, old.chat_id, user.id, tapped_in_group=in_group)
     await see(r, user)
     await r.core.lobby.rematch(old.id, user.id)
     await query.answer(t("rematch.opened") if in_group else t("rematch.opened_private"))

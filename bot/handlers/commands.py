@@ -161,9 +161,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if tour is None:
                 raise Refusal(Refused.NO_TOURNEY)
             t = translator_for(tour.language)
-            group = Table(0, tour.chat_id, tour.thread_id, TableStatus.LOBBY, tour.opener_id,
-                          tour.config, [], tour.language, 0.0, 0.0)  # fmt: skip
-            await check_member(context, group, user.id, tapped_in_group=False)
+            await check_member(context, tour.chat_id, user.id, tapped_in_group=False)
             tour, inviter = await r.core.tournaments.join_team(payload[2:], user.id)
         except Refusal as refusal:
             await reply(context, message, t("start.join_failed", why=refusal_text(t, refusal)))
@@ -179,7 +177,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         try:
             if table is None:
                 raise Refusal(Refused.LOBBY_CLOSED)
-            await check_member(context, table, user.id, tapped_in_group=False)
+            await check_member(context, table.chat_id, user.id, tapped_in_group=False)
             await r.core.lobby.join(table.id, user.id)
         except Refusal as refusal:
             await reply(context, message, t("start.join_failed", why=refusal_text(t, refusal)))

@@ -179,12 +179,13 @@ async def can_write(
 
 
 async def check_member(
-    context: ContextTypes.DEFAULT_TYPE, table: Table, user_id: int, tapped_in_group: bool
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, tapped_in_group: bool
 ) -> None:
-    """Only the group's members sit at its tables. When Telegram will not tell (a supergroup
-    that hides its members), a tap on the group's own lobby is taken as proof enough, since only
-    who sees the group can tap there; a link alone is not."""
-    member = await is_member(context, table.chat_id, user_id)
+    """Only the group's members sit at its tables (and sign up for its tournaments). When
+    Telegram will not tell (a supergroup that hides its members), a tap on the group's own
+    message is taken as proof enough, since only who sees the group can tap there; a link alone
+    is not."""
+    member = await is_member(context, chat_id, user_id)
     if member is False or (member is None and not tapped_in_group):
         raise Refusal(Refused.NOT_MEMBER if member is False else Refused.MEMBER_UNKNOWN)
 

@@ -27,7 +27,6 @@ from bot.handlers.common import (
 from bot.i18n import Translator
 from bot.league.tournament import Format, Tournament
 from bot.model.refusals import Refused
-from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.records import board_record, tourney_key
@@ -117,16 +116,18 @@ async def _tap(
     if tour is None:
         raise Refusal(Refused.NO_TOURNEY)
     await see(r, user)
+    message = query.message
+    in_group_now = message is not None and message.chat.id == tour.chat_id
+
+    async def admin() -> bool:  # (asked of Telegram only where it matters)
+        return user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
+
     if data.op == "s":
-        message = query.message
-        in_group_now = message is not None and message.chat.id == tour.chat_id
-        await check_member(context, _as_table(tour), user.id, tapped_in_group=in_group_now)
+        await check_member(context, tour.chat_id, user.id, tapped_in_group=in_group_now)
         await tours.sign(tour.id, user.id)
         await query.answer(t("tourney.signed_you"))
     elif data.op == "p":
-        message = query.message
-        in_group_now = message is not None and message.chat.id == tour.chat_id
-        await check_member(context, _as_table(tour), user.id, tapped_in_group=in_group_now)
+        await check_member(context, tour.chat_id, user.id, tapped_in_group=in_group_now)
         if not await can_write(context, r, user, t):
             await query.answer(t("tourney.partner_needs_start"), show_alert=True)
             return
@@ -138,25 +139,16 @@ async def _tap(
         await tours.unsign(tour.id, user.id)
         await query.answer(t("tourney.unsigned_you"))
     elif data.op == "o":
-        admin = user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
-        await tours.option(tour.id, user.id, data.arg, admin)
+        await tours.option(tour.id, user.id, data.arg, await admin())
         await query.answer()
     elif data.op == "g":
-        admin = user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
-        await tours.begin(tour.id, user.id, admin)
+        await tours.begin(tour.id, user.id, await admin())
         await query.answer(t("tourney.started_answer"))
     elif data.op == "x":
-        admin = user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
-        await tours.cancel(tour.id, user.id, admin, finish_matches=data.arg == "k")
+        await tours.cancel(tour.id, user.id, await admin(), finish_matches=data.arg == "k")
         await query.answer(t("tourney.cancelled_answer"))
     else:
         raise Refusal(Refused.BAD_BUTTON)
-
-
-def _as_table(tour: Tournament) -> Table:
-    """The membership check asks for a table of the group: this tournament's group."""
-    return Table(0, tour.chat_id, tour.thread_id, TableStatus.LOBBY, tour.opener_id,
-                 tour.config, [], tour.language, 0.0, 0.0)  # fmt: skip
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -90,34 +90,54 @@ class Planner:
             if table.status is TableStatus.LOBBY:
                 return [*forget, lobby_row(table)]
             return [*forget, board_row(table), *(hand_row(table, u) for u in table.players)]
+        said = await self._said(change)
         if kind is ChangeKind.VACATED:
-            assert change.seat is not None
-            who = await self.who(table)
-            key = "vacated.timeout" if change.timed_out else "vacated.left"
-            partners = who.either(t, table.geometry.partners(change.seat))
-            text = t(key, name=who.seat(change.seat), partner=partners, count=VACATED_SECONDS // 60)
             keys = vacated_keys(t, table.id)
-            return [text_row(table.chat_id, text, table.thread_id, keys), board_row(table)]
+            return [text_row(table.chat_id, said, table.thread_id, keys), board_row(table)]
         if kind is ChangeKind.BOT_IN:
-            assert change.seat is not None
-            who = await self.who(table)
-            text = t("vacated.bot_in", name=who.seat(change.seat))
-            rows = [text_row(table.chat_id, text, table.thread_id), board_row(table)]
+            rows = [text_row(table.chat_id, said, table.thread_id), board_row(table)]
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.REMIND:
             return await self._reminders(table)
         if kind is ChangeKind.SIGN:
             return await self._sign(change)
+        told = [text_row(table.chat_id, said, table.thread_id)] if said else []
         if kind is ChangeKind.CONCEDED:
-            assert change.seat is not None
-            rows = []
-            if change.timed_out:
-                who = await self.who(table)
-                side = table.geometry.side(change.seat)
-                text = t("timeout.conceded", side=who.side(t, side), count=who.size(side))
-                rows.append(text_row(table.chat_id, text, table.thread_id))
-            return rows + await self._match_over(table, change.tapper)
-        return await self._after_action(change)
+            return told + await self._match_over(table, change.tapper)
+        return told + await self._after_action(change)
+
+    async def _said(self, change: Change) -> str:
+        """The line a change of a table says of itself, where it says one: a seat left empty,
+        a computer player in it, what the timer did ("" for any other change)."""
+        table = change.the_table
+        seat = change.seat
+        kind = change.kind
+        if seat is None or not (
+            change.timed_out or kind in (ChangeKind.VACATED, ChangeKind.BOT_IN)
+        ):
+            return ""  # (most changes: said without reading a name)
+        t = translator(table.language)
+        who = await self.who(table)
+        if kind is ChangeKind.VACATED:
+            key = "vacated.timeout" if change.timed_out else "vacated.left"
+            partners = who.either(t, table.geometry.partners(seat))
+            return t(key, name=who.seat(seat), partner=partners, count=VACATED_SECONDS // 60)
+        if kind is ChangeKind.BOT_IN:
+            return t("vacated.bot_in", name=who.seat(seat))
+        if not change.timed_out:
+            return ""
+        if kind is ChangeKind.CONCEDED:
+            side = table.geometry.side(seat)
+            return t("timeout.conceded", side=who.side(t, side), count=who.size(side))
+        action = change.action
+        if action is None:
+            return ""
+        what = (
+            t("timeout.card", card=card_name(t, action.card))
+            if action.card is not None
+            else t("timeout.said", chant=kind_label(t, action.kind))
+        )
+        return t("timeout.acted", name=who.seat(seat), action=what)
 
     async def _tourney(self, change: Change) -> list[Outgoing]:
         """A tournament's change: its group message redrawn; a result, the champion, the start
@@ -158,32 +178,16 @@ class Planner:
             return [hand_row(table, u) for u in table.players] if table.state else []
         if kind is ChangeKind.SIGN:
             return [r for r in await self._sign(change) if r.chat_id != table.chat_id]
-        who = await self.who(table)
-        said: list[str] = []
-        if kind is ChangeKind.BOT_IN and change.seat is not None:
-            said.append(t("vacated.bot_in", name=who.seat(change.seat)))
-        if kind is ChangeKind.VACATED and change.seat is not None:
-            said.append(t("vacated.left", name=who.seat(change.seat),
-                          partner=who.either(t, table.geometry.partners(change.seat)),
-                          count=VACATED_SECONDS // 60))  # fmt: skip
-        if change.timed_out and change.seat is not None:
-            if kind is ChangeKind.CONCEDED:
-                side = table.geometry.side(change.seat)
-                said.append(t("timeout.conceded", side=who.side(t, side), count=who.size(side)))
-            elif change.action is not None:
-                action = change.action
-                what = (
-                    t("timeout.card", card=card_name(t, action.card))
-                    if action.card is not None
-                    else t("timeout.said", chant=kind_label(t, action.kind))
-                )
-                said.append(t("timeout.acted", name=who.seat(change.seat), action=what))
-        rows = [text_row(u, text) for text in said for u in table.players]
+        said = await self._said(change)
+        # (a seat left empty: its partners choose there, in private, as in the group)
+        keys = vacated_keys(t, table.id) if kind is ChangeKind.VACATED else None
+        rows = [text_row(u, said, markup=keys) for u in table.players] if said else []
         over = table.state is not None and table.state.is_over
         if kind is ChangeKind.CONCEDED or over:
             rows += [hand_row(table, u, urgent=u == change.tapper) for u in table.players]
             outcome = table.outcome
             if outcome is not None:
+                who = await self.who(table)
                 text = match_summary(t, who, outcome, table.config.target, again=False)
                 rows += [text_row(u, text, key=f"end:{table.id}:{u}") for u in table.players]
             return rows
@@ -260,18 +264,7 @@ class Planner:
 
     async def _after_action(self, change: Change) -> list[Outgoing]:
         table = change.the_table
-        t = translator(table.language)
         rows: list[Outgoing] = []
-        if change.timed_out and change.action is not None and change.seat is not None:
-            who = await self.who(table)
-            action = change.action
-            what = (
-                t("timeout.card", card=card_name(t, action.card))
-                if action.card is not None
-                else t("timeout.said", chant=kind_label(t, action.kind))
-            )
-            text = t("timeout.acted", name=who.seat(change.seat), action=what)
-            rows.append(text_row(table.chat_id, text, table.thread_id))
         # The end of a hand is told on the board itself (its record on top of the next hand):
         # one coalesced message per group, so the group is never more than a call behind.
         over = table.state is not None and table.state.is_over

@@ -96,8 +96,9 @@ class Viewer:
 class Auth(Protocol):
     async def identify(self, request: web.Request) -> Viewer | None: ...
 
-    async def may_watch(self, table: Table, viewer: Viewer) -> bool | None:
-        """Whether the viewer may watch the table (None: it cannot be told now)."""
+    async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
+        """Whether the viewer may watch the tables (and tournaments) of this group (None: it
+        cannot be told now)."""
         ...
 
 
@@ -136,8 +137,8 @@ class TelegramAuth:
             return None
         return Viewer(launch.user_id, clean_name(launch.first_name or "") or "?")
 
-    async def may_watch(self, table: Table, viewer: Viewer) -> bool | None:
-        key = (table.chat_id, viewer.user_id)
+    async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
+        key = (chat_id, viewer.user_id)
         now = self.clock()
         known = self._members.get(key)
         if known is not None and known[1] > now:
@@ -196,8 +197,8 @@ class LocalAuth:
         self.sessions[token] = (viewer, now)
         return viewer
 
-    async def may_watch(self, table: Table, viewer: Viewer) -> bool | None:
-        return table.chat_id == LOCAL_CHAT
+    async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
+        return chat_id == LOCAL_CHAT
 
 
 STREAMS_PER_VIEWER = 4  # live streams one person keeps open (a few tabs); the oldest closes
@@ -479,7 +480,7 @@ class WebTable:
             )
         seat = table.seat_of(viewer.user_id)
         if seat is None:
-            allowed = await self.auth.may_watch(table, viewer)
+            allowed = await self.auth.may_watch(table.chat_id, viewer)
             if not allowed:
                 key = "web.error.not_here" if allowed is False else "web.error.try_later"
                 raise web.HTTPForbidden(
@@ -555,9 +556,7 @@ class WebTable:
         if tour is None:
             return _error(404, t("web.error.no_tourney"))
         if tour.entry_of(viewer.user_id) is None and viewer.user_id not in tour.signed:
-            group = Table(0, tour.chat_id, tour.thread_id, TableStatus.LOBBY, tour.opener_id,
-                          tour.config, [], tour.language, 0.0, 0.0)  # fmt: skip
-            allowed = await self.auth.may_watch(group, viewer)
+            allowed = await self.auth.may_watch(tour.chat_id, viewer)
             if not allowed:
                 key = "web.error.not_here" if allowed is False else "web.error.try_later"
                 return _error(403, translator(tour.language)(key))
