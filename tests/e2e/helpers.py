@@ -79,3 +79,18 @@ async def play_until_a_duel(h: Harness, users: list[FakeUser], seed: int) -> Non
 
     await play_to_the_end(h, users, seed=seed, stop=in_a_duel)
     assert await in_a_duel(), "no pica-pica hand came: pick another seed"
+
+
+async def read_account(h: Harness, user: FakeUser, listing: StoredMessage, number: int) -> str:
+    """A finished match opened from /historial's 🔎 and read to its last page (▶️): all its
+    text."""
+    await user.tap(GROUP, listing.message_id, f"🔎 {number}")
+    await h.settle()
+    account = h.fake.last(GROUP)
+    seen = account.text
+    while any(b["text"] == "▶️" for b in account.buttons()):
+        await user.tap(GROUP, account.message_id, "▶️")
+        await h.settle()
+        account = h.fake.messages[GROUP][account.message_id]
+        seen += account.text
+    return seen

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.game import MatchConfig, parse_any, replay
 from tests.conftest import GROUP, Harness
-from tests.e2e.helpers import open_table, play_to_the_end
+from tests.e2e.helpers import open_table, play_to_the_end, read_account
 
 ROOT = Path(__file__).resolve().parents[2]
 OTHER = -100777
@@ -60,15 +60,8 @@ async def test_history_account_export_and_verification_of_a_finished_match(
         and f"{state.scores[0]}–{state.scores[1]}" in listing.text
     )
     assert f"{state.hand_number} manos" in listing.text
-    await ana.tap(GROUP, listing.message_id, f"🔎 {table.id}")
-    await h.settle()
+    seen = await read_account(h, ana, listing, table.id)
     account = h.fake.last(GROUP)
-    seen = account.text
-    while any(b["text"] == "▶️" for b in account.buttons()):
-        await ana.tap(GROUP, account.message_id, "▶️")
-        await h.settle()
-        account = h.fake.messages[GROUP][account.message_id]
-        seen += account.text
     for text in h.fake.texts(GROUP):
         assert len(text) <= 4096
     hands = {int(n) for n in re.findall(r"<b>Mano (\d+)</b> · da", seen)}

@@ -86,6 +86,19 @@ async def start_bot(fake: FakeTelegram, folder: Path) -> asyncio.subprocess.Proc
     raise TimeoutError("the bot did not start")
 
 
+def whole_log(db: sqlite3.Connection, game: sqlite3.Row) -> MatchState:
+    """A table's action log after the kills: every action once, in order, replaying to the
+    state saved with it (returned)."""
+    rows = db.execute(
+        "SELECT seq, code FROM actions WHERE game_id = ? ORDER BY seq", (game["id"],)
+    ).fetchall()
+    assert [r["seq"] for r in rows] == list(range(len(rows)))  # none lost, none twice
+    config = MatchConfig.from_dict(json.loads(game["config"]))
+    state = MatchState.from_dict(json.loads(game["state"]))
+    assert replay(config, [parse_any(r["code"]) for r in rows]).to_dict() == state.to_dict()
+    return state
+
+
 def over(fake: FakeTelegram, chat: int) -> bool:
     return any("🏆" in t for t in fake.texts(chat))
 
@@ -157,13 +170,8 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
         names = {r["user_id"]: r["name"] for r in db.execute("SELECT * FROM players")}
         for chat in GROUPS:
             game = db.execute("SELECT * FROM games WHERE chat_id = ?", (chat,)).fetchone()
-            rows = db.execute(
-                "SELECT seq, code FROM actions WHERE game_id = ? ORDER BY seq", (game["id"],)
-            ).fetchall()
-            assert [r["seq"] for r in rows] == list(range(len(rows)))  # none lost, none twice
+            state = whole_log(db, game)
             config = MatchConfig.from_dict(json.loads(game["config"]))
-            state = MatchState.from_dict(json.loads(game["state"]))
-            assert replay(config, [parse_any(r["code"]) for r in rows]).to_dict() == state.to_dict()
             assert state.is_over and game["status"] == "finished"
             record = db.execute("SELECT * FROM matches WHERE game_id = ?", (game["id"],)).fetchone()
             assert record["outcome"] == "won"

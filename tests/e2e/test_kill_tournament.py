@@ -12,9 +12,14 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bot.game import MatchConfig, MatchState, replay
-from bot.game.actions import parse_any
-from tests.e2e.test_kill import live_hand, outbox_rows, quiet, start_bot, tap_something
+from tests.e2e.test_kill import (
+    live_hand,
+    outbox_rows,
+    quiet,
+    start_bot,
+    tap_something,
+    whole_log,
+)
 from tests.fakebot import FakeTelegram, FakeUser
 
 GROUP = -100_703
@@ -83,13 +88,7 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
         games = db.execute("SELECT * FROM games WHERE tournament IS NOT NULL").fetchall()
         assert sorted(g["tournament"] for g in games) == ["1:0:0:0", "1:0:1:0", "1:1:0:0"]
         for game in games:
-            rows = db.execute(
-                "SELECT seq, code FROM actions WHERE game_id = ? ORDER BY seq", (game["id"],)
-            ).fetchall()
-            assert [r["seq"] for r in rows] == list(range(len(rows)))  # none lost, none twice
-            config = MatchConfig.from_dict(json.loads(game["config"]))
-            state = MatchState.from_dict(json.loads(game["state"]))
-            assert replay(config, [parse_any(r["code"]) for r in rows]).to_dict() == state.to_dict()
+            whole_log(db, game)
             assert game["status"] == "finished"
     finally:
         db.close()

@@ -52,6 +52,17 @@ async def sign_up(h: Harness, users: list[FakeUser], args: str = "") -> StoredMe
     return h.fake.messages[GROUP][message.message_id]
 
 
+async def two_started(
+    h: Harness, first: str = "Ana", second: str = "Beto", base: int = 0
+) -> list[FakeUser]:
+    """Two players signed up and their tournament (a single final) started by the first."""
+    users = [h.user(base + 1, first), h.user(base + 2, second)]
+    message = await sign_up(h, users)
+    await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    return users
+
+
 async def play_tournament(h: Harness, users: list[FakeUser], seed: int) -> Tournament:
     async def over() -> bool:
         return (await the_tournament(h)).status is Status.FINISHED
@@ -197,10 +208,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_and_doubles_nothing(
 
 async def test_abandonar_in_private_concedes_the_tournament_match(harness: Harness) -> None:
     h = harness
-    ana, beto = h.user(501, "Ana"), h.user(502, "Beto")
-    message = await sign_up(h, [ana, beto])
-    await ana.tap(GROUP, message.message_id, "▶️ Empezar")
-    await h.settle()
+    ana, beto = await two_started(h, base=500)
     beto.send(GROUP, "/abandonar")  # not at a table of the group: his match is the tournament's
     await h.settle()
     t = await the_tournament(h)
@@ -252,10 +260,7 @@ async def test_a_pair_signs_up_together_with_a_link(harness: Harness) -> None:
 
 async def test_a_tournament_match_reminds_and_times_out_in_private_only(on_sqlite: Harness) -> None:
     h = on_sqlite
-    ana, beto = h.user(701, "Ana"), h.user(702, "Beto")
-    message = await sign_up(h, [ana, beto])
-    await ana.tap(GROUP, message.message_id, "▶️ Empezar")
-    await h.settle()
+    await two_started(h, base=700)
     group_before = len(h.fake.texts(GROUP))
     table_id = next(iter((await h.services.core.tournaments.tables_of(1)).values()))
     table = await h.services.tables.get(table_id)

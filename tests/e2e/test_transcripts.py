@@ -28,7 +28,7 @@ from bot.game.events import (
 from bot.model.table import Table
 from bot.views.common import card_short, phone_lines, plain
 from tests.conftest import GROUP, Harness, harness_with
-from tests.e2e.helpers import open_table, play_to_the_end
+from tests.e2e.helpers import open_table, play_to_the_end, read_account
 from tests.e2e.test_history import readme_snippet
 from tests.explained import check
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -315,15 +315,8 @@ async def read_back_six(h: Harness, user: FakeUser, table: Table) -> None:
     listing = h.fake.last(GROUP)
     assert f"{state.scores[0]}–{state.scores[1]}" in listing.text
     assert plain(listing.text).count(" y ") >= 2, plain(listing.text)  # two trios
-    await user.tap(GROUP, listing.message_id, f"🔎 {table.id}")
-    await h.settle()
+    seen = await read_account(h, user, listing, table.id)
     account = h.fake.last(GROUP)
-    seen = account.text
-    while any(b["text"] == "▶️" for b in account.buttons()):
-        await user.tap(GROUP, account.message_id, "▶️")
-        await h.settle()
-        account = h.fake.messages[GROUP][account.message_id]
-        seen += account.text
     assert all(len(text) <= 4096 for text in h.fake.texts(GROUP))
     hands = {int(n) for n in re.findall(r"<b>Mano (\d+)[,<]", seen)}
     assert hands == set(range(1, state.hand_number + 1)), sorted(hands)
