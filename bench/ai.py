@@ -33,8 +33,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.styles import STYLES
-from bot.ai import Level, decide, search
+from bot.ai import Level, decide, hints, personas, search
 from bot.ai import signs as signs_of
+from bot.ai.characters import CHARACTERS, Character
 from bot.ai.rules import play_normal
 from bot.ai.signs import signs_to_show
 from bot.game import (
@@ -68,6 +69,9 @@ OPPONENTS = (
 
 def choose(name: str, obs: Observation, seed: str, signs: tuple[str, ...] = ()) -> Action:
     name = name.split("@")[0]  # a trial's settings are set by run_chunk
+    if "~" in name:  # a level with a character: `dificil~mentiroso`
+        level, character = name.split("~")
+        return decide(obs, level, seed, signs, character=Character(character))
     if name in STYLES:
         return STYLES[name](obs, random.Random(seed))
     if name == "adapt":  # trial: normal reading its rival
@@ -259,7 +263,7 @@ class Runner:
         for name in (*a.split("+"), *b.split("+")):
             name = name.split("@")[0]
             if name not in STYLES and name not in TRIALS:
-                Level(name)
+                Level(name.split("~")[0])
         k = self.jobs * 4
         chunks = [self.seeds[i::k] for i in range(k)]
         started = time.perf_counter()
@@ -322,6 +326,197 @@ def gauntlet(run: Runner, levels: list[str], opponents: list[str]) -> None:
         print(f"| {opponent} | " + " | ".join(cells) + " |")
 
 
+# -- hints: are their chances true? ------------------------------------------------------------
+RIVAL_LEVELS = ("normal", "dificil")  # rivals who play to win (a random one gives hands away)
+
+
+def envido_open(obs: Observation) -> bool:
+    """A position where a hint may be about the envido: one waits for an answer, or may be
+    chanted."""
+    chants = (ActionKind.ENVIDO, ActionKind.REAL_ENVIDO, ActionKind.FALTA_ENVIDO)
+    return obs.pending is Pending.ENVIDO or any(a.kind in chants for a in obs.actions)
+
+
+def calibration_match(seed: int, topic: str = "") -> list[tuple[str, float, float, int]]:
+    """One match (1v1 on even seeds, 2v2 on odd ones) whose side 0 follows every hint (so
+    plays difícil), its rivals a level by the seed; each hint with a chance gives (topic, raw
+    share, stated chance, what happened: 1 won, 0 lost). The envido's truth is the deal's
+    (who held the best envido); the hand's, how the hand played on ended. A hint that turns a
+    hand down (a truco refused, the mazo) tells the chance of the move it turns down: that
+    move is played out on a copy of the table by the same players, to the hand's end."""
+    players = 2 if seed % 2 == 0 else 4
+    rival = RIVAL_LEVELS[(seed // 2) % len(RIVAL_LEVELS)]
+    config = CONFIGS[players]
+    state = new_match(config)
+    found: list[tuple[str, float, float, int]] = []
+    waiting: list[tuple[int, str, float, float]] = []  # (hand, topic, raw, chance)
+
+    def move(st: MatchState, seat: int, tag: str) -> Action:
+        obs = observe(st, seat)
+        if side_of(seat) == 0:
+            return decide(obs, "dificil", tag)
+        return decide(obs, rival, tag)
+
+    def settle(events: list[object], st: MatchState) -> None:
+        for event in events:
+            if type(event).__name__ == "HandEnded":
+                number, winner = event.hand_number, event.winner  # type: ignore[attr-defined]
+                for w in [w for w in waiting if w[0] == number]:
+                    found.append((w[1], w[2], w[3], int(winner == 0)))
+                    waiting.remove(w)
+        if st.is_over:
+            for w in waiting:
+                found.append((w[1], w[2], w[3], int(st.winner == 0)))
+            waiting.clear()
+
+    while not state.is_over:
+        if state.needs_deal:
+            state.apply(random_deal(random.Random(f"cal{seed}:{state.hand_number + 1}"), players))
+            continue
+        seat = state.legal_actions()[0].seat
+        seat = answerer(state, ("dificil",) * players, seat)
+        tag = f"{seed}:{state.step}:{seat}"
+        if side_of(seat) != 0:
+            settle(state.apply(move(state, seat, tag)), state)
+            continue
+        obs = observe(state, seat)
+        if topic == "envido" and not envido_open(obs):  # (only the envido's hints measured)
+            settle(state.apply(decide(obs, "dificil", tag)), state)
+            continue
+        hint = hints.advise(obs, tag)
+        if topic and hint.topic.value != topic:
+            settle(state.apply(hint.action), state)
+            continue
+        if hint.raw is not None and hint.chance is not None:
+            if hint.topic is hints.Topic.ENVIDO:
+                found.append(("envido", hint.raw, hint.chance, int(hints.envido_won(state, 0))))
+            elif hint.probe != hint.action:  # played out on a copy, to the hand's end
+                branch = state.copy()
+                number = branch.hand_number
+                events = branch.apply(hint.probe)
+                won = None
+                while won is None:
+                    ended = [e for e in events if type(e).__name__ == "HandEnded"]
+                    if ended:
+                        won = ended[0].winner == 0  # type: ignore[attr-defined]
+                    elif branch.is_over or branch.hand_number != number:
+                        won = branch.winner == 0
+                    else:
+                        who = branch.legal_actions()[0].seat
+                        events = branch.apply(move(branch, who, f"b{tag}:{branch.step}"))
+                found.append(("hand", hint.raw, hint.chance, int(won)))
+            else:
+                waiting.append((state.hand_number, "hand", hint.raw, hint.chance))
+        settle(state.apply(hint.action), state)
+    return found
+
+
+def calibration(matches: int, jobs: int, seed: int, topic: str = "") -> None:
+    """The chances hints state against what happened, by tenth of the stated chance; and
+    the calibration points (mean raw share → share won, by topic) to put in
+    `bot/ai/hints.py`'s CALIBRATION, pooled adjacent tenths made monotonic."""
+    seeds = [seed * 100_000 + i for i in range(matches)]
+    started = time.perf_counter()
+    rows: list[tuple[str, float, float, int]] = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for found in pool.map(calibration_match, seeds, [topic] * len(seeds)):
+            rows.extend(found)
+    print(f"{matches} matches, {len(rows)} hints with a chance, "
+          f"{time.perf_counter() - started:.0f} s")  # fmt: skip
+    for topic in ("envido", "hand", "all"):
+        chosen = [r for r in rows if topic in ("all", r[0])]
+        print(f"\n{topic}: {len(chosen)} hints")
+        print("| stated | hints | mean stated | happened | error | 95% CI of happened |")
+        print("|---|---|---|---|---|---|")
+        worst = 0.0
+        for tenth in range(10):
+            cell = [r for r in chosen if min(int(r[2] * 10), 9) == tenth]
+            if not cell:
+                continue
+            stated = sum(r[2] for r in cell) / len(cell)
+            mean, half = interval([float(r[3]) for r in cell])
+            error = (mean - stated) * 100
+            worst = max(worst, abs(error)) if len(cell) >= 30 else worst
+            low, high = mean - half, mean + half
+            print(f"| {tenth * 10}–{tenth * 10 + 10}% | {len(cell)} | {stated:.1%} | "
+                  f"{mean:.1%} | {error:+.1f} | {low:.1%} – {high:.1%} |")  # fmt: skip
+        print(f"largest error in a tenth of 30 hints or more: {worst:.1f} points")
+        if topic != "all":
+            points = []
+            for tenth in range(10):
+                cell = [r for r in chosen if min(int(r[1] * 10), 9) == tenth]
+                if len(cell) >= 20:
+                    raw = sum(r[1] for r in cell) / len(cell)
+                    points.append([raw, sum(r[3] for r in cell) / len(cell), len(cell)])
+            merged: list[list[float]] = []  # pool adjacent violators: a rising map
+            for p in points:
+                merged.append(p)
+                while len(merged) > 1 and merged[-2][1] > merged[-1][1]:
+                    b, a = merged.pop(), merged.pop()
+                    n = a[2] + b[2]
+                    merged.append([(a[0] * a[2] + b[0] * b[2]) / n,
+                                   (a[1] * a[2] + b[1] * b[2]) / n, n])  # fmt: skip
+            fitted = ", ".join(f"({x:.3f}, {y:.3f})" for x, y, _ in merged)
+            print(f"fitted points: ((0.0, 0.0), {fitted}, (1.0, 1.0))")
+
+
+# -- memory: does remembering a rival across matches pay? --------------------------------------
+def memory_series(args: tuple[str, int, int, bool]) -> list[tuple[int, int]]:
+    """A series of matches of difícil against one scripted style, on the series' deals: with
+    `remember`, each match starts from what the last one taught (as the bot keeps it per person
+    and group); otherwise each starts from nothing. Returns (won, points for − against) a match."""
+    style, seed, length, remember = args
+    prior: personas.Belief | None = None
+    out = []
+    for index in range(length):
+        names = ("dificil", style) if index % 2 == 0 else (style, "dificil")
+        me = names.index("dificil")
+        state = new_match(CONFIG)
+        while not state.is_over:
+            if state.needs_deal:
+                deal = random.Random(f"mem{seed}:{index}:{state.hand_number + 1}")
+                state.apply(random_deal(deal, 2))
+                continue
+            seat = state.legal_actions()[0].seat
+            obs = observe(state, seat)
+            tag = f"{seed}:{index}:{state.step}"
+            if seat == me:
+                priors = {1 - me: prior} if prior is not None else None
+                state.apply(decide(obs, "dificil", tag, priors=priors))
+            else:
+                state.apply(STYLES[style](obs, random.Random(tag)))
+        if remember:  # what the table saw of the rival: the public record of every hand
+            learned = personas.learn(CONFIG, 1 - me, observe(state, None).past, prior)
+            prior = personas.remembered(learned)
+        out.append((int(state.winner == me), state.scores[me] - state.scores[1 - me]))
+    return out
+
+
+def memory(styles: list[str], series: int, length: int, jobs: int, seed: int) -> None:
+    """For each style, `series` series of `length` matches with and without memory, on the
+    same deals; the gain of memory (matches won, points a match) over the matches after the
+    first of each series (the first is the same for both), paired by series."""
+    print("| style | matches | won, no memory | won, memory | gain (won) | gain (points a match) |")
+    print("|---|---|---|---|---|---|")
+    with ProcessPoolExecutor(jobs) as pool:
+        for style in styles:
+            jobs_ = [(style, seed * 10_000 + i, length, r) for r in (False, True)
+                     for i in range(series)]  # fmt: skip
+            results = list(pool.map(memory_series, jobs_))
+            cold, warm = results[:series], results[series:]
+            won_gain = [sum(w[0] for w in b[1:]) / (length - 1) - sum(w[0] for w in a[1:])
+                        / (length - 1) for a, b in zip(cold, warm, strict=True)]  # fmt: skip
+            pts_gain = [sum(w[1] for w in b[1:]) / (length - 1) - sum(w[1] for w in a[1:])
+                        / (length - 1) for a, b in zip(cold, warm, strict=True)]  # fmt: skip
+            c = sum(w[0] for a in cold for w in a[1:]) / (series * (length - 1))
+            w_ = sum(w[0] for a in warm for w in a[1:]) / (series * (length - 1))
+            gm, gh = interval(won_gain)
+            pm, ph = interval(pts_gain)
+            print(f"| {style} | {series * (length - 1)} + {series * (length - 1)} | {c:.1%} | "
+                  f"{w_:.1%} | {gm * 100:+.1f} ± {gh * 100:.1f} | {pm:+.2f} ± {ph:.2f} |",
+                  flush=True)  # fmt: skip
+
+
 def hand_points(hands: int) -> None:
     """Normal vs normal: how many points each hand gives each side, as a frequency table."""
     counts: Counter[tuple[int, int]] = Counter()
@@ -375,7 +570,30 @@ def main() -> None:
     parser.add_argument(
         "--teams", default="", help="2v2 or 3v3 pairings, as a+b:c+d or a+b+c:d+e+f,..."
     )
+    parser.add_argument("--calibration", type=int, default=0, help="matches of hints followed")
+    parser.add_argument("--topic", default="", help="calibration of one topic: envido or hand")
+    parser.add_argument(
+        "--memory", default="", help="styles: series with and without memory (--series, --length)"
+    )
+    parser.add_argument("--series", type=int, default=40)
+    parser.add_argument("--length", type=int, default=4)
+    parser.add_argument(
+        "--characters", action="store_true", help="normal and difícil against each character"
+    )
     args = parser.parse_args()
+    if args.calibration:
+        calibration(args.calibration, args.jobs, args.seed, args.topic)
+        return
+    if args.memory:
+        memory(args.memory.split(","), args.series, args.length, args.jobs, args.seed)
+        return
+    if args.characters:  # each level against itself with each character, and the characters
+        with ProcessPoolExecutor(args.jobs) as pool:
+            run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)
+            levels = args.levels.split(",")
+            gauntlet(run, levels, [f"{lv}~{c}" for lv in levels for c in CHARACTERS])
+            run.print_times()
+        return
     if args.hand_points:
         hand_points(args.hand_points)
         return

@@ -89,6 +89,29 @@ class SignData:
         return SignData(_int(parts[0]), _int(parts[1]), parts[2])
 
 
+HINT_OPS = ("h", "d")
+
+
+@dataclass(frozen=True)
+class HintData:
+    """From a player's own hand message: "h" 💡 a hint, "d" hand the decision to a computer
+    partner (🤖 Que decida)."""
+
+    PREFIX: ClassVar[str] = "h"
+    table: int
+    step: int
+    op: str
+
+    def parts(self) -> list[str]:
+        return [str(self.table), str(self.step), self.op]
+
+    @staticmethod
+    def parse(parts: list[str]) -> HintData | None:
+        if len(parts) != 3 or parts[2] not in HINT_OPS:
+            return None
+        return HintData(_int(parts[0]), _int(parts[1]), parts[2])
+
+
 @dataclass(frozen=True)
 class LanguageData:
     PREFIX: ClassVar[str] = "g"
@@ -210,10 +233,11 @@ CallbackData = (
     | PageData
     | RematchData
     | TourneyData
+    | HintData
 )
 KINDS: tuple[type[CallbackData], ...] = (
     ActData, LobbyData, CardsData, SignData, LanguageData, ConfigData, VacatedData, PageData,
-    RematchData, TourneyData,
+    RematchData, TourneyData, HintData,
 )  # fmt: skip
 _BY_PREFIX: dict[str, Any] = {kind.PREFIX: kind for kind in KINDS}
 

@@ -8,6 +8,8 @@ import random
 from collections.abc import Collection
 from enum import StrEnum
 
+from bot.ai.characters import Character, bend
+from bot.ai.personas import Belief
 from bot.ai.rules import play_facil, play_normal, play_random
 from bot.ai.search import play_dificil
 from bot.ai.signs import SIGNS
@@ -26,9 +28,18 @@ LEVELS: tuple[Level, ...] = (Level.FACIL, Level.NORMAL, Level.DIFICIL)  # offere
 
 
 def decide(
-    obs: Observation, level: Level | str, seed: int | str | None = None, signs: Collection[str] = ()
+    obs: Observation,
+    level: Level | str,
+    seed: int | str | None = None,
+    signs: Collection[str] = (),
+    *,
+    priors: dict[int, Belief] | None = None,
+    character: Character | str | None = None,
+    budget: float | None = None,
 ) -> Action:
-    """The action `level` takes at `obs` (its seat must have a legal action)."""
+    """The action `level` takes at `obs` (its seat must have a legal action). difícil starts
+    from `priors` (what it remembers of the rivals' seats, by seat) and thinks for `budget`
+    seconds at most; a `character` bends normal's and difícil's choices its way."""
     if not obs.actions:
         raise ValueError("nothing to decide: the seat has no legal action")
     # A seña said twice says nothing more: the players see each once (a flood of repeats
@@ -41,8 +52,10 @@ def decide(
     if level is Level.FACIL:
         return play_facil(obs, rng)
     if level is Level.NORMAL:
-        return play_normal(obs, rng, signs)
-    return play_dificil(obs, rng, signs)
+        chosen = play_normal(obs, rng, signs)
+    else:
+        chosen = play_dificil(obs, rng, signs, budget=budget, priors=priors)
+    return bend(character, chosen, obs, rng) if character else chosen
 
 
 __all__ = ["LEVELS", "Level", "decide"]

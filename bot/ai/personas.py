@@ -67,6 +67,7 @@ SOUND_PRIOR = 0.5  # the chance, before any hand, that a rival plays like the so
 SOUND_BOUNDS = (0.02, 0.98)  # never quite certain: a rival may change
 PAST_WORLDS = 12  # deals of a past hand's hidden cards each update averages over
 PAST_TRIES = 40  # draws before giving up on a past hand (it then teaches nothing)
+KEEP = 0.8  # of what was learned of a person in one match, what the next one starts from
 
 
 class Group(IntEnum):
@@ -695,21 +696,25 @@ _CACHE: OrderedDict[tuple[object, ...], Belief] = OrderedDict()
 CACHE_SIZE = 4096
 
 
-def belief_of(obs: Observation, seat: int) -> Belief:
+def belief_of(obs: Observation, seat: int, prior: Belief | None = None) -> Belief:
     """difícil's belief about `seat` after the hands before this one (a pure function of the
-    public record; remembered per process so each hand is learned once)."""
-    return _belief(obs.config, seat, obs.past)
+    public record, from `prior`: what it remembered of that person from earlier matches, or
+    nothing; remembered per process so each hand is learned once)."""
+    return learn(obs.config, seat, obs.past, prior)
 
 
-def _belief(config: MatchConfig, seat: int, past: tuple[PastHand, ...]) -> Belief:
+def learn(
+    config: MatchConfig, seat: int, past: tuple[PastHand, ...], prior: Belief | None = None
+) -> Belief:
+    """The belief about `seat` after the public record `past`, starting from `prior`."""
     if not past:
-        return uniform()
-    key = (config, seat, past)
+        return prior or uniform()
+    key = (config, seat, past, prior)
     found = _CACHE.get(key)
     if found is not None:
         _CACHE.move_to_end(key)
         return found
-    before = _belief(config, seat, past[:-1])
+    before = learn(config, seat, past[:-1], prior)
     last = past[-1]
     rng = random.Random(f"{seat}:{last.number}:{len(last.history)}")
     belief = update(before, past_moves(last, config, seat, rng))
@@ -717,6 +722,45 @@ def _belief(config: MatchConfig, seat: int, past: tuple[PastHand, ...]) -> Belie
     if len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
     return belief
+
+
+def remembered(belief: Belief, keep: float = KEEP) -> Belief:
+    """A belief carried to another match: mostly kept, partly forgotten (a person may change;
+    and a few wrong reads must not fix them for good): `keep` of it, the rest the first
+    hand's belief."""
+    fresh = uniform()
+    groups = tuple(
+        tuple(keep * q + (1 - keep) * u for q, u in zip(old, new, strict=True))
+        for old, new in zip(belief.groups, fresh.groups, strict=True)
+    )
+    return Belief(keep * belief.sound + (1 - keep) * fresh.sound, groups)
+
+
+def to_json(belief: Belief) -> dict[str, object]:
+    """A belief as stored (rounded: a few bytes a weight, the same belief to the play)."""
+    return {
+        "sound": round(belief.sound, 4),
+        "groups": [[round(q, 4) for q in group] for group in belief.groups],
+    }
+
+
+def from_json(data: object) -> Belief | None:
+    """A stored belief, or None if it is not one of this grid (a newer or older model)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        sound = float(data["sound"])
+        groups = tuple(tuple(float(q) for q in group) for group in data["groups"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if len(groups) != len(GRIDS) or any(
+        len(g) != len(grid) or any(not 0 <= q <= 1 for q in g) or not 0.99 < sum(g) < 1.01
+        for g, grid in zip(groups, GRIDS, strict=True)
+    ):
+        return None
+    if not 0 <= sound <= 1:
+        return None
+    return Belief(sound, tuple(tuple(q / sum(g) for q in g) for g in groups))
 
 
 def mean(belief: Belief, group: Group) -> tuple[float, float]:

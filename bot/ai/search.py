@@ -40,6 +40,7 @@ from bot.ai.signs import consistent
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
 from bot.game.cards import Card, envido_value, flor_value
 from bot.game.errors import IllegalActionError
+from bot.game.events import HandEnded
 from bot.game.observation import Observation, observe
 from bot.game.scoring import falta
 from bot.game.seats import seats
@@ -94,6 +95,7 @@ class Sampler:
         signs: Collection[str],
         rng: random.Random,
         rivals: dict[int, Rival] | None = None,
+        priors: dict[int, Belief] | None = None,
     ) -> None:
         assert obs.seat is not None
         self.obs = obs
@@ -109,7 +111,11 @@ class Sampler:
         self.rivals = rivals_of(obs) if rivals is None else rivals
         side = side_of(obs.seat)
         self.beliefs: dict[int, Belief] = (
-            {s: personas.belief_of(obs, s) for s in self.others if side_of(s) != side}
+            {
+                s: personas.belief_of(obs, s, (priors or {}).get(s))
+                for s in self.others
+                if side_of(s) != side
+            }
             if PERSONAS
             else {}
         )
@@ -320,8 +326,10 @@ def playout(
     against: Rival | None = None,
     edge: float = 0.5,
     who_is: dict[int, Persona] | None = None,
+    ended: list[int | None] | None = None,
 ) -> float:
-    """Play the hand out; `seat`'s chance to win the match then. Its side plays like the
+    """Play the hand out; `seat`'s chance to win the match then (and, into `ended`, the side
+    that won the hand: a hint's chance). Its side plays like the
     normal player betting against `against` (the rivals' side, `facing`); each rival like the
     normal player bent by its model (`rivals`), and now and then any legal move
     (RIVAL_NOISE): people do, and a plan that only works against a rival who always answers
@@ -337,22 +345,24 @@ def playout(
         persona = who_is.get(who) if who_is else None
         noise = PERSONA_NOISE if persona is not None else RIVAL_NOISE
         if rival and rng.random() < noise:
-            state.apply(rng.choice([a for a in acting if a.seat == who]))
-            continue
-        obs = observe(state, who)
-        if persona is not None:
-            state.apply(personas.act(persona, obs, rng))
-            continue
-        # the rivals play as equals; its side bets against them as the favourite it may be
-        chosen = play_normal(obs, rng) if rival else play_normal(obs, rng, (), against, edge)
-        if rival:
-            model = rivals.get(who)
-            if model is not None:
-                chosen = model.stray(chosen, obs.actions, obs.pending, obs.cards, rng)
-            if chosen.kind is not K.QUIERO and _all_in(state) and rng.random() < CALLED:
-                chosen = next((a for a in acting if a.seat == who and a.kind is K.QUIERO),
-                              chosen)  # fmt: skip
-        state.apply(chosen)
+            chosen = rng.choice([a for a in acting if a.seat == who])
+        else:
+            obs = observe(state, who)
+            if persona is not None:
+                chosen = personas.act(persona, obs, rng)
+            elif not rival:  # its side bets against the rivals as the favourite it may be
+                chosen = play_normal(obs, rng, (), against, edge)
+            else:  # the rivals play as equals
+                chosen = play_normal(obs, rng)
+                model = rivals.get(who)
+                if model is not None:
+                    chosen = model.stray(chosen, obs.actions, obs.pending, obs.cards, rng)
+                if chosen.kind is not K.QUIERO and _all_in(state) and rng.random() < CALLED:
+                    chosen = next((a for a in acting if a.seat == who and a.kind is K.QUIERO),
+                                  chosen)  # fmt: skip
+        events = state.apply(chosen)
+        if ended is not None and not ended:
+            ended.extend(e.winner for e in events if isinstance(e, HandEnded))
     if state.phase is Phase.OVER:
         return 1.0 if state.winner == side else 0.0
     return equity(state.scores[side], state.scores[1 - side], state.config.target, edge)
@@ -364,8 +374,10 @@ def play_dificil(
     signs: Collection[str] = (),
     worlds: int = WORLDS,
     budget: float | None = None,
+    priors: dict[int, Belief] | None = None,
 ) -> Action:
-    """difícil's move; `budget` (seconds, BUDGET by default) stops starting new worlds."""
+    """difícil's move; `budget` (seconds, BUDGET by default) stops starting new worlds;
+    `priors`, what it remembers of the rivals' seats from earlier matches."""
     budget = BUDGET if budget is None else budget
     options = _unique(obs.actions)
     if len(options) == 1:
@@ -382,7 +394,7 @@ def play_dificil(
     options = _questions(obs, options, baseline)
     if len(options) == 1:
         return baseline
-    sampler = Sampler(obs, signs, rng, rivals)
+    sampler = Sampler(obs, signs, rng, rivals, priors)
     values: list[list[float]] = [[] for _ in options]
     weights: list[float] = []
     base = rng.getrandbits(32)

@@ -15,6 +15,7 @@ from bot.ai.signs import SIGNS
 from bot.callbacks import (
     ActData,
     CardsData,
+    HintData,
     LobbyData,
     RematchData,
     SignData,
@@ -45,6 +46,7 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.rows import hand_row
 from bot.views.common import Button, Keys, cards_text, seating_at, short_name
+from bot.views.hints import hint_text
 from bot.views.table import kind_label
 
 
@@ -206,7 +208,25 @@ async def _sign(
     await query.answer(t("sign.sent"))
 
 
+async def _hint(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: HintData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """💡 (what difícil would do, for the tapper alone) or 🤖 (hand the answer to a computer
+    partner), from a player's own hand message."""
+    user = query.from_user
+    if data.op == "d":
+        await r.core.play.hand_off(data.table, user.id, data.step)
+        await query.answer(t("hint.handed"))
+        return
+    if r.core.ai is None:
+        raise Refusal(Refused.NO_HINTS)
+    hint = await r.core.ai.hint(data.table, user.id, data.step)
+    await query.answer(hint_text(t, hint), show_alert=True)  # only the tapper sees it
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CallbackQueryHandler(tapped(HintData, _hint), pattern=pattern(HintData)))
     app.add_handler(CallbackQueryHandler(on_move, pattern=pattern(ActData)))
     app.add_handler(CallbackQueryHandler(tapped(LobbyData, _lobby), pattern=pattern(LobbyData)))
     app.add_handler(CallbackQueryHandler(tapped(CardsData, _my_cards), pattern=pattern(CardsData)))

@@ -111,7 +111,14 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     seated = await can_write(context, r, user, t)  # the opener sits at once if they can
     try:
         table = await r.core.lobby.open(
-            chat.id, thread, user.id, config, t.language, defaults.timer, seat_opener=seated
+            chat.id,
+            thread,
+            user.id,
+            config,
+            t.language,
+            defaults.timer,
+            seat_opener=seated,
+            hints=defaults.hints or with_bots,  # a practice table teaches, unless turned off
         )
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))

@@ -23,6 +23,7 @@ class Option(StrEnum):
     FALTA = "falta"  # a falta envido in a pica-pica duel: R18 or a fixed 6 (R42's option)
     TIMER = "timer"  # seconds a player has to move
     BOT = "bot"  # the computer players' level
+    HINTS = "hints"  # 💡 consejos: a seat may ask what difícil would do (the match is not rated)
     LANG = "lang"  # the chat's language (a group default only)
 
 
@@ -37,7 +38,7 @@ RULE_OF = {
 }
 LOBBY_OPTIONS = (
     Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.PICA, Option.FALTA,
-    Option.TIMER, Option.BOT,
+    Option.TIMER, Option.BOT, Option.HINTS,
 )  # fmt: skip
 CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG)
 
@@ -66,6 +67,7 @@ class TableOptions:
     config: MatchConfig = field(default_factory=MatchConfig)
     timer: int = 0
     bot: str = DEFAULT_BOT_LEVEL
+    hints: bool = False
 
     def cycled(self, option: Option) -> TableOptions:
         """The options after one tap on `option` (its next value). LANG is the chat's, not a
@@ -77,6 +79,8 @@ class TableOptions:
             return replace(self, timer=next_of(TIMER_CHOICES, self.timer))
         if option is Option.BOT:
             return replace(self, bot=next_of(BOT_LEVEL_ORDER, self.bot))
+        if option is Option.HINTS:
+            return replace(self, hints=not self.hints)
         return self
 
     # -- a group's defaults, as stored (chats.defaults) -----------------------------------------
@@ -87,10 +91,11 @@ class TableOptions:
         """A group's stored defaults over the operator's (`timer`, `bot`)."""
         config = MatchConfig.from_dict(defaults)
         seconds = int(defaults.get("timer", timer))
-        return TableOptions(config, seconds, bot_level(defaults.get("bot", bot), bot_level(bot)))
+        level = bot_level(defaults.get("bot", bot), bot_level(bot))
+        return TableOptions(config, seconds, level, defaults.get("hints") is True)
 
     def to_defaults(self) -> dict[str, Any]:
-        return {**self.config.to_dict(), "timer": self.timer, "bot": self.bot}
+        return {**self.config.to_dict(), "timer": self.timer, "bot": self.bot, "hints": self.hints}
 
 
 def parse_option(text: str) -> Option | None:

@@ -54,6 +54,9 @@ class Refused(StrEnum):
     NO_SIGNS_IN_DUELS = "no_signs_in_duels"  # nobody makes señas in a pica-pica hand (R40)
     SIGN_REPEATED = "sign_repeated"
     SIGNS_SPENT = "signs_spent"
+    NO_PARTNER_TO_HAND = "no_partner_to_hand"  # 🤖 Que decida: no computer partner may answer now
+    NO_HINTS = "no_hints"  # 💡 at a table without consejos
+    HINT_NOT_YOUR_MOVE = "hint_not_your_move"
     # whoever asks, and where
     BAD_BUTTON = "bad_button"  # data we did not make, or that does not fit
     NEED_PRIVATE = "need_private"

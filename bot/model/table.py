@@ -105,6 +105,9 @@ class Table:
     rematch_of: int | None = None  # the finished table whose 🔁 Revancha opened this one
     outcome: Outcome | None = None  # how the match ended (set when it does)
     tournament: str | None = None  # a tournament's match: its tag (bot/league/tournament.py)
+    hints: bool = False  # 💡 consejos: a seat may ask what difícil would do
+    hinted: list[int] = field(default_factory=list)  # the people who asked (then: not rated)
+    handed: int | None = None  # the step a person handed to their computer partner
 
     @property
     def is_open(self) -> bool:
@@ -142,7 +145,7 @@ class Table:
         """The table's options as they stand (its bots' level, or the default)."""
         bots = self.bot_seats
         level = self.bot_level(bots[0]) if bots else None
-        return TableOptions(self.config, self.turn_seconds, level or DEFAULT_BOT_LEVEL)
+        return TableOptions(self.config, self.turn_seconds, level or DEFAULT_BOT_LEVEL, self.hints)
 
     @property
     def scores(self) -> tuple[int, int]:

@@ -15,25 +15,60 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Collection, Coroutine, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from bot.ai import decide
+from bot import codec
+from bot.ai import Level, decide, personas
+from bot.ai.characters import character_of
+from bot.ai.hints import Hint, advise
+from bot.ai.personas import Belief
 from bot.ai.signs import signs_to_show
-from bot.game import Action, Observation, observe
+from bot.game import Action, MatchConfig, Observation, observe
+from bot.game.past import PastHand
 from bot.model.outbox import Outgoing, Planned
+from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus, is_bot
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.play import Play, bot_to_move
 from bot.service.unit import Tables
+from bot.storage.rivals import RivalStore
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+PRIORS_KEPT = 2_000  # tables whose remembered people a process keeps in memory
 
-def _think(obs: Observation, level: str, seed: str | None, signs: tuple[str, ...]) -> Action:
-    return decide(obs, level, seed, signs)
+
+def _think(
+    obs: Observation,
+    level: str,
+    seed: str | None,
+    signs: tuple[str, ...],
+    priors: dict[int, Belief] | None = None,
+    character: str | None = None,
+) -> Action:
+    return decide(obs, level, seed, signs, priors=priors, character=character)
+
+
+def _advise(obs: Observation, seed: str) -> Hint:
+    return advise(obs, seed)
+
+
+def _learn(
+    config: MatchConfig, seats: tuple[int, ...], past: tuple[PastHand, ...], priors: dict[int, str]
+) -> dict[int, str]:
+    """What the public record `past` of a match teaches of each seat in `seats`, from what was
+    remembered of them (JSON by seat), as JSON by seat: kept for their next match."""
+    learned = {}
+    for seat in seats:
+        prior = personas.from_json(codec.loads(priors[seat])) if seat in priors else None
+        belief = personas.learn(config, seat, past, prior)
+        learned[seat] = codec.dumps(personas.to_json(personas.remembered(belief)))
+    return learned
 
 
 def _watch_parent(parent: int) -> None:
@@ -86,6 +121,10 @@ class AiPlayers:
         self._signs: dict[tuple[int, int, int], list[str]] = {}  # (table, hand, seat) -> señas
         self._signed: set[tuple[int, int]] = set()  # (table, hand): the bots showed theirs
         self.decisions = 0  # moves made, for tests and logs
+        self.rivals = RivalStore(tables.store.db)
+        self.remember = True  # keep what difícil learns of each person (per group)
+        self._priors: OrderedDict[int, dict[int, Belief]] = OrderedDict()  # table -> seat -> it
+        self._learned: set[int] = set()  # tables whose match was learned from (once each)
 
     # -- a subscriber of the core ----------------------------------------------------------------
     async def plan(self, change: Change) -> list[Planned]:
@@ -95,6 +134,18 @@ class AiPlayers:
         table = change.table
         if table is None:
             return
+        if table.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
+            self._priors.pop(table.id, None)
+            if (
+                self.remember
+                and table.bot_seats
+                and table.players
+                and table.id not in self._learned
+            ):
+                self._learned.add(table.id)
+                if len(self._learned) > PRIORS_KEPT:
+                    self._learned.clear()
+                self.spawn(self._remember(table))
         if change.kind is ChangeKind.SIGN and change.seat is not None and change.sign:
             for partner in table.geometry.partners(change.seat):
                 if is_bot(table.seats[partner]):
@@ -186,12 +237,9 @@ class AiPlayers:
             hand = table.state.hand_number
             signs = tuple(self.signs_for(table_id, hand, due.seat))
             seed = None if self.seed is None else f"{self.seed}:{table_id}:{due.step}:{due.seat}"
-            pool = self._executor()
-            loop = asyncio.get_running_loop()
-            if pool is not None:
-                action = await loop.run_in_executor(pool, _think, obs, level, seed, signs)
-            else:
-                action = await asyncio.to_thread(_think, obs, level, seed, signs)
+            priors = await self._priors_of(table) if level == Level.DIFICIL else None
+            character = character_of(table.id, due.seat)
+            action = await self._run(_think, obs, level, seed, signs, priors, character)
             try:
                 outcome = await self.play.bot_act(table_id, due.seat, due.step, action)
             except Refusal:  # the table changed in another process meanwhile
@@ -206,6 +254,76 @@ class AiPlayers:
         if table is not None:
             self.consider(table)  # a move that was dropped is looked at again
         self.tick()
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the pool (or a thread): never on the event loop."""
+        pool = self._executor()
+        if pool is not None:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        return await asyncio.to_thread(fn, *args)
+
+    # -- hints -----------------------------------------------------------------------------------
+    async def hint(self, table_id: int, user_id: int, step: int) -> Hint:
+        """💡: what difícil would do at the asker's seat now, from what that seat sees. The
+        first hint a person asks for marks the match (it moves nobody's rating)."""
+        async with self.tables.locked(table_id):
+            table, seat = await self.play.in_play(table_id, user_id)
+            assert table.state is not None
+            if not table.hints:
+                raise Refusal(Refused.NO_HINTS)
+            if step != table.state.step:
+                raise Refusal(Refused.STALE)
+            if not any(a.seat == seat for a in table.state.legal_actions()):
+                raise Refusal(Refused.HINT_NOT_YOUR_MOVE)
+            if user_id not in table.hinted:
+                table.hinted.append(user_id)
+                await self.tables.commit(table, Change(ChangeKind.HINTED, table, actor=user_id))
+            obs = observe(table.state, seat)
+        return await self._run(_advise, obs, f"hint:{table_id}:{step}:{seat}")
+
+    # -- what difícil remembers of people --------------------------------------------------------
+    async def _priors_of(self, table: Table) -> dict[int, Belief]:
+        """What difícil remembers of the people at `table`, by seat (read once a match)."""
+        found = self._priors.get(table.id)
+        if found is not None:
+            self._priors.move_to_end(table.id)
+            return found
+        people = {u: s for s, u in enumerate(table.seats) if u is not None and u > 0}
+        stored = await self.rivals.load(table.chat_id, list(people)) if self.remember else {}
+        found = {}
+        for user, text in stored.items():
+            belief = personas.from_json(codec.loads(text))
+            if belief is not None:
+                found[people[user]] = belief
+        self._priors[table.id] = found
+        if len(self._priors) > PRIORS_KEPT:
+            self._priors.popitem(last=False)
+        return found
+
+    async def _remember(self, table: Table) -> None:
+        """A match with computer players ended: what it showed of each person who played
+        against one (its public record only: what anyone at the table saw) is kept for the
+        next match in this group."""
+        state = table.state
+        if state is None:
+            return
+        try:
+            bots = set(table.bot_seats)
+            people = {
+                s: u for s, u in enumerate(table.seats)
+                if u is not None and u > 0 and any(b in table.geometry.rivals(s) for b in bots)
+            }  # fmt: skip
+            past = observe(state, None).past
+            if not people or not past:
+                return
+            stored = await self.rivals.load(table.chat_id, list(people.values()))
+            priors = {s: stored[u] for s, u in people.items() if u in stored}
+            learned = await self._run(_learn, table.config, tuple(people), past, priors)
+            await self.rivals.save(
+                table.chat_id, {people[s]: text for s, text in learned.items()}, self.clock()
+            )
+        except Exception:
+            log.exception("remembering the people of table=%s failed", table.id)
 
     # -- señas ---------------------------------------------------------------------------------
     def receive_sign(self, table: Table, seat: int, sign: str) -> None:

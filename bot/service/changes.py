@@ -47,6 +47,8 @@ class ChangeKind(StrEnum):
     REMIND = "remind"  # half the turn's time is gone: the players it waits on are reminded
     SIGN = "sign"  # a player (or a bot) showed their partner a seña
     CHAT = "chat"  # a chat's language or defaults
+    HINTED = "hinted"  # a person asked for a hint (💡): the match is marked so
+    HANDED = "handed"  # a person handed a decision to their computer partner (`seat`)
     TOURNEY = "tourney"  # a tournament changed (`note` says how; `tournament` as committed)
 
 

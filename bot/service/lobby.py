@@ -38,6 +38,7 @@ class Lobby:
         language: str,
         turn_seconds: int = 0,
         seat_opener: bool = False,
+        hints: bool = False,
     ) -> Table:
         """Open a lobby; the opener sits in the first seat (team 1) when they can be messaged
         privately, in the same commit, so the first lobby message already shows them."""
@@ -62,6 +63,7 @@ class Lobby:
                 created_at=now,
                 updated_at=now,
                 turn_seconds=turn_seconds,
+                hints=hints,
             )
             if seat_opener:
                 table.seats[0] = opener_id
@@ -94,7 +96,13 @@ class Lobby:
                 return await self.join(existing.id, user_id, team)
             raise Refusal(Refused.TABLE_ALREADY_OPEN, table=existing)
         opened = await self.open(
-            old.chat_id, old.thread_id, user_id, old.config, old.language, old.turn_seconds
+            old.chat_id,
+            old.thread_id,
+            user_id,
+            old.config,
+            old.language,
+            old.turn_seconds,
+            hints=old.hints,
         )
         async with self.tables.locked(opened.id):
             table = await self._lobby(opened.id)
@@ -216,6 +224,7 @@ class Lobby:
                     table.seats[seat] = BOT_IDS[bot_level(after.bot)]
             table.config = replace(after.config)
             table.turn_seconds = after.timer
+            table.hints = after.hints
             await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
             return table
 

@@ -67,6 +67,8 @@ def bot_to_move(table: Table) -> int | None:
             own = [a for a in legal if a.seat == seat]
             if all(a.kind is ActionKind.FLOR for a in own):
                 return seat
+        if table.handed == state.step:  # a person of its side handed it the decision
+            return bots[0]
         return None
     h = state.hand
     pending = h.pending() if h is not None else None
@@ -82,6 +84,21 @@ def bot_to_move(table: Table) -> int | None:
                 best = other
         return best
     return bots[0]
+
+
+def partner_for(table: Table, seat: int) -> int | None:
+    """The computer partner who may decide for the person at `seat` now: one who could answer
+    the same chant (a person decides, unless they hand it the decision: 🤖 or the timer)."""
+    state = table.state
+    if state is None or table.status is not TableStatus.PLAYING or table.vacated is not None:
+        return None
+    acting = {a.seat for a in state.legal_actions()}
+    if seat not in acting or is_bot(table.seats[seat]):
+        return None
+    return next(
+        (p for p in table.geometry.partners(seat) if p in acting and is_bot(table.seats[p])),
+        None,
+    )
 
 
 def conservative_action(state: MatchState, seat: int) -> Action:
@@ -244,7 +261,8 @@ class Play:
         """Set the deadline of whoever the game now waits on (none without a timer, and none
         for a computer player: it never runs out of time)."""
         playing = table.status is TableStatus.PLAYING and table.state is not None
-        waits_on_people = playing and bool(people_to_move(table))
+        handed = playing and table.state is not None and table.handed == table.state.step
+        waits_on_people = playing and bool(people_to_move(table)) and not handed
         table.deadline = (
             self.clock() + table.turn_seconds if waits_on_people and table.turn_seconds else None
         )
@@ -350,6 +368,33 @@ class Play:
                 return None
             change = await self.apply(table, user, action)
         log.info("bot action table=%s seat=%s action=%s step=%s", table.id, seat, action.code, step)
+        return change
+
+    async def hand_off(
+        self, table_id: int, user_id: int, step: int, timed_out: bool = False
+    ) -> Change:
+        """🤖 Que decida: a person hands the chant their side must answer to their computer
+        partner (or the timer does, when their time runs out)."""
+        async with self.tables.locked(table_id):
+            table, seat = await self.in_play(table_id, user_id)
+            assert table.state is not None
+            if step != table.state.step:
+                raise Refusal(Refused.STALE)
+            return await self.handed(table, seat, timed_out)
+
+    async def handed(self, table: Table, seat: int, timed_out: bool = False) -> Change:
+        """The decision of `seat`'s side goes to its computer partner; the caller holds the lock."""
+        assert table.state is not None
+        partner = partner_for(table, seat)
+        if partner is None:
+            raise Refusal(Refused.NO_PARTNER_TO_HAND)
+        table.handed = table.state.step
+        self.arm(table)  # nobody's clock runs while the partner thinks
+        change = Change(
+            ChangeKind.HANDED, table, table.chat_id, actor=table.seats[seat], seat=partner,
+            timed_out=timed_out,
+        )  # fmt: skip
+        await self.tables.commit(table, change)
         return change
 
     # -- señas -------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Call, Note, Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.lobby import Lobby
-from bot.service.play import Play, conservative_action, people_to_move
+from bot.service.play import Play, conservative_action, partner_for, people_to_move
 from bot.service.tournaments import Tournaments
 from bot.service.unit import Tables
 
@@ -101,10 +101,17 @@ class Turns:
                 seat = table.vacated
                 await self._finish_conceded(table, seat, None, timed_out=True)
                 return TimedOut(table, seat, None)
+            if table.handed == step:
+                return None  # the computer partner decides (it has no clock)
             people = people_to_move(table)
             if not people:
                 return None
             seat = people[0]
+            if partner_for(table, seat) is not None:
+                # A person with a computer partner who may answer for the side lets the timer
+                # hand it the decision: no strike (they may mean it).
+                await self.play.handed(table, seat, timed_out=True)
+                return TimedOut(table, seat, None)
             side = table.geometry.side(seat)
             table.strikes[side] += 1
             if table.strikes[side] >= STRIKES_TO_CONCEDE:

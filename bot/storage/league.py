@@ -11,9 +11,9 @@ from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing
 from bot.model.table import BOT_LEVELS, Table
 from bot.storage.db import Conn, Database
 
-# Cancelled matches never count, nor matches with a computer player (practice): used as
-# `outcome IN {COUNTED}`, so it brings its own `bots = 0`.
-COUNTED = "('won', 'conceded') AND bots = 0"
+# Cancelled matches never count, nor matches with a computer player (practice), nor one where
+# somebody asked for a hint (💡): used as `outcome IN {COUNTED}`, so it brings its own filters.
+COUNTED = "('won', 'conceded') AND bots = 0 AND hinted = 0"
 LOCK_RATINGS = 1  # Conn.lock space: a group's ratings
 
 
@@ -30,8 +30,9 @@ def _filters(players: int | None, since: float | None) -> tuple[str, list[object
 
 async def record_league(conn: Conn, table: Table, winner_side: int) -> None:
     """Per-player stats from the action log, and new ratings; in the caller's transaction.
-    A match with a computer player is practice: it moves nobody's numbers or rating."""
-    if table.bot_seats:
+    A match with a computer player is practice: it moves nobody's numbers or rating; so is one
+    where somebody asked for a hint (💡)."""
+    if table.bot_seats or table.hinted:
         return
     rows = await conn.fetchall(
         "SELECT code FROM actions WHERE game_id = ? ORDER BY seq", (table.id,)

@@ -259,3 +259,25 @@ CREATE UNIQUE INDEX games_one_open_per_topic ON games (chat_id, thread_id)
     WHERE status IN ('lobby', 'playing') AND tournament IS NULL
 """
 )
+
+# Computer players that teach and remember (`bot.ai.hints`, `bot.ai.personas`): a table's 💡
+# option, who asked for a hint (such a match is marked so and moves nobody's rating), the step a
+# person handed to their computer partner; and what difícil learned of each person, per group
+# (`rivals`, bounded per group by `bot.storage.rivals`).
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN hinted TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE games ADD COLUMN handed INTEGER;
+ALTER TABLE matches ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE rivals (
+    chat_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    belief TEXT NOT NULL,
+    matches INTEGER NOT NULL DEFAULT 0,
+    seen_at REAL NOT NULL,
+    PRIMARY KEY (chat_id, user_id)
+);
+CREATE INDEX rivals_seen ON rivals (chat_id, seen_at)
+"""
+)

@@ -53,6 +53,9 @@ def _table(row: Row) -> Table:
         rematch_of=row["rematch_of"],
         outcome=Outcome.from_json(codec.loads(row["outcome"])) if row["outcome"] else None,
         tournament=row["tournament"],
+        hints=bool(row["hints"]),
+        hinted=[int(u) for u in codec.loads(row["hinted"])],
+        handed=row["handed"],
     )
     if table.outcome is None and not table.is_open and table.started_at is not None:
         table.outcome = _saved_before_outcomes(table)
@@ -103,6 +106,9 @@ def _columns(table: Table) -> dict[str, object]:
         "rematch_of": table.rematch_of,
         "outcome": codec.dumps(table.outcome.to_json()) if table.outcome else None,
         "tournament": table.tournament,
+        "hints": int(table.hints),
+        "hinted": codec.dumps(table.hinted),
+        "handed": table.handed,
     }
 
 
@@ -388,7 +394,7 @@ class Store:
         inserted = await conn.execute(
             "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
             " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots,"
-            " termination) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " termination, hinted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
             (
                 table.id,
@@ -406,6 +412,7 @@ class Store:
                 at,
                 len(table.bot_seats),
                 outcome.termination.value,
+                int(bool(table.hinted)),
             ),
         )
         if not inserted:

@@ -40,7 +40,14 @@ from bot.views.lobby import lobby_keys, lobby_text
 from bot.views.scene import Gap, hands_to_show, last_end, scene_of
 from bot.views.standings import rating_lines
 from bot.views.summary import match_summary
-from bot.views.table import board_markup, board_text, hand_markup, hand_text, rematch_keys
+from bot.views.table import (
+    board_markup,
+    board_text,
+    hand_markup,
+    hand_text,
+    helper_of,
+    rematch_keys,
+)
 from bot.views.tournament import (
     bracket_text,
     people_of,
@@ -378,7 +385,12 @@ class Deliverer:
         if playing:
             # señas for partners, none in a pica-pica hand (R40)
             signs = bool(table.geometry.partners(seat)) and obs.duel is None
-            markup = hand_markup(t, table.id, obs, signs=signs)
+            helper = helper_of(table, obs)
+            markup = hand_markup(
+                t, table.id, obs, signs=signs, hint=table.hints,
+                helper=scene.who.seat(helper) if helper is not None and table.handed != obs.step
+                else None,
+            )  # fmt: skip
             markup = self._with_web_table(t, table, markup, own=True)
         old = (await self.records(table)).hands.get(user_id)
         try:

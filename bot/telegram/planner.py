@@ -66,6 +66,10 @@ class Planner:
             return await self._tourney(change)
         table = change.the_table
         t = translator(table.language)
+        if kind is ChangeKind.HINTED:
+            return []  # kept with the table (the match is marked so); the hint is the tapper's
+        if kind is ChangeKind.HANDED:  # the hander's buttons go: their partner decides
+            return [hand_row(table, u) for u in table.players if u == change.actor]
         if table.tournament is not None:
             # A tournament's match is played in private chats (and on the web table): the
             # group gets the tournament's bracket and results, not a board per match, which

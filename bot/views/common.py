@@ -274,6 +274,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.FALTA: ("falta", str(config.duel_falta) if config.duel_falta else "R18"),
         Option.TIMER: ("timer", f"{seconds} s" if seconds else t("option.timer_off")),
         Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
+        Option.HINTS: ("hints", t("option.yes") if options.hints else t("option.no")),
         Option.LANG: ("lang", t.language),
     }[option]
     return option_label(t, name, value)

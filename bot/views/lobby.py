@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.ai.characters import character_of
 from bot.callbacks import LobbyData, pack
 from bot.game.seats import SIDES
 from bot.i18n import Translator
@@ -31,7 +32,10 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
             return t("lobby.free")
         level = table.bot_level(seat)
         name = who.names[seat]
-        return f"{name} · {level_name(t, level)}" if level is not None else name
+        if level is None:
+            return name
+        character = t(f"character.{character_of(table.id, seat).value}")
+        return f"{name} · {character} · {level_name(t, level)}"
 
     lines = [t("lobby.title", rules=rules_line(t, config)), ""]
     if not teams:
@@ -42,6 +46,8 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
             lines.append(t("lobby.team", team=team + 1, members=members))
     lines.append("")
     lines.append(timer_text(t, table.turn_seconds))
+    if table.hints:
+        lines.append(t("lobby.hints"))
     lines.append(t("lobby.help_teams", count=config.players) if teams else t("lobby.help_1v1"))
     opener = short_name(names.get(table.opener_id, "?"))
     lines.append(t("lobby.opener", name=opener))

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import ActData, CardsData, RematchData, SignData, VacatedData, pack
+from bot.callbacks import (
+    ActData,
+    CardsData,
+    HintData,
+    RematchData,
+    SignData,
+    VacatedData,
+    pack,
+)
 from bot.game import Action, ActionKind, Observation, Phase, envido_value, flor_value, has_flor
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.game.ending import HandEnding
@@ -20,7 +28,7 @@ from bot.game.scoring import (
 from bot.game.seats import seats, side_of
 from bot.game.state import Pending
 from bot.i18n import Translator
-from bot.model.table import Call, Note
+from bot.model.table import Call, Note, Table, is_bot
 from bot.views.common import (
     Button,
     Keys,
@@ -384,12 +392,39 @@ def hand_text(t: Translator, scene: Scene) -> str:
     answering = obs.pending_chant is not None
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
+    helper = helper_of(scene.table, obs)
+    if helper is not None and scene.table.handed == obs.step:
+        lines.append(t("hand.handed", name=who.seat(helper)))
     return "\n".join(lines)
 
 
-def hand_markup(t: Translator, table_id: int, obs: Observation, signs: bool) -> Keys | None:
+def helper_of(table: Table, obs: Observation) -> int | None:
+    """The computer partner of the seat of `obs` who may answer with it now (the person decides,
+    or hands it the decision: `hand_markup`'s 🤖)."""
+    if obs.seat is None or not obs.actions or obs.pending_chant is None:
+        return None
+    return next(
+        (
+            p
+            for p in table.geometry.partners(obs.seat)
+            if is_bot(table.seats[p]) and p in obs.waiting_on
+        ),
+        None,
+    )
+
+
+def hand_markup(
+    t: Translator,
+    table_id: int,
+    obs: Observation,
+    signs: bool,
+    hint: bool = False,
+    helper: str | None = None,
+) -> Keys | None:
     """The cards in one row (tap one to play it), then the chants and answers open to the
-    player, then the mazo and the señas: four rows at most, within one phone screen."""
+    player, then the mazo and the señas: four rows at most, within one phone screen. With
+    `hint`, 💡 (what difícil would do); with `helper` (a computer partner's name, when it may
+    answer with the player), 🤖 to hand it the decision."""
     if obs.phase is not Phase.PLAY:
         return None
     cards = tuple(
@@ -399,6 +434,15 @@ def hand_markup(t: Translator, table_id: int, obs: Observation, signs: bool) -> 
     )
     rows: list[tuple[Button, ...]] = [cards] if cards else []
     rows += _call_buttons(t, table_id, obs.step, obs.actions, signs)
+    extra = []
+    if hint and obs.actions:
+        extra.append(Button(t("button.hint"), pack(HintData(table_id, obs.step, "h"))))
+    if helper is not None and obs.actions:
+        extra.append(
+            Button(t("button.hand_off", name=helper), pack(HintData(table_id, obs.step, "d")))
+        )
+    if extra:
+        rows.append(tuple(extra))
     return Keys(rows) if rows else None
 
 

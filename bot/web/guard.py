@@ -136,6 +136,12 @@ class SignBody(_Body):
         return value
 
 
+class StepBody(_Body):
+    """💡 a hint, 🤖 hand the answer to a computer partner: at the step the page was drawn at."""
+
+    step: STEP
+
+
 class LoginBody(_Body):
     name: str = Field(max_length=256)
     language: Literal["es", "en"] = "es"
@@ -154,6 +160,7 @@ class NewTableBody(_Body):
     friend: bool = False  # a friend takes a seat: the rival in 1v1, the partner in 2v2
     timer: Literal[0, 30, 60, 120] = 0  # seconds a move (0: sin tiempo)
     language: Literal["es", "en"] = "es"
+    hints: bool = True  # 💡 (a table with computer players is practice: on unless turned off)
 
 
 class JoinBody(_Body):

@@ -42,7 +42,8 @@ from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
-from bot.views.common import refusal_text, seating_at
+from bot.views.common import plain, refusal_text, seating_at
+from bot.views.hints import hint_text
 from bot.views.tournament import people_of
 from bot.web.cards import back_svg, card_svg
 from bot.web.guard import (
@@ -52,6 +53,7 @@ from bot.web.guard import (
     LoginBody,
     NewTableBody,
     SignBody,
+    StepBody,
     guarded,
     language_of,
 )
@@ -71,7 +73,7 @@ WEB_WORDS = tuple(
         "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
         "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
         "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",
-        "bracket",
+        "bracket", "hint",
     )
 )  # fmt: skip
 
@@ -404,6 +406,8 @@ class WebTable:
         app.router.add_get(table, self.get_table)
         app.router.add_post(table + "/act", self.act)
         app.router.add_post(table + "/sign", self.sign)
+        app.router.add_post(table + "/hint", self.hint)
+        app.router.add_post(table + "/handoff", self.handoff)
         app.router.add_post(table + "/rematch", self.rematch)
         app.router.add_get(table + "/replay", self.replay)
         app.router.add_get(table + "/events", self.events)
@@ -547,6 +551,28 @@ class WebTable:
         except Refusal as refusal:
             return _refused(409, table.language, refusal)
         return web.json_response({"sent": body.sign})
+
+    async def hint(self, request: web.Request) -> web.Response:
+        """💡: what difícil would do at the viewer's seat, for the viewer alone."""
+        viewer, table, _ = await self._viewer_and_table(request)
+        body = await self._body(request, StepBody, table.language)
+        if self.core.ai is None:
+            return _refused(409, table.language, Refusal(Refused.NO_HINTS))
+        try:
+            found = await asyncio.shield(self.core.ai.hint(table.id, viewer.user_id, body.step))
+        except Refusal as refusal:
+            return _refused(409, table.language, refusal)
+        return web.json_response({"text": plain(hint_text(translator(table.language), found))})
+
+    async def handoff(self, request: web.Request) -> web.Response:
+        """🤖: the answer the viewer's side owes goes to their computer partner."""
+        viewer, table, _ = await self._viewer_and_table(request)
+        body = await self._body(request, StepBody, table.language)
+        try:
+            await asyncio.shield(self.core.play.hand_off(table.id, viewer.user_id, body.step))
+        except Refusal as refusal:
+            return _refused(409, table.language, refusal)
+        return web.json_response({"handed": True})
 
     async def get_tourney(self, request: web.Request) -> web.Response:
         """A tournament's bracket (or liguilla), for its players and the group's members."""
@@ -755,7 +781,7 @@ class WebTable:
     ) -> Table:
         table = await self.core.lobby.open(
             LOCAL_CHAT, thread, viewer.user_id, config, body.language, body.timer,
-            seat_opener=True,
+            seat_opener=True, hints=body.hints and bool(bots),
         )  # fmt: skip
         for team in bots:
             await self.core.lobby.add_bot(table.id, viewer.user_id, team, body.level)

@@ -23,6 +23,7 @@ from bot.views.table import (
     BUTTON_ORDER,
     answered_bets,
     bets,
+    helper_of,
     kind_label,
     pending_line,
     status_lines,
@@ -164,6 +165,13 @@ def table_view(
         view["hand"] = [_card(c, language) for c in obs.cards]
         playing = table.status is TableStatus.PLAYING
         view["actions"] = _actions(t, obs, language) if playing else []
+        if playing and obs.actions:
+            view["hint"] = table.hints  # 💡
+            helper = helper_of(table, obs)
+            if helper is not None and table.handed != obs.step:  # 🤖 Que decida
+                view["helper"] = plain(t("button.hand_off", name=who.seat(helper)))
+            elif helper is not None:
+                view["handed"] = plain(t("hand.handed", name=who.seat(helper)))
         if table.geometry.partners(seat) and playing and obs.duel is None:  # (R40)
             view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
             view["signs_seen"] = [

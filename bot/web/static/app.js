@@ -257,6 +257,28 @@ async function act(code) {
   } catch (e) { toast(e.message); }
 }
 
+// 💡 A hint: what the hard computer player would do, for this player alone; it stays under
+// the hand until the game moves on.
+let advice = null;  // { id, step, text }
+async function askHint() {
+  const view = current && current.view;
+  if (!view) return;
+  try {
+    const got = await api("POST", `/api/table/${view.id}/hint`, { step: view.step });
+    advice = { id: view.id, step: view.step, text: got.text };
+    render(current.view, false);
+  } catch (e) { toast(e.message); }
+}
+
+async function handOff() {  // 🤖 the computer partner answers for the side
+  const view = current && current.view;
+  if (!view) return;
+  try {
+    await api("POST", `/api/table/${view.id}/handoff`, { step: view.step });
+    toast("🤖 ✓");
+  } catch (e) { toast(e.message); }
+}
+
 // An action's answer and the pushed stream race each other: the newest version wins.
 function show(state, view) {
   if (state !== current) return;
@@ -544,7 +566,19 @@ function render(view, first, controls) {
       tools.append(el("button", { type: "button", class: "mazo", "data-code": a.code,
         onclick: () => act(a.code) }, a.label));
     }
+    if (view.hint) {
+      tools.append(el("button", { type: "button", class: "secondary", id: "ask-hint",
+        "aria-label": w("hint"), title: w("hint"), onclick: askHint }, "💡"));
+    }
+    if (view.helper) {
+      tools.append(el("button", { type: "button", class: "secondary", id: "hand-off",
+        onclick: handOff }, view.helper));
+    }
     if (tools.childNodes.length) dock.append(tools);
+    if (advice && advice.id === view.id && advice.step === view.step) {
+      dock.append(el("p", { class: "hint advice", id: "advice", role: "status" }, advice.text));
+    }
+    if (view.handed) dock.append(el("p", { class: "hint", id: "handed", role: "status" }, view.handed));
   }
   if (view.signs_seen && view.signs_seen.length) {
     dock.append(el("p", { class: "hint seen", id: "signs-seen" }, w("signs_seen"), " ",

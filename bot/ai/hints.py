@@ -1,0 +1,187 @@
+"""💡 A hint: what difícil would do at a seat now, and the chance it reckons it has.
+
+The hint reads the asking seat's `Observation` only (what the person sees), exactly as the
+computer players do: its move is difícil's for the same observation and seed, and its chance
+comes from the same imagined worlds (deals of the hidden cards consistent with everything the
+seat saw, weighted by how likely they made the rivals' chants):
+
+- about the **envido** (answering one, or chanting one): the share of the worlds in which the
+  seat's side holds the best envido of the table (ties to the one nearer the mano, F5);
+- about **the hand** (a card, a truco, an answer to a truco, the mazo): the share in which its
+  side wins the hand, played out from the move by the same players as difícil's playouts. For
+  a refusal or the mazo, which lose the hand for sure, the chance is the one it turns down:
+  that of the hand wanted (or played on with its best card).
+
+Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration`
+compares each stated chance with what happened, and CALIBRATION maps the raw share to the
+chance measured for it (fitted on some deals, checked on others).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from bisect import bisect_right
+from collections.abc import Collection
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
+from bot.ai.signs import SIGNS
+from bot.game.actions import ENVIDO_CHANTS, Action, ActionKind
+from bot.game.cards import envido_value
+from bot.game.events import HandEnded
+from bot.game.observation import Observation
+from bot.game.state import MatchState, Pending, Phase, side_of
+
+K = ActionKind
+
+WORLDS = 120  # worlds for the chance, at most (the budget stops it sooner on a slow machine)
+BUDGET = 0.1  # seconds for the chance, after difícil's own move
+FLOOR = 12  # fewer worlds than this (a budget spent on a busy machine): say no number
+
+
+class Topic(StrEnum):
+    ENVIDO = "envido"  # the chance to hold the best envido
+    HAND = "hand"  # the chance to win the hand
+    NONE = "none"  # a flor: no chance to tell (it is declared, or answered by its rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    action: Action  # difícil's move
+    topic: Topic
+    chance: float | None  # the chance (0-1) of the topic, calibrated; None: none to tell
+    raw: float | None  # the share of the worlds, before calibration
+    probe: Action  # the move the chance is of (the action, or the one a refusal turns down)
+    envido: int  # the seat's envido (for the words)
+    worlds: int  # how many worlds the chance stands on
+
+    @property
+    def tenths(self) -> int | None:
+        """The chance in tenths, as told ("8 de cada 10")."""
+        return None if self.chance is None else round(self.chance * 10)
+
+
+def topic_of(obs: Observation, action: Action) -> Topic:
+    if obs.pending is Pending.FLOR or action.kind in (
+        K.FLOR, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO, K.CON_FLOR_ME_ACHICO,
+    ):  # fmt: skip
+        return Topic.NONE
+    if obs.pending is Pending.ENVIDO or action.kind in ENVIDO_CHANTS:
+        return Topic.ENVIDO
+    return Topic.HAND
+
+
+def probe_of(obs: Observation, action: Action) -> Action:
+    """The move whose chance a hint tells: the action itself, unless it gives the hand away
+    (a truco refused, the mazo): then the one it turns down."""
+    if action.kind is K.NO_QUIERO and obs.pending is Pending.TRUCO:
+        wanted = next((a for a in obs.actions if a.kind is K.QUIERO), None)
+        return wanted or action
+    if action.kind is K.MAZO:
+        plays = [a for a in obs.actions if a.kind is K.PLAY and a.card is not None]
+        if plays:
+            return max(plays, key=lambda a: a.card.strength if a.card else 0)
+    return action
+
+
+def envido_won(state: MatchState, side: int) -> bool:
+    """Whether `side` holds the best envido of the hand dealt in `state` (F5: ties to the one
+    nearer the mano; in a pica-pica duel, of its two seats)."""
+    h = state.hand
+    assert h is not None
+    values = [envido_value(cards) for cards in h.dealt]
+    best = h.best(list(h.table.all), values)
+    return best is not None and side_of(best[0]) == side
+
+
+def advise(
+    obs: Observation,
+    seed: int | str | None = None,
+    signs: Collection[str] = (),
+    budget: float | None = None,
+    worlds: int = WORLDS,
+) -> Hint:
+    """The hint for the seat of `obs` (which must have a legal action)."""
+    if obs.seat is None or not obs.actions:
+        raise ValueError("nothing to advise: the seat has no legal action")
+    signs = tuple(s for s in dict.fromkeys(signs) if s in SIGNS)
+    action = play_dificil(obs, random.Random(seed), signs, budget=budget)
+    envido = envido_value(obs.dealt) if obs.dealt else 0
+    topic = topic_of(obs, action)
+    probe = probe_of(obs, action)
+    if topic is Topic.NONE:
+        return Hint(action, topic, None, None, probe, envido, 0)
+    raw, count = _share(obs, topic, probe, signs, random.Random(f"hint:{seed}"), budget, worlds)
+    chance = calibrated(topic, raw) if raw is not None else None
+    return Hint(action, topic, chance, raw, probe, envido, count)
+
+
+def _share(
+    obs: Observation,
+    topic: Topic,
+    probe: Action,
+    signs: Collection[str],
+    rng: random.Random,
+    budget: float | None,
+    worlds: int,
+) -> tuple[float | None, int]:
+    assert obs.seat is not None
+    budget = BUDGET if budget is None else budget
+    started = time.perf_counter()
+    side = side_of(obs.seat)
+    sampler = Sampler(obs, signs, rng)
+    against = facing(sampler.rivals)
+    edge = edge_of(obs)
+    won = total = 0.0
+    count = 0
+    for index in range(worlds):
+        found = sampler.world()
+        if found is None:
+            break
+        world, weight = found
+        if topic is Topic.ENVIDO:
+            win = envido_won(world, side)
+        else:
+            state = world.copy()
+            ended = [e.winner for e in state.apply(probe) if isinstance(e, HandEnded)]
+            if not ended and state.phase is Phase.PLAY:  # the hand goes on: played out
+                playout(state, obs.seat, random.Random(index), sampler.rivals, against, edge,
+                        sampler.personas, ended)  # fmt: skip
+            # (nothing ended: the match did, a side reaching its points before the hand's end)
+            win = ended[0] == side if ended else state.winner == side
+        won += weight * win
+        total += weight
+        count += 1
+        spent = time.perf_counter() - started
+        if spent + 2 * spent / (index + 1) > budget:
+            break
+    if total <= 0 or count < FLOOR:
+        return None, count
+    return won / total, count
+
+
+# -- calibration -------------------------------------------------------------------------------
+# (raw share, measured chance) by topic, from `python bench/ai.py --calibration`: a stated
+# chance is the measured one at its raw share (linear between the points). Identity until
+# measured otherwise.
+CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
+    Topic.ENVIDO: ((0.0, 0.0), (1.0, 1.0)),
+    # `--calibration 60 --seed 1` (4,445 hints): the playouts' hand goes its side's way about
+    # ten points more often than the real one (its side plays the favourite's game)
+    Topic.HAND: (
+        (0.0, 0.0), (0.034, 0.022), (0.147, 0.090), (0.250, 0.182), (0.350, 0.252),
+        (0.450, 0.315), (0.548, 0.453), (0.649, 0.520), (0.751, 0.657), (0.852, 0.760),
+        (0.982, 0.938), (1.0, 1.0),
+    ),
+}  # fmt: skip
+
+
+def calibrated(topic: Topic, raw: float) -> float:
+    points = CALIBRATION.get(topic, ((0.0, 0.0), (1.0, 1.0)))
+    xs = [x for x, _ in points]
+    i = min(max(bisect_right(xs, raw) - 1, 0), len(points) - 2)
+    (x0, y0), (x1, y1) = points[i], points[i + 1]
+    y = y0 if x1 == x0 else y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
+    return min(max(y, 0.0), 1.0)

@@ -1,0 +1,42 @@
+"""💡 A hint in the game's own words: the move, and the chance it stands on, in tenths."""
+
+from __future__ import annotations
+
+from bot.ai.hints import Hint, Topic
+from bot.game import Action, ActionKind
+from bot.i18n import Translator
+from bot.views.common import card_name
+from bot.views.table import kind_label
+
+K = ActionKind
+
+
+def move_text(t: Translator, action: Action) -> str:
+    """ "Tirá el 3 de espadas 🗡️", "Quiero", "¡Truco!"."""
+    if action.kind is K.PLAY and action.card is not None:
+        return t("hint.play", card=card_name(t, action.card))
+    return kind_label(t, action.kind)
+
+
+def odds_text(t: Translator, tenths: int) -> str:
+    """ "8 de cada 10"; under one in ten and over nine in ten said so."""
+    if tenths <= 0:
+        return t("hint.odds_low")
+    if tenths >= 10:
+        return t("hint.odds_high")
+    return t("hint.odds", count=tenths)
+
+
+def hint_text(t: Translator, hint: Hint) -> str:
+    """One or two lines for the asker alone (an alert over their hand)."""
+    move = move_text(t, hint.action)
+    tenths = hint.tenths
+    if tenths is None or hint.topic is Topic.NONE:
+        return t("hint.just", move=move)
+    odds = odds_text(t, tenths)
+    if hint.topic is Topic.ENVIDO:
+        return t("hint.envido", move=move, envido=hint.envido, odds=odds)
+    if hint.probe != hint.action:  # a truco refused, the mazo: the chance it turns down
+        key = "hint.refuse" if hint.action.kind is K.NO_QUIERO else "hint.mazo"
+        return t(key, move=move, odds=odds)
+    return t("hint.hand", move=move, odds=odds)

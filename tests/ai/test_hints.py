@@ -1,0 +1,166 @@
+"""💡 Hints (bot/ai/hints.py): difícil's own move for the asking seat, from that seat's
+observation only, with a chance that means what it says; and how a hint reads."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from bot.ai import Level, decide
+from bot.ai.hints import CALIBRATION, Hint, Topic, advise, calibrated, envido_won, probe_of
+from bot.game import (
+    Action,
+    ActionKind,
+    Card,
+    Deal,
+    MatchConfig,
+    MatchState,
+    new_match,
+    observe,
+    side_of,
+)
+from bot.game.actions import ENVIDO_CHANTS
+from bot.game.state import Pending
+from bot.i18n import translator
+from bot.views.common import card_name
+from bot.views.hints import hint_text
+from tests.ai.test_players import CONFIGS, _hidden_swapped, states
+
+K = ActionKind
+INFINITE = math.inf
+
+
+def hint(obs: object, seed: int) -> Hint:
+    """A hint with no clock (all its worlds, whatever the machine's load)."""
+    return advise(obs, seed, budget=INFINITE, worlds=40)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-flor{int(c.flor)}")
+def test_a_hint_is_dificils_own_move_for_the_same_observation_and_seed(
+    config: MatchConfig,
+) -> None:
+    checked = 0
+    topics = set()
+    for index, (state, _) in enumerate(states(config, seed=23, count=25)):
+        seat = state.acting_seats()[0]
+        obs = observe(state, seat)
+        got = hint(obs, index)
+        assert got.action == decide(obs, Level.DIFICIL, index, budget=INFINITE)
+        assert got.action in obs.actions and got.probe in obs.actions
+        if got.chance is not None:
+            assert 0.0 <= got.chance <= 1.0 and got.worlds >= 12
+        topics.add(got.topic)
+        checked += 1
+    assert checked == 25 and Topic.HAND in topics
+
+
+def test_a_hint_reads_only_the_seats_observation() -> None:
+    """Deal the other seats' hidden cards anew, keeping what the asking seat sees: the hint
+    (its move, its chance to the last digit) does not change."""
+    config = CONFIGS[2]  # 2v2: a partner's cards are hidden too
+    rng = random.Random(5)
+    checked = changed = 0
+    for index, (state, log) in enumerate(states(config, seed=31, count=30)):
+        seat = state.acting_seats()[0]
+        obs = observe(state, seat)
+        for _ in range(3):
+            other = _hidden_swapped(config, log, seat, rng)
+            if other is None or observe(other, seat) != obs:
+                continue
+            assert other.hand is not None and state.hand is not None
+            changed += other.hand.dealt != state.hand.dealt
+            assert hint(observe(other, seat), index) == hint(obs, index)
+            checked += 1
+            break
+    assert checked >= 20 and changed >= 15
+
+
+def _dealt_to_the_mano(mano: str, other: str, config: MatchConfig) -> MatchState:
+    """A match's first hand with `mano`'s cards to the mano and `other`'s to the other seat."""
+    cards = tuple(Card.parse(c) for c in mano.split()), tuple(Card.parse(c) for c in other.split())
+    state = new_match(config)
+    state.apply(Deal(cards))
+    if state.acting_seats()[0] != 0:  # the mano is seat 1: deal again, the other way round
+        state = new_match(config)
+        state.apply(Deal((cards[1], cards[0])))
+    return state
+
+
+def test_the_chance_of_the_envido_is_what_the_cards_say() -> None:
+    """Answering an envido with 33 (the best there is) the hint says it is won; with 5
+    against a rival who chanted, that it is rarely won; and the deal's own truth agrees."""
+    config = MatchConfig(players=2, flor=False)
+    for answerer, expect_high in (("7e 6e 4o", True), ("12c 5b 3o", False)):
+        other = "12c 5b 3o" if expect_high else "7e 6e 4o"
+        state = _dealt_to_the_mano(other, answerer, config)
+        mano = state.acting_seats()[0]
+        state.apply(Action(mano, K.ENVIDO))
+        obs = observe(state, 1 - mano)
+        assert obs.pending is Pending.ENVIDO
+        got = hint(obs, 1)
+        assert got.topic is Topic.ENVIDO and got.chance is not None
+        if expect_high:
+            assert got.envido == 33 and got.chance > 0.9
+        else:
+            assert got.envido == 5 and got.chance < 0.3
+        assert envido_won(state, side_of(1 - mano)) is expect_high
+
+
+def test_a_refusal_tells_the_chance_it_turns_down() -> None:
+    """A truco refused or the mazo loses the hand for sure: the chance a hint tells then is
+    of the hand wanted, or played on with the best card."""
+    config = MatchConfig(players=2, flor=False)
+    state = _dealt_to_the_mano("4c 5o 6b", "1e 1b 7e", config)
+    mano = state.acting_seats()[0]
+    at_turn = observe(state, mano)
+    mazo = next(a for a in at_turn.actions if a.kind is K.MAZO)
+    best = probe_of(at_turn, mazo)
+    assert best.kind is K.PLAY and best.card == Card.parse("6b")
+    state.apply(Action(mano, K.TRUCO))
+    obs = observe(state, 1 - mano)
+    refuse = next(a for a in obs.actions if a.kind is K.NO_QUIERO)
+    assert probe_of(obs, refuse).kind is K.QUIERO
+    wanted = next(a for a in obs.actions if a.kind is K.QUIERO)
+    assert probe_of(obs, wanted) == wanted
+    # with both anchos and a 7 of espadas (envido 28) against 4, 5, 6: the truco wanted or
+    # raised, or the envido first ("el envido está primero"), each nearly sure
+    got = hint(obs, 3)
+    assert got.action.kind in (K.QUIERO, K.RETRUCO, K.VALE_CUATRO, *ENVIDO_CHANTS)
+    assert got.chance is not None and got.chance > 0.8
+
+
+def test_calibration_maps_rise_and_stay_within_0_and_1() -> None:
+    for topic, points in CALIBRATION.items():
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        assert xs == sorted(xs) and ys == sorted(ys), topic
+        assert points[0] == (0.0, 0.0) and points[-1] == (1.0, 1.0)
+        for raw in (0.0, 0.01, 0.33, 0.5, 0.77, 0.99, 1.0):
+            assert 0.0 <= calibrated(topic, raw) <= 1.0
+        assert calibrated(topic, 0.2) <= calibrated(topic, 0.6)
+
+
+def test_a_hint_in_the_games_own_words() -> None:
+    t = translator("es")
+    quiero = Action(0, K.QUIERO)
+    three = Action(0, K.PLAY, Card.parse("3e"))
+    refuse = Action(0, K.NO_QUIERO)
+    mazo = Action(0, K.MAZO)
+    envido = Hint(quiero, Topic.ENVIDO, 0.81, 0.85, quiero, 31, 100)
+    assert hint_text(t, envido) == "💡 Quiero: con 31 ganás el envido 8 de cada 10 veces."
+    card = Hint(three, Topic.HAND, 0.62, 0.7, three, 20, 100)
+    name = card_name(t, Card.parse("3e"))
+    assert hint_text(t, card) == f"💡 Tirá el {name}: la mano es tuya 6 de cada 10."
+    turned = Hint(refuse, Topic.HAND, 0.21, 0.3, quiero, 20, 100)
+    assert hint_text(t, turned) == (
+        "💡 No quiero: queriendo, la mano sería tuya solo 2 de cada 10."
+    )
+    gone = Hint(mazo, Topic.HAND, 0.02, 0.03, three, 20, 100)
+    assert "menos de 1 de cada 10" in hint_text(t, gone)
+    sure = Hint(quiero, Topic.HAND, 0.97, 0.99, quiero, 20, 100)
+    assert "más de 9 de cada 10" in hint_text(t, sure)
+    flor = Hint(Action(0, K.FLOR), Topic.NONE, None, None, Action(0, K.FLOR), 0, 0)
+    assert hint_text(t, flor) == "💡 ¡Flor!"  # (no chance to tell: a flor is declared)
+    assert hint_text(translator("en"), envido).startswith("💡 ")
