@@ -27,16 +27,18 @@ def odds_text(t: Translator, tenths: int) -> str:
     return t("hint.odds", count=tenths)
 
 
-def hint_text(t: Translator, hint: Hint) -> str:
-    """One or two lines for the asker alone (an alert over their hand)."""
+def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
+    """One or two lines for the asker alone (an alert over their hand); with partners
+    (`team`), the envido and the hand are their side's ("ganan", "de ustedes")."""
+    plural = "_team" if team else ""
     move = move_text(t, hint.action)
     tenths = hint.tenths
     if tenths is None or hint.topic is Topic.NONE:
         return t("hint.just", move=move)
     odds = odds_text(t, tenths)
     if hint.topic is Topic.ENVIDO:
-        return t("hint.envido", move=move, envido=hint.envido, odds=odds)
+        return t(f"hint.envido{plural}", move=move, envido=hint.envido, odds=odds)
     if hint.probe != hint.action:  # a truco refused, the mazo: the chance it turns down
         key = "hint.refuse" if hint.action.kind is K.NO_QUIERO else "hint.mazo"
-        return t(key, move=move, odds=odds)
-    return t("hint.hand", move=move, odds=odds)
+        return t(key + plural, move=move, odds=odds)
+    return t(f"hint.hand{plural}", move=move, odds=odds)

@@ -78,6 +78,8 @@ def history_view(
         )
         if record["outcome"] == "conceded":
             result += " " + t("historial.conceded")
+        if record.get("hinted"):  # somebody asked for a hint: not rated
+            result += " " + t("historial.hinted")
         lines.append(
             t(
                 "historial.line",

@@ -562,7 +562,9 @@ class WebTable:
             found = await asyncio.shield(self.core.ai.hint(table.id, viewer.user_id, body.step))
         except Refusal as refusal:
             return _refused(409, table.language, refusal)
-        return web.json_response({"text": plain(hint_text(translator(table.language), found))})
+        team = table.geometry.team_size > 1
+        text = hint_text(translator(table.language), found, team)
+        return web.json_response({"text": plain(text)})
 
     async def handoff(self, request: web.Request) -> web.Response:
         """🤖: the answer the viewer's side owes goes to their computer partner."""

@@ -164,3 +164,7 @@ def test_a_hint_in_the_games_own_words() -> None:
     flor = Hint(Action(0, K.FLOR), Topic.NONE, None, None, Action(0, K.FLOR), 0, 0)
     assert hint_text(t, flor) == "💡 ¡Flor!"  # (no chance to tell: a flor is declared)
     assert hint_text(translator("en"), envido).startswith("💡 ")
+    assert hint_text(t, envido, team=True) == (
+        "💡 Quiero: con tu 31, tu equipo gana el envido 8 de cada 10 veces."
+    )
+    assert hint_text(t, card, team=True).endswith("la mano es de ustedes 6 de cada 10.")

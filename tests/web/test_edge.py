@@ -92,7 +92,7 @@ FIELDS = st.fixed_dictionaries(
     optional={
         "step": VALUE, "kind": VALUE, "card": VALUE, "sign": VALUE, "team": VALUE,
         "name": VALUE, "mode": VALUE, "target": VALUE, "flor": VALUE, "level": VALUE,
-        "friend": VALUE, "language": VALUE,
+        "friend": VALUE, "language": VALUE, "hints": VALUE,
     },
 )  # fmt: skip
 BODY = st.one_of(
@@ -108,6 +108,8 @@ ROUTES = [
     ("POST", "/api/table/{x}/join"), ("GET", "/{x}"), ("POST", "/api/table/{t}/events"),
     ("POST", "/api/table/{t}/rematch"), ("POST", "/api/table/{x}/rematch"),
     ("GET", "/api/local/me"), ("GET", "/api/table/{t}/replay"), ("GET", "/api/table/{x}/replay"),
+    ("POST", "/api/table/{t}/hint"), ("POST", "/api/table/{t}/handoff"),
+    ("POST", "/api/table/{x}/hint"),
 ]  # fmt: skip
 REQUEST = st.fixed_dictionaries(
     {

@@ -1,0 +1,40 @@
+"""What difícil remembers of people, stored per group (bot/storage/rivals.py), on SQLite and
+PostgreSQL: saved and loaded per group, counted, and bounded (the longest unseen go first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage import rivals as module
+from bot.storage.db import Database
+from bot.storage.rivals import RivalStore
+
+GROUP, OTHER = -100, -200
+
+
+async def test_people_remembered_per_group_and_bounded(
+    db_target: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = await Database.open(db_target)
+    try:
+        store = RivalStore(db)
+        await store.save(GROUP, {1: '{"a": 1}', 2: '{"b": 2}'}, at=10.0)
+        await store.save(OTHER, {1: '{"other": 1}'}, at=11.0)
+        assert await store.load(GROUP, [1, 2, 3, -3]) == {1: '{"a": 1}', 2: '{"b": 2}'}
+        assert await store.load(OTHER, [1, 2]) == {1: '{"other": 1}'}  # another group's own
+        assert await store.load(GROUP, []) == {}
+        await store.save(GROUP, {1: '{"a": 2}'}, at=12.0)  # a second match with person 1
+        assert await store.load(GROUP, [1]) == {1: '{"a": 2}'}
+        assert await store.matches(GROUP, 1) == 2 and await store.matches(GROUP, 2) == 1
+        assert await store.matches(GROUP, 9) == 0
+        monkeypatch.setattr(module, "RIVALS_PER_GROUP", 3)
+        for user, at in ((3, 13.0), (4, 14.0)):
+            await store.save(GROUP, {user: "{}"}, at=at)
+        # four people seen, three kept: person 2 (seen at 10) went first
+        assert await store.count(GROUP) == 3
+        assert sorted(await store.load(GROUP, [1, 2, 3, 4])) == [1, 3, 4]
+        assert await store.count(OTHER) == 1  # another group's bound is its own
+    finally:
+        await db.close()
