@@ -6,6 +6,13 @@
     python bench/ai.py --hand-points 5000     # the hand-size table of bot/ai/estimate.py
     python bench/ai.py --habits normal:normal --matches 150   # the rates of bot/ai/rivals.py
     python bench/ai.py --gauntlet --levels 'normal,dificil,dificil@EDGE=0.5'  # a trial, paired
+    python bench/ai.py --characters --levels normal,dificil --matches 240  # each level against
+                                                # itself with each character (`dificil~cantor`)
+    python bench/ai.py --calibration 120 [--topic envido|hand] --seed 2  # hints' chances vs what
+                                                # happened, by tenth (and calibration points)
+    python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
+    python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
+                                                # rival across a series of matches, or not
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
 (`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3), written apart from
@@ -460,6 +467,39 @@ def calibration(matches: int, jobs: int, seed: int, topic: str = "") -> None:
             print(f"fitted points: ((0.0, 0.0), {fitted}, (1.0, 1.0))")
 
 
+def hint_times(matches: int, seed: int) -> None:
+    """On one core, with the clock: at every decision of side 0 (difícil) the time of its
+    move alone and of the whole hint (the move and its chance), 1v1 and 2v2 against normal."""
+    moves: list[float] = []
+    whole: list[float] = []
+    for index in range(matches):
+        players = 2 if index % 2 == 0 else 4
+        state = new_match(CONFIGS[players])
+        while not state.is_over:
+            if state.needs_deal:
+                deal = random.Random(f"ht{seed}:{index}:{state.hand_number + 1}")
+                state.apply(random_deal(deal, players))
+                continue
+            seat = state.legal_actions()[0].seat
+            obs = observe(state, seat)
+            tag = f"{seed}:{index}:{state.step}"
+            if side_of(seat) != 0 or len(obs.actions) == 1:
+                state.apply(decide(obs, "normal" if side_of(seat) else "dificil", tag))
+                continue
+            started = time.perf_counter()
+            action = decide(obs, "dificil", tag)
+            moves.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            hints.advise(obs, tag)
+            whole.append(time.perf_counter() - started)
+            state.apply(action)
+    for name, t in (("difícil's move", moves), ("a whole hint", whole)):
+        t = sorted(t)
+        p50, p99 = t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]
+        print(f"{name}: {len(t)} decisions, p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+              f"max {t[-1] * 1000:.1f} ms")  # fmt: skip
+
+
 # -- memory: does remembering a rival across matches pay? --------------------------------------
 def memory_series(args: tuple[str, int, int, bool]) -> list[tuple[int, int]]:
     """A series of matches of difícil against one scripted style, on the series' deals: with
@@ -575,6 +615,7 @@ def main() -> None:
     parser.add_argument(
         "--memory", default="", help="styles: series with and without memory (--series, --length)"
     )
+    parser.add_argument("--hint-times", type=int, default=0, help="matches: hint and move times")
     parser.add_argument("--series", type=int, default=40)
     parser.add_argument("--length", type=int, default=4)
     parser.add_argument(
@@ -583,6 +624,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.calibration:
         calibration(args.calibration, args.jobs, args.seed, args.topic)
+        return
+    if args.hint_times:
+        hint_times(args.hint_times, args.seed)
         return
     if args.memory:
         memory(args.memory.split(","), args.series, args.length, args.jobs, args.seed)

@@ -33,6 +33,7 @@ from bot.views.common import (
     Button,
     Keys,
     Seating,
+    plain,
     seating_at,
     short_name,
 )
@@ -388,8 +389,8 @@ class Deliverer:
             helper = helper_of(table, obs)
             markup = hand_markup(
                 t, table.id, obs, signs=signs, hint=table.hints,
-                helper=scene.who.seat(helper) if helper is not None and table.handed != obs.step
-                else None,
+                helper=plain(scene.who.seat(helper))
+                if helper is not None and table.handed != obs.step else None,
             )  # fmt: skip
             markup = self._with_web_table(t, table, markup, own=True)
         old = (await self.records(table)).hands.get(user_id)

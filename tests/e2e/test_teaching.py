@@ -147,7 +147,7 @@ async def until_a_chant_for_the_side(h: Harness, ana: FakeUser) -> StoredMessage
         message = hand_message(h, ana)
         if message is None:
             continue
-        if any(label.startswith("🤖 Que decida") for label in labels(message)):
+        if any(label.startswith("Que decida 🤖") for label in labels(message)):
             return message
         cards = [b for b in action_buttons(message) if b["callback_data"].count(":") == 4]
         await ana.tap(1, message.message_id, (cards or action_buttons(message))[0]["text"])
@@ -173,7 +173,7 @@ async def test_the_computer_partner_lets_its_person_decide(harness: Harness, mod
     assert bot_to_move(table) is None
     stale = ana.tap_data(1, message.message_id, f"h:{table.id}:{step - 1}:d")
     assert (await ana.answer_of(stale))["text"] == "Esa jugada ya pasó."
-    button = next(x for x in labels(message) if x.startswith("🤖 Que decida"))
+    button = next(x for x in labels(message) if x.startswith("Que decida 🤖"))
     answer = await ana.tap(1, message.message_id, button)
     assert answer["text"] == "🤖 Listo: decide tu compañero."
 
