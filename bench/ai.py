@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import math
 import random
 import sys
@@ -557,6 +558,27 @@ def memory(styles: list[str], series: int, length: int, jobs: int, seed: int) ->
                   flush=True)  # fmt: skip
 
 
+def characters(run: Runner, levels: list[str], round_robin: bool) -> None:
+    """Each level (plain) against itself with each character, on the same deal sequences:
+    what a character costs or gains its level; with `round_robin`, each character of a level
+    against each other one."""
+    rows = []
+    for level in levels:
+        for character in CHARACTERS:
+            mean, half = interval(list(run.pair(level, f"{level}~{character}").values()))
+            rows.append((level, f"{level}~{character}", mean, half))
+        if round_robin:
+            for a, b in itertools.combinations(CHARACTERS, 2):
+                mean, half = interval(list(run.pair(f"{level}~{a}", f"{level}~{b}").values()))
+                rows.append((f"{level}~{a}", f"{level}~{b}", mean, half))
+    print()
+    print("| player | against | matches | player wins | 95% CI |")
+    print("|---|---|---|---|---|")
+    for a, b, mean, half in rows:
+        print(f"| {a} | {b} | {run.seeds and len(run.seeds) * 2} | {mean:.1%} | "
+              f"{mean - half:.1%} – {mean + half:.1%} |")  # fmt: skip
+
+
 def hand_points(hands: int) -> None:
     """Normal vs normal: how many points each hand gives each side, as a frequency table."""
     counts: Counter[tuple[int, int]] = Counter()
@@ -619,7 +641,12 @@ def main() -> None:
     parser.add_argument("--series", type=int, default=40)
     parser.add_argument("--length", type=int, default=4)
     parser.add_argument(
-        "--characters", action="store_true", help="normal and difícil against each character"
+        "--characters", action="store_true", help="each level against itself with a character"
+    )
+    parser.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="with --characters: the characters of a level against each other too",
     )
     args = parser.parse_args()
     if args.calibration:
@@ -631,11 +658,10 @@ def main() -> None:
     if args.memory:
         memory(args.memory.split(","), args.series, args.length, args.jobs, args.seed)
         return
-    if args.characters:  # each level against itself with each character, and the characters
+    if args.characters:
         with ProcessPoolExecutor(args.jobs) as pool:
             run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)
-            levels = args.levels.split(",")
-            gauntlet(run, levels, [f"{lv}~{c}" for lv in levels for c in CHARACTERS])
+            characters(run, args.levels.split(","), args.round_robin)
             run.print_times()
         return
     if args.hand_points:
