@@ -5,7 +5,8 @@ A character is a bend of the level's own choice (`bot.ai.rivals.Rival.stray`, th
 keeps of a rival who strays from the sound player): the prudente refuses and keeps quiet more
 often, the mentiroso chants with less, the cantor sings every envido and wants them, the guapo
 wants every truco. Only where its level had a choice, and only among the seat's legal actions.
-How much each costs or gains is measured by the gauntlet (`bench/ai.py --characters`).
+How much each costs or gains is measured by the gauntlet (`bench/ai.py --characters`): a bend
+is kept small enough that a character costs its level a few points at most.
 """
 
 from __future__ import annotations
@@ -28,14 +29,14 @@ class Character(StrEnum):
 CHARACTERS: tuple[Character, ...] = tuple(Character)
 
 BENDS: dict[Character, Rival] = {
-    # refuses a fifth of the chants its level would want, keeps a third of its chants to itself
-    Character.PRUDENTE: Rival(fold_truco=0.2, fold_envido=0.2, quiet_truco=0.3, quiet_envido=0.3),
+    # refuses an eighth of the chants its level would want, keeps a fifth of its chants quiet
+    Character.PRUDENTE: Rival(fold_truco=0.12, fold_envido=0.12, quiet_truco=0.2, quiet_envido=0.2),
     # chants a truco with less at one decision in eight, an envido at one in five
     Character.MENTIROSO: Rival(bluff_truco=0.12, bluff_envido=0.2),
-    # sings envido at one hand in three it would not, and wants a third of those it would refuse
-    Character.CANTOR: Rival(bluff_envido=0.3, call_envido=0.35),
-    # wants two of five trucos its level would refuse, and now and then chants one
-    Character.GUAPO: Rival(call_truco=0.4, bluff_truco=0.05),
+    # sings an envido at one hand in five it would not, wants a fifth of those it would refuse
+    Character.CANTOR: Rival(bluff_envido=0.2, call_envido=0.2),
+    # wants a quarter of the trucos its level would refuse, and now and then chants one
+    Character.GUAPO: Rival(call_truco=0.25, bluff_truco=0.05),
 }
 
 

@@ -55,16 +55,20 @@ def test_each_character_plays_normal_its_own_way() -> None:
     plain = rates(*habits_of(None, Level.NORMAL, 25))
     got = {c: rates(*habits_of(c, Level.NORMAL, 25)) for c in CHARACTERS}
     print({"plain": plain, **got})
-    # the liar chants more trucos than the plain player and the cautious one
-    assert got[Character.MENTIROSO]["truco"] > plain["truco"] > got[Character.PRUDENTE]["truco"]
-    # the singer sings more envidos than anyone, and wants more of them
-    for other in (Character.PRUDENTE, Character.MENTIROSO, Character.GUAPO):
-        assert got[Character.CANTOR]["envido"] > got[other]["envido"]
-    assert got[Character.CANTOR]["envido_wanted"] > plain["envido_wanted"]
-    # the brave one wants more trucos than anyone; the cautious one, fewer than the plain one
-    for other in (Character.PRUDENTE, Character.MENTIROSO, Character.CANTOR):
-        assert got[Character.GUAPO]["truco_wanted"] > got[other]["truco_wanted"]
-    assert got[Character.PRUDENTE]["truco_wanted"] < plain["truco_wanted"]
+    others = lambda me: [plain, *(got[c] for c in CHARACTERS if c != me)]  # noqa: E731
+    # the liar chants more trucos and envidos than the plain player
+    liar = got[Character.MENTIROSO]
+    assert liar["truco"] > plain["truco"] and liar["envido"] > plain["envido"]
+    # the singer sings more envidos than anyone but the liar's level, and wants more of them
+    singer = got[Character.CANTOR]
+    for other in (Character.PRUDENTE, Character.GUAPO):
+        assert singer["envido"] > got[other]["envido"] > 0
+    assert singer["envido"] > plain["envido"]
+    assert singer["envido_wanted"] > max(o["envido_wanted"] for o in others(Character.CANTOR))
+    # the brave one wants more trucos than anyone; the cautious one fewer than anyone
+    brave, cautious = got[Character.GUAPO], got[Character.PRUDENTE]
+    assert brave["truco_wanted"] > max(o["truco_wanted"] for o in others(Character.GUAPO))
+    assert cautious["truco_wanted"] < min(o["truco_wanted"] for o in others(Character.PRUDENTE))
 
 
 @pytest.mark.parametrize("character", CHARACTERS)
