@@ -439,13 +439,19 @@ def _all_in_options(obs: Observation, options: list[Action]) -> set[int]:
     falta envido or a contraflor al resto worth more than ALL_IN_POINTS). The playouts'
     rivals answer such chants like the normal player, who rarely wants them: real rivals do
     more often, so difícil takes these only when its baseline would."""
-    if falta(obs.scores, obs.config.target) <= ALL_IN_POINTS:
-        return set()
-    answering = obs.pending_chant in (K.FALTA_ENVIDO, K.CONTRAFLOR_AL_RESTO)
+    resto = falta(obs.scores, obs.config.target)
+    # (R46's falta a las malas may be small where R18's would be the match)
+    envido = (
+        obs.config.envido_falta(obs.scores, obs.duel is not None)
+        if obs.config.falta_malas
+        else resto
+    )
+    big = {K.FALTA_ENVIDO: envido > ALL_IN_POINTS, K.CONTRAFLOR_AL_RESTO: resto > ALL_IN_POINTS}
+    answering = big.get(obs.pending_chant, False) if obs.pending_chant is not None else False
     return {
         i
         for i, a in enumerate(options)
-        if a.kind in (K.FALTA_ENVIDO, K.CONTRAFLOR_AL_RESTO) or (answering and a.kind is K.QUIERO)
+        if big.get(a.kind, False) or (answering and a.kind is K.QUIERO)
     }
 
 

@@ -22,6 +22,16 @@ def falta(scores: Sequence[int], target: int) -> int:
     return target - max(scores)
 
 
+def falta_a_las_malas(scores: Sequence[int], target: int) -> int:
+    """R46: in a match to 30, while the side ahead is in the malas (under 15) the falta is what
+    it lacks to reach 15; from the buenas on (and in a match to 15) R18's."""
+    half = target // 2
+    ahead = max(scores)
+    if target == 30 and ahead < half:
+        return half - ahead
+    return falta(scores, target)
+
+
 def _chain_sum(chain: Sequence[ActionKind]) -> int:
     return sum(2 if kind is ActionKind.ENVIDO else 3 for kind in chain)
 

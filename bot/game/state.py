@@ -50,6 +50,7 @@ from bot.game.scoring import (
     envido_raises,
     envido_wanted_value,
     falta,
+    falta_a_las_malas,
     truco_not_wanted_value,
     truco_wanted_value,
 )
@@ -80,6 +81,7 @@ class MatchConfig:
     mazo_penalty: bool = True  # R24 house rule
     pica_pica: bool = True  # 3v3 only (R36)
     duel_falta: int = 0  # 3v3 option: a falta envido in a duel is worth R18 (0) or a fixed 6 (R42)
+    falta_malas: bool = False  # R46: in a match to 30, the falta counted to the end of the malas
 
     def __post_init__(self) -> None:
         for name, allowed in PLAYABLE.items():
@@ -88,9 +90,12 @@ class MatchConfig:
 
     def envido_falta(self, scores: Sequence[int], in_duel: bool) -> int:
         """What a falta envido is worth now: R18, or in a pica-pica duel the fixed value this
-        table chose (R42's option; a contraflor al resto stays R18 everywhere)."""
+        table chose (R42's option), or R46's falta a las malas where the table plays it (a
+        contraflor al resto stays R18 everywhere)."""
         if in_duel and self.duel_falta:
             return self.duel_falta
+        if self.falta_malas:
+            return falta_a_las_malas(scores, self.target)
         return falta(scores, self.target)
 
     def cycled(self, name: str) -> MatchConfig:
@@ -107,7 +112,8 @@ class MatchConfig:
         return {
             name: getattr(self, name)
             for name in CHOICES
-            if name not in SIX_ONLY or self.players == 6
+            if (name not in SIX_ONLY or self.players == 6)
+            and (name not in OFF_UNLESS_SET or getattr(self, name))
         }
 
     @staticmethod
@@ -118,7 +124,7 @@ class MatchConfig:
             data = {**data, "mazo_penalty": data["house"]}
         kinds = {
             "players": int, "target": int, "flor": bool, "mazo_penalty": bool, "pica_pica": bool,
-            "duel_falta": int,
+            "duel_falta": int, "falta_malas": bool,
         }  # fmt: skip
         return MatchConfig(**{name: kinds[name](data[name]) for name in CHOICES if name in data})
 
@@ -131,8 +137,12 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "mazo_penalty": (True, False),
     "pica_pica": (True, False),
     "duel_falta": (0, 6),
+    "falta_malas": (False, True),
 }
 SIX_ONLY = ("pica_pica", "duel_falta")  # the options of a table of six
+# Options stored only when set (R46 came after matches were sealed with the stored form
+# without it: a table that does not play it keeps that form).
+OFF_UNLESS_SET = ("falta_malas",)
 # What the engine plays (the same as the lobby offers).
 PLAYABLE: dict[str, tuple[Any, ...]] = CHOICES
 
