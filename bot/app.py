@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.handlers import buttons, chats, commands, config, history, league, timers, tournaments
 from bot.handlers.common import chat_translator
 from bot.i18n import LANGUAGES, translator
+from bot.metrics import Metrics
 from bot.model.errors import Unavailable
 from bot.runtime import Runtime
 from bot.secrets import mask_in_logs
@@ -70,11 +71,12 @@ def build_application(
         group_max_rate=settings.rate_group_per_minute,
         max_retries=settings.max_retries,
     )
+    metrics = Metrics() if settings.metrics_port is not None else None
     app = (
         ApplicationBuilder()
         .token(settings.bot_token.get_secret_value())
         .base_url(settings.api_base_url)
-        .request(AiohttpRequest())
+        .request(AiohttpRequest(answered=metrics.answered if metrics is not None else None))
         .get_updates_request(UpdatesRequest(connection_pool_size=1))
         .rate_limiter(limiter)
         .job_queue(SettledJobQueue())
@@ -91,6 +93,7 @@ def build_application(
         .build()
     )
     app.bot_data["settings"] = settings
+    app.bot_data["metrics"] = metrics
     if clock is not None:
         app.bot_data["clock"] = clock
     for feature in (chats, commands, config, history, league, tournaments, buttons):
@@ -101,7 +104,9 @@ def build_application(
 
 async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     settings: Settings = app.bot_data["settings"]
-    runtime = await Runtime.open(settings, app.bot, app.bot_data.get("clock", time.time))
+    runtime = await Runtime.open(
+        settings, app.bot, app.bot_data.get("clock", time.time), app.bot_data.get("metrics")
+    )
     app.bot_data["runtime"] = runtime
     await _set_commands(app)
     await runtime.start()

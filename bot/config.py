@@ -85,6 +85,13 @@ class Settings(BaseSettings):
     bot_level: Literal["facil", "normal", "dificil"] = Field(
         default="normal", description="Computer players' level unless a group's /config says"
     )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=1,
+        le=65535,
+        description="Port of /metrics in Prometheus's text format (docs/operations.md); unset: off",
+    )
+    metrics_host: str = Field(default="127.0.0.1", description="Address /metrics listens on")
     timezone: str = Field(
         default="America/Argentina/Buenos_Aires",
         description="The time zone of dates the bot shows (/historial, /partida)",

@@ -10,19 +10,24 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
+from aiohttp import web as aioweb
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
 from bot.config import Settings
+from bot.metrics import CONTENT_TYPE_LATEST, Metrics
 from bot.model.limits import Buckets
+from bot.model.outbox import Outgoing, Planned
+from bot.model.table import TableStatus
 from bot.service.ai import AiPlayers
+from bot.service.changes import Change, ChangeKind
 from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
@@ -31,6 +36,50 @@ from bot.telegram.planner import Planner
 from bot.web.server import Hub, TelegramAuth, WebServer, WebTable
 
 log = logging.getLogger(__name__)
+
+
+class MetricsFeed:
+    """A subscriber that counts what the core commits (changes, taps, rows, tables in play)."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    async def plan(self, change: Change) -> Sequence[Planned]:
+        return ()
+
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        table = change.table
+        tap = change.kind is ChangeKind.ACTION and (change.tapper or 0) > 0
+        playing = table is not None and table.status is TableStatus.PLAYING
+        self.metrics.change(change.kind.value, table.id if table else None, playing, tap, len(rows))
+
+
+class MetricsServer:
+    """GET /metrics on its own address, in Prometheus's text format."""
+
+    def __init__(self, metrics: Metrics, host: str, port: int) -> None:
+        self.metrics = metrics
+        self.host = host
+        self.port = port
+        self._runner: aioweb.AppRunner | None = None
+
+    async def _serve(self, request: aioweb.Request) -> aioweb.Response:
+        response = aioweb.Response(body=self.metrics.render())
+        response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+        return response
+
+    async def start(self) -> None:
+        app = aioweb.Application()
+        app.router.add_get("/metrics", self._serve)
+        self._runner = aioweb.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await aioweb.TCPSite(self._runner, self.host, self.port).start()
+        log.info("metrics on http://%s:%d/metrics", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
 
 
 @dataclass(frozen=True)
@@ -42,10 +91,14 @@ class Runtime:
     deliverer: Deliverer  # how each outbox row becomes Bot API calls
     replies: Buckets  # answers to one person's commands in one chat
     web: WebServer | None = None  # the web table (a Mini App), when TRUCO_WEBAPP_URL is set
+    metrics: MetricsServer | None = None  # /metrics, when TRUCO_METRICS_PORT is set
 
     @staticmethod
     async def open(
-        settings: Settings, bot: ExtBot[Any], clock: Callable[[], float] = time.time
+        settings: Settings,
+        bot: ExtBot[Any],
+        clock: Callable[[], float] = time.time,
+        metrics: Metrics | None = None,
     ) -> Runtime:
         core = await Core.open(settings, clock=clock)
         outbox = core.mailbox(
@@ -53,6 +106,7 @@ class Runtime:
             settings.rate_overall_per_second,
             poll=settings.outbox_poll,
             judge=judge,
+            metrics=metrics,
         )
         planner = Planner(core.tables, core.people, outbox, core.tournaments)
         deliverer = Deliverer(
@@ -62,6 +116,10 @@ class Runtime:
         # The core's subscribers: the computer players (`Core.open`), and the Telegram adapter,
         # which plans its rows in every commit.
         core.changes.subscribe(planner)
+        served = None
+        if metrics is not None and settings.metrics_port is not None:
+            core.changes.subscribe(MetricsFeed(metrics))
+            served = MetricsServer(metrics, settings.metrics_host, settings.metrics_port)
         web = None
         if settings.webapp_url and settings.bot_token is not None:
             # The web table: a third subscriber, waking the pages that watch a table.
@@ -86,7 +144,7 @@ class Runtime:
             )  # fmt: skip
             web = WebServer(table, hub, settings.web_host, settings.web_port)
         replies = Buckets(1 / settings.reply_every, settings.reply_burst)
-        return Runtime(settings, core, outbox, planner, deliverer, replies, web)
+        return Runtime(settings, core, outbox, planner, deliverer, replies, web, served)
 
     @property
     def tables(self) -> Tables:
@@ -103,6 +161,8 @@ class Runtime:
         await self.core.start()
         if self.web is not None:
             await self.web.start()
+        if self.metrics is not None:
+            await self.metrics.start()
 
     async def sweep(self) -> None:
         await self.core.sweep()
@@ -126,6 +186,8 @@ class Runtime:
         """Send what is queued while the bot can still talk (the state is already committed)."""
         if self.web is not None:
             await self.web.stop()
+        if self.metrics is not None:
+            await self.metrics.stop()
         self.core.stop()
         try:
             await self.outbox.drain(5.0)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.config import Settings
+from bot.metrics import Metrics
 from bot.service.ai import AiPlayers
 from bot.service.changes import Changes
 from bot.service.chats import Chats
@@ -135,6 +136,7 @@ class Core:
         *,
         poll: float = 1.0,
         judge: Judge | None = None,
+        metrics: Metrics | None = None,
     ) -> Mailbox:
         """The mailbox that hands a front end the rows this core commits for it."""
         mailbox = Mailbox(
@@ -144,6 +146,7 @@ class Core:
             owner=self.tables.outbox.owner,
             poll=poll,
             store=self.tables.outbox,
+            metrics=metrics,
         )
         if judge is not None:
             mailbox.judge = judge

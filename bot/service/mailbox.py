@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.metrics import Metrics
 from bot.model.outbox import POST, Outgoing, Pending
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
@@ -105,6 +106,13 @@ class _Budget:
     def give_back(self) -> None:
         """A call that took a token and then did not go out."""
         self.tokens = min(self.rate, self.tokens + 1)
+
+    def spent(self) -> float:
+        """The share of the bucket spent now (0: full; 1 or more: calls wait for tokens)."""
+        if self.rate <= 0:
+            return 0.0
+        tokens = min(self.rate, self.tokens + (time.monotonic() - self.last) * self.rate)
+        return max(0.0, 1.0 - tokens / self.rate)
 
 
 @dataclass
@@ -199,9 +207,11 @@ class Mailbox:
         poll: float = 1.0,
         store: OutboxStore | None = None,
         judge: Judge = _unknown,
+        metrics: Metrics | None = None,
     ) -> None:
         self.db = db
         self.judge = judge
+        self.metrics = metrics
         self.owner = owner or (store.owner if store else uuid.uuid4().hex)
         # shared with the core's commits (what they learned of other senders' lanes)
         self.store = store or OutboxStore(db, self.owner)
@@ -210,6 +220,8 @@ class Mailbox:
         self.poll = poll
         self.deliver: Deliver | None = None
         self._budget = _Budget(overall_per_second, hold_at_most)
+        if metrics is not None:
+            metrics.watch(self._budget.spent, lambda: len(self.held()))
         self._lanes: dict[int, _Lane] = {}
         self._closed = False
         self._poller: asyncio.Task[None] | None = None
@@ -460,6 +472,8 @@ class Mailbox:
             delivery = Delivery(called=verdict.called)
         lane.failures = 0
         now = time.time()
+        if self.metrics is not None and delivery.called:
+            self.metrics.sent(lane.chat_id, now - row.created_at)
         next_at = None
         if delivery.called and lane.interval > 0:
             next_at = lane.next_at = now + lane.interval

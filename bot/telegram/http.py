@@ -9,6 +9,7 @@ Calls without files go as one JSON body, which the Bot API accepts as it accepts
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -52,7 +53,9 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         media_write_timeout: float | None = 20.0,
+        answered: Callable[[str, int], None] | None = None,
     ) -> None:
+        self._answered = answered  # told of each answer: (url, status), for the metrics
         self._pool_size = connection_pool_size
         self._read = read_timeout
         self._write = write_timeout
@@ -125,11 +128,14 @@ class AiohttpRequest(BaseRequest):
             async with self._session.request(
                 method, url, data=body, headers=headers, timeout=timeout
             ) as response:
-                return response.status, await response.read()
+                payload = await response.read()
         except TimeoutError as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+        if self._answered is not None:
+            self._answered(url, response.status)
+        return response.status, payload
 
 
 # What the bot reads of the message under a tapped button: which message, in which chat.
