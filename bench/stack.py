@@ -277,6 +277,7 @@ async def main() -> None:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--group-interval", type=float, default=3.1)
+    parser.add_argument("--private-per-second", type=float, default=1.0)
     parser.add_argument("--think", type=float, default=0.0, help="seconds a player takes to move")
     parser.add_argument("--bots", type=float, default=0.0, help="share of tables against a bot")
     parser.add_argument("--bot-level", default="dificil")
@@ -328,6 +329,7 @@ async def main() -> None:
         "TRUCO_API_BASE_URL": f"http://127.0.0.1:{fake.port}/bot",
         "TRUCO_DATABASE": database,
         "TRUCO_GROUP_INTERVAL": str(args.group_interval),
+        "TRUCO_PRIVATE_PER_SECOND": str(args.private_per_second),
         "TRUCO_POLL_TIMEOUT": "1",
         "TRUCO_LOG_LEVEL": "WARNING",
         "TRUCO_BOT_DELAY": str(args.bot_delay),

@@ -43,6 +43,14 @@ class Settings(BaseSettings):
     group_interval: float = Field(
         default=3.1, ge=0, description="Seconds between the bot's calls in one group (20/min)"
     )
+    private_per_second: float = Field(
+        default=1.0,
+        ge=0,
+        description="Calls a second in one private chat, after a burst (0: not paced)",
+    )
+    private_burst: int = Field(
+        default=3, ge=1, description="Calls at once in one private chat before its pace holds"
+    )
     concurrent_updates: int = Field(default=64, ge=1, description="Updates handled at once")
     poll_timeout: int = Field(default=30, ge=0, description="getUpdates long-poll seconds")
     rate_group_per_minute: int = Field(default=20, ge=1, description="AIORateLimiter, per group")

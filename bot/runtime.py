@@ -107,6 +107,7 @@ class Runtime:
             poll=settings.outbox_poll,
             judge=judge,
             metrics=metrics,
+            private=(settings.private_per_second, settings.private_burst),
         )
         planner = Planner(core.tables, core.people, outbox, core.tournaments)
         deliverer = Deliverer(

@@ -165,6 +165,7 @@ def make_settings(base_url: str, database: Path | str, **overrides: Any) -> Sett
         "api_base_url": base_url,
         "seed": 7,
         "group_interval": 0.02,
+        "private_per_second": 155.0,  # (a private chat's second, 155 times faster, as a group's)
         "rate_group_per_minute": 1_000_000,
         "rate_overall_per_second": 1_000_000,
         "poll_timeout": 1,

@@ -137,6 +137,7 @@ class Core:
         poll: float = 1.0,
         judge: Judge | None = None,
         metrics: Metrics | None = None,
+        private: tuple[float, int] = (0.0, 3),
     ) -> Mailbox:
         """The mailbox that hands a front end the rows this core commits for it."""
         mailbox = Mailbox(
@@ -147,6 +148,8 @@ class Core:
             poll=poll,
             store=self.tables.outbox,
             metrics=metrics,
+            private_per_second=private[0],
+            private_burst=private[1],
         )
         if judge is not None:
             mailbox.judge = judge

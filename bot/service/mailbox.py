@@ -12,8 +12,11 @@ more, nothing else does.
 What a failed call means is the front end's to say (`Judge`): a pause it was asked for is
 waited out in its own lane (other chats go on), a passing fault is retried with a growing
 pause, and a call refused is logged and dropped so it cannot block the lane.
-Private chats are not paced per chat; a shared budget of `overall_per_second` calls holds back
-only background refreshes, so a tapper's own hand and a "your turn" message never wait.
+A private chat's lane keeps Telegram's pace for one chat (about a call a second): a small
+burst goes at once, then the lane waits its turn (`private_per_second`, `private_burst`), and
+what waits coalesces (a hand edited five times while it waits goes out once, as it is now). A
+shared budget of `overall_per_second` calls holds back only background refreshes, so a tapper's
+own hand and a "your turn" message never wait for other chats.
 
 Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
 works, let go when it stops); another process that writes rows for it tells it in the same
@@ -177,10 +180,29 @@ class _Gather:
             task.cancel()
 
 
+class _Pace:
+    """A private chat's pace: `burst` calls at once, then one every `1 / per_second` seconds
+    (the generic cell rate algorithm: `due` is when the bucket would be full again)."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.every = 1.0 / per_second
+        self.slack = (max(1, burst) - 1) * self.every
+        self.due = 0.0  # wall clock
+
+    def called(self, now: float) -> float:
+        """A call went out at `now`: when the next one may go."""
+        self.due = max(self.due, now) + self.every
+        return self.due - self.slack
+
+    def idle(self, now: float) -> bool:
+        return self.due <= now
+
+
 class _Lane:
-    def __init__(self, chat_id: int, interval: float) -> None:
+    def __init__(self, chat_id: int, interval: float, pace: _Pace | None = None) -> None:
         self.chat_id = chat_id
         self.interval = interval
+        self.pace = pace  # a private chat's (None: not paced, or a group's `interval`)
         self.task: asyncio.Task[None] | None = None
         self.dirty = False
         self.next_at = 0.0  # wall clock: the lane's pace is shared through the database
@@ -208,6 +230,8 @@ class Mailbox:
         store: OutboxStore | None = None,
         judge: Judge = _unknown,
         metrics: Metrics | None = None,
+        private_per_second: float = 0.0,
+        private_burst: int = 3,
     ) -> None:
         self.db = db
         self.judge = judge
@@ -216,6 +240,8 @@ class Mailbox:
         # shared with the core's commits (what they learned of other senders' lanes)
         self.store = store or OutboxStore(db, self.owner)
         self.group_interval = group_interval
+        self.private_per_second = private_per_second  # 0: private chats are not paced
+        self.private_burst = private_burst
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
@@ -264,7 +290,10 @@ class Mailbox:
         lane = self._lanes.get(chat_id)
         if lane is None:
             interval = self.group_interval if chat_id < 0 else 0.0
-            lane = self._lanes[chat_id] = _Lane(chat_id, interval)
+            pace = None
+            if chat_id > 0 and self.private_per_second > 0:
+                pace = _Pace(self.private_per_second, self.private_burst)
+            lane = self._lanes[chat_id] = _Lane(chat_id, interval, pace)
         lane.dirty = True
         if lane.woken is not None and not lane.woken.done():
             lane.woken.set_result(None)  # what came may be urgent: it must not wait behind
@@ -345,7 +374,14 @@ class Mailbox:
         now = time.time()
         for chat_id, lane in list(self._lanes.items()):
             done = lane.task is None or lane.task.done()
-            if done and not lane.dirty and lane.lease_until <= now and lane.next_at <= now:
+            paced = lane.pace is not None and not lane.pace.idle(now)
+            if (
+                done
+                and not lane.dirty
+                and lane.lease_until <= now
+                and lane.next_at <= now
+                and not paced
+            ):
                 del self._lanes[chat_id]
 
     async def _poll(self) -> None:
@@ -388,6 +424,11 @@ class Mailbox:
                         continue  # nothing else goes out of this lane until it is recorded
                 if not await self._own(lane):
                     return  # another sender runs this lane
+                if lane.pace is not None and (wait := lane.next_at - time.time()) > 0:
+                    # the chat's pace: wait before reading, so that what goes next is the most
+                    # urgent row then, in its newest version
+                    await asyncio.sleep(wait)
+                    lane.dirty = False
                 overdue = lane.interval > 0 and lane.posts >= POSTS_IN_A_ROW
                 rows = await self._lane_rows(lane.chat_id, overdue)
                 if lane.noticed:
@@ -412,6 +453,8 @@ class Mailbox:
                         break  # give a waiting refresh its turn
                     if lane.dirty or lane.retry or self._closed:
                         break  # new rows may go first; a failed call is tried again
+                    if lane.pace is not None and lane.next_at > time.time():
+                        break  # the chat's pace: read again when it is this lane's turn
                 else:
                     whole = not overdue and len(rows) < LANE_BATCH  # the lane read to its end
                     if (self._sticky or not self.db.shared) and not lane.dirty and whole:
@@ -477,6 +520,8 @@ class Mailbox:
         next_at = None
         if delivery.called and lane.interval > 0:
             next_at = lane.next_at = now + lane.interval
+        elif delivery.called and lane.pace is not None:
+            lane.next_at = max(lane.next_at, lane.pace.called(now))  # (kept in memory only)
 
         async def writer(conn: Conn) -> None:
             await self.store.complete(conn, row, self.owner, next_at)

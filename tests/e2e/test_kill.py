@@ -66,6 +66,7 @@ async def start_bot(fake: FakeTelegram, folder: Path) -> asyncio.subprocess.Proc
             "TRUCO_DATABASE": str(folder / "kill.db"),
             "TRUCO_SEED": "7",
             "TRUCO_GROUP_INTERVAL": "0.02",
+            "TRUCO_PRIVATE_PER_SECOND": "155",
             "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
             "TRUCO_POLL_TIMEOUT": "1",
             "TRUCO_TURN_SECONDS": "0",

@@ -47,6 +47,7 @@ class Worker:
                 "TRUCO_DATABASE": self.url,
                 "TRUCO_SEED": "7",
                 "TRUCO_GROUP_INTERVAL": "0.02",
+                "TRUCO_PRIVATE_PER_SECOND": "155",
                 "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
                 "TRUCO_TURN_SECONDS": "0",
                 "TRUCO_OUTBOX_POLL": "0.2",

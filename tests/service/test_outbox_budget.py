@@ -3,9 +3,11 @@ private chats, and a row that becomes urgent while held goes out at once."""
 
 from __future__ import annotations
 
+import itertools
+import time
 from pathlib import Path
 
-from bot.model.outbox import REFRESH, URGENT, Outgoing, Pending
+from bot.model.outbox import REFRESH, URGENT, Outgoing, Pending, RowKind
 from bot.service.mailbox import Delivery, Mailbox
 from bot.storage.db import Database
 from tests.waiting import until
@@ -42,6 +44,52 @@ async def test_a_held_refresh_bumped_to_urgent_goes_out_without_waiting(tmp_path
         await outbox.send([hand(9, REFRESH)])  # the budget still holds back the rest
         await until(lambda: outbox.held() == [9])
         assert len(delivered) == 2
+    finally:
+        await outbox.close()
+        await db.close()
+
+
+async def test_a_private_lane_keeps_its_pace_and_what_waits_coalesces(tmp_path: Path) -> None:
+    """A burst of 3 at once, then one call every 1/per_second; five edits of one hand that
+    wait for the lane's turn go out as one call of the newest version, and a row made urgent
+    meanwhile (the hand of whoever must act now) goes first when the turn comes."""
+    db = await Database.open(tmp_path / "pace.db")
+    per_second = 4.0  # (a quarter of a second a call: the test waits on conditions, not time)
+    outbox = Mailbox(
+        db, group_interval=0.0, overall_per_second=0, private_per_second=per_second,
+        private_burst=3,
+    )  # fmt: skip
+    calls: list[tuple[float, str | None, int, int]] = []
+
+    async def deliver(row: Pending) -> Delivery:
+        calls.append((time.time(), row.key, row.priority, row.version))
+        return Delivery(called=True)
+
+    outbox.start(deliver)
+    try:
+        news = [Outgoing(5, RowKind.TEXT, {"text": f"n{i}"}) for i in range(3)]
+        await outbox.send(news)  # the burst: at once
+        await until(lambda: len(calls) == 3)
+        for _ in range(5):  # the same hand edited five times while the lane waits its turn
+            await outbox.send([hand(5, REFRESH)])
+        await outbox.send([Outgoing(5, RowKind.TEXT, {"text": "later"}, priority=REFRESH + 1)])
+        await outbox.send([Outgoing(5, RowKind.HAND, {"t": 2, "u": 5}, "hand:2:5", URGENT)])
+        await until(lambda: len(calls) == 6)
+        assert await outbox.drain(30)
+        first_after_burst = calls[3]
+        assert first_after_burst[1] == "hand:2:5"  # the urgent one first when the turn came
+        keys = [key for _, key, _, _ in calls[3:]]
+        assert keys.count("hand:1:5") == 1  # five edits: one call
+        assert [v for _, key, _, v in calls if key == "hand:1:5"] == [5]  # of the newest
+        assert len(calls) == 6
+        # the pace: of any run of n calls, the first and the last are at least (n - burst)
+        # calls' time apart (less a little for the clock's grain)
+        at = [c[0] for c in calls]
+        for i, j in itertools.combinations(range(len(at)), 2):
+            assert at[j] - at[i] >= (j - i + 1 - 3) / per_second - 0.01, (i, j, at)
+        # another chat is not held back by this one's pace
+        await outbox.send([Outgoing(6, RowKind.TEXT, {"text": "hola"})])
+        await until(lambda: any(c[1] is None and c[0] > calls[-2][0] for c in calls[6:]))
     finally:
         await outbox.close()
         await db.close()
