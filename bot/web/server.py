@@ -87,6 +87,7 @@ STREAM_WINDOW_BITS = 13  # a gzipped stream remembers the last 8 kB (two views):
 SIGNS_REMEMBERED = 10_000
 JSON = "application/json"
 B = TypeVar("B", bound=BaseModel)
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -503,6 +504,34 @@ class WebTable:
                 content_type="application/json",
             ) from None
 
+    async def _service(
+        self, call: Awaitable[R], table: Table | None, language: str, named: bool = False
+    ) -> R:
+        """A service call made for a request, shielded (a client that leaves does not undo half
+        of it); a refusal is a 409 that says why, in the table's language (`named`: what
+        changed since the page was drawn, by the names at `table`)."""
+        try:
+            return await asyncio.shield(call)
+        except Refusal as refusal:
+            t = translator(language)
+            who = (
+                seating_at(t, table, await self.core.people.at(table)) if named and table else None
+            )
+            raise web.HTTPConflict(
+                text=json.dumps({"error": refusal_text(t, refusal, who)}), content_type=JSON
+            ) from None
+
+    async def _member(self, table: Table, viewer: Viewer) -> None:
+        """Only the group's members sit at its tables, as the Telegram button asks (a page is
+        no tap on the group's own message: a membership that cannot be told now refuses)."""
+        allowed = await self.auth.may_watch(table.chat_id, viewer)
+        if not allowed:
+            code = Refused.NOT_MEMBER if allowed is False else Refused.MEMBER_UNKNOWN
+            t = translator(table.language)
+            raise web.HTTPForbidden(
+                text=json.dumps({"error": refusal_text(t, Refusal(code))}), content_type=JSON
+            )
+
     def _json(self, view: bytes) -> web.Response:
         """A view as an answer: with the server's time, gzipped when the client takes it."""
         answer = web.Response(body=view, content_type=JSON, headers=self._now())
@@ -544,12 +573,8 @@ class WebTable:
     async def sign(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)
         body = await self._body(request, SignBody, table.language)
-        try:
-            await asyncio.shield(
-                self.core.play.sign(table.id, viewer.user_id, body.step, body.sign)
-            )
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        sign = self.core.play.sign(table.id, viewer.user_id, body.step, body.sign)
+        await self._service(sign, table, table.language)
         return web.json_response({"sent": body.sign})
 
     async def hint(self, request: web.Request) -> web.Response:
@@ -570,10 +595,8 @@ class WebTable:
         """🤖: the answer the viewer's side owes goes to their computer partner."""
         viewer, table, _ = await self._viewer_and_table(request)
         body = await self._body(request, StepBody, table.language)
-        try:
-            await asyncio.shield(self.core.play.hand_off(table.id, viewer.user_id, body.step))
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        handing = self.core.play.hand_off(table.id, viewer.user_id, body.step)
+        await self._service(handing, table, table.language)
         return web.json_response({"handed": True})
 
     async def get_tourney(self, request: web.Request) -> web.Response:
@@ -609,14 +632,8 @@ class WebTable:
         body = await self._body(request, ActBody, table.language)
         kind = KINDS_BY_CODE[body.kind]
         card = Card.parse(body.card) if body.card else None
-        try:
-            await asyncio.shield(
-                self.core.play.act(table.id, viewer.user_id, body.step, kind, card)
-            )
-        except Refusal as refusal:
-            t = translator(table.language)
-            who = seating_at(t, table, await self.core.people.at(table))
-            return _error(409, refusal_text(t, refusal, who))
+        acting = self.core.play.act(table.id, viewer.user_id, body.step, kind, card)
+        await self._service(acting, table, table.language, named=True)
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
         return self._json(await self._view_bytes(fresh, seat))
@@ -645,12 +662,13 @@ class WebTable:
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,
-        options and seats); the page follows the new table."""
-        viewer, table, _ = await self._viewer_and_table(request)
-        try:
-            change = await asyncio.shield(self.core.lobby.rematch(table.id, viewer.user_id))
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        options, seats and computer players), with the same checks: a player of that match
+        (the rematch asks), still in the group; the page follows the new table."""
+        viewer, table, seat = await self._viewer_and_table(request)
+        if seat is not None:  # (anyone else: the rematch refuses, as the button's does)
+            await self._member(table, viewer)
+        rematch = self.core.lobby.rematch(table.id, viewer.user_id)
+        change = await self._service(rematch, table, table.language)
         assert change.table is not None
         return web.json_response({"table": change.table.id})
 
@@ -767,10 +785,8 @@ class WebTable:
             partners = [0] * (table_seats.team_size - 1)
             bots = [*([1] * table_seats.team_size), *(partners[1:] if body.friend else partners)]
         thread = await self.core.lobby.last_thread(LOCAL_CHAT) + 1
-        try:
-            table = await asyncio.shield(self._open_local(viewer, thread, config, body, bots))
-        except Refusal as refusal:
-            return _refused(409, body.language, refusal)
+        opening = self._open_local(viewer, thread, config, body, bots)
+        table = await self._service(opening, None, body.language)
         return web.json_response({"table": table.id})
 
     async def _open_local(
@@ -801,10 +817,8 @@ class WebTable:
     async def local_join(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)
         body = await self._body(request, JoinBody, table.language)
-        try:
-            await asyncio.shield(self.core.lobby.join(table.id, viewer.user_id, body.team))
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        joining = self.core.lobby.join(table.id, viewer.user_id, body.team)
+        await self._service(joining, table, table.language)
         return web.json_response({"table": table.id})
 
 
