@@ -604,13 +604,13 @@ class WebTable:
         viewer = await self._viewer(request)
         tour = await self.core.tournaments.get(int(request.match_info["id"]))
         t = translator(language_of(request))
-        if tour is None:
+        # A tournament of a group the viewer is not in (or cannot be told to be in now) gets
+        # the answer of one that does not exist: a stranger walking the numbers learns nothing.
+        playing = tour is not None and (
+            tour.entry_of(viewer.user_id) is not None or viewer.user_id in tour.signed
+        )
+        if tour is None or not (playing or await self.auth.may_watch(tour.chat_id, viewer)):
             return _error(404, t("web.error.no_tourney"))
-        if tour.entry_of(viewer.user_id) is None and viewer.user_id not in tour.signed:
-            allowed = await self.auth.may_watch(tour.chat_id, viewer)
-            if not allowed:
-                key = "web.error.not_here" if allowed is False else "web.error.try_later"
-                return _error(403, translator(tour.language)(key))
         names = await self.core.people.names(people_of(tour))
         tables: dict[tuple[int, int], list[Table]] = {}
         tags = await self.core.tournaments.tables_of(tour.id)
