@@ -158,24 +158,40 @@ class TelegramAuth:
 
 
 LOCAL_CHAT = -1  # the local try-out's one "group"
-LOCAL_USERS = 8_000_000_000_000  # local people's ids start here (never a Telegram id)
+# Local people's ids: drawn at random in [2**52, 2**53), never one the database knows, so that
+# none repeats across restarts. Above every Telegram id (Telegram's have at most 52 significant
+# bits; computer players are negative) and whole in the page's JavaScript numbers.
+LOCAL_USERS = (2**52, 2**53)
 SESSION_IDLE = 86_400.0  # a local session unused this long is gone
 SESSION_COOKIE = "truco_session"
 
 
+def _local_id() -> int:
+    low, high = LOCAL_USERS
+    return low + secrets.randbelow(high - low)
+
+
 @dataclass
 class LocalAuth:
-    """The try-out's people: a name typed on the page, a session kept by the page; a session
-    idle for a day expires."""
+    """The try-out's people: a name typed on the page, a session kept by the page (a random
+    token bound to one person's id, kept in this process: after a restart it is nobody's);
+    a session idle for a day expires."""
 
     clock: Callable[[], float] = time.time
     sessions: dict[str, tuple[Viewer, float]] = field(default_factory=dict)
-    next_id: int = LOCAL_USERS
+    draw: Callable[[], int] = _local_id
 
-    def login(self, name: str) -> tuple[str, Viewer]:
+    def new_id(self) -> int:
+        """An id no session of this process has (the caller also asks the database)."""
+        taken = {viewer.user_id for viewer, _ in self.sessions.values()}
+        while (user_id := self.draw()) in taken:
+            pass
+        return user_id
+
+    def login(self, name: str, user_id: int | None = None) -> tuple[str, Viewer]:
+        """A new session for a new person (`user_id`: one drawn by `new_id`)."""
         self._expire()
-        self.next_id += 1
-        viewer = Viewer(self.next_id, name)
+        viewer = Viewer(self.new_id() if user_id is None else user_id, name)
         token = secrets.token_urlsafe(18)
         self.sessions[token] = (viewer, self.clock())
         return token, viewer
@@ -747,7 +763,11 @@ class WebTable:
         name = clean_name(body.name)
         if not name:
             return _error(400, translator(body.language)("web.error.name"))
-        token, viewer = self.local.login(name)
+        # A new person: an id nobody had, in this run or any before it (the names the
+        # database keeps are every local person's who ever logged in).
+        while await self.core.people.names([user_id := self.local.new_id()]):
+            pass
+        token, viewer = self.local.login(name, user_id)
         await asyncio.shield(self.core.people.see(viewer.user_id, viewer.name, None))
         answer = web.json_response({"session": token, "user_id": viewer.user_id})
         # A cookie the page's script cannot read, sent to this server alone: a new tab or a
