@@ -3,9 +3,10 @@ actions through the same service calls as a tap, and a live stream of the table'
 
 Who asks is told by an `Auth`: Telegram's signed launch data (`initData`, in the
 `X-Telegram-Init-Data` header) when the bot runs with a token, or a session of the local
-try-out (`X-Local-Session`), which exists only in local mode. No cookies: a page cannot be
-made to act by another site. A seated player gets their seat's view; anyone else allowed to
-watch (a member of the group; anyone on the local table) the public view; nobody else anything.
+try-out (`X-Local-Session`, or its SameSite=Strict cookie), which exists only in local mode:
+a page of another site cannot make it act. A seated player gets their seat's view; anyone else
+allowed to watch (a member of the group; anyone on the local table) the public view; nobody
+else anything. A route that changes something checks what its Telegram button checks.
 """
 
 from __future__ import annotations
