@@ -102,12 +102,20 @@ class Table:
     reminded: int | None = None  # the step whose half-time reminder was sent (once)
     acted: dict[int, float] = field(default_factory=dict)  # person -> when they last acted
     seed: str | None = None  # every deal comes from it (bot/game/fair.py); secret until the end
-    rematch_of: int | None = None  # the finished table whose 🔁 Revancha opened this one
+    # The first table of a chain of 🔁 Revanchas this one continues (its computer players
+    # are that table's: the same names and characters); None: not a rematch.
+    rematch_of: int | None = None
     outcome: Outcome | None = None  # how the match ended (set when it does)
     tournament: str | None = None  # a tournament's match: its tag (bot/league/tournament.py)
     hints: bool = False  # 💡 consejos: a seat may ask what difícil would do
     hinted: list[int] = field(default_factory=list)  # the people who asked (then: not rated)
     handed: int | None = None  # the step a person handed to their computer partner
+
+    @property
+    def lineage(self) -> int:
+        """The table whose number draws its computer players' names and characters: the first
+        of a chain of rematches (a rematch keeps its computer players), else this one."""
+        return self.rematch_of if self.rematch_of is not None else self.id
 
     @property
     def is_open(self) -> bool:

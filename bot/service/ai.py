@@ -238,7 +238,7 @@ class AiPlayers:
             signs = tuple(self.signs_for(table_id, hand, due.seat))
             seed = None if self.seed is None else f"{self.seed}:{table_id}:{due.step}:{due.seat}"
             priors = await self._priors_of(table) if level == Level.DIFICIL else None
-            character = character_of(table.id, due.seat)
+            character = character_of(table.lineage, due.seat)
             action = await self._run(_think, obs, level, seed, signs, priors, character)
             try:
                 outcome = await self.play.bot_act(table_id, due.seat, due.step, action)

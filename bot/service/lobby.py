@@ -80,9 +80,11 @@ class Lobby:
             return table
 
     async def rematch(self, old_id: int, user_id: int) -> Change:
-        """🔁 Revancha after a finished match: a new table in the same place with the same
-        options, the tapper in their old seat and the computer players in theirs; the others
-        join with a tap (a second tap on Revancha joins it too, on the same team)."""
+        """🔁 Revancha after a finished match: the table kept. A new table in the same place
+        with the same options, the tapper in their old seat and the computer players in theirs,
+        the same ones (names and characters are drawn from the chain's first table, its
+        `lineage`); the others join with a tap (a second tap on Revancha takes that player's
+        old seat, else one on the same team)."""
         old = await self.tables.get(old_id)
         if old is None or old.status is not TableStatus.FINISHED:
             raise Refusal(Refused.REMATCH_NOT_OVER)
@@ -92,7 +94,12 @@ class Lobby:
         team = old.geometry.side(seat) if old.geometry.partners(seat) else None
         existing = await self.tables.table_in(old.chat_id, old.thread_id)
         if existing is not None:
-            if existing.status is TableStatus.LOBBY and existing.rematch_of == old.id:
+            if existing.status is TableStatus.LOBBY and existing.rematch_of == old.lineage:
+                async with self.tables.locked(existing.id):
+                    table = await self._lobby(existing.id)
+                    if table.seats[seat] is None and table.seat_of(user_id) is None:
+                        table.seats[seat] = user_id
+                        return await self._seated(table, user_id)
                 return await self.join(existing.id, user_id, team)
             raise Refusal(Refused.TABLE_ALREADY_OPEN, table=existing)
         opened = await self.open(
@@ -106,7 +113,7 @@ class Lobby:
         )
         async with self.tables.locked(opened.id):
             table = await self._lobby(opened.id)
-            table.rematch_of = old.id
+            table.rematch_of = old.lineage
             table.seats[seat] = user_id
             for bot in old.bot_seats:
                 table.seats[bot] = old.seats[bot]

@@ -182,10 +182,10 @@ def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
 
 def computer_names(t: Translator, table: Seated, names: dict[int, str]) -> dict[int, str]:
     """Each computer player's name for the match, by seat: from the locale's list, in an order
-    drawn from the table's number, never the name of a person at the table nor another
-    computer player's ("🤖 Lola", "🤖 Tito")."""
+    drawn from the table's lineage (a rematch keeps its computer players' names), never the
+    name of a person at the table nor another computer player's ("🤖 Lola", "🤖 Tito")."""
     pool = [n.strip() for n in t("bot.names").split(",") if n.strip()]
-    random.Random(table.id).shuffle(pool)
+    random.Random(table.lineage).shuffle(pool)
     taken = {clean_name(names.get(u, "")).casefold() for u in table.players}
     named: dict[int, str] = {}
     for seat in table.bot_seats:
@@ -201,16 +201,16 @@ def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
     """Who sits where at `table`: people by their names (the same ones told apart),
     computer players by theirs. (Remembered: every view of every edit asks it again.)"""
     people = tuple(names.get(u, "?") for u in table.seats if u and u > 0)
-    return _seating(t.language, table.id, tuple(table.seats), people)
+    return _seating(t.language, table.lineage, tuple(table.seats), people)
 
 
 @lru_cache(maxsize=8192)
 def _seating(
-    language: str, table_id: int, seats_: tuple[int | None, ...], people: tuple[str, ...]
+    language: str, lineage: int, seats_: tuple[int | None, ...], people: tuple[str, ...]
 ) -> Seating:
     t = translator(language)
     ids = [u for u in seats_ if u and u > 0]
-    table = _Seats(table_id, list(seats_), ids)
+    table = _Seats(lineage, list(seats_), ids)
     bots = computer_names(t, table, dict(zip(ids, people, strict=True)))
     shown_people = told_apart([clean_name(name) or "?" for name in people])
     shown: list[str] = []
@@ -229,7 +229,7 @@ class Seated(Protocol):
     """What naming the computer players reads of a table."""
 
     @property
-    def id(self) -> int: ...
+    def lineage(self) -> int: ...
 
     @property
     def players(self) -> list[int]: ...
@@ -242,7 +242,7 @@ class Seated(Protocol):
 class _Seats:
     """A table's seats, as `computer_names` reads them."""
 
-    id: int
+    lineage: int
     seats: list[int | None]
     players: list[int]
 

@@ -34,7 +34,7 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
         name = who.names[seat]
         if level is None:
             return name
-        character = t(f"character.{character_of(table.id, seat).value}")
+        character = t(f"character.{character_of(table.lineage, seat).value}")
         return f"{name} · {character} · {level_name(t, level)}"
 
     lines = [t("lobby.title", rules=rules_line(t, config)), ""]

@@ -3,9 +3,10 @@ actions through the same service calls as a tap, and a live stream of the table'
 
 Who asks is told by an `Auth`: Telegram's signed launch data (`initData`, in the
 `X-Telegram-Init-Data` header) when the bot runs with a token, or a session of the local
-try-out (`X-Local-Session`), which exists only in local mode. No cookies: a page cannot be
-made to act by another site. A seated player gets their seat's view; anyone else allowed to
-watch (a member of the group; anyone on the local table) the public view; nobody else anything.
+try-out (`X-Local-Session`, or its SameSite=Strict cookie), which exists only in local mode:
+a page of another site cannot make it act. A seated player gets their seat's view; anyone else
+allowed to watch (a member of the group; anyone on the local table) the public view; nobody
+else anything. A route that changes something checks what its Telegram button checks.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ STREAM_WINDOW_BITS = 13  # a gzipped stream remembers the last 8 kB (two views):
 SIGNS_REMEMBERED = 10_000
 JSON = "application/json"
 B = TypeVar("B", bound=BaseModel)
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -157,24 +159,40 @@ class TelegramAuth:
 
 
 LOCAL_CHAT = -1  # the local try-out's one "group"
-LOCAL_USERS = 8_000_000_000_000  # local people's ids start here (never a Telegram id)
+# Local people's ids: drawn at random in [2**52, 2**53), never one the database knows, so that
+# none repeats across restarts. Above every Telegram id (Telegram's have at most 52 significant
+# bits; computer players are negative) and whole in the page's JavaScript numbers.
+LOCAL_USERS = (2**52, 2**53)
 SESSION_IDLE = 86_400.0  # a local session unused this long is gone
 SESSION_COOKIE = "truco_session"
 
 
+def _local_id() -> int:
+    low, high = LOCAL_USERS
+    return low + secrets.randbelow(high - low)
+
+
 @dataclass
 class LocalAuth:
-    """The try-out's people: a name typed on the page, a session kept by the page; a session
-    idle for a day expires."""
+    """The try-out's people: a name typed on the page, a session kept by the page (a random
+    token bound to one person's id, kept in this process: after a restart it is nobody's);
+    a session idle for a day expires."""
 
     clock: Callable[[], float] = time.time
     sessions: dict[str, tuple[Viewer, float]] = field(default_factory=dict)
-    next_id: int = LOCAL_USERS
+    draw: Callable[[], int] = _local_id
 
-    def login(self, name: str) -> tuple[str, Viewer]:
+    def new_id(self) -> int:
+        """An id no session of this process has (the caller also asks the database)."""
+        taken = {viewer.user_id for viewer, _ in self.sessions.values()}
+        while (user_id := self.draw()) in taken:
+            pass
+        return user_id
+
+    def login(self, name: str, user_id: int | None = None) -> tuple[str, Viewer]:
+        """A new session for a new person (`user_id`: one drawn by `new_id`)."""
         self._expire()
-        self.next_id += 1
-        viewer = Viewer(self.next_id, name)
+        viewer = Viewer(self.new_id() if user_id is None else user_id, name)
         token = secrets.token_urlsafe(18)
         self.sessions[token] = (viewer, self.clock())
         return token, viewer
@@ -503,6 +521,34 @@ class WebTable:
                 content_type="application/json",
             ) from None
 
+    async def _service(
+        self, call: Awaitable[R], table: Table | None, language: str, named: bool = False
+    ) -> R:
+        """A service call made for a request, shielded (a client that leaves does not undo half
+        of it); a refusal is a 409 that says why, in the table's language (`named`: what
+        changed since the page was drawn, by the names at `table`)."""
+        try:
+            return await asyncio.shield(call)
+        except Refusal as refusal:
+            t = translator(language)
+            who = (
+                seating_at(t, table, await self.core.people.at(table)) if named and table else None
+            )
+            raise web.HTTPConflict(
+                text=json.dumps({"error": refusal_text(t, refusal, who)}), content_type=JSON
+            ) from None
+
+    async def _member(self, table: Table, viewer: Viewer) -> None:
+        """Only the group's members sit at its tables, as the Telegram button asks (a page is
+        no tap on the group's own message: a membership that cannot be told now refuses)."""
+        allowed = await self.auth.may_watch(table.chat_id, viewer)
+        if not allowed:
+            code = Refused.NOT_MEMBER if allowed is False else Refused.MEMBER_UNKNOWN
+            t = translator(table.language)
+            raise web.HTTPForbidden(
+                text=json.dumps({"error": refusal_text(t, Refusal(code))}), content_type=JSON
+            )
+
     def _json(self, view: bytes) -> web.Response:
         """A view as an answer: with the server's time, gzipped when the client takes it."""
         answer = web.Response(body=view, content_type=JSON, headers=self._now())
@@ -544,12 +590,8 @@ class WebTable:
     async def sign(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)
         body = await self._body(request, SignBody, table.language)
-        try:
-            await asyncio.shield(
-                self.core.play.sign(table.id, viewer.user_id, body.step, body.sign)
-            )
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        sign = self.core.play.sign(table.id, viewer.user_id, body.step, body.sign)
+        await self._service(sign, table, table.language)
         return web.json_response({"sent": body.sign})
 
     async def hint(self, request: web.Request) -> web.Response:
@@ -570,10 +612,8 @@ class WebTable:
         """🤖: the answer the viewer's side owes goes to their computer partner."""
         viewer, table, _ = await self._viewer_and_table(request)
         body = await self._body(request, StepBody, table.language)
-        try:
-            await asyncio.shield(self.core.play.hand_off(table.id, viewer.user_id, body.step))
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        handing = self.core.play.hand_off(table.id, viewer.user_id, body.step)
+        await self._service(handing, table, table.language)
         return web.json_response({"handed": True})
 
     async def get_tourney(self, request: web.Request) -> web.Response:
@@ -581,13 +621,13 @@ class WebTable:
         viewer = await self._viewer(request)
         tour = await self.core.tournaments.get(int(request.match_info["id"]))
         t = translator(language_of(request))
-        if tour is None:
+        # A tournament of a group the viewer is not in (or cannot be told to be in now) gets
+        # the answer of one that does not exist: a stranger walking the numbers learns nothing.
+        playing = tour is not None and (
+            tour.entry_of(viewer.user_id) is not None or viewer.user_id in tour.signed
+        )
+        if tour is None or not (playing or await self.auth.may_watch(tour.chat_id, viewer)):
             return _error(404, t("web.error.no_tourney"))
-        if tour.entry_of(viewer.user_id) is None and viewer.user_id not in tour.signed:
-            allowed = await self.auth.may_watch(tour.chat_id, viewer)
-            if not allowed:
-                key = "web.error.not_here" if allowed is False else "web.error.try_later"
-                return _error(403, translator(tour.language)(key))
         names = await self.core.people.names(people_of(tour))
         tables: dict[tuple[int, int], list[Table]] = {}
         tags = await self.core.tournaments.tables_of(tour.id)
@@ -609,14 +649,8 @@ class WebTable:
         body = await self._body(request, ActBody, table.language)
         kind = KINDS_BY_CODE[body.kind]
         card = Card.parse(body.card) if body.card else None
-        try:
-            await asyncio.shield(
-                self.core.play.act(table.id, viewer.user_id, body.step, kind, card)
-            )
-        except Refusal as refusal:
-            t = translator(table.language)
-            who = seating_at(t, table, await self.core.people.at(table))
-            return _error(409, refusal_text(t, refusal, who))
+        acting = self.core.play.act(table.id, viewer.user_id, body.step, kind, card)
+        await self._service(acting, table, table.language, named=True)
         fresh = await self.core.tables.get(table.id)
         assert fresh is not None
         return self._json(await self._view_bytes(fresh, seat))
@@ -645,12 +679,13 @@ class WebTable:
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,
-        options and seats); the page follows the new table."""
-        viewer, table, _ = await self._viewer_and_table(request)
-        try:
-            change = await asyncio.shield(self.core.lobby.rematch(table.id, viewer.user_id))
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        options, seats and computer players), with the same checks: a player of that match
+        (the rematch asks), still in the group; the page follows the new table."""
+        viewer, table, seat = await self._viewer_and_table(request)
+        if seat is not None:  # (anyone else: the rematch refuses, as the button's does)
+            await self._member(table, viewer)
+        rematch = self.core.lobby.rematch(table.id, viewer.user_id)
+        change = await self._service(rematch, table, table.language)
         assert change.table is not None
         return web.json_response({"table": change.table.id})
 
@@ -729,7 +764,11 @@ class WebTable:
         name = clean_name(body.name)
         if not name:
             return _error(400, translator(body.language)("web.error.name"))
-        token, viewer = self.local.login(name)
+        # A new person: an id nobody had, in this run or any before it (the names the
+        # database keeps are every local person's who ever logged in).
+        while await self.core.people.names([user_id := self.local.new_id()]):
+            pass
+        token, viewer = self.local.login(name, user_id)
         await asyncio.shield(self.core.people.see(viewer.user_id, viewer.name, None))
         answer = web.json_response({"session": token, "user_id": viewer.user_id})
         # A cookie the page's script cannot read, sent to this server alone: a new tab or a
@@ -767,10 +806,8 @@ class WebTable:
             partners = [0] * (table_seats.team_size - 1)
             bots = [*([1] * table_seats.team_size), *(partners[1:] if body.friend else partners)]
         thread = await self.core.lobby.last_thread(LOCAL_CHAT) + 1
-        try:
-            table = await asyncio.shield(self._open_local(viewer, thread, config, body, bots))
-        except Refusal as refusal:
-            return _refused(409, body.language, refusal)
+        opening = self._open_local(viewer, thread, config, body, bots)
+        table = await self._service(opening, None, body.language)
         return web.json_response({"table": table.id})
 
     async def _open_local(
@@ -801,10 +838,8 @@ class WebTable:
     async def local_join(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)
         body = await self._body(request, JoinBody, table.language)
-        try:
-            await asyncio.shield(self.core.lobby.join(table.id, viewer.user_id, body.team))
-        except Refusal as refusal:
-            return _refused(409, table.language, refusal)
+        joining = self.core.lobby.join(table.id, viewer.user_id, body.team)
+        await self._service(joining, table, table.language)
         return web.json_response({"table": table.id})
 
 

@@ -2,7 +2,7 @@
 input answers 5xx (random and hostile bodies, parameters, headers and path segments at every
 route, thrown by hypothesis), a stranger's flood costs a handful of Bot API calls, the page
 answers only to its own name with its security headers on, names cannot lie, and the live
-streams one client keeps are bounded."""
+streams one client keeps are bounded, and a stranger cannot tell which tournaments exist."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.game import MatchConfig
+from bot.league.tournament import Tournament
 from bot.model.limits import Buckets
 from bot.service.core import Core
 from bot.web import server as web_server
@@ -358,3 +360,37 @@ async def test_the_address_limit_slows_a_flood(local: Local) -> None:
             for _ in range(200)
         ]  # fmt: skip
     assert statuses.count(200) >= 50 and statuses.count(429) > 100, statuses
+
+
+async def test_a_stranger_cannot_tell_a_tournament_of_another_group_from_none(
+    mini: Harness,
+) -> None:
+    """Walking /api/tourney/1..60 (and the real one again and again, past the stranger's
+    lookups at Telegram): every answer is the one for a tournament that does not exist. A
+    member of the group sees the bracket."""
+    h = mini
+    web = h.services.web
+    assert web is not None
+    web.table._requests = Buckets(1e9, 1e9)
+    base = Tournament(0, GROUP, 0, 1, "es", 0.0, 0.0, config=MatchConfig(target=15))
+    tour = await h.services.core.tournaments.open(GROUP, 0, 1, "es", base)
+    stranger, member = h.user(99, "Extraño"), h.user(3, "Carla")
+    member.send(GROUP, "hola")
+    await h.settle()
+    answers: dict[int, list[tuple[int, Any]]] = {}
+    async with aiohttp.ClientSession() as s:
+        for number in [*range(1, 61), *[tour.id] * 12]:
+            init = launch(h, stranger, age=number % 50)
+            found = await status_of(
+                s, "GET", f"http://127.0.0.1:{web.port}/api/tourney/{number}",
+                headers={"X-Telegram-Init-Data": init},
+            )  # fmt: skip
+            answers.setdefault(number, []).append(found)
+        seen = await status_of(
+            s, "GET", f"http://127.0.0.1:{web.port}/api/tourney/{tour.id}",
+            headers={"X-Telegram-Init-Data": launch(h, member)},
+        )  # fmt: skip
+    nothing = answers[60][0]
+    assert nothing[0] == 404, nothing
+    assert {n: a for n, a in answers.items() if any(x != nothing for x in a)} == {}
+    assert seen[0] == 200 and seen[1]["title"].endswith(f"#{tour.id}"), seen

@@ -28,13 +28,15 @@ from tests.web.test_local_table import enter
 NAMES = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo"]
 
 
-async def a_tournament(path: Path, fmt: Format, people: int, leave_live: bool) -> int:
+async def a_tournament(
+    path: Path, fmt: Format, people: int, leave_live: bool, names: list[str] = NAMES
+) -> int:
     """A tournament of the local table's group played (by the core, as players would) up to
     its last tie, which is left in play (`leave_live`), or to its end."""
     db = await Database.open(path)
     core = Core.build(Store(db), seed=2)
     try:
-        for user, name in enumerate(NAMES[:people], start=1):
+        for user, name in enumerate(names[:people], start=1):
             await core.people.see(user, name, None)
         base = Tournament(0, LOCAL_CHAT, 0, 1, "es", 0.0, 0.0, format=fmt,
                           config=MatchConfig(target=15, flor=False))  # fmt: skip
@@ -139,4 +141,64 @@ async def test_a_liguilla_shows_its_table_and_its_champion(
         await expect(rows.first).to_contain_text(champion)  # the table's first is the champion
         await expect(page.locator("#rounds a[href^='?replay=']")).to_have_count(6)
         await page.screenshot(path=ARTIFACTS / "tourney-liguilla-360.png", full_page=True)
+        await context.close()
+
+
+WIDE = [
+    "M" * 18,
+    "Ｗ" * 18,
+    "W" * 18,
+    "Ana",
+    "ＭＭＭＭＭＭＭＭＭＭＭＭＭＭＭＭＭＭ",
+    "Beto",
+    "ÆÆÆÆÆÆÆÆÆÆÆÆÆÆÆÆÆÆ",
+    "Caro",
+]
+# Each name's drawn box against its tie's box and the other texts on its lines (the score,
+# "en juego", "sin jugar"), as the browser lays them out.
+OVERFLOWS = """() => {
+  const out = [];
+  for (const tie of document.querySelectorAll("#tourney svg g.tie")) {
+    const box = tie.querySelector("rect").getBBox();
+    const others = [...tie.querySelectorAll("text:not(.name)")].map((t) => t.getBBox());
+    for (const name of tie.querySelectorAll("text.name")) {
+      const b = name.getBBox();
+      const text = name.querySelector("tspan").textContent;
+      if (b.x + b.width > box.x + box.width - 4) out.push(["box", text]);
+      for (const o of others) {
+        const across = b.x < o.x + o.width && o.x < b.x + b.width;
+        const along = b.y < o.y + o.height && o.y < b.y + b.height;
+        if (across && along) out.push(["text", text]);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 360, "height": 640}, {"width": 1280, "height": 800}])
+async def test_a_long_name_of_wide_letters_stays_in_its_box(
+    browser: Browser, tmp_path: Path, size: dict[str, int]
+) -> None:
+    """18 wide letters (M, W, Æ, their full-width forms) fit their tie's box, cut with "…"
+    where they must, clear of the score and the notes; the whole name is still there to read
+    (the name's title, the tie's label)."""
+    path = tmp_path / "local.db"
+    number = await a_tournament(path, Format.KNOCKOUT, 8, leave_live=True, names=WIDE)
+    async with serving(path) as url:
+        context = await browser.new_context(viewport=size, locale="es-AR")
+        page = await context.new_page()
+        await enter(page, url, "Mirón")
+        await page.goto(f"{url}/?tourney={number}")
+        await expect(page.locator("#tourney svg g.tie")).to_have_count(7)
+        await expect(page.locator("#tourney svg text.name").first).to_be_visible()
+        assert await page.evaluate(OVERFLOWS) == []
+        shown = await page.locator("#tourney svg text.name").evaluate_all(
+            "els => els.map(e => [e.querySelector('title').textContent,"
+            " e.querySelector('tspan').textContent])"
+        )
+        cut = [(full, text) for full, text in shown if full in WIDE and len(full) == 18]
+        assert cut and all(text.endswith("…") for _, text in cut), shown
+        assert {full for full, _ in shown} <= {*WIDE, "?"}
+        await page.screenshot(path=ARTIFACTS / f"tourney-wide-names-{size['width']}.png")
         await context.close()

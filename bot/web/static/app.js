@@ -731,6 +731,7 @@ async function showTourney(id) {
   }
   parts.push(data.format === "ko" ? bracketSvg(data) : roundsList(data));
   $app.replaceChildren(el("section", { id: "tourney" }, parts));
+  fitNames($app);
   if (tourneyTimer) clearTimeout(tourneyTimer);
   if (data.status === "running" || data.status === "signup") {
     tourneyTimer = setTimeout(() => showTourney(id), 15000);  // results come in: look again
@@ -767,7 +768,7 @@ function bracketSvg(data) {
       const status = tie.live ? "live" : tie.winner ? "done" : "wait";
       const line = (name, side, dy) => svg("text", {
         x: x + 8, y: y + dy, class: tie.winner === side ? "name won" : "name" },
-        (name || "?").slice(0, 18));
+        svg("title", {}, name || "?"), svg("tspan", {}, name || "?"));  // (fitNames cuts the tspan)
       const box = svg("g", { class: `tie ${status}` },
         svg("rect", { x, y, width: BOX_W, height: BOX_H, rx: 6 }),
         tie.bye ? [line(tie.a || tie.b, tie.winner, 18), svg("text", { x: x + 8, y: y + 37, class: "note" }, w("bye"))]
@@ -789,6 +790,36 @@ function bracketSvg(data) {
     svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": w("bracket") },
       svg("title", {}, w("bracket")), drawn));
   return box;
+}
+
+// A name fits its tie's box: measured as drawn (the page's font, bold for the winner), cut
+// with "…" clear of the box's edge and of the score and notes on its line; the whole name
+// stays in its title (and in the tie's label).
+function fitNames(root) {
+  for (const tie of root.querySelectorAll(".bracket g.tie")) {
+    const rect = tie.querySelector("rect").getBBox();
+    const others = [...tie.querySelectorAll("text:not(.name)")].map((t) => t.getBBox());
+    for (const name of tie.querySelectorAll("text.name")) {
+      const label = name.querySelector("tspan");
+      const full = Array.from(name.querySelector("title").textContent);  // (by code point)
+      label.textContent = full.join("");
+      const drawn = name.getBBox();
+      let right = rect.x + rect.width - 8;
+      for (const o of others) {  // a text on the same line, to the right: stop short of it
+        const along = drawn.y < o.y + o.height && o.y < drawn.y + drawn.height;
+        if (along && o.x > drawn.x) right = Math.min(right, o.x - 6);
+      }
+      const room = right - drawn.x;
+      if (name.getComputedTextLength() <= room) continue;
+      let low = 0, high = full.length;  // the most letters that fit with "…"
+      while (low < high) {
+        const mid = Math.ceil((low + high) / 2);
+        label.textContent = full.slice(0, mid).join("").trimEnd() + "…";
+        if (name.getComputedTextLength() <= room) low = mid; else high = mid - 1;
+      }
+      label.textContent = full.slice(0, low).join("").trimEnd() + "…";
+    }
+  }
 }
 
 function roundsList(data) {  // a liguilla: its rounds, each tie a link when there is a table
