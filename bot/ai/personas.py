@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
 
+import orjson
+
 from bot.ai.estimate import Odds, current_round, hand_chance, unseen
 from bot.ai.rules import play_normal
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
@@ -751,7 +753,7 @@ def from_json(data: object) -> Belief | None:
     try:
         sound = float(data["sound"])
         groups = tuple(tuple(float(q) for q in group) for group in data["groups"])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         return None
     if len(groups) != len(GRIDS) or any(
         len(g) != len(grid) or any(not 0 <= q <= 1 for q in g) or not 0.99 < sum(g) < 1.01
@@ -761,6 +763,18 @@ def from_json(data: object) -> Belief | None:
     if not 0 <= sound <= 1:
         return None
     return Belief(sound, tuple(tuple(q / sum(g) for q in g) for g in groups))
+
+
+def from_text(text: object) -> Belief | None:
+    """A belief as stored (its JSON text), or None if the text is not one: cut short, another
+    shape, another model's grid. Never raises: a bad row reads as nothing remembered."""
+    if not isinstance(text, str | bytes):
+        return None
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:  # (a ValueError: not JSON at all)
+        return None
+    return from_json(data)
 
 
 def mean(belief: Belief, group: Group) -> tuple[float, float]:

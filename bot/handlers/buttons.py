@@ -222,6 +222,8 @@ async def _hint(
     if r.core.ai is None:
         raise Refusal(Refused.NO_HINTS)
     hint = await r.core.ai.hint(data.table, user.id, data.step)
+    if hint is None:
+        return  # its answer window passed while it waited: Telegram would refuse an answer
     table = await r.tables.get(data.table)
     team = table is not None and table.geometry.team_size > 1
     await query.answer(hint_text(t, hint, team), show_alert=True)  # only the tapper sees it

@@ -57,6 +57,7 @@ class Refused(StrEnum):
     NO_PARTNER_TO_HAND = "no_partner_to_hand"  # 🤖 Que decida: no computer partner may answer now
     NO_HINTS = "no_hints"  # 💡 at a table without consejos
     HINT_NOT_YOUR_MOVE = "hint_not_your_move"
+    HINT_BUSY = "hint_busy"  # 💡 one in flight already, or more asked than can be thought now
     # whoever asks, and where
     BAD_BUTTON = "bad_button"  # data we did not make, or that does not fit
     NEED_PRIVATE = "need_private"

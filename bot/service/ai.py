@@ -4,21 +4,30 @@ from the event loop (a process pool, or a thread), and acts through the service 
 Nothing here is saved: whether a computer player is to move is read from the table itself,
 so after a restart (or a lost decision) the next look at the table finds it again. A decision
 is for one step: if the game moved on meanwhile, the service drops it.
+
+💡 Hints think apart (`HintLane`): in a process of their own at a lower priority (a thread
+when the players think in threads), one at a time, so a computer player's move never waits
+behind one and the machine gives the players' processes the CPU first. One hint per (table,
+step, seat) is thought once and kept (in this process: another worker asked the same thinks
+it once more, from the same seed); a person has one in flight at most; an ask the lane could
+not answer within its asker's window is answered "un momento" at once, and one whose window
+passed while it waited is dropped, never thought.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import multiprocessing
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Collection, Coroutine, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot import codec
@@ -41,6 +50,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 PRIORS_KEPT = 2_000  # tables whose remembered people a process keeps in memory
+HINT_WINDOW = 10.0  # seconds an asker waits for a hint at most (Telegram answers a tap in ~15)
+HINTS_KEPT = 4_096  # hints a process keeps, by (table, step, seat): a second ask answers from it
+HINT_TYPICAL = 0.2  # seconds a hint takes, until measured (two budgets of 0.1 s)
+RETRY_AFTER = 5.0  # seconds before a computer player's move that failed is tried again
 
 
 def _think(
@@ -62,10 +75,11 @@ def _learn(
     config: MatchConfig, seats: tuple[int, ...], past: tuple[PastHand, ...], priors: dict[int, str]
 ) -> dict[int, str]:
     """What the public record `past` of a match teaches of each seat in `seats`, from what was
-    remembered of them (JSON by seat), as JSON by seat: kept for their next match."""
+    remembered of them (JSON by seat; a text that is no belief counts as nothing), as JSON by
+    seat: kept for their next match."""
     learned = {}
     for seat in seats:
-        prior = personas.from_json(codec.loads(priors[seat])) if seat in priors else None
+        prior = personas.from_text(priors[seat]) if seat in priors else None
         belief = personas.learn(config, seat, past, prior)
         learned[seat] = codec.dumps(personas.to_json(personas.remembered(belief)))
     return learned
@@ -83,9 +97,102 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
+def _hint_worker(parent: int) -> None:
+    """In the hints' process: leave with the bot, and yield the CPU to everything else (the
+    computer players' moves first: hints take what is left)."""
+    _watch_parent(parent)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
 def _warm() -> bool:
     """Imports the players in a worker before the first real decision needs them."""
     return True
+
+
+class Late(Exception):
+    """A job whose asker's window passed while it waited: dropped, never started."""
+
+
+@dataclass
+class _Job:
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    deadline: float
+
+
+@dataclass
+class HintLane:
+    """Where hints think: `slots` at a time in an executor of their own, the others waiting in
+    order of asking. A job whose deadline (on `clock`) has passed when its turn comes is
+    dropped (its caller gets `Late`), never started."""
+
+    executor: Callable[[], Executor]
+    clock: Callable[[], float]
+    slots: int = 1
+    typical: float = HINT_TYPICAL  # seconds a job takes (measured as they run, at most 1 s)
+    started: int = 0  # jobs started (for tests and the benchmark)
+    dropped: int = 0  # jobs dropped, their window passed
+    running: int = 0
+    _waiting: deque[_Job] = field(default_factory=deque)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def wait(self) -> float:
+        """About how long a job asked now would take to come back."""
+        ahead = self.running + len(self._waiting)
+        return (ahead // self.slots + 1) * self.typical
+
+    async def run(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Job(fn, args, future, deadline))
+        self._pump()
+        return await future
+
+    def _pump(self) -> None:
+        while self.running < self.slots and self._waiting:
+            job = self._waiting.popleft()
+            if job.future.done():  # its asker went away
+                continue
+            if self.clock() > job.deadline:
+                self.dropped += 1
+                job.future.set_exception(Late())
+                continue
+            self.running += 1
+            self.started += 1
+            task = asyncio.get_running_loop().create_task(self._start(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _start(self, job: _Job) -> None:
+        began = time.perf_counter()
+        try:
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(self.executor(), job.fn, *job.args)
+        except asyncio.CancelledError:
+            job.future.cancel()
+            raise
+        except Exception as error:
+            if not job.future.done():
+                job.future.set_exception(error)
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
+        finally:
+            self.running -= 1
+            spent = min(time.perf_counter() - began, 1.0)
+            self.typical = 0.8 * self.typical + 0.2 * spent
+            self._pump()
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        while self._waiting:
+            self._waiting.popleft().future.cancel()
 
 
 @dataclass
@@ -125,6 +232,12 @@ class AiPlayers:
         self.remember = True  # keep what difícil learns of each person (per group)
         self._priors: OrderedDict[int, dict[int, Belief]] = OrderedDict()  # table -> seat -> it
         self._learned: set[int] = set()  # tables whose match was learned from (once each)
+        self._bad_rows: set[tuple[int, int, str]] = set()  # rows said not to decode (once each)
+        self._failed: set[tuple[int, int]] = set()  # (table, step) whose move failed: said once
+        self._hint_pool: Executor | None = None
+        self.hints = HintLane(self._hint_executor, self.clock)
+        self._kept: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()  # thought hints
+        self._asking: set[int] = set()  # people with a hint in flight
 
     # -- a subscriber of the core ----------------------------------------------------------------
     async def plan(self, change: Change) -> list[Planned]:
@@ -166,11 +279,30 @@ class AiPlayers:
             )
         return self._pool
 
+    def _hint_executor(self) -> Executor:
+        """The hints' own: a process at a lower priority (a thread when the players think in
+        threads)."""
+        if self._hint_pool is None:
+            if self.workers <= 0:
+                self._hint_pool = ThreadPoolExecutor(1, thread_name_prefix="hints")
+            else:
+                self._hint_pool = ProcessPoolExecutor(
+                    1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_hint_worker,
+                    initargs=(os.getpid(),),
+                )
+        return self._hint_pool
+
     async def start(self) -> None:
-        """Start the pool and look at every table in play (a restart resumes their bots)."""
+        """Start the pools and look at every table in play (a restart resumes their bots)."""
         pool = self._executor()
         if pool is not None:
-            await asyncio.get_running_loop().run_in_executor(pool, _warm)
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(
+                loop.run_in_executor(pool, _warm),
+                loop.run_in_executor(self._hint_executor(), _warm),
+            )
         for table in self.tables.playing():
             self.consider(table)
 
@@ -184,9 +316,11 @@ class AiPlayers:
         for task in list(self._tasks):
             task.cancel()
         self._due.clear()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.hints.close()
+        for pool in (self._pool, self._hint_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._hint_pool = None
 
     def busy(self) -> bool:
         """A computer player is thinking or its pause is over (tests wait on this)."""
@@ -226,6 +360,7 @@ class AiPlayers:
                 self.spawn(self._move(table_id, due))
 
     async def _move(self, table_id: int, due: _Due) -> None:
+        failed = False
         try:
             table = await self.tables.get(table_id)
             if table is None or table.state is None or table.state.step != due.step:
@@ -247,9 +382,17 @@ class AiPlayers:
             if outcome is not None:
                 self.decisions += 1
         except Exception:
-            log.exception("computer player failed table=%s step=%s", table_id, due.step)
+            failed = True
+            if (table_id, due.step) not in self._failed:  # said once, not at every try
+                if len(self._failed) > 10_000:
+                    self._failed.clear()
+                self._failed.add((table_id, due.step))
+                log.exception("computer player failed table=%s step=%s", table_id, due.step)
         finally:
             self._thinking.discard(table_id)
+        if failed:  # tried again after a pause (the sweep's tick), never at once in a loop
+            self._due.setdefault(table_id, _Due(due.step, due.seat, self.clock() + RETRY_AFTER))
+            return
         table = await self.tables.get(table_id)
         if table is not None:
             self.consider(table)  # a move that was dropped is looked at again
@@ -263,23 +406,52 @@ class AiPlayers:
         return await asyncio.to_thread(fn, *args)
 
     # -- hints -----------------------------------------------------------------------------------
-    async def hint(self, table_id: int, user_id: int, step: int) -> Hint:
-        """💡: what difícil would do at the asker's seat now, from what that seat sees. The
-        first hint a person asks for marks the match (it moves nobody's rating)."""
-        async with self.tables.locked(table_id):
-            table, seat = await self.play.in_play(table_id, user_id)
-            assert table.state is not None
-            if not table.hints:
-                raise Refusal(Refused.NO_HINTS)
-            if step != table.state.step:
-                raise Refusal(Refused.STALE)
-            if not any(a.seat == seat for a in table.state.legal_actions()):
-                raise Refusal(Refused.HINT_NOT_YOUR_MOVE)
-            if user_id not in table.hinted:
-                table.hinted.append(user_id)
-                await self.tables.commit(table, Change(ChangeKind.HINTED, table, actor=user_id))
-            obs = observe(table.state, seat)
-        return await self._run(_advise, obs, f"hint:{table_id}:{step}:{seat}")
+    async def hint(
+        self, table_id: int, user_id: int, step: int, *, window: float = HINT_WINDOW
+    ) -> Hint | None:
+        """💡: what difícil would do at the asker's seat now, from what that seat sees; every
+        front end asks here. The first hint a person asks for marks the match (it moves
+        nobody's rating). A hint is thought once per (table, step, seat) and kept; one in
+        flight a person, the others "un momento" (`Refused.HINT_BUSY`), as is an ask the hints'
+        lane could not answer within `window` seconds; None: the window passed while it
+        waited (dropped, not thought: nobody is there to answer)."""
+        deadline = self.clock() + window
+        if user_id in self._asking:
+            raise Refusal(Refused.HINT_BUSY)
+        self._asking.add(user_id)
+        try:
+            async with self.tables.locked(table_id):
+                table, seat = await self.play.in_play(table_id, user_id)
+                assert table.state is not None
+                if not table.hints:
+                    raise Refusal(Refused.NO_HINTS)
+                if step != table.state.step:
+                    raise Refusal(Refused.STALE)
+                if not any(a.seat == seat for a in table.state.legal_actions()):
+                    raise Refusal(Refused.HINT_NOT_YOUR_MOVE)
+                key = (table_id, step, seat)
+                kept = self._kept.get(key)
+                if kept is None and self.hints.wait() > window:
+                    raise Refusal(Refused.HINT_BUSY)  # (before the match is marked)
+                if user_id not in table.hinted:
+                    table.hinted.append(user_id)
+                    change = Change(ChangeKind.HINTED, table, actor=user_id)
+                    await self.tables.commit(table, change)
+                if kept is not None:
+                    self._kept.move_to_end(key)
+                    return kept
+                obs = observe(table.state, seat)
+            seed = f"hint:{table_id}:{step}:{seat}"
+            try:
+                found = await self.hints.run(_advise, obs, seed, deadline=deadline)
+            except Late:
+                return None
+            self._kept[key] = found
+            if len(self._kept) > HINTS_KEPT:
+                self._kept.popitem(last=False)
+            return found
+        finally:
+            self._asking.discard(user_id)
 
     # -- what difícil remembers of people --------------------------------------------------------
     async def _priors_of(self, table: Table) -> dict[int, Belief]:
@@ -289,16 +461,40 @@ class AiPlayers:
             self._priors.move_to_end(table.id)
             return found
         people = {u: s for s, u in enumerate(table.seats) if u is not None and u > 0}
-        stored = await self.rivals.load(table.chat_id, list(people)) if self.remember else {}
+        try:
+            stored = await self.rivals.load(table.chat_id, list(people)) if self.remember else {}
+        except Exception as error:  # (rows the database cannot read): play as without memory
+            mark = (table.chat_id, 0, type(error).__name__)
+            if mark not in self._bad_rows:
+                self._bad_rows.add(mark)
+                log.warning("remembered people of chat=%s unreadable: %r", table.chat_id, error)
+            return {}  # (not kept: the next move asks again)
         found = {}
         for user, text in stored.items():
-            belief = personas.from_json(codec.loads(text))
+            belief = self._decoded(table.chat_id, user, text)
             if belief is not None:
                 found[people[user]] = belief
         self._priors[table.id] = found
         if len(self._priors) > PRIORS_KEPT:
             self._priors.popitem(last=False)
         return found
+
+    def _decoded(self, chat_id: int, user_id: int, text: str) -> Belief | None:
+        """A stored belief, or None if its row does not decode (said once a row: the player
+        plays as if it remembered nothing, and the match's end writes the row anew)."""
+        belief = personas.from_text(text)
+        if belief is None:
+            digest = hashlib.blake2b(text.encode(errors="replace"), digest_size=8).hexdigest()
+            mark = (chat_id, user_id, digest)
+            if mark not in self._bad_rows:
+                if len(self._bad_rows) > 10_000:
+                    self._bad_rows.clear()
+                self._bad_rows.add(mark)
+                log.warning(
+                    "a remembered belief does not decode, ignored: chat=%s user=%s (%d chars)",
+                    chat_id, user_id, len(text),
+                )  # fmt: skip
+        return belief
 
     async def _remember(self, table: Table) -> None:
         """A match with computer players ended: what it showed of each person who played
@@ -317,7 +513,10 @@ class AiPlayers:
             if not people or not past:
                 return
             stored = await self.rivals.load(table.chat_id, list(people.values()))
-            priors = {s: stored[u] for s, u in people.items() if u in stored}
+            priors = {
+                s: stored[u] for s, u in people.items()
+                if u in stored and self._decoded(table.chat_id, u, stored[u]) is not None
+            }  # fmt: skip  (a row that does not decode is learned anew, and so replaced)
             learned = await self._run(_learn, table.config, tuple(people), past, priors)
             await self.rivals.save(
                 table.chat_id, {people[s]: text for s, text in learned.items()}, self.clock()

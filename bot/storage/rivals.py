@@ -1,5 +1,6 @@
 """What difícil learned of each person, per group (`rivals`): a belief about their habits as
-JSON, kept with the league and bounded (the RIVALS_PER_GROUP people seen most recently)."""
+JSON, kept with the league and bounded: the RIVALS_PER_GROUP people seen most recently in a
+group, and RIVALS_KEPT in all groups together (about 4 kB each: some 80 MB at most)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 from bot.storage.db import Database
 
 RIVALS_PER_GROUP = 500  # a group's people remembered at most (the longest unseen go first)
+RIVALS_KEPT = 20_000  # people remembered in all groups together (the longest unseen go first)
 
 
 class RivalStore:
@@ -44,6 +46,14 @@ class RivalStore:
                 " rivals WHERE chat_id = ? ORDER BY seen_at DESC, user_id LIMIT ?)",
                 (chat_id, chat_id, RIVALS_PER_GROUP),
             )
+            row = await conn.fetchone("SELECT COUNT(*) AS n FROM rivals")
+            over = int(row["n"]) - RIVALS_KEPT if row else 0
+            if over > 0:  # the longest unseen of any group go (ties: as within a group)
+                await conn.execute(
+                    "DELETE FROM rivals WHERE (chat_id, user_id) IN (SELECT chat_id, user_id"
+                    " FROM rivals ORDER BY seen_at, user_id DESC, chat_id DESC LIMIT ?)",
+                    (over,),
+                )
 
     async def count(self, chat_id: int) -> int:
         row = await self.db.fetchone("SELECT COUNT(*) AS n FROM rivals WHERE chat_id = ?", chat_id)

@@ -604,6 +604,8 @@ class WebTable:
             found = await asyncio.shield(self.core.ai.hint(table.id, viewer.user_id, body.step))
         except Refusal as refusal:
             return _refused(409, table.language, refusal)
+        if found is None:  # it waited past its window, and was dropped
+            return _refused(503, table.language, Refusal(Refused.HINT_BUSY))
         team = table.geometry.team_size > 1
         text = hint_text(translator(table.language), found, team)
         return web.json_response({"text": plain(text)})

@@ -98,3 +98,20 @@ def test_difícil_with_a_memory_decides_from_the_observation_and_the_memory_alon
     priors = {1 - seat: learned}
     moves = {decide(obs, Level.DIFICIL, 5, priors=priors, budget=float("inf")) for _ in range(3)}
     assert len(moves) == 1 and next(iter(moves)) in obs.actions
+
+
+def test_a_stored_text_that_is_no_belief_reads_as_nothing() -> None:
+    """Whatever a `rivals` row holds (cut short, another shape, numbers out of range or too
+    big for a float), reading it never raises: it is no belief, and the player starts from
+    nothing; a belief's own text reads back as it."""
+    past = observe(played_against(caller, 8), None).past
+    belief = personas.remembered(personas.learn(ONE, 1, past))
+    text = json.dumps(personas.to_json(belief))
+    assert personas.from_text(text) is not None
+    for bad in (
+        "", "{", text[:-3], "null", "[1, 2]", '"x"', "1e999", '{"sound": 1e999, "groups": []}',
+        '{"sound": 0.5, "groups": 7}', '{"sound": 0.5, "groups": [1, 2]}',
+        '{"sound": 0.5, "groups": {"a": [1]}}', '{"sound": "nan", "groups": [[1.0]]}',
+        '{"sound": 0.5, "groups": [[' + "9" * 400 + "]]}", b"\xff\xfe".decode("latin-1"),
+    ):  # fmt: skip
+        assert personas.from_text(bad) is None, bad

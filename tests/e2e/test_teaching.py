@@ -4,6 +4,10 @@ difícil remembers of a person from one match to the next."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import math
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -11,8 +15,13 @@ import pytest
 
 from bot import codec
 from bot.ai import personas
+from bot.ai.hints import Hint
 from bot.game import observe
+from bot.i18n import translator
+from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Table, is_bot
+from bot.service.ai import HINT_WINDOW
+from bot.service.changes import Refusal
 from bot.service.play import bot_to_move, partner_for
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, open_table, play_to_the_end
@@ -113,7 +122,7 @@ async def test_a_match_with_hints_asked_is_not_rated(harness: Harness) -> None:
     await h.settle()
     lobby = h.fake.last(GROUP)
     assert "🔄 Consejos: sí" in labels(lobby) and "💡 Consejos" in lobby.text
-    assert "no cuenta para /tabla" in lobby.text
+    assert "la partida entera no cuenta para /tabla, para nadie" in lobby.text
     await beto.tap(GROUP, lobby.message_id, "✋ Unirme")
     await h.settle()
     table = await the_table(h)
@@ -265,3 +274,161 @@ async def test_difícil_remembers_a_person_from_one_match_to_the_next(harness: H
     priors = await h.services.ai._priors_of(again)
     assert priors == {again.seat_of(1): belief}
     assert BOT_IDS["dificil"] in again.seats
+
+
+# -- hints at a bounded cost (issue 45) ----------------------------------------------------------
+BUSY = "⏳ Un momento: estoy pensando un consejo. Probá de nuevo en unos segundos."
+
+
+async def a_hint_to_ask(h: Harness, user: FakeUser, chat: int) -> tuple[StoredMessage, Table]:
+    """`user` opens a practice table in `chat` and waits until it is their move (💡 shown)."""
+    user.send(chat, "/nueva bot 15 sinflor")
+    await h.settle()
+    message = hand_message(h, user)
+    while message is None or hint_button(message) is None:  # (the bot may move first)
+        await h.settle()
+        message = hand_message(h, user)
+    table = await h.services.tables.table_in(chat, 0)
+    assert table is not None and table.state is not None
+    return message, table
+
+
+def hint_data(table: Table) -> str:
+    assert table.state is not None
+    return f"h:{table.id}:{table.state.step}:h"
+
+
+async def test_a_hint_is_thought_once_and_a_flood_is_answered_at_once(harness: Harness) -> None:
+    """One hint per (table, step, seat) is thought once and kept: asked again, the same words
+    come from it; a person has one hint in flight at most (the others: "un momento", at once);
+    both hold for taps made at once and for the core's own asks."""
+    h = harness
+    ai = h.services.ai
+    ana = h.user(1, "Ana")
+    message, table = await a_hint_to_ask(h, ana, GROUP)
+    started = ai.hints.started
+    first = await ana.answer_of(ana.tap_data(1, message.message_id, hint_data(table)))
+    assert first["show_alert"] and first["text"].startswith("💡 ")
+    again = await ana.answer_of(ana.tap_data(1, message.message_id, hint_data(table)))
+    assert again["text"] == first["text"]
+    assert ai.hints.started == started + 1  # the second came from the one kept
+    # twenty taps at once (forged or real): each answered, none thought again
+    queries = [ana.tap_data(1, message.message_id, hint_data(table)) for _ in range(20)]
+    answers = [await ana.answer_of(q) for q in queries]
+    assert {a["text"] for a in answers} <= {first["text"], BUSY}
+    assert ai.hints.started == started + 1
+    # the core's own: a second ask while the first is in flight is "un momento", thought never
+    ana2 = h.user(2, "Beto")
+    other = GROUP - 1
+    _message2, table2 = await a_hint_to_ask(h, ana2, other)
+    assert table2.state is not None
+    got = await asyncio.gather(
+        ai.hint(table2.id, 2, table2.state.step),
+        ai.hint(table2.id, 2, table2.state.step),
+        return_exceptions=True,
+    )
+    assert isinstance(got[0], Hint)
+    assert isinstance(got[1], Refusal) and got[1].code is Refused.HINT_BUSY
+    assert ai.hints.started == started + 2
+    await h.settle()
+
+
+async def hold_the_hints(h: Harness) -> tuple[threading.Event, asyncio.Task[object]]:
+    """The hints' lane kept busy (as a long hint would) until the test lets it go."""
+    gate = threading.Event()
+    task: asyncio.Task[object] = asyncio.create_task(
+        h.services.ai.hints.run(gate.wait, 60.0, deadline=math.inf)
+    )
+    await h.until(lambda: h.services.ai.hints.running == 1)
+    return gate, task
+
+
+async def test_a_computer_player_moves_while_hints_wait(harness: Harness) -> None:
+    """Hints never hold a computer player's move: with the hints' lane busy and a hint waiting
+    in it, another table's computer player still moves; the hint comes after."""
+    h = harness
+    ai = h.services.ai
+    ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
+    message, table = await a_hint_to_ask(h, ana, GROUP)
+    beto_message, _beto_table = await a_hint_to_ask(h, beto, GROUP - 1)
+    gate, holder = await hold_the_hints(h)
+    try:
+        started = ai.hints.started
+        asked = ana.tap_data(1, message.message_id, hint_data(table))
+        await h.until(lambda: ai.hints.waiting == 1)
+        decisions = ai.decisions
+        for _ in range(20):  # Beto plays until his computer rival has moved
+            beto_message = hand_message(h, beto) or beto_message
+            buttons = action_buttons(beto_message)
+            cards = [b for b in buttons if b["callback_data"].count(":") == 4]
+            await beto.tap(2, beto_message.message_id, (cards or buttons)[0]["text"])
+            await h.until(lambda: not ai.busy())
+            if ai.decisions > decisions:
+                break
+        assert ai.decisions > decisions  # it moved...
+        assert ai.hints.waiting == 1 and ai.hints.started == started  # ...while the hint waited
+    finally:
+        gate.set()
+        await holder
+    answer = await ana.answer_of(asked)
+    assert answer["text"].startswith("💡 ")
+    assert ai.hints.started == started + 1
+    await h.settle()
+
+
+async def test_a_hint_past_its_window_is_dropped_without_an_error(harness: Harness) -> None:
+    """A hint still waiting when its asker's answer window has passed is not thought at all,
+    nor answered (Telegram would refuse the answer), and nothing is logged as an error."""
+    h = harness
+    ai = h.services.ai
+    ana = h.user(1, "Ana")
+    message, table = await a_hint_to_ask(h, ana, GROUP)
+    gate, holder = await hold_the_hints(h)
+    started, dropped = ai.hints.started, ai.hints.dropped
+    asked = ana.tap_data(1, message.message_id, hint_data(table))
+    await h.until(lambda: ai.hints.waiting == 1)
+    h.clock.advance(HINT_WINDOW + 1)  # its window passes while it waits
+    gate.set()
+    await holder
+    await h.settle()
+    assert ai.hints.started == started and ai.hints.dropped == dropped + 1  # never thought
+    assert asked not in h.fake.answers  # nobody to answer any more
+    assert h.errors.records == []
+    # asked anew, within its window: thought and answered
+    again = await ana.answer_of(ana.tap_data(1, message.message_id, hint_data(table)))
+    assert again["text"].startswith("💡 ") and ai.hints.started == started + 1
+
+
+async def test_a_corrupt_memory_is_ignored_once_and_replaced(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stored `rivals` row that does not decode: difícil plays as if it remembered nothing
+    (said once in the log, never as a failed computer player), and the match's end replaces
+    it with what was learned."""
+    h = harness
+    caplog.set_level(logging.WARNING, logger="bot.service.ai")
+    ana = h.user(1, "Ana")
+    for text in ('{"sound": 0.5, "groups": [[1', "[1, 2, 3]", '"x"'):
+        await h.services.ai.rivals.save(GROUP, {1: text}, 1.0)
+        ana.send(GROUP, "/nueva bot difícil 15 sinflor")
+        await h.settle(within=30)
+        table = await the_table(h)
+        assert BOT_IDS["dificil"] in table.seats
+        await play_to_the_end(h, [ana], seed=5, chat=NOWHERE, stop=finished(h, table.id))
+        assert h.errors.records == []  # no "computer player failed"
+
+        async def replaced(text: str = text) -> bool:
+            found = await h.services.ai.rivals.load(GROUP, [1])
+            return found.get(1) != text
+
+        await until_async(replaced)
+        stored = await h.services.ai.rivals.load(GROUP, [1])
+        assert personas.from_json(codec.loads(stored[1])) is not None
+    said = [r for r in caplog.records if "does not decode" in r.getMessage()]
+    assert len(said) == 3  # once a row (the match read it twice: its moves, its end)
+
+
+def test_the_lobby_says_one_hint_leaves_the_whole_match_unrated() -> None:
+    es, en = translator("es")("lobby.hints"), translator("en")("lobby.hints")
+    assert "la partida entera no cuenta para /tabla, para nadie" in es
+    assert "the whole match counts for nobody in /tabla" in en

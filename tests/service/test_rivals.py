@@ -38,3 +38,29 @@ async def test_people_remembered_per_group_and_bounded(
         assert await store.count(OTHER) == 1  # another group's bound is its own
     finally:
         await db.close()
+
+
+async def test_people_remembered_are_bounded_across_groups(
+    db_target: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each group keeps its own bound, and all groups together keep RIVALS_KEPT at most: the
+    longest unseen anywhere go first."""
+    db = await Database.open(db_target)
+    try:
+        store = RivalStore(db)
+        monkeypatch.setattr(module, "RIVALS_KEPT", 5)
+        at = 0.0
+        for group in (-1, -2, -3):
+            for user in (1, 2, 3):
+                at += 1
+                await store.save(group, {user: f'{{"seen": {at}}}'}, at=at)
+        assert await store.count(-1) + await store.count(-2) + await store.count(-3) == 5
+        assert await store.load(-1, [1, 2, 3]) == {}  # seen first, gone first
+        assert sorted(await store.load(-2, [1, 2, 3])) == [2, 3]
+        assert sorted(await store.load(-3, [1, 2, 3])) == [1, 2, 3]
+        await store.save(-1, {1: '{"back": 1}', 2: '{"back": 2}'}, at=at + 1)  # seen again
+        assert sorted(await store.load(-1, [1, 2])) == [1, 2]
+        assert await store.load(-2, [2, 3]) == {}
+        assert sorted(await store.load(-3, [1, 2, 3])) == [1, 2, 3]
+    finally:
+        await db.close()
