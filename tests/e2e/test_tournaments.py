@@ -273,3 +273,30 @@ async def test_a_tournament_match_reminds_and_times_out_in_private_only(on_sqlit
     await h.settle()
     new = [plain(t) for t in h.fake.texts(GROUP)[group_before:]]
     assert not any("te quedan" in t or "Se le acabó" in t for t in new), new
+
+
+async def test_when_neither_side_ever_comes_the_better_seed_goes_through_and_the_group_is_told(
+    on_sqlite: Harness,
+) -> None:
+    h = on_sqlite
+    await two_started(h, base=800)
+    t = await the_tournament(h)
+    better = NAMES[t.entries[0][0] - 801]  # seed 1
+    worse = NAMES[t.entries[1][0] - 801]
+    table_id = next(iter((await h.services.core.tournaments.tables_of(t.id)).values()))
+    for _ in range(2):  # each side's first turn runs out, nobody ever taps
+        table = await h.services.tables.get(table_id)
+        assert table is not None and table.state is not None
+        waited = table.seats[table.state.acting_seats()[0]] or 0
+        seen = sum("Se le acabó el tiempo" in x for x in h.fake.texts(waited))
+        h.clock.advance(61)
+        await h.until(lambda w=waited, s=seen: sum(  # type: ignore[misc]
+            "Se le acabó el tiempo" in x for x in h.fake.texts(w)) > s)  # fmt: skip
+    h.clock.advance(6)  # the next look of the sweep
+    await h.until(lambda: any("no se presentó" in plain(x) for x in h.fake.texts(GROUP)))
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.FINISHED and t.champion == 0, t.fixtures
+    told = next(plain(x) for x in h.fake.texts(GROUP) if "no se presentó" in plain(x))
+    assert f"no se presentó ninguno ({better} ni {worse})" in told, told
+    assert f"mejor cabeza de serie: {better}" in told, told

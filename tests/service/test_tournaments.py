@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.game import MatchConfig
+from bot.game import ActionKind, MatchConfig
 from bot.league.tournament import Format, Status, Tournament, standings
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
@@ -265,3 +265,121 @@ async def test_its_matches_are_not_the_openers_tables_nor_the_topics(core: Core)
     table = await core.lobby.open(CHAT, 0, 1, MatchConfig(), "es")  # the topic's own table
     assert table.status is TableStatus.LOBBY
     assert (await core.tables.table_in(CHAT, 0)) is not None
+
+
+# -- a walkover is a side that never came (issue 45) -------------------------------------------
+async def move_once(core: Core, table_id: int) -> int:
+    """Whoever the game waits on plays their first card (or answers as it lets them): the
+    person who moved."""
+    table = await core.tables.get(table_id)
+    assert table is not None and table.state is not None
+    state = table.state
+    legal = state.legal_actions()
+    action = next((a for a in legal if a.kind is ActionKind.PLAY), legal[0])
+    user = table.seats[action.seat]
+    assert user is not None and user > 0
+    await core.play.act(table_id, user, state.step, action.kind, action.card)
+    return user
+
+
+def waited_on(table: Table) -> int:
+    assert table.state is not None
+    user = table.seats[table.state.acting_seats()[0]]
+    assert user is not None
+    return user
+
+
+async def let_run_out(core: Core, clock: Clock, table_id: int, seconds: float = 61) -> None:
+    clock.now += seconds
+    await core.sweep()
+    await core.tournaments.idle()
+
+
+async def test_one_timeout_in_the_middle_of_a_match_is_a_strike_not_a_walkover(
+    core: Core,
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 2, turn_seconds=60)
+    (table,) = await live_tables(core, t)
+    for _ in range(12):  # both play for five minutes, a move every 25 s
+        clock.now += 25
+        await move_once(core, table.id)
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        assert table.status is TableStatus.PLAYING
+    slow = waited_on(table)
+    await let_run_out(core, clock, table.id)  # one turn runs out: a strike, nothing more
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    assert table.status is TableStatus.PLAYING, table.outcome
+    assert sorted(table.came) == sorted(table.players)
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.RUNNING and not t.fixtures[0].games
+    # three in a row concede, as at any table: a result by timeouts, not a walkover
+    for _ in range(3):
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        if not table.is_open:
+            break
+        while waited_on(table) != slow:
+            await move_once(core, table.id)
+            table = await core.tables.get(table.id)  # type: ignore[assignment]
+        await let_run_out(core, clock, table.id)
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    assert table.outcome is not None and table.outcome.termination is Termination.TIMEOUTS
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    (final,) = t.fixtures
+    assert final.decided and not final.walkover and not final.games[0].walkover
+    assert slow not in t.entries[t.champion]  # type: ignore[index]
+
+
+async def test_who_acted_inside_the_start_window_came_even_if_they_time_out_later(
+    core: Core,
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 2, turn_seconds=60)
+    (table,) = await live_tables(core, t)
+    clock.now += 50
+    first = await move_once(core, table.id)  # at 50 s
+    await move_once(core, table.id)  # the other at once
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    while waited_on(table) != first:
+        await move_once(core, table.id)
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+    await let_run_out(core, clock, table.id)  # their next turn runs out, at 110 s
+    clock.now += 15  # past the window (120 s)
+    await core.sweep()
+    await core.tournaments.idle()
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    assert table.status is TableStatus.PLAYING, table.outcome
+
+
+async def test_in_a_best_of_three_a_walkover_gives_only_the_match_not_played(
+    core: Core,
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 2, turn_seconds=60, series=3)
+    (table,) = await live_tables(core, t)
+    leader = table.seats[0]
+    await play_out(core, table.id, loser_side=1)  # seat 0's side wins the first match
+    await core.tournaments.idle()
+    (table,) = await live_tables(core, t)  # the second match: the leader never comes
+    assert table.status is TableStatus.PLAYING
+    for _ in range(4):
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        if not table.is_open:
+            break
+        if waited_on(table) == leader:
+            await let_run_out(core, clock, table.id)
+        else:
+            clock.now += 5
+            await move_once(core, table.id)
+    clock.now += 10
+    await core.sweep()
+    await core.tournaments.idle()
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    (final,) = t.fixtures
+    assert [g.walkover for g in final.games] == [False, True]
+    assert final.wins() == (1, 1) and not final.decided and t.status is Status.RUNNING
+    (third,) = await live_tables(core, t)  # the series' rule decides: a third match
+    assert third.tournament == f"{t.id}:0:0:2"
