@@ -58,20 +58,25 @@ class Refusal(StrEnum):
 @dataclass(frozen=True)
 class Game:
     """One finished match of a series: its table, the fixture's side that won it (0: `a`,
-    1: `b`), the points each side made, and whether it was a walkover."""
+    1: `b`), the points each side made, whether it was a walkover, and whether neither side
+    came to it (`nobody`: the better seed was given it, by the rule the group is told)."""
 
     table: int
     winner: int
     points: tuple[int, int]
     walkover: bool = False
+    nobody: bool = False
 
     def to_json(self) -> list[Any]:
-        return [self.table, self.winner, list(self.points), self.walkover]
+        return [self.table, self.winner, list(self.points), self.walkover, self.nobody]
 
     @staticmethod
     def from_json(data: Sequence[Any]) -> Game:
-        table, winner, points, walkover = data
-        return Game(int(table), int(winner), (int(points[0]), int(points[1])), bool(walkover))
+        table, winner, points, walkover, *rest = data
+        nobody = bool(rest[0]) if rest else False
+        return Game(
+            int(table), int(winner), (int(points[0]), int(points[1])), bool(walkover), nobody
+        )
 
 
 @dataclass
@@ -412,11 +417,12 @@ def seats_for(t: Tournament, fixture: Fixture, game: int) -> list[int | None]:
 
 def record(
     t: Tournament, fixture: Fixture, table: int, winner_side: int, scores: tuple[int, int],
-    walkover: bool = False,
+    walkover: bool = False, nobody: bool = False,
 ) -> bool:  # fmt: skip
     """A match of the tie ended (at table `table`, side `winner_side` of that table winning
-    with `scores`): counted once (False if this table was counted already). A walkover decides
-    the tie at once."""
+    with `scores`): counted once (False if this table was counted already). A walkover (a side
+    that never came; `nobody`: neither did) gives that match only: the tie is decided by the
+    series' rule, as with any match."""
     if fixture.decided or any(g.table == table for g in fixture.games):
         return False
     game = len(fixture.games)
@@ -424,11 +430,11 @@ def record(
     swap = first != fixture.a  # the table's side 0 was `b`
     winner = winner_side ^ swap
     points = (scores[1], scores[0]) if swap else scores
-    fixture.games.append(Game(table, winner, points, walkover))
+    fixture.games.append(Game(table, winner, points, walkover, nobody))
     won = fixture.wins()
-    if walkover or max(won) >= t.needed():
+    if max(won) >= t.needed():
         fixture.winner = fixture.entry_of(winner)
-        fixture.walkover = walkover
+        fixture.walkover = walkover  # (the match that decided it)
         if t.format is Format.KNOCKOUT:
             _carry(t.fixtures)
         _finish(t)

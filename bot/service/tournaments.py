@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from bot.league.tournament import (
     SIGNUP_SECONDS,
+    Fixture,
     Status,
     Tournament,
     can_start,
@@ -29,6 +30,7 @@ from bot.league.tournament import (
     playable,
     record,
     seats_for,
+    sides_of,
     start,
     tag_of,
 )
@@ -359,7 +361,8 @@ class Tournaments:
         return Settled(counted, await self._open_matches(tournament_id))
 
     async def _count(self, tournament_id: int) -> int:
-        stalled: list[int] = []  # tables whose absent side loses by walkover
+        stalled: list[tuple[int, frozenset[int], int]] = []  # tables with a side that never
+        # came: (table, the sides absent, the side that loses by walkover)
         async with self._lock(tournament_id):
             t = await self.store.get(tournament_id)
             if t is None or t.status is not Status.RUNNING:
@@ -374,8 +377,9 @@ class Tournaments:
                 if fixture is None or table is None or fixture.decided:
                     continue
                 if table.is_open:
-                    if self._absent(table, window) is not None:
-                        stalled.append(table.id)
+                    absent = self._absent(table, window)
+                    if absent:
+                        stalled.append((table.id, absent, self._loser(t, fixture, absent)))
                     continue
                 outcome = table.outcome
                 if table.status is not TableStatus.FINISHED or outcome is None:
@@ -383,7 +387,8 @@ class Tournaments:
                 if outcome.winner is None:
                     continue  # cancelled: the tie is played again at a new table
                 walkover = outcome.termination is Termination.WALKOVER
-                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover):
+                nobody = walkover and not any(u in table.came for u in table.players)
+                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody):
                     results.append((round_, slot, len(fixture.games) - 1))
             if results:
                 over = t.champion is not None  # (the last result decided it)
@@ -394,34 +399,51 @@ class Tournaments:
                                            note=note, results=tuple(results)))  # fmt: skip
         # (a table's lock is never taken while the tournament's is held: a player leaving
         # holds their table's and then asks for the tournament's)
-        for table_id in stalled:
-            await self._end_by_walkover(table_id, window)
+        for table_id, absent, loser in stalled:
+            await self._end_by_walkover(table_id, window, absent, loser)
         return len(results)
 
-    def _absent(self, table: Table, window: float) -> int | None:
-        """The side none of whose players acted within the start window, that was waited on
-        and ran out of time at least once: it loses the tie by walkover (None: no such side)."""
+    def _absent(self, table: Table, window: float) -> frozenset[int]:
+        """The sides that never came: once the start window (two turns' time) has passed since
+        the match opened, a side with people none of whom ever acted by their own hand, when
+        one such side was waited on and ran out of time. A timeout later in the match, after a
+        side came, is a strike as at any table (three in a row concede), never a no-show.
+        Both sides when neither ever came."""
         if table.status is not TableStatus.PLAYING or table.started_at is None:
-            return None
+            return frozenset()
         if self.clock() < table.started_at + window:
-            return None
+            return frozenset()
         geometry = table.geometry
+        never = set()
         for side in (0, 1):
-            people = [table.seats[s] for s in geometry.of_side(side)]
-            absent = not any(u in table.acted for u in people if u is not None and u > 0)
-            if absent and table.strikes[side] >= 1:
-                return side
-        return None
+            people = [u for s in geometry.of_side(side) if (u := table.seats[s]) is not None]
+            people = [u for u in people if u > 0]
+            if people and not any(u in table.came for u in people):
+                never.add(side)
+        if not any(table.strikes[side] >= 1 for side in never):
+            return frozenset()  # (not waited on yet: nobody can say they did not come)
+        return frozenset(never)
 
-    async def _end_by_walkover(self, table_id: int, window: float) -> None:
+    @staticmethod
+    def _loser(t: Tournament, fixture: Fixture, absent: frozenset[int]) -> int:
+        """The table side that loses by walkover: the absent one; when neither side came, by
+        the rule the group is told: the better seed (the lower entry: seed 1 is entry 0) goes
+        through, the other side loses."""
+        if len(absent) == 1:
+            return next(iter(absent))
+        entries = sides_of(t, fixture, len(fixture.games))
+        return 0 if entries[0] > entries[1] else 1
+
+    async def _end_by_walkover(
+        self, table_id: int, window: float, absent: frozenset[int], loser: int
+    ) -> None:
         async with self.tables.locked(table_id):
             table = await self.tables.get(table_id)
             if table is None:
                 return
-            side = self._absent(table, window)  # (again: someone may have acted meanwhile)
-            if side is None:
+            if self._absent(table, window) != absent:  # someone came meanwhile: not now
                 return
-            seat = table.geometry.of_side(side)[0]
+            seat = table.geometry.of_side(loser)[0]
             table.status = TableStatus.FINISHED
             table.ended_at = self.clock()
             table.deadline = None
