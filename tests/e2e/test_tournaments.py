@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.league.tournament import Status, Tournament
+from bot.league.tournament import Status, Tournament, knockout
 from bot.views.common import plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import play_to_the_end
@@ -300,3 +301,55 @@ async def test_when_neither_side_ever_comes_the_better_seed_goes_through_and_the
     told = next(plain(x) for x in h.fake.texts(GROUP) if "no se presentó" in plain(x))
     assert f"no se presentó ninguno ({better} ni {worse})" in told, told
     assert f"mejor cabeza de serie: {better}" in told, told
+
+
+async def test_a_trio_keeps_its_mode_and_a_broken_tournament_is_shown_to_cancel(
+    harness: Harness,
+) -> None:
+    h = harness
+    ana, beto, caro = (h.user(901 + i, n) for i, n in enumerate(["Ana", "Beto", "Caro"]))
+    for user in (ana, beto, caro):
+        user.send(user.id, "/start")
+        user.send(GROUP, "hola")
+    await h.settle()
+    ana.send(GROUP, "/torneo 3v3")
+    await h.settle()
+    message = tourney_message(h)
+    await ana.tap(GROUP, message.message_id, "🤝 Con pareja")
+    await h.settle()
+    link = next(x for x in h.fake.texts(ana.id) if "Mandale este enlace" in x)
+    token = re.search(r"start=(tp[\w-]+)", link)
+    assert token is not None
+    for user in (beto, caro):
+        user.send(user.id, f"/start {token.group(1)}")
+        await h.settle()
+    answer = await ana.tap(GROUP, message.message_id, "🔄 Juego: 3v3")
+    assert "equipo de 3 anotado junto" in answer["text"], answer
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.config.players == 6 and t.teams == [[901, 902, 903]]
+    assert "🔄 Juego: 3v3" in str(h.fake.messages[GROUP][message.message_id].reply_markup)
+    # As an older version left one: running, with entries its matches cannot seat.
+    t.status, t.started_at, t.config = Status.RUNNING, h.clock(), replace(t.config, players=4)
+    t.entries, t.fixtures = [(901, 902, 903), (904, 905, 906)], knockout(2)
+    async with h.db.transaction() as conn:
+        assert await h.services.core.tournaments.store.save(conn, t, t.version)
+    h.clock.advance(6)
+    await h.until(lambda: any("se trabó" in plain(x) for x in h.fake.texts(GROUP)))
+    await h.settle()
+    told = next(plain(x) for x in h.fake.texts(GROUP) if "se trabó" in plain(x))
+    assert "Torneo #1" in told and "cancelarlo" in told, told
+    bracket = tourney_message(h)
+    assert "se trabó" in plain(bracket.text), bracket.text
+    h.clock.advance(6)  # more ticks: said once, logged once
+    await h.services.core.sweep()
+    h.clock.advance(6)
+    await h.services.core.sweep()
+    await h.settle()
+    assert sum("se trabó" in plain(x) for x in h.fake.texts(GROUP)) == 1
+    assert len(h.errors.records) == 1 and "tournament 1" in h.errors.records[0].getMessage()
+    h.errors.records.clear()
+    answer = await ana.tap(GROUP, bracket.message_id, "🛑 Cancelar torneo")
+    assert answer["text"] == "Torneo cancelado."
+    await h.settle()
+    assert (await the_tournament(h)).status is Status.CANCELLED

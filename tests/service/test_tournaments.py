@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.game import ActionKind, MatchConfig
-from bot.league.tournament import Format, Status, Tournament, standings
+from bot.league.tournament import Format, Status, Tournament, knockout, standings
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
@@ -385,3 +386,81 @@ async def test_in_a_best_of_three_a_walkover_gives_only_the_match_not_played(
     assert final.wins() == (1, 1) and not final.decided and t.status is Status.RUNNING
     (third,) = await live_tables(core, t)  # the series' rule decides: a third match
     assert third.tournament == f"{t.id}:0:0:2"
+
+
+# -- the options and the sign-ups agree; one tournament that raises stops nobody (issue 45) -----
+async def test_a_mode_that_would_break_a_team_is_skipped_or_refused(core: Core) -> None:
+    six = MatchConfig(players=6, target=15, flor=False)
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(config=six))
+    _, token = await core.tournaments.invite(t.id, 1)
+    await core.tournaments.join_team(token, 2)
+    await core.tournaments.join_team(token, 3)  # a trio, signed up together
+    with pytest.raises(Refusal) as refused:  # neither 1v1 nor 2v2 fits three
+        await core.tournaments.option(t.id, 1, "mode", False)
+    assert refused.value.code is Refused.TOURNEY_TEAM_MISFIT
+    assert refused.value.params["count"] == 3
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.config.players == 6 and t.teams == [[1, 2, 3]]
+    # a pair in 2v2: the mode goes to 3v3 (the pair is completed from the draw), then back
+    # to 2v2, never to 1v1
+    four = MatchConfig(players=4, target=15, flor=False)
+    other = await core.tournaments.open(CHAT, 1, 4, "es", base(config=four))
+    _, token = await core.tournaments.invite(other.id, 4)
+    await core.tournaments.join_team(token, 5)
+    modes = []
+    for _ in range(3):
+        modes.append((await core.tournaments.option(other.id, 4, "mode", False)).config.players)
+    assert modes == [6, 4, 6]
+
+
+async def test_starting_checks_that_every_entry_fits_the_mode(core: Core) -> None:
+    four = MatchConfig(players=4, target=15, flor=False)
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(config=four))
+    for user in range(1, 7):
+        await core.tournaments.sign(t.id, user)
+    found = await core.tournaments.get(t.id)
+    assert found is not None
+    found.teams = [[1, 2, 3]]  # as an older version let it be: a trio in a 2v2
+    async with core.store.db.transaction() as conn:
+        assert await core.tournaments.store.save(conn, found, found.version)
+    with pytest.raises(Refusal) as refused:
+        await core.tournaments.begin(t.id, 1, False)
+    assert refused.value.code is Refused.TOURNEY_TEAM_MISFIT
+    found = await core.tournaments.get(t.id)
+    assert found is not None and found.status is Status.SIGNUP
+
+
+async def test_a_tournament_that_raises_is_marked_broken_once_and_stops_nobody_else(
+    core: Core, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    four = MatchConfig(players=4, target=15, flor=False)
+    bad = await core.tournaments.open(CHAT, 0, 1, "es", base(config=four))
+    for user in range(1, 7):
+        await core.tournaments.sign(bad.id, user)
+    found = await core.tournaments.get(bad.id)
+    assert found is not None
+    # as an older version left it running: trios drawn for a 2v2 (its matches cannot open)
+    found.status, found.started_at = Status.RUNNING, clock.now
+    found.entries, found.fixtures = [(1, 2, 3), (4, 5, 6)], knockout(2)
+    async with core.store.db.transaction() as conn:
+        assert await core.tournaments.store.save(conn, found, found.version)
+    good = await core.tournaments.open(CHAT - 1, 0, 7, "es", base())  # another group's
+    for user in (7, 8):
+        await core.tournaments.sign(good.id, user)
+    clock.now += 31 * 60  # its sign-ups close: the sweep starts it
+    with caplog.at_level(logging.ERROR):
+        for _ in range(4):  # ticks of the sweep: nothing escapes, one ERROR in all
+            await core.sweep()
+            await core.tournaments.idle()
+            clock.now += 6
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and f"tournament {bad.id}" in errors[0].getMessage(), errors
+    good = await core.tournaments.get(good.id)  # type: ignore[assignment]
+    assert good.status is Status.RUNNING and len(await live_tables(core, good)) == 1
+    bad = await core.tournaments.get(bad.id)  # type: ignore[assignment]
+    assert bad.status is Status.RUNNING and bad.broken, bad
+    await core.tournaments.cancel(bad.id, 1, False, finish_matches=False)  # its opener can
+    bad = await core.tournaments.get(bad.id)  # type: ignore[assignment]
+    assert bad.status is Status.CANCELLED
