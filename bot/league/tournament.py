@@ -53,6 +53,7 @@ class Refusal(StrEnum):
     TOO_FEW = "too_few"
     TOO_MANY = "too_many"
     TEAMS_UNEVEN = "teams_uneven"
+    TEAM_MISFIT = "team_misfit"  # a team signed up together is larger than the mode's
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,8 @@ class Tournament:
     champion: int | None = None  # the winning entry
     replaced: list[int] = field(default_factory=list)  # people who left: a computer player
     # plays in their place from then on (where `bots` allows it)
+    broken: str | None = None  # a step of it raised (what): it waits, for its opener or an
+    # admin to call it off, and nothing moves it on by itself
     version: int = 0
     updated_at: float = 0.0
     started_at: float | None = None
@@ -213,8 +216,11 @@ class Tournament:
         """The tournament after a tap on an option of its sign-up message (its next value)."""
         if option == "format":
             return replace(self, format=_next(FORMATS, self.format))
-        if option == "mode":
-            return replace(self, config=self.config.cycled("players"))
+        if option == "mode":  # the next mode every team signed up together fits in
+            after = replace(self, config=self.config.cycled("players"))
+            while misfit(after) is not None and after.config.players != self.config.players:
+                after = replace(after, config=after.config.cycled("players"))
+            return after
         if option == "target":
             target = _next(TARGETS, self.config.target)
             return replace(self, config=replace(self.config, target=target))
@@ -237,7 +243,7 @@ class Tournament:
             "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
             "closes_at": self.closes_at, "started_at": self.started_at,
             "ended_at": self.ended_at, "replaced": self.replaced, "teams": self.teams,
-            "invites": self.invites,
+            "invites": self.invites, "broken": self.broken,
         }  # fmt: skip
 
     def load(self, data: Mapping[str, Any]) -> Tournament:
@@ -258,6 +264,7 @@ class Tournament:
         self.replaced = [int(u) for u in data.get("replaced", [])]
         self.teams = [[int(u) for u in team] for team in data.get("teams", [])]
         self.invites = {str(k): int(v) for k, v in data.get("invites", {}).items()}
+        self.broken = data.get("broken")
         return self
 
     def team_of(self, user_id: int) -> list[int] | None:
@@ -281,10 +288,28 @@ def parse_tag(tag: str) -> tuple[int, int, int, int]:
 
 
 # -- the start ---------------------------------------------------------------------------------
+def misfit(t: Tournament) -> int | None:
+    """The size of the largest team signed up together that `t`'s mode cannot seat (more
+    people than a side has), or None: every team fits."""
+    sizes = [len(team) for team in t.teams if len(team) > t.team_size]
+    return max(sizes) if sizes else None
+
+
+def fits(t: Tournament) -> bool:
+    """Every entry drawn has a side's number of people, and everyone signed up is in exactly
+    one entry."""
+    drawn = [u for entry in t.entries for u in entry]
+    return all(len(e) == t.team_size for e in t.entries) and sorted(drawn) == sorted(t.signed)
+
+
 def can_start(t: Tournament) -> tuple[Refusal, int] | None:
     """Why `t` cannot start with the people signed up now (and the number that goes with it:
-    how many more are needed, or the most allowed); None when it can."""
+    how many more are needed, the most allowed, or the size of a team that does not fit);
+    None when it can."""
     size = t.team_size
+    too_big = misfit(t)
+    if too_big is not None:
+        return Refusal.TEAM_MISFIT, too_big
     if len(t.signed) % size:
         return Refusal.TEAMS_UNEVEN, size - len(t.signed) % size
     entries = len(t.signed) // size

@@ -26,6 +26,8 @@ from bot.league.tournament import (
     Status,
     Tournament,
     can_start,
+    fits,
+    misfit,
     parse_tag,
     playable,
     record,
@@ -57,6 +59,7 @@ _WHY = {
     Why.TOO_FEW: Refused.TOURNEY_TOO_FEW,
     Why.TOO_MANY: Refused.TOURNEY_TOO_MANY,
     Why.TEAMS_UNEVEN: Refused.TOURNEY_UNEVEN,
+    Why.TEAM_MISFIT: Refused.TOURNEY_TEAM_MISFIT,
 }
 OPTIONS = ("format", "mode", "target", "flor", "series", "timer", "bots")
 MOST_SIGNED = 64
@@ -90,6 +93,7 @@ class Tournaments:
         self._locks: dict[int, asyncio.Lock] = {}
         self._looked: dict[int, float] = {}  # tournament -> when a sweep last settled it
         self._tasks: set[asyncio.Task[None]] = set()
+        self._broken: set[int] = set()  # tournaments whose step raised here (logged once)
         self.settles = 0  # (counted: the tests wait on it)
 
     # -- a subscriber of the core: a tournament's table that ended moves it on -----------------
@@ -108,10 +112,33 @@ class Tournaments:
     async def _settle_quietly(self, tournament_id: int) -> None:
         try:
             await self.settle(tournament_id)
-        except (Refusal, Unavailable) as error:  # the sweep comes back to it
+        except (Refusal, Conflict, Unavailable) as error:  # the sweep comes back to it
             log.info("tournament %s not settled now: %s", tournament_id, error)
-        except Exception:
-            log.exception("tournament %s not settled now", tournament_id)
+        except Exception as error:
+            await self._broke(tournament_id, error)
+
+    async def _broke(self, tournament_id: int, error: Exception) -> None:
+        """A step of a tournament raised: logged once (here: the first time in this process,
+        and never again once it is marked), marked broken for its opener and the group to see
+        and call off; the sweep leaves it alone from then on. Nothing else waits on it."""
+        if tournament_id in self._broken:
+            return
+        self._broken.add(tournament_id)
+        log.error("tournament %s is broken: %r", tournament_id, error, exc_info=error)
+        what = type(error).__name__
+
+        async def change(t: Tournament) -> str:
+            if t.broken is not None or not t.is_open:
+                raise Refusal(Refused.NO_TOURNEY)  # (marked already, or over)
+            t.broken = what
+            return "broken"
+
+        try:
+            await self._change(tournament_id, None, change)
+        except Refusal:
+            pass
+        except Exception as again:  # (the mark itself failed: it stays known in this process)
+            log.warning("tournament %s not marked broken: %r", tournament_id, again)
 
     def busy(self) -> bool:
         """Settles started after commits still running."""
@@ -282,6 +309,10 @@ class Tournaments:
             if user_id != t.opener_id and not is_admin:
                 raise Refusal(Refused.ONLY_TOURNEY_OPENER)
             after = t.cycled(option)
+            if option == "mode" and after.config.players == t.config.players:
+                # no other mode seats every team signed up together: said, nothing changes
+                biggest = max((len(team) for team in t.teams), default=1)
+                raise Refusal(Refused.TOURNEY_TEAM_MISFIT, count=biggest)
             t.format, t.config, t.series = after.format, after.config, after.series
             t.turn_seconds, t.bots = after.turn_seconds, after.bots
             return "option"
@@ -303,6 +334,8 @@ class Tournaments:
                 raise Refusal(_WHY[why[0]], count=why[1])
             seed = None if self.seed is None else f"{self.seed}:{t.id}"
             start(t, ratings, random.Random(seed), self.clock())
+            if not fits(t):  # (nothing is saved: it stays open for sign-ups)
+                raise Refusal(Refused.TOURNEY_TEAM_MISFIT, count=misfit(t) or t.team_size)
             return "started"
 
         t = await self._change(tournament_id, user_id, change)
@@ -365,7 +398,7 @@ class Tournaments:
         # came: (table, the sides absent, the side that loses by walkover)
         async with self._lock(tournament_id):
             t = await self.store.get(tournament_id)
-            if t is None or t.status is not Status.RUNNING:
+            if t is None or t.status is not Status.RUNNING or t.broken is not None:
                 return 0
             window = self.start_window or 2.0 * t.turn_seconds
             tags = await self.store.tables_of(tournament_id)
@@ -460,7 +493,7 @@ class Tournaments:
         decided already."""
         async with self._lock(tournament_id):
             t = await self.store.get(tournament_id)
-            if t is None or t.status is not Status.RUNNING:
+            if t is None or t.status is not Status.RUNNING or t.broken is not None:
                 return 0
             tags = await self.store.tables_of(t.id)
             busy: set[int] = set()
@@ -562,18 +595,27 @@ class Tournaments:
         for gone in [k for k, lock in self._locks.items() if k not in known and not lock.locked()]:
             del self._locks[gone]
         for t in running:
-            if t.status is Status.SIGNUP and now >= t.closes_at:
-                try:
-                    await self.begin(t.id, None, True)
-                except Refusal as refusal:
-                    if refusal.code in (Refused.TOURNEY_STARTED,):
-                        continue
-                    with contextlib.suppress(Refusal):
-                        await self.cancel(t.id, None, True, finish_matches=False)
-            elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
-                self._looked[t.id] = now
-                with contextlib.suppress(Refusal, Conflict):
-                    await self.settle(t.id)
+            if t.broken is not None or t.id in self._broken:
+                continue  # waits for its opener or an admin to call it off
+            try:
+                await self._sweep_one(t, now)
+            except (Refusal, Conflict, Unavailable) as error:  # the next tick comes back to it
+                log.info("tournament %s not swept now: %s", t.id, error)
+            except Exception as error:  # one tournament's fault stops no other
+                await self._broke(t.id, error)
+
+    async def _sweep_one(self, t: Tournament, now: float) -> None:
+        if t.status is Status.SIGNUP and now >= t.closes_at:
+            try:
+                await self.begin(t.id, None, True)
+            except Refusal as refusal:
+                if refusal.code in (Refused.TOURNEY_STARTED,):
+                    return
+                with contextlib.suppress(Refusal):
+                    await self.cancel(t.id, None, True, finish_matches=False)
+        elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
+            self._looked[t.id] = now
+            await self.settle(t.id)
 
     # -- committing ----------------------------------------------------------------------------
     def _lock(self, tournament_id: int) -> asyncio.Lock:

@@ -150,13 +150,15 @@ class Planner:
         assert tour is not None
         t = translator(tour.language)
         rows = [tourney_row(tour.chat_id, tour.id)]
-        if change.note in ("result", "champion", "started", "cancelled"):
+        if change.note in ("result", "champion", "started", "cancelled", "broken"):
             names = await self.people.names(people_of(tour))
             lines = []
             if change.note == "started":
                 lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
             if change.note == "cancelled":
                 lines.append(t("tourney.cancelled_told", number=tour.id))
+            if change.note == "broken":
+                lines.append(t("tourney.broken_told", number=tour.id))
             if change.results:
                 lines.append(result_text(t, tour, change.results, names))
             if change.note == "champion":

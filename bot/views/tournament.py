@@ -70,6 +70,8 @@ def option_text(t: Translator, tour: Tournament, option: str) -> str:
 
 def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone: tzinfo) -> str:
     lines = [t("tourney.title", number=tour.id), rules_text(t, tour), ""]
+    if tour.broken is not None:
+        lines[-1:] = [t("tourney.broken"), ""]
     listed = []
     for user in tour.signed:
         team = tour.team_of(user)
@@ -153,6 +155,8 @@ def bracket_text(
     lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
     if tour.status is Status.CANCELLED:
         lines.append(t("tourney.cancelled"))
+    elif tour.broken is not None:
+        lines.append(t("tourney.broken"))
     if tour.champion is not None:
         lines.append(t("tourney.champion_line", name=entry_name(t, tour, tour.champion, names),
                        count=len(tour.entries[tour.champion])))  # fmt: skip

@@ -340,7 +340,7 @@ async def test_a_trio_keeps_its_mode_and_a_broken_tournament_is_shown_to_cancel(
     told = next(plain(x) for x in h.fake.texts(GROUP) if "se trabó" in plain(x))
     assert "Torneo #1" in told and "cancelarlo" in told, told
     bracket = tourney_message(h)
-    assert "se trabó" in plain(bracket.text), bracket.text
+    assert "Se trabó" in plain(bracket.text), bracket.text
     h.clock.advance(6)  # more ticks: said once, logged once
     await h.services.core.sweep()
     h.clock.advance(6)
