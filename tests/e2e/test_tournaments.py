@@ -353,3 +353,67 @@ async def test_a_trio_keeps_its_mode_and_a_broken_tournament_is_shown_to_cancel(
     assert answer["text"] == "Torneo cancelado."
     await h.settle()
     assert (await the_tournament(h)).status is Status.CANCELLED
+
+
+async def test_a_2v2_match_starts_with_one_hand_message_each_sent_once(on_sqlite: Harness) -> None:
+    """At a 2v2 tournament match's start each player gets one hand message; play coming to
+    them a moment later edits it (it notified just now), never deletes and sends it again."""
+    h = on_sqlite
+    users = [h.user(1001 + i, n) for i, n in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+    message = await sign_up(h, users, "2v2")
+    await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+
+    def hand_ids(user: FakeUser) -> list[int]:
+        return [m.message_id for m in h.fake.messages[user.id].values() if "Mano " in m.text]
+
+    for user in users:
+        assert len(hand_ids(user)) == 1, [m.text for m in h.fake.messages[user.id].values()]
+    async def play_one() -> FakeUser:
+        """Whoever the game waits on plays a card: the next to act (a person)."""
+        table_id = next(iter((await h.services.core.tournaments.tables_of(1)).values()))
+        table = await h.services.tables.get(table_id)
+        assert table is not None and table.state is not None
+        seat = table.state.acting_seats()[0]
+        user = next(u for u in users if u.id == table.seats[seat])
+        hand = next(m for m in h.fake.live(user.id) if "Mano " in m.text)
+        card = next(b for b in hand.buttons() if b["callback_data"].count(":") == 4)
+        await user.tap(user.id, hand.message_id, card["text"])
+        await h.settle()
+        table = await h.services.tables.get(table_id)
+        assert table is not None and table.state is not None
+        return next(u for u in users if u.id == table.seats[table.state.acting_seats()[0]])
+
+    for _ in range(4):  # a round played at once: play comes to each in turn
+        await play_one()
+    for user in users:
+        assert len(hand_ids(user)) == 1, user.first_name  # edited, never sent again
+    # Everyone looks away; play comes to someone: their hand comes anew (it notifies), and a
+    # send that fails on the way is tried again without deleting the old message twice.
+    h.clock.advance(25)
+    h.fake.fail_next["sendMessage"] = (500, "Internal Server Error: try again", None)
+    nxt = await play_one()
+    assert len(hand_ids(nxt)) == 2 and len([m for m in h.fake.live(nxt.id) if "Mano " in m.text]) == 1
+    gone = [e for e in h.fake.errors if "message to delete not found" in e[2]]
+    assert not gone, h.fake.errors
+
+
+async def test_torneo_again_leaves_the_earlier_sign_up_message_a_stub(harness: Harness) -> None:
+    h = harness
+    ana = h.user(1101, "Ana")
+    ana.send(GROUP, "/torneo")
+    await h.settle()
+    first = tourney_message(h)
+    await ana.tap(GROUP, first.message_id, "✋ Anotarme")
+    await h.settle()
+    ana.send(GROUP, "/torneo")  # shown again, below
+    await h.settle()
+    again = tourney_message(h)
+    assert again.message_id != first.message_id and again.buttons()
+    old = h.fake.messages[GROUP][first.message_id]
+    assert not old.reply_markup, old.reply_markup  # no live-looking buttons
+    assert "Se cierra" not in old.text and "más abajo" in plain(old.text), old.text
+    await ana.tap(GROUP, again.message_id, "🚪 Borrarme")  # the new one is the live one
+    await h.settle()
+    assert "Anotados (0)" in plain(h.fake.messages[GROUP][again.message_id].text)
+    assert "más abajo" in plain(h.fake.messages[GROUP][first.message_id].text)
