@@ -369,6 +369,7 @@ async def test_a_2v2_match_starts_with_one_hand_message_each_sent_once(on_sqlite
 
     for user in users:
         assert len(hand_ids(user)) == 1, [m.text for m in h.fake.messages[user.id].values()]
+
     async def play_one() -> FakeUser:
         """Whoever the game waits on plays a card: the next to act (a person)."""
         table_id = next(iter((await h.services.core.tournaments.tables_of(1)).values()))
@@ -393,7 +394,8 @@ async def test_a_2v2_match_starts_with_one_hand_message_each_sent_once(on_sqlite
     h.clock.advance(25)
     h.fake.fail_next["sendMessage"] = (500, "Internal Server Error: try again", None)
     nxt = await play_one()
-    assert len(hand_ids(nxt)) == 2 and len([m for m in h.fake.live(nxt.id) if "Mano " in m.text]) == 1
+    live = [m for m in h.fake.live(nxt.id) if "Mano " in m.text]
+    assert len(hand_ids(nxt)) == 2 and len(live) == 1, [m.text for m in live]
     gone = [e for e in h.fake.errors if "message to delete not found" in e[2]]
     assert not gone, h.fake.errors
 
