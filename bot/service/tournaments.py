@@ -455,6 +455,12 @@ class Tournaments:
                 never.add(side)
         if not any(table.strikes[side] >= 1 for side in never):
             return frozenset()  # (not waited on yet: nobody can say they did not come)
+        waited = {geometry.side(s) for s in table.state.acting_seats()} if table.state else set()
+        deadline = table.deadline
+        if any(table.strikes[side] == 0 and side in waited for side in never) and (
+            deadline is not None and self.clock() < deadline
+        ):
+            return frozenset()  # a side's first turn still runs: it may come yet
         return frozenset(never)
 
     @staticmethod
