@@ -73,6 +73,18 @@ class Settled:
     opened: int = 0
 
 
+def _never_came(table: Table) -> set[int]:
+    """The sides with people at the table none of whom ever acted by their own hand (a side
+    of computer players only came: it plays)."""
+    never = set()
+    for side in (0, 1):
+        seated = [table.seats[s] for s in table.geometry.of_side(side)]
+        people = [u for u in seated if u is not None and u > 0]
+        if people and not any(u in table.came for u in people):
+            never.add(side)
+    return never
+
+
 class Tournaments:
     def __init__(
         self,
@@ -420,7 +432,7 @@ class Tournaments:
                 if outcome.winner is None:
                     continue  # cancelled: the tie is played again at a new table
                 walkover = outcome.termination is Termination.WALKOVER
-                nobody = walkover and not any(u in table.came for u in table.players)
+                nobody = walkover and len(_never_came(table)) == 2
                 if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody):
                     results.append((round_, slot, len(fixture.games) - 1))
             if results:
@@ -447,12 +459,7 @@ class Tournaments:
         if self.clock() < table.started_at + window:
             return frozenset()
         geometry = table.geometry
-        never = set()
-        for side in (0, 1):
-            people = [u for s in geometry.of_side(side) if (u := table.seats[s]) is not None]
-            people = [u for u in people if u > 0]
-            if people and not any(u in table.came for u in people):
-                never.add(side)
+        never = _never_came(table)
         if not any(table.strikes[side] >= 1 for side in never):
             return frozenset()  # (not waited on yet: nobody can say they did not come)
         waited = {geometry.side(s) for s in table.state.acting_seats()} if table.state else set()
