@@ -124,7 +124,7 @@ def _tie_line(
     a = entry_name(t, tour, fixture.a, names)
     b = entry_name(t, tour, fixture.b, names)
     if fixture.bye:
-        return t("tourney.bye", name=a if fixture.a is not None else b)
+        return t("tourney.bye", name=a if fixture.a is not None else b, count=tour.team_size)
     if fixture.decided:
         if tour.series > 1:
             won = fixture.wins()
