@@ -29,8 +29,8 @@ from bot.league.tournament import Format, Tournament
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.records import board_record, tourney_key
-from bot.telegram.rows import text_row, tourney_row
+from bot.telegram.records import FRONT, TelegramTable, board_record, tourney_key
+from bot.telegram.rows import edit_row, text_row, tourney_row
 from bot.views.tournament import past_text, people_of
 
 log = logging.getLogger(__name__)
@@ -76,9 +76,16 @@ async def torneo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if context.args:
             await reply(context, message, t("refusal.tourney_already_open"))
             return
-        # The tournament's message, sent again below (and edited from then on).
-        await r.tables.records.put([board_record(tourney_key(open_one.id), None)])
-        await r.outbox.send([tourney_row(chat.id, open_one.id)])
+        # The tournament's message, sent again below (and edited from then on); the earlier
+        # one becomes a stub that points down (no buttons that look alive).
+        key = tourney_key(open_one.id)
+        earlier = TelegramTable.of(await r.tables.records.of(FRONT, key)).board
+        await r.tables.records.put([board_record(key, None)])
+        rows = [tourney_row(chat.id, open_one.id)]
+        if earlier:
+            stub = t("tourney.moved", number=open_one.id)
+            rows.insert(0, edit_row(chat.id, earlier, stub))
+        await r.outbox.send(rows)
         return
     defaults = await r.core.chats.defaults(chat.id)
     base = Tournament(0, chat.id, thread, user.id, t.language, 0.0, 0.0)

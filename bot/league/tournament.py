@@ -53,25 +53,31 @@ class Refusal(StrEnum):
     TOO_FEW = "too_few"
     TOO_MANY = "too_many"
     TEAMS_UNEVEN = "teams_uneven"
+    TEAM_MISFIT = "team_misfit"  # a team signed up together is larger than the mode's
 
 
 @dataclass(frozen=True)
 class Game:
     """One finished match of a series: its table, the fixture's side that won it (0: `a`,
-    1: `b`), the points each side made, and whether it was a walkover."""
+    1: `b`), the points each side made, whether it was a walkover, and whether neither side
+    came to it (`nobody`: the better seed was given it, by the rule the group is told)."""
 
     table: int
     winner: int
     points: tuple[int, int]
     walkover: bool = False
+    nobody: bool = False
 
     def to_json(self) -> list[Any]:
-        return [self.table, self.winner, list(self.points), self.walkover]
+        return [self.table, self.winner, list(self.points), self.walkover, self.nobody]
 
     @staticmethod
     def from_json(data: Sequence[Any]) -> Game:
-        table, winner, points, walkover = data
-        return Game(int(table), int(winner), (int(points[0]), int(points[1])), bool(walkover))
+        table, winner, points, walkover, *rest = data
+        nobody = bool(rest[0]) if rest else False
+        return Game(
+            int(table), int(winner), (int(points[0]), int(points[1])), bool(walkover), nobody
+        )
 
 
 @dataclass
@@ -169,6 +175,8 @@ class Tournament:
     champion: int | None = None  # the winning entry
     replaced: list[int] = field(default_factory=list)  # people who left: a computer player
     # plays in their place from then on (where `bots` allows it)
+    broken: str | None = None  # a step of it raised (what): it waits, for its opener or an
+    # admin to call it off, and nothing moves it on by itself
     version: int = 0
     updated_at: float = 0.0
     started_at: float | None = None
@@ -208,8 +216,11 @@ class Tournament:
         """The tournament after a tap on an option of its sign-up message (its next value)."""
         if option == "format":
             return replace(self, format=_next(FORMATS, self.format))
-        if option == "mode":
-            return replace(self, config=self.config.cycled("players"))
+        if option == "mode":  # the next mode every team signed up together fits in
+            after = replace(self, config=self.config.cycled("players"))
+            while misfit(after) is not None and after.config.players != self.config.players:
+                after = replace(after, config=after.config.cycled("players"))
+            return after
         if option == "target":
             target = _next(TARGETS, self.config.target)
             return replace(self, config=replace(self.config, target=target))
@@ -232,7 +243,7 @@ class Tournament:
             "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
             "closes_at": self.closes_at, "started_at": self.started_at,
             "ended_at": self.ended_at, "replaced": self.replaced, "teams": self.teams,
-            "invites": self.invites,
+            "invites": self.invites, "broken": self.broken,
         }  # fmt: skip
 
     def load(self, data: Mapping[str, Any]) -> Tournament:
@@ -253,6 +264,7 @@ class Tournament:
         self.replaced = [int(u) for u in data.get("replaced", [])]
         self.teams = [[int(u) for u in team] for team in data.get("teams", [])]
         self.invites = {str(k): int(v) for k, v in data.get("invites", {}).items()}
+        self.broken = data.get("broken")
         return self
 
     def team_of(self, user_id: int) -> list[int] | None:
@@ -276,10 +288,28 @@ def parse_tag(tag: str) -> tuple[int, int, int, int]:
 
 
 # -- the start ---------------------------------------------------------------------------------
+def misfit(t: Tournament) -> int | None:
+    """The size of the largest team signed up together that `t`'s mode cannot seat (more
+    people than a side has), or None: every team fits."""
+    sizes = [len(team) for team in t.teams if len(team) > t.team_size]
+    return max(sizes) if sizes else None
+
+
+def fits(t: Tournament) -> bool:
+    """Every entry drawn has a side's number of people, and everyone signed up is in exactly
+    one entry."""
+    drawn = [u for entry in t.entries for u in entry]
+    return all(len(e) == t.team_size for e in t.entries) and sorted(drawn) == sorted(t.signed)
+
+
 def can_start(t: Tournament) -> tuple[Refusal, int] | None:
     """Why `t` cannot start with the people signed up now (and the number that goes with it:
-    how many more are needed, or the most allowed); None when it can."""
+    how many more are needed, the most allowed, or the size of a team that does not fit);
+    None when it can."""
     size = t.team_size
+    too_big = misfit(t)
+    if too_big is not None:
+        return Refusal.TEAM_MISFIT, too_big
     if len(t.signed) % size:
         return Refusal.TEAMS_UNEVEN, size - len(t.signed) % size
     entries = len(t.signed) // size
@@ -412,11 +442,12 @@ def seats_for(t: Tournament, fixture: Fixture, game: int) -> list[int | None]:
 
 def record(
     t: Tournament, fixture: Fixture, table: int, winner_side: int, scores: tuple[int, int],
-    walkover: bool = False,
+    walkover: bool = False, nobody: bool = False,
 ) -> bool:  # fmt: skip
     """A match of the tie ended (at table `table`, side `winner_side` of that table winning
-    with `scores`): counted once (False if this table was counted already). A walkover decides
-    the tie at once."""
+    with `scores`): counted once (False if this table was counted already). A walkover (a side
+    that never came; `nobody`: neither did) gives that match only: the tie is decided by the
+    series' rule, as with any match."""
     if fixture.decided or any(g.table == table for g in fixture.games):
         return False
     game = len(fixture.games)
@@ -424,11 +455,11 @@ def record(
     swap = first != fixture.a  # the table's side 0 was `b`
     winner = winner_side ^ swap
     points = (scores[1], scores[0]) if swap else scores
-    fixture.games.append(Game(table, winner, points, walkover))
+    fixture.games.append(Game(table, winner, points, walkover, nobody))
     won = fixture.wins()
-    if walkover or max(won) >= t.needed():
+    if max(won) >= t.needed():
         fixture.winner = fixture.entry_of(winner)
-        fixture.walkover = walkover
+        fixture.walkover = walkover  # (the match that decided it)
         if t.format is Format.KNOCKOUT:
             _carry(t.fixtures)
         _finish(t)

@@ -21,6 +21,8 @@ class Refused(StrEnum):
     TOURNEY_TOO_MANY = "tourney_too_many"
     TOURNEY_UNEVEN = "tourney_uneven"
     TOURNEY_FULL = "tourney_full"
+    TOURNEY_TEAM_MISFIT = "tourney_team_misfit"  # a team signed up together that the mode
+    # cannot seat
     ONLY_TOURNEY_OPENER = "only_tourney_opener"
     # tables and lobbies
     TABLE_ALREADY_OPEN = "table_already_open"

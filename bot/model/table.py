@@ -101,6 +101,9 @@ class Table:
     vacated: int | None = None  # a seat whose player left: the others choose bot or end
     reminded: int | None = None  # the step whose half-time reminder was sent (once)
     acted: dict[int, float] = field(default_factory=dict)  # person -> when they last acted
+    # (by their own hand, and not timed out since: the Telegram adapter's "looking at it")
+    came: list[int] = field(default_factory=list)  # people who ever acted by their own hand
+    # since the match opened (a timeout never takes anyone out: a tournament's walkover)
     seed: str | None = None  # every deal comes from it (bot/game/fair.py); secret until the end
     # The first table of a chain of 🔁 Revanchas this one continues (its computer players
     # are that table's: the same names and characters); None: not a rematch.

@@ -344,6 +344,8 @@ class Play:
                 table.acted.pop(user_id, None)
             else:
                 table.acted[user_id] = self.clock()
+                if user_id not in table.came:
+                    table.came.append(user_id)
         self.arm(table)
         change = Change(
             ChangeKind.ACTION, table, table.chat_id, tuple(events), user_id, action.seat, action,
@@ -389,6 +391,9 @@ class Play:
         if partner is None:
             raise Refusal(Refused.NO_PARTNER_TO_HAND)
         table.handed = table.state.step
+        user = table.seats[seat]
+        if not timed_out and user is not None and user > 0 and user not in table.came:
+            table.came.append(user)  # (a tap: they came)
         self.arm(table)  # nobody's clock runs while the partner thinks
         change = Change(
             ChangeKind.HANDED, table, table.chat_id, actor=table.seats[seat], seat=partner,

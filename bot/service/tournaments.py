@@ -22,13 +22,17 @@ from dataclasses import dataclass, replace
 
 from bot.league.tournament import (
     SIGNUP_SECONDS,
+    Fixture,
     Status,
     Tournament,
     can_start,
+    fits,
+    misfit,
     parse_tag,
     playable,
     record,
     seats_for,
+    sides_of,
     start,
     tag_of,
 )
@@ -55,6 +59,7 @@ _WHY = {
     Why.TOO_FEW: Refused.TOURNEY_TOO_FEW,
     Why.TOO_MANY: Refused.TOURNEY_TOO_MANY,
     Why.TEAMS_UNEVEN: Refused.TOURNEY_UNEVEN,
+    Why.TEAM_MISFIT: Refused.TOURNEY_TEAM_MISFIT,
 }
 OPTIONS = ("format", "mode", "target", "flor", "series", "timer", "bots")
 MOST_SIGNED = 64
@@ -66,6 +71,18 @@ class Settled:
 
     results: int = 0
     opened: int = 0
+
+
+def _never_came(table: Table) -> set[int]:
+    """The sides with people at the table none of whom ever acted by their own hand (a side
+    of computer players only came: it plays)."""
+    never = set()
+    for side in (0, 1):
+        seated = [table.seats[s] for s in table.geometry.of_side(side)]
+        people = [u for u in seated if u is not None and u > 0]
+        if people and not any(u in table.came for u in people):
+            never.add(side)
+    return never
 
 
 class Tournaments:
@@ -88,6 +105,7 @@ class Tournaments:
         self._locks: dict[int, asyncio.Lock] = {}
         self._looked: dict[int, float] = {}  # tournament -> when a sweep last settled it
         self._tasks: set[asyncio.Task[None]] = set()
+        self._broken: set[int] = set()  # tournaments whose step raised here (logged once)
         self.settles = 0  # (counted: the tests wait on it)
 
     # -- a subscriber of the core: a tournament's table that ended moves it on -----------------
@@ -106,10 +124,33 @@ class Tournaments:
     async def _settle_quietly(self, tournament_id: int) -> None:
         try:
             await self.settle(tournament_id)
-        except (Refusal, Unavailable) as error:  # the sweep comes back to it
+        except (Refusal, Conflict, Unavailable) as error:  # the sweep comes back to it
             log.info("tournament %s not settled now: %s", tournament_id, error)
-        except Exception:
-            log.exception("tournament %s not settled now", tournament_id)
+        except Exception as error:
+            await self._broke(tournament_id, error)
+
+    async def _broke(self, tournament_id: int, error: Exception) -> None:
+        """A step of a tournament raised: logged once (here: the first time in this process,
+        and never again once it is marked), marked broken for its opener and the group to see
+        and call off; the sweep leaves it alone from then on. Nothing else waits on it."""
+        if tournament_id in self._broken:
+            return
+        self._broken.add(tournament_id)
+        log.error("tournament %s is broken: %r", tournament_id, error, exc_info=error)
+        what = type(error).__name__
+
+        async def change(t: Tournament) -> str:
+            if t.broken is not None or not t.is_open:
+                raise Refusal(Refused.NO_TOURNEY)  # (marked already, or over)
+            t.broken = what
+            return "broken"
+
+        try:
+            await self._change(tournament_id, None, change)
+        except Refusal:
+            pass
+        except Exception as again:  # (the mark itself failed: it stays known in this process)
+            log.warning("tournament %s not marked broken: %r", tournament_id, again)
 
     def busy(self) -> bool:
         """Settles started after commits still running."""
@@ -280,6 +321,10 @@ class Tournaments:
             if user_id != t.opener_id and not is_admin:
                 raise Refusal(Refused.ONLY_TOURNEY_OPENER)
             after = t.cycled(option)
+            if option == "mode" and after.config.players == t.config.players:
+                # no other mode seats every team signed up together: said, nothing changes
+                biggest = max((len(team) for team in t.teams), default=1)
+                raise Refusal(Refused.TOURNEY_TEAM_MISFIT, count=biggest)
             t.format, t.config, t.series = after.format, after.config, after.series
             t.turn_seconds, t.bots = after.turn_seconds, after.bots
             return "option"
@@ -301,6 +346,8 @@ class Tournaments:
                 raise Refusal(_WHY[why[0]], count=why[1])
             seed = None if self.seed is None else f"{self.seed}:{t.id}"
             start(t, ratings, random.Random(seed), self.clock())
+            if not fits(t):  # (nothing is saved: it stays open for sign-ups)
+                raise Refusal(Refused.TOURNEY_TEAM_MISFIT, count=misfit(t) or t.team_size)
             return "started"
 
         t = await self._change(tournament_id, user_id, change)
@@ -359,10 +406,11 @@ class Tournaments:
         return Settled(counted, await self._open_matches(tournament_id))
 
     async def _count(self, tournament_id: int) -> int:
-        stalled: list[int] = []  # tables whose absent side loses by walkover
+        stalled: list[tuple[int, frozenset[int], int]] = []  # tables with a side that never
+        # came: (table, the sides absent, the side that loses by walkover)
         async with self._lock(tournament_id):
             t = await self.store.get(tournament_id)
-            if t is None or t.status is not Status.RUNNING:
+            if t is None or t.status is not Status.RUNNING or t.broken is not None:
                 return 0
             window = self.start_window or 2.0 * t.turn_seconds
             tags = await self.store.tables_of(tournament_id)
@@ -374,8 +422,9 @@ class Tournaments:
                 if fixture is None or table is None or fixture.decided:
                     continue
                 if table.is_open:
-                    if self._absent(table, window) is not None:
-                        stalled.append(table.id)
+                    absent = self._absent(table, window)
+                    if absent:
+                        stalled.append((table.id, absent, self._loser(t, fixture, absent)))
                     continue
                 outcome = table.outcome
                 if table.status is not TableStatus.FINISHED or outcome is None:
@@ -383,7 +432,8 @@ class Tournaments:
                 if outcome.winner is None:
                     continue  # cancelled: the tie is played again at a new table
                 walkover = outcome.termination is Termination.WALKOVER
-                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover):
+                nobody = walkover and len(_never_came(table)) == 2
+                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody):
                     results.append((round_, slot, len(fixture.games) - 1))
             if results:
                 over = t.champion is not None  # (the last result decided it)
@@ -394,34 +444,52 @@ class Tournaments:
                                            note=note, results=tuple(results)))  # fmt: skip
         # (a table's lock is never taken while the tournament's is held: a player leaving
         # holds their table's and then asks for the tournament's)
-        for table_id in stalled:
-            await self._end_by_walkover(table_id, window)
+        for table_id, absent, loser in stalled:
+            await self._end_by_walkover(table_id, window, absent, loser)
         return len(results)
 
-    def _absent(self, table: Table, window: float) -> int | None:
-        """The side none of whose players acted within the start window, that was waited on
-        and ran out of time at least once: it loses the tie by walkover (None: no such side)."""
+    def _absent(self, table: Table, window: float) -> frozenset[int]:
+        """The sides that never came: once the start window (two turns' time) has passed since
+        the match opened, a side with people none of whom ever acted by their own hand, when
+        one such side was waited on and ran out of time. A timeout later in the match, after a
+        side came, is a strike as at any table (three in a row concede), never a no-show.
+        Both sides when neither ever came."""
         if table.status is not TableStatus.PLAYING or table.started_at is None:
-            return None
+            return frozenset()
         if self.clock() < table.started_at + window:
-            return None
+            return frozenset()
         geometry = table.geometry
-        for side in (0, 1):
-            people = [table.seats[s] for s in geometry.of_side(side)]
-            absent = not any(u in table.acted for u in people if u is not None and u > 0)
-            if absent and table.strikes[side] >= 1:
-                return side
-        return None
+        never = _never_came(table)
+        if not any(table.strikes[side] >= 1 for side in never):
+            return frozenset()  # (not waited on yet: nobody can say they did not come)
+        waited = {geometry.side(s) for s in table.state.acting_seats()} if table.state else set()
+        deadline = table.deadline
+        if any(table.strikes[side] == 0 and side in waited for side in never) and (
+            deadline is not None and self.clock() < deadline
+        ):
+            return frozenset()  # a side's first turn still runs: it may come yet
+        return frozenset(never)
 
-    async def _end_by_walkover(self, table_id: int, window: float) -> None:
+    @staticmethod
+    def _loser(t: Tournament, fixture: Fixture, absent: frozenset[int]) -> int:
+        """The table side that loses by walkover: the absent one; when neither side came, by
+        the rule the group is told: the better seed (the lower entry: seed 1 is entry 0) goes
+        through, the other side loses."""
+        if len(absent) == 1:
+            return next(iter(absent))
+        entries = sides_of(t, fixture, len(fixture.games))
+        return 0 if entries[0] > entries[1] else 1
+
+    async def _end_by_walkover(
+        self, table_id: int, window: float, absent: frozenset[int], loser: int
+    ) -> None:
         async with self.tables.locked(table_id):
             table = await self.tables.get(table_id)
             if table is None:
                 return
-            side = self._absent(table, window)  # (again: someone may have acted meanwhile)
-            if side is None:
+            if self._absent(table, window) != absent:  # someone came meanwhile: not now
                 return
-            seat = table.geometry.of_side(side)[0]
+            seat = table.geometry.of_side(loser)[0]
             table.status = TableStatus.FINISHED
             table.ended_at = self.clock()
             table.deadline = None
@@ -438,7 +506,7 @@ class Tournaments:
         decided already."""
         async with self._lock(tournament_id):
             t = await self.store.get(tournament_id)
-            if t is None or t.status is not Status.RUNNING:
+            if t is None or t.status is not Status.RUNNING or t.broken is not None:
                 return 0
             tags = await self.store.tables_of(t.id)
             busy: set[int] = set()
@@ -540,18 +608,27 @@ class Tournaments:
         for gone in [k for k, lock in self._locks.items() if k not in known and not lock.locked()]:
             del self._locks[gone]
         for t in running:
-            if t.status is Status.SIGNUP and now >= t.closes_at:
-                try:
-                    await self.begin(t.id, None, True)
-                except Refusal as refusal:
-                    if refusal.code in (Refused.TOURNEY_STARTED,):
-                        continue
-                    with contextlib.suppress(Refusal):
-                        await self.cancel(t.id, None, True, finish_matches=False)
-            elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
-                self._looked[t.id] = now
-                with contextlib.suppress(Refusal, Conflict):
-                    await self.settle(t.id)
+            if t.broken is not None or t.id in self._broken:
+                continue  # waits for its opener or an admin to call it off
+            try:
+                await self._sweep_one(t, now)
+            except (Refusal, Conflict, Unavailable) as error:  # the next tick comes back to it
+                log.info("tournament %s not swept now: %s", t.id, error)
+            except Exception as error:  # one tournament's fault stops no other
+                await self._broke(t.id, error)
+
+    async def _sweep_one(self, t: Tournament, now: float) -> None:
+        if t.status is Status.SIGNUP and now >= t.closes_at:
+            try:
+                await self.begin(t.id, None, True)
+            except Refusal as refusal:
+                if refusal.code in (Refused.TOURNEY_STARTED,):
+                    return
+                with contextlib.suppress(Refusal):
+                    await self.cancel(t.id, None, True, finish_matches=False)
+        elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
+            self._looked[t.id] = now
+            await self.settle(t.id)
 
     # -- committing ----------------------------------------------------------------------------
     def _lock(self, tournament_id: int) -> asyncio.Lock:

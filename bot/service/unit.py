@@ -406,4 +406,5 @@ def snapshot(table: Table) -> Table:
         calls=list(table.calls),
         strikes=list(table.strikes),
         acted=dict(table.acted),
+        came=list(table.came),
     )

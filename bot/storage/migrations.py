@@ -281,3 +281,11 @@ CREATE TABLE rivals (
 CREATE INDEX rivals_seen ON rivals (chat_id, seen_at)
 """
 )
+
+# Who ever acted at a table by their own hand (`Table.came`: a tournament's walkover is a side
+# none of whose people did); a row from before it (NULL) reads as the people `acted` holds.
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN came TEXT
+"""
+)

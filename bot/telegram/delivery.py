@@ -124,6 +124,9 @@ class Deliverer:
         self._blocked_told: set[tuple[int, int, int]] = set()
         # The last hand whose end each chat saw of each table: (table, chat) -> hand number.
         self._seen: OrderedDict[tuple[int, int], int] = OrderedDict()
+        # Hand messages deleted to be sent anew: a send that failed and is tried again does
+        # not delete them twice.
+        self._deleted: OrderedDict[tuple[int, int], None] = OrderedDict()
 
     def _with_web_table(
         self, t: Translator, table: Table, keys: Keys | None, own: bool
@@ -401,10 +404,13 @@ class Deliverer:
                 except BadRequest as error:
                     if not _gone(error):
                         raise
-            if old and resend:
+            if old and resend and (user_id, old) not in self._deleted:
                 # Too old or already gone: the new message is what counts.
                 with contextlib.suppress(TelegramError):
                     await self.delete(user_id, old)
+                self._deleted[(user_id, old)] = None
+                if len(self._deleted) > SENT_REMEMBERED:
+                    self._deleted.popitem(last=False)
             message_id = await self.send(user_id, text, markup)
         except Forbidden:
             return await self._blocked(table, user_id)

@@ -9,6 +9,7 @@ costs one edit.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from bot.game.events import HandDealt
@@ -43,6 +44,7 @@ from bot.views.tournament import (
 )
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
+BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is remembered
 
 
 class Planner:
@@ -53,6 +55,23 @@ class Planner:
         self.people = people
         self.sender = sender
         self.tournaments = tournaments
+        # When each player's hand last came as a new message (it notified): one sent a moment
+        # ago is being looked at, and is edited, not deleted and sent again (the oldest are
+        # forgotten: that costs at most one more new message).
+        self._buzzed: OrderedDict[tuple[int, int], float] = OrderedDict()
+
+    def _buzz(self, table: Table, user: int) -> None:
+        key = (table.id, user)
+        self._buzzed[key] = self.tables.clock()
+        self._buzzed.move_to_end(key)
+        if len(self._buzzed) > BUZZED_REMEMBERED:
+            self._buzzed.popitem(last=False)
+
+    def _loud_hands(self, table: Table) -> list[Outgoing]:
+        """Every player's hand as a new message (the match starts)."""
+        for user in table.players:
+            self._buzz(table, user)
+        return [hand_row(table, u, loud=True) for u in table.players]
 
     # -- a subscriber of the core ----------------------------------------------------------------
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
@@ -80,7 +99,7 @@ class Planner:
         if kind is ChangeKind.LOBBY:
             return [lobby_row(table)]
         if kind is ChangeKind.STARTED:
-            return [board_row(table)] + [hand_row(table, u, loud=True) for u in table.players]
+            return [board_row(table), *self._loud_hands(table)]
         if kind is ChangeKind.EXPIRED:
             return [close_row(table, "lobby.expired")]
         if kind is ChangeKind.CANCELLED:
@@ -150,13 +169,15 @@ class Planner:
         assert tour is not None
         t = translator(tour.language)
         rows = [tourney_row(tour.chat_id, tour.id)]
-        if change.note in ("result", "champion", "started", "cancelled"):
+        if change.note in ("result", "champion", "started", "cancelled", "broken"):
             names = await self.people.names(people_of(tour))
             lines = []
             if change.note == "started":
                 lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
             if change.note == "cancelled":
                 lines.append(t("tourney.cancelled_told", number=tour.id))
+            if change.note == "broken":
+                lines.append(t("tourney.broken_told", number=tour.id))
             if change.results:
                 lines.append(result_text(t, tour, change.results, names))
             if change.note == "champion":
@@ -173,7 +194,7 @@ class Planner:
         t = translator(table.language)
         if kind is ChangeKind.STARTED:
             rows = await self._match_notices(table)
-            return rows + [hand_row(table, u, loud=True) for u in table.players]
+            return rows + self._loud_hands(table)
         if kind in (ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.MOVED):
             return []
         if kind is ChangeKind.REMIND:  # in private only (no mention in the group)
@@ -291,9 +312,14 @@ class Planner:
             # A new message notifies; an edit does not. Someone who acted a moment ago is
             # looking at the chat: a buzz at every move of a quick match is noise (and a
             # second call), so they get the edit.
-            looking = now - table.acted.get(user, float("-inf")) < ATTENTIVE_SECONDS
+            # (and one whose hand came anew a moment ago: that message is the one they see)
+            seen = max(table.acted.get(user, float("-inf")),
+                       self._buzzed.get((table.id, user), float("-inf")))  # fmt: skip
+            looking = now - seen < ATTENTIVE_SECONDS
             turn = new_hand or (user in waiting_now and user not in change.waiting_before)
             notify = turn and not looking
+            if notify:
+                self._buzz(table, user)
             mine = user == change.tapper
             # The tapper's own hand and the hand of whoever must act now go first and never
             # wait for the overall budget; the others' are background refreshes.

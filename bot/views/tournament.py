@@ -70,6 +70,8 @@ def option_text(t: Translator, tour: Tournament, option: str) -> str:
 
 def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone: tzinfo) -> str:
     lines = [t("tourney.title", number=tour.id), rules_text(t, tour), ""]
+    if tour.broken is not None:
+        lines[-1:] = [t("tourney.broken"), ""]
     listed = []
     for user in tour.signed:
         team = tour.team_of(user)
@@ -122,7 +124,7 @@ def _tie_line(
     a = entry_name(t, tour, fixture.a, names)
     b = entry_name(t, tour, fixture.b, names)
     if fixture.bye:
-        return t("tourney.bye", name=a if fixture.a is not None else b)
+        return t("tourney.bye", name=a if fixture.a is not None else b, count=tour.team_size)
     if fixture.decided:
         if tour.series > 1:
             won = fixture.wins()
@@ -153,8 +155,11 @@ def bracket_text(
     lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
     if tour.status is Status.CANCELLED:
         lines.append(t("tourney.cancelled"))
+    elif tour.broken is not None:
+        lines.append(t("tourney.broken"))
     if tour.champion is not None:
-        lines.append(t("tourney.champion_line", name=entry_name(t, tour, tour.champion, names)))
+        lines.append(t("tourney.champion_line", name=entry_name(t, tour, tour.champion, names),
+                       count=len(tour.entries[tour.champion])))  # fmt: skip
     if tour.format is Format.LEAGUE:
         lines.append("")
         lines.append(_standings_block(t, tour, names))
@@ -201,17 +206,25 @@ def result_text(
         a = entry_name(t, tour, fixture.a, names)
         b = entry_name(t, tour, fixture.b, names)
         title = round_title(t, tour, round_)
-        if played.walkover:
+        if played.nobody:  # neither came: the better seed was given it (the rule, told)
+            line = t("tourney.walkover_nobody", round=title, a=a, b=b,
+                     winner=a if played.winner == 0 else b)  # fmt: skip
+        elif played.walkover:
             loser = b if played.winner == 0 else a
-            line = t("tourney.walkover", round=title, loser=loser,
+            lost = fixture.entry_of(1 - played.winner)
+            size = len(tour.entries[lost]) if lost is not None else 1
+            line = t("tourney.walkover", round=title, loser=loser, count=size,
                      winner=a if played.winner == 0 else b)  # fmt: skip
         else:
             line = t("tourney.result", round=title, a=a, b=b, x=played.points[0],
                      y=played.points[1])  # fmt: skip
         if fixture.decided and tour.format is Format.KNOCKOUT and tour.champion is None:
-            after = round_title(t, tour, round_ + 1)
-            line += " " + t("tourney.advances", name=entry_name(t, tour, fixture.winner, names),
-                            round=after)  # fmt: skip
+            after = t(f"tourney.to.{round_key(tour, round_ + 1)[len('round.'):]}",
+                      number=round_ + 2)  # fmt: skip
+            winner = fixture.winner
+            size = len(tour.entries[winner]) if winner is not None else 1
+            line += " " + t("tourney.advances", name=entry_name(t, tour, winner, names),
+                            round=after, count=size)  # fmt: skip
         elif not fixture.decided and tour.series > 1:
             won = fixture.wins()
             line += " " + t("tourney.series_stands", x=won[0], y=won[1])

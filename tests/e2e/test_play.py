@@ -36,8 +36,9 @@ async def test_a_1v1_match_from_nueva_to_the_last_fosforo(harness: Harness) -> N
 
 async def test_a_player_is_notified_of_their_turn_unless_they_just_acted(harness: Harness) -> None:
     """A new private message notifies, an edit does not. When play comes to someone who acted
-    less than 20 s ago (they are looking at the chat), their hand message is edited; to someone
-    who has not acted for longer, or never, it comes as a new message (the old one deleted)."""
+    less than 20 s ago, or whose hand came as a new message less than 20 s ago (they are looking
+    at the chat), their hand message is edited; to someone who has not for longer, it comes as
+    a new message (the old one deleted)."""
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
     await open_table(h, [ana, juan], "1v1 15 sinflor")
@@ -50,7 +51,9 @@ async def test_a_player_is_notified_of_their_turn_unless_they_just_acted(harness
     def cards(user: FakeUser) -> list[dict[str, str]]:
         return [b for b in hand_of(user).buttons() if b["callback_data"].count(":") == 4]
 
-    acted: dict[int, float] = {}  # our own account, on the injected clock
+    # our own account, on the injected clock: when each acted, or their hand came anew (the
+    # first at the start)
+    acted: dict[int, float] = {ana.id: h.clock(), juan.id: h.clock()}
     edited_on_turn = notified_on_turn = 0
     for tap in range(40):
         if match_over(h):
@@ -75,6 +78,9 @@ async def test_a_player_is_notified_of_their_turn_unless_they_just_acted(harness
                 notified_on_turn += 1
             else:
                 edited_on_turn += 1
+        for someone in (ana, juan):  # a hand that came anew (a turn, a new hand) was seen
+            if hand_of(someone).message_id != before[someone.id]:
+                acted[someone.id] = h.clock()
     assert edited_on_turn >= 3 and notified_on_turn >= 3, (edited_on_turn, notified_on_turn)
 
 

@@ -370,6 +370,7 @@ async def test_a_player_who_blocks_the_bot_gets_the_hand_back(harness: Harness) 
     h.fake.started.discard(2)  # Juan blocks the bot
     mine = hand_message(h, ana)
     assert mine is not None
+    h.clock.advance(21)  # a while after the start: Juan's next hand comes as a new message
     await ana.tap(ana.id, mine.message_id, "Me voy al mazo")  # a new hand: new hand messages
     await h.settle()
     # Said in the group (after or before the new board: the two lanes' calls race).

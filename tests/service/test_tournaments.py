@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.game import MatchConfig
-from bot.league.tournament import Format, Status, Tournament, standings
+from bot.game import ActionKind, MatchConfig
+from bot.league.tournament import Format, Status, Tournament, knockout, standings
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
@@ -123,10 +124,12 @@ async def test_a_side_that_never_turns_up_loses_by_walkover(core: Core) -> None:
     t = await started(core, 2, turn_seconds=60)
     (table,) = await live_tables(core, t)
     waited = table.seats[table.state.acting_seats()[0]]  # type: ignore[union-attr]
-    clock.now += 61  # the first to move never does: the timer moves for them (a strike)
-    await core.sweep()
-    clock.now += 61
-    await core.sweep()
+    for _ in range(3):  # the first to move never does: the timer moves for them (a strike)
+        clock.now += 61
+        await core.sweep()
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        if table.is_open and waited_on(table) != waited:
+            await move_once(core, table.id)  # the other one is there
     await core.tournaments.idle()
     t = await core.tournaments.get(t.id)  # type: ignore[assignment]
     assert t.status is Status.FINISHED
@@ -265,3 +268,199 @@ async def test_its_matches_are_not_the_openers_tables_nor_the_topics(core: Core)
     table = await core.lobby.open(CHAT, 0, 1, MatchConfig(), "es")  # the topic's own table
     assert table.status is TableStatus.LOBBY
     assert (await core.tables.table_in(CHAT, 0)) is not None
+
+
+# -- a walkover is a side that never came (issue 45) -------------------------------------------
+async def move_once(core: Core, table_id: int) -> int:
+    """Whoever the game waits on plays their first card (or answers as it lets them): the
+    person who moved."""
+    table = await core.tables.get(table_id)
+    assert table is not None and table.state is not None
+    state = table.state
+    legal = state.legal_actions()
+    action = next((a for a in legal if a.kind is ActionKind.PLAY), legal[0])
+    user = table.seats[action.seat]
+    assert user is not None and user > 0
+    await core.play.act(table_id, user, state.step, action.kind, action.card)
+    return user
+
+
+def waited_on(table: Table) -> int:
+    assert table.state is not None
+    user = table.seats[table.state.acting_seats()[0]]
+    assert user is not None
+    return user
+
+
+async def let_run_out(core: Core, clock: Clock, table_id: int, seconds: float = 61) -> None:
+    clock.now += seconds
+    await core.sweep()
+    await core.tournaments.idle()
+
+
+async def test_one_timeout_in_the_middle_of_a_match_is_a_strike_not_a_walkover(
+    core: Core,
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 2, turn_seconds=60)
+    (table,) = await live_tables(core, t)
+    for _ in range(12):  # both play for five minutes, a move every 25 s
+        clock.now += 25
+        await move_once(core, table.id)
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        assert table.status is TableStatus.PLAYING
+    slow = waited_on(table)
+    await let_run_out(core, clock, table.id)  # one turn runs out: a strike, nothing more
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    assert table.status is TableStatus.PLAYING, table.outcome
+    assert sorted(table.came) == sorted(table.players)
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.RUNNING and not t.fixtures[0].games
+    # three in a row concede, as at any table: a result by timeouts, not a walkover
+    for _ in range(3):
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        if not table.is_open:
+            break
+        while waited_on(table) != slow:
+            await move_once(core, table.id)
+            table = await core.tables.get(table.id)  # type: ignore[assignment]
+        await let_run_out(core, clock, table.id)
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    assert table.outcome is not None and table.outcome.termination is Termination.TIMEOUTS
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    (final,) = t.fixtures
+    assert final.decided and not final.walkover and not final.games[0].walkover
+    assert slow not in t.entries[t.champion]  # type: ignore[index]
+
+
+async def test_who_acted_inside_the_start_window_came_even_if_they_time_out_later(
+    core: Core,
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 2, turn_seconds=60)
+    (table,) = await live_tables(core, t)
+    clock.now += 50
+    first = await move_once(core, table.id)  # at 50 s
+    await move_once(core, table.id)  # the other at once
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    while waited_on(table) != first:
+        await move_once(core, table.id)
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+    await let_run_out(core, clock, table.id)  # their next turn runs out, at 110 s
+    clock.now += 15  # past the window (120 s)
+    await core.sweep()
+    await core.tournaments.idle()
+    table = await core.tables.get(table.id)  # type: ignore[assignment]
+    assert table.status is TableStatus.PLAYING, table.outcome
+
+
+async def test_in_a_best_of_three_a_walkover_gives_only_the_match_not_played(
+    core: Core,
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 2, turn_seconds=60, series=3)
+    (table,) = await live_tables(core, t)
+    leader = table.seats[0]
+    await play_out(core, table.id, loser_side=1)  # seat 0's side wins the first match
+    await core.tournaments.idle()
+    (table,) = await live_tables(core, t)  # the second match: the leader never comes
+    assert table.status is TableStatus.PLAYING
+    for _ in range(4):
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        if not table.is_open:
+            break
+        if waited_on(table) == leader:
+            await let_run_out(core, clock, table.id)
+        else:
+            clock.now += 5
+            await move_once(core, table.id)
+    clock.now += 10
+    await core.sweep()
+    await core.tournaments.idle()
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    (final,) = t.fixtures
+    assert [g.walkover for g in final.games] == [False, True]
+    assert final.wins() == (1, 1) and not final.decided and t.status is Status.RUNNING
+    (third,) = await live_tables(core, t)  # the series' rule decides: a third match
+    assert third.tournament == f"{t.id}:0:0:2"
+
+
+# -- the options and the sign-ups agree; one tournament that raises stops nobody (issue 45) -----
+async def test_a_mode_that_would_break_a_team_is_skipped_or_refused(core: Core) -> None:
+    six = MatchConfig(players=6, target=15, flor=False)
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(config=six))
+    _, token = await core.tournaments.invite(t.id, 1)
+    await core.tournaments.join_team(token, 2)
+    await core.tournaments.join_team(token, 3)  # a trio, signed up together
+    with pytest.raises(Refusal) as refused:  # neither 1v1 nor 2v2 fits three
+        await core.tournaments.option(t.id, 1, "mode", False)
+    assert refused.value.code is Refused.TOURNEY_TEAM_MISFIT
+    assert refused.value.params["count"] == 3
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.config.players == 6 and t.teams == [[1, 2, 3]]
+    # a pair in 2v2: the mode goes to 3v3 (the pair is completed from the draw), then back
+    # to 2v2, never to 1v1
+    four = MatchConfig(players=4, target=15, flor=False)
+    other = await core.tournaments.open(CHAT, 1, 4, "es", base(config=four))
+    _, token = await core.tournaments.invite(other.id, 4)
+    await core.tournaments.join_team(token, 5)
+    modes = []
+    for _ in range(3):
+        modes.append((await core.tournaments.option(other.id, 4, "mode", False)).config.players)
+    assert modes == [6, 4, 6]
+
+
+async def test_starting_checks_that_every_entry_fits_the_mode(core: Core) -> None:
+    four = MatchConfig(players=4, target=15, flor=False)
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(config=four))
+    for user in range(1, 7):
+        await core.tournaments.sign(t.id, user)
+    found = await core.tournaments.get(t.id)
+    assert found is not None
+    found.teams = [[1, 2, 3]]  # as an older version let it be: a trio in a 2v2
+    async with core.store.db.transaction() as conn:
+        assert await core.tournaments.store.save(conn, found, found.version)
+    with pytest.raises(Refusal) as refused:
+        await core.tournaments.begin(t.id, 1, False)
+    assert refused.value.code is Refused.TOURNEY_TEAM_MISFIT
+    found = await core.tournaments.get(t.id)
+    assert found is not None and found.status is Status.SIGNUP
+
+
+async def test_a_tournament_that_raises_is_marked_broken_once_and_stops_nobody_else(
+    core: Core, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    four = MatchConfig(players=4, target=15, flor=False)
+    bad = await core.tournaments.open(CHAT, 0, 1, "es", base(config=four))
+    for user in range(1, 7):
+        await core.tournaments.sign(bad.id, user)
+    found = await core.tournaments.get(bad.id)
+    assert found is not None
+    # as an older version left it running: trios drawn for a 2v2 (its matches cannot open)
+    found.status, found.started_at = Status.RUNNING, clock.now
+    found.entries, found.fixtures = [(1, 2, 3), (4, 5, 6)], knockout(2)
+    async with core.store.db.transaction() as conn:
+        assert await core.tournaments.store.save(conn, found, found.version)
+    good = await core.tournaments.open(CHAT - 1, 0, 7, "es", base())  # another group's
+    for user in (7, 8):
+        await core.tournaments.sign(good.id, user)
+    clock.now += 31 * 60  # its sign-ups close: the sweep starts it
+    with caplog.at_level(logging.ERROR):
+        for _ in range(4):  # ticks of the sweep: nothing escapes, one ERROR in all
+            await core.sweep()
+            await core.tournaments.idle()
+            clock.now += 6
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and f"tournament {bad.id}" in errors[0].getMessage(), errors
+    good = await core.tournaments.get(good.id)  # type: ignore[assignment]
+    assert good.status is Status.RUNNING and len(await live_tables(core, good)) == 1
+    bad = await core.tournaments.get(bad.id)  # type: ignore[assignment]
+    assert bad.status is Status.RUNNING and bad.broken, bad
+    await core.tournaments.cancel(bad.id, 1, False, finish_matches=False)  # its opener can
+    bad = await core.tournaments.get(bad.id)  # type: ignore[assignment]
+    assert bad.status is Status.CANCELLED

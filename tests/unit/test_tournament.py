@@ -113,11 +113,15 @@ def test_a_best_of_three_swaps_sides_and_counts_each_table_once() -> None:
     assert final.winner == 1 and t.champion == 1 and t.status is Status.FINISHED
 
 
-def test_a_walkover_decides_the_tie_at_once() -> None:
+def test_a_walkover_gives_the_match_not_played_and_the_series_decides() -> None:
     t = tournament(4, series=3)
     fixture = t.fixture(0, 0)
     assert fixture is not None and (fixture.a, fixture.b) == (0, 3)
-    assert record(t, fixture, 21, 1, (0, 0), walkover=True)
+    assert record(t, fixture, 21, 1, (0, 0), walkover=True)  # b wins match 1 by walkover
+    assert fixture.wins() == (0, 1) and not fixture.decided
+    assert record(t, fixture, 22, 1, (15, 3))  # a wins match 2 (sides swapped)
+    assert fixture.wins() == (1, 1) and not fixture.decided
+    assert record(t, fixture, 23, 1, (0, 0), walkover=True)  # b's walkover again
     assert fixture.winner == 3 and fixture.walkover
     assert t.fixture(1, 0).a == 3  # type: ignore[union-attr]
 
@@ -230,3 +234,60 @@ def test_teams_that_signed_up_together_stay_together() -> None:
     assert any({2, 3} <= set(e) for e in entries)  # the pair completed from the draw
     pairs, _ = draw_entries([1, 2, 3, 4], 2, {}, random.Random(1), [[4, 1]])
     assert ((4, 1) in pairs and (2, 3) in pairs) or (3, 2) in pairs
+
+
+def test_results_and_the_champion_read_right_for_one_and_for_a_pair() -> None:
+    """ "Eva y Hugo pasan a la final", "Dani pasa a semifinales" (no stray colon), a
+    champion's line that fits anyone, a walkover of a pair, and neither side coming."""
+    from bot.i18n import translator
+    from bot.views.common import plain
+    from bot.views.tournament import bracket_text, champion_text, result_text
+
+    es, en = translator("es"), translator("en")
+    pairs = tournament(4, players=4)  # four pairs: semifinals, then the final
+    names = {u: n for u, n in zip(range(1, 9), ["Eva", "Hugo", "Ana", "Beto", "Caro", "Dani",
+                                                 "Gabi", "Fede"], strict=True)}  # fmt: skip
+    pairs.entries = [(1, 2), (3, 4), (5, 6), (7, 8)]
+    semi = pairs.fixture(0, 0)
+    assert semi is not None and (semi.a, semi.b) == (0, 3)
+    record(pairs, semi, 31, 0, (15, 4))
+    said = plain(result_text(es, pairs, [(0, 0, 0)], names))
+    assert said.endswith("Eva y Hugo pasan a la final."), said
+    assert plain(result_text(en, pairs, [(0, 0, 0)], names)).endswith(
+        "Eva and Hugo go through to the final."
+    )
+    other = pairs.fixture(0, 1)
+    assert other is not None
+    record(pairs, other, 32, 1, (0, 0), walkover=True)  # the table's side 1 (a) wins
+    said = plain(result_text(es, pairs, [(0, 1, 0)], names))
+    assert "Ana y Beto no se presentaron; ganan Caro y Dani." in said, said
+    final = pairs.fixture(1, 0)
+    assert final is not None
+    record(pairs, final, 33, 0, (15, 2))
+    crowned = plain(champion_text(es, pairs, names))
+    assert crowned.startswith("🥇 ¡Eva y Hugo ganaron el torneo!"), crowned
+    assert "🥇 Ganaron el torneo: Eva y Hugo" in plain(bracket_text(es, pairs, names, set()))
+
+    solo = tournament(8)
+    solo.entries = [(u,) for u in range(1, 9)]
+    quarter = solo.fixture(0, 1)
+    assert quarter is not None
+    record(solo, quarter, 41, 1, (3, 15))  # the table's side 1 wins
+    said = plain(result_text(es, solo, [(0, 1, 0)], names))
+    assert said.endswith("pasa a semifinales."), said
+    for fixture in sorted(solo.fixtures, key=lambda f: f.key):
+        while fixture.ready:
+            record(solo, fixture, 50 + fixture.round * 10 + fixture.slot, 0, (15, 1))
+    winner = names[solo.entries[solo.champion][0]]  # type: ignore[index]
+    assert plain(champion_text(es, solo, names)).startswith(f"🥇 ¡{winner} ganó el torneo!")
+    assert f"🥇 Ganó el torneo: {winner}" in plain(bracket_text(es, solo, names, set()))
+
+    nobody = tournament(2)
+    nobody.entries = [(1,), (2,)]
+    (tie,) = nobody.fixtures
+    record(nobody, tie, 61, 0, (0, 0), walkover=True, nobody=True)
+    said = plain(result_text(es, nobody, [(0, 0, 0)], names))
+    assert said == (
+        "🚫 Final: no se presentó ninguno (Eva ni Hugo). Por regla gana el mejor cabeza de"
+        " serie: Eva."
+    ), said
