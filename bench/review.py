@@ -19,7 +19,9 @@ from bot.i18n import translator
 LEVELS = (Level.NORMAL, Level.FACIL, Level.DIFICIL)
 
 
-def match(seed: int, players: int = 2, levels: tuple[str, ...] = ("normal", "facil")) -> tuple[MatchConfig, list[AnyAction]]:
+def match(
+    seed: int, players: int = 2, levels: tuple[str, ...] = ("normal", "facil")
+) -> tuple[MatchConfig, list[AnyAction]]:
     """A match to 30 between computer players: its config and its action log."""
     config = MatchConfig(players=players, target=30, flor=False)
     state = new_match(config)

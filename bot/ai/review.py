@@ -171,8 +171,10 @@ def decisions(
             state.apply(action)
             continue
         obs = observe(state, seat)
-        if len(set(obs.actions)) > 1 and obs.pending is not Pending.FLOR and not (
-            action.kind in FLOR_CHANTS or action.kind is K.CON_FLOR_ME_ACHICO
+        if (
+            len(set(obs.actions)) > 1
+            and obs.pending is not Pending.FLOR
+            and not (action.kind in FLOR_CHANTS or action.kind is K.CON_FLOR_ME_ACHICO)
         ):
             found.append((obs, action))
         state.apply(action)
@@ -239,7 +241,8 @@ def dificils_move(obs: Observation, seed: str) -> Action:
 
 def alternative(obs: Observation, made: Action) -> Action | None:
     """The move a praised decision is held against: the other answer to a chant; for a chant,
-    the card difícil's baseline would have played instead (barred from chanting); None where there is no such move."""
+    the card difícil's baseline would have played instead (barred from chanting); None where
+    there is no such move."""
     kinds = {a.kind: a for a in obs.actions}
     if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
         if made.kind is K.NO_QUIERO:

@@ -39,7 +39,5 @@ class ReviewStore:
         return [str(r["data"]) for r in rows]
 
     async def count(self, game_id: int) -> int:
-        row = await self.db.fetchone(
-            "SELECT COUNT(*) AS n FROM reviews WHERE game_id = ?", game_id
-        )
+        row = await self.db.fetchone("SELECT COUNT(*) AS n FROM reviews WHERE game_id = ?", game_id)
         return int(row["n"]) if row else 0
