@@ -10,11 +10,13 @@ from telegram.constants import ChatType
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
+    CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
     filters,
 )
 
+from bot.callbacks import PageData, pattern, unpack
 from bot.handlers.common import (
     ascii_number,
     chat_translator,
@@ -26,7 +28,7 @@ from bot.handlers.common import (
 from bot.i18n import Translator
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.views.common import Button, Keys
+from bot.views.common import Button, Keys, plain
 from bot.views.review import review_text
 
 START = "v"  # `/start v<n>`: the review of match n, from a link
@@ -94,7 +96,27 @@ async def start_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     raise ApplicationHandlerStop
 
 
+async def on_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """📝 under the end of a match, in the player's private chat: their review, below it."""
+    query = update.callback_query
+    if query is None:
+        return
+    data = unpack(query.data)
+    message = query.message
+    if not isinstance(data, PageData) or not isinstance(message, Message):
+        await query.answer()
+        return
+    r = runtime(context)
+    t = await chat_translator(context, message.chat.id)
+    if message.chat.type != ChatType.PRIVATE:  # (never in a group: their cards are theirs)
+        await query.answer(plain(t("revision.private", number=data.key)), show_alert=True)
+        return
+    await query.answer()
+    await send_review(context, message, query.from_user, r, t, data.key)
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler(["revision", "review"], revision))
     private_link = filters.ChatType.PRIVATE & filters.Regex(rf"^/start {START}\d+$")
     app.add_handler(CommandHandler("start", start_review, filters=private_link), group=-1)
+    app.add_handler(CallbackQueryHandler(on_review, pattern=pattern(PageData, "v")))

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from babel.numbers import format_decimal
 
 from bot.ai.review import PARTNER, RIVAL, YOU, Moment, Review, Worth
+from bot.callbacks import PageData, pack
 from bot.game import Action, ActionKind, Card
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.i18n import Translator
-from bot.views.common import card_name, card_short
+from bot.views.common import Button, Keys, card_name, card_short, plain
 from bot.views.hints import odds_text
 from bot.views.table import kind_label
 
@@ -159,6 +160,11 @@ def lesson_text(t: Translator, habit: str, cost: float, count: int, matches: int
     )  # fmt: skip
 
 
+def review_keys(t: Translator, table_id: int) -> Keys:
+    """📝 under the end of the match in a player's private chat: their review."""
+    return Keys.of([[Button(t("revision.button"), pack(PageData("v", table_id)))]])
+
+
 def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
     """The review for the web table: its text, and each moment to step through on the replay
     (the hand and step, what was made and what difícil would have made, their worth)."""
@@ -166,7 +172,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
     def moment(m: Moment, praised: bool) -> dict[str, object]:
         return {
             "hand": m.hand, "step": m.step, "praised": praised,
-            "text": praise_text(t, m) if praised else slip_text(t, 0, m),
+            "text": plain(praise_text(t, m) if praised else slip_text(t, 0, m)),
             "made": m.made, "best": m.best, "cost": round(m.cost, 2),
             "made_points": round(m.made_worth.points, 2),
             "best_points": round(m.best_worth.points, 2),
@@ -176,7 +182,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
 
     return {
         "table": review.table_id,
-        "text": review_text(t, review, match),
+        "text": plain(review_text(t, review, match)),
         "moments": [moment(m, False) for m in review.slips]
         + [moment(m, True) for m in review.praise],
         "decisions": review.decisions,
