@@ -85,7 +85,7 @@ def unseen_swapped(
         deal = hand[0]
         assert isinstance(deal, Deal)
         played = {a.card for a in hand[1:] if isinstance(a, Action) and a.card is not None}
-        kept = [[c for c in cards if c in played or s == seat] for s, cards in enumerate(deal.hands)]
+        kept = [[c for c in cards if c in played] for cards in deal.hands]
         pool = [c for c in DECK if c not in played and c not in deal.hands[seat]]
         rng.shuffle(pool)
         dealt = []
