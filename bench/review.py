@@ -1,7 +1,8 @@
 """The review's cost: matches to 30 played by computer players, each seat's review timed (CPU
 time of one core, `time.process_time`), and one review printed as a person reads it.
 
-    python bench/review.py --matches 3 --seed 1 [--players 2] [--show es]
+    python bench/review.py --matches 3 --seed 1 [--players 2] [--levels facil,normal]
+        [--show es] [--seats 0,1]
 """
 
 from __future__ import annotations
@@ -47,13 +48,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--levels", default="facil,normal")
-    parser.add_argument("--show", default="")
+    parser.add_argument("--show", default="", help="print the reviews in this language")
+    parser.add_argument("--seats", default="0,1", help="the seats reviewed")
     args = parser.parse_args()
     levels = tuple(args.levels.split(","))
     times = []
     for index in range(args.matches):
         config, log = match(args.seed + index, args.players, levels)
-        for seat in range(2):
+        for seat in (int(x) for x in args.seats.split(",")):
             wall = time.perf_counter()
             got: Review = review(config, log, seat, table_id=args.seed + index)
             wall = time.perf_counter() - wall

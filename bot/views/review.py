@@ -145,9 +145,10 @@ def review_text(t: Translator, review: Review, match: str) -> str:
         lines.append("")
         lines.append(t("review.praise_title"))
         lines.extend(praise_text(t, m) for m in review.praise)
-    lines.append("")
     worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)
-    lines.append(t("review.how", worlds=worlds))
+    if worlds:
+        lines.append("")
+        lines.append(t("review.how", worlds=worlds))
     return "\n".join(lines)
 
 
