@@ -81,7 +81,9 @@ def worth_text(t: Translator, code: str, w: Worth, pending: str | None) -> str:
     )
     if certain and w.won == 0:
         return t("review.worth.lost", points=number(t, w.points, "0.#"))
-    return t("review.worth.mean", points=signed(t, w.points), odds=odds_text(t, round(w.won * 10)))
+    tenths = round(w.won * 10)
+    odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
+    return t("review.worth.mean", points=signed(t, w.points), odds=odds)
 
 
 def position_text(t: Translator, m: Moment) -> str:
