@@ -14,8 +14,10 @@ score, what was chanted; never a hidden card) and reads only that:
    move's value is the points its side scores from that moment to the end of the hand minus
    the points the other side scores: `cost = EV(difícil's) - EV(made)`, from the person's side.
 
-Within a budget: only decisions with a real choice, at most MAX_MOMENTS of them weighed (the
-chants and answers first: that is where points go), WORLDS worlds each.
+Within a budget: only decisions with a real choice (difícil asked about MAX_ASKED at most), at
+most MAX_MOMENTS where it differs and MAX_PRAISE where it agrees weighed (the chants and answers
+first: that is where points go), WORLDS worlds each; a match to 30 in about two seconds of one
+core (`bench/review.py`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ WORLDS = 48  # worlds a move is weighed over
 CHOICE_WORLDS = 16  # difícil's worlds for its own choice at each decision
 MAX_MOMENTS = 10  # decisions where difícil differs weighed at most (chants and answers first)
 MAX_PRAISE = 5  # decisions where it agrees weighed at most (the highest stakes first)
+MAX_ASKED = 150  # decisions difícil is asked about at most (those with a chant at hand first)
 SHOWN_SLIPS = 3  # the costliest decisions told
 SHOWN_PRAISE = 2  # the best decisions praised
 SLIP = 0.3  # points a decision must cost to be told (and beyond 2 standard errors)
@@ -340,8 +343,13 @@ def review(
     same review)."""
     started = time.process_time()
     found = decisions(config, log, seat)
+    asked = found
+    if len(found) > MAX_ASKED:  # (a long match: the card-only decisions wait their turn)
+        chants = [(o, m) for o, m in found if any(a.kind is not K.PLAY for a in o.actions)]
+        rest = [(o, m) for o, m in found if all(a.kind is K.PLAY for a in o.actions)]
+        asked = (chants + rest)[:MAX_ASKED]
     judged: list[tuple[tuple[int, int], int, Observation, Action, Action]] = []
-    for obs, made in found:
+    for obs, made in asked:
         best = dificils_move(obs, f"review:{table_id}:{seat}:{obs.step}")
         judged.append((_priority(obs, made, best), obs.step, obs, made, best))
     judged.sort(key=lambda x: (x[0], x[1]))

@@ -170,7 +170,8 @@ def review_keys(t: Translator, table_id: int) -> Keys:
 
 def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
     """The review for the web table: its text, and each moment to step through on the replay
-    (the hand and step, what was made and what difícil would have made, their worth)."""
+    (the hand and step, what was made and what difícil would have made, their worth; for a
+    praised moment, `best` is the move it is held against)."""
 
     def moment(m: Moment, praised: bool) -> dict[str, object]:
         return {
