@@ -23,7 +23,17 @@ from telegram.ext import (
 )
 
 from bot.config import Settings
-from bot.handlers import buttons, chats, commands, config, history, league, timers, tournaments
+from bot.handlers import (
+    buttons,
+    chats,
+    commands,
+    config,
+    history,
+    league,
+    review,
+    timers,
+    tournaments,
+)
 from bot.handlers.common import chat_translator
 from bot.i18n import LANGUAGES, translator
 from bot.metrics import Metrics
@@ -36,7 +46,8 @@ from bot.telegram.webhook import Webhook
 log = logging.getLogger(__name__)
 
 COMMANDS = (
-    "nueva", "torneo", "torneos", "tabla", "yo", "historial", "partida", "verificar", "reglas",
+    "nueva", "torneo", "torneos", "tabla", "yo", "historial", "partida", "verificar", "revision",
+    "reglas",
     "ayuda", "cancelar",
     "abandonar", "idioma", "config", "start",
 )  # fmt: skip
@@ -96,7 +107,7 @@ def build_application(
     app.bot_data["metrics"] = metrics
     if clock is not None:
         app.bot_data["clock"] = clock
-    for feature in (chats, commands, config, history, league, tournaments, buttons):
+    for feature in (chats, commands, config, history, league, review, tournaments, buttons):
         feature.register(app)
     app.add_error_handler(on_error)
     return app

@@ -197,7 +197,7 @@ class TourneyData:
         return TourneyData(_int(parts[0]), parts[1], parts[2])
 
 
-PAGE_VIEWS = ("h", "m", "j", "f", "t")
+PAGE_VIEWS = ("h", "m", "j", "f", "t", "v")
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ class PageData:
     """Reading, not playing. `view`: "h" a finished match opened from /historial (a reply
     below the list), "m" a page of a finished match hand by hand (key: its number),
     "j" its JSON export, "f" its deals verified, "t" /tabla (key: 0 all, 2 1v1, 4 2v2; plus
-    100 for this month only)."""
+    100 for this month only), "v" the tapper's review of a match they played."""
 
     PREFIX: ClassVar[str] = "p"
     view: str

@@ -14,10 +14,10 @@ from bot.game import Deal
 from bot.game.record import hands_of
 from bot.handlers.common import ascii_number, chat_translator, in_group, reply, runtime, zone
 from bot.i18n import Translator, translator
-from bot.model.table import Table
+from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.telegram.rows import edit_row
-from bot.views.common import seating_at
+from bot.views.common import Button, Keys, seating_at
 from bot.views.history import export_json, history_view, match_markup, match_pages, verify_text
 
 LISTED = 10
@@ -83,8 +83,7 @@ async def partida(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if found is not None:
         message, r, t, table = found
         pages = await _pages(r, table, t)
-        keys = match_markup(table.id, 0, len(pages), t, _watch(context, r, table))
-        await reply(context, message, pages[0], keys)
+        await reply(context, message, pages[0], _keys(context, r, table, 0, len(pages), t))
 
 
 async def verificar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -92,6 +91,23 @@ async def verificar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if found is not None:
         message, r, t, table = found
         await reply(context, message, await _verify(r, table, t))
+
+
+def _keys(
+    context: ContextTypes.DEFAULT_TYPE,
+    r: Runtime,
+    table: Table,
+    page: int,
+    pages: int,
+    t: Translator,
+) -> Keys:
+    """A match's buttons, and 📝 for the review of who played it (in private: `/start v<n>`,
+    bot/handlers/review.py)."""
+    keys = match_markup(table.id, page, pages, t, _watch(context, r, table))
+    if table.status is TableStatus.FINISHED and context.bot.username:
+        link = f"https://t.me/{context.bot.username}?start=v{table.id}"
+        keys = Keys((*keys, (Button(t("revision.button"), url=link),)))
+    return keys
 
 
 def _watch(context: ContextTypes.DEFAULT_TYPE, r: Runtime, table: Table) -> str | None:
@@ -138,7 +154,7 @@ async def on_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if data.view in ("h", "m"):
         pages = await _pages(r, table, t)
         page = min(data.page, len(pages) - 1)
-        keys = match_markup(table.id, page, len(pages), t, _watch(context, r, table))
+        keys = _keys(context, r, table, page, len(pages), t)
         if data.view == "h":  # from /historial: the match comes below, the list stays
             await reply(context, message, pages[page], keys)
         else:

@@ -16,6 +16,7 @@ from bot.runtime import Runtime
 from bot.telegram.rows import edit_row
 from bot.views.common import Keys
 from bot.views.history import pager
+from bot.views.review import lesson_text
 from bot.views.standings import numbers_text, standings_pages
 
 MODES = frozenset(mode_of(n) for n in SEAT_COUNTS)  # "1v1", "2v2", "3v3"
@@ -106,6 +107,9 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     everywhere = await r.core.history.numbers(user.id)
     bots = await r.core.history.against_bots(user.id)
     text = numbers_text(t, user.full_name, here, everywhere, bots)
+    lesson = await r.core.reviews.lesson(user.id)  # from their reviewed matches (/revision)
+    if lesson is not None:
+        text += "\n" + lesson_text(t, *lesson)
     if is_group(chat):
         played, won = await r.core.tournaments.record_of(chat.id, user.id)
         if played:

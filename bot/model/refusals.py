@@ -60,6 +60,10 @@ class Refused(StrEnum):
     NO_HINTS = "no_hints"  # 💡 at a table without consejos
     HINT_NOT_YOUR_MOVE = "hint_not_your_move"
     HINT_BUSY = "hint_busy"  # 💡 one in flight already, or more asked than can be thought now
+    # a review after the match
+    REVIEW_NO_MATCH = "review_no_match"  # no such match
+    REVIEW_NOT_OVER = "review_not_over"  # still in play, or cancelled before its end
+    REVIEW_NOT_YOURS = "review_not_yours"  # the asker did not play it
     # whoever asks, and where
     BAD_BUTTON = "bad_button"  # data we did not make, or that does not fit
     NEED_PRIVATE = "need_private"

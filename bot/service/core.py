@@ -22,6 +22,7 @@ from bot.service.lobby import Lobby
 from bot.service.mailbox import Judge, Mailbox
 from bot.service.people import People
 from bot.service.play import Play
+from bot.service.review import Reviews
 from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
 from bot.service.unit import Records, Tables
@@ -40,6 +41,7 @@ class Core:
     chats: Chats
     history: History  # finished matches and the league, to read
     tournaments: Tournaments  # a group's tournaments
+    reviews: Reviews  # a review after the match, for each person who played it
     ai: AiPlayers | None = None  # the computer players (`open` seats them; a test may not)
 
     @staticmethod
@@ -61,6 +63,7 @@ class Core:
             turn_seconds=settings.turn_seconds if turn_seconds is None else turn_seconds,
             bot_level=settings.bot_level,
             worker=settings.worker_id,
+            review_workers=settings.ai_workers,
         )
         ai = AiPlayers(
             core.tables,
@@ -84,6 +87,7 @@ class Core:
         turn_seconds: int = 0,
         bot_level: str = "normal",
         worker: str = "main",
+        review_workers: int = 0,
     ) -> Core:
         changes = Changes()
         tables = Tables(store, changes, clock=clock, worker=worker)
@@ -98,7 +102,11 @@ class Core:
             tables, lobby, language=language, turn_seconds=turn_seconds, bot_level=bot_level
         )
         people = People(store, clock=clock)
-        return Core(changes, tables, people, play, lobby, turns, chats, History(store), tournaments)
+        history = History(store)
+        reviews = Reviews(history, workers=review_workers, clock=clock)
+        return Core(
+            changes, tables, people, play, lobby, turns, chats, history, tournaments, reviews
+        )
 
     @staticmethod
     async def check(database: str | Path) -> str | None:
@@ -175,9 +183,10 @@ class Core:
         await self.tournaments.sweep()
 
     def stop(self) -> None:
-        """No more decisions of the computer players (what is committed stays)."""
+        """No more decisions of the computer players (what is committed stays), nor reviews."""
         if self.ai is not None:
             self.ai.close()
+        self.reviews.close()
 
     async def close(self) -> None:
         await self.store.db.close()

@@ -289,3 +289,19 @@ MIGRATIONS.append(
 ALTER TABLE games ADD COLUMN came TEXT
 """
 )
+
+# A review after the match (`bot.ai.review`): each person's, computed once when they first ask
+# and kept as JSON (`bot.storage.reviews`); the user's index reads their reviewed matches for /yo.
+MIGRATIONS.append(
+    """
+CREATE TABLE reviews (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    user_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+CREATE INDEX reviews_user ON reviews (user_id, created_at)
+"""
+)

@@ -33,7 +33,8 @@ from bot.telegram.rows import (
     text_row,
     tourney_row,
 )
-from bot.views.common import Seating, card_name, seating_at, short_name
+from bot.views.common import Keys, Seating, card_name, seating_at, short_name
+from bot.views.review import review_keys
 from bot.views.summary import match_summary
 from bot.views.table import kind_label, rematch_keys, vacated_keys
 from bot.views.tournament import (
@@ -341,7 +342,7 @@ class Planner:
             t = translator(table.language)
             who = await self.who(table)
             text = match_summary(t, who, outcome, table.config.target, again=False)
-            keys = rematch_keys(t, table.id)
+            keys = Keys((*rematch_keys(t, table.id), *review_keys(t, table.id)))  # 🔁, 📝
             rows += [
                 text_row(u, text, markup=keys, key=f"end:{table.id}:{u}") for u in table.players
             ]

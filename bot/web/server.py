@@ -45,6 +45,7 @@ from bot.service.changes import Change, ChangeKind, Refusal
 from bot.service.core import Core
 from bot.views.common import plain, refusal_text, seating_at
 from bot.views.hints import hint_text
+from bot.views.review import review_json
 from bot.views.tournament import people_of
 from bot.web.cards import back_svg, card_svg
 from bot.web.guard import (
@@ -428,6 +429,7 @@ class WebTable:
         app.router.add_post(table + "/handoff", self.handoff)
         app.router.add_post(table + "/rematch", self.rematch)
         app.router.add_get(table + "/replay", self.replay)
+        app.router.add_get(table + "/review", self.review)
         app.router.add_get(table + "/events", self.events)
         app.router.add_get("/api/tourney/{id:[0-9]{1,15}}", self.get_tourney)
         if self.local is not None:
@@ -678,6 +680,22 @@ class WebTable:
         if "gzip" in request.headers.get("Accept-Encoding", ""):
             return web.Response(body=body, content_type=JSON, headers={"Content-Encoding": "gzip"})
         return web.Response(body=gzip.decompress(body), content_type=JSON)
+
+    async def review(self, request: web.Request) -> web.Response:
+        """The viewer's review of a match they played (computed once and kept), as /revision
+        gives it: for them alone; anyone else, or a match not over, is refused and nothing
+        is computed."""
+        viewer = await self._viewer(request)
+        language = language_of(request)
+        number = int(request.match_info["id"])
+        try:
+            found = await asyncio.shield(self.core.reviews.of(number, viewer.user_id))
+        except Refusal as refusal:
+            status = {
+                Refused.REVIEW_NO_MATCH: 404, Refused.REVIEW_NOT_YOURS: 403,
+            }.get(refusal.code, 409)  # fmt: skip
+            return _refused(status, language, refusal)
+        return web.json_response(review_json(translator(language), found, str(number)))
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,

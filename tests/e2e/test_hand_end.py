@@ -66,7 +66,8 @@ async def test_computer_players_have_names_of_their_own(harness: Harness) -> Non
 
 async def test_the_end_of_a_match_reaches_each_player_as_a_new_message(harness: Harness) -> None:
     """A concession ends the match: each player gets a new message (a notification) with the
-    winner and the score and 🔁 Revancha; their last hand message keeps nothing to tap."""
+    winner and the score, 🔁 Revancha and 📝 their review; their last hand message keeps nothing
+    to tap."""
     h = harness
     ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
     await open_table(h, [ana, beto], "1v1 15")
@@ -78,7 +79,7 @@ async def test_the_end_of_a_match_reaches_each_player_as_a_new_message(harness: 
     for user in (ana, beto):
         new = [m for m in h.fake.live(user.id) if plain(m.text).startswith("🏆 ¡Ganó Beto!")]
         assert len(new) == 1 and new[0].message_id != hands[user.id]  # sent, not edited
-        assert [b["text"] for b in new[0].buttons()] == ["🔁 Revancha"]
+        assert [b["text"] for b in new[0].buttons()] == ["🔁 Revancha", "📝 Mi revisión"]
         assert "Tus cartas" not in new[0].text  # no dead hand in it
         last_hand = h.fake.messages[user.id][hands[user.id]]
         assert action_buttons(last_hand) == []  # nothing left to tap there

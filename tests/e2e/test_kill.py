@@ -217,7 +217,7 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
                 # and a message of its own (it notifies): who won, the score, the rematch
                 end = [m for m in fake.live(user_id) if m.text.startswith("🏆")]
                 assert end and final in end[-1].text
-                assert [b["text"] for b in end[-1].buttons()] == ["🔁 Revancha"]
+                assert [b["text"] for b in end[-1].buttons()] == ["🔁 Revancha", "📝 Mi revisión"]
     finally:
         db.close()
     print(f"\nkills survived: {kills}, taps: {taps}, messages lost: 0, duplicates: {duplicates}")

@@ -40,6 +40,7 @@ WORDS = {
         "and": " y ",
         "son_buenas": "son buenas",
         "rematch": "🔁 Revancha",
+        "review": "📝 Mi revisión",
         "counted": "ya sum(?:ó|aron)",
     },
     "en": {
@@ -47,6 +48,7 @@ WORDS = {
         "and": " and ",
         "son_buenas": "son buenas (concedes)",
         "rematch": "🔁 Rematch (revancha)",
+        "review": "📝 My review",
         "counted": "had already scored",
     },
 }
@@ -175,7 +177,8 @@ async def check_transcript(h: Harness, users: list[FakeUser], language: str = "e
                 assert any(said in plain(b) for b in seen), (number, said)
 
     # Each player's own chat tells how it ended in a message of its own (it notifies): the
-    # winner, the score, a rematch button; the last hand message has nothing left to tap.
+    # winner, the score, a rematch button and their review; the last hand message has nothing
+    # left to tap.
     state = table.state
     assert state is not None and state.winner is not None
     winners = words["and"].join(names[state.winner :: 2])
@@ -185,7 +188,7 @@ async def check_transcript(h: Harness, users: list[FakeUser], language: str = "e
         last = plain(mine[-1].text)
         assert f"{winners}" in last and f": {state.scores[state.winner]}" in last, last
         assert "Tus cartas" not in last and "Your cards" not in last  # no dead hand
-        assert [b["text"] for b in mine[-1].buttons()] == [words["rematch"]]
+        assert [b["text"] for b in mine[-1].buttons()] == [words["rematch"], words["review"]]
 
 
 async def test_a_1v1_match_read_back_message_by_message(h: Harness) -> None:

@@ -1,0 +1,396 @@
+"""A review after the match: the decisions that cost a person the most expected points, and the
+ones worth praising, each seen from that person's seat at the time.
+
+The match is replayed from its action log on the engine; at each decision of the seat the
+review takes `observe(state, seat)` (what the person saw then: their cards, the table, the
+score, what was chanted; never a hidden card) and reads only that:
+
+1. **What difícil would have done**: `play_dificil` on that observation (a fixed number of
+   worlds, no clock: the same match always gets the same review).
+2. **What each was worth**: the move made and difícil's are played out over the same worlds
+   (deals of the hidden cards consistent with everything the seat saw, weighted by how well
+   they explain the rivals' chants: difícil's own `Sampler`), each to the end of the hand by
+   difícil's playout players (the person's side then plays as difícil's baseline would). A
+   move's value is the points its side scores from that moment to the end of the hand minus
+   the points the other side scores: `cost = EV(difícil's) - EV(made)`, from the person's side.
+
+Within a budget: only decisions with a real choice (difícil asked about MAX_ASKED at most), at
+most MAX_MOMENTS where it differs and MAX_PRAISE where it agrees weighed (the chants and answers
+first: that is where points go), WORLDS worlds each; a match to 30 in about two seconds of one
+core (`bench/review.py`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.ai.rules import play_normal
+from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
+from bot.game.actions import (
+    ENVIDO_CHANTS,
+    FLOR_CHANTS,
+    TRUCO_CHANTS,
+    Action,
+    ActionKind,
+    AnyAction,
+    Deal,
+)
+from bot.game.cards import Card, envido_value
+from bot.game.events import HandEnded
+from bot.game.observation import Observation, observe
+from bot.game.seats import seats
+from bot.game.state import MatchConfig, MatchState, Pending, Phase, side_of
+
+K = ActionKind
+
+WORLDS = 48  # worlds a move is weighed over
+CHOICE_WORLDS = 16  # difícil's worlds for its own choice at each decision
+MAX_MOMENTS = 10  # decisions where difícil differs weighed at most (chants and answers first)
+MAX_PRAISE = 5  # decisions where it agrees weighed at most (the highest stakes first)
+MAX_ASKED = 150  # decisions difícil is asked about at most (those with a chant at hand first)
+SHOWN_SLIPS = 3  # the costliest decisions told
+SHOWN_PRAISE = 2  # the best decisions praised
+SLIP = 0.3  # points a decision must cost to be told (and beyond 2 standard errors)
+PRAISE = 0.5  # points a decision must gain over the alternative to be praised
+GOOD = Card.parse("3e").strength  # "una carta buena": a three or better
+
+
+@dataclass(frozen=True, slots=True)
+class Worth:
+    """A move's value over the worlds: points (its side's minus the other's, to the hand's end)
+    and the share of the worlds in which its side won the hand."""
+
+    points: float
+    won: float
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One decision of the person, as they saw it, and what it was worth."""
+
+    hand: int
+    step: int
+    dealt: tuple[str, ...]  # their three cards (codes)
+    held: tuple[str, ...]  # the ones still in hand
+    table: tuple[tuple[int, str], ...]  # cards on the table: (who, card), who relative (below)
+    scores: tuple[int, int]  # (their side, the other side), when they decided
+    calls: tuple[tuple[int, str], ...]  # what was chanted this hand: (who, kind)
+    pending: str | None  # the chant they answered, if any
+    envido: int
+    made: str  # the action's code
+    best: str  # difícil's
+    made_worth: Worth
+    best_worth: Worth
+    error: float  # the standard error of the difference
+    habit: str  # what kind of decision (`habit_of`), for /yo
+    worlds: int
+
+    @property
+    def cost(self) -> float:
+        """What the move made cost against difícil's (negative: it was worth more)."""
+        return self.best_worth.points - self.made_worth.points
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    table_id: int
+    seat: int
+    target: int
+    slips: tuple[Moment, ...]  # the costliest, costliest first
+    praise: tuple[Moment, ...]  # the best, best first (best_worth: the alternative's)
+    lessons: tuple[tuple[str, float], ...]  # every slip found: (habit, cost)
+    decisions: int  # decisions with a choice
+    weighed: int  # of them, weighed by playouts
+    seconds: float = field(default=0.0, compare=False)  # CPU time it took
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table_id, "seat": self.seat, "target": self.target,
+            "slips": [_moment_json(m) for m in self.slips],
+            "praise": [_moment_json(m) for m in self.praise],
+            "lessons": [[h, round(c, 3)] for h, c in self.lessons],
+            "decisions": self.decisions, "weighed": self.weighed,
+            "seconds": round(self.seconds, 3),
+        }  # fmt: skip
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Review:
+        return Review(
+            int(data["table"]), int(data["seat"]), int(data["target"]),
+            tuple(_moment_of(m) for m in data["slips"]),
+            tuple(_moment_of(m) for m in data["praise"]),
+            tuple((str(h), float(c)) for h, c in data["lessons"]),
+            int(data["decisions"]), int(data["weighed"]), float(data.get("seconds", 0.0)),
+        )  # fmt: skip
+
+
+def _moment_json(m: Moment) -> dict[str, Any]:
+    return {
+        "hand": m.hand, "step": m.step, "dealt": list(m.dealt), "held": list(m.held),
+        "table": [list(x) for x in m.table], "scores": list(m.scores),
+        "calls": [list(x) for x in m.calls], "pending": m.pending, "envido": m.envido,
+        "made": m.made, "best": m.best,
+        "made_worth": [round(m.made_worth.points, 3), round(m.made_worth.won, 3)],
+        "best_worth": [round(m.best_worth.points, 3), round(m.best_worth.won, 3)],
+        "error": round(m.error, 3), "habit": m.habit, "worlds": m.worlds,
+    }  # fmt: skip
+
+
+def _moment_of(d: dict[str, Any]) -> Moment:
+    return Moment(
+        int(d["hand"]), int(d["step"]), tuple(d["dealt"]), tuple(d["held"]),
+        tuple((int(w), str(c)) for w, c in d["table"]), (int(d["scores"][0]), int(d["scores"][1])),
+        tuple((int(w), str(k)) for w, k in d["calls"]), d["pending"], int(d["envido"]),
+        str(d["made"]), str(d["best"]), Worth(*map(float, d["made_worth"])),
+        Worth(*map(float, d["best_worth"])), float(d["error"]), str(d["habit"]), int(d["worlds"]),
+    )  # fmt: skip
+
+
+# -- who is who, from the person's seat ------------------------------------------------------------
+YOU, PARTNER, RIVAL = 0, 1, 2
+
+
+def relative(config: MatchConfig, seat: int, other: int) -> int:
+    if other == seat:
+        return YOU
+    return PARTNER if other in seats(config.players).partners(seat) else RIVAL
+
+
+# -- the decisions of a seat -----------------------------------------------------------------------
+def decisions(
+    config: MatchConfig, log: Sequence[AnyAction], seat: int
+) -> list[tuple[Observation, Action]]:
+    """Every decision `seat` made with a real choice (more than one distinct legal move), as the
+    seat saw it then, and the move made. A flor's declarations are left out (nothing to weigh)."""
+    state = MatchState(config)
+    found = []
+    for action in log:
+        if isinstance(action, Deal) or action.seat != seat or state.phase is not Phase.PLAY:
+            state.apply(action)
+            continue
+        obs = observe(state, seat)
+        if (
+            len(set(obs.actions)) > 1
+            and obs.pending is not Pending.FLOR
+            and not (action.kind in FLOR_CHANTS or action.kind is K.CON_FLOR_ME_ACHICO)
+        ):
+            found.append((obs, action))
+        state.apply(action)
+    return found
+
+
+def worth(
+    obs: Observation, options: Sequence[Action], seed: str, worlds: int = WORLDS
+) -> tuple[list[Worth], float, int]:
+    """Each option's value over the same worlds (deals of what `obs`'s seat could not see), the
+    standard error of the first two options' difference, and the worlds used."""
+    assert obs.seat is not None
+    seat = obs.seat
+    side = side_of(seat)
+    rng = random.Random(seed)
+    sampler = Sampler(obs, (), rng)
+    against = facing(sampler.rivals)
+    edge = edge_of(obs)
+    points: list[list[float]] = [[] for _ in options]
+    wins: list[list[float]] = [[] for _ in options]
+    weights: list[float] = []
+    base = rng.getrandbits(32)
+    for index in range(worlds):
+        found = sampler.world()
+        if found is None:
+            break
+        world, weight = found
+        for i, option in enumerate(options):
+            state = world.copy()
+            before = (state.scores[0], state.scores[1])
+            ended = [e.winner for e in state.apply(option) if isinstance(e, HandEnded)]
+            if not ended and state.phase is Phase.PLAY:
+                playout(state, seat, random.Random(base + index), sampler.rivals, against, edge,
+                        sampler.personas, ended)  # fmt: skip
+            mine = state.scores[side] - before[side]
+            theirs = state.scores[1 - side] - before[1 - side]
+            points[i].append(float(mine - theirs))
+            won = ended[0] == side if ended else state.winner == side
+            wins[i].append(1.0 if won else 0.0)
+        weights.append(weight)
+    total = sum(weights)
+    if total <= 0:
+        return [Worth(0.0, 0.0) for _ in options], math.inf, 0
+    values = [
+        Worth(
+            sum(w * p for w, p in zip(weights, points[i], strict=True)) / total,
+            sum(w * p for w, p in zip(weights, wins[i], strict=True)) / total,
+        )
+        for i in range(len(options))
+    ]
+    error = 0.0
+    if len(options) > 1:
+        effective = total * total / sum(w * w for w in weights)
+        diffs = [a - b for a, b in zip(points[0], points[1], strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        error = math.sqrt(var / max(effective - 1, 1))
+    return values, error, len(weights)
+
+
+def dificils_move(obs: Observation, seed: str) -> Action:
+    return play_dificil(obs, random.Random(seed), (), worlds=CHOICE_WORLDS, budget=math.inf)
+
+
+def alternative(obs: Observation, made: Action) -> Action | None:
+    """The move a praised decision is held against: the other answer to a chant; for a chant,
+    the card difícil's baseline would have played instead (barred from chanting); None where
+    there is no such move."""
+    kinds = {a.kind: a for a in obs.actions}
+    if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
+        if made.kind is K.NO_QUIERO:
+            return kinds.get(K.QUIERO)
+        return kinds.get(K.NO_QUIERO)
+    if made.kind in TRUCO_CHANTS or made.kind in ENVIDO_CHANTS:
+        cards = tuple(a for a in obs.actions if a.kind is K.PLAY)
+        if not cards:
+            return None
+        return play_normal(replace(obs, actions=cards), random.Random(obs.step))
+    return None
+
+
+def good_cards(cards: Sequence[Card]) -> int:
+    return sum(1 for c in cards if c.strength >= GOOD)
+
+
+def habit_of(obs: Observation, made: Action, best: Action) -> str:
+    """What kind of decision went wrong, in a word /yo can count: "want_truco_weak" (wanting a
+    truco with fewer than two good cards), "refuse_truco", "quiet_envido", ..."""
+    m, b = made.kind, best.kind
+    chant_m = m in TRUCO_CHANTS or m in ENVIDO_CHANTS
+    if obs.pending is Pending.TRUCO:
+        if m is K.NO_QUIERO:
+            return "refuse_truco"
+        if b is K.NO_QUIERO:
+            return "want_truco_weak" if good_cards(obs.cards) < 2 else "want_truco"
+        return "raise_truco" if m in TRUCO_CHANTS else "short_truco"
+    if obs.pending is Pending.ENVIDO:
+        if m is K.NO_QUIERO:
+            return "refuse_envido"
+        if b is K.NO_QUIERO:
+            return "want_envido"
+        return "raise_envido" if m in ENVIDO_CHANTS else "short_envido"
+    if m is K.MAZO:
+        return "mazo"
+    if b is K.MAZO:
+        return "no_mazo"
+    if chant_m and not (b in TRUCO_CHANTS or b in ENVIDO_CHANTS):
+        return "chant_truco" if m in TRUCO_CHANTS else "chant_envido"
+    if b in TRUCO_CHANTS and m not in TRUCO_CHANTS:
+        return "quiet_truco"
+    if b in ENVIDO_CHANTS and m not in ENVIDO_CHANTS:
+        return "quiet_envido"
+    return "card"
+
+
+def _priority(obs: Observation, made: Action, best: Action) -> tuple[int, int]:
+    """Which decisions to weigh first: where difícil differs on a chant or an answer, then on
+    a card; where it agrees, answers and chants by what is at stake (3: never weighed)."""
+    chant = obs.pending is not None or made.kind is not K.PLAY or best.kind is not K.PLAY
+    if made != best:
+        return (0 if chant else 1), 0
+    return (2 if chant else 3), -obs.hand_value - (obs.pending is not None)
+
+
+def _moment(
+    config: MatchConfig, obs: Observation, made: Action, best: Action, seed: str
+) -> Moment | None:
+    assert obs.seat is not None
+    (made_w, best_w), error, count = worth(obs, (made, best), seed)
+    if count == 0:
+        return None
+    side = side_of(obs.seat)
+    rel = [relative(config, obs.seat, s) for s in range(config.players)]
+    return Moment(
+        hand=obs.hand_number,
+        step=obs.step,
+        dealt=tuple(c.code for c in obs.dealt),
+        held=tuple(c.code for c in obs.cards),
+        table=tuple((rel[s], c.code) for r in obs.rounds for s, c in r),
+        scores=(obs.scores[side], obs.scores[1 - side]),
+        calls=tuple((rel[s], k.value) for s, k in obs.calls),
+        pending=obs.pending_chant.value if obs.pending_chant is not None else None,
+        envido=envido_value(obs.dealt) if obs.dealt else 0,
+        made=made.code,
+        best=best.code,
+        made_worth=made_w,
+        best_worth=best_w,
+        error=error,  # (of made - best: the same size as of best - made)
+        habit=habit_of(obs, made, best),
+        worlds=count,
+    )
+
+
+def review(
+    config: MatchConfig,
+    log: Sequence[AnyAction],
+    seat: int,
+    table_id: int = 0,
+    max_moments: int = MAX_MOMENTS,
+    max_praise: int = MAX_PRAISE,
+) -> Review:
+    """The review of `seat`'s play in the match of `log` (deterministic: the same match, the
+    same review)."""
+    started = time.process_time()
+    found = decisions(config, log, seat)
+    asked = found
+    if len(found) > MAX_ASKED:  # (a long match: the card-only decisions wait their turn)
+        chants = [(o, m) for o, m in found if any(a.kind is not K.PLAY for a in o.actions)]
+        rest = [(o, m) for o, m in found if all(a.kind is K.PLAY for a in o.actions)]
+        asked = (chants + rest)[:MAX_ASKED]
+    judged: list[tuple[tuple[int, int], int, Observation, Action, Action]] = []
+    for obs, made in asked:
+        best = dificils_move(obs, f"review:{table_id}:{seat}:{obs.step}")
+        judged.append((_priority(obs, made, best), obs.step, obs, made, best))
+    judged.sort(key=lambda x: (x[0], x[1]))
+    slips: list[Moment] = []
+    praise: list[Moment] = []
+    differs = agrees = 0
+    for (prio, _), _, obs, made, best in judged:
+        seed = f"review:{table_id}:{seat}:{obs.step}:worth"
+        if prio < 2 and differs < max_moments:
+            moment = _moment(config, obs, made, best, seed)
+            differs += 1
+            if moment is not None and moment.cost > max(SLIP, 2 * moment.error):
+                slips.append(moment)
+        elif prio == 2 and agrees < max_praise:
+            other = alternative(obs, made)
+            if other is None or other == made:
+                continue
+            moment = _moment(config, obs, made, other, seed)
+            agrees += 1
+            if moment is not None and -moment.cost > max(PRAISE, 2 * moment.error):
+                praise.append(moment)
+    slips.sort(key=lambda m: -m.cost)
+    praise.sort(key=lambda m: m.cost)
+    return Review(
+        table_id, seat, config.target,
+        tuple(slips[:SHOWN_SLIPS]), tuple(praise[:SHOWN_PRAISE]),
+        tuple((m.habit, m.cost) for m in slips), len(found), differs + agrees,
+        time.process_time() - started,
+    )  # fmt: skip
+
+
+def lessons(reviews: Sequence[Review], least: int = 2) -> tuple[str, float, int] | None:
+    """What a person does most often that costs them points, over their reviews: the habit with
+    the most slips (at least `least`), its mean cost per time and how many times."""
+    counted: dict[str, list[float]] = {}
+    for r in reviews:
+        for habit, cost in r.lessons:
+            counted.setdefault(habit, []).append(cost)
+    if not counted:
+        return None
+    habit, costs = max(counted.items(), key=lambda kv: (len(kv[1]), sum(kv[1])))
+    if len(costs) < least:
+        return None
+    return habit, sum(costs) / len(costs), len(costs)

@@ -1,0 +1,122 @@
+"""/revision <n> (/review): a person's review of a match they played, in their private chat;
+and the link the group's /partida and the end of a match offer (`/start v<n>`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Message, Update, User
+from telegram.constants import ChatType
+from telegram.ext import (
+    Application,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    filters,
+)
+
+from bot.callbacks import PageData, pattern, unpack
+from bot.handlers.common import (
+    ascii_number,
+    chat_translator,
+    refusal_text,
+    reply,
+    runtime,
+    see,
+)
+from bot.i18n import Translator
+from bot.runtime import Runtime
+from bot.service.changes import Refusal
+from bot.views.common import Button, Keys, plain
+from bot.views.review import review_text
+
+START = "v"  # `/start v<n>`: the review of match n, from a link
+
+
+def review_link(username: str | None, number: int) -> str | None:
+    """The link that opens the bot's private chat asking for match `number`'s review."""
+    return f"https://t.me/{username}?start={START}{number}" if username else None
+
+
+async def send_review(
+    context: ContextTypes.DEFAULT_TYPE,
+    message: Message,
+    user: User,
+    r: Runtime,
+    t: Translator,
+    number: int,
+) -> None:
+    """The asker's review of match `number` (refused clearly when it is not theirs to have)."""
+    reviews = r.core.reviews
+    try:
+        table, _ = await reviews.playable(number, user.id)
+        if await reviews.store.get(table.id, user.id) is None:
+            await reply(context, message, t("revision.working", number=number))
+        found = await reviews.of(number, user.id)
+    except Refusal as refusal:
+        await reply(context, message, refusal_text(t, refusal))
+        return
+    await reply(context, message, review_text(t, found, str(number)))
+
+
+async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    r = runtime(context)
+    t = await chat_translator(context, chat.id)
+    args = context.args or []
+    number = ascii_number(args[0].lstrip("#")) if len(args) == 1 else None
+    if chat.type != ChatType.PRIVATE:  # their cards are theirs: never in the group
+        link = review_link(context.bot.username, number) if number is not None else None
+        keys = Keys.of([[Button(t("revision.button"), url=link)]]) if link else None
+        await reply(context, message, t("revision.private", number=number or "&lt;n&gt;"), keys)
+        return
+    await see(r, user, can_dm=True)
+    if number is None:
+        await reply(context, message, t("revision.usage"))
+        return
+    await send_review(context, message, user, r, t, number)
+
+
+async def start_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """`/start v<n>` in private (a review link): the review, and no other /start answer."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    payload = (context.args or [""])[0]
+    number = ascii_number(payload[len(START) :])
+    if number is None:
+        return  # not a review link after all: /start answers as ever
+    r = runtime(context)
+    await see(r, user, can_dm=True)
+    t = await chat_translator(context, chat.id)
+    await send_review(context, message, user, r, t, number)
+    raise ApplicationHandlerStop
+
+
+async def on_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """📝 under the end of a match, in the player's private chat: their review, below it."""
+    query = update.callback_query
+    if query is None:
+        return
+    data = unpack(query.data)
+    message = query.message
+    if not isinstance(data, PageData) or not isinstance(message, Message):
+        await query.answer()
+        return
+    r = runtime(context)
+    t = await chat_translator(context, message.chat.id)
+    if message.chat.type != ChatType.PRIVATE:  # (never in a group: their cards are theirs)
+        await query.answer(plain(t("revision.private", number=data.key)), show_alert=True)
+        return
+    await query.answer()
+    await send_review(context, message, query.from_user, r, t, data.key)
+
+
+def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    app.add_handler(CommandHandler(["revision", "review"], revision))
+    private_link = filters.ChatType.PRIVATE & filters.Regex(rf"^/start {START}\d+$")
+    app.add_handler(CommandHandler("start", start_review, filters=private_link), group=-1)
+    app.add_handler(CallbackQueryHandler(on_review, pattern=pattern(PageData, "v")))

@@ -1,0 +1,193 @@
+"""🔎 A review after the match in words: the decisions that cost the most, each as the person
+saw it, what they did and what difícil would have done, with what each was worth; the good
+decisions; and, for /yo, what a person does most often that costs them points."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from babel.numbers import format_decimal
+
+from bot.ai.review import PARTNER, RIVAL, YOU, Moment, Review, Worth
+from bot.callbacks import PageData, pack
+from bot.game import Action, ActionKind, Card
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
+from bot.i18n import Translator
+from bot.views.common import Button, Keys, card_name, card_short, plain
+from bot.views.hints import odds_text
+from bot.views.table import kind_label
+
+K = ActionKind
+WHO = {YOU: "review.who.you", PARTNER: "review.who.partner", RIVAL: "review.who.rival"}
+
+
+def number(t: Translator, value: float, pattern: str = "0.0") -> str:
+    """ "1,8" in Spanish, "1.8" in English."""
+    return format_decimal(abs(value), format=pattern, locale=t.language)
+
+
+def signed(t: Translator, value: float) -> str:
+    """ "+1,2", "−0,8" (a true minus sign), "0,0"."""
+    shown = number(t, value)
+    if round(value, 1) == 0:
+        return shown
+    return ("+" if value > 0 else "−") + shown
+
+
+def bare(t: Translator, kind: ActionKind) -> str:
+    """A chant's name inside a sentence: "truco", "real envido"."""
+    label = kind_label(t, kind).strip("¡!")
+    return label[:1].lower() + label[1:]
+
+
+def inner(text: str) -> str:
+    """A sentence's subject inside another sentence: "querer el retruco"."""
+    return text[:1].lower() + text[1:]
+
+
+def cards_line(t: Translator, codes: Sequence[str]) -> str:
+    """ "2🍷 y 4🪵"."""
+    shown = [card_short(Card.parse(c)) for c in codes]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return t("review.and", first=", ".join(shown[:-1]), last=shown[-1])
+
+
+def act_text(t: Translator, m: Moment, code: str) -> str:
+    """A move as the subject of a sentence: "Querer el retruco", "Tirar el 4 de copa 🍷"."""
+    action = Action.parse(code)
+    kind = action.kind
+    pending = K(m.pending) if m.pending else None
+    if kind is K.PLAY and action.card is not None:
+        return t("review.act.play", card=card_name(t, action.card))
+    if kind is K.MAZO:
+        return t("review.act.mazo")
+    if kind in (K.QUIERO, K.NO_QUIERO) and pending is not None:
+        key = "review.act.want" if kind is K.QUIERO else "review.act.refuse"
+        return t(key, chant=t(f"review.the.{pending.value}"))
+    if kind in TRUCO_CHANTS or kind in ENVIDO_CHANTS:
+        if pending is not None:
+            return t("review.act.raise", chant=bare(t, kind), over=t(f"review.the.{pending.value}"))
+        return t("review.act.chant", chant=bare(t, kind))
+    return kind_label(t, kind)
+
+
+def worth_text(t: Translator, code: str, w: Worth, pending: str | None) -> str:
+    """What a move was worth: "perdías 2" where it gives the hand away, else its mean points and
+    how often the hand was theirs."""
+    action = Action.parse(code)
+    certain = action.kind is K.MAZO or (
+        action.kind is K.NO_QUIERO and pending in {k.value for k in TRUCO_CHANTS}
+    )
+    if certain and w.won == 0:
+        return t("review.worth.lost", points=number(t, w.points, "0.#"))
+    tenths = round(w.won * 10)
+    odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
+    return t("review.worth.mean", points=signed(t, w.points), odds=odds)
+
+
+def position_text(t: Translator, m: Moment) -> str:
+    """ "Mano 7 · ibas 12 a 18 · en la mesa: 7🍷 (rival) · se cantó: truco (vos)"."""
+    parts = [t("review.hand", hand=m.hand, mine=m.scores[0], theirs=m.scores[1])]
+    if m.table:
+        shown = ", ".join(f"{card_short(Card.parse(c))} ({t(WHO[w])})" for w, c in m.table)
+        parts.append(t("review.on_table", cards=shown))
+    if m.calls:
+        said = ", ".join(f"{bare(t, K(k))} ({t(WHO[w])})" for w, k in m.calls)
+        parts.append(t("review.called", calls=said))
+    return " · ".join(parts)
+
+
+def held_text(t: Translator, m: Moment) -> str:
+    """The cards a decision was made with: the ones in hand (for a card played, the three
+    dealt), with the envido where an envido was at stake."""
+    card = Action.parse(m.made).kind is K.PLAY and Action.parse(m.best).kind is K.PLAY
+    held = cards_line(t, m.dealt if card or len(m.held) < 2 else m.held)
+    envido = {k.value for k in ENVIDO_CHANTS}
+    kinds = {Action.parse(m.made).kind.value, Action.parse(m.best).kind.value, m.pending}
+    if kinds & envido:
+        return t("review.with_envido", cards=held, envido=m.envido)
+    return held
+
+
+def slip_text(t: Translator, index: int, m: Moment) -> str:
+    held = held_text(t, m)
+    head = t("review.slip", act=act_text(t, m, m.made), cards=held, cost=number(t, m.cost))
+    head = f"{index}. {head}" if index else head
+    made = t("review.you_did", move=inner(act_text(t, m, m.made)),
+             worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
+    best = t("review.dificil_did", move=inner(act_text(t, m, m.best)),
+             worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
+    return "\n".join([head, "   " + position_text(t, m), "   " + made, "   " + best])
+
+
+def praise_text(t: Translator, m: Moment) -> str:
+    held = held_text(t, m)
+    head = t(
+        "review.praise", act=act_text(t, m, m.made), cards=held, gain=number(t, -m.cost),
+    )  # fmt: skip
+    made = t("review.you_did", move=inner(act_text(t, m, m.made)),
+             worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
+    other = t("review.instead", move=inner(act_text(t, m, m.best)),
+              worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
+    return "\n".join([head, "   " + position_text(t, m), "   " + made, "   " + other])
+
+
+def review_text(t: Translator, review: Review, match: str) -> str:
+    """The whole review, for the person alone (their private chat)."""
+    lines = [t("review.title", number=match), t("review.intro", count=review.decisions)]
+    lines.append("")
+    if review.slips:
+        lines.append(t("review.slips_title"))
+        for i, m in enumerate(review.slips, start=1):
+            lines.append(slip_text(t, i, m))
+    else:
+        lines.append(t("review.no_slips"))
+    if review.praise:
+        lines.append("")
+        lines.append(t("review.praise_title"))
+        lines.extend(praise_text(t, m) for m in review.praise)
+    worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)
+    if worlds:
+        lines.append("")
+        lines.append(t("review.how", worlds=worlds))
+    return "\n".join(lines)
+
+
+def lesson_text(t: Translator, habit: str, cost: float, count: int, matches: int) -> str:
+    """/yo's line: "🔎 Lo que más te cuesta: querés el truco con menos de dos cartas buenas:
+    −0,6 por vez (4 veces en 3 partidas revisadas)"."""
+    return t(
+        "yo.lesson", habit=t(f"review.habit.{habit}"), cost=number(t, cost), count=count,
+        matches=matches,
+    )  # fmt: skip
+
+
+def review_keys(t: Translator, table_id: int) -> Keys:
+    """📝 under the end of the match in a player's private chat: their review."""
+    return Keys.of([[Button(t("revision.button"), pack(PageData("v", table_id)))]])
+
+
+def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
+    """The review for the web table: its text, and each moment to step through on the replay
+    (the hand and step, what was made and what difícil would have made, their worth; for a
+    praised moment, `best` is the move it is held against)."""
+
+    def moment(m: Moment, praised: bool) -> dict[str, object]:
+        return {
+            "hand": m.hand, "step": m.step, "praised": praised,
+            "text": plain(praise_text(t, m) if praised else slip_text(t, 0, m)),
+            "made": m.made, "best": m.best, "cost": round(m.cost, 2),
+            "made_points": round(m.made_worth.points, 2),
+            "best_points": round(m.best_worth.points, 2),
+            "made_won": round(m.made_worth.won, 2), "best_won": round(m.best_worth.won, 2),
+            "dealt": list(m.dealt), "scores": list(m.scores),
+        }  # fmt: skip
+
+    return {
+        "table": review.table_id,
+        "text": plain(review_text(t, review, match)),
+        "moments": [moment(m, False) for m in review.slips]
+        + [moment(m, True) for m in review.praise],
+        "decisions": review.decisions,
+    }
