@@ -10,11 +10,12 @@ costs one edit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.game.events import HandDealt
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
-from bot.model.outbox import Outgoing, Planned
+from bot.model.outbox import POST, Outgoing, Planned
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind
 from bot.service.mailbox import Mailbox
@@ -33,7 +34,8 @@ from bot.telegram.rows import (
     tourney_row,
 )
 from bot.views.common import Seating, card_name, seating_at, short_name
-from bot.views.summary import match_summary
+from bot.views.lobby import practice_text
+from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
 from bot.views.tournament import (
     champion_text,
@@ -74,7 +76,9 @@ class Planner:
             # A tournament's match is played in private chats (and on the web table): the
             # group gets the tournament's bracket and results, not a board per match, which
             # keeps a round of many matches within the group's few messages a minute.
-            return await self._tourney_table(change)
+            return await self._private_table(change)
+        if table.chat_id > 0:  # a practice: its place is the player's private chat
+            return await self._private_table(change)
         if kind is ChangeKind.OPENED:
             return [lobby_row(table), new_join_record(table.id)]
         if kind is ChangeKind.LOBBY:
@@ -166,39 +170,61 @@ class Planner:
                 rows.append(text_row(tour.chat_id, text, tour.thread_id))
         return rows
 
-    async def _tourney_table(self, change: Change) -> list[Outgoing]:
-        """What a tournament's match says, all of it in its players' private chats."""
+    async def _private_table(self, change: Change) -> list[Outgoing]:
+        """What a table played in private chats says, all of it there: a tournament's match
+        (each player's chat), or a practice (its place is the player's own chat, where the
+        hand message is the board too)."""
         table = change.the_table
         kind = change.kind
         t = translator(table.language)
+        practice = table.tournament is None
         if kind is ChangeKind.STARTED:
-            rows = await self._match_notices(table)
+            rows = await self._match_notices(table) if not practice else [
+                text_row(table.chat_id, practice_text(t, table, await self.people.at(table)))
+            ]  # fmt: skip
             return rows + [hand_row(table, u, loud=True) for u in table.players]
         if kind in (ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.MOVED):
             return []
-        if kind is ChangeKind.REMIND:  # in private only (no mention in the group)
-            return [r for r in await self._reminders(table) if r.chat_id != table.chat_id]
+        if kind is ChangeKind.REMIND:  # in private only (no mention meant for a group)
+            return await self._reminders(table, in_group=False)
         if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
             return [hand_row(table, u) for u in table.players] if table.state else []
         if kind is ChangeKind.SIGN:
-            return [r for r in await self._sign(change) if r.chat_id != table.chat_id]
+            rows = await self._sign(change)
+            return rows if practice else [r for r in rows if r.chat_id != table.chat_id]
         said = await self._said(change)
         # (a seat left empty: its partners choose there, in private, as in the group)
         keys = vacated_keys(t, table.id) if kind is ChangeKind.VACATED else None
         rows = [text_row(u, said, markup=keys) for u in table.players] if said else []
         over = table.state is not None and table.state.is_over
         if kind is ChangeKind.CONCEDED or over:
-            rows += [hand_row(table, u, urgent=u == change.tapper) for u in table.players]
-            outcome = table.outcome
-            if outcome is not None:
-                who = await self.who(table)
-                text = match_summary(t, who, outcome, table.config.target, again=False)
-                rows += [text_row(u, text, key=f"end:{table.id}:{u}") for u in table.players]
-            return rows
+            # the last hand's edit first, then the end (each in its chat, in this order)
+            rows += [final(hand_row(table, u, urgent=u == change.tapper)) for u in table.players]
+            return rows + await self._private_endings(table, again=practice)
         if kind in (ChangeKind.VACATED, ChangeKind.BOT_IN):
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.ACTION:
             rows += self._hands_after(change)
+        return rows
+
+    async def _private_endings(self, table: Table, again: bool) -> list[Outgoing]:
+        """Each player's own end of the match, in the second person ("🏆 ¡Ganaste 15 a 9!"),
+        a new message that notifies; with `again`, 🔁 Revancha under it. (A tournament's next
+        step for the player, when it has one, is a line `private_ending` takes as `next_step`.)
+        """
+        outcome = table.outcome
+        if outcome is None:
+            return []
+        t = translator(table.language)
+        who = await self.who(table)
+        keys = rematch_keys(t, table.id) if again else None
+        rows = []
+        for user in table.players:
+            seat = table.seat_of(user)
+            if seat is None:
+                continue
+            text = private_ending(t, who, outcome, table.geometry.side(seat), seat, table.state)
+            rows.append(text_row(user, text, markup=keys, key=f"end:{table.id}:{user}"))
         return rows
 
     async def _match_notices(self, table: Table) -> list[Outgoing]:
@@ -217,9 +243,9 @@ class Planner:
     async def who(self, table: Table) -> Seating:
         return seating_at(translator(table.language), table, await self.people.at(table))
 
-    async def _reminders(self, table: Table) -> list[Outgoing]:
-        """Half the time is gone: each person the game waits on, in private and with a
-        mention in the group."""
+    async def _reminders(self, table: Table, in_group: bool = True) -> list[Outgoing]:
+        """Half the time is gone: each person the game waits on, in private and (`in_group`)
+        with a mention in the group."""
         if table.state is None or not table.deadline:
             return []
         t = translator(table.language)
@@ -234,10 +260,11 @@ class Planner:
             name = short_name(names.get(user, "?"))
             mention = f'<a href="tg://user?id={user}">{name}</a>'
             key = f"remind:{table.id}:{step}:{user}"
-            rows.append(
-                text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
-                         table.thread_id, key=key)
-            )  # fmt: skip
+            if in_group:
+                rows.append(
+                    text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
+                             table.thread_id, key=key)
+                )  # fmt: skip
             rows.append(text_row(user, t("timeout.remind", name=name, seconds=left), key=key))
         return rows
 
@@ -273,7 +300,7 @@ class Planner:
         # one coalesced message per group, so the group is never more than a call behind.
         over = table.state is not None and table.state.is_over
         if over or table.status is TableStatus.PLAYING:
-            rows.append(board_row(table))
+            rows.append(final(board_row(table)) if over else board_row(table))
         if over:
             rows += await self._match_over(table, change.tapper)
         if over or not table.is_open:
@@ -301,22 +328,20 @@ class Planner:
         return rows
 
     async def _match_over(self, table: Table, actor: int | None = None) -> list[Outgoing]:
-        """The last board, the group's end of the match, everyone's last hand (the match's
-        last hand told whole; the hand of whoever ended it goes first, as after any tap), and
-        to each player a new message, so that it notifies: who won, the final score, and
-        🔁 Revancha."""
+        """The group's end of the match (after the board's last edit, which goes first, in
+        order: `final`), everyone's last hand (the match's last hand told whole; the hand of
+        whoever ended it goes first, as after any tap), and to each player a new message, so
+        that it notifies: the end in the second person, and 🔁 Revancha."""
         rows = []
         outcome = table.outcome
         if outcome is not None and outcome.conceded:
             rows.append(close_row(table, "match.ended_board"))
         rows.append(match_end_row(table))
-        rows += [hand_row(table, u, urgent=u == actor) for u in table.players]
-        if outcome is not None:
-            t = translator(table.language)
-            who = await self.who(table)
-            text = match_summary(t, who, outcome, table.config.target, again=False)
-            keys = rematch_keys(t, table.id)
-            rows += [
-                text_row(u, text, markup=keys, key=f"end:{table.id}:{u}") for u in table.players
-            ]
-        return rows
+        rows += [final(hand_row(table, u, urgent=u == actor)) for u in table.players]
+        return rows + await self._private_endings(table, again=True)
+
+
+def final(row: Outgoing) -> Outgoing:
+    """A board's or hand's last edit, sent in its place among the new messages (before the
+    end of the match decided after it) rather than as a refresh that waits behind them."""
+    return replace(row, priority=POST)

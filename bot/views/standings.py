@@ -202,6 +202,40 @@ def numbers_text(
     return "\n".join(lines)
 
 
+def league_line(
+    t: Translator, changes: Sequence[RatingChange], rows: Sequence[Standing] = ()
+) -> str | None:
+    """The league after the match in one paragraph, for the group's end of the match: each
+    ranked player's place and level with its change (rounded once, so before + change = after
+    as shown), and those not ranked yet together, by how many matches they have left
+    ("Ana y Beto: a la tabla en 4 partidas más"), said once for all."""
+    ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
+    place = {r.user_id: pos for pos, r in enumerate(ranked, start=1)}
+    of = {r.user_id: r for r in rows}
+    parts = []
+    waiting: dict[int, list[str]] = {}
+    for change in changes:
+        name = escape(_name(change.name, 20))
+        row = of.get(change.user_id)
+        if row is None:
+            continue
+        if change.user_id not in place:
+            waiting.setdefault(PROVISIONAL_MATCHES - row.played, []).append(name)
+            continue
+        before, after = round(change.before, 1), round(change.after, 1)
+        parts.append(
+            t("match.rating_short", name=name, place=place[change.user_id],
+              after=f"{after:.1f}", delta=f"{after - before:+.1f}")
+        )  # fmt: skip
+    for left in sorted(waiting):
+        names = waiting[left]
+        joined = (
+            names[0] if len(names) == 1 else t("side.pair", a=", ".join(names[:-1]), b=names[-1])
+        )
+        parts.append(t("match.provisional", names=joined, count=left))
+    return t("match.league", parts=" · ".join(parts)) if parts else None
+
+
 def rating_lines(
     t: Translator, changes: Sequence[RatingChange], rows: Sequence[Standing] = ()
 ) -> list[str]:
