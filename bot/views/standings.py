@@ -207,8 +207,8 @@ def league_line(
 ) -> str | None:
     """The league after the match in one paragraph, for the group's end of the match: each
     ranked player's place and level with its change (rounded once, so before + change = after
-    as shown), and those not ranked yet together, by how many matches they have left
-    ("Ana y Beto: a la tabla en 4 partidas más"), said once for all."""
+    as shown) in a line, and those not ranked yet together, by how many matches they have
+    left ("Ana y Beto entran a /tabla en 4 partidas más"): said once for all."""
     ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
     place = {r.user_id: pos for pos, r in enumerate(ranked, start=1)}
     of = {r.user_id: r for r in rows}
@@ -227,13 +227,15 @@ def league_line(
             t("match.rating_short", name=name, place=place[change.user_id],
               after=f"{after:.1f}", delta=f"{after - before:+.1f}")
         )  # fmt: skip
+    lines = [t("match.league", parts=" · ".join(parts))] if parts else []
     for left in sorted(waiting):
         names = waiting[left]
-        joined = (
-            names[0] if len(names) == 1 else t("side.pair", a=", ".join(names[:-1]), b=names[-1])
-        )
-        parts.append(t("match.provisional", names=joined, count=left))
-    return t("match.league", parts=" · ".join(parts)) if parts else None
+        if len(names) == 1:
+            lines.append(t("match.provisional", names=names[0], count=left))
+        else:
+            joined = t("side.pair", a=", ".join(names[:-1]), b=names[-1])
+            lines.append(t("match.provisional_many", names=joined, count=left))
+    return "\n".join(lines) if lines else None
 
 
 def rating_lines(

@@ -116,7 +116,9 @@ def match_summary(
     score in fósforos (and, with `again`, what to do next)."""
     lines = []
     winner = outcome.winner
-    if winner is not None:
+    if winner is not None and outcome.conceded:  # the score says little: who left says it
+        lines.append(t("match.winner", side=who.side(t, winner), count=who.size(winner)))
+    elif winner is not None:
         loser = 1 - winner
         scores = outcome.scores
         lines.append(
@@ -132,7 +134,6 @@ def match_summary(
     how = how_it_ended(t, who, state, outcome, target)
     if how:
         lines.append(how)
-    lines.append("")
     lines += score_lines(t, who, outcome.scores, target)
     if again:
         lines.append("")
@@ -173,12 +174,10 @@ def private_ending(
     if outcome.winner is None:
         head = t("match.cancelled")
     else:
-        won = outcome.winner == side
-        if partners:
-            key = "match.you_won_with" if won else "match.you_lost_with"
-            head = t(key, partners=both(t, partners), mine=mine, theirs=theirs)
-        else:
-            head = t("match.you_won" if won else "match.you_lost", mine=mine, theirs=theirs)
+        key = "match.you_won" if outcome.winner == side else "match.you_lost"
+        key += "_with" if partners else ""
+        key += "_left" if outcome.conceded else ""  # (the score then says little)
+        head = t(key, partners=both(t, partners), mine=mine, theirs=theirs)
     lines = [head]
     if outcome.conceded and outcome.seat == seat:
         lines.append(t("how.you_left", mine=mine, theirs=theirs))
@@ -187,7 +186,6 @@ def private_ending(
         if how:
             lines.append(how)
     if target:
-        lines.append("")
         lines += score_lines(t, who, outcome.scores, target)
     if next_step:
         lines += ["", next_step]
