@@ -214,7 +214,7 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
                 assert f"🏁 <b>Mano {state.hand_number}</b>" in shown.text
                 assert shown.buttons() == []  # a finished hand leaves nothing to tap
                 # and a message of its own (it notifies): who won, the score, the rematch
-                end = [m for m in fake.live(user_id) if m.text.startswith("🏆")]
+                end = [m for m in fake.live(user_id) if m.text.startswith(("🏆", "🥈"))]
                 assert end and final in end[-1].text
                 assert [b["text"] for b in end[-1].buttons()] == ["🔁 Revancha"]
     finally:
