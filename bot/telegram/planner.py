@@ -33,7 +33,7 @@ from bot.telegram.rows import (
     text_row,
     tourney_row,
 )
-from bot.views.common import Seating, card_name, seating_at, short_name
+from bot.views.common import Seating, card_name, mark_first, seating_at, short_name
 from bot.views.lobby import practice_text
 from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
@@ -207,11 +207,12 @@ class Planner:
             rows += self._hands_after(change)
         return rows
 
-    async def _private_endings(self, table: Table, again: bool) -> list[Outgoing]:
+    async def _private_endings(
+        self, table: Table, again: bool, next_steps: dict[int, str] | None = None
+    ) -> list[Outgoing]:
         """Each player's own end of the match, in the second person ("🏆 ¡Ganaste 15 a 9!"),
-        a new message that notifies; with `again`, 🔁 Revancha under it. (A tournament's next
-        step for the player, when it has one, is a line `private_ending` takes as `next_step`.)
-        """
+        a new message that notifies; with `again`, 🔁 Revancha under it. `next_steps`: per
+        player, the line that closes it (a tournament's: "Pasás a semifinales")."""
         outcome = table.outcome
         if outcome is None:
             return []
@@ -223,7 +224,9 @@ class Planner:
             seat = table.seat_of(user)
             if seat is None:
                 continue
-            text = private_ending(t, who, outcome, table.geometry.side(seat), seat, table.state)
+            side = table.geometry.side(seat)
+            step = (next_steps or {}).get(user)
+            text = private_ending(t, who, outcome, side, seat, table.state, step)
             rows.append(text_row(user, text, markup=keys, key=f"end:{table.id}:{user}"))
         return rows
 
@@ -284,10 +287,11 @@ class Planner:
         for seat in table.geometry.partners(change.seat):
             partner = table.seats[seat]
             if partner is not None and partner > 0:
-                text = t("sign.received", name=name, sign=sign, meaning=meaning)
+                text = mark_first(t("sign.received", name=name, sign=sign, meaning=meaning), who)
                 rows.append(text_row(partner, text, key=key))
         for rival in change.caught_by:
             caught = t("sign.caught", rival=who.seat(rival), name=name, sign=sign, meaning=meaning)
+            caught = mark_first(caught, who)
             rows.append(text_row(table.chat_id, caught, table.thread_id, key=f"{key}:{rival}"))
         if change.actor is not None:
             rows.append(hand_row(table, change.actor, urgent=True))

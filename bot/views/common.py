@@ -117,9 +117,17 @@ class Keys(tuple[tuple[Button, ...], ...]):
 
 @dataclass(frozen=True)
 class Seating:
-    """Who sits where, with their names ready for HTML."""
+    """Who sits where, with their names ready for HTML. A computer player's name is bare
+    ("Lola"): its 🤖 is added where it tells (`marked`, `mark_first`), not on every line."""
 
     names: tuple[str, ...]  # per seat, escaped
+    bots: tuple[int, ...] = ()  # the seats of computer players
+
+    def marked(self, seat: int) -> str:
+        """A seat's name with 🤖 when a computer player sits there (a lobby, a first mention)."""
+        if seat in self.bots:
+            return f"<b>{BOT_MARK} {self.names[seat]}</b>"
+        return self.seat(seat)
 
     @property
     def table(self) -> Seats:
@@ -146,6 +154,17 @@ class Seating:
     def either(self, t: Translator, seats_: Sequence[int]) -> str:
         """ "Ana", "Ana o Carla", "Ana, Carla o Eva"."""
         return either(t, [self.seat(s) for s in seats_])
+
+
+def mark_first(text: str, who: Seating) -> str:
+    """`text` with each computer player's first mention marked 🤖 ("🤖 Lola"): one mark a
+    message, where the reader first meets the name."""
+    for seat in who.bots:
+        bare = who.seat(seat)
+        at = text.find(bare)
+        if at >= 0:
+            text = text[:at] + who.marked(seat) + text[at + len(bare) :]
+    return text
 
 
 def both(t: Translator, names: Sequence[str]) -> str:
@@ -216,13 +235,13 @@ def _seating(
     shown: list[str] = []
     for seat, user in enumerate(seats_):
         if seat in bots:
-            shown.append(escape(bots[seat]))
+            shown.append(escape(bots[seat].removeprefix(f"{BOT_MARK} ")))
         elif user:
             name = shown_people.pop(0)
             shown.append(escape(name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"))
         else:
             shown.append("—")
-    return Seating(tuple(shown))
+    return Seating(tuple(shown), tuple(sorted(bots)))
 
 
 class Seated(Protocol):

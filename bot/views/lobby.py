@@ -6,6 +6,7 @@ from bot.ai.characters import character_of
 from bot.callbacks import LobbyData, pack
 from bot.game.seats import SIDES
 from bot.i18n import Translator
+from bot.model.names import BOT_MARK
 from bot.model.options import LOBBY_OPTIONS, Option
 from bot.model.table import Table
 from bot.views.common import (
@@ -34,6 +35,7 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
         name = who.names[seat]
         if level is None:
             return name
+        name = f"{BOT_MARK} {name}"  # (where a computer player tells: the lobby)
         character = t(f"character.{character_of(table.id, seat).value}")
         return f"{name} · {character} · {level_name(t, level)}"
 
@@ -110,7 +112,7 @@ def practice_text(t: Translator, table: Table, names: dict[int, str]) -> str:
 
     def named(seats_: list[int]) -> str:
         shown = [
-            f"{who.names[s]} ({t(f'character.{character_of(table.id, s).value}')})" for s in seats_
+            f"{who.marked(s)} ({t(f'character.{character_of(table.id, s).value}')})" for s in seats_
         ]
         return shown[0] if len(shown) == 1 else t("side.pair", a=", ".join(shown[:-1]), b=shown[-1])
 

@@ -13,7 +13,7 @@ from bot.game.seats import side_of
 from bot.i18n import Translator
 from bot.model.outcome import Outcome
 from bot.model.table import Table
-from bot.views.common import Seating, both, score_lines
+from bot.views.common import Seating, both, mark_first, score_lines
 from bot.views.ending import decided_text, reason_text
 
 K = ActionKind
@@ -138,7 +138,7 @@ def match_summary(
     if again:
         lines.append("")
         lines.append(t("match.again"))
-    return "\n".join(lines)
+    return mark_first("\n".join(lines), who)
 
 
 def group_ending(
@@ -189,4 +189,4 @@ def private_ending(
         lines += score_lines(t, who, outcome.scores, target)
     if next_step:
         lines += ["", next_step]
-    return "\n".join(lines)
+    return mark_first("\n".join(lines), who)

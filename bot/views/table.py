@@ -37,6 +37,7 @@ from bot.views.common import (
     card_short,
     cards_text,
     either,
+    mark_first,
     rules_line,
     said_line,
     score_lines,
@@ -225,7 +226,7 @@ def board_text(t: Translator, scene: Scene) -> str:
         lines += _next(t, who, obs)
     if scene.seal is not None:
         lines.append(t("fair.commitment_short", commitment=scene.seal, number=scene.table.id))
-    return "\n".join(lines)
+    return mark_first("\n".join(lines), who)
 
 
 def gap_lines(t: Translator, who: Seating, gap: Gap | None) -> list[str]:
@@ -373,7 +374,7 @@ def hand_text(t: Translator, scene: Scene) -> str:
             lines.append(t("hand.suits"))
     if over:
         lines += score_lines(t, who, obs.scores, obs.config.target)
-        return "\n".join(lines)
+        return mark_first("\n".join(lines), who)
     lines.append(t("hand.head", number=hand_name(t, obs), value=obs.hand_value))
     if obs.duel is not None and obs.seat is not None:
         lines.append(your_duel(t, who, obs, obs.seat))
@@ -395,7 +396,7 @@ def hand_text(t: Translator, scene: Scene) -> str:
     helper = helper_of(scene.table, obs)
     if helper is not None and scene.table.handed == obs.step:
         lines.append(t("hand.handed", name=who.seat(helper)))
-    return "\n".join(lines)
+    return mark_first("\n".join(lines), who)
 
 
 def helper_of(table: Table, obs: Observation) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from bot.game.actions import parse_any
 from bot.game.seats import duel_pair
 from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table
-from bot.views.common import computer_names
+from bot.views.common import computer_names, plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import (
     action_buttons,
@@ -23,6 +24,8 @@ from tests.e2e.helpers import (
     play_until_a_duel,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+
+t_es = translator("es")
 
 
 async def the_table(h: Harness) -> Table:
@@ -638,3 +641,38 @@ async def test_practice_in_private_keeps_its_clock(fake: FakeTelegram, tmp_path:
         await h.until(lambda: any("Se le acabó el tiempo" in t for t in h.fake.texts(ana.id)))
         await h.settle()
         assert h.fake.texts(GROUP) == []
+
+
+async def test_one_robot_mark_where_it_tells(harness: Harness) -> None:
+    """🤖 marks a computer player where it tells: in the practice's start (with its
+    character, and the level said once) and at the first mention of each one in a message,
+    not on every line of the hand."""
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(ana.id, "/nueva bot difícil 2v2 15")
+    await h.settle()
+    table = await practice_of(h, ana)
+    bots = [(await bot_name(h, table, s)).removeprefix("🤖 ") for s in table.bot_seats]
+    start = next(plain(m.text) for m in h.fake.live(ana.id) if "Práctica" in m.text)
+    assert start.count("difícil") == 1, start  # the level, once
+    for seat, name in zip(table.bot_seats, bots, strict=True):
+        character = t_es(f"character.{character_of(table.id, seat).value}")
+        assert f"🤖 {name} ({character})" in start, start
+
+    async def three_hands() -> bool:
+        now = await h.services.tables.get(table.id)
+        return now is None or now.state is None or now.state.hand_number >= 4 or not now.is_open
+
+    await play_to_the_end(h, [ana], seed=12, chat=0, stop=three_hands)
+    seen = 0
+    for text in h.fake.texts(ana.id):
+        shown = plain(text)
+        for name in bots:
+            if re.search(rf"\b{name}\b", shown) is None:
+                continue
+            seen += 1
+            assert shown.count(f"🤖 {name}") <= 1, shown  # marked once a message
+            first = re.search(rf"\b{name}\b", shown)
+            assert first is not None and shown[: first.start()].endswith("🤖 "), shown
+        assert "🤖 Decide 🤖" not in shown
+    assert seen > 10
