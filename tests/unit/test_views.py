@@ -149,3 +149,49 @@ def test_the_hand_record_names_the_real_reason() -> None:
     assert "+1 (<b>Ana</b> se fue al mazo)" in late
     envido = record("0:e", "1:re", "0:q")
     assert "<b>Beto</b> ya sumó 5 (envido y real envido querido)" in envido
+
+
+def test_hints_read_as_a_teacher_would_say_them() -> None:
+    """A bluff is named a bluff, with the chance it works; a low chance never reads "solo menos
+    de 1 de cada 10"; the English reads as English."""
+    from bot.ai.hints import Hint, Topic
+    from bot.game import Action, ActionKind
+    from bot.views.hints import hint_text
+
+    K = ActionKind
+    es, en = translator("es"), translator("en")
+    falta, truco = Action(0, K.FALTA_ENVIDO), Action(0, K.TRUCO)
+    quiero, refuse, mazo = Action(0, K.QUIERO), Action(0, K.NO_QUIERO), Action(0, K.MAZO)
+    bluff = Hint(falta, Topic.ENVIDO, 0.3, 0.3, falta, 6, 100)
+    assert hint_text(es, bluff, team=True) == (
+        "💡 Falta envido, de farol: con tu 6, si se lo quieren ganan el envido 3 de cada 10"
+        " veces; la idea es que se achiquen."
+    )
+    assert hint_text(en, bluff) == (
+        "💡 Falta envido as a bluff: with 6, if they accept you win the envido 3 times in 10;"
+        " the point is that they back down."
+    )
+    works = Hint(truco, Topic.HAND, 0.35, 0.35, truco, 20, 100)
+    assert hint_text(es, works) == "💡 ¡Truco!, de farol: te sale bien 4 de cada 10 veces."
+    assert hint_text(en, works) == "💡 ¡Truco! as a bluff: it works 4 times in 10."
+    honest = Hint(truco, Topic.HAND, 0.8, 0.8, truco, 20, 100)
+    assert hint_text(es, honest) == "💡 ¡Truco!: ganás la mano 8 de cada 10 veces."
+    gone = Hint(mazo, Topic.HAND, 0.02, 0.03, quiero, 20, 100)
+    assert (
+        hint_text(es, gone)
+        == "💡 Me voy al mazo: si la seguís, ganás la mano menos de 1 de cada 10 veces."
+    )
+    turned = Hint(refuse, Topic.HAND, 0.21, 0.3, quiero, 20, 100)
+    assert (
+        hint_text(es, turned)
+        == "💡 No quiero: si lo querés, ganás la mano solo 2 de cada 10 veces."
+    )
+    assert (
+        hint_text(en, turned) == "💡 No quiero: if you accept, you win the hand only 2 times in 10."
+    )
+    for t in (es, en):
+        for hint in (bluff, works, honest, gone, turned):
+            for team in (False, True):
+                said = hint_text(t, hint, team)
+                assert "solo menos" not in said and "only less" not in said
+                assert "wanting it" not in said and "would be yours" not in said
