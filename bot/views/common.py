@@ -182,17 +182,27 @@ def either(t: Translator, names: Sequence[str]) -> str:
 
 
 def said_line(t: Translator, who: Seating, said: Sequence[tuple[int, int | None]]) -> str:
-    """Values said in turn (R19): "Ana 25 · Beto son buenas · Carla 31". Where three or more
-    said "son buenas" (six at a table), they are named together at the end: "Ana 25 · Carla 31
-    · son buenas: Beto, Dani y Eva"."""
-    good = [who.seat(seat) for seat, value in said if value is None]
-    if len(good) < 3:
-        return " · ".join(
-            f"{who.seat(seat)} {t('said.son_buenas') if value is None else value}"
-            for seat, value in said
-        )
-    values = [f"{who.seat(seat)} {value}" for seat, value in said if value is not None]
-    return " · ".join([*values, t("said.all_good", names=both(t, good))])
+    """Values said in turn (R19), in the order they were said: "Ana 25 · Beto son buenas ·
+    Carla 31"; players who said "son buenas" one after another are named together ("Dani y
+    Beto son buenas", at six a table); a 0 is said as a table says it ("nada")."""
+    parts: list[str] = []
+    good: list[str] = []
+
+    def close() -> None:
+        if len(good) == 1:
+            parts.append(f"{good[0]} {t('said.son_buenas')}")
+        elif good:
+            parts.append(t("said.good_many", names=both(t, good)))
+        good.clear()
+
+    for seat, value in said:
+        if value is None:
+            good.append(who.seat(seat))
+            continue
+        close()
+        parts.append(f"{who.seat(seat)} {t('said.zero') if value == 0 else value}")
+    close()
+    return " · ".join(parts)
 
 
 def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
@@ -290,7 +300,10 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
         Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
         Option.PICA: ("pica", t("option.flor_on") if config.pica_pica else t("option.flor_off")),
-        Option.FALTA: ("falta", str(config.duel_falta) if config.duel_falta else "R18"),
+        Option.FALTA: (
+            "falta",
+            str(config.duel_falta) if config.duel_falta else t("option.falta_usual"),
+        ),
         Option.TIMER: ("timer", f"{seconds} s" if seconds else t("option.timer_off")),
         Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
         Option.HINTS: ("hints", t("option.yes") if options.hints else t("option.no")),
@@ -304,10 +317,13 @@ def timer_text(t: Translator, seconds: int) -> str:
 
 
 def card_name(t: Translator, card: Card) -> str:
-    """ "4 de copa 🍷"; the two top cards as players name them: "ancho de espada 🗡️"."""
+    """ "4 de copa 🍷"; the four top cards as players name them: "ancho de espada 🗡️",
+    "siete de oro 🪙"."""
     suit = t(f"suit.{card.suit.value}")
     if card.number == 1 and card.suit.value in "eb":
         name = t("card.ancho", suit=suit)
+    elif card.number == 7 and card.suit.value in "eo":  # the sietes that kill: by name
+        name = t("card.siete", suit=suit)
     else:
         name = t("card", number=card.number, suit=suit)
     return f"{name} {SUIT_EMOJI[card.suit.value]}"

@@ -82,6 +82,7 @@ async def test_the_end_of_a_match_reaches_each_player_as_a_new_message(harness: 
         assert "Tus cartas" not in new[0].text  # no dead hand in it
         last_hand = h.fake.messages[user.id][hands[user.id]]
         assert action_buttons(last_hand) == []  # nothing left to tap there
+        assert "Tu mano" not in last_hand.text  # no hand, so no hand's title under the end
 
 
 async def test_a_name_cannot_pass_for_a_computer_player_or_vanish(harness: Harness) -> None:

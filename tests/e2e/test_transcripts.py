@@ -332,6 +332,14 @@ async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harnes
     duels = [b for b in seen if re.search(r"mano \d+, duelo [123]", plain(b))]
     assert duels, "no pica-pica hand in a whole 3v3 match: pick another seed"
     assert any(re.search(r"🏁 Mano \d+, duelo 3:", plain(b)) for b in seen)
+    # A duel's board says who faces whom (not who dealt), and the pica-pica hand's tally
+    # stays up while its duels go on and once they are done.
+    for board in duels:
+        text = plain(board)
+        assert re.search(rf"⚔️ ({'|'.join(names)}) contra ({'|'.join(names)})", text), text
+        assert "(da " not in text, text
+    assert any("pica-pica hasta acá:" in plain(b) for b in seen), "no pica-pica tally"
+    assert any("pica-pica en total:" in plain(b) for b in seen), "no whole pica-pica tally"
     check(seen, sides, "board")
     for user in users:
         texts = [text for _, text in h.fake.timeline[user.id] if not text.startswith((*ENDS, "✅"))]
