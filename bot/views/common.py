@@ -183,16 +183,18 @@ def either(t: Translator, names: Sequence[str]) -> str:
 
 def said_line(t: Translator, who: Seating, said: Sequence[tuple[int, int | None]]) -> str:
     """Values said in turn (R19), in the order they were said: "Ana 25 · Beto son buenas ·
-    Carla 31"; players who said "son buenas" one after another are named together ("Dani y
-    Beto son buenas", at six a table); a 0 is said as a table says it ("nada")."""
+    Carla 31"; at six a table, where three or more said "son buenas", those who said it one
+    after another are named together ("Dani y Beto son buenas"); a 0 is said as a table says
+    it ("nada")."""
     parts: list[str] = []
     good: list[str] = []
+    many = sum(1 for _, value in said if value is None) >= 3  # (at six: room is short)
 
     def close() -> None:
-        if len(good) == 1:
-            parts.append(f"{good[0]} {t('said.son_buenas')}")
-        elif good:
+        if len(good) > 1 and many:
             parts.append(t("said.good_many", names=both(t, good)))
+        else:
+            parts.extend(f"{name} {t('said.son_buenas')}" for name in good)
         good.clear()
 
     for seat, value in said:

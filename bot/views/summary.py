@@ -177,7 +177,8 @@ def private_ending(
         key = "match.you_won" if outcome.winner == side else "match.you_lost"
         key += "_with" if partners else ""
         key += "_left" if outcome.conceded else ""  # (the score then says little)
-        head = t(key, partners=both(t, partners), mine=mine, theirs=theirs)
+        team = both(t, [t("match.you"), *partners])  # "vos y Caro", "vos, Caro y Eva"
+        head = t(key, team=team, mine=mine, theirs=theirs)
     lines = [head]
     if outcome.conceded and outcome.seat == seat:
         lines.append(t("how.you_left", mine=mine, theirs=theirs))
