@@ -35,10 +35,12 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import translator as translator_for
+from bot.model.outbox import Record
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
+from bot.telegram.planner import NOTIFY
 from bot.telegram.records import FRONT, JOIN
 from bot.telegram.rows import edit_row, hand_row
 from bot.views.common import Button, Keys
@@ -206,6 +208,28 @@ async def _fill_with_bots(r: Runtime, table_id: int, opener: int, players: int, 
             await r.core.lobby.add_bot(table_id, opener, team, level)
         except Refusal:
             return
+
+
+async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/avisame in a group: a note in private when a table opens there (on, or off again)."""
+    command = await in_group(update, context)
+    if command is None:
+        return
+    message, user, chat, r, t, _ = command
+    name = str(user.id)
+    if name in await r.tables.records.of(NOTIFY, chat.id):
+        await r.tables.records.put([Record(NOTIFY, chat.id, name, None)])
+        await reply(context, message, t("avisame.off"))
+        return
+    title = " ".join((chat.title or "").split())[:64]
+    group = f"<b>{escape(title)}</b>" if title else t("avisame.the_group")
+    if not await _reachable(context, r, user, t("avisame.on_private", group=group)):
+        link = f"https://t.me/{context.bot.username}?start=avisame"
+        keys = Keys.of([[Button(t("button.open_private"), url=link)]])
+        await reply(context, message, t("avisame.cannot_write"), keys)
+        return
+    await r.tables.records.put([Record(NOTIFY, chat.id, name, title)])
+    await reply(context, message, t("avisame.on"))
 
 
 def _plain(text: str) -> str:
@@ -389,6 +413,7 @@ async def _language(
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("nueva", nueva))
+    app.add_handler(CommandHandler("avisame", avisame))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("cancelar", cancelar))
     app.add_handler(CommandHandler("abandonar", abandonar))

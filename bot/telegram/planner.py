@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from html import escape
 
 from bot.game.events import HandDealt
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
-from bot.model.outbox import POST, Outgoing, Planned
+from bot.model.outbox import POST, Outgoing, Planned, Record
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind
 from bot.service.mailbox import Mailbox
@@ -33,7 +34,14 @@ from bot.telegram.rows import (
     text_row,
     tourney_row,
 )
-from bot.views.common import Seating, card_name, mark_first, seating_at, short_name
+from bot.views.common import (
+    Seating,
+    card_name,
+    mark_first,
+    rules_line,
+    seating_at,
+    short_name,
+)
 from bot.views.lobby import practice_text
 from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
@@ -45,6 +53,11 @@ from bot.views.tournament import (
 )
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
+# /avisame: who asked for a note when a table opens in a group (records of the group's chat id:
+# each person's id -> the group's title), and when each person was last sent one (records of
+# their id), at most one every NOTE_EVERY seconds
+NOTIFY, NOTIFIED = "avisame", "avisame_at"
+NOTE_EVERY = 3600.0
 
 
 class Planner:
@@ -80,7 +93,7 @@ class Planner:
         if table.chat_id > 0:  # a practice: its place is the player's private chat
             return await self._private_table(change)
         if kind is ChangeKind.OPENED:
-            return [lobby_row(table), new_join_record(table.id)]
+            return [lobby_row(table), new_join_record(table.id), *await self._notes(table)]
         if kind is ChangeKind.LOBBY:
             return [lobby_row(table)]
         if kind is ChangeKind.STARTED:
@@ -113,6 +126,30 @@ class Planner:
         if kind is ChangeKind.CONCEDED:
             return told + await self._match_over(table, change.tapper)
         return told + await self._after_action(change)
+
+    async def _notes(self, table: Table) -> list[Planned]:
+        """/avisame: a table opened in a group; each person who asked there for a note gets
+        one in private (not whoever is already seated), at most one an hour a person."""
+        watchers = await self.tables.records.of(NOTIFY, table.chat_id)
+        if not watchers:
+            return []
+        t = translator(table.language)
+        now = self.tables.clock()
+        missing = sum(1 for user in table.seats if user is None)
+        planned: list[Planned] = []
+        for name, title in watchers.items():
+            user = int(name) if name.isascii() and name.isdigit() else 0
+            if not user or user in table.seats or user == table.opener_id:
+                continue
+            last = (await self.tables.records.of(NOTIFIED, user)).get(NOTIFIED)
+            if last is not None and now - float(last) < NOTE_EVERY:
+                continue
+            group = f"<b>{escape(title)}</b>" if title else t("avisame.the_group")
+            rules = rules_line(t, table.config)
+            text = t("avisame.note", group=group, rules=rules, count=missing)
+            planned += [text_row(user, text, key=f"note:{table.id}:{user}")]
+            planned.append(Record(NOTIFIED, user, NOTIFIED, repr(now)))
+        return planned
 
     async def _said(self, change: Change) -> str:
         """The line a change of a table says of itself, where it says one: a seat left empty,

@@ -51,6 +51,9 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
     if table.hints:
         lines.append(t("lobby.hints"))
     lines.append(t("lobby.help_teams", count=config.players) if teams else t("lobby.help_1v1"))
+    missing = sum(1 for user in table.seats if user is None)
+    if missing:
+        lines.append(t("lobby.missing", count=missing))
     opener = short_name(names.get(table.opener_id, "?"))
     lines.append(t("lobby.opener", name=opener))
     if table.opener_id not in table.seats:
