@@ -620,7 +620,29 @@ async def test_practice_opened_in_private_and_left_with_abandonar(harness: Harne
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", practice.id)
     assert record is not None and record["outcome"] == "conceded" and record["bots"] == 3
     assert await h.db.fetchall("SELECT * FROM ratings") == []
+    # 🔁 Revancha from her chat: the same practice again, there
+    end = next(m for m in h.fake.live(ana.id) if m.text.startswith("🥈"))
+    answer = await ana.tap(ana.id, end.message_id, "🔁 Revancha")
+    assert answer["text"] == "🔁 Revancha: mesa abierta.", answer
+    await h.settle()
+    again = await practice_of(h, ana)
+    assert again.id != practice.id and again.rematch_of == practice.id
+    assert again.seats == practice.seats and again.state is not None
     assert not any("🃏" in text for text in h.fake.texts(GROUP))
+
+
+async def test_practice_asked_by_someone_the_bot_cannot_write_to(harness: Harness) -> None:
+    """/nueva bot in the group from someone who never started the bot: no table anywhere,
+    and the group is told how to let the bot write to them."""
+    h = harness
+    ana = h.user(1, "Ana", started=False)
+    ana.send(GROUP, "/nueva bot")
+    await h.settle()
+    told = h.fake.last(GROUP)
+    assert "no puedo escribirte" in told.text, told.text
+    assert any("url" in b for b in told.buttons())
+    assert await h.services.tables.table_in(ana.id, 0) is None
+    assert await h.services.tables.table_in(GROUP, 0) is None
 
 
 async def test_practice_in_private_keeps_its_clock(fake: FakeTelegram, tmp_path: Path) -> None:
