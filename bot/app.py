@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 COMMANDS = (
     "nueva", "torneo", "torneos", "tabla", "yo", "historial", "partida", "verificar", "revision",
     "reglas",
-    "ayuda", "cancelar",
+    "ayuda", "cancelar", "avisame",
     "abandonar", "idioma", "config", "start",
 )  # fmt: skip
 

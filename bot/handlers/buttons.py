@@ -134,7 +134,8 @@ async def _rematch(
         raise Refusal(Refused.REMATCH_NOT_YOURS)
     message = query.message
     in_group = message is not None and message.chat.id == old.chat_id
-    await check_member(context, old.chat_id, user.id, tapped_in_group=in_group)
+    if old.chat_id < 0:  # (a practice's place is its player's own chat: no group to be in)
+        await check_member(context, old.chat_id, user.id, tapped_in_group=in_group)
     await see(r, user)
     await r.core.lobby.rematch(old.id, user.id)
     await query.answer(t("rematch.opened") if in_group else t("rematch.opened_private"))

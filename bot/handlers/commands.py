@@ -8,8 +8,9 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
+from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.callbacks import LanguageData, pack, pattern, unpack
@@ -34,10 +35,12 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import translator as translator_for
+from bot.model.outbox import Record
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
+from bot.telegram.planner import NOTIFY
 from bot.telegram.records import FRONT, JOIN
 from bot.telegram.rows import edit_row, hand_row
 from bot.views.common import Button, Keys
@@ -93,15 +96,28 @@ def parse_bot(args: list[str]) -> tuple[list[str], bool, str | None]:
 
 
 async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is not None and chat is not None and chat.type == ChatType.PRIVATE:
+        if user is None:
+            return
+        if parse_bot(list(context.args or []))[1]:
+            await _practice(context, message, user, chat.id)
+        else:  # a table with people is a group's
+            t = await chat_translator(context, chat.id)
+            await reply(context, message, t("practice.private_only"))
+        return
     command = await in_group(update, context)
     if command is None:
         return
     message, user, chat, r, t, _ = command
     defaults = await r.core.chats.defaults(chat.id)
-    words, with_bots, level = parse_bot(list(context.args or []))
+    words, with_bots, _ = parse_bot(list(context.args or []))
     config, bad = parse_options(words, defaults.config)
     if bad is not None:
         await reply(context, message, t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
+        return
+    if with_bots:  # practice is private: the group's table stays free
+        await _practice(context, message, user, chat.id)
         return
     await see(r, user)
     thread = thread_of(message)
@@ -110,7 +126,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     seated = await can_write(context, r, user, t)  # the opener sits at once if they can
     try:
-        table = await r.core.lobby.open(
+        await r.core.lobby.open(
             chat.id,
             thread,
             user.id,
@@ -118,13 +134,66 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             t.language,
             defaults.timer,
             seat_opener=seated,
-            hints=defaults.hints or with_bots,  # a practice table teaches, unless turned off
+            hints=defaults.hints,
+        )
+    except Refusal as refusal:
+        await reply(context, message, refusal_text(t, refusal))
+
+
+async def _practice(
+    context: ContextTypes.DEFAULT_TYPE, message: Message, user: User, asked_in: int
+) -> None:
+    """`/nueva bot`: a practice table in the player's private chat with the bot (computer
+    players in every other seat, 💡 on, the options of the chat it was asked in), never the
+    group's table. Asked in a group, the group is told it goes to private."""
+    r = runtime(context)
+    t = await chat_translator(context, asked_in)
+    in_private = asked_in == user.id
+    words, _, level = parse_bot(list(context.args or []))
+    defaults = await r.core.chats.defaults(asked_in)
+    config, bad = parse_options(words, defaults.config)
+    if bad is not None:
+        await reply(context, message, t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
+        return
+    await see(r, user, can_dm=True if in_private else None)
+    if await r.tables.table_in(user.id, 0) is not None:
+        key = "practice.already" if in_private else "practice.already_group"
+        await reply(context, message, t(key))
+        return
+    if not in_private and not await _reachable(context, r, user, t("practice.opening")):
+        link = f"https://t.me/{context.bot.username}?start=practica"
+        keys = Keys.of([[Button(t("button.open_private"), url=link)]])
+        await reply(context, message, t("practice.cannot_write"), keys)
+        return
+    try:
+        table = await r.core.lobby.open(
+            user.id,
+            0,
+            user.id,
+            config,
+            t.language,
+            defaults.timer,
+            seat_opener=True,
+            hints=True,  # a practice table teaches (💡 can go unused)
         )
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))
         return
-    if with_bots:
-        await _fill_with_bots(r, table.id, user.id, config.players, level or defaults.bot)
+    if not in_private:
+        await reply(context, message, t("practice.going"))
+    await _fill_with_bots(r, table.id, user.id, config.players, level or defaults.bot)
+
+
+async def _reachable(context: ContextTypes.DEFAULT_TYPE, r: Runtime, user: User, text: str) -> bool:
+    """Whether the bot can write to `user` in private (the first words there double as the
+    check)."""
+    try:
+        await context.bot.send_message(user.id, text)
+    except Forbidden:
+        await see(r, user, can_dm=False)
+        return False
+    await see(r, user, can_dm=True)
+    return True
 
 
 async def _fill_with_bots(r: Runtime, table_id: int, opener: int, players: int, level: str) -> None:
@@ -139,6 +208,28 @@ async def _fill_with_bots(r: Runtime, table_id: int, opener: int, players: int, 
             await r.core.lobby.add_bot(table_id, opener, team, level)
         except Refusal:
             return
+
+
+async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/avisame in a group: a note in private when a table opens there (on, or off again)."""
+    command = await in_group(update, context)
+    if command is None:
+        return
+    message, user, chat, r, t, _ = command
+    name = str(user.id)
+    if name in await r.tables.records.of(NOTIFY, chat.id):
+        await r.tables.records.put([Record(NOTIFY, chat.id, name, None)])
+        await reply(context, message, t("avisame.off"))
+        return
+    title = " ".join((chat.title or "").split())[:64]
+    group = f"<b>{escape(title)}</b>" if title else t("avisame.the_group")
+    if not await _reachable(context, r, user, t("avisame.on_private", group=group)):
+        link = f"https://t.me/{context.bot.username}?start=avisame"
+        keys = Keys.of([[Button(t("button.open_private"), url=link)]])
+        await reply(context, message, t("avisame.cannot_write"), keys)
+        return
+    await r.tables.records.put([Record(NOTIFY, chat.id, name, title)])
+    await reply(context, message, t("avisame.on"))
 
 
 def _plain(text: str) -> str:
@@ -210,6 +301,19 @@ async def group_table(
 
 
 async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    private = chat is not None and chat.type == ChatType.PRIVATE
+    if message is not None and chat is not None and user is not None and private:
+        r = runtime(context)  # a practice, played here: conceded
+        t = await chat_translator(context, chat.id)
+        practice = await r.tables.table_in(chat.id, 0)
+        if practice is None:
+            await reply(context, message, t("refusal.no_game"))
+            return
+        why = await cancel_table(r, practice, user.id, False, t)
+        if why is not None:
+            await reply(context, message, why)
+        return
     found = await group_table(update, context, "no_table", admin_command=True)
     if found is None:
         return
@@ -234,6 +338,8 @@ async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         table = await r.tables.table_in(chat.id, thread_of(message))
         if table is not None and table.seat_of(user.id) is None:
             table = None
+    elif chat.type == ChatType.PRIVATE:
+        table = await r.tables.table_in(chat.id, 0)  # a practice, played here
     if table is None:
         table = await r.core.tournaments.match_of(user.id, chat.id if is_group(chat) else None)
     if table is None or table.status is not TableStatus.PLAYING:
@@ -307,6 +413,7 @@ async def _language(
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("nueva", nueva))
+    app.add_handler(CommandHandler("avisame", avisame))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("cancelar", cancelar))
     app.add_handler(CommandHandler("abandonar", abandonar))

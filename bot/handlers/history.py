@@ -6,13 +6,22 @@ import io
 from typing import Any
 
 from telegram import Message, Update
+from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.callbacks import PageData, pattern, unpack
 from bot.game import Deal
 from bot.game.record import hands_of
-from bot.handlers.common import ascii_number, chat_translator, in_group, reply, runtime, zone
+from bot.handlers.common import (
+    GroupCommand,
+    ascii_number,
+    chat_translator,
+    in_group,
+    reply,
+    runtime,
+    zone,
+)
 from bot.i18n import Translator, translator
 from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
@@ -37,8 +46,21 @@ def number_arg(args: list[str] | None) -> int | None:
     return ascii_number(args[0].lstrip("#"))
 
 
+async def in_group_or_private(
+    update: Update, context: ContextTypes.DEFAULT_TYPE
+) -> GroupCommand | None:
+    """A group's command, or the same in a private chat: there, the matches are the person's
+    practices (a practice's place is their chat with the bot)."""
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    private = chat is not None and chat.type == ChatType.PRIVATE
+    if message is not None and user is not None and chat is not None and private:
+        t = await chat_translator(context, chat.id)
+        return GroupCommand(message, user, chat, runtime(context), t)
+    return await in_group(update, context)
+
+
 async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    command = await in_group(update, context)
+    command = await in_group_or_private(update, context)
     if command is None:
         return
     message, _, chat, r, t, _ = command
@@ -58,7 +80,7 @@ async def _numbered(
 ) -> tuple[Message, Runtime, Translator, Table] | None:
     """`/partida <n>`, `/verificar <n>`: this group's match `n` (finished, unless `running_too`),
     or None after saying why not."""
-    command = await in_group(update, context)
+    command = await in_group_or_private(update, context)
     if command is None:
         return None
     message, _, chat, r, t, _ = command

@@ -170,25 +170,26 @@ class OutboxStore:
             assert found is not None
             self.told(rows, found["chats"], found["leases"])
             return
-        plain: list[tuple[object, ...]] = []
-        keyed: list[tuple[object, ...]] = []
+        insert = (
+            "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at, stamp)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        # In the order they were decided (rows of one priority go out in the order of their
+        # ids: the board's last edit before the end of the match), a run of keyed or unkeyed
+        # rows in one statement.
+        runs: list[tuple[bool, list[tuple[object, ...]]]] = []
         for row in rows:
             payload = codec.dumps(row.payload)
             values = (
                 row.chat_id, row.priority, row.kind, row.key, payload, int(row.loud), now, stamp
             )  # fmt: skip
-            (plain if row.key is None else keyed).append(values)
-        insert = (
-            "INSERT INTO outbox (chat_id, priority, kind, key, payload, loud, created_at, stamp)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        )
-        if plain:
-            await conn.executemany(insert, plain)
-        if keyed:
-            await conn.executemany(
-                insert + _ON_KEY_ONCE,
-                keyed,
-            )
+            keyed = row.key is not None
+            if runs and runs[-1][0] == keyed:
+                runs[-1][1].append(values)
+            else:
+                runs.append((keyed, [values]))
+        for keyed, batch in runs:
+            await conn.executemany(insert + _ON_KEY_ONCE if keyed else insert, batch)
 
     async def lane_rows(
         self, chat_id: int, limit: int = 16, posts_last: bool = False

@@ -39,8 +39,8 @@ from bot.views.common import (
 )
 from bot.views.lobby import lobby_keys, lobby_text
 from bot.views.scene import Gap, hands_to_show, last_end, scene_of
-from bot.views.standings import rating_lines
-from bot.views.summary import match_summary
+from bot.views.standings import league_line
+from bot.views.summary import group_ending
 from bot.views.table import (
     board_markup,
     board_text,
@@ -459,13 +459,9 @@ class Deliverer:
             return Delivery(called=False)
         t = translator(table.language)
         who = await self.who(table)
-        text = match_summary(t, who, outcome, table.config.target)
         changes = await self.league.rating_changes(table.id)
-        if changes:
-            rows = await self.league.standings(table.chat_id)
-            text += "\n\n" + "\n".join([t("match.ratings"), *rating_lines(t, changes, rows)])
-        if table.seed is not None:  # the match is over: the seed behind every deal is public
-            text += "\n\n" + t("fair.revealed", seed=table.seed, number=table.id)
+        rows = await self.league.standings(table.chat_id) if changes else []
+        text = group_ending(t, who, outcome, table, league_line(t, changes, rows))
         await self.send(table.chat_id, text, rematch_keys(t, table.id), table.thread_id)
         return Delivery()
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
+from html import escape
 
 from bot.game.events import HandDealt
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
-from bot.model.outbox import Outgoing, Planned
+from bot.model.outbox import POST, Outgoing, Planned, Record
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, ChangeKind
 from bot.service.mailbox import Mailbox
@@ -33,9 +35,18 @@ from bot.telegram.rows import (
     text_row,
     tourney_row,
 )
-from bot.views.common import Keys, Seating, card_name, seating_at, short_name
+from bot.views.common import (
+    Keys,
+    Seating,
+    card_name,
+    mark_first,
+    rules_line,
+    seating_at,
+    short_name,
+)
+from bot.views.lobby import practice_text
 from bot.views.review import review_keys
-from bot.views.summary import match_summary
+from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
 from bot.views.tournament import (
     champion_text,
@@ -46,6 +57,11 @@ from bot.views.tournament import (
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is remembered
+# /avisame: who asked for a note when a table opens in a group (records of the group's chat id:
+# each person's id -> the group's title), and when each person was last sent one (records of
+# their id), at most one every NOTE_EVERY seconds
+NOTIFY, NOTIFIED = "avisame", "avisame_at"
+NOTE_EVERY = 3600.0
 
 
 class Planner:
@@ -94,9 +110,11 @@ class Planner:
             # A tournament's match is played in private chats (and on the web table): the
             # group gets the tournament's bracket and results, not a board per match, which
             # keeps a round of many matches within the group's few messages a minute.
-            return await self._tourney_table(change)
+            return await self._private_table(change)
+        if table.chat_id > 0:  # a practice: its place is the player's private chat
+            return await self._private_table(change)
         if kind is ChangeKind.OPENED:
-            return [lobby_row(table), new_join_record(table.id)]
+            return [lobby_row(table), new_join_record(table.id), *await self._notes(table)]
         if kind is ChangeKind.LOBBY:
             return [lobby_row(table)]
         if kind is ChangeKind.STARTED:
@@ -129,6 +147,30 @@ class Planner:
         if kind is ChangeKind.CONCEDED:
             return told + await self._match_over(table, change.tapper)
         return told + await self._after_action(change)
+
+    async def _notes(self, table: Table) -> list[Planned]:
+        """/avisame: a table opened in a group; each person who asked there for a note gets
+        one in private (not whoever is already seated), at most one an hour a person."""
+        watchers = await self.tables.records.of(NOTIFY, table.chat_id)
+        if not watchers:
+            return []
+        t = translator(table.language)
+        now = self.tables.clock()
+        missing = sum(1 for user in table.seats if user is None)
+        planned: list[Planned] = []
+        for name, title in watchers.items():
+            user = int(name) if name.isascii() and name.isdigit() else 0
+            if not user or user in table.seats or user == table.opener_id:
+                continue
+            last = (await self.tables.records.of(NOTIFIED, user)).get(NOTIFIED)
+            if last is not None and now - float(last) < NOTE_EVERY:
+                continue
+            group = f"<b>{escape(title)}</b>" if title else t("avisame.the_group")
+            rules = rules_line(t, table.config)
+            text = t("avisame.note", group=group, rules=rules, count=missing)
+            planned += [text_row(user, text, key=f"note:{table.id}:{user}")]
+            planned.append(Record(NOTIFIED, user, NOTIFIED, repr(now)))
+        return planned
 
     async def _said(self, change: Change) -> str:
         """The line a change of a table says of itself, where it says one: a seat left empty,
@@ -188,39 +230,66 @@ class Planner:
                 rows.append(text_row(tour.chat_id, text, tour.thread_id))
         return rows
 
-    async def _tourney_table(self, change: Change) -> list[Outgoing]:
-        """What a tournament's match says, all of it in its players' private chats."""
+    async def _private_table(self, change: Change) -> list[Outgoing]:
+        """What a table played in private chats says, all of it there: a tournament's match
+        (each player's chat), or a practice (its place is the player's own chat, where the
+        hand message is the board too)."""
         table = change.the_table
         kind = change.kind
         t = translator(table.language)
+        practice = table.tournament is None
         if kind is ChangeKind.STARTED:
-            rows = await self._match_notices(table)
+            rows = await self._match_notices(table) if not practice else [
+                text_row(table.chat_id, practice_text(t, table, await self.people.at(table)))
+            ]  # fmt: skip
             return rows + self._loud_hands(table)
         if kind in (ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.MOVED):
             return []
-        if kind is ChangeKind.REMIND:  # in private only (no mention in the group)
-            return [r for r in await self._reminders(table) if r.chat_id != table.chat_id]
+        if kind is ChangeKind.REMIND:  # in private only (no mention meant for a group)
+            return await self._reminders(table, in_group=False)
         if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
             return [hand_row(table, u) for u in table.players] if table.state else []
         if kind is ChangeKind.SIGN:
-            return [r for r in await self._sign(change) if r.chat_id != table.chat_id]
+            rows = await self._sign(change)
+            return rows if practice else [r for r in rows if r.chat_id != table.chat_id]
         said = await self._said(change)
         # (a seat left empty: its partners choose there, in private, as in the group)
         keys = vacated_keys(t, table.id) if kind is ChangeKind.VACATED else None
         rows = [text_row(u, said, markup=keys) for u in table.players] if said else []
         over = table.state is not None and table.state.is_over
         if kind is ChangeKind.CONCEDED or over:
-            rows += [hand_row(table, u, urgent=u == change.tapper) for u in table.players]
-            outcome = table.outcome
-            if outcome is not None:
-                who = await self.who(table)
-                text = match_summary(t, who, outcome, table.config.target, again=False)
-                rows += [text_row(u, text, key=f"end:{table.id}:{u}") for u in table.players]
-            return rows
+            # the last hand's edit first, then the end (each in its chat, in this order)
+            rows += [final(hand_row(table, u, urgent=u == change.tapper)) for u in table.players]
+            return rows + await self._private_endings(table, again=practice)
         if kind in (ChangeKind.VACATED, ChangeKind.BOT_IN):
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.ACTION:
             rows += self._hands_after(change)
+        return rows
+
+    async def _private_endings(
+        self, table: Table, again: bool, next_steps: dict[int, str] | None = None
+    ) -> list[Outgoing]:
+        """Each player's own end of the match, in the second person ("🏆 ¡Ganaste 15 a 9!"),
+        a new message that notifies; with `again`, 🔁 Revancha under it. `next_steps`: per
+        player, the line that closes it (a tournament's: "Pasás a semifinales")."""
+        outcome = table.outcome
+        if outcome is None:
+            return []
+        t = translator(table.language)
+        who = await self.who(table)
+        # 🔁 (with `again`) and 📝 the person's review of this match
+        review = review_keys(t, table.id)
+        keys = Keys((*rematch_keys(t, table.id), *review)) if again else review
+        rows = []
+        for user in table.players:
+            seat = table.seat_of(user)
+            if seat is None:
+                continue
+            side = table.geometry.side(seat)
+            step = (next_steps or {}).get(user)
+            text = private_ending(t, who, outcome, side, seat, table.state, step)
+            rows.append(text_row(user, text, markup=keys, key=f"end:{table.id}:{user}"))
         return rows
 
     async def _match_notices(self, table: Table) -> list[Outgoing]:
@@ -239,9 +308,9 @@ class Planner:
     async def who(self, table: Table) -> Seating:
         return seating_at(translator(table.language), table, await self.people.at(table))
 
-    async def _reminders(self, table: Table) -> list[Outgoing]:
-        """Half the time is gone: each person the game waits on, in private and with a
-        mention in the group."""
+    async def _reminders(self, table: Table, in_group: bool = True) -> list[Outgoing]:
+        """Half the time is gone: each person the game waits on, in private and (`in_group`)
+        with a mention in the group."""
         if table.state is None or not table.deadline:
             return []
         t = translator(table.language)
@@ -256,10 +325,11 @@ class Planner:
             name = short_name(names.get(user, "?"))
             mention = f'<a href="tg://user?id={user}">{name}</a>'
             key = f"remind:{table.id}:{step}:{user}"
-            rows.append(
-                text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
-                         table.thread_id, key=key)
-            )  # fmt: skip
+            if in_group:
+                rows.append(
+                    text_row(table.chat_id, t("timeout.remind", name=mention, seconds=left),
+                             table.thread_id, key=key)
+                )  # fmt: skip
             rows.append(text_row(user, t("timeout.remind", name=name, seconds=left), key=key))
         return rows
 
@@ -279,10 +349,11 @@ class Planner:
         for seat in table.geometry.partners(change.seat):
             partner = table.seats[seat]
             if partner is not None and partner > 0:
-                text = t("sign.received", name=name, sign=sign, meaning=meaning)
+                text = mark_first(t("sign.received", name=name, sign=sign, meaning=meaning), who)
                 rows.append(text_row(partner, text, key=key))
         for rival in change.caught_by:
             caught = t("sign.caught", rival=who.seat(rival), name=name, sign=sign, meaning=meaning)
+            caught = mark_first(caught, who)
             rows.append(text_row(table.chat_id, caught, table.thread_id, key=f"{key}:{rival}"))
         if change.actor is not None:
             rows.append(hand_row(table, change.actor, urgent=True))
@@ -295,7 +366,7 @@ class Planner:
         # one coalesced message per group, so the group is never more than a call behind.
         over = table.state is not None and table.state.is_over
         if over or table.status is TableStatus.PLAYING:
-            rows.append(board_row(table))
+            rows.append(final(board_row(table)) if over else board_row(table))
         if over:
             rows += await self._match_over(table, change.tapper)
         if over or not table.is_open:
@@ -328,22 +399,20 @@ class Planner:
         return rows
 
     async def _match_over(self, table: Table, actor: int | None = None) -> list[Outgoing]:
-        """The last board, the group's end of the match, everyone's last hand (the match's
-        last hand told whole; the hand of whoever ended it goes first, as after any tap), and
-        to each player a new message, so that it notifies: who won, the final score, and
-        🔁 Revancha."""
+        """The group's end of the match (after the board's last edit, which goes first, in
+        order: `final`), everyone's last hand (the match's last hand told whole; the hand of
+        whoever ended it goes first, as after any tap), and to each player a new message, so
+        that it notifies: the end in the second person, and 🔁 Revancha."""
         rows = []
         outcome = table.outcome
         if outcome is not None and outcome.conceded:
             rows.append(close_row(table, "match.ended_board"))
         rows.append(match_end_row(table))
-        rows += [hand_row(table, u, urgent=u == actor) for u in table.players]
-        if outcome is not None:
-            t = translator(table.language)
-            who = await self.who(table)
-            text = match_summary(t, who, outcome, table.config.target, again=False)
-            keys = Keys((*rematch_keys(t, table.id), *review_keys(t, table.id)))  # 🔁, 📝
-            rows += [
-                text_row(u, text, markup=keys, key=f"end:{table.id}:{u}") for u in table.players
-            ]
-        return rows
+        rows += [final(hand_row(table, u, urgent=u == actor)) for u in table.players]
+        return rows + await self._private_endings(table, again=True)
+
+
+def final(row: Outgoing) -> Outgoing:
+    """A board's or hand's last edit, sent in its place among the new messages (before the
+    end of the match decided after it) rather than as a refresh that waits behind them."""
+    return replace(row, priority=POST)

@@ -117,9 +117,17 @@ class Keys(tuple[tuple[Button, ...], ...]):
 
 @dataclass(frozen=True)
 class Seating:
-    """Who sits where, with their names ready for HTML."""
+    """Who sits where, with their names ready for HTML. A computer player's name is bare
+    ("Lola"): its 🤖 is added where it tells (`marked`, `mark_first`), not on every line."""
 
     names: tuple[str, ...]  # per seat, escaped
+    bots: tuple[int, ...] = ()  # the seats of computer players
+
+    def marked(self, seat: int) -> str:
+        """A seat's name with 🤖 when a computer player sits there (a lobby, a first mention)."""
+        if seat in self.bots:
+            return f"<b>{BOT_MARK} {self.names[seat]}</b>"
+        return self.seat(seat)
 
     @property
     def table(self) -> Seats:
@@ -148,6 +156,17 @@ class Seating:
         return either(t, [self.seat(s) for s in seats_])
 
 
+def mark_first(text: str, who: Seating) -> str:
+    """`text` with each computer player's first mention marked 🤖 ("🤖 Lola"): one mark a
+    message, where the reader first meets the name."""
+    for seat in who.bots:
+        bare = who.seat(seat)
+        at = text.find(bare)
+        if at >= 0:
+            text = text[:at] + who.marked(seat) + text[at + len(bare) :]
+    return text
+
+
 def both(t: Translator, names: Sequence[str]) -> str:
     """Names joined as a list: "Ana", "Ana y Carla", "Ana, Carla y Eva"."""
     if len(names) <= 1:
@@ -163,17 +182,29 @@ def either(t: Translator, names: Sequence[str]) -> str:
 
 
 def said_line(t: Translator, who: Seating, said: Sequence[tuple[int, int | None]]) -> str:
-    """Values said in turn (R19): "Ana 25 · Beto son buenas · Carla 31". Where three or more
-    said "son buenas" (six at a table), they are named together at the end: "Ana 25 · Carla 31
-    · son buenas: Beto, Dani y Eva"."""
-    good = [who.seat(seat) for seat, value in said if value is None]
-    if len(good) < 3:
-        return " · ".join(
-            f"{who.seat(seat)} {t('said.son_buenas') if value is None else value}"
-            for seat, value in said
-        )
-    values = [f"{who.seat(seat)} {value}" for seat, value in said if value is not None]
-    return " · ".join([*values, t("said.all_good", names=both(t, good))])
+    """Values said in turn (R19), in the order they were said: "Ana 25 · Beto son buenas ·
+    Carla 31"; at six a table, where three or more said "son buenas", those who said it one
+    after another are named together ("Dani y Beto son buenas"); a 0 is said as a table says
+    it ("nada")."""
+    parts: list[str] = []
+    good: list[str] = []
+    many = sum(1 for _, value in said if value is None) >= 3  # (at six: room is short)
+
+    def close() -> None:
+        if len(good) > 1 and many:
+            parts.append(t("said.good_many", names=both(t, good)))
+        else:
+            parts.extend(f"{name} {t('said.son_buenas')}" for name in good)
+        good.clear()
+
+    for seat, value in said:
+        if value is None:
+            good.append(who.seat(seat))
+            continue
+        close()
+        parts.append(f"{who.seat(seat)} {t('said.zero') if value == 0 else value}")
+    close()
+    return " · ".join(parts)
 
 
 def seating(seats: Sequence[int | None], names: dict[int, str]) -> Seating:
@@ -216,13 +247,13 @@ def _seating(
     shown: list[str] = []
     for seat, user in enumerate(seats_):
         if seat in bots:
-            shown.append(escape(bots[seat]))
+            shown.append(escape(bots[seat].removeprefix(f"{BOT_MARK} ")))
         elif user:
             name = shown_people.pop(0)
             shown.append(escape(name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"))
         else:
             shown.append("—")
-    return Seating(tuple(shown))
+    return Seating(tuple(shown), tuple(sorted(bots)))
 
 
 class Seated(Protocol):
@@ -271,7 +302,10 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
         Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
         Option.PICA: ("pica", t("option.flor_on") if config.pica_pica else t("option.flor_off")),
-        Option.FALTA: ("falta", str(config.duel_falta) if config.duel_falta else "R18"),
+        Option.FALTA: (
+            "falta",
+            str(config.duel_falta) if config.duel_falta else t("option.falta_usual"),
+        ),
         Option.TIMER: ("timer", f"{seconds} s" if seconds else t("option.timer_off")),
         Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
         Option.HINTS: ("hints", t("option.yes") if options.hints else t("option.no")),
@@ -285,10 +319,13 @@ def timer_text(t: Translator, seconds: int) -> str:
 
 
 def card_name(t: Translator, card: Card) -> str:
-    """ "4 de copa 🍷"; the two top cards as players name them: "ancho de espada 🗡️"."""
+    """ "4 de copa 🍷"; the four top cards as players name them: "ancho de espada 🗡️",
+    "siete de oro 🪙"."""
     suit = t(f"suit.{card.suit.value}")
     if card.number == 1 and card.suit.value in "eb":
         name = t("card.ancho", suit=suit)
+    elif card.number == 7 and card.suit.value in "eo":  # the sietes that kill: by name
+        name = t("card.siete", suit=suit)
     else:
         name = t("card", number=card.number, suit=suit)
     return f"{name} {SUIT_EMOJI[card.suit.value]}"

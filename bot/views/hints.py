@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.ai.hints import Hint, Topic
 from bot.game import Action, ActionKind
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.i18n import Translator
 from bot.views.common import card_name
 from bot.views.table import kind_label
@@ -18,27 +19,37 @@ def move_text(t: Translator, action: Action) -> str:
     return kind_label(t, action.kind)
 
 
-def odds_text(t: Translator, tenths: int) -> str:
-    """ "8 de cada 10"; under one in ten and over nine in ten said so."""
+def odds_text(t: Translator, tenths: int, only: bool = False) -> str:
+    """ "8 de cada 10 veces"; under one in ten and over nine in ten said so; `only`: a chance
+    said as small ("solo 2 de cada 10 veces"), never "solo menos de 1"."""
     if tenths <= 0:
         return t("hint.odds_low")
     if tenths >= 10:
         return t("hint.odds_high")
-    return t("hint.odds", count=tenths)
+    return t("hint.odds_only" if only else "hint.odds", count=tenths)
+
+
+BLUFF = 4  # tenths: a chant that wins this seldom when wanted is a bluff (a farol)
+CHANTS = frozenset(ENVIDO_CHANTS) | frozenset(TRUCO_CHANTS)
 
 
 def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
-    """One or two lines for the asker alone (an alert over their hand); with partners
-    (`team`), the envido and the hand are their side's ("ganan", "de ustedes")."""
+    """One or two lines for the asker alone (an alert over their hand), as a teacher at the
+    table says them: the move, and the chance it stands on; a chant that seldom wins is named
+    a farol, with the chance it works. With partners (`team`), the envido and the hand are
+    their side's ("ganan")."""
     plural = "_team" if team else ""
     move = move_text(t, hint.action)
     tenths = hint.tenths
     if tenths is None or hint.topic is Topic.NONE:
         return t("hint.just", move=move)
-    odds = odds_text(t, tenths)
+    bluff = hint.action.kind in CHANTS and hint.probe == hint.action and tenths <= BLUFF
     if hint.topic is Topic.ENVIDO:
-        return t(f"hint.envido{plural}", move=move, envido=hint.envido, odds=odds)
+        key = "hint.envido_bluff" if bluff else "hint.envido"
+        return t(key + plural, move=move, envido=hint.envido, odds=odds_text(t, tenths))
+    if bluff:  # the hand's chance after the chant counts the times they do not want it
+        return t("hint.hand_bluff" + plural, move=move, odds=odds_text(t, tenths))
     if hint.probe != hint.action:  # a truco refused, the mazo: the chance it turns down
         key = "hint.refuse" if hint.action.kind is K.NO_QUIERO else "hint.mazo"
-        return t(key + plural, move=move, odds=odds)
-    return t(f"hint.hand{plural}", move=move, odds=odds)
+        return t(key + plural, move=move, odds=odds_text(t, tenths, only=True))
+    return t(f"hint.hand{plural}", move=move, odds=odds_text(t, tenths))

@@ -6,6 +6,7 @@ from bot.ai.characters import character_of
 from bot.callbacks import LobbyData, pack
 from bot.game.seats import SIDES
 from bot.i18n import Translator
+from bot.model.names import BOT_MARK
 from bot.model.options import LOBBY_OPTIONS, Option
 from bot.model.table import Table
 from bot.views.common import (
@@ -34,6 +35,7 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
         name = who.names[seat]
         if level is None:
             return name
+        name = f"{BOT_MARK} {name}"  # (where a computer player tells: the lobby)
         character = t(f"character.{character_of(table.lineage, seat).value}")
         return f"{name} · {character} · {level_name(t, level)}"
 
@@ -49,6 +51,9 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
     if table.hints:
         lines.append(t("lobby.hints"))
     lines.append(t("lobby.help_teams", count=config.players) if teams else t("lobby.help_1v1"))
+    missing = sum(1 for user in table.seats if user is None)
+    if missing:
+        lines.append(t("lobby.missing", count=missing))
     opener = short_name(names.get(table.opener_id, "?"))
     lines.append(t("lobby.opener", name=opener))
     if table.opener_id not in table.seats:
@@ -99,3 +104,33 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     ]
     pairs = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]  # two to a row on a phone
     return Keys.of([first, *pairs, bot_buttons(t, table), last])
+
+
+def practice_text(t: Translator, table: Table, names: dict[int, str]) -> str:
+    """A practice starts (it has no lobby): its rules, whom you play with and against, each
+    computer player with its character, their level, 💡 and the clock, said once."""
+    who = seating_at(t, table, names)
+    me = table.seat_of(table.opener_id)
+    seat = me if me is not None else 0
+
+    def named(seats_: list[int]) -> str:
+        shown = [
+            f"{who.marked(s)} ({t(f'character.{character_of(table.id, s).value}')})" for s in seats_
+        ]
+        return shown[0] if len(shown) == 1 else t("side.pair", a=", ".join(shown[:-1]), b=shown[-1])
+
+    partners = list(table.geometry.partners(seat))
+    rivals = [s for s in table.geometry.all if table.geometry.side(s) != table.geometry.side(seat)]
+    lines = [t("practice.title", rules=rules_line(t, table.config))]
+    if partners:
+        lines.append(t("practice.partners", names=named(partners), count=len(partners)))
+    lines.append(t("practice.rivals", names=named(rivals), count=len(rivals)))
+    levels = [table.bot_level(s) for s in table.bot_seats]
+    level = next((x for x in levels if x is not None), "normal")
+    lines.append(
+        t("practice.level", level=level_name(t, level)) + " · " + timer_text(t, table.turn_seconds)
+    )
+    if table.hints:
+        lines.append(t("practice.hints"))
+    lines.append(t("practice.leave"))
+    return "\n".join(lines)

@@ -18,53 +18,102 @@ def _name(name: str, width: int = NAME) -> str:
     return clean if len(clean) <= width else clean[: width - 1] + "…"
 
 
+def _whole(name: str) -> str:
+    """A name as /tabla lays it out: whole (wrapped between its words where it is long)."""
+    return " ".join(name.split()) or "?"
+
+
 def _streak(t: Translator, streak: int) -> str:
     if streak == 0:
         return ""
     return t("tabla.streak_won" if streak > 0 else "tabla.streak_lost", n=abs(streak))
 
 
-def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
-    """The monospace block, without HTML: each line at most WIDTH characters."""
+def wrap(text: str, width: int = WIDTH, indent: int = 0) -> list[str]:
+    """`text` in lines of at most `width` characters, broken between words (the lines after
+    the first indented by `indent`); only a word longer than a whole line is broken."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        room = width - (indent if lines else 0)
+        if line and len(line) + 1 + len(word) <= room:
+            line += " " + word
+            continue
+        if line:
+            lines.append(line)
+            line = ""
+            room = width - indent
+        while len(word) > room:  # a word no line can hold: the one case a word is broken
+            lines.append(word[:room])
+            word = word[room:]
+            room = width - indent
+        line = word
+    if line or not lines:
+        lines.append(line)
+    return [lines[0]] + [" " * indent + x for x in lines[1:]]
+
+
+def _player_entries(
+    t: Translator, rows: Sequence[Standing]
+) -> tuple[str, list[tuple[int, list[str]]]]:
+    """The header line, and each player's lines: a ranked player's figures under the header
+    (a name too long for its column on lines of its own above them), a provisional one's in a
+    line or two; every line at most WIDTH characters, no word cut."""
     ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
     provisional = [r for r in rows if r.played < PROVISIONAL_MATCHES]
     head = (t("tabla.player"), t("tabla.played"), t("tabla.won"), "%", t("tabla.rating"))
-    lines = [f"{'#':>2} {head[0]:<{NAME}} {head[1]:>3} {head[2]:>3} {head[3]:>3} {head[4]:>5}"]
+    header = f"{'#':>2} {head[0]:<{NAME}} {head[1]:>3} {head[2]:>3} {head[3]:>3} {head[4]:>5}"
+    entries: list[tuple[int, list[str]]] = []
     for pos, row in enumerate(ranked, start=1):
         rate = round(100 * row.won / row.played) if row.played else 0
-        name = _name(row.name)
-        lines.append(
-            f"{pos:>2} {name:<{NAME}} {row.played:>3} {row.won:>3} {rate:>3} {row.rating:>5.1f}"
-        )
-        lost = f"{t('tabla.lost')}:{row.lost}"
-        line = f"   {lost} +{row.points_for}/-{row.points_against} {_streak(t, row.streak)}"
-        lines.append(line.rstrip())
+        name = _whole(row.name)
+        figures = f"{row.played:>3} {row.won:>3} {rate:>3} {row.rating:>5.1f}"
+        if len(name) <= NAME:
+            lines = [f"{pos:>2} {name:<{NAME}} {figures}"]
+        else:
+            first, *more = wrap(name, WIDTH - 3)
+            lines = [f"{pos:>2} {first}", *(f"   {x}" for x in more)]
+            lines.append(f"{'':>2} {'':<{NAME}} {figures}")
+        record = f"{t('tabla.lost')}:{row.lost} +{row.points_for}/-{row.points_against}"
+        record = f"{record} {_streak(t, row.streak)}".rstrip()
+        lines += [f"   {x}" for x in wrap(record, WIDTH - 3)]
+        entries.append((row.user_id, lines))
     if provisional:
-        lines.append("")
-        lines.append(t("tabla.provisional", count=PROVISIONAL_MATCHES))
+        # a title too long for a line breaks before its parenthesis, then between words
+        title = t("tabla.provisional", count=PROVISIONAL_MATCHES).replace(" (", "\n(").split("\n")
+        entries.append((0, ["", *(x for part in title for x in wrap(part))]))
         for row in provisional:
-            streak = _streak(t, row.streak)
+            name = _whole(row.name)
             won = t("tabla.won_of", won=row.won, played=row.played)
-            lines.append(f" · {_name(row.name, 12):<12} {won} {streak}".rstrip())
-    return [line[:WIDTH] for line in lines]
+            rest = f"{won} {_streak(t, row.streak)}".rstrip()
+            column = min(12, WIDTH - 3 - len(rest) - 1)
+            if len(name) <= column:
+                lines = [f" · {name:<{column}} {rest}"]
+            else:
+                first, *more = wrap(name, WIDTH - 3)
+                lines = [f" · {first}", *(f"   {x}" for x in more)]
+                lines += [f"   {x}" for x in wrap(rest, WIDTH - 3)]
+            entries.append((row.user_id, lines))
+    return header, entries
+
+
+def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
+    """The monospace block, without HTML: each line at most WIDTH characters, no word cut."""
+    head, entries = _player_entries(t, rows)
+    return [head] + [line for _, lines in entries for line in lines]
 
 
 PAGE_BUDGET = 3000  # characters of table per message, escaped: far under Telegram's 4,096
 TOP_PAIRS = 10
 
 
-def _entries(t: Translator, rows: Sequence[Standing]) -> tuple[str, list[tuple[int, list[str]]]]:
-    """The header line, and each player's lines (two when ranked, one when provisional)."""
-    lines = standings_lines(t, rows)
-    head, rest = lines[0], lines[1:]
-    ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
-    provisional = [r for r in rows if r.played < PROVISIONAL_MATCHES]
-    entries = [(r.user_id, rest[2 * i : 2 * i + 2]) for i, r in enumerate(ranked)]
-    if provisional:
-        tail = rest[2 * len(ranked) :]  # "", the provisional title, then a line each
-        entries.append((0, tail[:2]))
-        entries += [(r.user_id, [tail[2 + i]]) for i, r in enumerate(provisional)]
-    return head, entries
+def _pair_lines(pairs: Sequence[Pair]) -> list[str]:
+    """The partners who won together, each pair or trio whole: their names joined by "+" and
+    the tally at the end, wrapped between names when a line cannot hold them."""
+    lines = []
+    for p in pairs[:TOP_PAIRS]:
+        lines += wrap(" + ".join(_whole(n) for n in p.names) + f" {p.won}/{p.played}", WIDTH, 2)
+    return lines
 
 
 def standings_pages(
@@ -78,7 +127,7 @@ def standings_pages(
     order, and on every page the asker's own row when it is elsewhere."""
     if not rows:
         return [t("tabla.empty")]
-    head, entries = _entries(t, rows)
+    head, entries = _player_entries(t, rows)
     own = next((lines for user, lines in entries if user == asker and user), None)
     budget = PAGE_BUDGET - sum(len(escape(x)) + 1 for x in own or []) - 4
     chunks: list[list[tuple[int, list[str]]]] = [[]]
@@ -100,11 +149,7 @@ def standings_pages(
             title += f" · {number + 1}/{len(chunks)}"
         text = f"{title}\n<pre>{escape(chr(10).join(lines))}</pre>"
         if pairs and number == 0:
-            width = 9 if len(pairs[0].names) == 2 else 6  # a trio: three names in a line
-            pair_lines = [
-                f"{'+'.join(_name(n, width) for n in p.names)} {p.won}/{p.played}"[:WIDTH]
-                for p in pairs[:TOP_PAIRS]
-            ]
+            pair_lines = _pair_lines(pairs)
             key = "tabla.pairs" if len(pairs[0].names) == 2 else "tabla.trios"
             text += f"\n{t(key)}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
         pages.append(text)
@@ -155,6 +200,42 @@ def numbers_text(
                   lost=played - won)
             )  # fmt: skip
     return "\n".join(lines)
+
+
+def league_line(
+    t: Translator, changes: Sequence[RatingChange], rows: Sequence[Standing] = ()
+) -> str | None:
+    """The league after the match in one paragraph, for the group's end of the match: each
+    ranked player's place and level with its change (rounded once, so before + change = after
+    as shown) in a line, and those not ranked yet together, by how many matches they have
+    left ("Ana y Beto entran a /tabla en 4 partidas más"): said once for all."""
+    ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
+    place = {r.user_id: pos for pos, r in enumerate(ranked, start=1)}
+    of = {r.user_id: r for r in rows}
+    parts = []
+    waiting: dict[int, list[str]] = {}
+    for change in changes:
+        name = escape(_name(change.name, 20))
+        row = of.get(change.user_id)
+        if row is None:
+            continue
+        if change.user_id not in place:
+            waiting.setdefault(PROVISIONAL_MATCHES - row.played, []).append(name)
+            continue
+        before, after = round(change.before, 1), round(change.after, 1)
+        parts.append(
+            t("match.rating_short", name=name, place=place[change.user_id],
+              after=f"{after:.1f}", delta=f"{after - before:+.1f}")
+        )  # fmt: skip
+    lines = [t("match.league", parts=" · ".join(parts))] if parts else []
+    for left in sorted(waiting):
+        names = waiting[left]
+        if len(names) == 1:
+            lines.append(t("match.provisional", names=names[0], count=left))
+        else:
+            joined = t("side.pair", a=", ".join(names[:-1]), b=names[-1])
+            lines.append(t("match.provisional_many", names=joined, count=left))
+    return "\n".join(lines) if lines else None
 
 
 def rating_lines(

@@ -15,7 +15,7 @@ from bot.callbacks import (
 )
 from bot.game import Action, ActionKind, Observation, Phase, envido_value, flor_value, has_flor
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
-from bot.game.ending import HandEnding
+from bot.game.ending import HandEnding, ended_hands
 from bot.game.scoring import (
     FLOR_ACHICO,
     FLOR_CONTESTED,
@@ -37,6 +37,7 @@ from bot.views.common import (
     card_short,
     cards_text,
     either,
+    mark_first,
     rules_line,
     said_line,
     score_lines,
@@ -110,13 +111,36 @@ def _rounds(t: Translator, who: Seating, obs: Observation) -> list[str]:
 
 
 def status_lines(t: Translator, who: Seating, obs: Observation) -> list[str]:
-    """The hand in play: who is mano (until the first card shows it), its rounds, and the
-    chant waiting for an answer or whose turn it is."""
+    """The hand in play: who is mano (until the first card shows it; in a pica-pica duel, who
+    faces whom, all through it), its rounds, and the chant waiting for an answer or whose turn
+    it is."""
     lines = []
-    if not obs.rounds or not obs.rounds[0]:
+    fresh = not obs.rounds or not obs.rounds[0]
+    if obs.duel is not None:  # (the dealer is the hand's, the same for its three duels)
+        rival = who.seat(seats(obs.config.players).opposite(obs.mano))
+        key = "board.duel_mano" if fresh else "board.duel"
+        lines.append(t(key, mano=who.seat(obs.mano), rival=rival))
+    elif fresh:
         lines.append(t("board.mano", dealer=who.seat(obs.dealer), mano=who.seat(obs.mano)))
     lines.extend(_rounds(t, who, obs))
     return lines
+
+
+def duels_tally(t: Translator, table: Table, obs: Observation, last: HandEnding) -> str | None:
+    """A pica-pica hand's tally so far, said after the record of its last duel that ended (from
+    the second duel on, and once the three are done): the points of its duels, side 1 first,
+    as the score lines ("pica-pica hasta acá: 1 a 2", "pica-pica en total: 2 a 2")."""
+    state = table.state
+    if state is None or last.duel is None:
+        return None
+    if obs.duel is not None and obs.duel > 0 and obs.hand_number == last.number:
+        key = "ending.duels"
+    elif obs.duel is None and last.duel == 2:
+        key = "ending.duels_done"
+    else:
+        return None
+    duels = [e for e in ended_hands(state) if e.duel is not None and e.number == last.number]
+    return t(key, a=sum(e.by_side(0) for e in duels), b=sum(e.by_side(1) for e in duels))
 
 
 def _next(t: Translator, who: Seating, obs: Observation) -> list[str]:
@@ -217,6 +241,9 @@ def board_text(t: Translator, scene: Scene) -> str:
         lines = [t("board.head", number=hand_name(t, obs), value=obs.hand_value)]
     lines += gap_lines(t, who, scene.gap)
     lines += ended_lines(t, who, scene.ended, calls if over else None)
+    tally = duels_tally(t, scene.table, obs, scene.ended[-1]) if scene.ended else None
+    if tally is not None:
+        lines[-1] += f" · {tally}"
     lines += score_lines(t, who, obs.scores, obs.config.target)
     if not over:
         lines.append("")
@@ -225,7 +252,7 @@ def board_text(t: Translator, scene: Scene) -> str:
         lines += _next(t, who, obs)
     if scene.seal is not None:
         lines.append(t("fair.commitment_short", commitment=scene.seal, number=scene.table.id))
-    return "\n".join(lines)
+    return mark_first("\n".join(lines), who)
 
 
 def gap_lines(t: Translator, who: Seating, gap: Gap | None) -> list[str]:
@@ -367,13 +394,13 @@ def hand_text(t: Translator, scene: Scene) -> str:
     lines = gap_lines(t, who, scene.gap) + ended_lines(t, who, scene.ended, whole)
     if lines and over:
         lines.append("")
-    if scene.first_hand or over:
+    if scene.first_hand and not over:  # (once the match is over there is no hand to title)
         lines.append(t("hand.title", rules=rules_line(t, obs.config)))
-        if scene.first_hand and not over and t("hand.suits"):  # (English: the suits, once)
+        if t("hand.suits"):  # (English: the suits, once)
             lines.append(t("hand.suits"))
     if over:
         lines += score_lines(t, who, obs.scores, obs.config.target)
-        return "\n".join(lines)
+        return mark_first("\n".join(lines), who)
     lines.append(t("hand.head", number=hand_name(t, obs), value=obs.hand_value))
     if obs.duel is not None and obs.seat is not None:
         lines.append(your_duel(t, who, obs, obs.seat))
@@ -395,7 +422,7 @@ def hand_text(t: Translator, scene: Scene) -> str:
     helper = helper_of(scene.table, obs)
     if helper is not None and scene.table.handed == obs.step:
         lines.append(t("hand.handed", name=who.seat(helper)))
-    return "\n".join(lines)
+    return mark_first("\n".join(lines), who)
 
 
 def helper_of(table: Table, obs: Observation) -> int | None:

@@ -152,10 +152,10 @@ def test_a_hint_in_the_games_own_words() -> None:
     assert hint_text(t, envido) == "💡 Quiero: con 31 ganás el envido 8 de cada 10 veces."
     card = Hint(three, Topic.HAND, 0.62, 0.7, three, 20, 100)
     name = card_name(t, Card.parse("3e"))
-    assert hint_text(t, card) == f"💡 Tirá el {name}: la mano es tuya 6 de cada 10."
+    assert hint_text(t, card) == f"💡 Tirá el {name}: ganás la mano 6 de cada 10 veces."
     turned = Hint(refuse, Topic.HAND, 0.21, 0.3, quiero, 20, 100)
     assert hint_text(t, turned) == (
-        "💡 No quiero: queriendo, la mano sería tuya solo 2 de cada 10."
+        "💡 No quiero: si lo querés, ganás la mano solo 2 de cada 10 veces."
     )
     gone = Hint(mazo, Topic.HAND, 0.02, 0.03, three, 20, 100)
     assert "menos de 1 de cada 10" in hint_text(t, gone)
@@ -165,6 +165,6 @@ def test_a_hint_in_the_games_own_words() -> None:
     assert hint_text(t, flor) == "💡 ¡Flor!"  # (no chance to tell: a flor is declared)
     assert hint_text(translator("en"), envido).startswith("💡 ")
     assert hint_text(t, envido, team=True) == (
-        "💡 Quiero: con tu 31, tu equipo gana el envido 8 de cada 10 veces."
+        "💡 Quiero: con tu 31, ganan el envido 8 de cada 10 veces."
     )
-    assert hint_text(t, card, team=True).endswith("la mano es de ustedes 6 de cada 10.")
+    assert hint_text(t, card, team=True).endswith("ganan la mano 6 de cada 10 veces.")

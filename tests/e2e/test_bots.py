@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from bot.game.actions import parse_any
 from bot.game.seats import duel_pair
 from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table
-from bot.views.common import computer_names
+from bot.views.common import computer_names, plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import (
     action_buttons,
@@ -24,11 +25,34 @@ from tests.e2e.helpers import (
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
+t_es = translator("es")
+
 
 async def the_table(h: Harness) -> Table:
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None
     return table
+
+
+async def practice_of(h: Harness, user: FakeUser) -> Table:
+    """The practice table of `user`: its place is their private chat with the bot."""
+    table = await h.services.tables.table_in(user.id, 0)
+    assert table is not None
+    return table
+
+
+async def play_practice(h: Harness, user: FakeUser, seed: int) -> Table:
+    """Tap legal buttons in `user`'s chat until their practice is over; the finished table."""
+    table_id = (await practice_of(h, user)).id
+
+    async def over() -> bool:
+        table = await h.services.tables.get(table_id)
+        return table is not None and not table.is_open
+
+    await play_to_the_end(h, [user], seed=seed, chat=0, stop=over)
+    done = await h.services.tables.get(table_id)
+    assert done is not None
+    return done
 
 
 async def bot_name(h: Harness, table: Table, seat: int) -> str:
@@ -69,14 +93,14 @@ async def test_a_whole_match_against_a_hard_bot_through_the_buttons(harness: Har
     ana = h.user(1, "Ana")
     ana.send(GROUP, "/nueva bot difícil 15")
     await h.settle()
-    table = await the_table(h)
+    table = await practice_of(h, ana)
     assert table.seats == [1, BOT_IDS["dificil"]]
-    board = h.fake.last(GROUP).text
     name = await bot_name(h, table, 1)
-    assert name.startswith("🤖 ") and name in board  # it says it is a bot, by its name
+    assert name.startswith("🤖 ")  # it says it is a bot, by its name
+    assert any(name in text for text in h.fake.texts(ana.id))
     assert hand_message(h, ana) is not None  # her cards, privately
     game_id = table.id
-    await play_to_the_end(h, [ana], seed=4)
+    await play_practice(h, ana, seed=4)
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
     assert record is not None and record["outcome"] == "won" and record["bots"] == 1
     # Practice: nobody's rating moved.
@@ -174,7 +198,7 @@ async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
         ana = h.user(1, "Ana")
         ana.send(GROUP, "/nueva bot 15")
         await h.settle()
-        table = await the_table(h)
+        table = await practice_of(h, ana)
         assert table.state is not None
         # Ana is mano: she plays; the bot is to move next.
         message = hand_message(h, ana)
@@ -182,7 +206,7 @@ async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
         card = next(b for b in action_buttons(message) if b["callback_data"].count(":") == 4)
         await ana.tap(1, message.message_id, card["text"])
         await h.settle()
-        table = await the_table(h)
+        table = await practice_of(h, ana)
         assert table.state is not None
         step = table.state.step
         assert h.services.tables.waiting_users(table) == set()  # the game waits on the bot
@@ -191,14 +215,14 @@ async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
         h.clock.advance(1.0)  # not yet: its pause is 1.5 s of the bot's clock
         await h.until(lambda: h.app.bot_data.get("sweeps", 0) >= sweeps + 3)
         await h.settle()
-        assert (await the_table(h)).state.step == step  # type: ignore[union-attr]
+        assert (await practice_of(h, ana)).state.step == step  # type: ignore[union-attr]
         await h.restart()  # it was about to move
-        table = await the_table(h)
+        table = await practice_of(h, ana)
         assert table.state is not None and table.state.step == step
         h.clock.advance(1.5)
         await h.until(lambda: h.services.ai.decisions >= 1)
         await h.settle()
-        table = await the_table(h)
+        table = await practice_of(h, ana)
         assert table.state is not None and table.state.step > step
         assert table.deadline is not None  # Ana's turn again: her clock runs
         log = await logged(h, table.id)
@@ -210,8 +234,8 @@ async def test_a_bot_thinks_in_a_process_of_its_own(fake: FakeTelegram, tmp_path
         ana = h.user(1, "Ana")
         ana.send(GROUP, "/nueva bot fácil 15")
         await h.settle()
-        await play_to_the_end(h, [ana], seed=2)
-        assert match_over(h) and h.services.ai.decisions > 5
+        done = await play_practice(h, ana, seed=2)
+        assert done.state is not None and done.state.is_over and h.services.ai.decisions > 5
 
 
 async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Harness) -> None:
@@ -342,13 +366,13 @@ async def test_the_groups_default_bot_level_is_set_in_config(harness: Harness) -
     assert "🤖 Bots: difícil" in h.fake.messages[GROUP][panel.message_id].text
     ana.send(GROUP, "/nueva bot")  # no level given: the group's
     await h.settle()
-    table = await the_table(h)
+    table = await practice_of(h, ana)
     assert table.seats == [1, BOT_IDS["dificil"]]
-    ana.send(GROUP, "/cancelar")
+    ana.send(ana.id, "/cancelar")  # (in her chat, where the practice is: conceded)
     await h.settle()
     ana.send(GROUP, "/nueva bot fácil")  # a level given: that one
     await h.settle()
-    table = await the_table(h)
+    table = await practice_of(h, ana)
     assert table.seats == [1, BOT_IDS["facil"]]
 
 
@@ -426,9 +450,9 @@ async def test_two_bot_partners_let_the_stronger_answer(harness: Harness) -> Non
     ana = h.user(1, "Ana")
     ana.send(GROUP, "/nueva bot 2v2 15")
     await h.settle()
-    table = await the_table(h)
+    table = await practice_of(h, ana)
     assert table.seats[0] == 1 and all(s is not None and s < 0 for s in table.seats[1:])
-    await play_to_the_end(h, [ana], seed=3)
+    await play_practice(h, ana, seed=3)
     log = [parse_any(code) for _, code in await logged(h, table.id)]
     state = MatchState(table.config)
     checked = 0
@@ -522,3 +546,155 @@ async def test_r45_a_side_that_concedes_in_a_duel_concedes_the_match_whole(
     assert match_over(h)
     done = await h.services.tables.get(table.id)
     assert done is not None and done.status.value == "finished"
+
+
+async def test_practice_is_private_while_the_group_plays_its_own_table(harness: Harness) -> None:
+    """/nueva bot in the group says it goes to private and opens it there: the board and the
+    hand are one message in Ana's chat, the group's own /nueva stays free for Beto and Caro,
+    both matches are played to the end at once, the practice counts for nobody's /tabla and
+    is looked back on from the private chat."""
+    h = harness
+    ana, beto, caro = h.user(1, "Ana"), h.user(2, "Beto"), h.user(3, "Caro")
+    ana.send(GROUP, "/nueva bot difícil 15")
+    await h.settle()
+    told = h.fake.last(GROUP).text
+    assert "privado" in told, told
+    assert await h.services.tables.table_in(GROUP, 0) is None  # the group's table is free
+    practice = await practice_of(h, ana)
+    assert practice.seats == [1, BOT_IDS["dificil"]] and practice.state is not None
+    assert practice.hints  # a practice teaches
+    # In her chat, one message with the cards, the score and whose turn: no board of its own
+    tables = [m for m in h.fake.live(ana.id) if "🃏" in m.text]
+    assert len(tables) == 1, [m.text for m in tables]
+    assert hand_message(h, ana) is tables[0]
+    assert not any(b["text"] == "🃏 Mis cartas" for b in tables[0].buttons())
+    # the group plays its own table meanwhile
+    await open_table(h, [beto, caro], "1v1 15")
+    group_table = await the_table(h)
+    assert group_table.seats == [2, 3] and group_table.state is not None
+    ana_id, group_id = practice.id, group_table.id
+
+    async def both_over() -> bool:
+        done = [await h.services.tables.get(n) for n in (ana_id, group_id)]
+        return all(t is not None and not t.is_open for t in done)
+
+    await play_to_the_end(h, [ana, beto, caro], seed=11, chat=0, stop=both_over)
+    await h.settle()
+    assert match_over(h)  # the group's match ended in the group
+    assert not any(str(ana_id) in b["callback_data"] for m in h.fake.live(GROUP)
+                   for b in m.buttons() if "callback_data" in b)  # fmt: skip
+    record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", ana_id)
+    assert record is not None and record["bots"] == 1
+    rated = await h.db.fetchall("SELECT user_id FROM ratings ORDER BY user_id")
+    assert [r["user_id"] for r in rated] == [2, 3]  # a practice never counts
+    ending = [m.text for m in h.fake.live(ana.id) if "Ganaste" in m.text or "Perdiste" in m.text]
+    assert len(ending) == 1, [m.text for m in h.fake.live(ana.id)][-3:]
+    # Looked back on in private: the practice; in the group: the group's match only
+    ana.send(ana.id, "/historial")
+    await h.settle()
+    mine = h.fake.last(ana.id)
+    assert "Ana" in mine.text and "🔎" in str(mine.buttons()), mine.text
+    ana.send(GROUP, "/historial")
+    await h.settle()
+    listing = h.fake.last(GROUP)
+    assert "Beto" in listing.text and "Ana" not in listing.text, listing.text
+
+
+async def test_practice_opened_in_private_and_left_with_abandonar(harness: Harness) -> None:
+    """/nueva bot in the private chat plays there; /abandonar there concedes it; a second
+    practice cannot start while one is on, and the group is never written to."""
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(ana.id, "/nueva bot fácil 2v2 15")
+    await h.settle()
+    practice = await practice_of(h, ana)
+    assert practice.seats[0] == 1 and all(s is not None and s < 0 for s in practice.seats[1:])
+    assert practice.state is not None
+    ana.send(GROUP, "/nueva bot")  # one practice at a time: it is in her chat already
+    await h.settle()
+    assert "privado" in h.fake.last(GROUP).text
+    assert await h.services.tables.table_in(GROUP, 0) is None
+    assert (await practice_of(h, ana)).id == practice.id
+    ana.send(ana.id, "/abandonar")
+    await h.settle()
+    record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", practice.id)
+    assert record is not None and record["outcome"] == "conceded" and record["bots"] == 3
+    assert await h.db.fetchall("SELECT * FROM ratings") == []
+    # 🔁 Revancha from her chat: the same practice again, there
+    end = next(m for m in h.fake.live(ana.id) if m.text.startswith("🥈"))
+    answer = await ana.tap(ana.id, end.message_id, "🔁 Revancha")
+    assert answer["text"] == "🔁 Revancha: mesa abierta.", answer
+    await h.settle()
+    again = await practice_of(h, ana)
+    assert again.id != practice.id and again.rematch_of == practice.id
+    assert again.seats == practice.seats and again.state is not None
+    assert not any("🃏" in text for text in h.fake.texts(GROUP))
+
+
+async def test_practice_asked_by_someone_the_bot_cannot_write_to(harness: Harness) -> None:
+    """/nueva bot in the group from someone who never started the bot: no table anywhere,
+    and the group is told how to let the bot write to them."""
+    h = harness
+    ana = h.user(1, "Ana", started=False)
+    ana.send(GROUP, "/nueva bot")
+    await h.settle()
+    told = h.fake.last(GROUP)
+    assert "no puedo escribirte" in told.text, told.text
+    assert any("url" in b for b in told.buttons())
+    assert await h.services.tables.table_in(ana.id, 0) is None
+    assert await h.services.tables.table_in(GROUP, 0) is None
+
+
+async def test_practice_in_private_keeps_its_clock(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A private practice table on a turn timer: the reminder comes once, in private (no
+    mention meant for a group), and the timer plays for her there."""
+    async with harness_with(fake, tmp_path / "clock.db", turn_seconds=60) as h:
+        ana = h.user(1, "Ana")
+        ana.send(ana.id, "/nueva bot 15 sinflor")
+        await h.settle()
+        practice = await practice_of(h, ana)
+        assert practice.deadline is not None  # Ana is mano: her clock runs
+        h.clock.advance(31)
+        await h.until(lambda: any("te quedan" in t for t in h.fake.texts(ana.id)))
+        await h.settle()
+        reminders = [t for t in h.fake.texts(ana.id) if "te quedan" in t]
+        assert len(reminders) == 1 and "tg://user" not in reminders[0], reminders
+        h.clock.advance(30)
+        await h.until(lambda: any("Se le acabó el tiempo" in t for t in h.fake.texts(ana.id)))
+        await h.settle()
+        assert h.fake.texts(GROUP) == []
+
+
+async def test_one_robot_mark_where_it_tells(harness: Harness) -> None:
+    """🤖 marks a computer player where it tells: in the practice's start (with its
+    character, and the level said once) and at the first mention of each one in a message,
+    not on every line of the hand."""
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(ana.id, "/nueva bot difícil 2v2 15")
+    await h.settle()
+    table = await practice_of(h, ana)
+    bots = [(await bot_name(h, table, s)).removeprefix("🤖 ") for s in table.bot_seats]
+    start = next(plain(m.text) for m in h.fake.live(ana.id) if "Práctica" in m.text)
+    assert start.count("difícil") == 1, start  # the level, once
+    for seat, name in zip(table.bot_seats, bots, strict=True):
+        character = t_es(f"character.{character_of(table.id, seat).value}")
+        assert f"🤖 {name} ({character})" in start, start
+
+    async def three_hands() -> bool:
+        now = await h.services.tables.get(table.id)
+        return now is None or now.state is None or now.state.hand_number >= 4 or not now.is_open
+
+    await play_to_the_end(h, [ana], seed=12, chat=0, stop=three_hands)
+    seen = 0
+    for text in h.fake.texts(ana.id):
+        shown = plain(text)
+        for name in bots:
+            if re.search(rf"\b{name}\b", shown) is None:
+                continue
+            seen += 1
+            assert shown.count(f"🤖 {name}") <= 1, shown  # marked once a message
+            first = re.search(rf"\b{name}\b", shown)
+            assert first is not None and shown[: first.start()].endswith("🤖 "), shown
+        assert "🤖 Decide 🤖" not in shown
+    assert seen > 10

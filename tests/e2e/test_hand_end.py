@@ -4,6 +4,8 @@ a message that notifies."""
 
 from __future__ import annotations
 
+import re
+
 from bot.views.common import BOT_MARK, plain
 from tests.conftest import GROUP, Harness
 from tests.e2e.helpers import action_buttons, hand_message, open_table
@@ -47,21 +49,17 @@ async def test_computer_players_have_names_of_their_own(harness: Harness) -> Non
     table called Lola (a name on the computer players' list) is never mistaken for one."""
     h = harness
     lola = h.user(1, "Lola")
-    lola.send(GROUP, "/nueva bot 2v2 difícil")
+    lola.send(lola.id, "/nueva bot 2v2 difícil")
     await h.settle()
-    table = await h.services.tables.table_in(GROUP, 0)
+    table = await h.services.tables.table_in(lola.id, 0)
     assert table is not None and len(table.bot_seats) == 3
-    board = plain(h.fake.last(GROUP).text)
-    names = {line.split(":")[0] for line in board.splitlines() if BOT_MARK in line}
-    bots = {
-        word
-        for line in board.splitlines()
-        for word in line.replace(":", " y ").split(" y ")
-        if word.startswith(BOT_MARK)
-    }
-    assert len(bots) == 3, (bots, board)  # three of them, each its own name
-    assert all(name != f"{BOT_MARK} Lola" for name in bots)
-    assert any("Lola" in name for name in names)  # the person, without the mark
+    start = next(plain(m.text) for m in h.fake.live(lola.id) if "Práctica" in m.text)
+    bots = set(re.findall(rf"{BOT_MARK} (\w+)", start))
+    assert len(bots) == 3, (bots, start)  # three of them, each its own name
+    assert "Lola" not in bots
+    hand = hand_message(h, lola)
+    assert hand is not None and "Lola" in plain(hand.text)  # the person, without the mark
+    assert f"{BOT_MARK} Lola" not in plain(hand.text)
 
 
 async def test_the_end_of_a_match_reaches_each_player_as_a_new_message(harness: Harness) -> None:
@@ -76,13 +74,16 @@ async def test_the_end_of_a_match_reaches_each_player_as_a_new_message(harness: 
     hands = (await h.telegram(table.id)).hands
     ana.send(GROUP, "/abandonar")
     await h.settle()
+    said = {ana.id: "🥈 Perdiste.\nAbandonaste la partida con 0 a 0.",
+            beto.id: "🏆 ¡Ganaste!\nAna abandonó la partida con 0 a 0."}  # fmt: skip
     for user in (ana, beto):
-        new = [m for m in h.fake.live(user.id) if plain(m.text).startswith("🏆 ¡Ganó Beto!")]
+        new = [m for m in h.fake.live(user.id) if plain(m.text).startswith(said[user.id])]
         assert len(new) == 1 and new[0].message_id != hands[user.id]  # sent, not edited
         assert [b["text"] for b in new[0].buttons()] == ["🔁 Revancha", "📝 Mi revisión"]
         assert "Tus cartas" not in new[0].text  # no dead hand in it
         last_hand = h.fake.messages[user.id][hands[user.id]]
         assert action_buttons(last_hand) == []  # nothing left to tap there
+        assert "Tu mano" not in last_hand.text  # no hand, so no hand's title under the end
 
 
 async def test_a_name_cannot_pass_for_a_computer_player_or_vanish(harness: Harness) -> None:

@@ -187,3 +187,42 @@ async def test_fast_play_keeps_the_group_at_most_one_message_behind(
         hands = table.state.hand_number
         group_calls = len(fake.calls_in(GROUP))
         assert hands >= 3 and group_calls <= 2 * hands + 12, (group_calls, hands)
+
+
+async def test_avisame_notes_a_table_opening_at_most_once_an_hour(harness: Harness) -> None:
+    """/avisame in a group, on and off per person: a private note when a table opens there
+    (not to whoever opened it), at most one an hour a person; the lobby says how many are
+    missing."""
+    h = harness
+    ana, beto, caro = h.user(1, "Ana"), h.user(2, "Beto"), h.user(3, "Caro")
+
+    def notes(user: FakeUser) -> list[str]:
+        return [t for t in h.fake.texts(user.id) if t.startswith("🔔 Se abrió una mesa")]
+
+    for user in (beto, ana):
+        user.send(GROUP, "/avisame")
+        await h.settle()
+        assert "Te aviso" in h.fake.last(GROUP).text, h.fake.last(GROUP).text
+    ana.send(GROUP, "/nueva 2v2 15")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    assert "Faltan 3 para empezar" in lobby.text, lobby.text
+    assert len(notes(beto)) == 1 and notes(ana) == []  # (Ana opened it)
+    assert "Grupo" in notes(beto)[0] and "2v2" in notes(beto)[0] and "Faltan 3" in notes(beto)[0]
+    await caro.tap(GROUP, lobby.message_id, "✋ Equipo 2")
+    await h.settle()
+    assert "Faltan 2 para empezar" in h.fake.messages[GROUP][lobby.message_id].text
+    ana.send(GROUP, "/cancelar")
+    await h.settle()
+    caro.send(GROUP, "/nueva")  # within the hour: no second note
+    await h.settle()
+    assert len(notes(beto)) == 1 and len(notes(ana)) == 1  # Ana's first
+    caro.send(GROUP, "/cancelar")
+    await h.settle()
+    h.clock.advance(3601)
+    beto.send(GROUP, "/avisame")  # off for Beto
+    await h.settle()
+    assert "Ya no te aviso" in h.fake.last(GROUP).text
+    caro.send(GROUP, "/nueva")
+    await h.settle()
+    assert len(notes(beto)) == 1 and len(notes(ana)) == 2  # an hour later: Ana's second

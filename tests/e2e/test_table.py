@@ -276,7 +276,7 @@ async def test_options_are_for_the_opener_and_cancel_for_opener_or_admin(harness
     lobby = h.fake.messages[GROUP][lobby.message_id]
     assert "a 15" in lobby.text
     labels = [b["text"] for b in lobby.buttons()]  # each option shows the value it has now
-    for label in ("🔄 Juego: 1v1", "🔄 Partida: a 15", "🔄 Flor: con", "🔄 Mazo en la 1ª: 2"):
+    for label in ("🔄 Juego: 1v1", "🔄 Partida: a 15", "🔄 Flor: con", "🔄 Irse de entrada: 2"):
         assert label in labels, labels
     juan.send(GROUP, "/cancelar")
     await h.settle()
@@ -435,10 +435,9 @@ async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
     juan.send(GROUP, "/abandonar")
     await h.settle()
     result = h.fake.last(GROUP).text
-    # one match: nobody is ranked yet, so no level that means little; wins and what is left
-    assert "En la tabla" in result and "Nivel" not in result and "nivel" not in result
-    assert "Ana: ganó 1, perdió 0 · entra a la tabla en 4 partidas más" in result
-    assert "Juan: ganó 0, perdió 1" in result
+    # one match: nobody is ranked yet, so no level that means little; what is left, once
+    assert "Nivel" not in result and "nivel" not in result
+    assert "📊 Ana y Juan entran a /tabla en 4 partidas más" in result
     ana.send(GROUP, "/tabla")
     await h.settle()
     table = h.fake.last(GROUP).text
@@ -504,11 +503,11 @@ async def test_the_3v3_options_show_at_a_table_of_six_and_are_kept(harness: Harn
         await h.settle()
     lobby = h.fake.messages[GROUP][lobby.message_id]
     labels = [b["text"] for b in lobby.buttons()]
-    assert {"🔄 Pica-pica: con", "🔄 Falta en duelo: R18"} <= set(labels), labels
+    assert {"🔄 Pica-pica: con", "🔄 Falta en duelo: la normal"} <= set(labels), labels
     assert lobby.reply_markup is not None
     rows = [len(row) for row in lobby.reply_markup["inline_keyboard"] if "🔄" in row[0]["text"]]
     assert rows and max(rows) <= 2, rows  # the options two to a row on a phone
-    await ana.tap(GROUP, lobby.message_id, "🔄 Falta en duelo: R18")
+    await ana.tap(GROUP, lobby.message_id, "🔄 Falta en duelo: la normal")
     await h.settle()
     lobby = h.fake.messages[GROUP][lobby.message_id]
     assert "falta 6 en duelo" in lobby.text, lobby.text

@@ -32,7 +32,8 @@ NOWHERE = GROUP - 999  # a chat nobody writes to
 
 
 async def the_table(h: Harness) -> Table:
-    table = await h.services.tables.table_in(GROUP, 0)
+    """The group's table, or Ana's practice (`/nueva bot` plays in her private chat)."""
+    table = await h.services.tables.table_in(GROUP, 0) or await h.services.tables.table_in(1, 0)
     assert table is not None
     return table
 
@@ -236,12 +237,13 @@ async def test_the_timer_hands_the_answer_to_the_partner_without_a_strike(
             "SELECT user_id FROM actions WHERE game_id = ? ORDER BY seq", table.id
         )
         assert rows[step]["user_id"] == table.seats[2]  # the partner answered, not the timer
-        assert not any("Se le acabó el tiempo" in t for t in h.fake.texts(GROUP))
+        assert not any("Se le acabó el tiempo" in t for t in h.fake.texts(ana.id))
 
 
 async def test_difícil_remembers_a_person_from_one_match_to_the_next(harness: Harness) -> None:
     """A match against computer players teaches difícil about Ana (from what the table saw);
-    it is kept for the group and read at her next match there."""
+    it is kept for the place it was played (a practice's: her private chat) and read at her
+    next match there."""
     h = harness
     ana = h.user(1, "Ana")
     ana.send(GROUP, "/nueva bot 15 sinflor")
@@ -252,7 +254,7 @@ async def test_difícil_remembers_a_person_from_one_match_to_the_next(harness: H
     ended = await h.services.tables.get(table.id)
 
     async def stored() -> bool:
-        return await h.services.ai.rivals.matches(GROUP, 1) == 1
+        return await h.services.ai.rivals.matches(ana.id, 1) == 1
 
     await until_async(stored)
     assert ended is not None and ended.state is not None
@@ -261,7 +263,7 @@ async def test_difícil_remembers_a_person_from_one_match_to_the_next(harness: H
     expected = personas.remembered(
         personas.learn(ended.config, seat, observe(ended.state, None).past)
     )
-    got = await h.services.ai.rivals.load(GROUP, [1, 2])
+    got = await h.services.ai.rivals.load(ana.id, [1, 2])
     assert list(got) == [1]  # nobody else: Beto never played
     belief = personas.from_json(codec.loads(got[1]))
     assert belief is not None and belief != personas.uniform()

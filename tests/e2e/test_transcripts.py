@@ -33,6 +33,7 @@ from tests.e2e.test_history import readme_snippet
 from tests.explained import check
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
+ENDS = ("🏆", "🥈")  # a player's own end of the match: won, lost
 MOST_LINES = 20  # the board at its busiest, at 36 characters a line (bench/board_lines.py)
 WORDS = {
     "es": {
@@ -42,6 +43,9 @@ WORDS = {
         "rematch": "🔁 Revancha",
         "review": "📝 Mi revisión",
         "counted": "ya sum(?:ó|aron)",
+        "won": r"🏆 ¡Gana(?:ste|ron vos y \w+), \d+ a \d+!|🏆 ¡Ganaste \d+ a \d+!",
+        "lost": r"🥈 Perdi(?:ste|eron vos y \w+,) \d+ a \d+\.",
+        "how": r"^(Con|Ganando|Porque) .*, en la mano \d+[.:]",
     },
     "en": {
         "hand": "Hand",
@@ -50,6 +54,9 @@ WORDS = {
         "rematch": "🔁 Rematch (revancha)",
         "review": "📝 My review",
         "counted": "had already scored",
+        "won": r"🏆 You (?:and \w+ )?won \d+–\d+!",
+        "lost": r"🥈 You (?:and \w+ )?lost \d+–\d+\.",
+        "how": r"^(With|Winning|Because) .*, in hand \d+[.:]",
     },
 }
 
@@ -139,7 +146,7 @@ async def check_transcript(h: Harness, users: list[FakeUser], language: str = "e
     check(seen, sides, "board")
     for user in users:
         hand_texts = [
-            text for _, text in h.fake.timeline[user.id] if not text.startswith(("🏆", "✅"))
+            text for _, text in h.fake.timeline[user.id] if not text.startswith((*ENDS, "✅"))
         ]
         assert check(hand_texts, sides, f"{user.first_name}'s chat") > len(hands)
 
@@ -176,19 +183,37 @@ async def check_transcript(h: Harness, users: list[FakeUser], language: str = "e
                 said = said_text(names, e, words["son_buenas"])
                 assert any(said in plain(b) for b in seen), (number, said)
 
-    # Each player's own chat tells how it ended in a message of its own (it notifies): the
-    # winner, the score, a rematch button and their review; the last hand message has nothing
-    # left to tap.
+    # Each player's own chat tells how it ended in a message of its own (it notifies), said
+    # to them: won or lost, the score, how; a rematch button and their review; the last hand
+    # message has nothing left to tap, and its last edit came before the end.
     state = table.state
     assert state is not None and state.winner is not None
-    winners = words["and"].join(names[state.winner :: 2])
     for user in users:
-        mine = [m for m in h.fake.live(user.id) if m.text.startswith("🏆")]
+        mine = [m for m in h.fake.live(user.id) if m.text.startswith(ENDS)]
         assert len(mine) == 1, f"{user.first_name}'s chat never said who won"
         last = plain(mine[-1].text)
-        assert f"{winners}" in last and f": {state.scores[state.winner]}" in last, last
+        side = table.geometry.side(table.seat_of(user.id) or 0)
+        assert re.match(words["won" if side == state.winner else "lost"], last), last
+        assert f": {state.scores[state.winner]}" in last, last
         assert "Tus cartas" not in last and "Your cards" not in last  # no dead hand
         assert [b["text"] for b in mine[-1].buttons()] == [words["rematch"], words["review"]]
+        order = [m for m, _ in h.fake.timeline[user.id]]
+        assert order[-1] == mine[-1].message_id, "the hand's last edit came after the end"
+
+    # The group's end: who beat whom, the score, how, within 12 lines of a phone, after the
+    # board's last edit (in its usual order); the seed is for /verificar, not for the eye.
+    ended = [m for m in h.fake.live(GROUP) if m.text.startswith("🏆")]
+    assert len(ended) == 1
+    end = ended[0]
+    lines = phone_lines(end.text)
+    print(f"🏆 message: {lines} phone lines")
+    assert lines <= 12, plain(end.text)
+    assert f"/verificar {table.id}" in end.text and (table.seed or "-") not in end.text
+    winners = words["and"].join(names[state.winner :: 2])
+    assert winners in plain(end.text).splitlines()[0], plain(end.text)
+    assert re.search(words["how"], plain(end.text).splitlines()[1]), plain(end.text)
+    landed = [m for m, _ in h.fake.timeline[GROUP]]
+    assert landed[-1] == end.message_id, "the board's last edit came after the 🏆"
 
 
 async def test_a_1v1_match_read_back_message_by_message(h: Harness) -> None:
@@ -196,6 +221,32 @@ async def test_a_1v1_match_read_back_message_by_message(h: Harness) -> None:
     await open_table(h, users, "1v1 15 conflor")
     await play_to_the_end(h, users, seed=5)
     await check_transcript(h, users)
+
+
+async def test_the_end_of_a_match_tells_the_story(h: Harness) -> None:
+    """A 2v2 match decided by a falta envido in its first hand: the group reads who beat whom,
+    the score and how ("con la falta envido querida, 27 a 23"); the league once for all four;
+    each player reads it said to them."""
+    users = [h.user(41, "Ana"), h.user(42, "Beto"), h.user(43, "Caro"), h.user(44, "Dani")]
+    await open_table(h, users, "2v2 15 sinflor")
+    await play_to_the_end(h, users, seed=6)
+    await check_transcript(h, users)
+    _table, _ = await finished(h)
+    end = plain(next(m.text for m in h.fake.live(GROUP) if m.text.startswith("🏆")))
+    print(end)
+    assert end.startswith(
+        "🏆 ¡Beto y Dani les ganaron 15 a 0 a Ana y Caro!\n"
+        "Con la falta envido querida, 27 a 23, en la mano 1.\n"
+    ), end
+    assert end.count("4 partidas más") == 1  # said once for all
+    assert "📊 Ana, Beto, Caro y Dani entran a /tabla en 4 partidas más" in end
+    said = {
+        42: "🏆 ¡Ganaron vos y Dani, 15 a 0!\nCon la falta envido querida, 27 a 23, en la mano 1.",
+        41: "🥈 Perdieron vos y Caro, 0 a 15.\nCon la falta envido querida, 27 a 23, en la mano 1.",
+    }
+    for user_id, text in said.items():
+        mine = next(m.text for m in h.fake.live(user_id) if m.text.startswith(ENDS))
+        assert plain(mine).startswith(text), plain(mine)
 
 
 async def test_a_2v2_match_read_back_message_by_message(h: Harness) -> None:
@@ -236,7 +287,7 @@ async def test_revancha_opens_the_same_table_again_for_those_who_played(h: Harne
     await h.settle()
     assert len(h.fake.live(GROUP)) == before
     # Ana, from her own chat: a lobby in the group, with the same options, Ana in her seat.
-    mine = next(m for m in reversed(h.fake.live(ana.id)) if m.text.startswith("🏆"))
+    mine = next(m for m in reversed(h.fake.live(ana.id)) if m.text.startswith(ENDS))
     answer = await ana.tap(ana.id, mine.message_id, "🔁 Revancha")
     assert answer["text"] == "🔁 Revancha: la mesa está abierta en el grupo."
     await h.settle()
@@ -283,11 +334,19 @@ async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harnes
     duels = [b for b in seen if re.search(r"mano \d+, duelo [123]", plain(b))]
     assert duels, "no pica-pica hand in a whole 3v3 match: pick another seed"
     assert any(re.search(r"🏁 Mano \d+, duelo 3:", plain(b)) for b in seen)
+    # A duel's board says who faces whom (not who dealt), and the pica-pica hand's tally
+    # stays up while its duels go on and once they are done.
+    for board in duels:
+        text = plain(board)
+        assert re.search(rf"⚔️ ({'|'.join(names)}) contra ({'|'.join(names)})", text), text
+        assert "(da " not in text, text
+    assert any("pica-pica hasta acá:" in plain(b) for b in seen), "no pica-pica tally"
+    assert any("pica-pica en total:" in plain(b) for b in seen), "no whole pica-pica tally"
     check(seen, sides, "board")
     for user in users:
-        texts = [text for _, text in h.fake.timeline[user.id] if not text.startswith(("🏆", "✅"))]
+        texts = [text for _, text in h.fake.timeline[user.id] if not text.startswith((*ENDS, "✅"))]
         assert check(texts, sides, f"{user.first_name}'s chat") > len(hands)
-        mine = [m for m in h.fake.live(user.id) if m.text.startswith("🏆")]
+        mine = [m for m in h.fake.live(user.id) if m.text.startswith(ENDS)]
         assert len(mine) == 1, f"{user.first_name}'s chat never said who won"
     if os.environ.get("TRUCO_SHOW"):  # (to read as a player: a duel's board and a chat)
         print(plain(duels[len(duels) // 2]), "\n---")
@@ -301,7 +360,10 @@ async def test_a_3v3_match_with_pica_pica_read_back_message_by_message(h: Harnes
     # the trios who won together, as the pairs of 2v2 are: three names a line, winners first
     assert "Tríos" in standings, standings
     trios = standings[standings.index("Tríos") :].splitlines()[1:]
-    assert any(re.fullmatch(r"\w+\+\w+\+\w+ 1/1", line) for line in trios), trios
+    assert any(re.fullmatch(r"\w+ \+ \w+ \+ \w+ 1/1", line) for line in trios), trios
+    end = next(m.text for m in h.fake.live(GROUP) if m.text.startswith("🏆"))
+    print(f"3v3 🏆 message: {phone_lines(end)} phone lines\n{plain(end)}")
+    assert phone_lines(end) <= 12, plain(end)
     heights = sorted(phone_lines(b) for b in seen)
     print(f"3v3 board: tallest {heights[-1]} lines, p95 {heights[int(len(heights) * 0.95)]}")
     assert heights[-1] <= MOST_LINES, plain(max(seen, key=phone_lines))

@@ -13,12 +13,14 @@ from bot.game.state import HandLog
 from bot.i18n import Translator, translator
 from bot.model.table import Table, TableStatus
 from bot.views.common import fosforos_text, seating
+from bot.views.common import plain as plain_text
 from bot.views.ending import record_lines
 from bot.views.scene import Scene, scene_of
 from bot.views.table import board_markup, board_text, hand_markup, hand_text
 
-CARD = re.compile(r"(1[0-2]|[1-7]|ancho) de (oros|copas|espadas|bastos)")
-SUITS = {"oros": "o", "copas": "c", "espadas": "e", "bastos": "b"}
+CARD = re.compile(r"(1[0-2]|[1-7]|ancho|siete) de (oro|copa|espada|basto)\b")
+SUITS = {"oro": "o", "copa": "c", "espada": "e", "basto": "b"}
+NUMBERS = {"ancho": "1", "siete": "7"}  # the top cards, by their names
 
 
 def scene(t: Translator, state: MatchState, names: dict[int, str], seat: int | None) -> Scene:
@@ -36,7 +38,7 @@ EMOJI = {"🪙": "o", "🍷": "c", "🗡️": "e", "🪵": "b"}
 
 def mentioned(text: str) -> set[str]:
     """Every card a text names, long ("ancho de espada", "4 de copa") or short ("4🍷")."""
-    named = {f"{1 if n == 'ancho' else n}{SUITS[s]}" for n, s in CARD.findall(text)}
+    named = {f"{NUMBERS.get(n, n)}{SUITS[s]}" for n, s in CARD.findall(text)}
     return named | {f"{n}{EMOJI[e]}" for n, e in SHORT.findall(text)}
 
 
@@ -149,3 +151,75 @@ def test_the_hand_record_names_the_real_reason() -> None:
     assert "+1 (<b>Ana</b> se fue al mazo)" in late
     envido = record("0:e", "1:re", "0:q")
     assert "<b>Beto</b> ya sumó 5 (envido y real envido querido)" in envido
+
+
+def test_cards_are_named_as_a_table_names_them() -> None:
+    from bot.game import Card
+    from bot.views.common import card_name
+
+    t = translator("es")
+    assert card_name(t, Card.parse("7o")) == "siete de oro 🪙"
+    assert card_name(t, Card.parse("7e")) == "siete de espada 🗡️"
+    assert card_name(t, Card.parse("1b")) == "ancho de basto 🪵"
+    assert card_name(t, Card.parse("4c")) == "4 de copa 🍷"
+    assert "7 de oros" not in t("reglas") and "siete de oro" in t("reglas")
+
+
+def test_values_are_said_in_the_order_they_were_said() -> None:
+    """R19 at six: "son buenas" stays where it was said (neighbours named together), and a 0
+    is said as a table says it."""
+    from bot.views.common import Seating, said_line
+
+    t = translator("es")
+    who = Seating(("Ana", "Beto", "Caro", "Dani", "Eva", "Fede"))
+    said = [(4, 7), (5, 20), (0, None), (2, 23), (3, None), (1, None)]
+    assert plain_text(said_line(t, who, said)) == (
+        "Eva 7 · Fede 20 · Ana son buenas · Caro 23 · Dani y Beto son buenas"
+    )
+    assert plain_text(said_line(t, who, [(1, 0), (0, 27)])) == "Beto nada · Ana 27"
+
+
+def test_hints_read_as_a_teacher_would_say_them() -> None:
+    """A bluff is named a bluff, with the chance it works; a low chance never reads "solo menos
+    de 1 de cada 10"; the English reads as English."""
+    from bot.ai.hints import Hint, Topic
+    from bot.game import Action, ActionKind
+    from bot.views.hints import hint_text
+
+    K = ActionKind
+    es, en = translator("es"), translator("en")
+    falta, truco = Action(0, K.FALTA_ENVIDO), Action(0, K.TRUCO)
+    quiero, refuse, mazo = Action(0, K.QUIERO), Action(0, K.NO_QUIERO), Action(0, K.MAZO)
+    bluff = Hint(falta, Topic.ENVIDO, 0.3, 0.3, falta, 6, 100)
+    assert hint_text(es, bluff, team=True) == (
+        "💡 Falta envido, de farol: con tu 6, si se lo quieren ganan el envido 3 de cada 10"
+        " veces; la idea es que se achiquen."
+    )
+    assert hint_text(en, bluff) == (
+        "💡 Falta envido as a bluff: with 6, if they accept you win the envido 3 times in 10;"
+        " the point is that they back down."
+    )
+    works = Hint(truco, Topic.HAND, 0.35, 0.35, truco, 20, 100)
+    assert hint_text(es, works) == "💡 ¡Truco!, de farol: te sale bien 4 de cada 10 veces."
+    assert hint_text(en, works) == "💡 ¡Truco! as a bluff: it works 4 times in 10."
+    honest = Hint(truco, Topic.HAND, 0.8, 0.8, truco, 20, 100)
+    assert hint_text(es, honest) == "💡 ¡Truco!: ganás la mano 8 de cada 10 veces."
+    gone = Hint(mazo, Topic.HAND, 0.02, 0.03, quiero, 20, 100)
+    assert (
+        hint_text(es, gone)
+        == "💡 Me voy al mazo: si la seguís, ganás la mano menos de 1 de cada 10 veces."
+    )
+    turned = Hint(refuse, Topic.HAND, 0.21, 0.3, quiero, 20, 100)
+    assert (
+        hint_text(es, turned)
+        == "💡 No quiero: si lo querés, ganás la mano solo 2 de cada 10 veces."
+    )
+    assert (
+        hint_text(en, turned) == "💡 No quiero: if you accept, you win the hand only 2 times in 10."
+    )
+    for t in (es, en):
+        for hint in (bluff, works, honest, gone, turned):
+            for team in (False, True):
+                said = hint_text(t, hint, team)
+                assert "solo menos" not in said and "only less" not in said
+                assert "wanting it" not in said and "would be yours" not in said
