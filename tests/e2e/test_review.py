@@ -26,15 +26,24 @@ def refused(code: Refused) -> str:
     return refusal_text(T, Refusal(code))
 
 
-async def played_match(h: Harness, ana: FakeUser) -> int:
-    """Ana against a fácil computer player, to 15, to the end: the match's number."""
-    ana.send(GROUP, "/nueva bot fácil 15")
+async def against_a_bot(h: Harness, ana: FakeUser) -> int:
+    """A table of the group, to 15: Ana and a computer player she seats from the lobby (a
+    practice, /nueva bot, is played in private: this match is the group's). Its number."""
+    ana.send(GROUP, "/nueva 15")
+    await h.settle()
+    await ana.tap(GROUP, h.fake.last(GROUP).message_id, "🤖 + Bot")
     await h.settle()
     table = await h.services.tables.table_in(GROUP, 0)
-    assert table is not None
+    assert table is not None and table.status.value == "playing"
+    return table.id
+
+
+async def played_match(h: Harness, ana: FakeUser) -> int:
+    """Ana against a computer player, to 15, to the end: the match's number."""
+    number = await against_a_bot(h, ana)
     await play_to_the_end(h, [ana], seed=6)
     await h.settle()
-    return table.id
+    return number
 
 
 async def ask(h: Harness, user: FakeUser, text: str, chat: int | None = None) -> str:
@@ -106,12 +115,10 @@ async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness)
     links = [b.get("url", "") for b in h.fake.last(GROUP).buttons()]
     assert links == [f"https://t.me/{BOT_USERNAME}?start=v{number}"]
     # a match not over yet
-    ana.send(GROUP, "/nueva bot fácil 15")
-    await h.settle()
-    running = await h.services.tables.table_in(GROUP, 0)
-    assert running is not None and running.id != number
-    assert await ask(h, ana, f"/revision {running.id}") == refused(Refused.REVIEW_NOT_OVER)
-    assert await ask(h, beto, f"/revision {running.id}") == refused(Refused.REVIEW_NOT_YOURS)
+    running = await against_a_bot(h, ana)
+    assert running != number
+    assert await ask(h, ana, f"/revision {running}") == refused(Refused.REVIEW_NOT_OVER)
+    assert await ask(h, beto, f"/revision {running}") == refused(Refused.REVIEW_NOT_YOURS)
     assert reviews.computed == 0 and await stored(h) == 0  # nothing was computed or kept
 
 
@@ -127,9 +134,8 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
     h = web
     ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
     path = "/api/table/{}/review"
-    ana.send(GROUP, "/nueva bot fácil 15")
-    await h.settle()
-    table = await h.services.tables.table_in(GROUP, 0)
+    number = await against_a_bot(h, ana)
+    table = await h.services.tables.get(number)
     assert table is not None
     code, body = await call(h, "GET", path.format(table.id), launch(h, ana))
     assert code == 409 and body["error"] == refused(Refused.REVIEW_NOT_OVER)
