@@ -283,14 +283,15 @@ BUSY = "⏳ Un momento: estoy pensando un consejo. Probá de nuevo en unos segun
 
 
 async def a_hint_to_ask(h: Harness, user: FakeUser, chat: int) -> tuple[StoredMessage, Table]:
-    """`user` opens a practice table in `chat` and waits until it is their move (💡 shown)."""
+    """`user` asks for a practice in `chat` (it is played in their private chat) and waits
+    until it is their move (💡 shown)."""
     user.send(chat, "/nueva bot 15 sinflor")
     await h.settle()
     message = hand_message(h, user)
     while message is None or hint_button(message) is None:  # (the bot may move first)
         await h.settle()
         message = hand_message(h, user)
-    table = await h.services.tables.table_in(chat, 0)
+    table = await h.services.tables.table_in(user.id, 0)
     assert table is not None and table.state is not None
     return message, table
 
@@ -410,8 +411,9 @@ async def test_a_corrupt_memory_is_ignored_once_and_replaced(
     h = harness
     caplog.set_level(logging.WARNING, logger="bot.service.ai")
     ana = h.user(1, "Ana")
+    place = ana.id  # (a practice is played in her private chat: what difícil learns is kept there)
     for text in ('{"sound": 0.5, "groups": [[1', "[1, 2, 3]", '"x"'):
-        await h.services.ai.rivals.save(GROUP, {1: text}, 1.0)
+        await h.services.ai.rivals.save(place, {1: text}, 1.0)
         ana.send(GROUP, "/nueva bot difícil 15 sinflor")
         await h.settle(within=30)
         table = await the_table(h)
@@ -420,11 +422,11 @@ async def test_a_corrupt_memory_is_ignored_once_and_replaced(
         assert h.errors.records == []  # no "computer player failed"
 
         async def replaced(text: str = text) -> bool:
-            found = await h.services.ai.rivals.load(GROUP, [1])
+            found = await h.services.ai.rivals.load(place, [1])
             return found.get(1) != text
 
         await until_async(replaced)
-        stored = await h.services.ai.rivals.load(GROUP, [1])
+        stored = await h.services.ai.rivals.load(place, [1])
         assert personas.from_json(codec.loads(stored[1])) is not None
     said = [r for r in caplog.records if "does not decode" in r.getMessage()]
     assert len(said) == 3  # once a row (the match read it twice: its moves, its end)
