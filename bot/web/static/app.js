@@ -395,8 +395,11 @@ function endToHold(view, started) {
     // (behind a hand begun with more ends to come: drawn once, not to fall behind the game)
     const hold = started ? (last ? SHORT_MS : 0) : (last ? HOLD_MS : SHORT_MS);
     if (head.at === null) head.at = now;
-    if (now - head.at < hold || head.drawn !== true) {
-      head.drawn = true;
+    if (now - head.at < hold || head.drawn !== true) {  // (drawn: once painted, at least)
+      if (!head.drawn) {
+        head.drawn = "soon";
+        requestAnimationFrame(() => { head.drawn = true; });
+      }
       head.until = head.at + hold;
       redrawIn(head.until - now + 20);
       return head;
@@ -564,18 +567,20 @@ function render(view, first, controls) {
       style: `grid-area:${spot[i]}`, "data-seat": i },
       el("div", { class: "who" },
         el("span", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
-        badges.length || backs.length || clock ? el("span", { class: "more" },
+        // (under the name: what the seat says, for a moment in place of its badges and its
+        // cards' backs, so that it covers no card and no name; else those)
+        el("span", { class: "more" }, bubble || [
           badges.length ? el("span", { class: "badges" }, badges.join(" · ")) : null,
-          backs.length ? el("span", { class: "backs" }, backs) : null,
-          clock) : null,
-        bubble),
+          backs.length ? el("span", { class: "backs" }, backs) : null], clock)),
       played));
   });
 
   // The record beside the felt: a hand's end while it is shown, the betting, the status.
   const banner = held ? el("div", { class: "banner", id: "hand-end", role: "status",
     "data-hand": ended.number }, ended.lines.map((line) => el("p", {}, line))) : null;
-  const lines = el("div", { class: "lines", id: "lines" }, banner);
+  // (it scrolls on a phone: reachable with the keyboard too)
+  const lines = el("div", { class: "lines", id: "lines", tabindex: 0, role: "region",
+    "aria-label": w("record") }, banner);
   if (view.signs_seen && view.signs_seen.length) {  // (a partner's señas: first, for you alone)
     lines.append(el("p", { class: "seen", id: "signs-seen" }, w("signs_seen"), " ",
       view.signs_seen.join(" · ")));
