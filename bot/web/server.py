@@ -70,7 +70,7 @@ WEB_WORDS = tuple(
         "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen", "seats",
         "timer", "notimer", "options", "seal", "rematch", "final", "half", "left", "points",
         "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers", "watch",
-        "sealLocal", "buenas", "record",
+        "sealLocal", "buenas", "record", "sound",
         "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
         "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
         "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",

@@ -54,6 +54,54 @@ if (initData && !tg) {
 }
 const haptic = (data) => { if (initData) post("web_app_trigger_haptic_feedback", data); };
 heard.back_button_pressed = () => post("web_app_close");
+
+// -- sound: off until one tap turns it on (remembered); drawn by the page itself (Web Audio, no
+// file): a card on the felt, a chant, your turn ----------------------------------------------
+const sound = { on: (() => { try { return localStorage.getItem("truco.sound") === "1"; } catch (e) { return false; } })(),
+  context: null };
+function audio() {
+  if (!sound.on) return null;
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!sound.context) sound.context = new Context();
+  if (sound.context.state === "suspended") sound.context.resume();
+  return sound.context;
+}
+function tone(notes, type, volume) {  // notes: [[frequency, start s, length s]]
+  const ctx = audio();
+  if (!ctx) return;
+  for (const [frequency, start, length] of notes) {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = type;
+    osc.frequency.value = frequency;
+    const t0 = ctx.currentTime + start;
+    gain.gain.setValueAtTime(volume, t0);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t0 + length);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(t0);
+    osc.stop(t0 + length + 0.02);
+  }
+}
+const sounds = {
+  card: () => tone([[190, 0, 0.07]], "triangle", 0.25),
+  chant: () => tone([[523, 0, 0.12], [784, 0.1, 0.16]], "square", 0.06),
+  turn: () => tone([[880, 0, 0.18]], "sine", 0.12),
+};
+// (a browser lets sound start from a tap: the first one wakes it when it was left on)
+document.addEventListener("pointerdown", () => { audio(); }, { once: true });
+function soundButton() {
+  const button = el("button", { type: "button", class: "secondary sound", id: "sound",
+    "aria-pressed": sound.on ? "true" : "false", "aria-label": w("sound"), title: w("sound"),
+    onclick: () => {
+      sound.on = !sound.on;
+      try { localStorage.setItem("truco.sound", sound.on ? "1" : "0"); } catch (e) { /* private */ }
+      button.setAttribute("aria-pressed", sound.on ? "true" : "false");
+      button.textContent = sound.on ? "🔊" : "🔇";
+      if (sound.on) sounds.turn();
+    } }, sound.on ? "🔊" : "🔇");
+  return button;
+}
 heard.viewport_changed = (data) => {
   if (data.is_state_stable && data.height) {
     document.documentElement.style.setProperty("--stable-h", `${data.height}px`);
@@ -292,6 +340,7 @@ function show(state, view) {
   const waits = (v) => !!(v && v.waiting_on && v.waiting_on.includes(v.seat));
   if (mine && waits(view) && !waits(before)) {
     haptic({ type: "notification", notification_type: "success" });  // your turn
+    sounds.turn();
   }
   render(view, !before);
 }
@@ -420,7 +469,10 @@ function bubbles(view, first) {
   const hear = (hand, duel, said) => {
     for (const s of said || []) {
       const key = `${view.id}:${hand}:${duelKey(duel)}:${s.key}`;
-      if (!heardAt.has(key)) heardAt.set(key, first ? 0 : now);
+      if (!heardAt.has(key)) {
+        heardAt.set(key, first ? 0 : now);
+        if (!first) bubbles.fresh = true;
+      }
       const at = heardAt.get(key);
       if (at && now - at < BUBBLE_MS) {
         out[s.seat] = { text: s.text, key };
@@ -491,7 +543,7 @@ function render(view, first, controls) {
       (view.duel === null || view.duel === undefined ? "" : ` · ⚔️ ${w("duel")} ${view.duel + 1}/3`) +
       ` · ${w("worth")} ${view.hand_value}`) : null,
     el("span", { class: "rules" }, view.rules),  // (on a wide screen; on a phone in ⚙)
-    options);
+    controls ? null : soundButton(), options);
   if (view.phase === undefined) {  // the lobby
     $app.classList.remove("table");
     $app.replaceChildren(head, el("p", { class: "hint", id: "lobby" }, w("waiting")),
@@ -521,7 +573,10 @@ function render(view, first, controls) {
     const latest = open[open.length - 1];
     return latest ? latest.plays[latest.plays.length - 1] : null;
   })();
+  bubbles.fresh = false;
   const said = controls ? {} : bubbles(view, first);
+  if (bubbles.fresh) { sounds.chant(); haptic({ type: "selection_change" }); }
+  let slid = false;  // (a card new on the felt: its sound, once a drawing)
   const felt = el("div", { class: `felt seats-${view.players}${onFelt ? " holding" : ""}`, id: "felt",
     "data-hand": hand });
   view.seats.forEach((s, i) => {
@@ -539,6 +594,7 @@ function render(view, first, controls) {
         const key = `${view.id}:${hand}:${p.seat}:${p.card}`;
         const fresh = !seen.has(key);
         seen.add(key);
+        if (fresh && !first && !controls) slid = true;
         const won = round.winner === p.seat;
         const isLast = last && last.seat === p.seat && last.card === p.card;
         const what = won ? w("wonRound") : round.parda ? w("parda") : "";
@@ -663,6 +719,7 @@ function render(view, first, controls) {
   if (dock.childNodes.length) nodes.push(dock);
   $app.replaceChildren(...nodes);
   fitFelt();
+  if (slid) sounds.card();
   if (onFelt && !view.over && heldEnd && GATHER_MS) {  // the cards gathered as the moment ends
     const gather = heldEnd.until - Date.now() - GATHER_MS;
     setTimeout(() => { if (felt.isConnected) felt.classList.add("gather"); }, Math.max(0, gather));
@@ -901,7 +958,19 @@ function bracketSvg(data) {
   // On a phone the bracket scrolls sideways in its box: it opens on the round in play.
   const playing = data.rounds.findIndex((round) => round.ties.some((tie) => tie.live));
   const box = el("div", { class: "bracket" });
-  if (playing > 0) requestAnimationFrame(() => { box.scrollLeft = playing * (BOX_W + GAP_X); });
+  // It opens at a round's start, never halfway into one (names cut): the round before the one
+  // in play too when both fit, else the round in play first.
+  if (playing > 0) {
+    requestAnimationFrame(() => {
+      const column = BOX_W + GAP_X;
+      const want = playing * column;
+      const room = Math.max(0, box.scrollWidth - box.clientWidth);
+      const snapped = Math.floor(Math.min(want, room) / column) * column;
+      if (want + PAD + BOX_W - snapped <= box.clientWidth) { box.scrollLeft = snapped; return; }
+      if (want > room) box.style.paddingRight = `${want - room}px`;  // (room to scroll to it)
+      box.scrollLeft = want;
+    });
+  }
   box.append(
     svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": w("bracket") },
       svg("title", {}, w("bracket")), drawn));
