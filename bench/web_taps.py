@@ -1,7 +1,8 @@
 """How long a tapped card takes to be on the felt: Debian's Chromium plays whole matches through
 the local table at 360×640 (the computer players answering at once, so a tap often comes while
 the previous hand's end is still on the felt), and each tap on a card of the hand is timed from
-the pointer going down to the first frame drawn with that card on the felt; then two windows of
+the pointer going down to the first frame drawn with that card on the felt (and, apart, from
+the server's answer to that frame: the page's own part); then two windows of
 a 1v1 between friends, each tap timed to the frame the other window draws the card.
 
     python bench/web_taps.py [--matches 2] [--two-windows 40] [--bot-delay 0]
@@ -38,6 +39,13 @@ window.__taps = [];
 window.__seen = {};
 window.__pending = [];
 const epoch = () => performance.timeOrigin + performance.now();
+window.__answers = [];  // when each answer to a move came back (the server's part of a tap)
+const fetched = window.fetch;
+window.fetch = async (...args) => {
+  const response = await fetched(...args);
+  if (String(args[0]).endsWith("/act")) window.__answers.push(performance.now());
+  return response;
+};
 const handOf = () => ((document.getElementById("worth") || {}).textContent || "").split(" · ")[0]
   .replace(/\\D/g, "");
 // (the hand whose cards the felt shows: its data-hand, else the end it holds, else the one in play)
@@ -65,11 +73,31 @@ new MutationObserver(() => {
       requestAnimationFrame(() => { window.__seen[key] = epoch(); });
     }
   }
+  // (a hand's end shown beside the next hand: its cards drawn small with its lines)
+  const end = document.getElementById("hand-end");
+  const beside = end && end.dataset.hand && end.dataset.hand !== hand ? end : null;
+  if (beside) {
+    for (const img of beside.querySelectorAll("img[data-card]")) {
+      const key = beside.dataset.hand + "|" + img.dataset.card;
+      if (!(key in window.__seen)) {
+        window.__seen[key] = null;
+        requestAnimationFrame(() => { window.__seen[key] = epoch(); });
+      }
+    }
+  }
+  const drawn = (tap) =>
+    (tap.hand === hand && felt.querySelector(`.played img[data-card="${tap.card}"]`)) ||
+    (beside && tap.hand === beside.dataset.hand &&
+     beside.querySelector(`img[data-card="${tap.card}"]`));
   for (const tap of [...window.__pending]) {
-    if (tap.hand !== hand || !felt.querySelector(`.played img[data-card="${tap.card}"]`)) continue;
+    if (!drawn(tap)) continue;
     window.__pending = window.__pending.filter((t) => t !== tap);
-    requestAnimationFrame(() => window.__taps.push({ ms: performance.now() - tap.at,
-      key: tap.hand + "|" + tap.card, epoch: tap.epoch }));
+    requestAnimationFrame(() => {
+      const now = performance.now();
+      const answer = window.__answers.find((t) => t >= tap.at);
+      window.__taps.push({ ms: now - tap.at, after: answer === undefined ? null : now - answer,
+        key: tap.hand + "|" + tap.card, epoch: tap.epoch });
+    });
   }
 }).observe(document, { childList: true, subtree: true });
 """
@@ -95,7 +123,9 @@ async def tap(page: Page) -> bool:
     return False
 
 
-async def against_the_computer(browser: Browser, base: str, mode: str) -> list[float]:
+async def against_the_computer(
+    browser: Browser, base: str, mode: str
+) -> tuple[list[float], list[float]]:
     context = await browser.new_context(viewport=PHONE, locale="es-AR")
     await context.add_init_script(TIMING)
     page = await context.new_page()
@@ -116,7 +146,7 @@ async def against_the_computer(browser: Browser, base: str, mode: str) -> list[f
         print("taps whose card was never drawn:", await page.evaluate("window.__pending.length"))
     taps = await page.evaluate("window.__taps")
     await context.close()
-    return [t["ms"] for t in taps]
+    return [t["ms"] for t in taps], [t["after"] for t in taps if t["after"] is not None]
 
 
 async def two_windows(browser: Browser, base: str, taps: int) -> list[float]:
@@ -198,10 +228,14 @@ async def main() -> None:
             async with async_playwright() as p:
                 browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 alone: list[float] = []
+                after: list[float] = []
                 for mode in ("1v1", "2v2"):
                     for _ in range(args.matches):
-                        alone += await against_the_computer(browser, base, mode)
+                        times, drawn = await against_the_computer(browser, base, mode)
+                        alone += times
+                        after += drawn
                 report("tap → card on the felt (local table)", alone)
+                report("the server's answer → that card drawn", after)
                 if args.two_windows:
                     between = await two_windows(browser, base, args.two_windows)
                     report("tap → card on the other window's felt", between)

@@ -632,8 +632,13 @@ function render(view, first, controls) {
   });
 
   // The record beside the felt: a hand's end while it is shown, the betting, the status.
+  // (beside a hand begun, the end's cards come with its lines, small: every card played is
+  // drawn the moment the server has it, the last of a hand too)
+  const beside = held && !onFelt ? el("div", { class: "mini", "aria-hidden": "true" },
+    ended.rounds.map((round) => el("span", { class: "round" }, round.plays.map((p) =>
+      cardImg(p.card, "", round.winner === p.seat ? "won" : null))))) : null;
   const banner = held ? el("div", { class: "banner", id: "hand-end", role: "status",
-    "data-hand": ended.number }, ended.lines.map((line) => el("p", {}, line))) : null;
+    "data-hand": ended.number }, beside, ended.lines.map((line) => el("p", {}, line))) : null;
   // (it scrolls on a phone: reachable with the keyboard too)
   const lines = el("div", { class: "lines", id: "lines", tabindex: 0, role: "region",
     "aria-label": w("record") }, banner);
@@ -748,8 +753,7 @@ function fitFelt() {
   const height = felt.clientHeight, width = felt.clientWidth;
   const wide = window.matchMedia("(min-width: 900px)").matches;
   const label = wide ? 44 : 36;  // a seat's name, its badges, backs and clock
-  const cap = wide ? 124 : parseFloat(getComputedStyle(document.documentElement)
-    .getPropertyValue("--card-w")) || 64;
+  const cap = wide ? 124 : 96;
   const byHeight = (height - 16 - rows * label) / (rows * 1.54);
   const byWidth = (width / cols - 10) / 2.1;  // three cards, each half under the next
   let card = Math.floor(Math.max(22, Math.min(byHeight, byWidth, cap)));
