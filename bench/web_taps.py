@@ -41,7 +41,9 @@ window.__pending = [];
 const epoch = () => performance.timeOrigin + performance.now();
 window.__answers = [];  // when each answer to a move came back (the server's part of a tap)
 const fetched = window.fetch;
+window.__sent = [];  // when each move was sent
 window.fetch = async (...args) => {
+  if (String(args[0]).endsWith("/act")) window.__sent.push(performance.now());
   const response = await fetched(...args);
   if (String(args[0]).endsWith("/act")) window.__answers.push(performance.now());
   return response;
@@ -95,7 +97,9 @@ new MutationObserver(() => {
     requestAnimationFrame(() => {
       const now = performance.now();
       const answer = window.__answers.find((t) => t >= tap.at);
+      const sent = window.__sent.find((t) => t >= tap.at);
       window.__taps.push({ ms: now - tap.at, after: answer === undefined ? null : now - answer,
+        sent: sent === undefined ? null : sent - tap.at,
         key: tap.hand + "|" + tap.card, epoch: tap.epoch });
     });
   }
@@ -145,6 +149,9 @@ async def against_the_computer(
     except PlaywrightError:
         print("taps whose card was never drawn:", await page.evaluate("window.__pending.length"))
     taps = await page.evaluate("window.__taps")
+    for t in taps:
+        if t["ms"] > 300:  # (what made a tap slow: when its move was sent, when answered)
+            print(f"  slow tap {t['key']}: {t['ms']:.0f} ms, sent after {t['sent']} ms")
     await context.close()
     return [t["ms"] for t in taps], [t["after"] for t in taps if t["after"] is not None]
 

@@ -441,8 +441,10 @@ function endToHold(view, started) {
     if (head.table !== view.id) { queue.shift(); continue; }
     const last = queue.length === 1;
     if (last && view.over) return head;
-    // (behind a hand begun with more ends to come: drawn once, not to fall behind the game)
-    const hold = started ? (last ? SHORT_MS : 0) : (last ? HOLD_MS : SHORT_MS);
+    // (behind a hand begun with more ends to come: drawn once, not to fall behind the game;
+    // an end once shown beside a hand begun never comes back on the felt)
+    if (started) head.passed = true;
+    const hold = started || head.passed ? (last ? SHORT_MS : 0) : (last ? HOLD_MS : SHORT_MS);
     if (head.at === null) head.at = now;
     if (now - head.at < hold || head.drawn !== true) {  // (drawn: once painted, at least)
       if (!head.drawn) {
@@ -561,7 +563,7 @@ function render(view, first, controls) {
   const heldEnd = controls ? null : endToHold(view, started);
   const held = controls ? replayEnd(view) : heldEnd && heldEnd.ended;
   const ended = held || (view.ended || [])[(view.ended || []).length - 1];
-  const onFelt = !!held && (!started || !!controls || view.over);  // (the end's cards drawn)
+  const onFelt = !!held && (!!controls || view.over || (!started && !heldEnd.passed));
   const hand = onFelt ? ended.number : view.hand_number;
   const rounds = onFelt
     ? ended.rounds.map((r) => ({ plays: r.plays, winner: r.winner, parda: r.parda }))
@@ -699,7 +701,8 @@ function render(view, first, controls) {
         "aria-label": w("sign"), title: w("sign"),
         onclick: async () => {
           try {
-            await api("POST", `/api/table/${view.id}/sign`, { step: view.step, sign: pick.value });
+            const now = current && current.view ? current.view : view;  // (the controls may outlive their view)
+            await api("POST", `/api/table/${now.id}/sign`, { step: now.step, sign: pick.value });
             send.textContent = "✓";  // (said where it was made: no toast over the table)
           } catch (e) { toast(e.message); }
         } }, "🤫");
@@ -721,8 +724,16 @@ function render(view, first, controls) {
     if (view.handed) dock.append(el("p", { class: "hint", id: "handed", role: "status" }, view.handed));
   }
   const nodes = [head, felt, side];
-  if (dock.childNodes.length) nodes.push(dock);
-  $app.replaceChildren(...nodes);
+  const kept = document.getElementById("dock");
+  if (kept && kept.parentNode === $app && dock.childNodes.length && kept.outerHTML === dock.outerHTML) {
+    // The controls as they were, left in place: a tap under way on them is not lost to a
+    // redraw of the felt (a push from the stream between the finger down and up).
+    for (const node of [...$app.childNodes]) if (node !== kept) node.remove();
+    $app.prepend(...nodes);
+  } else {
+    if (dock.childNodes.length) nodes.push(dock);
+    $app.replaceChildren(...nodes);
+  }
   fitFelt();
   if (slid) sounds.card();
   if (onFelt && !view.over && heldEnd && GATHER_MS) {  // the cards gathered as the moment ends
