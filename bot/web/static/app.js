@@ -468,12 +468,24 @@ const heardAt = new Map();  // a word's key -> when this page first had it (0: a
 function bubbles(view, first) {
   const now = Date.now();
   const out = {};  // seat -> { text, key }
-  const hear = (hand, duel, said) => {
+  // (words are counted per hand, chants and values apart: the words past the count a hand had
+  // at the last drawing are new; a hand's end brings the words that ended it, "No quiero", a
+  // mazo, the values said; a hand this page never followed brings none)
+  const hear = (hand, duel, said, ended) => {
+    const handKey = `${view.id}:${hand}:${duelKey(duel)}`;
+    const known = heardCount.get(handKey);
+    if (ended && !known) return;
+    const count = known || { c: 0, v: 0 };
+    const index = { c: 0, v: 0 };
     for (const s of said || []) {
-      const key = `${view.id}:${hand}:${duelKey(duel)}:${s.key}`;
-      if (!heardAt.has(key)) {
-        heardAt.set(key, first ? 0 : now);
-        if (!first) bubbles.fresh = true;
+      const kind = s.key[0] === "v" ? "v" : "c";
+      const key = `${handKey}:${s.key}`;
+      if (index[kind]++ >= count[kind]) {
+        count[kind] = index[kind];
+        if (!heardAt.has(key)) {
+          heardAt.set(key, first ? 0 : now);
+          if (!first) bubbles.fresh = true;
+        }
       }
       const at = heardAt.get(key);
       if (at && now - at < BUBBLE_MS) {
@@ -481,9 +493,10 @@ function bubbles(view, first) {
         redrawIn(at + BUBBLE_MS - now + 20);
       }
     }
+    heardCount.set(handKey, count);
   };
-  for (const ended of view.ended || []) hear(ended.number, ended.duel, ended.said);
-  hear(view.hand_number, view.duel, view.said);
+  for (const ended of view.ended || []) hear(ended.number, ended.duel, ended.said, true);
+  hear(view.hand_number, view.duel, view.said, false);
   if (view.pending && view.said) {
     const chants = view.said.filter((s) => s.key[0] === "c");
     const chant = chants[chants.length - 1];
@@ -491,6 +504,7 @@ function bubbles(view, first) {
   }
   return out;
 }
+const heardCount = new Map();  // a hand's key -> the words it had: { c: chants, v: values }
 const popped = new Set();  // bubbles already drawn once (they pop in the first time only)
 
 const seen = new Set();  // cards already drawn on the felt (a new one moves in from its seat)
