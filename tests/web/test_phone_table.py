@@ -136,7 +136,7 @@ async def test_the_felt_is_never_under_the_controls(
     reloads = {"mid-hand": False, "chant waiting": False, "hand ended": False}
     chanted = bubble_seen = ended_shot = False
     most = 0
-    for step in range(STEPS * 3):
+    for step in range(STEPS * 6):  # (past STEPS only until every phase had its reload)
         if await page.locator("#over").count() or (step >= STEPS and all(reloads.values())):
             break
         found = [*await page.evaluate(LAYOUT), *await page.evaluate(CHECK)]
@@ -193,7 +193,9 @@ async def test_the_felt_is_never_under_the_controls(
     assert wrong == []
     assert errors == []
     assert bubble_seen or not chanted
-    assert any(reloads.values()), reloads
+    # (a chant waiting on Ana comes in most walks, not all: the computer players chant when
+    # their cards say so)
+    assert reloads["mid-hand"] and reloads["hand ended"], reloads
 
 
 async def test_the_fosforos_count_every_point(browser: Browser, local_url: str) -> None:
