@@ -72,6 +72,7 @@ WEB_WORDS = tuple(
         "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen", "seats",
         "timer", "notimer", "options", "seal", "rematch", "final", "half", "left", "points",
         "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers", "watch",
+        "sealLocal", "buenas", "record", "sound",
         "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
         "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
         "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",
@@ -248,13 +249,14 @@ class Hub:
         self._streams: OrderedDict[Stream, None] = OrderedDict()  # oldest first
         self.closed = False
         # The señas each seat was shown this hand, for its page: (table, hand, seat) -> señas
-        self._signs: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
+        # (each with the seat that made it)
+        self._signs: OrderedDict[tuple[int, int, int], list[tuple[int, str]]] = OrderedDict()
         # The views drawn of each watched table's newest version, by what their viewer may see:
         # table -> (version, {(seat, señas seen): JSON}); gone with the table's last stream.
         self._views: dict[int, tuple[int, dict[tuple[Any, ...], bytes]]] = {}
         self.drawn = 0  # views drawn (the rest were shared)
 
-    def signs_for(self, table: Table, seat: int) -> list[str]:
+    def signs_for(self, table: Table, seat: int) -> list[tuple[int, str]]:
         hand = table.state.hand_number if table.state else 0
         return list(self._signs.get((table.id, hand, seat), ()))
 
@@ -275,7 +277,7 @@ class Hub:
             hand = table.state.hand_number if table.state else 0
             for partner in table.geometry.partners(change.seat):
                 key = (table.id, hand, partner)
-                self._signs.setdefault(key, []).append(change.sign)
+                self._signs.setdefault(key, []).append((change.seat, change.sign))
                 self._signs.move_to_end(key)
                 if len(self._signs) > SIGNS_REMEMBERED:
                     self._signs.popitem(last=False)

@@ -11,11 +11,12 @@ from typing import Any
 from bot.ai.signs import SIGNS
 from bot.game import ActionKind, Card, Observation, Phase, envido_value, flor_value, has_flor
 from bot.game.ending import HandEnding, RoundEnd
+from bot.game.events import Said
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import side_of
 from bot.i18n import Translator, translator
 from bot.league.tournament import Format, Tournament, standings
-from bot.model.table import Table, TableStatus
+from bot.model.table import Call, Note, Table, TableStatus
 from bot.views.common import plain, rules_line
 from bot.views.ending import record_lines
 from bot.views.scene import Scene, scene_of
@@ -78,6 +79,49 @@ def _round(round_: RoundEnd, language: str) -> dict[str, Any]:
     }
 
 
+def _word(t: Translator, value: int | None) -> str:
+    """A value said aloud at the table: "27", or "Son buenas"."""
+    if value is not None:
+        return str(value)
+    text = t("said.son_buenas")
+    return text[:1].upper() + text[1:]
+
+
+def _said(calls: Sequence[tuple[int, str]], values: Sequence[tuple[int, int | None]],
+          t: Translator) -> list[dict[str, Any]]:  # fmt: skip
+    """What each seat said aloud in a hand, in order, for the page's bubbles at the seats:
+    the chants, answers and mazos (`n`: their count so far) then the values (`v`)."""
+    out: list[dict[str, Any]] = [
+        {"seat": seat, "text": text, "key": f"c{n}"} for n, (seat, text) in enumerate(calls)
+    ]
+    out += [
+        {"seat": seat, "text": _word(t, value), "key": f"v{n}"}
+        for n, (seat, value) in enumerate(values)
+    ]
+    return out
+
+
+def _said_now(t: Translator, calls: Sequence[Call]) -> list[dict[str, Any]]:
+    """The hand in play's words, from the table's recent calls."""
+    chants: list[tuple[int, str]] = []
+    values: list[tuple[int, int | None]] = []
+    for call in calls:
+        if isinstance(call.what, ActionKind) and call.seat is not None:
+            chants.append((call.seat, kind_label(t, call.what)))
+        elif call.what is Note.MAZO and call.seat is not None:
+            chants.append((call.seat, kind_label(t, ActionKind.MAZO)))
+        elif call.what in (Note.ENVIDO_VALUES, Note.FLOR_VALUES):
+            values += call.values
+    return _said(chants, values, t)
+
+
+def _said_then(t: Translator, ending: HandEnding) -> list[dict[str, Any]]:
+    """An ended hand's words, from its record."""
+    chants = [(a.seat, kind_label(t, a.kind)) for a in ending.calls]
+    said: tuple[Said, ...] = ending.envido_said + ending.flor_said
+    return _said(chants, [(s.seat, s.value) for s in said], t)
+
+
 def _ended(t: Translator, scene: Scene, ending: HandEnding, language: str) -> dict[str, Any]:
     """A hand's end for the page: its rounds with who won each, its last card, the points by
     side and the lines that say why (the same as the board's record)."""
@@ -89,6 +133,7 @@ def _ended(t: Translator, scene: Scene, ending: HandEnding, language: str) -> di
         "winner": ending.winner,
         "points": [ending.by_side(side) for side in (0, 1)],
         "lines": [plain(line) for line in record_lines(t, scene.who, ending)],
+        "said": _said_then(t, ending),
     }
 
 
@@ -96,11 +141,12 @@ def table_view(
     table: Table,
     names: dict[int, str],
     seat: int | None,
-    shown: Sequence[str] = (),
+    shown: Sequence[str | tuple[int, str]] = (),
     ended: Sequence[HandEnding] = (),
 ) -> dict[str, Any]:
     """The table as `seat` sees it (None: the public view); `shown`: the señas its partners
-    showed it this hand; `ended`: the hands whose end the page is to show."""
+    showed it this hand (a seña's key, or who made it and its key); `ended`: the hands whose
+    end the page is to show."""
     t = translator(table.language)
     scene = scene_of(t, table, names, seat, ended)
     who = scene.who
@@ -147,6 +193,7 @@ def table_view(
         cards_left=list(obs.cards_left),
         waiting_on=list(obs.waiting_on),
         ended=[_ended(t, scene, e, language) for e in scene.ended],
+        said=_said_now(t, scene.calls) if not scene.over else [],
         status_lines=[plain(x) for x in status_lines(t, who, obs)],
         bets=[plain(x) for x in bets(t, who, answered_bets(obs, scene.calls))],
         pending=(
@@ -174,9 +221,17 @@ def table_view(
                 view["handed"] = plain(t("hand.handed", name=who.seat(helper)))
         if table.geometry.partners(seat) and playing and obs.duel is None:  # (R40)
             view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
-            view["signs_seen"] = [
-                f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})" for k in shown if k in SIGNS
-            ]
+            partners = table.geometry.partners(seat)
+            seen = []
+            for entry in shown:  # (who made it: told by the server, else the only partner)
+                sender, k = entry if isinstance(entry, tuple) else (None, entry)
+                if k not in SIGNS:
+                    continue
+                if sender is None and len(partners) == 1:
+                    sender = partners[0]
+                sign = f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})"
+                seen.append(f"{plain(who.seat(sender))}: {sign}" if sender is not None else sign)
+            view["signs_seen"] = seen
     return view
 
 

@@ -255,7 +255,9 @@ async def test_a_new_tab_keeps_the_seat_and_the_options_are_on_the_page(
     # The options and the seal, explained on the page.
     await page.click("#options summary")
     await expect(page.locator("#options .panel")).to_contain_text("Tiempo por jugada: 30 s")
-    await expect(page.locator("#options .panel")).to_contain_text("/verificar")
+    await expect(page.locator("#options .panel")).to_contain_text("la repetición")
+    # (the local table is not Telegram: no /verificar, a Telegram command)
+    await expect(page.locator("#options .panel")).not_to_contain_text("/verificar")
     # Another tab of the same browser: the same person, in the same seat, with the same cards.
     cards = await page.locator("#hand img").evaluate_all("els => els.map(e => e.dataset.card)")
     other = await context.new_page()

@@ -54,6 +54,54 @@ if (initData && !tg) {
 }
 const haptic = (data) => { if (initData) post("web_app_trigger_haptic_feedback", data); };
 heard.back_button_pressed = () => post("web_app_close");
+
+// -- sound: off until one tap turns it on (remembered); drawn by the page itself (Web Audio, no
+// file): a card on the felt, a chant, your turn ----------------------------------------------
+const sound = { on: (() => { try { return localStorage.getItem("truco.sound") === "1"; } catch (e) { return false; } })(),
+  context: null };
+function audio() {
+  if (!sound.on) return null;
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!sound.context) sound.context = new Context();
+  if (sound.context.state === "suspended") sound.context.resume();
+  return sound.context;
+}
+function tone(notes, type, volume) {  // notes: [[frequency, start s, length s]]
+  const ctx = audio();
+  if (!ctx) return;
+  for (const [frequency, start, length] of notes) {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = type;
+    osc.frequency.value = frequency;
+    const t0 = ctx.currentTime + start;
+    gain.gain.setValueAtTime(volume, t0);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t0 + length);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(t0);
+    osc.stop(t0 + length + 0.02);
+  }
+}
+const sounds = {
+  card: () => tone([[190, 0, 0.07]], "triangle", 0.25),
+  chant: () => tone([[523, 0, 0.12], [784, 0.1, 0.16]], "square", 0.06),
+  turn: () => tone([[880, 0, 0.18]], "sine", 0.12),
+};
+// (a browser lets sound start from a tap: the first one wakes it when it was left on)
+document.addEventListener("pointerdown", () => { audio(); }, { once: true });
+function soundButton() {
+  const button = el("button", { type: "button", class: "secondary sound", id: "sound",
+    "aria-pressed": sound.on ? "true" : "false", "aria-label": w("sound"), title: w("sound"),
+    onclick: () => {
+      sound.on = !sound.on;
+      try { localStorage.setItem("truco.sound", sound.on ? "1" : "0"); } catch (e) { /* private */ }
+      button.setAttribute("aria-pressed", sound.on ? "true" : "false");
+      button.textContent = sound.on ? "🔊" : "🔇";
+      if (sound.on) sounds.turn();
+    } }, sound.on ? "🔊" : "🔇");
+  return button;
+}
 heard.viewport_changed = (data) => {
   if (data.is_state_stable && data.height) {
     document.documentElement.style.setProperty("--stable-h", `${data.height}px`);
@@ -139,6 +187,7 @@ function showLogin() {
       if (table) openTable(+table); else showNew();
     } catch (e) { toast(e.message); }
   });
+  $app.classList.remove("table");
   $app.replaceChildren(form);
   input.focus();
 }
@@ -176,6 +225,7 @@ async function showNew() {
     } catch (e) { toast(e.message); }
   });
   const list = el("div", { class: "panel", id: "open" }, el("b", {}, w("open")));
+  $app.classList.remove("table");
   $app.replaceChildren(form, list);
   try {
     const { tables } = await api("GET", "/api/local/tables");
@@ -275,7 +325,7 @@ async function handOff() {  // 🤖 the computer partner answers for the side
   if (!view) return;
   try {
     await api("POST", `/api/table/${view.id}/handoff`, { step: view.step });
-    toast("🤖 ✓");
+    // (no toast: the view that comes says "🤖 … decide", where the button was)
   } catch (e) { toast(e.message); }
 }
 
@@ -285,31 +335,49 @@ function show(state, view) {
   if (state.view && state.view.id === view.id && state.view.version > view.version) return;
   const before = state.view;
   state.view = view;
-  enqueueEnds(view);
+  enqueueEnds(view, !before);
   const mine = view.seat !== null && view.seat !== undefined;
   const waits = (v) => !!(v && v.waiting_on && v.waiting_on.includes(v.seat));
   if (mine && waits(view) && !waits(before)) {
     haptic({ type: "notification", notification_type: "success" });  // your turn
+    sounds.turn();
   }
   render(view, !before);
 }
 
-// Fósforos as the rule sheet draws them: four sticks and a fifth across make a square.
-function fosforos(f, points) {
-  const parts = [];
-  let x = 2;
-  for (let i = 0; i < f.squares; i++) {
-    parts.push(`<rect x="${x}" y="3" width="16" height="16" fill="none" stroke="currentColor" stroke-width="2"/>`,
-      `<line x1="${x}" y1="19" x2="${x + 16}" y2="3" stroke="currentColor" stroke-width="2"/>`);
-    x += 22;
+// Fósforos as a table draws them: each square of five built side by side (left, top, right,
+// bottom, then the fifth across), the malas and the buenas apart where 15 falls (a match to
+// 30), the points beside them as a number. Every match is a `.match` line: nothing else drawn
+// can be counted as one.
+function fosforos(points, target) {
+  const S = 14, GAP = 6, parts = [];
+  let x = 1;
+  const group = (n) => {  // n of 1..5 matches of one square
+    const sides = [[x, 1, x, 1 + S], [x, 1, x + S, 1], [x + S, 1, x + S, 1 + S],
+      [x, 1 + S, x + S, 1 + S], [x, 1 + S, x + S, 1]];
+    for (const [x1, y1, x2, y2] of sides.slice(0, n)) {
+      parts.push(`<line class="match" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`);
+    }
+    x += S + GAP;
+  };
+  const run = (p) => { for (let left = p; left > 0; left -= 5) group(Math.min(5, left)); };
+  const split = target === 30;
+  const malas = split ? Math.min(points, 15) : points;
+  const buenas = split ? Math.max(points - 15, 0) : 0;
+  run(malas);
+  if (split && buenas) {  // las buenas: after a clear gap, on a band of their own
+    x += 2;
+    const start = x - 4;
+    const width = Math.ceil(buenas / 5) * (S + GAP) + 2;
+    parts.push(`<rect class="buenas" x="${start}" y="-2" width="${width}" height="${S + 6}" rx="4"/>`);
+    run(buenas);
   }
-  for (let i = 0; i < f.loose; i++) {
-    parts.push(`<line x1="${x}" y1="3" x2="${x}" y2="19" stroke="currentColor" stroke-width="2"/>`);
-    x += 6;
-  }
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(x, 8)}" height="22" aria-hidden="true">${parts.join("")}</svg>`;
-  const span = el("span", { class: "fosforos", role: "img", "aria-label": `${points} ${w("points")}` });
-  span.innerHTML = svg;
+  const width = Math.max(x, 4);
+  const span = el("span", { class: "fosforos", role: "img",
+    "aria-label": `${points} ${w("points")}${buenas ? ` (${buenas} ${w("buenas")})` : ""}`,
+    "data-points": points });
+  span.innerHTML = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-3 -3 ${width + 4} ${S + 8}" ` +
+    `width="${width + 4}" height="${S + 8}" aria-hidden="true">${parts.join("")}</svg>`;
   return span;
 }
 
@@ -325,54 +393,119 @@ function places(view) {
   return out;
 }
 
-// How long the end of a hand stays on the felt: until the next hand's first card or a few
-// seconds when nothing happens; at least a moment when more ends wait (the next hand begun, or
-// several ends that came together: a pica-pica hand's duels, computer players playing fast).
-// The page queues every end any view brought, so each is drawn in turn. Then the cards are
-// gathered.
-const HOLD_MS = 4000;
-const SHORT_MS = 1600;
+// A hand's end is a moment, never in the way of the hand in play. Every end a view brings that
+// this page has not shown is queued (a first view of a table, a reload or a new tab, shows none
+// of the ends it lists: those hands are over; a match that is over shows its last). The oldest
+// is held: while the hand in play has no card on the felt, the felt shows the end's cards (each
+// round's winner marked, the last card lit) and its lines; once a card of the new hand is
+// played the felt shows the new hand at once, and the end's lines stay beside it a moment more.
+// Then the cards are gathered and the next end, if any, is shown.
+const HOLD_MS = 4000;  // the newest end, while nothing else happens
+const SHORT_MS = 1600;  // an end with more waiting, or beside a hand begun
 const GATHER_MS = reduceMotion ? 0 : 350;
-const queue = [];  // the ends to show, oldest first: { key, table, ended, at, until }
+const queue = [];  // the ends to show, oldest first: { key, table, ended, at }
 const queued = new Set();
+const duelKey = (duel) => (duel === null || duel === undefined ? "-" : duel);
 
-function enqueueEnds(view) {
-  for (const ended of view.ended || []) {
-    const key = `${view.id}:${ended.number}:${ended.duel === null || ended.duel === undefined ? "-" : ended.duel}`;
-    if (queued.has(key)) continue;
+function enqueueEnds(view, first) {
+  const ends = view.ended || [];
+  ends.forEach((ended, i) => {
+    const key = `${view.id}:${ended.number}:${duelKey(ended.duel)}`;
+    if (queued.has(key)) return;
     queued.add(key);
+    if (first && !(view.over && i === ends.length - 1)) return;  // (over before this page)
     queue.push({ key, table: view.id, ended, at: null });
-  }
+  });
 }
 
-function later(ms, view) {
-  setTimeout(() => {  // the cards are gathered (a short transition), then the felt is clear
-    const felt = document.getElementById("felt");
-    if (felt && !view.over) felt.classList.add("gather");
-  }, Math.max(0, ms - GATHER_MS));
-  setTimeout(() => { if (current && current.view) render(current.view); }, ms + 50);
+// One timer redraws the table when the soonest thing on it is due (an end's moment over, a
+// chant's bubble gone); each drawing asks again for what is due after it.
+const redraw = { timer: null, at: Infinity };
+function redrawIn(ms) {
+  const at = Date.now() + Math.max(0, ms);
+  if (redraw.timer !== null && redraw.at <= at) return;
+  clearTimeout(redraw.timer);
+  redraw.at = at;
+  redraw.timer = setTimeout(() => {
+    redraw.timer = null;
+    redraw.at = Infinity;
+    if (current && current.view) render(current.view);
+  }, at - Date.now());
 }
 
-// The hand's end the felt holds now, if any: the oldest one not yet held long enough.
-function endToHold(view) {
-  const started = (view.rounds || []).some((plays) => plays.length);
+// The hand's end shown now, if any: the oldest one not yet shown long enough.
+function endToHold(view, started) {
   const now = Date.now();
   while (queue.length) {
     const head = queue[0];
     if (head.table !== view.id) { queue.shift(); continue; }
     const last = queue.length === 1;
-    if (last && view.over) return head.ended;
-    const hold = last && !started ? HOLD_MS : SHORT_MS;
-    if (head.at === null) { head.at = now; head.until = now + hold; later(hold, view); }
-    else if (head.until !== head.at + hold && now - head.at < hold) {  // (shortened: more came)
+    if (last && view.over) return head;
+    // (behind a hand begun with more ends to come: drawn once, not to fall behind the game;
+    // an end once shown beside a hand begun never comes back on the felt)
+    if (started) head.passed = true;
+    const hold = started || head.passed ? (last ? SHORT_MS : 0) : (last ? HOLD_MS : SHORT_MS);
+    if (head.at === null) head.at = now;
+    if (now - head.at < hold || head.drawn !== true) {  // (drawn: once painted, at least)
+      if (!head.drawn) {
+        head.drawn = "soon";
+        requestAnimationFrame(() => { head.drawn = true; });
+      }
       head.until = head.at + hold;
-      setTimeout(() => { if (current && current.view) render(current.view); }, head.until - now + 50);
+      redrawIn(head.until - now + 20);
+      return head;
     }
-    if (now - head.at < hold) return head.ended;
     queue.shift();
   }
   return null;
 }
+
+// What the players said aloud: a bubble at the seat for a moment ("¡Truco!", "Quiero", "27",
+// "Son buenas"); the chant that waits for its answer keeps its bubble until it is answered.
+// A first view shows only the chant waiting.
+const BUBBLE_MS = 2600;
+const heardAt = new Map();  // a word's key -> when this page first had it (0: already said)
+function bubbles(view, first) {
+  const now = Date.now();
+  const out = {};  // seat -> { text, key }
+  // (words are counted per hand, chants and values apart: the words past the count a hand had
+  // at the last drawing are new; a hand's end brings the words that ended it, "No quiero", a
+  // mazo, the values said; a hand this page never followed brings none)
+  const hear = (hand, duel, said, ended) => {
+    const handKey = `${view.id}:${hand}:${duelKey(duel)}`;
+    const known = heardCount.get(handKey);
+    if (ended && !known) return;
+    const count = known || { c: 0, v: 0 };
+    const index = { c: 0, v: 0 };
+    for (const s of said || []) {
+      const kind = s.key[0] === "v" ? "v" : "c";
+      const key = `${handKey}:${s.key}`;
+      if (index[kind]++ >= count[kind]) {
+        count[kind] = index[kind];
+        if (!heardAt.has(key)) {
+          heardAt.set(key, first ? 0 : now);
+          if (!first) bubbles.fresh = true;
+        }
+      }
+      const at = heardAt.get(key);
+      if (at && now - at < BUBBLE_MS) {
+        out[s.seat] = { text: s.text, key };
+        redrawIn(at + BUBBLE_MS - now + 20);
+      }
+    }
+    heardCount.set(handKey, count);
+  };
+  for (const ended of view.ended || []) hear(ended.number, ended.duel, ended.said, true);
+  hear(view.hand_number, view.duel, view.said, false);
+  if (view.pending && view.said) {
+    const chants = view.said.filter((s) => s.key[0] === "c");
+    const chant = chants[chants.length - 1];
+    if (chant) out[chant.seat] = { text: chant.text, key: `${view.id}:${view.hand_number}:${duelKey(view.duel)}:${chant.key}` };
+  }
+  return out;
+}
+const heardCount = new Map();  // a hand's key -> the words it had: { c: chants, v: values }
+const popped = new Set();  // bubbles already drawn once (they pop in the first time only)
 
 const seen = new Set();  // cards already drawn on the felt (a new one moves in from its seat)
 
@@ -411,50 +544,57 @@ function render(view, first, controls) {
     loadWords(lang).then(() => { if (current && current.view) render(current.view); });
   }
   document.documentElement.lang = lang;
+  $app.classList.add("table");
   const spot = places(view);
   const sides = sideNames(view);
+  const teams = view.team_size > 1;  // (the sides in their colours)
   const options = el("details", { class: "options", id: "options" },
     el("summary", { "aria-label": w("options") }, view.seal ? `🔒 ${view.seal}` : "⚙"),
     el("div", { class: "panel" }, el("b", {}, w("options")),
       el("p", {}, view.rules),
       el("p", {}, `${w("timer")}: ${view.turn_seconds ? view.turn_seconds + " s" : w("notimer")}`),
-      view.seal ? el("p", {}, w("seal")) : null));
+      view.seal ? el("p", {}, initData ? w("seal") : w("sealLocal")) : null));
   const head = el("header", { class: "head", id: "head" },
-    el("span", { class: "rules" }, view.rules),
     view.hand_number ? el("span", { id: "worth" }, `${w("hand")} ${view.hand_number}` +
       (view.duel === null || view.duel === undefined ? "" : ` · ⚔️ ${w("duel")} ${view.duel + 1}/3`) +
       ` · ${w("worth")} ${view.hand_value}`) : null,
-    options);
+    el("span", { class: "rules" }, view.rules),  // (on a wide screen; on a phone in ⚙)
+    controls ? null : soundButton(), options);
   if (view.phase === undefined) {  // the lobby
+    $app.classList.remove("table");
     $app.replaceChildren(head, el("p", { class: "hint", id: "lobby" }, w("waiting")),
       el("ul", {}, view.seats.map((s) => el("li", {}, s.name))));
     return;
   }
   const score = el("div", { class: "score", id: "score" },
-    [0, 1].map((side) => [
-      el("span", { class: "who" }, sides[side], " ", fosforos(view.fosforos[side], view.scores[side]),
-        view.fosforos[side].buenas ? " ┃ buenas" : ""),
-      el("span", { class: "pts" }, String(view.scores[side]))]));
+    [0, 1].map((side) => el("div", { class: `row${teams ? " side-" + side : ""}`, "data-side": side },
+      el("span", { class: "who" }, sides[side]),
+      fosforos(view.scores[side], view.target),
+      el("span", { class: "pts" }, String(view.scores[side])))));
 
-  // The end of a hand is a moment: its rounds stay on the felt, each winning card marked and
-  // the last card played lit, with the result, until the next hand's first card or a few
-  // seconds, then the cards are gathered.
-  // (a replay shows a hand's end on the frames before the next hand's first card)
-  const held = controls ? replayEnd(view) : endToHold(view);
+  // The end of a hand: its cards on the felt while the next hand has none, its lines beside.
+  const started = (view.rounds || []).some((plays) => plays.length);
+  const heldEnd = controls ? null : endToHold(view, started);
+  const held = controls ? replayEnd(view) : heldEnd && heldEnd.ended;
   const ended = held || (view.ended || [])[(view.ended || []).length - 1];
-  const holding = !!held;
-  const hand = holding ? ended.number : view.hand_number;
-  const rounds = holding
+  const onFelt = !!held && (!!controls || view.over || (!started && !heldEnd.passed));
+  const hand = onFelt ? ended.number : view.hand_number;
+  const rounds = onFelt
     ? ended.rounds.map((r) => ({ plays: r.plays, winner: r.winner, parda: r.parda }))
     : (view.rounds || []).map((plays, r) => ({ plays,
       winner: r < (view.winners || []).length ? view.winners[r] : null,
       parda: r < (view.results || []).length && view.results[r] === null }));
-  const last = holding ? ended.last : (() => {
+  const last = onFelt ? ended.last : (() => {
     const open = rounds.filter((r) => r.plays.length);
     const latest = open[open.length - 1];
     return latest ? latest.plays[latest.plays.length - 1] : null;
   })();
-  const felt = el("div", { class: `felt seats-${view.players}`, id: "felt" });
+  bubbles.fresh = false;
+  const said = controls ? {} : bubbles(view, first);
+  if (bubbles.fresh) { sounds.chant(); haptic({ type: "selection_change" }); }
+  let slid = false;  // (a card new on the felt: its sound, once a drawing)
+  const felt = el("div", { class: `felt seats-${view.players}${onFelt ? " holding" : ""}`, id: "felt",
+    "data-hand": hand });
   view.seats.forEach((s, i) => {
     const badges = [];
     if (i === view.mano) badges.push("mano");
@@ -470,6 +610,7 @@ function render(view, first, controls) {
         const key = `${view.id}:${hand}:${p.seat}:${p.card}`;
         const fresh = !seen.has(key);
         seen.add(key);
+        if (fresh && !first && !controls) slid = true;
         const won = round.winner === p.seat;
         const isLast = last && last.seat === p.seat && last.card === p.card;
         const what = won ? w("wonRound") : round.parda ? w("parda") : "";
@@ -487,30 +628,43 @@ function render(view, first, controls) {
         "data-mine": i === view.seat ? "1" : "0" },
         el("span", { class: "track" }, el("span", { class: "bar" })), el("span", { class: "secs" }))
       : null;
+    const word = said[i];
+    const bubble = word ? el("span", { class: `bubble${popped.has(word.key) || reduceMotion ? "" : " pop"}`,
+      "data-seat": i }, word.text) : null;
+    if (word) popped.add(word.key);
     // (a pica-pica duel: its two seats face each other, the other four are dimmed)
-    const apart = view.duel_seats && !view.duel_seats.includes(i) && !holding;
-    felt.append(el("div", { class: `seat spot-${spot[i]}${waited ? " turn" : ""}${apart ? " apart" : ""}`,
+    const apart = view.duel_seats && !view.duel_seats.includes(i) && !onFelt;
+    felt.append(el("div", {
+      class: `seat spot-${spot[i]}${teams ? " side-" + s.side : ""}${waited ? " turn" : ""}${apart ? " apart" : ""}`,
       style: `grid-area:${spot[i]}`, "data-seat": i },
       el("div", { class: "who" },
         el("span", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
-        badges.length ? el("span", { class: "badges" }, badges.join(" · ")) : null,
-        backs.length ? el("span", { class: "backs" }, backs) : null,
-        clock),
+        // (under the name: what the seat says, for a moment in place of its badges and its
+        // cards' backs, so that it covers no card and no name; else those)
+        el("span", { class: "more" }, bubble || [
+          badges.length ? el("span", { class: "badges" }, badges.join(" · ")) : null,
+          backs.length ? el("span", { class: "backs" }, backs) : null], clock)),
       played));
   });
-  const mid = el("div", { class: "mid" });
-  // The result: in the felt's middle on a wide screen; on a phone above the controls, where it
-  // has the screen's width and is always in view (the felt's middle is narrow in 2v2).
-  const banner = holding ? el("div", { class: "banner", id: "hand-end", role: "status" },
-    ended.lines.map((line) => el("p", {}, line))) : null;
-  const wide = window.matchMedia("(min-width: 900px)").matches;
-  if (banner && wide) mid.append(banner);
-  felt.append(mid);
 
-  const lines = el("div", { class: "lines", id: "lines" });
-  if (ended && !holding) lines.append(el("p", { id: "record" }, ended.lines.join(" · ")));
-  for (const line of view.bets || []) lines.append(el("p", {}, line));
+  // The record beside the felt: a hand's end while it is shown, the betting, the status.
+  // (beside a hand begun, the end's cards come with its lines, small: every card played is
+  // drawn the moment the server has it, the last of a hand too)
+  const beside = held && !onFelt ? el("div", { class: "mini", "aria-hidden": "true" },
+    ended.rounds.map((round) => el("span", { class: "round" }, round.plays.map((p) =>
+      cardImg(p.card, "", round.winner === p.seat ? "won" : null))))) : null;
+  const banner = held ? el("div", { class: "banner", id: "hand-end", role: "status",
+    "data-hand": ended.number }, beside, ended.lines.map((line) => el("p", {}, line))) : null;
+  // (it scrolls on a phone: reachable with the keyboard too)
+  const lines = el("div", { class: "lines", id: "lines", tabindex: 0, role: "region",
+    "aria-label": w("record") }, banner);
+  if (view.signs_seen && view.signs_seen.length) {  // (a partner's señas: first, for you alone)
+    lines.append(el("p", { class: "seen", id: "signs-seen" }, w("signs_seen"), " ",
+      view.signs_seen.join(" · ")));
+  }
+  for (const line of view.bets || []) lines.append(el("p", { class: "bet" }, line));
   for (const line of view.status_lines || []) lines.append(el("p", { class: "status" }, line));
+  if (ended && !held) lines.append(el("p", { id: "record" }, ended.lines.join(" · ")));
 
   const side = el("aside", { class: "side" }, score, lines);
   const dock = el("div", { class: "dock", id: "dock" });
@@ -526,13 +680,12 @@ function render(view, first, controls) {
   }
   if (controls) dock.append(controls);
 
-  // Everything the player can do now, kept in view at the bottom of the screen: a chant that
-  // waits and its answers, the hand, the chants; mazo apart.
-  if (banner && !wide) dock.prepend(banner);  // (first: above the result of a match)
+  // Everything the player can do now, below the felt and never over it: a chant that waits
+  // and its answers, the hand (always at its full size), the chants; mazo apart.
   if (view.pending) dock.append(el("p", { class: "pending", id: "pending", role: "status" }, view.pending));
   if (view.hand && !view.over) {
     const playable = new Map((view.actions || []).filter((a) => a.card).map((a) => [a.card, a]));
-    const idle = playable.size === 0;  // (not your card to play: the hand shown smaller)
+    const idle = playable.size === 0;  // (not your card to play: the same size, no ring)
     dock.append(el("div", { class: `hand${idle ? " idle" : ""}`, id: "hand", role: "group",
       "aria-label": w("yourCards") },
       view.hand.map((c) => {
@@ -540,31 +693,34 @@ function render(view, first, controls) {
         return el("button", { type: "button", class: "card", disabled: !a, "aria-label": c.name,
           onclick: a ? () => act(a.code) : null }, cardImg(c.card, ""));
       })));
-    if (view.mine) dock.append(el("p", { class: "hint mine", id: "mine" }, view.mine));
     const calls = (view.actions || []).filter((a) => !a.card);
     const chants = calls.filter((a) => !a.quiet);
-    if (chants.length) {
-      dock.append(el("div", { class: "calls", id: "calls", role: "group", "aria-label": w("answers") },
+    // (the chants first, mazo last and apart: at the row's end, quieter)
+    const mazo = calls.filter((a) => a.quiet).map((a) => el("button", { type: "button",
+      class: "mazo", "data-code": a.code, onclick: () => act(a.code) }, a.label));
+    // (one row that wraps: the chants and the tools flow together, mazo at its end)
+    const acts = el("div", { class: "acts" });
+    if (chants.length || mazo.length) {
+      acts.append(el("div", { class: "calls", id: "calls", role: "group", "aria-label": w("answers") },
         chants.map((a) => el("button", { type: "button", "data-code": a.code,
-          onclick: () => act(a.code) }, a.label))));
+          onclick: () => act(a.code) }, a.label)), mazo));
     }
-    // A quieter row: the señas for a partner, and mazo apart from the chants.
+    // A quieter row: what your hand holds to say, the señas for a partner, 💡, 🤖.
     const tools = el("div", { class: "tools" });
+    if (view.mine) tools.append(el("span", { class: "hint mine", id: "mine" }, view.mine));
     if (view.signs) {
       const pick = el("select", { id: "sign", "aria-label": w("sign") },
         view.signs.map((s) => el("option", { value: s.key }, s.label)));
-      tools.append(pick, el("button", { type: "button", class: "secondary", id: "send-sign",
+      const send = el("button", { type: "button", class: "secondary", id: "send-sign",
         "aria-label": w("sign"), title: w("sign"),
         onclick: async () => {
           try {
-            await api("POST", `/api/table/${view.id}/sign`, { step: view.step, sign: pick.value });
-            toast("✓");
+            const now = current && current.view ? current.view : view;  // (the controls may outlive their view)
+            await api("POST", `/api/table/${now.id}/sign`, { step: now.step, sign: pick.value });
+            send.textContent = "✓";  // (said where it was made: no toast over the table)
           } catch (e) { toast(e.message); }
-        } }, "🤫"));
-    }
-    for (const a of calls.filter((a) => a.quiet)) {
-      tools.append(el("button", { type: "button", class: "mazo", "data-code": a.code,
-        onclick: () => act(a.code) }, a.label));
+        } }, "🤫");
+      tools.append(pick, send);
     }
     if (view.hint) {
       tools.append(el("button", { type: "button", class: "secondary", id: "ask-hint",
@@ -574,21 +730,67 @@ function render(view, first, controls) {
       tools.append(el("button", { type: "button", class: "secondary", id: "hand-off",
         onclick: handOff }, view.helper));
     }
-    if (tools.childNodes.length) dock.append(tools);
+    if (tools.childNodes.length) acts.append(tools);
+    if (acts.childNodes.length) dock.append(acts);
     if (advice && advice.id === view.id && advice.step === view.step) {
       dock.append(el("p", { class: "hint advice", id: "advice", role: "status" }, advice.text));
     }
     if (view.handed) dock.append(el("p", { class: "hint", id: "handed", role: "status" }, view.handed));
   }
-  if (view.signs_seen && view.signs_seen.length) {
-    dock.append(el("p", { class: "hint seen", id: "signs-seen" }, w("signs_seen"), " ",
-      view.signs_seen.join(" · ")));
-  }
   const nodes = [head, felt, side];
-  if (dock.childNodes.length) nodes.push(dock);
-  $app.replaceChildren(...nodes);
+  const kept = document.getElementById("dock");
+  if (kept && kept.parentNode === $app && dock.childNodes.length && kept.outerHTML === dock.outerHTML) {
+    // The controls as they were, left in place: a tap under way on them is not lost to a
+    // redraw of the felt (a push from the stream between the finger down and up).
+    for (const node of [...$app.childNodes]) if (node !== kept) node.remove();
+    $app.prepend(...nodes);
+  } else {
+    if (dock.childNodes.length) nodes.push(dock);
+    $app.replaceChildren(...nodes);
+  }
+  fitFelt();
+  if (slid) sounds.card();
+  if (onFelt && !view.over && heldEnd && GATHER_MS) {  // the cards gathered as the moment ends
+    const gather = heldEnd.until - Date.now() - GATHER_MS;
+    setTimeout(() => { if (felt.isConnected) felt.classList.add("gather"); }, Math.max(0, gather));
+  }
   tick();
 }
+
+// The felt takes the room the controls leave, and its cards take the felt's: as big as its
+// rows of seats let them be (a tall phone, a desktop: bigger), never overflowing it.
+function fitFelt() {
+  const felt = document.getElementById("felt");
+  if (!felt) return;
+  // A short screen with much to decide (a chant waiting, its answers, the tools): the hand
+  // gives a little of its size (never under 52 px) before the felt goes under its least.
+  $app.style.removeProperty("--card-w");
+  const hand = document.querySelector("#hand img");
+  if (hand && !window.matchMedia("(min-width: 900px)").matches) {
+    let size = hand.getBoundingClientRect().width;
+    for (let i = 0; i < 6 && size > 52 && $app.scrollHeight > $app.clientHeight + 1; i++) {
+      size = Math.max(52, size - 4);
+      $app.style.setProperty("--card-w", `${size}px`);
+    }
+  }
+  const rows = 2;  // (style.css: two rows of seats whatever the table)
+  const cols = felt.classList.contains("seats-2") ? 1 : 3;
+  const height = felt.clientHeight, width = felt.clientWidth;
+  const wide = window.matchMedia("(min-width: 900px)").matches;
+  const label = wide ? 44 : 36;  // a seat's name, its badges, backs and clock
+  const cap = wide ? 124 : 96;
+  const byHeight = (height - 16 - rows * label) / (rows * 1.54);
+  const byWidth = (width / cols - 10) / 2.1;  // three cards, each half under the next
+  let card = Math.floor(Math.max(22, Math.min(byHeight, byWidth, cap)));
+  felt.style.setProperty("--felt-card", `${card}px`);
+  const over = () => felt.scrollHeight > felt.clientHeight + 1 ||
+    [...felt.querySelectorAll(".played")].some((p) => p.scrollWidth > p.clientWidth + 1);
+  for (let i = 0; i < 10 && card > 22 && over(); i++) {
+    card = Math.max(22, Math.floor(card * 0.92));
+    felt.style.setProperty("--felt-card", `${card}px`);
+  }
+}
+window.addEventListener("resize", fitFelt);
 
 function mine(view) { return view.seat !== null && view.seat !== undefined; }
 
@@ -730,6 +932,7 @@ async function showTourney(id) {
         el("td", {}, (r.diff > 0 ? "+" : "") + r.diff))))));
   }
   parts.push(data.format === "ko" ? bracketSvg(data) : roundsList(data));
+  $app.classList.remove("table");
   $app.replaceChildren(el("section", { id: "tourney" }, parts));
   fitNames($app);
   if (tourneyTimer) clearTimeout(tourneyTimer);
@@ -785,7 +988,19 @@ function bracketSvg(data) {
   // On a phone the bracket scrolls sideways in its box: it opens on the round in play.
   const playing = data.rounds.findIndex((round) => round.ties.some((tie) => tie.live));
   const box = el("div", { class: "bracket" });
-  if (playing > 0) requestAnimationFrame(() => { box.scrollLeft = playing * (BOX_W + GAP_X); });
+  // It opens at a round's start, never halfway into one (names cut): the round before the one
+  // in play too when both fit, else the round in play first.
+  if (playing > 0) {
+    requestAnimationFrame(() => {
+      const column = BOX_W + GAP_X;
+      const want = playing * column;
+      const room = Math.max(0, box.scrollWidth - box.clientWidth);
+      const snapped = Math.floor(Math.min(want, room) / column) * column;
+      if (want + PAD + BOX_W - snapped <= box.clientWidth) { box.scrollLeft = snapped; return; }
+      if (want > room) box.style.paddingRight = `${want - room}px`;  // (room to scroll to it)
+      box.scrollLeft = want;
+    });
+  }
   box.append(
     svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": w("bracket") },
       svg("title", {}, w("bracket")), drawn));
