@@ -25,6 +25,7 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import Translator
+from bot.league.formats import SWISS_ROUNDS
 from bot.league.tournament import Format, Tournament
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
@@ -39,12 +40,14 @@ FORMAT_WORDS = {
     "ko": Format.KNOCKOUT, "eliminacion": Format.KNOCKOUT, "eliminación": Format.KNOCKOUT,
     "directa": Format.KNOCKOUT, "copa": Format.KNOCKOUT,
     "liga": Format.LEAGUE, "liguilla": Format.LEAGUE, "todoscontratodos": Format.LEAGUE,
+    "suizo": Format.SWISS, "swiss": Format.SWISS,
 }  # fmt: skip
 SERIES_WORDS = {"bo3": 3, "x3": 3, "mejordetres": 3, "alotres": 3, "bo1": 1, "x1": 1}
 
 
 def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | None]:
-    """`/torneo liga 2v2 15 bo3`: the options over `base`, or the first word not understood."""
+    """`/torneo liga 2v2 15 bo3`, `/torneo suizo 5`: the options over `base`, or the first word
+    not understood (a number of rounds only after `suizo`)."""
     t = base
     for raw in args:
         word = raw.lower().replace("-", "")
@@ -60,6 +63,8 @@ def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | 
             t = replace(t, config=replace(t.config, flor=False))
         elif word in SERIES_WORDS:
             t = replace(t, series=SERIES_WORDS[word])
+        elif t.format is Format.SWISS and word.isdigit() and int(word) in SWISS_ROUNDS:
+            t = replace(t, planned=int(word))
         else:
             return base, raw[:32]
     return t, None
