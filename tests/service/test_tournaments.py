@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.game import ActionKind, MatchConfig
-from bot.league.tournament import Format, Status, Tournament, knockout, standings
+from bot.league.tournament import Format, Status, Tournament, knockout, parse_tag, standings
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
@@ -464,3 +464,50 @@ async def test_a_tournament_that_raises_is_marked_broken_once_and_stops_nobody_e
     await core.tournaments.cancel(bad.id, 1, False, finish_matches=False)  # its opener can
     bad = await core.tournaments.get(bad.id)  # type: ignore[assignment]
     assert bad.status is Status.CANCELLED
+
+
+def round_pairs(t: Tournament, round_: int) -> list[tuple[int | None, int | None]]:
+    return [(f.a, f.b) for f in t.fixtures if f.round == round_]
+
+
+async def test_a_swiss_of_seven_over_three_rounds_worked_by_hand(core: Core) -> None:
+    """The hand-worked Swiss of tests/unit/test_swiss.py played at real tables: the lower entry
+    wins every match 16-0 (the loser goes to the mazo each hand, 2 points a hand): the unit
+test's differences times 16/15. Each round opens when the
+    last match of the one before ends; every match counts in the league."""
+    t = await started(core, 7, format=Format.SWISS)
+    assert t.rules.total_rounds(t) == 3
+    expected = [
+        [(0, 1), (2, 3), (4, 5), (6, None)],
+        [(0, 2), (6, 4), (1, 3), (5, None)],
+        [(4, 0), (2, 1), (5, 6), (3, None)],
+    ]
+    for round_ in range(3):
+        t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+        assert t.rounds == round_ + 1 and round_pairs(t, round_) == expected[round_]
+        tables = await live_tables(core, t)
+        assert sorted(parse_tag(x.tournament or "")[1:3] for x in tables) == [
+            (round_, 0), (round_, 1), (round_, 2)
+        ]  # fmt: skip
+        for played, table in enumerate(tables, start=1):
+            seeds = [t.entry_of(u) if u and u > 0 else 99 for u in table.seats]
+            best = min(range(len(seeds)), key=lambda s: seeds[s])  # type: ignore[arg-type, return-value]
+            await play_out(core, table.id, loser_side=1 - best % 2)
+            await core.tournaments.idle()
+            now = await core.tournaments.get(t.id)
+            assert now is not None
+            if played < len(tables):  # the round is not over: nothing of the next opens
+                assert now.rounds == round_ + 1
+                assert len(await live_tables(core, now)) == len(tables) - played
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.FINISHED and t.champion == 0
+    games = [g for f in t.fixtures for g in f.games]
+    assert len(games) == 9 and all(sorted(g.points) == [0, 16] for g in games)
+    table = [(x.entry, x.score, x.buchholz, x.diff) for x in standings(t)]
+    assert table == [
+        (0, 3, 5, 48), (4, 2, 6, 16), (1, 2, 5, 16), (5, 2, 3, 0), (2, 1, 6, -16),
+        (6, 1, 4, -32), (3, 1, 3, -32),
+    ]  # fmt: skip
+    rows = await core.store.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", CHAT)
+    assert rows[0]["n"] == 9
+    assert len(await core.tournaments.tables_of(t.id)) == 9
