@@ -472,9 +472,9 @@ def round_pairs(t: Tournament, round_: int) -> list[tuple[int | None, int | None
 
 async def test_a_swiss_of_seven_over_three_rounds_worked_by_hand(core: Core) -> None:
     """The hand-worked Swiss of tests/unit/test_swiss.py played at real tables: the lower entry
-    wins every match 16-0 (the loser goes to the mazo each hand, 2 points a hand): the unit
-test's differences times 16/15. Each round opens when the
-    last match of the one before ends; every match counts in the league."""
+    wins every match 16-0 (the loser goes to the mazo each hand, 2 points a hand), so the unit
+    test's differences times 16/15. Each round opens when the last match of the one before
+    ends; every match counts in the league."""
     t = await started(core, 7, format=Format.SWISS)
     assert t.rules.total_rounds(t) == 3
     expected = [
