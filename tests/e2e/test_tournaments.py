@@ -419,3 +419,63 @@ async def test_torneo_again_leaves_the_earlier_sign_up_message_a_stub(harness: H
     await h.settle()
     assert "Anotados (0)" in plain(h.fake.messages[GROUP][again.message_id].text)
     assert "más abajo" in plain(h.fake.messages[GROUP][first.message_id].text)
+
+
+async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harness) -> None:
+    """`/torneo suizo 3`: five players over three rounds through the real bot: each round's
+    pairings and the table with its tie-breaks in the group's message, a bye each round, each
+    round opened when the one before ends, the champion, /torneos, every match in the league."""
+    h = on_sqlite
+    users = [h.user(501 + i, name) for i, name in enumerate(NAMES[:5])]
+    message = await sign_up(h, users, "suizo 3 15")
+    text = plain(message.text)
+    assert "sistema suizo (3 rondas) · 1v1 · a 15" in text and "Anotados (5)" in text, text
+    await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.RUNNING and t.rounds == 1
+    bracket = plain(tourney_message(h).text)
+    assert "Ronda 1 de 3" in bracket and "descansa esta ronda y suma un punto" in bracket
+    assert "Pts Bu  Dif" in bracket and "desempata Bu (Buchholz" in bracket, bracket
+    resting = next(f.a for f in t.fixtures if f.bye)
+    for user in users:  # the four who play are told; the one who rests is not called
+        notices = [x for x in h.fake.texts(user.id) if "Tu partido del torneo" in x]
+        assert len(notices) == (0 if t.entry_of(user.id) == resting else 1), user.first_name
+        assert all("(Ronda 1 de 3)" in n for n in notices)
+    shown: list[str] = []
+
+    async def next_round() -> bool:
+        found = await the_tournament(h)
+        if found.rounds > len(shown) or found.status is Status.FINISHED:
+            shown.append(plain(tourney_message(h).text))
+            return True
+        return False
+
+    rng_seed = 50
+    while (await the_tournament(h)).status is Status.RUNNING:
+        rng_seed += 1
+        await play_to_the_end(h, users, seed=rng_seed, max_taps=20_000, chat=0, stop=next_round)
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.FINISHED and t.rounds == 3 and t.champion is not None
+    print("\n" + "\n\n".join(shown))
+    assert "Ronda 2 de 3" in shown[1] and "Ronda 1 de 3" not in shown[1], shown[1]
+    byes = [f.a for f in t.fixtures if f.bye]
+    assert len(byes) == len(set(byes)) == 3  # a bye each round, never twice to one
+    met = [frozenset((f.a, f.b)) for f in t.fixtures if not f.bye]
+    assert len(met) == len(set(met)) == 6  # no rematch
+    group = [plain(x) for x in h.fake.texts(GROUP)]
+    results = [x for x in group if re.match(r"🏆 Ronda \d de 3: ", x)]
+    assert len(results) == 6, results
+    assert sum("🔀 Empieza la Ronda 2 de 3." in x for x in group) == 1, group
+    assert sum("🔀 Empieza la Ronda 3 de 3." in x for x in group) == 1, group
+    champion = NAMES[t.entries[t.champion][0] - 501]
+    assert any(f"🥇 ¡{champion} ganó el torneo!" in x for x in group)
+    final = plain(tourney_message(h).text)
+    assert f"🥇 Ganó el torneo: {champion}" in final and final.count("☕") == 3, final
+    rows = await h.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", GROUP)
+    assert rows[0]["n"] == 6
+    users[0].send(GROUP, "/torneos")
+    await h.settle()
+    past = plain(h.fake.last(GROUP).text)
+    assert f"🥇 {champion}" in past and "sistema suizo (3 rondas)" in past, past
