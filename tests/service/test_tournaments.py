@@ -511,3 +511,39 @@ async def test_a_swiss_of_seven_over_three_rounds_worked_by_hand(core: Core) -> 
     rows = await core.store.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", CHAT)
     assert rows[0]["n"] == 9
     assert len(await core.tournaments.tables_of(t.id)) == 9
+
+
+async def test_a_swiss_round_waits_no_longer_than_a_knockout_for_a_side_that_never_comes(
+    core: Core,
+) -> None:
+    """Three in a Swiss: one rests, two play; the one the first move waits on never comes and
+    loses by walkover as in a knockout, and the next round opens at once (paired with it)."""
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 3, format=Format.SWISS, turn_seconds=60)
+    (table,) = await live_tables(core, t)
+    waited = waited_on(table)
+    for _ in range(3):
+        clock.now += 61
+        await core.sweep()
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        if table.is_open and waited_on(table) != waited:
+            await move_once(core, table.id)
+    await core.tournaments.idle()
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    first = t.fixture(0, 0)
+    assert first is not None and first.walkover and first.winner != t.entry_of(waited)
+    assert t.rounds == 2 and t.status is Status.RUNNING
+    (table,) = await live_tables(core, t)  # the second round's match is on
+    assert table.tournament == f"{t.id}:1:0:0"
+
+
+async def test_a_swiss_of_pairs_seats_its_teams(core: Core) -> None:
+    t = await started(core, 6, format=Format.SWISS,
+                      config=MatchConfig(players=4, target=15, flor=False))  # fmt: skip
+    assert [len(e) for e in t.entries] == [2, 2, 2] and t.rules.total_rounds(t) == 2
+    (table,) = await live_tables(core, t)
+    assert table.config.players == 4 and len(table.players) == 4
+    t = await run(core, t)
+    assert t.status is Status.FINISHED and t.rounds == 2
+    assert len([f for f in t.fixtures if f.bye]) == 2
