@@ -14,6 +14,7 @@ class Format(StrEnum):
     KNOCKOUT = "ko"  # eliminación directa
     LEAGUE = "liga"  # liguilla: everyone against everyone
     SWISS = "suizo"  # a few rounds, each paired by the score so far
+    ARENA = "relampago"  # a fixed time; whoever is free is paired again at once
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,8 @@ class Line:
     points_against: int
     byes: int = 0
     buchholz: int | None = None
+    scored: int | None = None  # an arena's points (wins, doubled on a streak)
+    fire: bool = False  # an arena's entry on a streak: its next win scores double
 
     @property
     def lost(self) -> int:
@@ -115,8 +118,8 @@ class Line:
 
     @property
     def score(self) -> int:
-        """Ties won, a bye counted as one."""
-        return self.won + self.byes
+        """Ties won, a bye counted as one (an arena's: its points)."""
+        return self.scored if self.scored is not None else self.won + self.byes
 
     @property
     def diff(self) -> int:
@@ -125,11 +128,15 @@ class Line:
 
 class Bracket(Protocol):
     """What of a tournament its format reads and moves: the entries by seed, the fixtures
-    (a format may append a round), the rounds asked for, the rounds laid out so far."""
+    (a format may append a round), the rounds asked for, an arena's minutes, when it started,
+    the entries paused (an arena's), the rounds laid out so far."""
 
     entries: list[tuple[int, ...]]
     fixtures: list[Fixture]
     planned: int
+    minutes: int
+    started_at: float | None
+    paused: list[int]
 
     @property
     def rounds(self) -> int: ...

@@ -33,6 +33,8 @@ class Rules(ABC):
     most: int = KNOCKOUT_MOST
     bye_scores = False  # a bye counts as a tie won (the Swiss), or only lets an entry through
     pairs_as_it_goes = False  # each round paired when the one before it ends (the Swiss)
+    runs_on_time = False  # pairs whoever is free until its time is up (the arena): its table
+    # is a leaderboard, its matches are listed only while in play, and it ends with a podium
 
     @abstractmethod
     def lay_out(self, t: Bracket) -> list[Fixture]:
@@ -42,8 +44,14 @@ class Rules(ABC):
         """A tie of `t` was just decided: what that opens (nothing, by default)."""
         return None
 
-    def over(self, t: Bracket) -> bool:
+    def over(self, t: Bracket, now: float | None = None) -> bool:
+        """Whether it is over (`now`: the clock, for a format that runs on time)."""
         return all(f.decided for f in t.fixtures)
+
+    def tick(self, t: Bracket, now: float) -> bool:
+        """The clock says `now`: what a format that runs on time does (pairs whoever is free);
+        True if it changed `t`. Nothing, by default."""
+        return False
 
     @abstractmethod
     def champion(self, t: Bracket) -> int:
@@ -59,6 +67,10 @@ class Rules(ABC):
 
     def rounds_told(self, t: Bracket) -> int | None:
         """The number of rounds its rules line tells (None: nothing to tell)."""
+        return None
+
+    def minutes_told(self, t: Bracket) -> int | None:
+        """The minutes it lasts, told in its rules line (None: it runs to its last tie)."""
         return None
 
     @abstractmethod
@@ -197,7 +209,7 @@ def league_table(t: Bracket) -> list[Line]:
         return 0
 
     order = sorted(lines, key=lambda e: (*(-x for x in level(e)), -head_to_head(e), e))
-    return [Line(e, *lines[e]) for e in order]
+    return [Line(e, lines[e][0], lines[e][1], lines[e][2], lines[e][3]) for e in order]
 
 
 class League(Rules):
@@ -330,7 +342,7 @@ class Swiss(Rules):
         if all(f.decided for f in t.fixtures) and t.rounds < self.total_rounds(t):
             t.fixtures += swiss_round(t, t.rounds)
 
-    def over(self, t: Bracket) -> bool:
+    def over(self, t: Bracket, now: float | None = None) -> bool:
         return super().over(t) and t.rounds >= self.total_rounds(t)
 
     def champion(self, t: Bracket) -> int:
@@ -355,6 +367,105 @@ class Swiss(Rules):
         return "round.swiss"
 
 
-RULES: dict[Format, Rules] = {rules.format: rules for rules in (Knockout(), League(), Swiss())}
+# -- arena (relámpago) -----------------------------------------------------------------------
+ARENA_MINUTES = (30, 60, 90)
+ARENA_WIN = 2
+ARENA_STREAK = 2  # wins in a row after which a win scores double
+
+
+def arena_table(t: Bracket) -> list[Line]:
+    """An arena's leaderboard: points (a win 2, a loss 0; a win after two wins in a row 4, the
+    streak kept until a loss), then ties won, then the difference of points, then the seed.
+    `fire`: on a streak (its next win scores double)."""
+    count = len(t.entries)
+    played, won, made, let = [0] * count, [0] * count, [0] * count, [0] * count
+    scored, streak = [0] * count, [0] * count
+    for fixture in sorted(t.fixtures, key=lambda f: f.key):
+        if not fixture.decided or fixture.a is None or fixture.b is None:
+            continue
+        points = fixture.points()
+        for side, entry in enumerate((fixture.a, fixture.b)):
+            played[entry] += 1
+            made[entry] += points[side]
+            let[entry] += points[1 - side]
+            if fixture.winner == entry:
+                won[entry] += 1
+                scored[entry] += ARENA_WIN * (2 if streak[entry] >= ARENA_STREAK else 1)
+                streak[entry] += 1
+            else:
+                streak[entry] = 0
+    lines = [
+        Line(e, played[e], won[e], made[e], let[e], scored=scored[e],
+             fire=streak[e] >= ARENA_STREAK)
+        for e in range(count)
+    ]  # fmt: skip
+    return sorted(lines, key=lambda x: (-x.score, -x.won, -x.diff, x.entry))
+
+
+def arena_pairs(t: Bracket) -> list[Fixture]:
+    """Whoever is free (in no tie undecided, not paused), down the leaderboard: each against
+    the next free one, not the rival of its last tie where another is free; of the two, the
+    one that sat first fewer times sits first. Each tie is a round of its own (its number:
+    the order it was paired in)."""
+    busy = {e for f in t.fixtures if not f.decided for e in (f.a, f.b) if e is not None}
+    free = [x.entry for x in arena_table(t) if x.entry not in busy and x.entry not in t.paused]
+    last: dict[int, int] = {}
+    balance = [0] * len(t.entries)
+    for fixture in sorted(t.fixtures, key=lambda f: f.key):
+        if fixture.a is not None and fixture.b is not None:
+            last[fixture.a], last[fixture.b] = fixture.b, fixture.a
+            balance[fixture.a] += 1
+            balance[fixture.b] -= 1
+    fixtures = []
+    round_ = t.rounds
+    while len(free) >= 2:
+        first = free.pop(0)
+        rival = next((e for e in free if last.get(first) != e and last.get(e) != first), free[0])
+        free.remove(rival)
+        a, b = sorted((first, rival), key=lambda e: balance[e])
+        fixtures.append(Fixture(round_, 0, a, b))
+        round_ += 1
+    return fixtures
+
+
+class Arena(Rules):
+    format = Format.ARENA
+    least = 2
+    most = SWISS_MOST
+    runs_on_time = True
+
+    def ends_at(self, t: Bracket) -> float:
+        return (t.started_at or 0.0) + 60.0 * (t.minutes or ARENA_MINUTES[0])
+
+    def minutes_told(self, t: Bracket) -> int | None:
+        return t.minutes or ARENA_MINUTES[0]
+
+    def lay_out(self, t: Bracket) -> list[Fixture]:
+        return arena_pairs(t)
+
+    def tick(self, t: Bracket, now: float) -> bool:
+        if now >= self.ends_at(t):
+            return False
+        fixtures = arena_pairs(t)
+        t.fixtures += fixtures
+        return bool(fixtures)
+
+    def over(self, t: Bracket, now: float | None = None) -> bool:
+        """Its time is up and the matches in play then have ended (they count)."""
+        return now is not None and now >= self.ends_at(t) and super().over(t)
+
+    def champion(self, t: Bracket) -> int:
+        return arena_table(t)[0].entry
+
+    def standings(self, t: Bracket) -> list[Line] | None:
+        return arena_table(t)
+
+    def round_key(self, t: Bracket, round_: int) -> str:
+        return "round.arena"
+
+
+RULES: dict[Format, Rules] = {
+    rules.format: rules for rules in (Knockout(), League(), Swiss(), Arena())
+}
 FORMATS = tuple(RULES)  # (the order the sign-up message's button goes round)
 SWISS_ROUNDS = range(1, 10)  # the rounds a Swiss may be asked for

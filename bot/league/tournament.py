@@ -82,6 +82,9 @@ class Tournament:
     seeded: int = 0  # how many entries got their seed from the league (the rest: drawn)
     fixtures: list[Fixture] = field(default_factory=list)
     planned: int = 0  # the rounds asked for (a Swiss; 0: its own number)
+    minutes: int = 0  # an arena's length (0: the shortest)
+    paused: list[int] = field(default_factory=list)  # an arena's entries that asked not to be
+    # paired for now
     champion: int | None = None  # the winning entry
     replaced: list[int] = field(default_factory=list)  # people who left: a computer player
     # plays in their place from then on (where `bots` allows it)
@@ -159,6 +162,7 @@ class Tournament:
             "closes_at": self.closes_at, "started_at": self.started_at,
             "ended_at": self.ended_at, "replaced": self.replaced, "teams": self.teams,
             "invites": self.invites, "broken": self.broken, "planned": self.planned,
+            "minutes": self.minutes, "paused": self.paused,
         }  # fmt: skip
 
     def load(self, data: Mapping[str, Any]) -> Tournament:
@@ -181,6 +185,8 @@ class Tournament:
         self.invites = {str(k): int(v) for k, v in data.get("invites", {}).items()}
         self.broken = data.get("broken")
         self.planned = int(data.get("planned", 0))
+        self.minutes = int(data.get("minutes", 0))
+        self.paused = [int(e) for e in data.get("paused", [])]
         return self
 
     def team_of(self, user_id: int) -> list[int] | None:
@@ -325,8 +331,18 @@ def record(
     return True
 
 
-def _finish(t: Tournament) -> None:
-    if not t.rules.over(t):
+def tick(t: Tournament, now: float) -> bool:
+    """The clock says `now`: a format that runs on time pairs whoever is free, or ends once its
+    time is up and its last match has; True if `t` changed."""
+    if t.status is not Status.RUNNING:
+        return False
+    moved = t.rules.tick(t, now)
+    _finish(t, now)
+    return moved or t.champion is not None
+
+
+def _finish(t: Tournament, now: float | None = None) -> None:
+    if not t.rules.over(t, now):
         return
     t.champion = t.rules.champion(t)
     t.status = Status.FINISHED

@@ -44,6 +44,9 @@ def rules_text(t: Translator, tour: Tournament) -> str:
     rounds = tour.rules.rounds_told(tour)
     if rounds is not None:
         named += " " + t("tourney.rounds", count=rounds)
+    minutes = tour.rules.minutes_told(tour)
+    if minutes is not None:
+        named += " " + t("tourney.minutes", minutes=minutes)
     parts = [
         named,
         mode_of(config.players),
@@ -114,11 +117,14 @@ def signup_keys(t: Translator, tour: Tournament) -> Keys:
 
 def running_keys(t: Translator, tour: Tournament) -> Keys:
     """Under a running tournament's bracket: calling it off (whoever opened it, or an admin),
-    its matches in play cut short or left to finish."""
-    return Keys.of([[
+    its matches in play cut short or left to finish; an arena's players pause and come back."""
+    stop = [
         Button(t("tourney.button.stop_cut"), pack(TourneyData(tour.id, "x", "c"))),
         Button(t("tourney.button.stop_keep"), pack(TourneyData(tour.id, "x", "k"))),
-    ]])  # fmt: skip
+    ]
+    if tour.rules.runs_on_time:
+        return Keys.of([[Button(t("tourney.button.pause"), pack(TourneyData(tour.id, "z")))], stop])
+    return Keys.of([stop])
 
 
 def _tie_line(
@@ -168,6 +174,8 @@ def bracket_text(
     if table is not None:
         lines.append("")
         lines.append(_standings_block(t, tour, table, names))
+    if tour.rules.runs_on_time:  # a leaderboard, and the matches in play now
+        return "\n".join(lines + _arena_lines(t, tour, names, live))
     for round_ in range(tour.rounds):
         ties = [f for f in tour.fixtures if f.round == round_]
         if table is not None and all(f.decided for f in ties) and tour.is_open:
@@ -178,25 +186,45 @@ def bracket_text(
     return "\n".join(lines)
 
 
+def _arena_lines(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: set[tuple[int, int]]
+) -> list[str]:
+    lines = []
+    playing = [f for f in tour.fixtures if not f.decided]
+    if playing and tour.is_open:
+        lines += ["", f"<b>{t('tourney.in_play')}</b>"]
+        lines += [_tie_line(t, tour, f, names, f.key in live) for f in playing]
+    if tour.paused and tour.is_open:
+        people = sum(len(tour.entries[e]) for e in tour.paused)
+        listed = ", ".join(entry_name(t, tour, e, names) for e in tour.paused)
+        lines += ["", t("tourney.paused_list", names=listed, count=people)]
+    return lines
+
+
 def _standings_block(
     t: Translator, tour: Tournament, table: Sequence[Line], names: Mapping[int, str]
 ) -> str:
     """The table as a fixed-width block: place, name, played, won, the difference (a Swiss:
     place, name, score, Buchholz, the difference), and under a Swiss's the tie-breaks said."""
     swiss = any(line.buchholz is not None for line in table)
+    arena = tour.rules.runs_on_time
     head = "tourney.table_head" if tour.team_size > 1 else "tourney.table_head_solo"
-    rows = [t(head + ("_swiss" if swiss else ""))]
+    rows = [t(head + ("_swiss" if swiss else "_arena" if arena else ""))]
     for place, line in enumerate(table, start=1):
         people = [names.get(u, "?") for u in tour.entries[line.entry]]
         name = "+".join(n.split()[0] if n.split() else "?" for n in people)
         name = name if len(name) <= STANDINGS_NAME else name[: STANDINGS_NAME - 1] + "…"
         if swiss:
             numbers = f"{line.score:>3} {line.buchholz or 0:>2}"
+        elif arena:
+            numbers = f"{line.score:>3} {line.played:>2}"
         else:
             numbers = f"{line.played:>2} {line.won:>2}"
-        rows.append(f"{place:>2} {name:<{STANDINGS_NAME}} {numbers} {line.diff:+4d}")
+        fire = " 🔥" if line.fire else ""
+        rows.append(f"{place:>2} {name:<{STANDINGS_NAME}} {numbers} {line.diff:+4d}{fire}")
     block = "<pre>" + escape("\n".join(rows)) + "</pre>"
-    return block + ("\n" + t("tourney.swiss_breaks") if swiss else "")
+    told = "tourney.swiss_breaks" if swiss else "tourney.arena_points" if arena else None
+    return block + ("\n" + t(told) if told is not None else "")
 
 
 def round_title(t: Translator, tour: Tournament, round_: int) -> str:
@@ -241,6 +269,14 @@ def result_text(
         elif not fixture.decided and tour.series > 1:
             won = fixture.wins()
             line += " " + t("tourney.series_stands", x=won[0], y=won[1])
+        if fixture.decided and fixture.winner is not None and tour.rules.runs_on_time:
+            hot = {x.entry for x in tour.rules.standings(tour) or [] if x.fire}
+            streak = [f for f in tour.fixtures if fixture.winner in (f.a, f.b) and f.decided]
+            last = max(streak, key=lambda f: f.key)
+            if fixture.winner in hot and last is fixture:
+                size = len(tour.entries[fixture.winner])
+                line += " " + t("tourney.on_fire", name=entry_name(t, tour, fixture.winner, names),
+                                count=size)  # fmt: skip
         lines.append(line)
     if lines and tour.rules.pairs_as_it_goes and tour.champion is None:
         closed = {round_ for round_, _, _ in results}
@@ -260,6 +296,11 @@ def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> 
     champion = tour.champion
     lines = [t("tourney.champion", name=entry_name(t, tour, champion, names),
                count=len(tour.entries[champion]))]  # fmt: skip
+    if tour.rules.runs_on_time:  # the podium, with its points
+        for medal, line in zip(("🥇", "🥈", "🥉"), tour.rules.standings(tour) or [], strict=False):
+            lines.append(t("tourney.podium", medal=medal, points=line.score,
+                           name=entry_name(t, tour, line.entry, names)))  # fmt: skip
+        return "\n".join(lines)
     for fixture in path_of(tour, champion):
         rival = fixture.b if fixture.a == champion else fixture.a
         mine, theirs = fixture.points() if fixture.a == champion else fixture.points()[::-1]
