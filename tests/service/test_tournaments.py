@@ -547,3 +547,56 @@ async def test_a_swiss_of_pairs_seats_its_teams(core: Core) -> None:
     t = await run(core, t)
     assert t.status is Status.FINISHED and t.rounds == 2
     assert len([f for f in t.fixtures if f.bye]) == 2
+
+
+async def test_a_twelve_player_arena_of_thirty_minutes_to_its_podium(core: Core) -> None:
+    """Twelve in a relámpago of 30 minutes, the clock moved three minutes a wave: the lower
+    entry wins every match; whoever ends is paired again at once; one player pauses and comes
+    back; once the time is up nothing more opens and the matches in play count."""
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    for user in (11, 12):
+        await core.people.see(user, f"P{user}", None)
+    t = await started(core, 12, format=Format.ARENA, minutes=30)
+    assert len(await live_tables(core, t)) == 6
+    end = clock.now + 30 * 60
+    resting = t.entries[5][0]  # the person of entry 5 pauses for a while
+    paused_from = back_at = rounds_at_end = -1
+    for wave in range(40):
+        t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+        if t.status is not Status.RUNNING:
+            break
+        for table in sorted(await live_tables(core, t), key=lambda x: x.id):
+            seeds = [t.entry_of(u) if u and u > 0 else 99 for u in table.seats]
+            best = min(range(len(seeds)), key=lambda s: seeds[s])  # type: ignore[arg-type, return-value]
+            await play_out(core, table.id, loser_side=1 - best % 2)
+            await core.tournaments.idle()
+        if wave == 2:
+            _, paused = await core.tournaments.pause(t.id, resting)
+            assert paused
+            paused_from = (await core.tournaments.get(t.id)).rounds  # type: ignore[union-attr]
+        if wave == 5:
+            back_at = (await core.tournaments.get(t.id)).rounds  # type: ignore[union-attr]
+            _, paused = await core.tournaments.pause(t.id, resting)
+            assert not paused
+        if clock.now < end <= clock.now + 180:
+            rounds_at_end = -2  # (taken after the move below)
+        clock.now += 180
+        await core.sweep()
+        await core.tournaments.idle()
+        if rounds_at_end == -2:
+            rounds_at_end = (await core.tournaments.get(t.id)).rounds  # type: ignore[union-attr]
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.FINISHED
+    assert t.rounds == rounds_at_end  # nothing opened once the time was up
+    assert all(f.decided for f in t.fixtures)
+    while_paused = [f for f in t.fixtures if paused_from <= f.round < back_at]
+    assert while_paused and all(5 not in (f.a, f.b) for f in while_paused)
+    assert any(5 in (f.a, f.b) for f in t.fixtures if f.round >= back_at)  # paired again
+    lines = standings(t)
+    assert t.champion == lines[0].entry and lines[0].score >= lines[1].score
+    first = next(x for x in lines if x.entry == 0)  # it won every match it played
+    assert first.won == first.played >= 3 and first.fire
+    assert first.score == 2 * 2 + 4 * (first.won - 2)  # two wins, then every one doubled
+    rows = await core.store.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", CHAT)
+    assert rows[0]["n"] == len(t.fixtures) == len(await core.tournaments.tables_of(t.id))
