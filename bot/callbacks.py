@@ -173,7 +173,7 @@ class RematchData:
         return RematchData(_int(parts[0])) if len(parts) == 1 else None
 
 
-TOURNEY_OPS = ("s", "p", "u", "o", "g", "x")
+TOURNEY_OPS = ("s", "p", "u", "o", "g", "x", "z")
 
 
 @dataclass(frozen=True)
