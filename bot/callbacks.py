@@ -173,14 +173,15 @@ class RematchData:
         return RematchData(_int(parts[0])) if len(parts) == 1 else None
 
 
-TOURNEY_OPS = ("s", "p", "u", "o", "g", "x")
+TOURNEY_OPS = ("s", "p", "u", "o", "g", "x", "z")
 
 
 @dataclass(frozen=True)
 class TourneyData:
     """A tournament's buttons: "s" sign up, "p" sign up with a partner (a link for them), "u"
     take one's name off, "o" an option (arg: its name), "g" start it, "x" call it off (arg
-    "k": the matches in play keep going, "c": they are cancelled)."""
+    "k": the matches in play keep going, "c": they are cancelled), "z" an arena's player
+    pauses or comes back."""
 
     PREFIX: ClassVar[str] = "T"
     tourney: int

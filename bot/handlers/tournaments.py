@@ -25,6 +25,7 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import Translator
+from bot.league.formats import ARENA_MINUTES, SWISS_ROUNDS
 from bot.league.tournament import Format, Tournament
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
@@ -39,16 +40,24 @@ FORMAT_WORDS = {
     "ko": Format.KNOCKOUT, "eliminacion": Format.KNOCKOUT, "eliminación": Format.KNOCKOUT,
     "directa": Format.KNOCKOUT, "copa": Format.KNOCKOUT,
     "liga": Format.LEAGUE, "liguilla": Format.LEAGUE, "todoscontratodos": Format.LEAGUE,
+    "suizo": Format.SWISS, "swiss": Format.SWISS,
+    "relampago": Format.ARENA, "relámpago": Format.ARENA, "arena": Format.ARENA,
 }  # fmt: skip
 SERIES_WORDS = {"bo3": 3, "x3": 3, "mejordetres": 3, "alotres": 3, "bo1": 1, "x1": 1}
 
 
 def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | None]:
-    """`/torneo liga 2v2 15 bo3`: the options over `base`, or the first word not understood."""
+    """`/torneo liga 2v2 15 bo3`, `/torneo suizo 5`, `/torneo relampago 60`: the options over
+    `base`, or the first word not understood (a number of rounds only after `suizo`; an
+    arena's minutes right after `relampago`, so that `relampago 30` is 30 minutes)."""
     t = base
+    after_arena = False
     for raw in args:
         word = raw.lower().replace("-", "")
-        if word in FORMAT_WORDS:
+        just_after, after_arena = after_arena, FORMAT_WORDS.get(word) is Format.ARENA
+        if just_after and word.isdigit() and int(word) in ARENA_MINUTES:
+            t = replace(t, minutes=int(word))
+        elif word in FORMAT_WORDS:
             t = replace(t, format=FORMAT_WORDS[word])
         elif word in MODE_WORDS:
             t = replace(t, config=replace(t.config, players=MODE_WORDS[word]))
@@ -60,6 +69,8 @@ def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | 
             t = replace(t, config=replace(t.config, flor=False))
         elif word in SERIES_WORDS:
             t = replace(t, series=SERIES_WORDS[word])
+        elif t.format is Format.SWISS and word.isdigit() and int(word) in SWISS_ROUNDS:
+            t = replace(t, planned=int(word))
         else:
             return base, raw[:32]
     return t, None
@@ -154,6 +165,9 @@ async def _tap(
     elif data.op == "x":
         await tours.cancel(tour.id, user.id, await admin(), finish_matches=data.arg == "k")
         await query.answer(t("tourney.cancelled_answer"))
+    elif data.op == "z":
+        _, paused = await tours.pause(tour.id, user.id)
+        await query.answer(t("tourney.paused_you" if paused else "tourney.back_you"))
     else:
         raise Refusal(Refused.BAD_BUTTON)
 

@@ -18,6 +18,17 @@ from typing import Any
 
 from bot.game import MatchConfig
 from bot.game.seats import SEAT_COUNTS, seats
+from bot.league.bracket import Fixture as Fixture
+from bot.league.bracket import Format as Format
+from bot.league.bracket import Game as Game
+from bot.league.bracket import Line as Line
+from bot.league.formats import FORMATS as FORMATS
+from bot.league.formats import KNOCKOUT_MOST as KNOCKOUT_MOST
+from bot.league.formats import LEAGUE_MOST as LEAGUE_MOST
+from bot.league.formats import RULES, Rules
+from bot.league.formats import knockout as knockout
+from bot.league.formats import round_robin as round_robin
+from bot.league.formats import seed_positions as seed_positions
 
 
 class Status(StrEnum):
@@ -30,17 +41,9 @@ class Status(StrEnum):
 OPEN_STATUSES = (Status.SIGNUP, Status.RUNNING)
 
 
-class Format(StrEnum):
-    KNOCKOUT = "ko"  # eliminación directa
-    LEAGUE = "liga"  # liguilla: everyone against everyone
-
-
-FORMATS = (Format.KNOCKOUT, Format.LEAGUE)
 SERIES = (1, 3)  # one match, or the best of three
 TIMERS = (60, 120, 300)  # seconds a move (a tournament always has a clock: it must end)
 TARGETS = (15, 30)
-LEAGUE_MOST = 8  # a liguilla of 8 is 28 fixtures: about the most a night holds
-KNOCKOUT_MOST = 32
 SIGNUP_SECONDS = 30 * 60  # sign-ups close by themselves (the tournament starts, or is called
 # off for want of entries)
 START_WINDOW = 5 * 60  # a side none of whose players acted this long after its match started
@@ -54,100 +57,6 @@ class Refusal(StrEnum):
     TOO_MANY = "too_many"
     TEAMS_UNEVEN = "teams_uneven"
     TEAM_MISFIT = "team_misfit"  # a team signed up together is larger than the mode's
-
-
-@dataclass(frozen=True)
-class Game:
-    """One finished match of a series: its table, the fixture's side that won it (0: `a`,
-    1: `b`), the points each side made, whether it was a walkover, and whether neither side
-    came to it (`nobody`: the better seed was given it, by the rule the group is told)."""
-
-    table: int
-    winner: int
-    points: tuple[int, int]
-    walkover: bool = False
-    nobody: bool = False
-
-    def to_json(self) -> list[Any]:
-        return [self.table, self.winner, list(self.points), self.walkover, self.nobody]
-
-    @staticmethod
-    def from_json(data: Sequence[Any]) -> Game:
-        table, winner, points, walkover, *rest = data
-        nobody = bool(rest[0]) if rest else False
-        return Game(
-            int(table), int(winner), (int(points[0]), int(points[1])), bool(walkover), nobody
-        )
-
-
-@dataclass
-class Fixture:
-    """A tie between entries `a` and `b` (None: not known yet, the winner of an earlier
-    fixture; in a first round of eliminación, a bye)."""
-
-    round: int
-    slot: int
-    a: int | None = None
-    b: int | None = None
-    games: list[Game] = field(default_factory=list)
-    winner: int | None = None  # the entry that won the tie
-    bye: bool = False  # decided without a match: the other entry does not exist
-    walkover: bool = False  # decided because a side did not turn up
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.round, self.slot)
-
-    @property
-    def decided(self) -> bool:
-        return self.winner is not None
-
-    @property
-    def ready(self) -> bool:
-        """Both entries known and the tie still to be played."""
-        return self.a is not None and self.b is not None and self.winner is None
-
-    def wins(self) -> tuple[int, int]:
-        won = [0, 0]
-        for game in self.games:
-            won[game.winner] += 1
-        return (won[0], won[1])
-
-    def points(self) -> tuple[int, int]:
-        return (sum(g.points[0] for g in self.games), sum(g.points[1] for g in self.games))
-
-    def entry_of(self, side: int) -> int | None:
-        return self.a if side == 0 else self.b
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "r": self.round, "s": self.slot, "a": self.a, "b": self.b,
-            "g": [g.to_json() for g in self.games], "w": self.winner, "bye": self.bye,
-            "wo": self.walkover,
-        }  # fmt: skip
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Fixture:
-        return Fixture(
-            int(data["r"]), int(data["s"]), data["a"], data["b"],
-            [Game.from_json(g) for g in data["g"]], data["w"], bool(data["bye"]),
-            bool(data["wo"]),
-        )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Line:
-    """An entry's line in a liguilla's standings."""
-
-    entry: int
-    played: int
-    won: int
-    points_for: int
-    points_against: int
-
-    @property
-    def lost(self) -> int:
-        return self.played - self.won
 
 
 @dataclass
@@ -172,6 +81,10 @@ class Tournament:
     entries: list[tuple[int, ...]] = field(default_factory=list)  # by seed, once started
     seeded: int = 0  # how many entries got their seed from the league (the rest: drawn)
     fixtures: list[Fixture] = field(default_factory=list)
+    planned: int = 0  # the rounds asked for (a Swiss; 0: its own number)
+    minutes: int = 0  # an arena's length (0: the shortest)
+    paused: list[int] = field(default_factory=list)  # an arena's entries that asked not to be
+    # paired for now
     champion: int | None = None  # the winning entry
     replaced: list[int] = field(default_factory=list)  # people who left: a computer player
     # plays in their place from then on (where `bots` allows it)
@@ -186,6 +99,11 @@ class Tournament:
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def rules(self) -> Rules:
+        """What its format decides (`bot.league.formats`)."""
+        return RULES[self.format]
 
     @property
     def team_size(self) -> int:
@@ -243,7 +161,8 @@ class Tournament:
             "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
             "closes_at": self.closes_at, "started_at": self.started_at,
             "ended_at": self.ended_at, "replaced": self.replaced, "teams": self.teams,
-            "invites": self.invites, "broken": self.broken,
+            "invites": self.invites, "broken": self.broken, "planned": self.planned,
+            "minutes": self.minutes, "paused": self.paused,
         }  # fmt: skip
 
     def load(self, data: Mapping[str, Any]) -> Tournament:
@@ -265,6 +184,9 @@ class Tournament:
         self.teams = [[int(u) for u in team] for team in data.get("teams", [])]
         self.invites = {str(k): int(v) for k, v in data.get("invites", {}).items()}
         self.broken = data.get("broken")
+        self.planned = int(data.get("planned", 0))
+        self.minutes = int(data.get("minutes", 0))
+        self.paused = [int(e) for e in data.get("paused", [])]
         return self
 
     def team_of(self, user_id: int) -> list[int] | None:
@@ -313,10 +235,9 @@ def can_start(t: Tournament) -> tuple[Refusal, int] | None:
     if len(t.signed) % size:
         return Refusal.TEAMS_UNEVEN, size - len(t.signed) % size
     entries = len(t.signed) // size
-    least = 3 if t.format is Format.LEAGUE else 2
+    least, most = t.rules.least, t.rules.most
     if entries < least:
         return Refusal.TOO_FEW, (least - entries) * size
-    most = LEAGUE_MOST if t.format is Format.LEAGUE else KNOCKOUT_MOST
     if entries > most:
         return Refusal.TOO_MANY, most
     return None
@@ -359,66 +280,11 @@ def draw_entries(
     return [e for _, _, e in rated] + unrated, len(rated)
 
 
-def seed_positions(size: int) -> list[int]:
-    """The seeds (1-based) down a bracket of `size` (a power of two), so that the best two
-    can meet only in the final, the best four only in the semifinals, and so on:
-    8 -> [1, 8, 4, 5, 2, 7, 3, 6]."""
-    order = [1]
-    while len(order) < size:
-        total = 2 * len(order) + 1
-        order = [x for s in order for x in (s, total - s)]
-    return order
-
-
-def knockout(entries: int) -> list[Fixture]:
-    """An eliminación directa's fixtures: the first round with its byes decided (the best
-    seeds have them), the later rounds waiting for winners."""
-    size = 1
-    while size < entries:
-        size *= 2
-    order = seed_positions(size)
-    fixtures = []
-    for slot in range(size // 2):
-        a, b = (order[2 * slot] - 1, order[2 * slot + 1] - 1)
-        fixture = Fixture(0, slot, a if a < entries else None, b if b < entries else None)
-        fixtures.append(fixture)
-    round_, count = 1, size // 4
-    while count >= 1:
-        fixtures += [Fixture(round_, slot) for slot in range(count)]
-        round_, count = round_ + 1, count // 2
-    for fixture in fixtures[: size // 2]:
-        if fixture.a is None or fixture.b is None:  # a bye
-            fixture.winner = fixture.a if fixture.a is not None else fixture.b
-            fixture.bye = True
-    _carry(fixtures)
-    return fixtures
-
-
-def round_robin(entries: int) -> list[Fixture]:
-    """A liguilla's fixtures, round by round (the circle method: each entry plays once a round,
-    one rests when the number is odd)."""
-    ring: list[int | None] = list(range(entries))
-    if entries % 2:
-        ring.append(None)
-    count = len(ring)
-    fixtures = []
-    for round_ in range(count - 1):
-        slot = 0
-        for i in range(count // 2):
-            a, b = ring[i], ring[count - 1 - i]
-            if a is not None and b is not None:
-                fixtures.append(Fixture(round_, slot, a, b))
-                slot += 1
-        ring = [ring[0], ring[-1], *ring[1:-1]]
-    return fixtures
-
-
 def start(t: Tournament, ratings: Mapping[int, float], rng: random.Random, now: float) -> None:
     """Seed the entries and lay out the fixtures (`can_start` said yes)."""
     t.entries, t.seeded = draw_entries(t.signed, t.team_size, ratings, rng, t.teams)
     t.invites = {}
-    count = len(t.entries)
-    t.fixtures = knockout(count) if t.format is Format.KNOCKOUT else round_robin(count)
+    t.fixtures = t.rules.lay_out(t)
     t.status = Status.RUNNING
     t.started_at = now
 
@@ -460,35 +326,25 @@ def record(
     if max(won) >= t.needed():
         fixture.winner = fixture.entry_of(winner)
         fixture.walkover = walkover  # (the match that decided it)
-        if t.format is Format.KNOCKOUT:
-            _carry(t.fixtures)
+        t.rules.advance(t)
         _finish(t)
     return True
 
 
-def _carry(fixtures: Sequence[Fixture]) -> None:
-    """Eliminación: each decided tie's winner into its place in the next round."""
-    by_key = {f.key: f for f in fixtures}
-    for fixture in fixtures:
-        if not fixture.decided:
-            continue
-        after = by_key.get((fixture.round + 1, fixture.slot // 2))
-        if after is None:
-            continue
-        if fixture.slot % 2 == 0:
-            after.a = fixture.winner
-        else:
-            after.b = fixture.winner
+def tick(t: Tournament, now: float) -> bool:
+    """The clock says `now`: a format that runs on time pairs whoever is free, or ends once its
+    time is up and its last match has; True if `t` changed."""
+    if t.status is not Status.RUNNING:
+        return False
+    moved = t.rules.tick(t, now)
+    _finish(t, now)
+    return moved or t.champion is not None
 
 
-def _finish(t: Tournament) -> None:
-    if any(not f.decided for f in t.fixtures):
+def _finish(t: Tournament, now: float | None = None) -> None:
+    if not t.rules.over(t, now):
         return
-    if t.format is Format.KNOCKOUT:
-        final = max(t.fixtures, key=lambda f: f.round)
-        t.champion = final.winner
-    else:
-        t.champion = standings(t)[0].entry
+    t.champion = t.rules.champion(t)
     t.status = Status.FINISHED
 
 
@@ -509,36 +365,8 @@ def playable(t: Tournament, busy: Iterable[int]) -> list[Fixture]:
 
 
 def standings(t: Tournament) -> list[Line]:
-    """A liguilla's table: ties won, then the difference of points, then points for, then the
-    tie between two entries level on all that, then the seed."""
-    lines = {e: [0, 0, 0, 0] for e in range(len(t.entries))}
-    for fixture in t.fixtures:
-        if not fixture.decided or fixture.a is None or fixture.b is None:
-            continue
-        points = fixture.points()
-        for side, entry in enumerate((fixture.a, fixture.b)):
-            line = lines[entry]
-            line[0] += 1
-            line[1] += fixture.winner == entry
-            line[2] += points[side]
-            line[3] += points[1 - side]
-
-    def level(entry: int) -> tuple[int, int, int]:
-        _, won, pf, pa = lines[entry]
-        return (won, pf - pa, pf)
-
-    def head_to_head(entry: int) -> int:
-        """1 if `entry` beat the only other entry level with it."""
-        others = [e for e in lines if e != entry and level(e) == level(entry)]
-        if len(others) != 1:
-            return 0
-        for fixture in t.fixtures:
-            if {fixture.a, fixture.b} == {entry, others[0]} and fixture.decided:
-                return int(fixture.winner == entry)
-        return 0
-
-    order = sorted(lines, key=lambda e: (*(-x for x in level(e)), -head_to_head(e), e))
-    return [Line(e, *lines[e]) for e in order]
+    """The format's table of standings, best first (none for a knockout)."""
+    return t.rules.standings(t) or []
 
 
 def path_of(t: Tournament, entry: int) -> list[Fixture]:
@@ -552,13 +380,8 @@ def path_of(t: Tournament, entry: int) -> list[Fixture]:
 
 def round_key(t: Tournament, round_: int) -> str:
     """The locale key that names round `round_`: the final, the semifinals, ... (eliminación),
-    or a liguilla's round."""
-    if t.format is Format.LEAGUE:
-        return "round.league"
-    left = t.rounds - round_
-    return {1: "round.final", 2: "round.semi", 3: "round.quarter", 4: "round.eighth"}.get(
-        left, "round.nth"
-    )
+    a liguilla's round, a Swiss's."""
+    return t.rules.round_key(t, round_)
 
 
 MODES = SEAT_COUNTS  # 1v1, 2v2, 3v3

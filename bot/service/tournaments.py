@@ -35,6 +35,7 @@ from bot.league.tournament import (
     sides_of,
     start,
     tag_of,
+    tick,
 )
 from bot.league.tournament import (
     Refusal as Why,
@@ -308,6 +309,29 @@ class Tournaments:
 
         return await self._change(found.id, user_id, change), inviter
 
+    async def pause(self, tournament_id: int, user_id: int) -> tuple[Tournament, bool]:
+        """An arena's player asks not to be paired for now, or to be paired again (True:
+        paused now). A match in play is not touched: it is played out and counts."""
+        paused = False
+
+        async def change(t: Tournament) -> str:
+            nonlocal paused
+            if t.status is not Status.RUNNING or not t.rules.runs_on_time:
+                raise Refusal(Refused.BAD_BUTTON)
+            entry = t.entry_of(user_id)
+            if entry is None:
+                raise Refusal(Refused.NOT_SIGNED)
+            paused = entry not in t.paused
+            if paused:
+                t.paused.append(entry)
+            else:
+                t.paused.remove(entry)
+            return "paused"
+
+        t = await self._change(tournament_id, user_id, change)
+        await self.settle(tournament_id)
+        return t, paused
+
     async def option(
         self, tournament_id: int, user_id: int, option: str, is_admin: bool
     ) -> Tournament:
@@ -435,11 +459,12 @@ class Tournaments:
                 nobody = walkover and len(_never_came(table)) == 2
                 if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody):
                     results.append((round_, slot, len(fixture.games) - 1))
-            if results:
-                over = t.champion is not None  # (the last result decided it)
+            moved = tick(t, self.clock())  # (a format on time: pairs whoever is free, ends)
+            if results or moved:
+                over = t.champion is not None  # (the last result decided it, or the clock)
                 if over:
                     t.ended_at = self.clock()
-                note = "champion" if over else "result"
+                note = "champion" if over else "result" if results else "paired"
                 await self._save(t, Change(ChangeKind.TOURNEY, None, t.chat_id, tournament=t,
                                            note=note, results=tuple(results)))  # fmt: skip
         # (a table's lock is never taken while the tournament's is held: a player leaving

@@ -13,12 +13,11 @@ from bot.game.seats import mode_of
 from bot.i18n import Translator
 from bot.league.tournament import (
     Fixture,
-    Format,
+    Line,
     Status,
     Tournament,
     path_of,
     round_key,
-    standings,
 )
 from bot.model.names import BOT_MARK
 from bot.views.common import Button, Keys, both, short_name
@@ -41,8 +40,15 @@ def entry_name(t: Translator, tour: Tournament, entry: int | None, names: Mappin
 
 def rules_text(t: Translator, tour: Tournament) -> str:
     config = tour.config
+    named = t(f"tourney.format.{tour.format.value}")
+    rounds = tour.rules.rounds_told(tour)
+    if rounds is not None:
+        named += " " + t("tourney.rounds", count=rounds)
+    minutes = tour.rules.minutes_told(tour)
+    if minutes is not None:
+        named += " " + t("tourney.minutes", minutes=minutes)
     parts = [
-        t(f"tourney.format.{tour.format.value}"),
+        named,
         mode_of(config.players),
         t("tourney.target", points=config.target),
         t("rules.con_flor") if config.flor else t("rules.sin_flor"),
@@ -111,11 +117,14 @@ def signup_keys(t: Translator, tour: Tournament) -> Keys:
 
 def running_keys(t: Translator, tour: Tournament) -> Keys:
     """Under a running tournament's bracket: calling it off (whoever opened it, or an admin),
-    its matches in play cut short or left to finish."""
-    return Keys.of([[
+    its matches in play cut short or left to finish; an arena's players pause and come back."""
+    stop = [
         Button(t("tourney.button.stop_cut"), pack(TourneyData(tour.id, "x", "c"))),
         Button(t("tourney.button.stop_keep"), pack(TourneyData(tour.id, "x", "k"))),
-    ]])  # fmt: skip
+    ]
+    if tour.rules.runs_on_time:
+        return Keys.of([[Button(t("tourney.button.pause"), pack(TourneyData(tour.id, "z")))], stop])
+    return Keys.of([stop])
 
 
 def _tie_line(
@@ -124,7 +133,8 @@ def _tie_line(
     a = entry_name(t, tour, fixture.a, names)
     b = entry_name(t, tour, fixture.b, names)
     if fixture.bye:
-        return t("tourney.bye", name=a if fixture.a is not None else b, count=tour.team_size)
+        key = "tourney.bye_scores" if tour.rules.bye_scores else "tourney.bye"
+        return t(key, name=a if fixture.a is not None else b, count=tour.team_size)
     if fixture.decided:
         if tour.series > 1:
             won = fixture.wins()
@@ -160,36 +170,66 @@ def bracket_text(
     if tour.champion is not None:
         lines.append(t("tourney.champion_line", name=entry_name(t, tour, tour.champion, names),
                        count=len(tour.entries[tour.champion])))  # fmt: skip
-    if tour.format is Format.LEAGUE:
+    table = tour.rules.standings(tour)
+    if table is not None:
         lines.append("")
-        lines.append(_standings_block(t, tour, names))
+        lines.append(_standings_block(t, tour, table, names))
+    if tour.rules.runs_on_time:  # a leaderboard, and the matches in play now
+        return "\n".join(lines + _arena_lines(t, tour, names, live))
     for round_ in range(tour.rounds):
         ties = [f for f in tour.fixtures if f.round == round_]
-        if tour.format is Format.LEAGUE and all(f.decided for f in ties) and tour.is_open:
-            continue  # a liguilla's finished rounds are in its table
+        if table is not None and all(f.decided for f in ties) and tour.is_open:
+            continue  # (a finished round is in the table)
         lines.append("")
         lines.append(f"<b>{round_title(t, tour, round_)}</b>")
         lines += [_tie_line(t, tour, f, names, f.key in live) for f in ties]
     return "\n".join(lines)
 
 
-def _standings_block(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
-    head = t("tourney.table_head" if tour.team_size > 1 else "tourney.table_head_solo")
-    rows = [head]
-    for place, line in enumerate(standings(tour), start=1):
+def _arena_lines(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: set[tuple[int, int]]
+) -> list[str]:
+    lines = []
+    playing = [f for f in tour.fixtures if not f.decided]
+    if playing and tour.is_open:
+        lines += ["", f"<b>{t('tourney.in_play')}</b>"]
+        lines += [_tie_line(t, tour, f, names, f.key in live) for f in playing]
+    if tour.paused and tour.is_open:
+        people = sum(len(tour.entries[e]) for e in tour.paused)
+        listed = ", ".join(entry_name(t, tour, e, names) for e in tour.paused)
+        lines += ["", t("tourney.paused_list", names=listed, count=people)]
+    return lines
+
+
+def _standings_block(
+    t: Translator, tour: Tournament, table: Sequence[Line], names: Mapping[int, str]
+) -> str:
+    """The table as a fixed-width block: place, name, played, won, the difference (a Swiss:
+    place, name, score, Buchholz, the difference), and under a Swiss's the tie-breaks said."""
+    swiss = any(line.buchholz is not None for line in table)
+    arena = tour.rules.runs_on_time
+    head = "tourney.table_head" if tour.team_size > 1 else "tourney.table_head_solo"
+    rows = [t(head + ("_swiss" if swiss else "_arena" if arena else ""))]
+    for place, line in enumerate(table, start=1):
         people = [names.get(u, "?") for u in tour.entries[line.entry]]
         name = "+".join(n.split()[0] if n.split() else "?" for n in people)
         name = name if len(name) <= STANDINGS_NAME else name[: STANDINGS_NAME - 1] + "…"
-        diff = line.points_for - line.points_against
-        rows.append(
-            f"{place:>2} {name:<{STANDINGS_NAME}} {line.played:>2} {line.won:>2} {diff:+4d}"
-        )
-    return "<pre>" + escape("\n".join(rows)) + "</pre>"
+        if swiss:
+            numbers = f"{line.score:>3} {line.buchholz or 0:>2}"
+        elif arena:
+            numbers = f"{line.score:>3} {line.played:>2}"
+        else:
+            numbers = f"{line.played:>2} {line.won:>2}"
+        fire = " 🔥" if line.fire else ""
+        rows.append(f"{place:>2} {name:<{STANDINGS_NAME}} {numbers} {line.diff:+4d}{fire}")
+    block = "<pre>" + escape("\n".join(rows)) + "</pre>"
+    told = "tourney.swiss_breaks" if swiss else "tourney.arena_points" if arena else None
+    return block + ("\n" + t(told) if told is not None else "")
 
 
 def round_title(t: Translator, tour: Tournament, round_: int) -> str:
     key = round_key(tour, round_)
-    return t(f"tourney.{key}", number=round_ + 1)
+    return t(f"tourney.{key}", number=round_ + 1, total=tour.rules.total_rounds(tour))
 
 
 def result_text(
@@ -218,9 +258,10 @@ def result_text(
         else:
             line = t("tourney.result", round=title, a=a, b=b, x=played.points[0],
                      y=played.points[1])  # fmt: skip
-        if fixture.decided and tour.format is Format.KNOCKOUT and tour.champion is None:
-            after = t(f"tourney.to.{round_key(tour, round_ + 1)[len('round.'):]}",
-                      number=round_ + 2)  # fmt: skip
+        moves_on = tour.rules.next_round(tour, fixture)
+        if moves_on is not None:
+            after = t(f"tourney.to.{round_key(tour, moves_on)[len('round.'):]}",
+                      number=moves_on + 1)  # fmt: skip
             winner = fixture.winner
             size = len(tour.entries[winner]) if winner is not None else 1
             line += " " + t("tourney.advances", name=entry_name(t, tour, winner, names),
@@ -228,8 +269,25 @@ def result_text(
         elif not fixture.decided and tour.series > 1:
             won = fixture.wins()
             line += " " + t("tourney.series_stands", x=won[0], y=won[1])
+        if fixture.decided and fixture.winner is not None and tour.rules.runs_on_time:
+            hot = {x.entry for x in tour.rules.standings(tour) or [] if x.fire}
+            streak = [f for f in tour.fixtures if fixture.winner in (f.a, f.b) and f.decided]
+            last = max(streak, key=lambda f: f.key)
+            if fixture.winner in hot and last is fixture:
+                size = len(tour.entries[fixture.winner])
+                line += " " + t("tourney.on_fire", name=entry_name(t, tour, fixture.winner, names),
+                                count=size)  # fmt: skip
         lines.append(line)
+    if lines and tour.rules.pairs_as_it_goes and tour.champion is None:
+        closed = {round_ for round_, _, _ in results}
+        for round_ in sorted(closed):
+            if round_ + 1 < tour.rounds and _round_over(tour, round_):
+                lines.append(t("tourney.round_paired", round=round_title(t, tour, round_ + 1)))
     return "\n".join(lines)
+
+
+def _round_over(tour: Tournament, round_: int) -> bool:
+    return all(f.decided for f in tour.fixtures if f.round == round_)
 
 
 def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
@@ -238,6 +296,11 @@ def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> 
     champion = tour.champion
     lines = [t("tourney.champion", name=entry_name(t, tour, champion, names),
                count=len(tour.entries[champion]))]  # fmt: skip
+    if tour.rules.runs_on_time:  # the podium, with its points
+        for medal, line in zip(("🥇", "🥈", "🥉"), tour.rules.standings(tour) or [], strict=False):
+            lines.append(t("tourney.podium", medal=medal, points=line.score,
+                           name=entry_name(t, tour, line.entry, names)))  # fmt: skip
+        return "\n".join(lines)
     for fixture in path_of(tour, champion):
         rival = fixture.b if fixture.a == champion else fixture.a
         mine, theirs = fixture.points() if fixture.a == champion else fixture.points()[::-1]

@@ -15,7 +15,7 @@ from bot.game.events import Said
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import side_of
 from bot.i18n import Translator, translator
-from bot.league.tournament import Format, Tournament, standings
+from bot.league.tournament import Tournament, standings
 from bot.model.table import Call, Note, Table, TableStatus
 from bot.views.common import plain, rules_line
 from bot.views.ending import record_lines
@@ -267,12 +267,11 @@ def tourney_view(
             })  # fmt: skip
         rounds.append({"name": round_title(t, tour, round_), "ties": ties})
     table = []
-    if tour.format is Format.LEAGUE:
-        for place, line in enumerate(standings(tour), start=1):
-            table.append({
-                "place": place, "name": name(line.entry), "played": line.played,
-                "won": line.won, "diff": line.points_for - line.points_against,
-            })  # fmt: skip
+    for place, line in enumerate(standings(tour), start=1):  # (none for a knockout)
+        table.append({
+            "place": place, "name": name(line.entry), "played": line.played,
+            "won": line.score, "diff": line.points_for - line.points_against,
+        })  # fmt: skip
     return {
         "id": tour.id,
         "title": plain(t("tourney.title", number=tour.id)),

@@ -98,3 +98,70 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
     duplicates = len(results) - len(distinct)
     print(f"\nkills survived: {kills}, taps: {taps}, results told twice: {duplicates}")
     assert duplicates <= kills  # ...at most once more a crash (sent, then killed before marked)
+
+
+async def test_kill_9_mid_swiss_and_start_again(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A Swiss of five over two rounds, killed at random moments: each round paired once (its
+    bye given once), each result counted once, the second round opened after the first."""
+    rng = random.Random(8)
+    database = tmp_path / "kill.db"
+    names = ["Ana", "Beto", "Caro", "Dani", "Eva"]
+    users = [FakeUser(fake, 31 + i, name) for i, name in enumerate(names)]
+    fake.started.update(u.id for u in users)
+    bot = await start_bot(fake, tmp_path)
+    kills = taps = 0
+    try:
+        users[0].send(GROUP, "/torneo suizo 2 15")
+        await quiet(fake, database)
+        message = next(m for m in reversed(fake.live(GROUP)) if "Torneo #" in m.text)
+        for user in users:
+            await user.tap(GROUP, message.message_id, "✋ Anotarme", within=60)
+            await quiet(fake, database)
+        await users[0].tap(GROUP, message.message_id, "▶️ Empezar", within=60)
+        await quiet(fake, database)
+        while (found := tourney_state(database)) is not None and found[0] == "running":
+            options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+            assert options, "the tournament waits on nobody"
+            user, hand = rng.choice(options)
+            query = tap_something(rng, user, hand)
+            taps += 1
+            assert taps < 4000
+            if rng.random() < 0.05:
+                bot.kill()
+                await bot.wait()
+                kills += 1
+                bot = await start_bot(fake, tmp_path)
+                await quiet(fake, database)
+            else:
+                await user.answer_of(query, within=60)
+                await said(database)
+    finally:
+        bot.kill()
+        await bot.wait()
+    assert kills >= 3, kills
+    status, data = found  # type: ignore[misc]
+    assert status == "finished" and data["champion"] is not None
+    fixtures = data["fixtures"]
+    assert len(fixtures) == 6  # type: ignore[arg-type]
+    byes = [f for f in fixtures if f["bye"]]  # type: ignore[union-attr, index]
+    assert [f["r"] for f in byes] == [0, 1] and byes[0]["a"] != byes[1]["a"]  # type: ignore[index]
+    played = [f for f in fixtures if not f["bye"]]  # type: ignore[union-attr, index]
+    assert all(len(f["g"]) == 1 for f in played)  # type: ignore[index]
+    db = sqlite3.connect(database)
+    db.row_factory = sqlite3.Row
+    try:
+        assert db.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
+        games = db.execute("SELECT * FROM games WHERE tournament IS NOT NULL").fetchall()
+        tags = sorted(g["tournament"] for g in games)
+        assert tags == ["1:0:0:0", "1:0:1:0", "1:1:0:0", "1:1:1:0"]
+        for game in games:
+            whole_log(db, game)
+            assert game["status"] == "finished"
+    finally:
+        db.close()
+    results = [t for t in fake.texts(GROUP) if re.match(r"🏆 Ronda \d de 2: ", t)]
+    distinct = set(results)
+    assert len(distinct) == 4, distinct
+    duplicates = len(results) - len(distinct)
+    print(f"\nkills survived: {kills}, taps: {taps}, results told twice: {duplicates}")
+    assert duplicates <= kills

@@ -419,3 +419,124 @@ async def test_torneo_again_leaves_the_earlier_sign_up_message_a_stub(harness: H
     await h.settle()
     assert "Anotados (0)" in plain(h.fake.messages[GROUP][again.message_id].text)
     assert "más abajo" in plain(h.fake.messages[GROUP][first.message_id].text)
+
+
+async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harness) -> None:
+    """`/torneo suizo 3`: five players over three rounds through the real bot: each round's
+    pairings and the table with its tie-breaks in the group's message, a bye each round, each
+    round opened when the one before ends, the champion, /torneos, every match in the league."""
+    h = on_sqlite
+    users = [h.user(501 + i, name) for i, name in enumerate(NAMES[:5])]
+    message = await sign_up(h, users, "suizo 3 15")
+    text = plain(message.text)
+    assert "sistema suizo (3 rondas) · 1v1 · a 15" in text and "Anotados (5)" in text, text
+    await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.RUNNING and t.rounds == 1
+    bracket = plain(tourney_message(h).text)
+    assert "Ronda 1 de 3" in bracket and "descansa esta ronda y suma un punto" in bracket
+    assert "Pts Bu  Dif" in bracket and "desempata Bu (Buchholz" in bracket, bracket
+    resting = next(f.a for f in t.fixtures if f.bye)
+    for user in users:  # the four who play are told; the one who rests is not called
+        notices = [x for x in h.fake.texts(user.id) if "Tu partido del torneo" in x]
+        assert len(notices) == (0 if t.entry_of(user.id) == resting else 1), user.first_name
+        assert all("(Ronda 1 de 3)" in n for n in notices)
+    shown: list[str] = []
+
+    async def next_round() -> bool:
+        found = await the_tournament(h)
+        if found.rounds > len(shown) or found.status is Status.FINISHED:
+            shown.append(plain(tourney_message(h).text))
+            return True
+        return False
+
+    rng_seed = 50
+    while (await the_tournament(h)).status is Status.RUNNING:
+        rng_seed += 1
+        await play_to_the_end(h, users, seed=rng_seed, max_taps=20_000, chat=0, stop=next_round)
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.FINISHED and t.rounds == 3 and t.champion is not None
+    print("\n" + "\n\n".join(shown))
+    assert "Ronda 2 de 3" in shown[1] and "Ronda 1 de 3" not in shown[1], shown[1]
+    byes = [f.a for f in t.fixtures if f.bye]
+    assert len(byes) == len(set(byes)) == 3  # a bye each round, never twice to one
+    met = [frozenset((f.a, f.b)) for f in t.fixtures if not f.bye]
+    assert len(met) == len(set(met)) == 6  # no rematch
+    group = [plain(x) for x in h.fake.texts(GROUP)]
+    results = [x for x in group if re.match(r"🏆 Ronda \d de 3: ", x)]
+    assert len(results) == 6, results
+    assert sum("🔀 Empieza la Ronda 2 de 3." in x for x in group) == 1, group
+    assert sum("🔀 Empieza la Ronda 3 de 3." in x for x in group) == 1, group
+    champion = NAMES[t.entries[t.champion][0] - 501]
+    assert any(f"🥇 ¡{champion} ganó el torneo!" in x for x in group)
+    final = plain(tourney_message(h).text)
+    assert f"🥇 Ganó el torneo: {champion}" in final and final.count("☕") == 3, final
+    rows = await h.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", GROUP)
+    assert rows[0]["n"] == 6
+    users[0].send(GROUP, "/torneos")
+    await h.settle()
+    past = plain(h.fake.last(GROUP).text)
+    assert f"🥇 {champion}" in past and "sistema suizo (3 rondas)" in past, past
+
+
+async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -> None:
+    """`/torneo relampago 30`: four players through the real bot; whoever ends is paired again,
+    the leaderboard is the group's one message, a player pauses with a tap and comes back;
+    once the half hour is up the matches in play end and count, and the podium is told."""
+    h = on_sqlite
+    users = [h.user(601 + i, name) for i, name in enumerate(NAMES[:4])]
+    message = await sign_up(h, users, "relampago 30 15")
+    text = plain(message.text)
+    assert "torneo relámpago de 30 min · 1v1 · a 15" in text, text
+    await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    t = await the_tournament(h)
+    assert (
+        t.status is Status.RUNNING and len(await h.services.core.tournaments.tables_of(t.id)) == 2
+    )
+
+    def results() -> int:
+        return sum(1 for x in h.fake.texts(GROUP) if plain(x).startswith("🏆 Relámpago: "))
+
+    async def counted(n: int) -> bool:
+        await h.settle()
+        return results() >= n
+
+    await play_to_the_end(h, users, seed=61, max_taps=20_000, chat=0, stop=lambda: counted(3))
+    board = tourney_message(h)
+    answer = await users[3].tap(GROUP, board.message_id, "⏸️ Pausa / volver")
+    assert answer["text"].startswith("En pausa"), answer
+    await h.settle()
+    middle = plain(tourney_message(h).text)
+    assert "Dani está en pausa" in middle and "Pts PJ  Dif" in middle, middle
+    await play_to_the_end(h, users, seed=62, max_taps=20_000, chat=0, stop=lambda: counted(5))
+    answer = await users[3].tap(GROUP, tourney_message(h).message_id, "⏸️ Pausa / volver")
+    assert answer["text"].startswith("¡Volviste!"), answer
+    await h.settle()
+    h.clock.advance(30 * 60)  # the time is up: what is in play finishes, nothing more opens
+
+    async def over() -> bool:
+        return (await the_tournament(h)).status is Status.FINISHED
+
+    await play_to_the_end(h, users, seed=63, max_taps=20_000, chat=0, stop=over)
+    h.clock.advance(6)  # (the sweep's next look, should the last match have ended by time)
+    await h.until(lambda: any("🥇 ¡" in x for x in h.fake.texts(GROUP)))
+    await h.settle()
+    t = await the_tournament(h)
+    assert t.status is Status.FINISHED and t.champion is not None
+    end = plain(tourney_message(h).text)
+    group = [plain(x) for x in h.fake.texts(GROUP)]
+    podium = next(x for x in group if "🥇 ¡" in x)
+    print("\n" + middle + "\n\n" + end + "\n\n" + podium)
+    assert "🥈" in podium and "🥉" in podium and " pts" in podium, podium
+    assert "En juego" not in end and "Relámpago" not in end, end
+    assert results() == len(t.fixtures), group
+    rows = await h.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", GROUP)
+    assert rows[0]["n"] == len(t.fixtures)
+    _, minute = h.fake.group_limit
+    times = h.fake.calls_in(GROUP)
+    busiest = max(sum(1 for x in times if at <= x < at + minute) for at in times)
+    assert not [e for e in h.fake.errors if e[1] == 429] and busiest <= 20, busiest
+    print(f"group calls {len(times)}, the busiest minute {busiest}")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.game import ActionKind, MatchConfig
-from bot.league.tournament import Format, Status, Tournament, knockout, standings
+from bot.league.tournament import Format, Status, Tournament, knockout, parse_tag, standings
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
@@ -464,3 +464,139 @@ async def test_a_tournament_that_raises_is_marked_broken_once_and_stops_nobody_e
     await core.tournaments.cancel(bad.id, 1, False, finish_matches=False)  # its opener can
     bad = await core.tournaments.get(bad.id)  # type: ignore[assignment]
     assert bad.status is Status.CANCELLED
+
+
+def round_pairs(t: Tournament, round_: int) -> list[tuple[int | None, int | None]]:
+    return [(f.a, f.b) for f in t.fixtures if f.round == round_]
+
+
+async def test_a_swiss_of_seven_over_three_rounds_worked_by_hand(core: Core) -> None:
+    """The hand-worked Swiss of tests/unit/test_swiss.py played at real tables: the lower entry
+    wins every match 16-0 (the loser goes to the mazo each hand, 2 points a hand), so the unit
+    test's differences times 16/15. Each round opens when the last match of the one before
+    ends; every match counts in the league."""
+    t = await started(core, 7, format=Format.SWISS)
+    assert t.rules.total_rounds(t) == 3
+    expected = [
+        [(0, 1), (2, 3), (4, 5), (6, None)],
+        [(0, 2), (6, 4), (1, 3), (5, None)],
+        [(4, 0), (2, 1), (5, 6), (3, None)],
+    ]
+    for round_ in range(3):
+        t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+        assert t.rounds == round_ + 1 and round_pairs(t, round_) == expected[round_]
+        tables = await live_tables(core, t)
+        assert sorted(parse_tag(x.tournament or "")[1:3] for x in tables) == [
+            (round_, 0), (round_, 1), (round_, 2)
+        ]  # fmt: skip
+        for played, table in enumerate(tables, start=1):
+            seeds = [t.entry_of(u) if u and u > 0 else 99 for u in table.seats]
+            best = min(range(len(seeds)), key=lambda s: seeds[s])  # type: ignore[arg-type, return-value]
+            await play_out(core, table.id, loser_side=1 - best % 2)
+            await core.tournaments.idle()
+            now = await core.tournaments.get(t.id)
+            assert now is not None
+            if played < len(tables):  # the round is not over: nothing of the next opens
+                assert now.rounds == round_ + 1
+                assert len(await live_tables(core, now)) == len(tables) - played
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.FINISHED and t.champion == 0
+    games = [g for f in t.fixtures for g in f.games]
+    assert len(games) == 9 and all(sorted(g.points) == [0, 16] for g in games)
+    table = [(x.entry, x.score, x.buchholz, x.diff) for x in standings(t)]
+    assert table == [
+        (0, 3, 5, 48), (4, 2, 6, 16), (1, 2, 5, 16), (5, 2, 3, 0), (2, 1, 6, -16),
+        (6, 1, 4, -32), (3, 1, 3, -32),
+    ]  # fmt: skip
+    rows = await core.store.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", CHAT)
+    assert rows[0]["n"] == 9
+    assert len(await core.tournaments.tables_of(t.id)) == 9
+
+
+async def test_a_swiss_round_waits_no_longer_than_a_knockout_for_a_side_that_never_comes(
+    core: Core,
+) -> None:
+    """Three in a Swiss: one rests, two play; the one the first move waits on never comes and
+    loses by walkover as in a knockout, and the next round opens at once (paired with it)."""
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    t = await started(core, 3, format=Format.SWISS, turn_seconds=60)
+    (table,) = await live_tables(core, t)
+    waited = waited_on(table)
+    for _ in range(3):
+        clock.now += 61
+        await core.sweep()
+        table = await core.tables.get(table.id)  # type: ignore[assignment]
+        if table.is_open and waited_on(table) != waited:
+            await move_once(core, table.id)
+    await core.tournaments.idle()
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    first = t.fixture(0, 0)
+    assert first is not None and first.walkover and first.winner != t.entry_of(waited)
+    assert t.rounds == 2 and t.status is Status.RUNNING
+    (table,) = await live_tables(core, t)  # the second round's match is on
+    assert table.tournament == f"{t.id}:1:0:0"
+
+
+async def test_a_swiss_of_pairs_seats_its_teams(core: Core) -> None:
+    t = await started(core, 6, format=Format.SWISS,
+                      config=MatchConfig(players=4, target=15, flor=False))  # fmt: skip
+    assert [len(e) for e in t.entries] == [2, 2, 2] and t.rules.total_rounds(t) == 2
+    (table,) = await live_tables(core, t)
+    assert table.config.players == 4 and len(table.players) == 4
+    t = await run(core, t)
+    assert t.status is Status.FINISHED and t.rounds == 2
+    assert len([f for f in t.fixtures if f.bye]) == 2
+
+
+async def test_a_twelve_player_arena_of_thirty_minutes_to_its_podium(core: Core) -> None:
+    """Twelve in a relámpago of 30 minutes, the clock moved three minutes a wave: the lower
+    entry wins every match; whoever ends is paired again at once; one player pauses and comes
+    back; once the time is up nothing more opens and the matches in play count."""
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    for user in (11, 12):
+        await core.people.see(user, f"P{user}", None)
+    t = await started(core, 12, format=Format.ARENA, minutes=30)
+    assert len(await live_tables(core, t)) == 6
+    end = clock.now + 30 * 60
+    resting = t.entries[5][0]  # the person of entry 5 pauses for a while
+    paused_from = back_at = rounds_at_end = -1
+    for wave in range(40):
+        t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+        if t.status is not Status.RUNNING:
+            break
+        for table in sorted(await live_tables(core, t), key=lambda x: x.id):
+            seeds = [t.entry_of(u) if u and u > 0 else 99 for u in table.seats]
+            best = min(range(len(seeds)), key=lambda s: seeds[s])  # type: ignore[arg-type, return-value]
+            await play_out(core, table.id, loser_side=1 - best % 2)
+            await core.tournaments.idle()
+        if wave == 2:
+            _, paused = await core.tournaments.pause(t.id, resting)
+            assert paused
+            paused_from = (await core.tournaments.get(t.id)).rounds  # type: ignore[union-attr]
+        if wave == 5:
+            back_at = (await core.tournaments.get(t.id)).rounds  # type: ignore[union-attr]
+            _, paused = await core.tournaments.pause(t.id, resting)
+            assert not paused
+        if clock.now < end <= clock.now + 180:
+            rounds_at_end = -2  # (taken after the move below)
+        clock.now += 180
+        await core.sweep()
+        await core.tournaments.idle()
+        if rounds_at_end == -2:
+            rounds_at_end = (await core.tournaments.get(t.id)).rounds  # type: ignore[union-attr]
+    t = await core.tournaments.get(t.id)  # type: ignore[assignment]
+    assert t.status is Status.FINISHED
+    assert t.rounds == rounds_at_end  # nothing opened once the time was up
+    assert all(f.decided for f in t.fixtures)
+    while_paused = [f for f in t.fixtures if paused_from <= f.round < back_at]
+    assert while_paused and all(5 not in (f.a, f.b) for f in while_paused)
+    assert any(5 in (f.a, f.b) for f in t.fixtures if f.round >= back_at)  # paired again
+    lines = standings(t)
+    assert t.champion == lines[0].entry and lines[0].score >= lines[1].score
+    first = next(x for x in lines if x.entry == 0)  # it won every match it played
+    assert first.won == first.played >= 3 and first.fire
+    assert first.score == 2 * 2 + 4 * (first.won - 2)  # two wins, then every one doubled
+    rows = await core.store.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", CHAT)
+    assert rows[0]["n"] == len(t.fixtures) == len(await core.tournaments.tables_of(t.id))

@@ -291,3 +291,14 @@ def test_results_and_the_champion_read_right_for_one_and_for_a_pair() -> None:
         "🚫 Final: no se presentó ninguno (Eva ni Hugo). Por regla gana el mejor cabeza de"
         " serie: Eva."
     ), said
+
+
+def test_a_tournament_stored_before_formats_were_classes_loads_and_plays_on() -> None:
+    """The stored form of a knockout from before (no 'planned' key) loads as it was."""
+    t = tournament(4)
+    record(t, t.fixtures[0], 1, 0, (15, 3))
+    stored = t.to_dict()
+    del stored["planned"]
+    again = Tournament(t.id, t.chat_id, 0, t.opener_id, "es", 0.0, 0.0, t.status).load(stored)
+    assert again.to_dict() == t.to_dict() and again.rules is t.rules
+    assert play_all(again) == 2 and again.champion is not None
