@@ -67,6 +67,8 @@ def parse_options(
             config = replace(config, mazo_penalty=True)
         elif word in ("sincasa", "mazo1"):
             config = replace(config, mazo_penalty=False)
+        elif word in ("malas", "alasmalas", "faltamalas"):  # R46 (matches to 30)
+            config = replace(config, falta_malas=True)
         else:
             return MatchConfig(), raw[:32]
     return config, None
@@ -352,9 +354,20 @@ async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def reglas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    if update.effective_message and update.effective_chat:
-        t = await chat_translator(context, update.effective_chat.id)
-        await reply(context, update.effective_message, t("reglas"))
+    """The machete; and R46 where this chat plays it (its table's rules, or its defaults)."""
+    message, chat = update.effective_message, update.effective_chat
+    if message and chat:
+        t = await chat_translator(context, chat.id)
+        r = runtime(context)
+        table = await r.tables.table_in(chat.id, thread_of(message))
+        if table is not None:
+            config = table.config
+        else:
+            config = (await r.core.chats.defaults(chat.id)).config
+        text = t("reglas")
+        if config.falta_malas and config.target == 30:
+            text += t("reglas.falta_malas")
+        await reply(context, message, text)
 
 
 async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -21,6 +21,7 @@ class Option(StrEnum):
     HOUSE = "house"  # R24's house rule: leaving early in round 1 gives 2
     PICA = "pica"  # pica-pica in 3v3 (R36): shown for 3v3 only
     FALTA = "falta"  # a falta envido in a pica-pica duel: R18 or a fixed 6 (R42's option)
+    MALAS = "malas"  # R46: the falta envido counted to the end of the malas (matches to 30)
     TIMER = "timer"  # seconds a player has to move
     BOT = "bot"  # the computer players' level
     HINTS = "hints"  # 💡 consejos: a seat may ask what difícil would do (the match is not rated)
@@ -35,10 +36,11 @@ RULE_OF = {
     Option.HOUSE: "mazo_penalty",
     Option.PICA: "pica_pica",
     Option.FALTA: "duel_falta",
+    Option.MALAS: "falta_malas",
 }
 LOBBY_OPTIONS = (
-    Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.PICA, Option.FALTA,
-    Option.TIMER, Option.BOT, Option.HINTS,
+    Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.MALAS, Option.PICA,
+    Option.FALTA, Option.TIMER, Option.BOT, Option.HINTS,
 )  # fmt: skip
 CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG)
 

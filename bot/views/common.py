@@ -301,6 +301,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.TARGET: ("target", t("option.target_value", points=config.target)),
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
         Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
+        Option.MALAS: ("malas", t("option.yes") if config.falta_malas else t("option.no")),
         Option.PICA: ("pica", t("option.flor_on") if config.pica_pica else t("option.flor_off")),
         Option.FALTA: (
             "falta",
@@ -370,6 +371,8 @@ def rules_line(t: Translator, config: MatchConfig) -> str:
         flor=t("rules.con_flor") if config.flor else t("rules.sin_flor"),
         house=t("rules.house_on") if config.mazo_penalty else t("rules.house_off"),
     )
+    if config.falta_malas and config.target == 30:
+        line += t("rules.falta_malas")
     if config.players == 6:
         line += t("rules.pica_on") if config.pica_pica else t("rules.pica_off")
         if config.pica_pica and config.duel_falta:
@@ -379,12 +382,14 @@ def rules_line(t: Translator, config: MatchConfig) -> str:
 
 def shown_options(options: Sequence[Option], config: MatchConfig) -> list[Option]:
     """The options that mean something for these rules (pica-pica: 3v3 only; the falta in a
-    duel: with pica-pica only)."""
+    duel: with pica-pica only; the falta a las malas: in a match to 30 only)."""
     six = config.players == 6
     return [
         o
         for o in options
-        if (o is not Option.PICA or six) and (o is not Option.FALTA or (six and config.pica_pica))
+        if (o is not Option.PICA or six)
+        and (o is not Option.FALTA or (six and config.pica_pica))
+        and (o is not Option.MALAS or config.target == 30)
     ]
 
 

@@ -156,6 +156,7 @@ class NewTableBody(_Body):
     house: bool = True
     pica: bool = True  # 3v3: pica-pica hands (R36)
     duel_falta: Literal[0, 6] = 0  # 3v3: a falta envido in a duel, R18 (0) or a fixed 6 (R42)
+    falta_malas: bool = False  # R46: the falta counted to the end of the malas (to 30 only)
     level: Literal["facil", "normal", "dificil"] = "normal"
     friend: bool = False  # a friend takes a seat: the rival in 1v1, the partner in 2v2
     timer: Literal[0, 30, 60, 120] = 0  # seconds a move (0: sin tiempo)

@@ -67,7 +67,8 @@ log = logging.getLogger(__name__)
 WEB_WORDS = tuple(
     f"web.{k}"
     for k in (
-        "name", "enter", "newMatch", "mode", "target", "flor", "con", "sin", "level", "facil",
+        "name", "enter", "newMatch", "mode", "target", "flor", "malas", "con", "sin", "level",
+        "facil",
         "normal", "dificil", "partner", "friend", "play", "open", "join", "you", "hand",
         "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen", "seats",
         "timer", "notimer", "options", "seal", "rematch", "final", "half", "left", "points",
@@ -817,6 +818,7 @@ class WebTable:
         config = MatchConfig(
             players=players_of(body.mode), target=body.target, flor=body.flor,
             mazo_penalty=body.house, pica_pica=body.pica, duel_falta=body.duel_falta,
+            falta_malas=body.falta_malas and body.target == 30,
         )  # fmt: skip
         table_seats = seats(config.players)
         # A friend takes a seat (the rival in 1v1, the partner in teams); computer players

@@ -202,6 +202,7 @@ async function showNew() {
     choice("mode", w("mode"), [["1v1", "1v1"], ["2v2", "2v2"], ["3v3", "3v3"]]),
     choice("target", w("target"), [["30", "30"], ["15", "15"]]),
     choice("flor", w("flor"), [["1", w("con")], ["0", w("sin")]]),
+    choice("malas", w("malas"), [["0", w("sin")], ["1", w("con")]]),
     choice("pica", w("pica"), [["0", w("picaOn")], ["6", w("picaSix")], ["-1", w("picaOff")]]),
     choice("level", w("level"), [["normal", w("normal")], ["facil", w("facil")],
                                  ["dificil", w("dificil")]]),
@@ -214,12 +215,18 @@ async function showNew() {
   const six = () => { pica.hidden = form.querySelector("#mode").value !== "3v3"; };
   form.querySelector("#mode").addEventListener("change", six);
   six();
+  // (the falta a las malas, R46: a match to 30 only)
+  const malas = form.querySelector("#malas").parentElement;
+  const thirty = () => { malas.hidden = form.querySelector("#target").value !== "30"; };
+  form.querySelector("#target").addEventListener("change", thirty);
+  thirty();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const v = (id) => form.querySelector("#" + id).value;
     try {
       const data = await api("POST", "/api/local/new", { mode: v("mode"), target: +v("target"),
         flor: v("flor") === "1", pica: v("pica") !== "-1", duel_falta: Math.max(0, +v("pica")),
+        falta_malas: v("malas") === "1" && v("target") === "30",
         level: v("level"), friend: v("friend") === "1", timer: +v("timer"), language: lang });
       openTable(data.table);
     } catch (e) { toast(e.message); }
