@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -19,6 +22,7 @@ from bot.game import (
 )
 from bot.game.actions import ALL_ACTIONS, parse_any
 from bot.game.events import CardPlayed, HandDealt, MatchEnded
+from bot.game.past import PastHand
 
 # (players, flor, target, house rule, matches): 2,400 random matches in all, every step of each
 # checked (on a slow 2-core machine the 4,600 this ran before took three of the suite's twelve
@@ -47,11 +51,50 @@ def choose(rng: random.Random, legal: list[Action], patient: bool) -> Action:
     return rng.choices(legal, weights)[0]
 
 
-def round_trip(state: MatchState) -> MatchState:
-    return MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
+def round_trip(stored: dict[str, Any]) -> MatchState:
+    """The state a stored form (through JSON, as the database keeps it) loads as."""
+    return MatchState.from_dict(json.loads(json.dumps(stored)))
+
+
+@contextmanager
+def each_finished_hand_stored_once() -> Iterator[None]:
+    """A finished hand's record (`PastHand`) is frozen, so its stored form and the record read
+    back from that form are made once per hand, not again at every step (`MatchState.to_dict`
+    writes every finished hand of the match, `from_dict` reads them all): checking that a
+    record survives the round trip once checks it for every later step. The live hand, the
+    scores, the habits and the last deals are still written and read whole at every step."""
+    to_list, from_list = PastHand.to_list, PastHand.from_list
+    written: dict[int, tuple[PastHand, list[Any]]] = {}  # id -> (the record, kept alive; form)
+    read: dict[str, PastHand] = {}
+
+    def write_once(past: PastHand) -> list[Any]:
+        found = written.get(id(past))
+        if found is None or found[0] is not past:
+            found = written[id(past)] = (past, to_list(past))
+        return found[1]
+
+    def read_once(data: Sequence[Any]) -> PastHand:
+        key = repr(data)
+        found = read.get(key)
+        if found is None:
+            found = read[key] = from_list(data)
+        return found
+
+    PastHand.to_list = write_once  # type: ignore[method-assign]
+    PastHand.from_list = staticmethod(read_once)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        PastHand.to_list = to_list  # type: ignore[method-assign]
+        PastHand.from_list = staticmethod(from_list)  # type: ignore[method-assign,assignment]
 
 
 def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
+    with each_finished_hand_stored_once():
+        _play_checked(config, seed, deep)
+
+
+def _play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
     rng = random.Random(seed)
     state = new_match(config)
     log: list[AnyAction] = []
@@ -84,12 +127,13 @@ def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
             assert state.to_dict() == snapshots[-1]
             if deep:  # every listed action applies, each on its own copy
                 for each in legal:
-                    round_trip(state).apply(each)
+                    round_trip(snapshots[-1]).apply(each)
             # the public menu offers everything a seat may really do, bar flor holders' secrets
             public = set(state.public_actions())
             assert all(a in public for a in legal)
             action = choose(rng, legal, patient=seed % 2 == 0)
-        copy = round_trip(state)
+        # (the state's stored form is snapshots[-1]: nothing has changed it since it was made)
+        copy = round_trip(snapshots[-1])
         assert copy.to_dict() == snapshots[-1]
         assert copy.legal_actions() == state.legal_actions()
         assert copy.recent_hands == state.recent_hands  # the hands a front end still tells
