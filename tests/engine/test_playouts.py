@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -51,50 +51,67 @@ def choose(rng: random.Random, legal: list[Action], patient: bool) -> Action:
     return rng.choices(legal, weights)[0]
 
 
-def round_trip(stored: dict[str, Any]) -> MatchState:
-    """The state a stored form (through JSON, as the database keeps it) loads as."""
-    return MatchState.from_dict(json.loads(json.dumps(stored)))
+class FinishedHandsOnce:
+    """A finished hand's record (`PastHand`) is frozen, so its stored form, that form through
+    JSON and the record read back from it are made once per hand, not again at every step
+    (`MatchState.to_dict` writes every finished hand of the match, `from_dict` reads them all):
+    a record that survives the round trip once survives it at every later step. The rest of
+    the state (the live hand, the scores, the habits, the last deals) is still written, sent
+    through JSON and read whole at every step."""
 
+    def __init__(self) -> None:
+        # Each keyed by the id of what it was made from, which it keeps alive.
+        self.written: dict[int, tuple[PastHand, list[Any]]] = {}
+        self.sent: dict[int, tuple[list[Any], list[Any]]] = {}
+        self.read: dict[int, tuple[Sequence[Any], PastHand]] = {}
 
-@contextmanager
-def each_finished_hand_stored_once() -> Iterator[None]:
-    """A finished hand's record (`PastHand`) is frozen, so its stored form and the record read
-    back from that form are made once per hand, not again at every step (`MatchState.to_dict`
-    writes every finished hand of the match, `from_dict` reads them all): checking that a
-    record survives the round trip once checks it for every later step. The live hand, the
-    scores, the habits and the last deals are still written and read whole at every step."""
-    to_list, from_list = PastHand.to_list, PastHand.from_list
-    written: dict[int, tuple[PastHand, list[Any]]] = {}  # id -> (the record, kept alive; form)
-    read: dict[str, PastHand] = {}
-
-    def write_once(past: PastHand) -> list[Any]:
-        found = written.get(id(past))
+    def write(self, past: PastHand) -> list[Any]:
+        found = self.written.get(id(past))
         if found is None or found[0] is not past:
-            found = written[id(past)] = (past, to_list(past))
+            found = self.written[id(past)] = (past, self.to_list(past))
         return found[1]
 
-    def read_once(data: Sequence[Any]) -> PastHand:
-        key = repr(data)
-        found = read.get(key)
-        if found is None:
-            found = read[key] = from_list(data)
-        return found
+    def send(self, entry: list[Any]) -> list[Any]:
+        found = self.sent.get(id(entry))
+        if found is None or found[0] is not entry:
+            found = self.sent[id(entry)] = (entry, json.loads(json.dumps(entry)))
+        return found[1]
 
-    PastHand.to_list = write_once  # type: ignore[method-assign]
-    PastHand.from_list = staticmethod(read_once)  # type: ignore[method-assign,assignment]
-    try:
-        yield
-    finally:
-        PastHand.to_list = to_list  # type: ignore[method-assign]
-        PastHand.from_list = staticmethod(from_list)  # type: ignore[method-assign,assignment]
+    def load(self, data: Sequence[Any]) -> PastHand:
+        found = self.read.get(id(data))
+        if found is None or found[0] is not data:
+            found = self.read[id(data)] = (data, self.from_list(data))
+        return found[1]
+
+    def round_trip(self, stored: dict[str, Any]) -> MatchState:
+        """The state a stored form (through JSON, as the database keeps it) loads as."""
+        data = json.loads(json.dumps({k: v for k, v in stored.items() if k != "past"}))
+        data["past"] = [self.send(entry) for entry in stored["past"]]
+        return MatchState.from_dict(data)
+
+    @contextmanager
+    def engaged(self) -> Iterator[FinishedHandsOnce]:
+        self.to_list, self.from_list = PastHand.to_list, PastHand.from_list
+        PastHand.to_list = lambda past: self.write(past)  # type: ignore[method-assign]
+        PastHand.from_list = staticmethod(self.load)  # type: ignore[method-assign,assignment]
+        try:
+            yield self
+        finally:
+            PastHand.to_list = self.to_list  # type: ignore[method-assign]
+            PastHand.from_list = staticmethod(self.from_list)  # type: ignore[method-assign]
 
 
 def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
-    with each_finished_hand_stored_once():
-        _play_checked(config, seed, deep)
+    with FinishedHandsOnce().engaged() as once:
+        _play_checked(config, seed, deep, once.round_trip)
 
 
-def _play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
+def _play_checked(
+    config: MatchConfig,
+    seed: int,
+    deep: bool,
+    round_trip: Callable[[dict[str, Any]], MatchState],
+) -> None:
     rng = random.Random(seed)
     state = new_match(config)
     log: list[AnyAction] = []
