@@ -61,8 +61,7 @@ async def quiet(fake: FakeTelegram, database: Path, within: float = 120.0) -> No
 # `python -m bot` does (an end of input with no line: it was not needed, and leaves).
 READY_BOT = """
 import runpy, sys
-import bot.__main__  # everything a start loads
-del sys.modules["bot.__main__"]  # (run afresh below, as the main module)
+import bot.app, bot.service.core, telegram  # what a start loads (bot/__main__.py, lazily)
 if sys.stdin.readline():
     runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
