@@ -2,7 +2,10 @@
 
 Whatever stops the bot from starting (bad settings, a database it cannot open or write, a
 webhook port already taken, a Bot API it cannot reach, a token Telegram refuses) is said in one
-line, and the exit code is not 0."""
+line, and the exit code is not 0.
+
+What only a start that gets that far needs (the core, python-telegram-bot, the application) is
+imported when it is needed: bad settings or a missing token are told without loading it."""
 
 from __future__ import annotations
 
@@ -14,13 +17,9 @@ import sqlite3
 import sys
 
 from pydantic import ValidationError
-from telegram import Bot, Update
-from telegram.error import InvalidToken, NetworkError, TelegramError
 
-from bot.app import build_application, serve
 from bot.config import Settings
 from bot.secrets import mask_in_logs
-from bot.service.core import Core
 
 
 class StartupError(Exception):
@@ -29,6 +28,11 @@ class StartupError(Exception):
 
 async def preflight(settings: Settings) -> None:
     """Open and write the database, take the webhook port, ask Telegram who we are."""
+    from telegram import Bot
+    from telegram.error import InvalidToken, NetworkError, TelegramError
+
+    from bot.service.core import Core
+
     wrong = await Core.check(settings.database)
     if wrong is not None:
         raise StartupError(wrong)
@@ -106,6 +110,11 @@ def main() -> int:
     except StartupError as error:
         print(f"truco-bot: {error}", file=sys.stderr)
         return 1
+    from telegram import Update
+    from telegram.error import TelegramError
+
+    from bot.app import build_application, serve
+
     app = build_application(settings)
     webhook = settings.webhook_args()
     settle_memory()

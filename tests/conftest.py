@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import pytest
@@ -24,6 +26,74 @@ from tests.pg import INSTALL_HINT, Cluster, find_bin
 from tests.waiting import until
 
 GROUP = -100_555
+
+
+# -- the slow tier ---------------------------------------------------------------------------
+# `-m "not slow"` is the fast loop (README); the whole suite, what CI runs, includes these. They
+# are marked here, from what a test uses, so that no test file has to say it.
+def _starts_a_process(code: object, seen: set[object]) -> bool:
+    """Whether a test's code, or a helper of the tests it calls (a function, a class's
+    methods), runs `sys.executable`: the bot as a real `python -m bot`, or another Python."""
+    if code in seen:
+        return False
+    seen.add(code)
+    if inspect.isclass(code):
+        return any(
+            _starts_a_process(method, seen) for method in vars(code).values()
+            if inspect.isfunction(method)
+        )  # fmt: skip
+    try:
+        source = inspect.getsource(code)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return False
+    if "sys.executable" in source:
+        return True
+    scope = getattr(code, "__globals__", {})
+    for name in set(_names(getattr(code, "__code__", None))):
+        helper = scope.get(name)
+        if (
+            (inspect.isfunction(helper) or inspect.isclass(helper))
+            and helper.__module__.startswith("tests.")
+            and _starts_a_process(helper, seen)
+        ):
+            return True
+    return False
+
+
+def _names(code: CodeType | None) -> Iterator[str]:
+    """The global names a function's code reads, its inner functions' included."""
+    if code is None:
+        return
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            yield from _names(const)
+
+
+def _why_slow(item: pytest.Item) -> str | None:
+    fixtures = getattr(item, "fixturenames", ())
+    if "browser" in fixtures:
+        return "chromium"
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if params.get("db_target") == "postgresql" or "pg_cluster" in fixtures:
+        return "postgresql"
+    function = getattr(item, "function", None)
+    if function is not None:
+        if function not in _PROCESSES:
+            _PROCESSES[function] = _starts_a_process(function, set())
+        if _PROCESSES[function]:
+            return "process"
+    return None
+
+
+_PROCESSES: dict[object, bool] = {}  # a test function -> whether it starts a process
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        why = _why_slow(item)
+        if why is not None:
+            item.add_marker(pytest.mark.slow(why))
 
 
 class _Errors(logging.Handler):

@@ -128,6 +128,7 @@ class FakeTelegram:
         self.changed: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         self.runner: web.AppRunner | None = None
         self.port = 0
+        self.closing = False  # stop() was called: a long poll returns at once
 
     # -- server --------------------------------------------------------------------------------
     async def start(self) -> str:
@@ -144,6 +145,10 @@ class FakeTelegram:
         return f"http://127.0.0.1:{self.port}/bot"
 
     async def stop(self) -> None:
+        # A long poll the bot gave up on when it stopped is still waiting here, and the server's
+        # cleanup would wait for it (up to its timeout): wake it, and any that comes after.
+        self.closing = True
+        self.new_update.set()
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -278,7 +283,7 @@ class FakeTelegram:
         while self.updates and self.updates[0]["update_id"] < offset:
             self.updates.popleft()
         timeout = float(params.get("timeout", 0) or 0)
-        if not self.updates and timeout > 0:
+        if not self.updates and timeout > 0 and not self.closing:
             self.new_update.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.new_update.wait(), min(timeout, 1.0))

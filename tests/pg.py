@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import os
 import pwd
+import queue
 import shutil
 import socket
 import subprocess
+import threading
 import uuid
 from pathlib import Path
 
@@ -40,6 +42,11 @@ class Cluster:
         self.base = base
         self.data = base / "data"
         self.port = _free_port()
+        # Fresh databases made ahead by a thread of their own (creating one takes a few tenths
+        # of a second, while most tests mostly wait): a test takes one made for nobody else.
+        self.ready: queue.Queue[str] = queue.Queue(maxsize=2)
+        self.closing = threading.Event()
+        self.maker: threading.Thread | None = None
         self.as_user: list[str] = []
         if os.geteuid() == 0:
             user = pwd.getpwnam("postgres")
@@ -62,8 +69,28 @@ class Cluster:
             str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", options, "-w",
             "-l", str(self.base / "server.log"), "start",
         )  # fmt: skip
+        self.maker = threading.Thread(target=self._make_ahead, name="pg-databases", daemon=True)
+        self.maker.start()
+
+    def _make_ahead(self) -> None:
+        while not self.closing.is_set():
+            try:
+                url = self._create()
+            except subprocess.CalledProcessError:
+                if self.closing.is_set():
+                    return
+                raise
+            while not self.closing.is_set():
+                try:
+                    self.ready.put(url, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
 
     def stop(self) -> None:
+        self.closing.set()
+        if self.maker is not None:
+            self.maker.join(timeout=30)
         try:
             self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         finally:
@@ -73,7 +100,12 @@ class Cluster:
         return f"postgresql://truco@127.0.0.1:{self.port}/{name}"
 
     def new_database(self) -> str:
-        """A database of its own for one test; its URL."""
+        """A database of its own for one test, fresh (never opened); its URL."""
+        if self.maker is None or not self.maker.is_alive():
+            return self._create()
+        return self.ready.get(timeout=120)
+
+    def _create(self) -> str:
         name = f"t_{uuid.uuid4().hex[:12]}"
         subprocess.run(
             [str(self.bindir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U",

@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 from tests.e2e.test_kill import (
+    Bots,
     live_hand,
     outbox_rows,
     quiet,
-    start_bot,
     tap_something,
     whole_log,
 )
@@ -46,7 +46,8 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
     database = tmp_path / "kill.db"
     users = [FakeUser(fake, 11 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
     fake.started.update(u.id for u in users)
-    bot = await start_bot(fake, tmp_path)
+    bots = Bots(fake, tmp_path)
+    bot = await bots.start()
     kills = taps = 0
     try:
         users[0].send(GROUP, "/torneo 15")
@@ -68,7 +69,7 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
                 bot.kill()
                 await bot.wait()
                 kills += 1
-                bot = await start_bot(fake, tmp_path)
+                bot = await bots.start()
                 await quiet(fake, database)
             else:  # answered, and what it decided to say said (a stale tap is only refused)
                 await user.answer_of(query, within=60)
@@ -76,6 +77,7 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
     finally:
         bot.kill()
         await bot.wait()
+        await bots.close()
     assert kills >= 5, kills
     status, data = found  # type: ignore[misc]
     assert status == "finished" and data["champion"] is not None

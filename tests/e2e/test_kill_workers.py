@@ -17,7 +17,7 @@ import pytest
 
 from bot.game import MatchConfig, MatchState, replay
 from bot.game.actions import parse_any
-from tests.e2e.test_kill import ROOT, can_tap, over, tap_something
+from tests.e2e.test_kill import READY_BOT, ROOT, can_tap, over, tap_something
 from tests.e2e.test_webhook import free_port
 from tests.e2e.test_workers import max_per_minute
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
@@ -37,8 +37,10 @@ class Worker:
         self.fake = fake
         self.folder = folder
         self.process: asyncio.subprocess.Process | None = None
+        # the next process, launched ahead with its modules imported (see `Bots`)
+        self.spare: asyncio.subprocess.Process | None = None
 
-    async def start(self) -> None:
+    async def _launch(self) -> asyncio.subprocess.Process:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
         env.update(
             {
@@ -61,16 +63,26 @@ class Worker:
                 "PYTHONPATH": str(ROOT),
             }
         )
-        calls = len(self.fake.calls)
         log = (self.folder / f"w{self.index}.log").open("ab")
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=self.folder, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=log,
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", READY_BOT, cwd=self.folder, env=env,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL, stderr=log,
         )  # fmt: skip
         log.close()
+        return process
+
+    async def start(self) -> None:
+        self.process = self.spare if self.spare is not None else await self._launch()
+        self.spare = None
+        calls = len(self.fake.calls)
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"start\n")
+        await self.process.stdin.drain()
+        self.process.stdin.close()
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # up when it has set its webhook
             if any(method == "setWebhook" for _, method, _ in self.fake.calls[calls:]):
+                self.spare = await self._launch()
                 return
             if self.process.returncode is not None:
                 error = (self.folder / f"w{self.index}.log").read_text()[-2000:]
@@ -83,6 +95,14 @@ class Worker:
         if self.process.returncode is None:
             self.process.kill()
         await self.process.wait()
+
+    async def close(self) -> None:
+        """The worker killed, and the process launched for its next start gone."""
+        await self.kill()
+        if self.spare is not None:
+            self.spare.kill()
+            await self.spare.wait()
+            self.spare = None
 
 
 async def quiet(fake: FakeTelegram, url: str, within: float = 120.0) -> None:
@@ -148,7 +168,7 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
     finally:
         await fake.stop_balancing()
         for worker in workers:
-            await worker.kill()
+            await worker.close()
     assert kills >= 2, kills
 
     conn = await asyncpg.connect(url)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -19,6 +22,7 @@ from bot.game import (
 )
 from bot.game.actions import ALL_ACTIONS, parse_any
 from bot.game.events import CardPlayed, HandDealt, MatchEnded
+from bot.game.past import PastHand
 
 # (players, flor, target, house rule, matches): 2,400 random matches in all, every step of each
 # checked (on a slow 2-core machine the 4,600 this ran before took three of the suite's twelve
@@ -47,11 +51,67 @@ def choose(rng: random.Random, legal: list[Action], patient: bool) -> Action:
     return rng.choices(legal, weights)[0]
 
 
-def round_trip(state: MatchState) -> MatchState:
-    return MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
+class FinishedHandsOnce:
+    """A finished hand's record (`PastHand`) is frozen, so its stored form, that form through
+    JSON and the record read back from it are made once per hand, not again at every step
+    (`MatchState.to_dict` writes every finished hand of the match, `from_dict` reads them all):
+    a record that survives the round trip once survives it at every later step. The rest of
+    the state (the live hand, the scores, the habits, the last deals) is still written, sent
+    through JSON and read whole at every step."""
+
+    def __init__(self) -> None:
+        # Each keyed by the id of what it was made from, which it keeps alive.
+        self.written: dict[int, tuple[PastHand, list[Any]]] = {}
+        self.sent: dict[int, tuple[list[Any], list[Any]]] = {}
+        self.read: dict[int, tuple[Sequence[Any], PastHand]] = {}
+
+    def write(self, past: PastHand) -> list[Any]:
+        found = self.written.get(id(past))
+        if found is None or found[0] is not past:
+            found = self.written[id(past)] = (past, self.to_list(past))
+        return found[1]
+
+    def send(self, entry: list[Any]) -> list[Any]:
+        found = self.sent.get(id(entry))
+        if found is None or found[0] is not entry:
+            found = self.sent[id(entry)] = (entry, json.loads(json.dumps(entry)))
+        return found[1]
+
+    def load(self, data: Sequence[Any]) -> PastHand:
+        found = self.read.get(id(data))
+        if found is None or found[0] is not data:
+            found = self.read[id(data)] = (data, self.from_list(data))
+        return found[1]
+
+    def round_trip(self, stored: dict[str, Any]) -> MatchState:
+        """The state a stored form (through JSON, as the database keeps it) loads as."""
+        data = json.loads(json.dumps({k: v for k, v in stored.items() if k != "past"}))
+        data["past"] = [self.send(entry) for entry in stored["past"]]
+        return MatchState.from_dict(data)
+
+    @contextmanager
+    def engaged(self) -> Iterator[FinishedHandsOnce]:
+        self.to_list, self.from_list = PastHand.to_list, PastHand.from_list
+        PastHand.to_list = lambda past: self.write(past)  # type: ignore[method-assign]
+        PastHand.from_list = staticmethod(self.load)  # type: ignore[method-assign,assignment]
+        try:
+            yield self
+        finally:
+            PastHand.to_list = self.to_list  # type: ignore[method-assign]
+            PastHand.from_list = staticmethod(self.from_list)  # type: ignore[method-assign]
 
 
 def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
+    with FinishedHandsOnce().engaged() as once:
+        _play_checked(config, seed, deep, once.round_trip)
+
+
+def _play_checked(
+    config: MatchConfig,
+    seed: int,
+    deep: bool,
+    round_trip: Callable[[dict[str, Any]], MatchState],
+) -> None:
     rng = random.Random(seed)
     state = new_match(config)
     log: list[AnyAction] = []
@@ -84,12 +144,13 @@ def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
             assert state.to_dict() == snapshots[-1]
             if deep:  # every listed action applies, each on its own copy
                 for each in legal:
-                    round_trip(state).apply(each)
+                    round_trip(snapshots[-1]).apply(each)
             # the public menu offers everything a seat may really do, bar flor holders' secrets
             public = set(state.public_actions())
             assert all(a in public for a in legal)
             action = choose(rng, legal, patient=seed % 2 == 0)
-        copy = round_trip(state)
+        # (the state's stored form is snapshots[-1]: nothing has changed it since it was made)
+        copy = round_trip(snapshots[-1])
         assert copy.to_dict() == snapshots[-1]
         assert copy.legal_actions() == state.legal_actions()
         assert copy.recent_hands == state.recent_hands  # the hands a front end still tells

@@ -1,5 +1,9 @@
 """The web table under test: the local try-out served in this process, and Debian's Chromium
-driven by Playwright (its own browser download is never used)."""
+driven by Playwright (its own browser download is never used).
+
+One Chromium per test process, a fresh browser context per test: a browser's objects belong to
+the event loop that launched it, so a test using `browser` (and its other async fixtures) runs
+on the process's session loop instead of a loop of its own."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, async_playwright
 
 from bot.config import Settings
@@ -49,7 +54,20 @@ async def local_url(tmp_path: Path) -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+def _function_scoped_runner(
+    _function_scoped_runner: asyncio.Runner, request: pytest.FixtureRequest
+) -> asyncio.Runner:
+    """pytest-asyncio's runner of a test's loop: the session's for a test with a browser (the
+    browser was launched on it), a loop of the test's own otherwise."""
+    if "browser" in request.node.fixturenames:
+        runner: asyncio.Runner = request.getfixturevalue("_session_scoped_runner")
+        return runner
+    return _function_scoped_runner
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def chromium() -> AsyncIterator[Browser]:
+    """Chromium, launched once per test process."""
     if not HAVE_CHROMIUM:
         raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install chromium (see .ci/run)")
     async with async_playwright() as p:
@@ -58,3 +76,12 @@ async def browser() -> AsyncIterator[Browser]:
             yield launched
         finally:
             await launched.close()
+
+
+@pytest.fixture
+async def browser(chromium: Browser) -> AsyncIterator[Browser]:
+    """The process's Chromium; whatever contexts (windows, cookies, storage) a test opens are
+    closed after it, so the next test starts from none."""
+    yield chromium
+    for context in list(chromium.contexts):
+        await context.close()
