@@ -110,7 +110,8 @@ async def test_kill_9_mid_swiss_and_start_again(fake: FakeTelegram, tmp_path: Pa
     names = ["Ana", "Beto", "Caro", "Dani", "Eva"]
     users = [FakeUser(fake, 31 + i, name) for i, name in enumerate(names)]
     fake.started.update(u.id for u in users)
-    bot = await start_bot(fake, tmp_path)
+    bots = Bots(fake, tmp_path)
+    bot = await bots.start()
     kills = taps = 0
     try:
         users[0].send(GROUP, "/torneo suizo 2 15")
@@ -132,7 +133,7 @@ async def test_kill_9_mid_swiss_and_start_again(fake: FakeTelegram, tmp_path: Pa
                 bot.kill()
                 await bot.wait()
                 kills += 1
-                bot = await start_bot(fake, tmp_path)
+                bot = await bots.start()
                 await quiet(fake, database)
             else:
                 await user.answer_of(query, within=60)
@@ -140,6 +141,7 @@ async def test_kill_9_mid_swiss_and_start_again(fake: FakeTelegram, tmp_path: Pa
     finally:
         bot.kill()
         await bot.wait()
+        await bots.close()
     assert kills >= 3, kills
     status, data = found  # type: ignore[misc]
     assert status == "finished" and data["champion"] is not None
