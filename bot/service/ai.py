@@ -97,6 +97,17 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
+def spawn_pool(workers: int, initializer: Callable[[int], None] = _watch_parent) -> Executor:
+    """Processes that think off the event loop (the players', the hints', the reviews'), each
+    started afresh ("spawn": nothing of the bot's state is forked) and gone with the bot."""
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=initializer,
+        initargs=(os.getpid(),),
+    )
+
+
 def _hint_worker(parent: int) -> None:
     """In the hints' process: leave with the bot, and yield the CPU to everything else (the
     computer players' moves first: hints take what is left)."""
@@ -271,12 +282,7 @@ class AiPlayers:
         if self.workers <= 0:
             return None  # decisions run in a thread (tests, tiny machines)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = spawn_pool(self.workers)
         return self._pool
 
     def _hint_executor(self) -> Executor:
@@ -286,12 +292,7 @@ class AiPlayers:
             if self.workers <= 0:
                 self._hint_pool = ThreadPoolExecutor(1, thread_name_prefix="hints")
             else:
-                self._hint_pool = ProcessPoolExecutor(
-                    1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_hint_worker,
-                    initargs=(os.getpid(),),
-                )
+                self._hint_pool = spawn_pool(1, _hint_worker)
         return self._hint_pool
 
     async def start(self) -> None:

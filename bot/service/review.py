@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from bot import codec
@@ -23,6 +20,7 @@ from bot.ai.review import Review, lessons, review
 from bot.game import AnyAction, MatchConfig, parse_any
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
+from bot.service.ai import spawn_pool
 from bot.service.changes import Refusal
 from bot.service.history import History
 from bot.storage.reviews import ReviewStore
@@ -36,17 +34,6 @@ def compute(config: MatchConfig, codes: Sequence[str], seat: int, table_id: int)
     """The review of `seat` in the match of the action log `codes`, as JSON (in the pool)."""
     actions: list[AnyAction] = [parse_any(code) for code in codes]
     return codec.dumps(review(config, actions, seat, table_id).to_json())
-
-
-def _watch_parent(parent: int) -> None:
-    """In the review's process: leave when the bot is gone."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 class Reviews:
@@ -123,12 +110,7 @@ class Reviews:
         if self.workers <= 0:
             return None
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = spawn_pool(self.workers)
         return self._pool
 
     async def _run(

@@ -41,16 +41,25 @@ def tourney_state(database: Path) -> tuple[str, dict[str, object]] | None:
     return (row[0], json.loads(row[1])) if row else None
 
 
-async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_path: Path) -> None:
-    rng = random.Random(5)
+async def run_with_kills(
+    fake: FakeTelegram,
+    tmp_path: Path,
+    users: list[FakeUser],
+    command: str,
+    seed: int,
+    most_taps: int,
+) -> tuple[int, int, tuple[str, dict[str, object]] | None]:
+    """`command` opens a tournament in the group, `users` sign up and the first starts it; then
+    they tap at random until it is over, the bot SIGKILLed at 5% of the taps and started again.
+    The kills, the taps and the tournament's last stored state."""
+    rng = random.Random(seed)
     database = tmp_path / "kill.db"
-    users = [FakeUser(fake, 11 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
     fake.started.update(u.id for u in users)
     bots = Bots(fake, tmp_path)
     bot = await bots.start()
     kills = taps = 0
     try:
-        users[0].send(GROUP, "/torneo 15")
+        users[0].send(GROUP, command)
         await quiet(fake, database)
         message = next(m for m in reversed(fake.live(GROUP)) if "Torneo #" in m.text)
         for user in users:
@@ -64,7 +73,7 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
             user, hand = rng.choice(options)
             query = tap_something(rng, user, hand)
             taps += 1
-            assert taps < 3000
+            assert taps < most_taps
             if rng.random() < 0.05:
                 bot.kill()
                 await bot.wait()
@@ -78,6 +87,13 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
         bot.kill()
         await bot.wait()
         await bots.close()
+    return kills, taps, found
+
+
+async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "kill.db"
+    users = [FakeUser(fake, 11 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+    kills, taps, found = await run_with_kills(fake, tmp_path, users, "/torneo 15", 5, 3000)
     assert kills >= 5, kills
     status, data = found  # type: ignore[misc]
     assert status == "finished" and data["champion"] is not None
@@ -105,43 +121,10 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
 async def test_kill_9_mid_swiss_and_start_again(fake: FakeTelegram, tmp_path: Path) -> None:
     """A Swiss of five over two rounds, killed at random moments: each round paired once (its
     bye given once), each result counted once, the second round opened after the first."""
-    rng = random.Random(8)
     database = tmp_path / "kill.db"
     names = ["Ana", "Beto", "Caro", "Dani", "Eva"]
     users = [FakeUser(fake, 31 + i, name) for i, name in enumerate(names)]
-    fake.started.update(u.id for u in users)
-    bots = Bots(fake, tmp_path)
-    bot = await bots.start()
-    kills = taps = 0
-    try:
-        users[0].send(GROUP, "/torneo suizo 2 15")
-        await quiet(fake, database)
-        message = next(m for m in reversed(fake.live(GROUP)) if "Torneo #" in m.text)
-        for user in users:
-            await user.tap(GROUP, message.message_id, "✋ Anotarme", within=60)
-            await quiet(fake, database)
-        await users[0].tap(GROUP, message.message_id, "▶️ Empezar", within=60)
-        await quiet(fake, database)
-        while (found := tourney_state(database)) is not None and found[0] == "running":
-            options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
-            assert options, "the tournament waits on nobody"
-            user, hand = rng.choice(options)
-            query = tap_something(rng, user, hand)
-            taps += 1
-            assert taps < 4000
-            if rng.random() < 0.05:
-                bot.kill()
-                await bot.wait()
-                kills += 1
-                bot = await bots.start()
-                await quiet(fake, database)
-            else:
-                await user.answer_of(query, within=60)
-                await said(database)
-    finally:
-        bot.kill()
-        await bot.wait()
-        await bots.close()
+    kills, taps, found = await run_with_kills(fake, tmp_path, users, "/torneo suizo 2 15", 8, 4000)
     assert kills >= 3, kills
     status, data = found  # type: ignore[misc]
     assert status == "finished" and data["champion"] is not None
