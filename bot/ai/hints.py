@@ -19,6 +19,7 @@ chance measured for it (fitted on some deals, checked on others).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from bisect import bisect_right
@@ -26,6 +27,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.ai import personas
 from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
 from bot.game.actions import ENVIDO_CHANTS, Action, ActionKind
@@ -56,11 +58,49 @@ class Hint:
     probe: Action  # the move the chance is of (the action, or the one a refusal turns down)
     envido: int  # the seat's envido (for the words)
     worlds: int  # how many worlds the chance stands on
+    known: Known | None = None  # what the match has shown of the rivals the chance is against
+    low: float | None = None  # where the rivals are not known yet: the chance's range
+    high: float | None = None
 
     @property
     def tenths(self) -> int | None:
         """The chance in tenths, as told ("8 de cada 10")."""
         return None if self.chance is None else round(self.chance * 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the match (and the rivals memory) has shown of the asking seat's rivals, from the
+    persona belief difícil keeps of each (`bot.ai.personas`), averaged over the rival seats."""
+
+    sound: float  # how likely they play like the sound player (our normal level)
+    settled: float  # how far the belief has come from knowing nothing (0) to certainty (1)
+    hands: int  # hands of theirs the match has shown (earlier matches not counted)
+
+
+def _settled(belief: personas.Belief) -> float:
+    """1 minus the belief's entropy over that of the first hand's, averaged over the groups
+    of habits and the sound player's share (0: a stranger; 1: one candidate left)."""
+    out = []
+    for weights in belief.groups:
+        most = math.log(len(weights))
+        left = -sum(q * math.log(q) for q in weights if q > 0)
+        out.append(1 - left / most if most > 0 else 1.0)
+    p = belief.sound
+    left = -sum(q * math.log(q) for q in (p, 1 - p) if q > 0)
+    out.append(1 - left / math.log(2))
+    return sum(out) / len(out)
+
+
+def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
+    """What the match has shown of the rivals whose `beliefs` are given (all of the public
+    record: nothing a seat could not see)."""
+    if not beliefs:
+        return Known(personas.SOUND_PRIOR, 0.0, len(obs.past))
+    values = list(beliefs.values())
+    sound = sum(b.sound for b in values) / len(values)
+    settled = sum(_settled(b) for b in values) / len(values)
+    return Known(sound, settled, len(obs.past))
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
@@ -113,9 +153,11 @@ def advise(
     probe = probe_of(obs, action)
     if topic is Topic.NONE:
         return Hint(action, topic, None, None, probe, envido, 0)
-    raw, count = _share(obs, topic, probe, signs, random.Random(f"hint:{seed}"), budget, worlds)
+    raw, count, known = _share(
+        obs, topic, probe, signs, random.Random(f"hint:{seed}"), budget, worlds
+    )
     chance = calibrated(topic, raw) if raw is not None else None
-    return Hint(action, topic, chance, raw, probe, envido, count)
+    return Hint(action, topic, chance, raw, probe, envido, count, known)
 
 
 def _share(
@@ -126,12 +168,13 @@ def _share(
     rng: random.Random,
     budget: float | None,
     worlds: int,
-) -> tuple[float | None, int]:
+) -> tuple[float | None, int, Known]:
     assert obs.seat is not None
     budget = BUDGET if budget is None else budget
     started = time.perf_counter()
     side = side_of(obs.seat)
     sampler = Sampler(obs, signs, rng)
+    known = known_of(obs, sampler.beliefs)
     against = facing(sampler.rivals)
     edge = edge_of(obs)
     won = total = 0.0
@@ -158,8 +201,8 @@ def _share(
         if spent + 2 * spent / (index + 1) > budget:
             break
     if total <= 0 or count < FLOOR:
-        return None, count
-    return won / total, count
+        return None, count, known
+    return won / total, count, known
 
 
 # -- calibration -------------------------------------------------------------------------------
@@ -184,6 +227,12 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
         (0.982, 0.938), (1.0, 1.0),
     ),
 }  # fmt: skip
+
+
+def stated(topic: str, raw: float, known: Known) -> tuple[float, float | None, float | None]:
+    """The chance told for a raw share (`topic`: envido, hand, or refusal), and its range
+    where the rivals are not known yet (None, None otherwise)."""
+    return calibrated(Topic.ENVIDO if topic == "envido" else Topic.HAND, raw), None, None
 
 
 def calibrated(topic: Topic, raw: float) -> float:
