@@ -515,15 +515,35 @@ def calibration_check(paths: list[str]) -> None:
     (`hints.stated_chance` of each row's raw share and what was known of the rival)."""
     import orjson
 
-    rows = [orjson.loads(line) for p in paths for line in open(p, "rb") if line.strip()]
+    rows = [orjson.loads(line) for p in paths for line in Path(p).read_bytes().splitlines()
+            if line.strip()]  # fmt: skip
     for r in rows:
         r["was"] = r["stated"]
-        r["stated"] = hints.stated(str(r["topic"]), r["raw"], hints.Known(
-            r["sound"], r["settled"], r["hands"]))[0]  # fmt: skip
+        known = hints.Known(r["sound"], r["settled"], r["hands"])
+        r["stated"], r["low"], r["high"] = hints.stated(str(r["topic"]), r["raw"], known,
+                                                        r["edge"])  # fmt: skip
     print("before (as the rows were stated):")
     report(rows, "was")
     print("\nnow:")
     report(rows)
+    ranged(rows)
+
+
+def ranged(rows: list[Row]) -> None:
+    """The hints told as a range (rivals not known yet), by rival: the range on average, and
+    what happened; and how often what happened was inside the range, tenth by tenth of it."""
+    told = [r for r in rows if r.get("low") is not None and r["topic"] != "envido"]
+    if not told:
+        return
+    print("\n| rival | hints told as a range | mean low | mean chance | mean high | happened |")
+    print("|---|---|---|---|---|---|")
+    for rival in dict.fromkeys(str(r["rival"]) for r in told):
+        cell = [r for r in told if r["rival"] == rival]
+        low, high = (sum(float(r[k]) for r in cell) / len(cell) for k in ("low", "high"))  # type: ignore[arg-type]
+        said = sum(float(r["stated"]) for r in cell) / len(cell)  # type: ignore[arg-type]
+        mean, half = clustered(cell)
+        print(f"| {rival} | {len(cell)} | {low:.1%} | {said:.1%} | {high:.1%} | "
+              f"{mean:.1%} ± {half:.1%} |")  # fmt: skip
 
 
 def hint_times(matches: int, seed: int) -> None:

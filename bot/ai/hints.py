@@ -67,6 +67,15 @@ class Hint:
         """The chance in tenths, as told ("8 de cada 10")."""
         return None if self.chance is None else round(self.chance * 10)
 
+    @property
+    def span(self) -> tuple[int, int] | None:
+        """Where the rivals are not known yet, the chance's range in tenths, as told ("3 a 5
+        de cada 10"); None when one number is told."""
+        if self.low is None or self.high is None or self.chance is None:
+            return None
+        low, high = round(self.low * 10), round(self.high * 10)
+        return None if low >= high else (low, high)
+
 
 @dataclass(frozen=True, slots=True)
 class Known:
@@ -142,22 +151,26 @@ def advise(
     signs: Collection[str] = (),
     budget: float | None = None,
     worlds: int = WORLDS,
+    priors: dict[int, personas.Belief] | None = None,
 ) -> Hint:
-    """The hint for the seat of `obs` (which must have a legal action)."""
+    """The hint for the seat of `obs` (which must have a legal action); `priors`, what the
+    rivals memory keeps of the rivals' seats (as difícil at that table starts from)."""
     if obs.seat is None or not obs.actions:
         raise ValueError("nothing to advise: the seat has no legal action")
     signs = tuple(s for s in dict.fromkeys(signs) if s in SIGNS)
-    action = play_dificil(obs, random.Random(seed), signs, budget=budget)
+    action = play_dificil(obs, random.Random(seed), signs, budget=budget, priors=priors)
     envido = envido_value(obs.dealt) if obs.dealt else 0
     topic = topic_of(obs, action)
     probe = probe_of(obs, action)
     if topic is Topic.NONE:
         return Hint(action, topic, None, None, probe, envido, 0)
-    raw, count, known = _share(
-        obs, topic, probe, signs, random.Random(f"hint:{seed}"), budget, worlds
-    )
-    chance = calibrated(topic, raw) if raw is not None else None
-    return Hint(action, topic, chance, raw, probe, envido, count, known)
+    rng = random.Random(f"hint:{seed}")
+    raw, count, known = _share(obs, topic, probe, signs, rng, budget, worlds, priors)
+    if raw is None:
+        return Hint(action, topic, None, None, probe, envido, count, known)
+    kind = topic.value if probe == action else "refusal"
+    chance, low, high = stated(kind, raw, known, edge_of(obs))
+    return Hint(action, topic, chance, raw, probe, envido, count, known, low, high)
 
 
 def _share(
@@ -168,12 +181,13 @@ def _share(
     rng: random.Random,
     budget: float | None,
     worlds: int,
+    priors: dict[int, personas.Belief] | None = None,
 ) -> tuple[float | None, int, Known]:
     assert obs.seat is not None
     budget = BUDGET if budget is None else budget
     started = time.perf_counter()
     side = side_of(obs.seat)
-    sampler = Sampler(obs, signs, rng)
+    sampler = Sampler(obs, signs, rng, priors=priors)
     known = known_of(obs, sampler.beliefs)
     against = facing(sampler.rivals)
     edge = edge_of(obs)
@@ -229,10 +243,54 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 }  # fmt: skip
 
 
-def stated(topic: str, raw: float, known: Known) -> tuple[float, float | None, float | None]:
-    """The chance told for a raw share (`topic`: envido, hand, or refusal), and its range
-    where the rivals are not known yet (None, None otherwise)."""
-    return calibrated(Topic.ENVIDO if topic == "envido" else Topic.HAND, raw), None, None
+# -- the chance against the rival at the table -------------------------------------------------
+# The hand's chance as it happened against each rival, from `python bench/ai.py --calibration
+# --rivals ...`: the worlds' share (its logit), the score so far (`search.edge_of`: a side
+# that outplays its rivals wins more hands than the playouts, whose rivals play as well as
+# difícil imagines them, say) and how likely the rivals play like the sound player (one who
+# does is as good as the playouts' side, one with habits is not): logit(chance) = a + b
+# logit(raw) + c logit(edge) + d sound, by what the chance is of (a hand played, or the one a
+# refusal turns down). Fitted on some styles, checked on others (docs/computer-players.md).
+RECKONING: dict[str, tuple[float, float, float, float]] = {
+    "hand": (0.0, 1.0, 0.0, 0.0),
+    "refusal": (0.0, 1.0, 0.0, 0.0),
+}
+KNOWN_HANDS = 4  # hands of a rival before its chance is told as one number
+KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered from other matches)
+# What a stranger may turn out to be, as far as the reckoning reads them: the score's edge and
+# the sound player's share, at their ends (the range told is the chance at those ends).
+STRANGER_EDGE = (0.45, 0.7)
+STRANGER_SOUND = (0.05, 0.95)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 0.005), 0.995)
+    return math.log(p / (1 - p))
+
+
+def _reckon(topic: str, raw: float, edge: float, sound: float) -> float:
+    a, b, c, d = RECKONING[topic]
+    x = a + b * _logit(raw) + c * _logit(edge) + d * sound
+    return 1 / (1 + math.exp(-min(max(x, -30.0), 30.0)))
+
+
+def stated(
+    topic: str, raw: float, known: Known, edge: float = 0.6
+) -> tuple[float, float | None, float | None]:
+    """The chance told for a raw share (`topic`: envido, hand, or refusal: the hand a refusal
+    turns down), against rivals of whom the match has shown `known`, with the score's `edge`;
+    and, where the rivals are not known yet, the range the chance may be in (else None, None)."""
+    if topic == "envido":  # (the deal's truth: it holds against anyone, measured)
+        return calibrated(Topic.ENVIDO, raw), None, None
+    chance = _reckon(topic, raw, edge, known.sound)
+    if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
+        return chance, None, None
+    ends = [_reckon(topic, raw, e, s) for e in STRANGER_EDGE for s in STRANGER_SOUND]
+    # (the nearer the rivals are to known, the narrower: a hand shown narrows it a quarter)
+    near = known.hands / KNOWN_HANDS
+    low = min(ends) + (chance - min(ends)) * near
+    high = max(ends) - (max(ends) - chance) * near
+    return chance, min(low, chance), max(high, chance)
 
 
 def calibrated(topic: Topic, raw: float) -> float:

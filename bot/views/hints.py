@@ -27,6 +27,15 @@ def odds_text(t: Translator, tenths: int) -> str:
     return t("hint.odds", count=tenths)
 
 
+def range_text(t: Translator, low: int, high: int, team: bool = False) -> str:
+    """ "3 a 5 de cada 10, contra alguien que no conocés todavía": where the rivals are not
+    known yet, the chance is a range (in tenths), said to be one."""
+    low, high = min(max(low, 1), 9), min(max(high, 1), 9)
+    if low >= high:
+        return odds_text(t, low)
+    return t("hint.odds_range_team" if team else "hint.odds_range", low=low, high=high)
+
+
 def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
     """One or two lines for the asker alone (an alert over their hand); with partners
     (`team`), the envido and the hand are their side's ("ganan", "de ustedes")."""
@@ -36,6 +45,9 @@ def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
     if tenths is None or hint.topic is Topic.NONE:
         return t("hint.just", move=move)
     odds = odds_text(t, tenths)
+    span = hint.span
+    if span is not None and hint.topic is Topic.HAND:
+        odds = range_text(t, *span, team=team)
     if hint.topic is Topic.ENVIDO:
         return t(f"hint.envido{plural}", move=move, envido=hint.envido, odds=odds)
     if hint.probe != hint.action:  # a truco refused, the mazo: the chance it turns down
