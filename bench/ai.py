@@ -411,6 +411,10 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
                 "sound": known.sound if known else None,
                 "settled": known.settled if known else None,
                 "hands": known.hands if known else None, "edge": search.edge_of(obs),
+                "wants": known.wants if known else None,
+                "chants": known.chants if known else None,
+                "runs": known.runs if known else None,
+                "scores": list(obs.start_scores),
                 "low": hint.low, "high": hint.high,
             }  # fmt: skip
             if hint.topic is hints.Topic.ENVIDO:
@@ -519,7 +523,8 @@ def calibration_check(paths: list[str]) -> None:
             if line.strip()]  # fmt: skip
     for r in rows:
         r["was"] = r["stated"]
-        known = hints.Known(r["sound"], r["settled"], r["hands"])
+        habits = {k: r[k] for k in ("wants", "chants", "runs") if r.get(k) is not None}
+        known = hints.Known(r["sound"], r["settled"], r["hands"], **habits)
         r["stated"], r["low"], r["high"] = hints.stated(str(r["topic"]), r["raw"], known,
                                                         r["edge"])  # fmt: skip
     print("before (as the rows were stated):")

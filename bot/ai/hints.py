@@ -23,7 +23,7 @@ import math
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -85,6 +85,9 @@ class Known:
     sound: float  # how likely they play like the sound player (our normal level)
     settled: float  # how far the belief has come from knowing nothing (0) to certainty (1)
     hands: int  # hands of theirs the match has shown (earlier matches not counted)
+    wants: float = 0.5  # how often they want a truco with a middling hand (as a persona)
+    chants: float = 0.22  # how often they chant one with a poor hand (bluffs, as a persona)
+    runs: float = 0.38  # how often they go to the mazo with a poor hand (as a persona)
 
 
 def _settled(belief: personas.Belief) -> float:
@@ -101,6 +104,19 @@ def _settled(belief: personas.Belief) -> float:
     return sum(out) / len(out)
 
 
+# The habits the chance reads of a persona belief: a yes of one group at a fixed hand
+HABITS = (
+    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.5, 1, True, 0.5)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.35, 1, True, 0.35)),
+    (personas.Group.CARDS, personas.Step(personas.MZ, 0.3, 1, True)),
+)
+
+
+def _habit(belief: personas.Belief, group: personas.Group, step: personas.Step) -> float:
+    chances = personas.column(step)
+    return sum(q * c for q, c in zip(belief.groups[group], chances, strict=True))
+
+
 def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
     """What the match has shown of the rivals whose `beliefs` are given (all of the public
     record: nothing a seat could not see)."""
@@ -109,7 +125,10 @@ def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
     values = list(beliefs.values())
     sound = sum(b.sound for b in values) / len(values)
     settled = sum(_settled(b) for b in values) / len(values)
-    return Known(sound, settled, len(obs.past))
+    wants, chants, runs = (
+        sum(_habit(b, group, step) for b in values) / len(values) for group, step in HABITS
+    )
+    return Known(sound, settled, len(obs.past), wants, chants, runs)
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
@@ -245,22 +264,26 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 
 # -- the chance against the rival at the table -------------------------------------------------
 # The hand's chance as it happened against each rival, from `python bench/ai.py --calibration
-# --rivals ...`: the worlds' share (its logit), the score so far (`search.edge_of`: a side
-# that outplays its rivals wins more hands than the playouts, whose rivals play as well as
-# difícil imagines them, say) and how likely the rivals play like the sound player (one who
-# does is as good as the playouts' side, one with habits is not): logit(chance) = a + b
-# logit(raw) + c logit(edge) + d sound, by what the chance is of (a hand played, or the one a
-# refusal turns down). Fitted on some styles, checked on others (docs/computer-players.md).
-RECKONING: dict[str, tuple[float, float, float, float]] = {
-    "hand": (0.0, 1.0, 0.0, 0.0),
-    "refusal": (0.0, 1.0, 0.0, 0.0),
+# --rivals ...`: logit(chance) = the coefficients times (1, logit of the worlds' share, logit
+# of the score's edge, the rivals' sound-player share, how often they want a middling truco,
+# bluff one, run with a poor hand), by what the chance is of (a hand played, or the one a
+# refusal turns down). The worlds' rivals play as well as difícil imagines them; a rival who
+# folds what it should want, or wants what it should fold, gives hands away the worlds do
+# not, and the score shows a side that outplays its rivals. Fitted on some styles, checked
+# on others (docs/computer-players.md).
+RECKONING: dict[str, tuple[float, ...]] = {
+    "hand": (0.651, 0.875, 0.279, -0.850, 0.0, 0.0, 0.0),
+    "refusal": (0.324, 0.702, -0.016, -0.590, 0.0, 0.0, 0.0),
 }
 KNOWN_HANDS = 4  # hands of a rival before its chance is told as one number
 KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered from other matches)
-# What a stranger may turn out to be, as far as the reckoning reads them: the score's edge and
-# the sound player's share, at their ends (the range told is the chance at those ends).
-STRANGER_EDGE = (0.45, 0.7)
-STRANGER_SOUND = (0.05, 0.95)
+# What a stranger may turn out to be, as the reckoning reads rivals: (edge, sound, wants,
+# chants, runs) of the styles it was fitted on, late in their matches. The range told at the
+# first hand is the chance against the least and the most favourable of them.
+STRANGERS: tuple[tuple[float, float, float, float, float], ...] = (
+    (0.57, 0.95, 0.5, 0.22, 0.38),  # normal
+    (0.66, 0.03, 0.5, 0.22, 0.38),  # tight
+)
 
 
 def _logit(p: float) -> float:
@@ -268,9 +291,9 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _reckon(topic: str, raw: float, edge: float, sound: float) -> float:
-    a, b, c, d = RECKONING[topic]
-    x = a + b * _logit(raw) + c * _logit(edge) + d * sound
+def _reckon(topic: str, raw: float, edge: float, reads: Sequence[float]) -> float:
+    terms = (1.0, _logit(raw), _logit(edge), *reads)
+    x = sum(c * t for c, t in zip(RECKONING[topic], terms, strict=True))
     return 1 / (1 + math.exp(-min(max(x, -30.0), 30.0)))
 
 
@@ -282,11 +305,12 @@ def stated(
     and, where the rivals are not known yet, the range the chance may be in (else None, None)."""
     if topic == "envido":  # (the deal's truth: it holds against anyone, measured)
         return calibrated(Topic.ENVIDO, raw), None, None
-    chance = _reckon(topic, raw, edge, known.sound)
+    reads = (known.sound, known.wants, known.chants, known.runs)
+    chance = _reckon(topic, raw, edge, reads)
     if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
         return chance, None, None
-    ends = [_reckon(topic, raw, e, s) for e in STRANGER_EDGE for s in STRANGER_SOUND]
-    # (the nearer the rivals are to known, the narrower: a hand shown narrows it a quarter)
+    ends = [_reckon(topic, raw, e, rest) for e, *rest in STRANGERS]
+    # (each hand shown narrows it: after KNOWN_HANDS of them, one number)
     near = known.hands / KNOWN_HANDS
     low = min(ends) + (chance - min(ends)) * near
     high = max(ends) - (max(ends) - chance) * near
