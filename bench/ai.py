@@ -34,6 +34,7 @@ import math
 import random
 import sys
 import time
+from bisect import bisect_right
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -411,9 +412,6 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
                 "sound": known.sound if known else None,
                 "settled": known.settled if known else None,
                 "hands": known.hands if known else None, "edge": search.edge_of(obs),
-                "wants": known.wants if known else None,
-                "chants": known.chants if known else None,
-                "runs": known.runs if known else None,
                 "scores": list(obs.start_scores),
                 "low": hint.low, "high": hint.high,
             }  # fmt: skip
@@ -502,32 +500,52 @@ def calibration(
 def report(rows: list[Row], stated: str = "stated") -> None:
     """Per rival and topic, the calibration table; and the worst cell of them all."""
     worst: list[tuple[float, str, str]] = []
-    for rival in dict.fromkeys(str(r["rival"]) for r in rows):
+    for rival in [*dict.fromkeys(str(r["rival"]) for r in rows), "all"]:
         for topic in ("envido", "hand", "refusal"):
-            chosen = [r for r in rows if r["rival"] == rival and r["topic"] == topic]
+            chosen = [r for r in rows if rival in ("all", r["rival"]) and r["topic"] == topic]
             if not chosen:
                 continue
             print(f"\n{rival}, {topic}: {len(chosen)} hints")
-            worst.append((calibration_table(chosen, stated), rival, topic))
+            cell = calibration_table(chosen, stated)
+            if rival != "all":  # (each rival apart: the target is per opponent)
+                worst.append((cell, rival, topic))
     if worst:
         w, rival, topic = max(worst)
         print(f"\nworst tenth of 100 hints or more: {w:.1f} points ({rival}, {topic})")
 
 
+# The hand's calibration map hints.py stated with before the chance was reckoned against the
+# rival (commit 8f39e1f): the "before" of `calibration_check`, whatever code kept the rows.
+BEFORE_HAND = (
+    (0.0, 0.0), (0.034, 0.022), (0.147, 0.090), (0.250, 0.182), (0.350, 0.252),
+    (0.450, 0.315), (0.548, 0.453), (0.649, 0.520), (0.751, 0.657), (0.852, 0.760),
+    (0.982, 0.938), (1.0, 1.0),
+)  # fmt: skip
+
+
+def before(topic: str, raw: float) -> float:
+    if topic == "envido":  # (its map did not change)
+        return hints.calibrated(hints.Topic.ENVIDO, raw)
+    xs = [x for x, _ in BEFORE_HAND]
+    i = min(max(bisect_right(xs, raw) - 1, 0), len(BEFORE_HAND) - 2)
+    (x0, y0), (x1, y1) = BEFORE_HAND[i], BEFORE_HAND[i + 1]
+    return y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
+
+
 def calibration_check(paths: list[str]) -> None:
-    """The tables of rows kept by `calibration`, with the chance as hints.py states it now
-    (`hints.stated_chance` of each row's raw share and what was known of the rival)."""
+    """The tables of rows kept by `calibration`: before (the map of BEFORE_HAND) and with the
+    chance as hints.py states it now (`hints.stated` of each row's raw share, what was known
+    of the rival and the score's edge)."""
     import orjson
 
     rows = [orjson.loads(line) for p in paths for line in Path(p).read_bytes().splitlines()
             if line.strip()]  # fmt: skip
     for r in rows:
-        r["was"] = r["stated"]
-        habits = {k: r[k] for k in ("wants", "chants", "runs") if r.get(k) is not None}
-        known = hints.Known(r["sound"], r["settled"], r["hands"], **habits)
+        r["was"] = before(str(r["topic"]), float(r["raw"]))
+        known = hints.Known(r["sound"], r["settled"], r["hands"])
         r["stated"], r["low"], r["high"] = hints.stated(str(r["topic"]), r["raw"], known,
                                                         r["edge"])  # fmt: skip
-    print("before (as the rows were stated):")
+    print("before (the map of BEFORE_HAND):")
     report(rows, "was")
     print("\nnow:")
     report(rows)

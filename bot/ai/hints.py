@@ -12,9 +12,13 @@ seat saw, weighted by how likely they made the rivals' chants):
   a refusal or the mazo, which lose the hand for sure, the chance is the one it turns down:
   that of the hand wanted (or played on with its best card).
 
-Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration`
-compares each stated chance with what happened, and CALIBRATION maps the raw share to the
-chance measured for it (fitted on some deals, checked on others).
+Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration
+--rivals ...` compares each stated chance with what happened, against each kind of rival
+apart. The envido's share is mapped to the chance measured for it (CALIBRATION: the deal's
+truth, the same against anyone). The hand's is reckoned against the rival at the table
+(RECKONING): what the match, and the rivals memory, has shown of them (`Known`, from the
+persona belief difícil keeps) and the score so far; against rivals not known yet the hint
+says so, with the range the chance may be in (`Hint.span`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import math
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -85,9 +89,6 @@ class Known:
     sound: float  # how likely they play like the sound player (our normal level)
     settled: float  # how far the belief has come from knowing nothing (0) to certainty (1)
     hands: int  # hands of theirs the match has shown (earlier matches not counted)
-    wants: float = 0.5  # how often they want a truco with a middling hand (as a persona)
-    chants: float = 0.22  # how often they chant one with a poor hand (bluffs, as a persona)
-    runs: float = 0.38  # how often they go to the mazo with a poor hand (as a persona)
 
 
 def _settled(belief: personas.Belief) -> float:
@@ -104,19 +105,6 @@ def _settled(belief: personas.Belief) -> float:
     return sum(out) / len(out)
 
 
-# The habits the chance reads of a persona belief: a yes of one group at a fixed hand
-HABITS = (
-    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.5, 1, True, 0.5)),
-    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.35, 1, True, 0.35)),
-    (personas.Group.CARDS, personas.Step(personas.MZ, 0.3, 1, True)),
-)
-
-
-def _habit(belief: personas.Belief, group: personas.Group, step: personas.Step) -> float:
-    chances = personas.column(step)
-    return sum(q * c for q, c in zip(belief.groups[group], chances, strict=True))
-
-
 def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
     """What the match has shown of the rivals whose `beliefs` are given (all of the public
     record: nothing a seat could not see)."""
@@ -125,10 +113,7 @@ def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
     values = list(beliefs.values())
     sound = sum(b.sound for b in values) / len(values)
     settled = sum(_settled(b) for b in values) / len(values)
-    wants, chants, runs = (
-        sum(_habit(b, group, step) for b in values) / len(values) for group, step in HABITS
-    )
-    return Known(sound, settled, len(obs.past), wants, chants, runs)
+    return Known(sound, settled, len(obs.past))
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
@@ -241,7 +226,7 @@ def _share(
 # -- calibration -------------------------------------------------------------------------------
 # (raw share, measured chance) by topic, from `python bench/ai.py --calibration`: a stated
 # chance is the measured one at its raw share (linear between the points). Identity until
-# measured otherwise.
+# measured otherwise. The hand's chance is reckoned against the rival instead (RECKONING).
 CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
     # `--calibration 300 --topic envido`, seeds 1 to 4 (11,789 hints), their fitted points
     # averaged by hints: the worlds overrate a middling envido against a rival who chanted (a
@@ -252,38 +237,27 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
         (0.444, 0.403), (0.548, 0.479), (0.649, 0.603), (0.751, 0.736), (0.851, 0.820),
         (0.968, 0.962), (1.0, 1.0),
     ),
-    # `--calibration 60 --seed 1` (4,445 hints): the playouts' hand goes its side's way about
-    # ten points more often than the real one (its side plays the favourite's game)
-    Topic.HAND: (
-        (0.0, 0.0), (0.034, 0.022), (0.147, 0.090), (0.250, 0.182), (0.350, 0.252),
-        (0.450, 0.315), (0.548, 0.453), (0.649, 0.520), (0.751, 0.657), (0.852, 0.760),
-        (0.982, 0.938), (1.0, 1.0),
-    ),
 }  # fmt: skip
 
 
 # -- the chance against the rival at the table -------------------------------------------------
-# The hand's chance as it happened against each rival, from `python bench/ai.py --calibration
-# --rivals ...`: logit(chance) = the coefficients times (1, logit of the worlds' share, logit
-# of the score's edge, the rivals' sound-player share, how often they want a middling truco,
-# bluff one, run with a poor hand), by what the chance is of (a hand played, or the one a
-# refusal turns down). The worlds' rivals play as well as difícil imagines them; a rival who
-# folds what it should want, or wants what it should fold, gives hands away the worlds do
-# not, and the score shows a side that outplays its rivals. Fitted on some styles, checked
-# on others (docs/computer-players.md).
-RECKONING: dict[str, tuple[float, ...]] = {
-    "hand": (0.651, 0.875, 0.279, -0.850, 0.0, 0.0, 0.0),
-    "refusal": (0.324, 0.702, -0.016, -0.590, 0.0, 0.0, 0.0),
+# logit(chance) = a + b logit(the worlds' share) + c logit(the score's edge) + d s + e s
+# logit(the worlds' share), s how likely the rivals play like the sound player; by what the chance is of (a hand played on, or the one a
+# refusal turns down); from `python bench/ai.py --calibration --rivals ...`, fitted on some
+# rivals and checked on others (docs/computer-players.md). Why these: the worlds' rivals play as
+# well as difícil imagines them, so a rival of habits (a style, a person) gives away hands the
+# worlds do not, while one who plays like our own levels does not; and a side that outplays its
+# rivals shows it in the score.
+RECKONING: dict[str, tuple[float, float, float, float, float]] = {
+    "hand": (0.484, 0.902, 0.354, -0.980, -0.264),
+    "refusal": (0.154, 0.633, 0.147, -1.342, -0.233),
 }
-KNOWN_HANDS = 4  # hands of a rival before its chance is told as one number
+KNOWN_HANDS = 4  # hands of the rivals shown before the chance is told as one number
 KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered from other matches)
-# What a stranger may turn out to be, as the reckoning reads rivals: (edge, sound, wants,
-# chants, runs) of the styles it was fitted on, late in their matches. The range told at the
-# first hand is the chance against the least and the most favourable of them.
-STRANGERS: tuple[tuple[float, float, float, float, float], ...] = (
-    (0.57, 0.95, 0.5, 0.22, 0.38),  # normal
-    (0.66, 0.03, 0.5, 0.22, 0.38),  # tight
-)
+# What a stranger may turn out to be, as the reckoning reads rivals: (edge, sound) of the rivals
+# it was fitted on, late in their matches. The range told at the first hand is the chance
+# against the least and the most favourable of them.
+STRANGERS: tuple[tuple[float, float], ...] = ((0.58, 0.95), (0.65, 0.03))
 
 
 def _logit(p: float) -> float:
@@ -291,9 +265,10 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _reckon(topic: str, raw: float, edge: float, reads: Sequence[float]) -> float:
-    terms = (1.0, _logit(raw), _logit(edge), *reads)
-    x = sum(c * t for c, t in zip(RECKONING[topic], terms, strict=True))
+def _reckon(topic: str, raw: float, edge: float, sound: float) -> float:
+    a, b, c, d, e = RECKONING[topic]
+    share = _logit(raw)
+    x = a + b * share + c * _logit(edge) + d * sound + e * sound * share
     return 1 / (1 + math.exp(-min(max(x, -30.0), 30.0)))
 
 
@@ -305,11 +280,10 @@ def stated(
     and, where the rivals are not known yet, the range the chance may be in (else None, None)."""
     if topic == "envido":  # (the deal's truth: it holds against anyone, measured)
         return calibrated(Topic.ENVIDO, raw), None, None
-    reads = (known.sound, known.wants, known.chants, known.runs)
-    chance = _reckon(topic, raw, edge, reads)
+    chance = _reckon(topic, raw, edge, known.sound)
     if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
         return chance, None, None
-    ends = [_reckon(topic, raw, e, rest) for e, *rest in STRANGERS]
+    ends = [_reckon(topic, raw, e, sound) for e, sound in STRANGERS]
     # (each hand shown narrows it: after KNOWN_HANDS of them, one number)
     near = known.hands / KNOWN_HANDS
     low = min(ends) + (chance - min(ends)) * near
