@@ -241,9 +241,9 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 
 
 # -- the chance against the rival at the table -------------------------------------------------
-# logit(chance) = a + b logit(the worlds' share) + c logit(the score's edge) + d s + e s
-# logit(the worlds' share), s how likely the rivals play like the sound player; by what the chance is of (a hand played on, or the one a
-# refusal turns down); from `python bench/ai.py --calibration --rivals ...`, fitted on some
+# logit(chance) = a + b x + c logit(the score's edge) + d s + e s x, with x the logit of the
+# worlds' share and s how likely the rivals play like the sound player; by what the chance is
+# of (a hand played on, or the one a refusal turns down); from `python bench/ai.py --calibration --rivals ...`, fitted on some
 # rivals and checked on others (docs/computer-players.md). Why these: the worlds' rivals play as
 # well as difícil imagines them, so a rival of habits (a style, a person) gives away hands the
 # worlds do not, while one who plays like our own levels does not; and a side that outplays its
