@@ -243,11 +243,12 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 # -- the chance against the rival at the table -------------------------------------------------
 # logit(chance) = a + b x + c logit(the score's edge) + d s + e s x, with x the logit of the
 # worlds' share and s how likely the rivals play like the sound player; by what the chance is
-# of (a hand played on, or the one a refusal turns down); from `python bench/ai.py --calibration --rivals ...`, fitted on some
-# rivals and checked on others (docs/computer-players.md). Why these: the worlds' rivals play as
-# well as difícil imagines them, so a rival of habits (a style, a person) gives away hands the
-# worlds do not, while one who plays like our own levels does not; and a side that outplays its
-# rivals shows it in the score.
+# of (a hand played on, or the one a refusal turns down); from `python bench/ai.py
+# --calibration --rivals ...`, fitted on some rivals and checked on others
+# (docs/computer-players.md). Why these: the worlds' rivals play as well as difícil imagines
+# them, so a rival of habits (a style, a person) gives away hands the worlds do not, while one
+# who plays like our own levels does not; and a side that outplays its rivals shows it in the
+# score.
 RECKONING: dict[str, tuple[float, float, float, float, float]] = {
     "hand": (0.484, 0.902, 0.354, -0.980, -0.264),
     "refusal": (0.154, 0.633, 0.147, -1.342, -0.233),
