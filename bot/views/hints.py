@@ -27,12 +27,13 @@ def odds_text(t: Translator, tenths: int) -> str:
     return t("hint.odds", count=tenths)
 
 
-def range_text(t: Translator, low: int, high: int, team: bool = False) -> str:
+def range_text(t: Translator, low: int, high: int, team: bool = False) -> str | None:
     """ "3 a 5 de cada 10, contra alguien que no conocés todavía": where the rivals are not
-    known yet, the chance is a range (in tenths), said to be one."""
+    known yet, the chance is a range (in tenths), said to be one; None if it is within one
+    way of saying it (all under one in ten, or over nine)."""
     low, high = min(max(low, 1), 9), min(max(high, 1), 9)
     if low >= high:
-        return odds_text(t, low)
+        return None
     return t("hint.odds_range_team" if team else "hint.odds_range", low=low, high=high)
 
 
@@ -47,7 +48,7 @@ def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
     odds = odds_text(t, tenths)
     span = hint.span
     if span is not None and hint.topic is Topic.HAND:
-        odds = range_text(t, *span, team=team)
+        odds = range_text(t, *span, team=team) or odds
     if hint.topic is Topic.ENVIDO:
         return t(f"hint.envido{plural}", move=move, envido=hint.envido, odds=odds)
     if hint.probe != hint.action:  # a truco refused, the mazo: the chance it turns down

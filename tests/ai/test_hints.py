@@ -215,3 +215,5 @@ def test_a_hint_in_the_games_own_words() -> None:
     narrow = Hint(three, Topic.HAND, 0.42, 0.5, three, 20, 100, None, 0.38, 0.44)
     assert hint_text(t, narrow) == f"💡 Tirá el {name}: la mano es tuya 4 de cada 10."
     assert "you don't know yet" in hint_text(translator("en"), stranger)
+    nearly = Hint(quiero, Topic.HAND, 0.97, 0.99, quiero, 20, 100, None, 0.93, 0.99)
+    assert "más de 9 de cada 10" in hint_text(t, nearly)  # (9 to 10 is said as one)
