@@ -284,11 +284,10 @@ def stated(
     chance = _reckon(topic, raw, edge, known.sound)
     if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
         return chance, None, None
+    # (not narrowed toward the chance as hands are shown: in the first hands the chance is a
+    # blend of kinds of rivals, and what happens is near one end, not between)
     ends = [_reckon(topic, raw, e, sound) for e, sound in STRANGERS]
-    # (each hand shown narrows it: after KNOWN_HANDS of them, one number)
-    near = known.hands / KNOWN_HANDS
-    low = min(ends) + (chance - min(ends)) * near
-    high = max(ends) - (max(ends) - chance) * near
+    low, high = min(ends), max(ends)
     return chance, min(low, chance), max(high, chance)
 
 
