@@ -254,7 +254,7 @@ RECKONING: dict[str, tuple[float, float, float, float, float]] = {
     "refusal": (0.154, 0.633, 0.147, -1.342, -0.233),
 }
 KNOWN_HANDS = 4  # hands of the rivals shown before the chance is told as one number
-KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered from other matches)
+KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered, or learned fast)
 # What a stranger may turn out to be, as the reckoning reads rivals: (edge, sound) of the rivals
 # it was fitted on, late in their matches. The range told at the first hand is the chance
 # against the least and the most favourable of them.
