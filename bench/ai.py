@@ -34,6 +34,7 @@ import math
 import random
 import sys
 import time
+from bisect import bisect_right
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -345,44 +346,51 @@ def envido_open(obs: Observation) -> bool:
     return obs.pending is Pending.ENVIDO or any(a.kind in chants for a in obs.actions)
 
 
-def calibration_match(seed: int, topic: str = "") -> list[tuple[str, float, float, int]]:
-    """One match (1v1 on even seeds, 2v2 on odd ones) whose side 0 follows every hint (so
-    plays difícil), its rivals a level by the seed; each hint with a chance gives (topic, raw
-    share, stated chance, what happened: 1 won, 0 lost). The envido's truth is the deal's
-    (who held the best envido); the hand's, how the hand played on ended. A hint that turns a
-    hand down (a truco refused, the mazo) tells the chance of the move it turns down: that
+Row = dict[str, object]  # one hint with a chance, and what happened (see calibration_match)
+
+
+def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
+    """One match whose side 0 follows every hint (so plays difícil), its rivals `rival` (any
+    player of `choose`: a level, a style, `normal~cantor`; by default normal or difícil by the
+    seed), 1v1 on even seeds and 2v2 on odd ones (a style: 1v1 always). Each hint with a chance
+    gives a row: its topic (`envido`; `hand`; `refusal`, a truco refused or the mazo, whose
+    chance is the move turned down), the raw share, the chance stated, what the match had
+    shown of the rivals (`hints.Known`), the hand (rows of a hand are not independent: the
+    intervals cluster by it), and what happened (1 won, 0 lost). The envido's truth is the
+    deal's (who held the best envido); the hand's, how the hand played on ended; a refusal's
     move is played out on a copy of the table by the same players, to the hand's end."""
-    players = 2 if seed % 2 == 0 else 4
-    rival = RIVAL_LEVELS[(seed // 2) % len(RIVAL_LEVELS)]
+    players = 2 if seed % 2 == 0 or rival in STYLES else 4
+    rival = rival or RIVAL_LEVELS[(seed // 2) % len(RIVAL_LEVELS)]
     config = CONFIGS[players]
     state = new_match(config)
-    found: list[tuple[str, float, float, int]] = []
-    waiting: list[tuple[int, str, float, float]] = []  # (hand, topic, raw, chance)
+    found: list[Row] = []
+    waiting: list[tuple[int, Row]] = []  # (hand, row without its outcome)
 
     def move(st: MatchState, seat: int, tag: str) -> Action:
         obs = observe(st, seat)
         if side_of(seat) == 0:
             return decide(obs, "dificil", tag)
-        return decide(obs, rival, tag)
+        return choose(rival, obs, tag)
 
     def settle(events: list[object], st: MatchState) -> None:
         for event in events:
             if type(event).__name__ == "HandEnded":
                 number, winner = event.hand_number, event.winner  # type: ignore[attr-defined]
                 for w in [w for w in waiting if w[0] == number]:
-                    found.append((w[1], w[2], w[3], int(winner == 0)))
+                    found.append({**w[1], "won": int(winner == 0)})
                     waiting.remove(w)
         if st.is_over:
             for w in waiting:
-                found.append((w[1], w[2], w[3], int(st.winner == 0)))
+                found.append({**w[1], "won": int(st.winner == 0)})
             waiting.clear()
 
+    names = ("dificil",) * players if rival not in STYLES else ("dificil", rival)
     while not state.is_over:
         if state.needs_deal:
             state.apply(random_deal(random.Random(f"cal{seed}:{state.hand_number + 1}"), players))
             continue
         seat = state.legal_actions()[0].seat
-        seat = answerer(state, ("dificil",) * players, seat)
+        seat = answerer(state, names, seat)
         tag = f"{seed}:{state.step}:{seat}"
         if side_of(seat) != 0:
             settle(state.apply(move(state, seat, tag)), state)
@@ -396,8 +404,19 @@ def calibration_match(seed: int, topic: str = "") -> list[tuple[str, float, floa
             settle(state.apply(hint.action), state)
             continue
         if hint.raw is not None and hint.chance is not None:
+            known = hint.known
+            kind = hint.topic.value if hint.probe == hint.action else "refusal"
+            row: Row = {
+                "rival": rival, "players": players, "seed": seed, "hand": state.hand_number,
+                "topic": kind, "raw": hint.raw, "stated": hint.chance,
+                "sound": known.sound if known else None,
+                "settled": known.settled if known else None,
+                "hands": known.hands if known else None, "edge": search.edge_of(obs),
+                "scores": list(obs.start_scores),
+                "low": hint.low, "high": hint.high,
+            }  # fmt: skip
             if hint.topic is hints.Topic.ENVIDO:
-                found.append(("envido", hint.raw, hint.chance, int(hints.envido_won(state, 0))))
+                found.append({**row, "won": int(hints.envido_won(state, 0))})
             elif hint.probe != hint.action:  # played out on a copy, to the hand's end
                 branch = state.copy()
                 number = branch.hand_number
@@ -412,60 +431,142 @@ def calibration_match(seed: int, topic: str = "") -> list[tuple[str, float, floa
                     else:
                         who = branch.legal_actions()[0].seat
                         events = branch.apply(move(branch, who, f"b{tag}:{branch.step}"))
-                found.append(("hand", hint.raw, hint.chance, int(won)))
+                found.append({**row, "won": int(won)})
             else:
-                waiting.append((state.hand_number, "hand", hint.raw, hint.chance))
+                waiting.append((state.hand_number, row))
         settle(state.apply(hint.action), state)
     return found
 
 
-def calibration(matches: int, jobs: int, seed: int, topic: str = "") -> None:
-    """The chances hints state against what happened, by tenth of the stated chance; and
-    the calibration points (mean raw share → share won, by topic) to put in
-    `bot/ai/hints.py`'s CALIBRATION, pooled adjacent tenths made monotonic."""
+def clustered(rows: list[Row], key: str = "won") -> tuple[float, float]:
+    """The mean of `key` over rows and the half width of its 95% interval, clustered by hand
+    (the hints of one hand share its cards and its end: they are not independent draws)."""
+    n = len(rows)
+    mean = sum(float(r[key]) for r in rows) / n  # type: ignore[arg-type]
+    by: dict[tuple[object, ...], float] = {}
+    for r in rows:
+        cluster = (r["rival"], r["seed"], r["hand"])
+        by[cluster] = by.get(cluster, 0.0) + float(r[key]) - mean  # type: ignore[arg-type]
+    g = len(by)
+    var = sum(v * v for v in by.values()) / (n * n) * (g / max(g - 1, 1))
+    return mean, 1.96 * math.sqrt(var)
+
+
+def calibration_table(rows: list[Row], stated: str = "stated", least: int = 100) -> float:
+    """The table of stated chance against what happened, by tenth; returns the largest error
+    (points) in a tenth of `least` hints or more."""
+    print("| stated | hints | mean stated | happened | error | 95% CI (by hand) |")
+    print("|---|---|---|---|---|---|")
+    worst = 0.0
+    for tenth in range(10):
+        cell = [r for r in rows if min(int(float(r[stated]) * 10), 9) == tenth]  # type: ignore[arg-type]
+        if not cell:
+            continue
+        said = sum(float(r[stated]) for r in cell) / len(cell)  # type: ignore[arg-type]
+        mean, half = clustered(cell)
+        error = (mean - said) * 100
+        worst = max(worst, abs(error)) if len(cell) >= least else worst
+        mark = "" if len(cell) >= least else " (few)"
+        print(f"| {tenth * 10}–{tenth * 10 + 10}% | {len(cell)}{mark} | {said:.1%} | "
+              f"{mean:.1%} | {error:+.1f} | {mean - half:.1%} – {mean + half:.1%} |")  # fmt: skip
+    return worst
+
+
+def calibration(
+    matches: int, jobs: int, seed: int, topic: str = "", rivals: list[str] | None = None,
+    out: str = "",
+) -> None:  # fmt: skip
+    """The chances hints state against what happened, by tenth of the stated chance, for
+    each rival apart (`rivals`; by default normal and difícil together), and each topic; rows
+    kept in `out` (JSON lines) for `calibration_check`."""
+    import orjson
+
     seeds = [seed * 100_000 + i for i in range(matches)]
     started = time.perf_counter()
-    rows: list[tuple[str, float, float, int]] = []
+    rows: list[Row] = []
+    jobs_ = [(s, r) for r in (rivals or [""]) for s in seeds]
     with ProcessPoolExecutor(jobs) as pool:
-        for found in pool.map(calibration_match, seeds, [topic] * len(seeds)):
+        for found in pool.map(calibration_match, [s for s, _ in jobs_], [topic] * len(jobs_),
+                              [r for _, r in jobs_]):  # fmt: skip
             rows.extend(found)
-    print(f"{matches} matches, {len(rows)} hints with a chance, "
+            if out:
+                with open(out, "ab") as f:
+                    f.write(b"".join(orjson.dumps(r) + b"\n" for r in found))
+    print(f"{matches} matches a rival, {len(rows)} hints with a chance, "
           f"{time.perf_counter() - started:.0f} s")  # fmt: skip
-    for topic in ("envido", "hand", "all"):
-        chosen = [r for r in rows if topic in ("all", r[0])]
-        print(f"\n{topic}: {len(chosen)} hints")
-        print("| stated | hints | mean stated | happened | error | 95% CI of happened |")
-        print("|---|---|---|---|---|---|")
-        worst = 0.0
-        for tenth in range(10):
-            cell = [r for r in chosen if min(int(r[2] * 10), 9) == tenth]
-            if not cell:
+    report(rows)
+
+
+def report(rows: list[Row], stated: str = "stated") -> None:
+    """Per rival and topic, the calibration table; and the worst cell of them all."""
+    worst: list[tuple[float, str, str]] = []
+    for rival in [*dict.fromkeys(str(r["rival"]) for r in rows), "all"]:
+        for topic in ("envido", "hand", "refusal"):
+            chosen = [r for r in rows if rival in ("all", r["rival"]) and r["topic"] == topic]
+            if not chosen:
                 continue
-            stated = sum(r[2] for r in cell) / len(cell)
-            mean, half = interval([float(r[3]) for r in cell])
-            error = (mean - stated) * 100
-            worst = max(worst, abs(error)) if len(cell) >= 30 else worst
-            low, high = mean - half, mean + half
-            print(f"| {tenth * 10}–{tenth * 10 + 10}% | {len(cell)} | {stated:.1%} | "
-                  f"{mean:.1%} | {error:+.1f} | {low:.1%} – {high:.1%} |")  # fmt: skip
-        print(f"largest error in a tenth of 30 hints or more: {worst:.1f} points")
-        if topic != "all":
-            points = []
-            for tenth in range(10):
-                cell = [r for r in chosen if min(int(r[1] * 10), 9) == tenth]
-                if len(cell) >= 20:
-                    raw = sum(r[1] for r in cell) / len(cell)
-                    points.append([raw, sum(r[3] for r in cell) / len(cell), len(cell)])
-            merged: list[list[float]] = []  # pool adjacent violators: a rising map
-            for p in points:
-                merged.append(p)
-                while len(merged) > 1 and merged[-2][1] > merged[-1][1]:
-                    b, a = merged.pop(), merged.pop()
-                    n = a[2] + b[2]
-                    merged.append([(a[0] * a[2] + b[0] * b[2]) / n,
-                                   (a[1] * a[2] + b[1] * b[2]) / n, n])  # fmt: skip
-            fitted = ", ".join(f"({x:.3f}, {y:.3f})" for x, y, _ in merged)
-            print(f"fitted points: ((0.0, 0.0), {fitted}, (1.0, 1.0))")
+            print(f"\n{rival}, {topic}: {len(chosen)} hints")
+            cell = calibration_table(chosen, stated)
+            if rival != "all":  # (each rival apart: the target is per opponent)
+                worst.append((cell, rival, topic))
+    if worst:
+        w, rival, topic = max(worst)
+        print(f"\nworst tenth of 100 hints or more: {w:.1f} points ({rival}, {topic})")
+
+
+# The hand's calibration map hints.py stated with before the chance was reckoned against the
+# rival (commit 8f39e1f): the "before" of `calibration_check`, whatever code kept the rows.
+BEFORE_HAND = (
+    (0.0, 0.0), (0.034, 0.022), (0.147, 0.090), (0.250, 0.182), (0.350, 0.252),
+    (0.450, 0.315), (0.548, 0.453), (0.649, 0.520), (0.751, 0.657), (0.852, 0.760),
+    (0.982, 0.938), (1.0, 1.0),
+)  # fmt: skip
+
+
+def before(topic: str, raw: float) -> float:
+    if topic == "envido":  # (its map did not change)
+        return hints.calibrated(hints.Topic.ENVIDO, raw)
+    xs = [x for x, _ in BEFORE_HAND]
+    i = min(max(bisect_right(xs, raw) - 1, 0), len(BEFORE_HAND) - 2)
+    (x0, y0), (x1, y1) = BEFORE_HAND[i], BEFORE_HAND[i + 1]
+    return y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
+
+
+def calibration_check(paths: list[str]) -> None:
+    """The tables of rows kept by `calibration`: before (the map of BEFORE_HAND) and with the
+    chance as hints.py states it now (`hints.stated` of each row's raw share, what was known
+    of the rival and the score's edge)."""
+    import orjson
+
+    rows = [orjson.loads(line) for p in paths for line in Path(p).read_bytes().splitlines()
+            if line.strip()]  # fmt: skip
+    for r in rows:
+        r["was"] = before(str(r["topic"]), float(r["raw"]))
+        known = hints.Known(r["sound"], r["settled"], r["hands"])
+        r["stated"], r["low"], r["high"] = hints.stated(str(r["topic"]), r["raw"], known,
+                                                        r["edge"])  # fmt: skip
+    print("before (the map of BEFORE_HAND):")
+    report(rows, "was")
+    print("\nnow:")
+    report(rows)
+    ranged(rows)
+
+
+def ranged(rows: list[Row]) -> None:
+    """The hints told as a range (rivals not known yet), by rival: the range on average, and
+    what happened; and how often what happened was inside the range, tenth by tenth of it."""
+    told = [r for r in rows if r.get("low") is not None and r["topic"] != "envido"]
+    if not told:
+        return
+    print("\n| rival | hints told as a range | mean low | mean chance | mean high | happened |")
+    print("|---|---|---|---|---|---|")
+    for rival in dict.fromkeys(str(r["rival"]) for r in told):
+        cell = [r for r in told if r["rival"] == rival]
+        low, high = (sum(float(r[k]) for r in cell) / len(cell) for k in ("low", "high"))  # type: ignore[arg-type]
+        said = sum(float(r["stated"]) for r in cell) / len(cell)  # type: ignore[arg-type]
+        mean, half = clustered(cell)
+        print(f"| {rival} | {len(cell)} | {low:.1%} | {said:.1%} | {high:.1%} | "
+              f"{mean:.1%} ± {half:.1%} |")  # fmt: skip
 
 
 def hint_times(matches: int, seed: int) -> None:
@@ -634,6 +735,9 @@ def main() -> None:
     )
     parser.add_argument("--calibration", type=int, default=0, help="matches of hints followed")
     parser.add_argument("--topic", default="", help="calibration of one topic: envido or hand")
+    parser.add_argument("--rivals", default="", help="calibration: each rival apart, a,b,...")
+    parser.add_argument("--rows", default="", help="calibration: keep its rows (JSON lines)")
+    parser.add_argument("--check", default="", help="calibration rows files to report: a,b")
     parser.add_argument(
         "--memory", default="", help="styles: series with and without memory (--series, --length)"
     )
@@ -649,8 +753,12 @@ def main() -> None:
         help="with --characters: the characters of a level against each other too",
     )
     args = parser.parse_args()
+    if args.check:
+        calibration_check(args.check.split(","))
+        return
     if args.calibration:
-        calibration(args.calibration, args.jobs, args.seed, args.topic)
+        rivals = args.rivals.split(",") if args.rivals else None
+        calibration(args.calibration, args.jobs, args.seed, args.topic, rivals, args.rows)
         return
     if args.hint_times:
         hint_times(args.hint_times, args.seed)

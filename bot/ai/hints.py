@@ -12,13 +12,18 @@ seat saw, weighted by how likely they made the rivals' chants):
   a refusal or the mazo, which lose the hand for sure, the chance is the one it turns down:
   that of the hand wanted (or played on with its best card).
 
-Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration`
-compares each stated chance with what happened, and CALIBRATION maps the raw share to the
-chance measured for it (fitted on some deals, checked on others).
+Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration
+--rivals ...` compares each stated chance with what happened, against each kind of rival
+apart. The envido's share is mapped to the chance measured for it (CALIBRATION: the deal's
+truth, the same against anyone). The hand's is reckoned against the rival at the table
+(RECKONING): what the match, and the rivals memory, has shown of them (`Known`, from the
+persona belief difícil keeps) and the score so far; against rivals not known yet the hint
+says so, with the range the chance may be in (`Hint.span`).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from bisect import bisect_right
@@ -26,6 +31,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.ai import personas
 from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
 from bot.game.actions import ENVIDO_CHANTS, Action, ActionKind
@@ -56,11 +62,58 @@ class Hint:
     probe: Action  # the move the chance is of (the action, or the one a refusal turns down)
     envido: int  # the seat's envido (for the words)
     worlds: int  # how many worlds the chance stands on
+    known: Known | None = None  # what the match has shown of the rivals the chance is against
+    low: float | None = None  # where the rivals are not known yet: the chance's range
+    high: float | None = None
 
     @property
     def tenths(self) -> int | None:
         """The chance in tenths, as told ("8 de cada 10")."""
         return None if self.chance is None else round(self.chance * 10)
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        """Where the rivals are not known yet, the chance's range in tenths, as told ("3 a 5
+        de cada 10"); None when one number is told."""
+        if self.low is None or self.high is None or self.chance is None:
+            return None
+        low, high = round(self.low * 10), round(self.high * 10)
+        return None if low >= high else (low, high)
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the match (and the rivals memory) has shown of the asking seat's rivals, from the
+    persona belief difícil keeps of each (`bot.ai.personas`), averaged over the rival seats."""
+
+    sound: float  # how likely they play like the sound player (our normal level)
+    settled: float  # how far the belief has come from knowing nothing (0) to certainty (1)
+    hands: int  # hands of theirs the match has shown (earlier matches not counted)
+
+
+def _settled(belief: personas.Belief) -> float:
+    """1 minus the belief's entropy over that of the first hand's, averaged over the groups
+    of habits and the sound player's share (0: a stranger; 1: one candidate left)."""
+    out = []
+    for weights in belief.groups:
+        most = math.log(len(weights))
+        left = -sum(q * math.log(q) for q in weights if q > 0)
+        out.append(1 - left / most if most > 0 else 1.0)
+    p = belief.sound
+    left = -sum(q * math.log(q) for q in (p, 1 - p) if q > 0)
+    out.append(1 - left / math.log(2))
+    return sum(out) / len(out)
+
+
+def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
+    """What the match has shown of the rivals whose `beliefs` are given (all of the public
+    record: nothing a seat could not see)."""
+    if not beliefs:
+        return Known(personas.SOUND_PRIOR, 0.0, len(obs.past))
+    values = list(beliefs.values())
+    sound = sum(b.sound for b in values) / len(values)
+    settled = sum(_settled(b) for b in values) / len(values)
+    return Known(sound, settled, len(obs.past))
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
@@ -102,20 +155,26 @@ def advise(
     signs: Collection[str] = (),
     budget: float | None = None,
     worlds: int = WORLDS,
+    priors: dict[int, personas.Belief] | None = None,
 ) -> Hint:
-    """The hint for the seat of `obs` (which must have a legal action)."""
+    """The hint for the seat of `obs` (which must have a legal action); `priors`, what the
+    rivals memory keeps of the rivals' seats (as difícil at that table starts from)."""
     if obs.seat is None or not obs.actions:
         raise ValueError("nothing to advise: the seat has no legal action")
     signs = tuple(s for s in dict.fromkeys(signs) if s in SIGNS)
-    action = play_dificil(obs, random.Random(seed), signs, budget=budget)
+    action = play_dificil(obs, random.Random(seed), signs, budget=budget, priors=priors)
     envido = envido_value(obs.dealt) if obs.dealt else 0
     topic = topic_of(obs, action)
     probe = probe_of(obs, action)
     if topic is Topic.NONE:
         return Hint(action, topic, None, None, probe, envido, 0)
-    raw, count = _share(obs, topic, probe, signs, random.Random(f"hint:{seed}"), budget, worlds)
-    chance = calibrated(topic, raw) if raw is not None else None
-    return Hint(action, topic, chance, raw, probe, envido, count)
+    rng = random.Random(f"hint:{seed}")
+    raw, count, known = _share(obs, topic, probe, signs, rng, budget, worlds, priors)
+    if raw is None:
+        return Hint(action, topic, None, None, probe, envido, count, known)
+    kind = topic.value if probe == action else "refusal"
+    chance, low, high = stated(kind, raw, known, edge_of(obs))
+    return Hint(action, topic, chance, raw, probe, envido, count, known, low, high)
 
 
 def _share(
@@ -126,12 +185,14 @@ def _share(
     rng: random.Random,
     budget: float | None,
     worlds: int,
-) -> tuple[float | None, int]:
+    priors: dict[int, personas.Belief] | None = None,
+) -> tuple[float | None, int, Known]:
     assert obs.seat is not None
     budget = BUDGET if budget is None else budget
     started = time.perf_counter()
     side = side_of(obs.seat)
-    sampler = Sampler(obs, signs, rng)
+    sampler = Sampler(obs, signs, rng, priors=priors)
+    known = known_of(obs, sampler.beliefs)
     against = facing(sampler.rivals)
     edge = edge_of(obs)
     won = total = 0.0
@@ -158,14 +219,14 @@ def _share(
         if spent + 2 * spent / (index + 1) > budget:
             break
     if total <= 0 or count < FLOOR:
-        return None, count
-    return won / total, count
+        return None, count, known
+    return won / total, count, known
 
 
 # -- calibration -------------------------------------------------------------------------------
 # (raw share, measured chance) by topic, from `python bench/ai.py --calibration`: a stated
 # chance is the measured one at its raw share (linear between the points). Identity until
-# measured otherwise.
+# measured otherwise. The hand's chance is reckoned against the rival instead (RECKONING).
 CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
     # `--calibration 300 --topic envido`, seeds 1 to 4 (11,789 hints), their fitted points
     # averaged by hints: the worlds overrate a middling envido against a rival who chanted (a
@@ -176,14 +237,58 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
         (0.444, 0.403), (0.548, 0.479), (0.649, 0.603), (0.751, 0.736), (0.851, 0.820),
         (0.968, 0.962), (1.0, 1.0),
     ),
-    # `--calibration 60 --seed 1` (4,445 hints): the playouts' hand goes its side's way about
-    # ten points more often than the real one (its side plays the favourite's game)
-    Topic.HAND: (
-        (0.0, 0.0), (0.034, 0.022), (0.147, 0.090), (0.250, 0.182), (0.350, 0.252),
-        (0.450, 0.315), (0.548, 0.453), (0.649, 0.520), (0.751, 0.657), (0.852, 0.760),
-        (0.982, 0.938), (1.0, 1.0),
-    ),
 }  # fmt: skip
+
+
+# -- the chance against the rival at the table -------------------------------------------------
+# logit(chance) = a + b x + c logit(the score's edge) + d s + e s x, with x the logit of the
+# worlds' share and s how likely the rivals play like the sound player; by what the chance is
+# of (a hand played on, or the one a refusal turns down); from `python bench/ai.py
+# --calibration --rivals ...`, fitted on some rivals and checked on others
+# (docs/computer-players.md). Why these: the worlds' rivals play as well as difícil imagines
+# them, so a rival of habits (a style, a person) gives away hands the worlds do not, while one
+# who plays like our own levels does not; and a side that outplays its rivals shows it in the
+# score.
+RECKONING: dict[str, tuple[float, float, float, float, float]] = {
+    "hand": (0.484, 0.902, 0.354, -0.980, -0.264),
+    "refusal": (0.154, 0.633, 0.147, -1.342, -0.233),
+}
+KNOWN_HANDS = 4  # hands of the rivals shown before the chance is told as one number
+KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered, or learned fast)
+# What a stranger may turn out to be, as the reckoning reads rivals: (edge, sound) of the rivals
+# it was fitted on, late in their matches. The range told at the first hand is the chance
+# against the least and the most favourable of them.
+STRANGERS: tuple[tuple[float, float], ...] = ((0.58, 0.95), (0.65, 0.03))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 0.005), 0.995)
+    return math.log(p / (1 - p))
+
+
+def _reckon(topic: str, raw: float, edge: float, sound: float) -> float:
+    a, b, c, d, e = RECKONING[topic]
+    share = _logit(raw)
+    x = a + b * share + c * _logit(edge) + d * sound + e * sound * share
+    return 1 / (1 + math.exp(-min(max(x, -30.0), 30.0)))
+
+
+def stated(
+    topic: str, raw: float, known: Known, edge: float = 0.6
+) -> tuple[float, float | None, float | None]:
+    """The chance told for a raw share (`topic`: envido, hand, or refusal: the hand a refusal
+    turns down), against rivals of whom the match has shown `known`, with the score's `edge`;
+    and, where the rivals are not known yet, the range the chance may be in (else None, None)."""
+    if topic == "envido":  # (the deal's truth: it holds against anyone, measured)
+        return calibrated(Topic.ENVIDO, raw), None, None
+    chance = _reckon(topic, raw, edge, known.sound)
+    if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
+        return chance, None, None
+    # (not narrowed toward the chance as hands are shown: in the first hands the chance is a
+    # blend of kinds of rivals, and what happens is near one end, not between)
+    ends = [_reckon(topic, raw, e, sound) for e, sound in STRANGERS]
+    low, high = min(ends), max(ends)
+    return chance, min(low, chance), max(high, chance)
 
 
 def calibrated(topic: Topic, raw: float) -> float:

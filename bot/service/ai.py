@@ -67,8 +67,8 @@ def _think(
     return decide(obs, level, seed, signs, priors=priors, character=character)
 
 
-def _advise(obs: Observation, seed: str) -> Hint:
-    return advise(obs, seed)
+def _advise(obs: Observation, seed: str, priors: dict[int, Belief] | None = None) -> Hint:
+    return advise(obs, seed, priors=priors)
 
 
 def _learn(
@@ -443,8 +443,11 @@ class AiPlayers:
                     return kept
                 obs = observe(table.state, seat)
             seed = f"hint:{table_id}:{step}:{seat}"
+            # (what the rivals memory keeps of the people at the table: difícil there starts
+            # from it, and the chance reckons with it)
+            priors = await self._priors_of(table)
             try:
-                found = await self.hints.run(_advise, obs, seed, deadline=deadline)
+                found = await self.hints.run(_advise, obs, seed, priors, deadline=deadline)
             except Late:
                 return None
             self._kept[key] = found

@@ -33,6 +33,16 @@ BLUFF = 4  # tenths: a chant that wins this seldom when wanted is a bluff (a far
 CHANTS = frozenset(ENVIDO_CHANTS) | frozenset(TRUCO_CHANTS)
 
 
+def range_text(t: Translator, low: int, high: int, team: bool = False) -> str | None:
+    """ "3 a 5 de cada 10, contra alguien que no conocés todavía": where the rivals are not
+    known yet, the chance is a range (in tenths), said to be one; None if it is within one
+    way of saying it (all under one in ten, or over nine)."""
+    low, high = min(max(low, 1), 9), min(max(high, 1), 9)
+    if low >= high:
+        return None
+    return t("hint.odds_range_team" if team else "hint.odds_range", low=low, high=high)
+
+
 def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
     """One or two lines for the asker alone (an alert over their hand), as a teacher at the
     table says them: the move, and the chance it stands on; a chant that seldom wins is named
@@ -49,7 +59,9 @@ def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
         return t(key + plural, move=move, envido=hint.envido, odds=odds_text(t, tenths))
     if bluff:  # the hand's chance after the chant counts the times they do not want it
         return t("hint.hand_bluff" + plural, move=move, odds=odds_text(t, tenths))
+    # where the rivals are not known yet, the hand's chance is a range, said to be one
+    span = range_text(t, *hint.span, team=team) if hint.span is not None else None
     if hint.probe != hint.action:  # a truco refused, the mazo: the chance it turns down
         key = "hint.refuse" if hint.action.kind is K.NO_QUIERO else "hint.mazo"
-        return t(key + plural, move=move, odds=odds_text(t, tenths, only=True))
-    return t(f"hint.hand{plural}", move=move, odds=odds_text(t, tenths))
+        return t(key + plural, move=move, odds=span or odds_text(t, tenths, only=True))
+    return t(f"hint.hand{plural}", move=move, odds=span or odds_text(t, tenths))

@@ -9,7 +9,18 @@ import random
 import pytest
 
 from bot.ai import Level, decide
-from bot.ai.hints import CALIBRATION, Hint, Topic, advise, calibrated, envido_won, probe_of
+from bot.ai.hints import (
+    CALIBRATION,
+    KNOWN_HANDS,
+    Hint,
+    Known,
+    Topic,
+    advise,
+    calibrated,
+    envido_won,
+    probe_of,
+    stated,
+)
 from bot.game import (
     Action,
     ActionKind,
@@ -142,6 +153,30 @@ def test_calibration_maps_rise_and_stay_within_0_and_1() -> None:
         assert calibrated(topic, 0.2) <= calibrated(topic, 0.6)
 
 
+def test_the_hands_chance_rises_and_is_a_range_only_against_a_stranger() -> None:
+    """The chance told rises with the worlds' share; against
+    rivals the match has not shown yet it comes with a range around it, and after KNOWN_HANDS
+    hands (or a belief remembered from other matches) it is one
+    number. The envido's is the deal's truth, the same against anyone."""
+    stranger = Known(0.5, 0.0, 0)
+    for topic in ("hand", "refusal"):
+        chances = [stated(topic, raw, stranger)[0] for raw in (0.05, 0.3, 0.5, 0.7, 0.95)]
+        assert chances == sorted(chances) and all(0 < c < 1 for c in chances)
+        chance, low, high = stated(topic, 0.5, stranger)
+        assert low is not None and high is not None and low <= chance <= high
+        assert high - low > 0.1
+        shown = stated(topic, 0.5, Known(0.4, 0.05, KNOWN_HANDS - 1))
+        assert shown[1] is not None and shown[2] is not None
+        assert stated(topic, 0.5, Known(0.3, 0.1, KNOWN_HANDS))[1:] == (None, None)
+        assert stated(topic, 0.5, Known(0.3, 0.5, 0))[1:] == (None, None)  # remembered
+        # against a rival who plays like our own levels the hand goes its way less often than
+        # against one of habits (who gives hands away the worlds do not)
+        sound = stated(topic, 0.5, Known(0.95, 0.3, 9))[0]
+        habits = stated(topic, 0.5, Known(0.03, 0.3, 9))[0]
+        assert sound < habits
+    assert stated("envido", 0.5, stranger) == (calibrated(Topic.ENVIDO, 0.5), None, None)
+
+
 def test_a_hint_in_the_games_own_words() -> None:
     t = translator("es")
     quiero = Action(0, K.QUIERO)
@@ -168,3 +203,16 @@ def test_a_hint_in_the_games_own_words() -> None:
         "💡 Quiero: con tu 31, ganan el envido 8 de cada 10 veces."
     )
     assert hint_text(t, card, team=True).endswith("ganan la mano 6 de cada 10 veces.")
+    stranger = Hint(three, Topic.HAND, 0.42, 0.5, three, 20, 100, None, 0.31, 0.52)
+    assert hint_text(t, stranger) == (
+        f"💡 Tirá el {name}: ganás la mano 3 a 5 de cada 10 veces, contra alguien que no "
+        "conocés todavía."
+    )
+    assert hint_text(t, stranger, team=True).endswith(
+        "ganan la mano 3 a 5 de cada 10 veces, contra rivales que no conocen todavía."
+    )
+    narrow = Hint(three, Topic.HAND, 0.42, 0.5, three, 20, 100, None, 0.38, 0.44)
+    assert hint_text(t, narrow) == f"💡 Tirá el {name}: ganás la mano 4 de cada 10 veces."
+    assert "you don't know yet" in hint_text(translator("en"), stranger)
+    nearly = Hint(quiero, Topic.HAND, 0.97, 0.99, quiero, 20, 100, None, 0.93, 0.99)
+    assert "más de 9 de cada 10" in hint_text(t, nearly)  # (9 to 10 is said as one)
