@@ -14,7 +14,7 @@ import pytest
 
 from bot.game import ActionKind, MatchConfig, replay
 from bot.game.actions import parse_any
-from bot.model.outbox import REFRESH, URGENT, Outgoing, Record
+from bot.model.outbox import POST, Outgoing, Record
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Refusal
 from bot.service.core import Core
@@ -273,8 +273,9 @@ async def test_a_shared_sweep_loads_only_the_tables_with_something_due(
 
 
 async def test_the_tap_that_ends_a_match_sends_the_tappers_hand_first(tmp_path: Path) -> None:
-    """The last tap's own hand is urgent, like any tap's: a busy bot holds back only the
-    others' refreshes (it once held the tapper's last hand a second behind the budget)."""
+    """The last tap's hands go in their place among the new messages, before the end of the
+    match decided after them, and a busy bot holds back neither (it once held the tapper's last
+    hand a second behind the budget; then the board's last edit landed after the 🏆)."""
     service = await service_on(tmp_path / "t.db")
     # plan() of a move reads the table and the core only: no bot or sender needed.
     planner = Planner(service.tables, service.people, None, service.tournaments)  # type: ignore[arg-type]
@@ -304,9 +305,12 @@ async def test_the_tap_that_ends_a_match_sends_the_tappers_hand_first(tmp_path: 
     assert change.actor in (1, 2) and any(r.kind == "match_end" for r in rows)
     other = 3 - change.actor
     assert {r.chat_id: r.priority for r in rows if r.kind == "hand"} == {
-        change.actor: URGENT,
-        other: REFRESH,
+        change.actor: POST,  # (never held by the budget: only background refreshes are)
+        other: POST,
     }
+    for user in (1, 2):  # in each player's chat (its lane): the hand, then their ending
+        kinds = [r.kind for r in rows if r.chat_id == user]
+        assert kinds == ["hand", "text"], kinds
     await service.store.db.close()
 
 
