@@ -10,11 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
 REMIND_BEFORE = 10 * 60  # the people signed up are told in private this long before the start
-ZONES = (
-    "America/Argentina/Buenos_Aires", "America/Montevideo", "America/Santiago",
-    "America/Asuncion", "America/La_Paz", "America/Lima", "America/Bogota",
-    "America/Mexico_City", "Europe/Madrid",
-)  # fmt: skip  (a group's /config cycles these)
 
 WEEKDAYS = {
     "lunes": 0, "martes": 1, "miercoles": 2, "miércoles": 2, "jueves": 3, "viernes": 4,

@@ -310,6 +310,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
         Option.HINTS: ("hints", t("option.yes") if options.hints else t("option.no")),
         Option.LANG: ("lang", t.language),
+        Option.ZONE: ("zone", options.zone.rsplit("/", 1)[-1].replace("_", " ")),
     }[option]
     return option_label(t, name, value)
 

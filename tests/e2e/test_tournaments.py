@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.i18n import translator
 from bot.league.tournament import Status, Tournament, knockout
 from bot.views.common import plain
+from bot.views.tournament import rules_text
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import play_to_the_end
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -540,3 +544,39 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     busiest = max(sum(1 for x in times if at <= x < at + minute) for at in times)
     assert not [e for e in h.fake.errors if e[1] == 429] and busiest <= 20, busiest
     print(f"group calls {len(times)}, the busiest minute {busiest}")
+
+
+async def test_a_tournament_set_for_later_through_the_bot(on_sqlite: Harness) -> None:
+    """`/torneo a las HH:MM` in the group's time zone (the operator's here): sign-ups now, the
+    hour on its message, a private reminder ten minutes before (once each), the start by
+    itself; a bad hour is answered and opens nothing."""
+    h = on_sqlite
+    ana, beto = h.user(901, "Ana"), h.user(902, "Beto")
+    for bad, said in (("a las 25:00", "No entiendo esa hora"), ("hoy 0:00", "ya pasó")):
+        ana.send(GROUP, f"/torneo {bad}")
+        await h.settle()
+        assert said in plain(h.fake.last(GROUP).text), h.fake.last(GROUP).text
+    assert (await h.db.fetchall("SELECT count(*) AS n FROM tournaments"))[0]["n"] == 0
+    zone = ZoneInfo(h.settings.timezone)
+    hour = datetime.fromtimestamp(h.clock() + 3 * 3600 + 60, zone).strftime("%H:%M")
+    message = await sign_up(h, [ana, beto], f"a las {hour}")
+    assert re.search(rf"Empieza (hoy|mañana) a las {hour}", plain(message.text)), message.text
+    t = await the_tournament(h)
+    assert t.status is Status.SIGNUP and t.starts_at is not None
+    assert datetime.fromtimestamp(t.starts_at, zone).strftime("%H:%M") == hour
+    h.clock.now = t.starts_at - 10 * 60
+    for user in (901, 902):
+        await h.until(lambda u=user: any("⏰" in x for x in h.fake.texts(u)))  # type: ignore[misc]
+    await h.settle()
+    h.clock.advance(6)  # more sweeps: nobody is told twice
+    await h.settle()
+    for user in (901, 902):
+        assert [plain(x) for x in h.fake.texts(user) if "⏰" in x] == [
+            f"⏰ En diez minutos, a las {hour}, empieza el torneo #{t.id} ("
+            + plain(rules_text(translator("es"), t)) + "). Te anotaste: tus partidos te llegan "
+            "acá, por privado."
+        ]  # fmt: skip
+    h.clock.now = t.starts_at
+    await h.until(lambda: any("¡Empieza el torneo" in x for x in h.fake.texts(GROUP)))
+    await h.settle()
+    assert (await the_tournament(h)).status is Status.RUNNING
