@@ -580,3 +580,35 @@ async def test_a_tournament_set_for_later_through_the_bot(on_sqlite: Harness) ->
     await h.until(lambda: any("¡Empieza el torneo" in x for x in h.fake.texts(GROUP)))
     await h.settle()
     assert (await the_tournament(h)).status is Status.RUNNING
+
+
+async def test_the_groups_time_zone_from_config_and_a_call_off_for_too_few(
+    on_sqlite: Harness,
+) -> None:
+    """An admin sets the group's time zone in /config (Madrid): `/torneo mañana 22` is 22:00
+    in Madrid; one alone signed up at that hour: it is called off, told in the group and to
+    them."""
+    h = on_sqlite
+    boss, ana = h.user(909, "Boss"), h.user(901, "Ana")
+    h.fake.admins[GROUP].add(909)
+    boss.send(GROUP, "/config")
+    await h.settle()
+    panel = h.fake.last(GROUP)
+    assert "🔄 Hora: Buenos Aires" in [b["text"] for b in panel.buttons()]
+    shown = "Buenos Aires"
+    while shown != "Madrid":
+        await boss.tap(GROUP, panel.message_id, f"🔄 Hora: {shown}")
+        await h.settle()
+        panel = h.fake.messages[GROUP][panel.message_id]
+        shown = next(b["text"] for b in panel.buttons() if "Hora:" in b["text"])[len("🔄 Hora: "):]
+    message = await sign_up(h, [ana], "mañana 22")
+    assert "Empieza mañana a las 22:00" in plain(message.text), message.text
+    t = await the_tournament(h)
+    assert t.zone == "Europe/Madrid" and t.starts_at is not None
+    assert datetime.fromtimestamp(t.starts_at, ZoneInfo("Europe/Madrid")).hour == 22
+    h.clock.now = t.starts_at
+    said = f"🛑 El torneo #{t.id} no se juega: a las 22:00 se había anotado 1 y hacían falta 2."
+    await h.until(lambda: any(said == plain(x) for x in h.fake.texts(GROUP)))
+    await h.until(lambda: any(said == plain(x) for x in h.fake.texts(901)))
+    await h.settle()
+    assert (await the_tournament(h)).status is Status.CANCELLED
