@@ -20,7 +20,7 @@ WEEKDAYS = {
 TODAY = ("hoy", "today", "tonight")
 TOMORROW = ("mañana", "manana", "tomorrow")
 AT = (("a", "las"), ("a", "la"), ("at",))
-_HOUR = re.compile(r"^(\d{1,2})(?::(\d{2}))?(?:h|hs)?$")
+_HOUR = re.compile(r"^(\d{1,2})(?::(\d{2}))?(h|hs|am|pm)?$")
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,11 @@ def _hour(word: str) -> tuple[int, int] | None:
     if found is None:
         return None
     hour, minute = int(found.group(1)), int(found.group(2) or 0)
+    half = found.group(3) if found.group(3) in ("am", "pm") else None
+    if half is not None:  # "9pm", "9:30am" (12am is midnight, 12pm noon)
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half == "pm" else 0)
     if hour > 23 or minute > 59:
         return None
     return hour, minute
@@ -47,7 +52,7 @@ def parse_when(words: Sequence[str], now: float, zone: tzinfo) -> Later:
     """The hour in `words`, if any, as a time after `now`. Without a day, an hour gone today
     is tomorrow's; a weekday is the next one with that hour ahead; "hoy" with its hour gone
     is told ("past"). An hour is only read after a day, "a las" or "at", or written with a
-    colon (so that `15` stays the target)."""
+    colon (so that `15` stays the target); "21", "21:30", "21:30hs", "9pm", "9:30am"."""
     rest: list[str] = []
     day: str | int | None = None  # "today", "tomorrow", a weekday
     hour: tuple[int, int] | None = None

@@ -31,6 +31,8 @@ def at(day: int, hour: int, minute: int = 0) -> float:
         (["friday", "21:30"], [], at(4, 21, 30)),
         (["miércoles", "a", "las", "17"], [], at(9, 17)),  # today's 17:00 is gone: next week
         (["a", "las", "9"], [], at(3, 9)),  # past today: tomorrow
+        (["friday", "at", "9pm"], [], at(4, 21)),
+        (["a", "las", "21:30hs"], [], at(2, 21, 30)),
         (["ko", "15"], ["ko", "15"], None),
     ],
 )
@@ -46,6 +48,8 @@ def test_the_hour_as_written(words: list[str], rest: list[str], when: float | No
         (["a", "las"], "bad_time"),
         (["hoy", "17:00"], "past"),
         (["viernes"], "bad_time"),
+        (["at", "13pm"], "bad_time"),
+        (["a", "las", "21.30"], "bad_time"),
     ],
 )
 def test_a_bad_hour_is_told(words: list[str], error: str) -> None:
