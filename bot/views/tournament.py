@@ -138,6 +138,8 @@ def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     """Its sign-ups closed with too few: told in the group and to each person signed up."""
     time_ = datetime.fromtimestamp(tour.closes_at, zone_of(tour, zone)).strftime("%H:%M")
     least = tour.rules.least * tour.team_size
+    if len(tour.signed) >= least:  # enough people, but not to be made into its entries
+        return t("tourney.called_off_unfit", number=tour.id, time=time_, count=len(tour.signed))
     return t("tourney.called_off", number=tour.id, time=time_, count=len(tour.signed),
              least=least)  # fmt: skip
 
