@@ -17,7 +17,7 @@ from bot.i18n import translator
 from bot.league.tournament import Status, Tournament, knockout
 from bot.views.common import plain
 from bot.views.tournament import rules_text
-from tests.conftest import GROUP, Harness, harness_with
+from tests.conftest import GROUP, Harness, harness_with, make_settings
 from tests.e2e.helpers import play_to_the_end
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
@@ -612,3 +612,36 @@ async def test_the_groups_time_zone_from_config_and_a_call_off_for_too_few(
     await h.until(lambda: any(said == plain(x) for x in h.fake.texts(901)))
     await h.settle()
     assert (await the_tournament(h)).status is Status.CANCELLED
+
+
+async def test_a_restart_between_the_reminder_and_the_start_tells_nobody_twice(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    path = tmp_path / "t.db"
+    async with harness_with(fake, path) as h:
+        ana, beto = h.user(901, "Ana"), h.user(902, "Beto")
+        zone = ZoneInfo(h.settings.timezone)
+        hour = datetime.fromtimestamp(h.clock() + 3 * 3600 + 60, zone).strftime("%H:%M")
+        await sign_up(h, [ana, beto], f"at {hour}")
+        t = await the_tournament(h)
+        assert t.starts_at is not None
+        starts = t.starts_at
+        h.clock.now = starts - 10 * 60
+        for user in (901, 902):
+            await h.until(lambda u=user: any("⏰" in x for x in h.fake.texts(u)))  # type: ignore[misc]
+        await h.settle()
+    again = Harness(fake, make_settings(f"http://127.0.0.1:{fake.port}/bot", path))
+    again.clock.now = starts - 5 * 60
+    await again.start()
+    try:
+        await again.settle()
+        again.clock.advance(6)  # sweeps after the restart, before the hour
+        await again.settle()
+        again.clock.now = starts
+        await again.until(lambda: any("¡Empieza el torneo" in x for x in fake.texts(GROUP)))
+        await again.settle()
+        for user in (901, 902):
+            assert sum("⏰" in x for x in fake.texts(user)) == 1, fake.texts(user)
+        assert sum("¡Empieza el torneo" in x for x in fake.texts(GROUP)) == 1
+    finally:
+        await again.stop()
