@@ -388,7 +388,8 @@ class Tournaments:
     ) -> Tournament:  # fmt: skip
         """Call the tournament off (whoever opened it, or an admin). Its matches in play are
         cancelled, or (`finish_matches`) left to finish as matches of their own. `note`:
-        "called_off" when its sign-ups closed with too few (told to those signed up too)."""
+        "called_off" when the sign-ups of one set for later closed with too few (told to those
+        signed up too)."""
 
         async def change(t: Tournament) -> str:
             if not t.is_open:
@@ -655,9 +656,10 @@ class Tournaments:
             except Refusal as refusal:
                 if refusal.code in (Refused.TOURNEY_STARTED,):
                     return
+                # (one set for later is called off with the reason, to those signed up too)
+                note = "called_off" if t.starts_at is not None else "cancelled"
                 with contextlib.suppress(Refusal):
-                    await self.cancel(t.id, None, True, finish_matches=False,
-                                      note="called_off")  # fmt: skip
+                    await self.cancel(t.id, None, True, finish_matches=False, note=note)
         elif (
             t.status is Status.SIGNUP and t.starts_at is not None and not t.reminded
             and now >= t.starts_at - REMIND_BEFORE
