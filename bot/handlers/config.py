@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from telegram import Update
@@ -11,6 +12,7 @@ from bot.callbacks import ConfigData, pack, pattern, unpack
 from bot.handlers.common import chat_translator, in_group, is_admin, reply, runtime
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.model.options import CONFIG_OPTIONS, Option, TableOptions, next_of, parse_option
+from bot.runtime import Runtime
 from bot.telegram.rows import edit_row
 from bot.views.common import (
     Button,
@@ -43,8 +45,14 @@ async def config_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if not await command.by_admin(context):
         await reply(context, message, t("config.admins_only"))
         return
-    text, keys = config_view(t, await r.core.chats.defaults(chat.id))
+    text, keys = config_view(t, with_zone(await r.core.chats.defaults(chat.id), r))
     await reply(context, message, text, keys)
+
+
+def with_zone(options: TableOptions, r: Runtime) -> TableOptions:
+    """A group's defaults with its time zone named (the operator's, TRUCO_TIMEZONE, until
+    the group chooses one)."""
+    return options if options.zone else replace(options, zone=r.settings.timezone)
 
 
 async def on_config(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -66,16 +74,18 @@ async def on_config(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await is_admin(context, chat_id, query.from_user.id):
         await query.answer(t("config.admins_only"))
         return
-    chats = runtime(context).core.chats
+    r = runtime(context)
+    chats = r.core.chats
     options = await chats.defaults(chat_id)
     if option is Option.LANG:
         t = translator(next_of(LANGUAGES, t.language))
-        text, keys = config_view(t, options)
+        text, keys = config_view(t, with_zone(options, r))
         await chats.set_language(chat_id, t.language, [edit_row(chat_id, message.message_id,
                                                                  text, keys)])  # fmt: skip
     else:
-        options = options.cycled(option)
-        text, keys = config_view(t, options)
+        # (the zone moves on from the one shown; any other tap leaves it the operator's)
+        options = (with_zone(options, r) if option is Option.ZONE else options).cycled(option)
+        text, keys = config_view(t, with_zone(options, r))
         await chats.set_defaults(chat_id, options, [edit_row(chat_id, message.message_id,
                                                              text, keys)])  # fmt: skip
     await query.answer(t("config.saved"))

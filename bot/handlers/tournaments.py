@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import tzinfo
 from html import escape
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -26,6 +28,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import Translator
 from bot.league.formats import ARENA_MINUTES, SWISS_ROUNDS
+from bot.league.later import parse_when
 from bot.league.tournament import Format, Tournament
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
@@ -103,7 +106,18 @@ async def torneo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     base = replace(base, config=replace(defaults.config, target=15, players=2))
     if defaults.timer:
         base = replace(base, turn_seconds=max(60, min(300, defaults.timer)))
-    chosen, bad = parse_tourney(list(context.args or []), base)
+    zone_name = defaults.zone or r.settings.timezone
+    try:
+        zone: tzinfo = ZoneInfo(zone_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, zone_name = r.settings.zone, ""
+    later = parse_when(list(context.args or []), r.core.clock(), zone)
+    if later.error is not None:
+        why = "tourney.time_past" if later.error == "past" else "tourney.bad_time"
+        await reply(context, message, t(why) + t("tourney.usage"))
+        return
+    base = replace(base, starts_at=later.starts_at, zone=zone_name)
+    chosen, bad = parse_tourney(later.rest, base)
     if bad is not None:
         await reply(context, message, t("tourney.bad_arg", arg=escape(bad)) + t("tourney.usage"))
         return

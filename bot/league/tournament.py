@@ -90,6 +90,9 @@ class Tournament:
     # plays in their place from then on (where `bots` allows it)
     broken: str | None = None  # a step of it raised (what): it waits, for its opener or an
     # admin to call it off, and nothing moves it on by itself
+    starts_at: float | None = None  # set for later: it starts by itself at this time
+    zone: str = ""  # the group's time zone when it was opened (its times are told in it)
+    reminded: bool = False  # the people signed up were told it starts soon (once)
     version: int = 0
     updated_at: float = 0.0
     started_at: float | None = None
@@ -162,7 +165,8 @@ class Tournament:
             "closes_at": self.closes_at, "started_at": self.started_at,
             "ended_at": self.ended_at, "replaced": self.replaced, "teams": self.teams,
             "invites": self.invites, "broken": self.broken, "planned": self.planned,
-            "minutes": self.minutes, "paused": self.paused,
+            "minutes": self.minutes, "paused": self.paused, "starts_at": self.starts_at,
+            "zone": self.zone, "reminded": self.reminded,
         }  # fmt: skip
 
     def load(self, data: Mapping[str, Any]) -> Tournament:
@@ -187,6 +191,10 @@ class Tournament:
         self.planned = int(data.get("planned", 0))
         self.minutes = int(data.get("minutes", 0))
         self.paused = [int(e) for e in data.get("paused", [])]
+        starts = data.get("starts_at")
+        self.starts_at = None if starts is None else float(starts)
+        self.zone = str(data.get("zone", ""))
+        self.reminded = bool(data.get("reminded", False))
         return self
 
     def team_of(self, user_id: int) -> list[int] | None:

@@ -26,6 +26,7 @@ class Option(StrEnum):
     BOT = "bot"  # the computer players' level
     HINTS = "hints"  # 💡 consejos: a seat may ask what difícil would do (the match is not rated)
     LANG = "lang"  # the chat's language (a group default only)
+    ZONE = "zone"  # the group's time zone: a tournament's hour is read in it (a group default)
 
 
 # The options that are a rule of the match: its field in `MatchConfig`.
@@ -42,11 +43,16 @@ LOBBY_OPTIONS = (
     Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.MALAS, Option.PICA,
     Option.FALTA, Option.TIMER, Option.BOT, Option.HINTS,
 )  # fmt: skip
-CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG)
+CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG, Option.ZONE)
 
 TIMER_CHOICES = (60, 120, 300, 0)  # seconds a player has to move; 0: sin tiempo
 BOT_LEVEL_ORDER = ("facil", "normal", "dificil")
 DEFAULT_BOT_LEVEL = "normal"
+ZONES = (
+    "America/Argentina/Buenos_Aires", "America/Argentina/Cordoba", "America/Montevideo",
+    "America/Santiago", "America/Asuncion", "America/La_Paz", "America/Lima",
+    "America/Bogota", "America/Mexico_City", "Europe/Madrid",
+)  # fmt: skip  (a group's time zones to choose from in /config)
 
 T = TypeVar("T")
 
@@ -70,6 +76,7 @@ class TableOptions:
     timer: int = 0
     bot: str = DEFAULT_BOT_LEVEL
     hints: bool = False
+    zone: str = ""  # the group's time zone ("": the operator's, TRUCO_TIMEZONE)
 
     def cycled(self, option: Option) -> TableOptions:
         """The options after one tap on `option` (its next value). LANG is the chat's, not a
@@ -83,6 +90,8 @@ class TableOptions:
             return replace(self, bot=next_of(BOT_LEVEL_ORDER, self.bot))
         if option is Option.HINTS:
             return replace(self, hints=not self.hints)
+        if option is Option.ZONE:
+            return replace(self, zone=next_of(ZONES, self.zone))
         return self
 
     # -- a group's defaults, as stored (chats.defaults) -----------------------------------------
@@ -94,10 +103,13 @@ class TableOptions:
         config = MatchConfig.from_dict(defaults)
         seconds = int(defaults.get("timer", timer))
         level = bot_level(defaults.get("bot", bot), bot_level(bot))
-        return TableOptions(config, seconds, level, defaults.get("hints") is True)
+        zone = defaults.get("zone")
+        return TableOptions(config, seconds, level, defaults.get("hints") is True,
+                            zone if isinstance(zone, str) else "")  # fmt: skip
 
     def to_defaults(self) -> dict[str, Any]:
-        return {**self.config.to_dict(), "timer": self.timer, "bot": self.bot, "hints": self.hints}
+        return {**self.config.to_dict(), "timer": self.timer, "bot": self.bot,
+                "hints": self.hints, "zone": self.zone}  # fmt: skip
 
 
 def parse_option(text: str) -> Option | None:

@@ -18,6 +18,7 @@ class Refused(StrEnum):
     ALREADY_SIGNED = "already_signed"
     NOT_SIGNED = "not_signed"
     TOURNEY_TOO_FEW = "tourney_too_few"
+    TOURNEY_BAD_TIME = "tourney_bad_time"  # a tournament set for a time already gone
     TOURNEY_TOO_MANY = "tourney_too_many"
     TOURNEY_UNEVEN = "tourney_uneven"
     TOURNEY_FULL = "tourney_full"

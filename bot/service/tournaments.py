@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
+from bot.league.later import REMIND_BEFORE
 from bot.league.tournament import (
     SIGNUP_SECONDS,
     Fixture,
@@ -200,10 +201,13 @@ class Tournaments:
         """Open sign-ups in a group (or topic): one open tournament there at a time. `base`
         carries the options asked for."""
         now = self.clock()
+        if base.starts_at is not None and base.starts_at <= now:
+            raise Refusal(Refused.TOURNEY_BAD_TIME)
+        closes = base.starts_at if base.starts_at is not None else now + SIGNUP_SECONDS
         t = replace(
             base, id=0, chat_id=chat_id, thread_id=thread_id, opener_id=opener_id,
-            language=language, created_at=now, updated_at=now, closes_at=now + SIGNUP_SECONDS,
-            status=Status.SIGNUP, signed=[], entries=[], fixtures=[], version=1,
+            language=language, created_at=now, updated_at=now, closes_at=closes,
+            status=Status.SIGNUP, signed=[], entries=[], fixtures=[], version=1, reminded=False,
         )  # fmt: skip
         existing = await self.store.open_in(chat_id, thread_id)
         if existing is not None:
@@ -379,10 +383,13 @@ class Tournaments:
         return t
 
     async def cancel(
-        self, tournament_id: int, user_id: int | None, is_admin: bool, finish_matches: bool
-    ) -> Tournament:
+        self, tournament_id: int, user_id: int | None, is_admin: bool, finish_matches: bool,
+        note: str = "cancelled",
+    ) -> Tournament:  # fmt: skip
         """Call the tournament off (whoever opened it, or an admin). Its matches in play are
-        cancelled, or (`finish_matches`) left to finish as matches of their own."""
+        cancelled, or (`finish_matches`) left to finish as matches of their own. `note`:
+        "called_off" when the sign-ups of one set for later closed with too few (told to those
+        signed up too)."""
 
         async def change(t: Tournament) -> str:
             if not t.is_open:
@@ -391,7 +398,7 @@ class Tournaments:
                 raise Refusal(Refused.ONLY_TOURNEY_OPENER)
             t.status = Status.CANCELLED
             t.ended_at = self.clock()
-            return "cancelled"
+            return note
 
         t = await self._change(tournament_id, user_id, change)
         if not finish_matches:
@@ -649,11 +656,32 @@ class Tournaments:
             except Refusal as refusal:
                 if refusal.code in (Refused.TOURNEY_STARTED,):
                     return
+                # (one set for later is called off with the reason, to those signed up too)
+                note = "called_off" if t.starts_at is not None else "cancelled"
                 with contextlib.suppress(Refusal):
-                    await self.cancel(t.id, None, True, finish_matches=False)
+                    await self.cancel(t.id, None, True, finish_matches=False, note=note)
+        elif (
+            t.status is Status.SIGNUP and t.starts_at is not None and not t.reminded
+            and now >= t.starts_at - REMIND_BEFORE
+        ):  # fmt: skip
+            await self._remind(t.id)
         elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
             self._looked[t.id] = now
             await self.settle(t.id)
+
+    async def _remind(self, tournament_id: int) -> None:
+        """Ten minutes before a tournament set for later: the people signed up are told in
+        private, once (the mark is saved with the rows that tell them: a restart tells no one
+        twice)."""
+
+        async def change(t: Tournament) -> str:
+            if t.status is not Status.SIGNUP or t.reminded:
+                raise Refusal(Refused.TOURNEY_STARTED)
+            t.reminded = True
+            return "reminder"
+
+        with contextlib.suppress(Refusal):
+            await self._change(tournament_id, None, change)
 
     # -- committing ----------------------------------------------------------------------------
     def _lock(self, tournament_id: int) -> asyncio.Lock:

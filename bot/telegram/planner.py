@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC
 from html import escape
 
 from bot.game.events import HandDealt
@@ -49,9 +50,11 @@ from bot.views.review import review_keys
 from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
 from bot.views.tournament import (
+    called_off_text,
     champion_text,
     match_notice,
     people_of,
+    reminder_text,
     result_text,
 )
 
@@ -212,6 +215,13 @@ class Planner:
         assert tour is not None
         t = translator(tour.language)
         rows = [tourney_row(tour.chat_id, tour.id)]
+        if change.note == "reminder":  # a tournament set for later starts in ten minutes
+            said = reminder_text(t, tour, UTC)
+            return rows + [text_row(u, said) for u in tour.signed]
+        if change.note == "called_off":  # too few at its hour: the group and each one told
+            said = called_off_text(t, tour, UTC)
+            return [*rows, text_row(tour.chat_id, said, tour.thread_id),
+                    *(text_row(u, said) for u in tour.signed)]  # fmt: skip
         if change.note in ("result", "champion", "started", "cancelled", "broken"):
             names = await self.people.names(people_of(tour))
             lines = []

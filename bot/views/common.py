@@ -291,6 +291,18 @@ def option_label(t: Translator, key: str, value: str) -> str:
     return t("button.option", name=t(f"option.{key}"), value=value)
 
 
+ZONE_NAMES = {
+    "America/Argentina/Buenos_Aires": "Buenos Aires", "America/Argentina/Cordoba": "Córdoba",
+    "America/Asuncion": "Asunción", "America/Bogota": "Bogotá",
+    "America/Mexico_City": "Ciudad de México",
+}  # fmt: skip
+
+
+def zone_name(zone: str) -> str:
+    """A time zone as a group knows it: its city ("Buenos Aires", "Madrid")."""
+    return ZONE_NAMES.get(zone) or zone.rsplit("/", 1)[-1].replace("_", " ")
+
+
 def option_button_text(t: Translator, options: TableOptions, option: Option) -> str:
     """What an option's button shows: its name and the value it has now (one tap moves it on,
     see `TableOptions.cycled`). LANG shows the translator's own language."""
@@ -311,6 +323,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.BOT: ("bots", t(f"bot.level.{options.bot}")),
         Option.HINTS: ("hints", t("option.yes") if options.hints else t("option.no")),
         Option.LANG: ("lang", t.language),
+        Option.ZONE: ("zone", zone_name(options.zone)),
     }[option]
     return option_label(t, name, value)
 

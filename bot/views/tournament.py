@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from html import escape
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.callbacks import TourneyData, pack
 from bot.game.seats import mode_of
@@ -91,10 +92,56 @@ def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone:
     lines.append(t("tourney.signed", count=len(tour.signed), names=", ".join(listed) or "—"))
     if tour.team_size > 1:
         lines.append(t("tourney.teams_drawn", size=tour.team_size))
-    closes = datetime.fromtimestamp(tour.closes_at, zone).strftime("%H:%M")
+    zone = zone_of(tour, zone)
     opener = f"<b>{short_name(names.get(tour.opener_id, '?'))}</b>"
-    lines.append(t("tourney.closes", time=closes, opener=opener))
+    if tour.starts_at is not None:  # set for later
+        when = when_text(t, tour.starts_at, zone, tour.updated_at or tour.created_at)
+        lines.append(t("tourney.starts", when=when, opener=opener))
+    else:
+        closes = datetime.fromtimestamp(tour.closes_at, zone).strftime("%H:%M")
+        lines.append(t("tourney.closes", time=closes, opener=opener))
     return "\n".join(lines)
+
+
+def zone_of(tour: Tournament, fallback: tzinfo) -> tzinfo:
+    """The time zone its times are told in: the group's when it was opened, or `fallback`."""
+    if tour.zone:
+        try:
+            return ZoneInfo(tour.zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return fallback
+
+
+def when_text(t: Translator, at: float, zone: tzinfo, now: float) -> str:
+    """A time to come as a group says it: "hoy a las 21:30", "mañana a las 22:00", "el
+    viernes a las 21:30" (a week at most ahead)."""
+    day = datetime.fromtimestamp(at, zone)
+    today = datetime.fromtimestamp(now, zone).date()
+    time_ = day.strftime("%H:%M")
+    ahead = (day.date() - today).days
+    if ahead <= 0:
+        return t("tourney.when.today", time=time_)
+    if ahead == 1:
+        return t("tourney.when.tomorrow", time=time_)
+    return t("tourney.when.day", day=t(f"tourney.weekday.{day.weekday()}"), time=time_)
+
+
+def reminder_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
+    """Ten minutes before a tournament set for later, to each person signed up."""
+    at = tour.starts_at if tour.starts_at is not None else tour.closes_at
+    time_ = datetime.fromtimestamp(at, zone_of(tour, zone)).strftime("%H:%M")
+    return t("tourney.reminder", number=tour.id, time=time_, rules=rules_text(t, tour))
+
+
+def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
+    """Its sign-ups closed with too few: told in the group and to each person signed up."""
+    time_ = datetime.fromtimestamp(tour.closes_at, zone_of(tour, zone)).strftime("%H:%M")
+    least = tour.rules.least * tour.team_size
+    if len(tour.signed) >= least:  # enough people, but not to be made into its entries
+        return t("tourney.called_off_unfit", number=tour.id, time=time_, count=len(tour.signed))
+    return t("tourney.called_off", number=tour.id, time=time_, count=len(tour.signed),
+             least=least)  # fmt: skip
 
 
 def signup_keys(t: Translator, tour: Tournament) -> Keys:

@@ -77,7 +77,8 @@ WEB_WORDS = tuple(
         "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
         "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
         "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",
-        "bracket", "hint",
+        "bracket", "hint", "colPts", "colBuchholz", "colStreak", "colGames", "colInPlay", "colName",
+        "leaderboard", "standings", "inPlay", "playedMatches",
     )
 )  # fmt: skip
 

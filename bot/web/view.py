@@ -266,11 +266,18 @@ def tourney_view(
                 "played": played,
             })  # fmt: skip
         rounds.append({"name": round_title(t, tour, round_), "ties": ties})
+    playing = {  # the entries with a match in play now (an arena's "en juego")
+        e for f in tour.fixtures if any(x.is_open for x in tables.get(f.key, []))
+        for e in (f.a, f.b) if e is not None
+    }  # fmt: skip
     table = []
     for place, line in enumerate(standings(tour), start=1):  # (none for a knockout)
         table.append({
             "place": place, "name": name(line.entry), "played": line.played,
             "won": line.score, "diff": line.points_for - line.points_against,
+            "points": line.score,
+            "buchholz": line.buchholz, "fire": line.fire,
+            "playing": line.entry in playing, "paused": line.entry in tour.paused,
         })  # fmt: skip
     return {
         "id": tour.id,

@@ -7,13 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.i18n import translator
 from bot.league.tournament import Status, Tournament, knockout
 from bot.views.common import plain
-from tests.conftest import GROUP, Harness, harness_with
+from bot.views.tournament import rules_text
+from tests.conftest import GROUP, Harness, harness_with, make_settings
 from tests.e2e.helpers import play_to_the_end
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
@@ -540,3 +544,104 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     busiest = max(sum(1 for x in times if at <= x < at + minute) for at in times)
     assert not [e for e in h.fake.errors if e[1] == 429] and busiest <= 20, busiest
     print(f"group calls {len(times)}, the busiest minute {busiest}")
+
+
+async def test_a_tournament_set_for_later_through_the_bot(on_sqlite: Harness) -> None:
+    """`/torneo a las HH:MM` in the group's time zone (the operator's here): sign-ups now, the
+    hour on its message, a private reminder ten minutes before (once each), the start by
+    itself; a bad hour is answered and opens nothing."""
+    h = on_sqlite
+    ana, beto = h.user(901, "Ana"), h.user(902, "Beto")
+    for bad, said in (("a las 25:00", "No entiendo esa hora"), ("hoy 0:00", "ya pasó")):
+        ana.send(GROUP, f"/torneo {bad}")
+        await h.settle()
+        assert said in plain(h.fake.last(GROUP).text), h.fake.last(GROUP).text
+    assert (await h.db.fetchall("SELECT count(*) AS n FROM tournaments"))[0]["n"] == 0
+    zone = ZoneInfo(h.settings.timezone)
+    hour = datetime.fromtimestamp(h.clock() + 3 * 3600 + 60, zone).strftime("%H:%M")
+    message = await sign_up(h, [ana, beto], f"a las {hour}")
+    assert re.search(rf"Empieza (hoy|mañana) a las {hour}", plain(message.text)), message.text
+    t = await the_tournament(h)
+    assert t.status is Status.SIGNUP and t.starts_at is not None
+    assert datetime.fromtimestamp(t.starts_at, zone).strftime("%H:%M") == hour
+    h.clock.now = t.starts_at - 10 * 60
+    for user in (901, 902):
+        await h.until(lambda u=user: any("⏰" in x for x in h.fake.texts(u)))  # type: ignore[misc]
+    await h.settle()
+    h.clock.advance(6)  # more sweeps: nobody is told twice
+    await h.settle()
+    for user in (901, 902):
+        assert [plain(x) for x in h.fake.texts(user) if "⏰" in x] == [
+            f"⏰ En diez minutos, a las {hour}, empieza el torneo #{t.id} ("
+            + plain(rules_text(translator("es"), t)) + "). Te anotaste: tus partidos te llegan "
+            "acá, por privado."
+        ]  # fmt: skip
+    h.clock.now = t.starts_at
+    await h.until(lambda: any("¡Empieza el torneo" in x for x in h.fake.texts(GROUP)))
+    await h.settle()
+    assert (await the_tournament(h)).status is Status.RUNNING
+
+
+async def test_the_groups_time_zone_from_config_and_a_call_off_for_too_few(
+    on_sqlite: Harness,
+) -> None:
+    """An admin sets the group's time zone in /config (Madrid): `/torneo mañana 22` is 22:00
+    in Madrid; one alone signed up at that hour: it is called off, told in the group and to
+    them."""
+    h = on_sqlite
+    boss, ana = h.user(909, "Boss"), h.user(901, "Ana")
+    h.fake.admins[GROUP].add(909)
+    boss.send(GROUP, "/config")
+    await h.settle()
+    panel = h.fake.last(GROUP)
+    assert "🔄 Hora: Buenos Aires" in [b["text"] for b in panel.buttons()]
+    shown = "Buenos Aires"
+    while shown != "Madrid":
+        await boss.tap(GROUP, panel.message_id, f"🔄 Hora: {shown}")
+        await h.settle()
+        panel = h.fake.messages[GROUP][panel.message_id]
+        shown = next(b["text"] for b in panel.buttons() if "Hora:" in b["text"])[len("🔄 Hora: "):]
+    message = await sign_up(h, [ana], "mañana 22")
+    assert "Empieza mañana a las 22:00" in plain(message.text), message.text
+    t = await the_tournament(h)
+    assert t.zone == "Europe/Madrid" and t.starts_at is not None
+    assert datetime.fromtimestamp(t.starts_at, ZoneInfo("Europe/Madrid")).hour == 22
+    h.clock.now = t.starts_at
+    said = f"🛑 El torneo #{t.id} no se juega: a las 22:00 se había anotado 1 y hacían falta 2."
+    await h.until(lambda: any(said == plain(x) for x in h.fake.texts(GROUP)))
+    await h.until(lambda: any(said == plain(x) for x in h.fake.texts(901)))
+    await h.settle()
+    assert (await the_tournament(h)).status is Status.CANCELLED
+
+
+async def test_a_restart_between_the_reminder_and_the_start_tells_nobody_twice(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    path = tmp_path / "t.db"
+    async with harness_with(fake, path) as h:
+        ana, beto = h.user(901, "Ana"), h.user(902, "Beto")
+        zone = ZoneInfo(h.settings.timezone)
+        hour = datetime.fromtimestamp(h.clock() + 3 * 3600 + 60, zone).strftime("%H:%M")
+        await sign_up(h, [ana, beto], f"at {hour}")
+        t = await the_tournament(h)
+        assert t.starts_at is not None
+        starts = t.starts_at
+        h.clock.now = starts - 10 * 60
+        for user in (901, 902):
+            await h.until(lambda u=user: any("⏰" in x for x in h.fake.texts(u)))  # type: ignore[misc]
+        await h.settle()
+    again = Harness(fake, make_settings(f"http://127.0.0.1:{fake.port}/bot", path))
+    again.clock.now = starts - 5 * 60
+    await again.start()
+    try:
+        await again.settle()
+        again.clock.advance(6)  # sweeps after the restart, before the hour
+        await again.settle()
+        again.clock.now = starts
+        await again.until(lambda: any("¡Empieza el torneo" in x for x in fake.texts(GROUP)))
+        await again.settle()
+        for user in (901, 902):
+            assert sum("⏰" in x for x in fake.texts(user)) == 1, fake.texts(user)
+        assert sum("¡Empieza el torneo" in x for x in fake.texts(GROUP)) == 1
+    finally:
+        await again.stop()

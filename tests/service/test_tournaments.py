@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,9 +15,11 @@ import pytest
 
 from bot.game import ActionKind, MatchConfig
 from bot.league.tournament import Format, Status, Tournament, knockout, parse_tag, standings
+from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
+from bot.service.changes import Change
 from bot.service.core import Core
 from bot.storage.db import Database
 from bot.storage.repo import Store
@@ -600,3 +602,90 @@ async def test_a_twelve_player_arena_of_thirty_minutes_to_its_podium(core: Core)
     assert first.score == 2 * 2 + 4 * (first.won - 2)  # two wins, then every one doubled
     rows = await core.store.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", CHAT)
     assert rows[0]["n"] == len(t.fixtures) == len(await core.tournaments.tables_of(t.id))
+
+
+class Told:
+    """What the core committed for tournaments: each change's note (a front end's view)."""
+
+    def __init__(self) -> None:
+        self.notes: list[tuple[int, str]] = []
+
+    async def plan(self, change: Change) -> Sequence[Planned]:
+        return []
+
+    def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+        if change.tournament is not None and change.note:
+            self.notes.append((change.tournament.id, change.note))
+
+
+async def test_a_tournament_set_for_later_reminds_once_and_starts_by_itself(
+    db_target: Path | str,
+) -> None:
+    clock = Clock()
+    starts = clock.now + 3 * 3600
+    db = await Database.open(db_target)
+    core = Core.build(Store(db), seed=3, clock=clock)
+    told = Told()
+    core.changes.subscribe(told)
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(starts_at=starts))
+    assert t.closes_at == starts
+    for user in (1, 2, 3, 4):
+        await core.tournaments.sign(t.id, user)
+    clock.now = starts - 31 * 60  # past the usual half hour of sign-ups: still open
+    await core.sweep()
+    clock.now = starts - 11 * 60
+    await core.sweep()
+    found = await core.tournaments.get(t.id)
+    assert found is not None and found.status is Status.SIGNUP and not found.reminded
+    assert (t.id, "reminder") not in told.notes
+    clock.now = starts - 10 * 60  # ten minutes before: the people signed up are reminded
+    await core.sweep()
+    await core.sweep()
+    assert told.notes.count((t.id, "reminder")) == 1
+    await core.tournaments.idle()
+    await db.close()
+
+    # a restart between the reminder and the start: nobody is told twice
+    db = await Database.open(db_target)
+    core = Core.build(Store(db), seed=3, clock=clock)
+    again = Told()
+    core.changes.subscribe(again)
+    clock.now = starts - 5 * 60
+    await core.sweep()
+    assert again.notes == []
+    clock.now = starts
+    await core.sweep()
+    await core.tournaments.idle()
+    found = await core.tournaments.get(t.id)
+    assert found is not None and found.status is Status.RUNNING and found.reminded
+    assert [n for _, n in again.notes].count("reminder") == 0
+    assert (t.id, "started") in again.notes
+    assert len(await live_tables(core, found)) == 2
+    await core.tournaments.idle()
+    await db.close()
+
+
+async def test_a_tournament_set_for_later_with_too_few_is_called_off(core: Core) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    told = Told()
+    core.changes.subscribe(told)
+    starts = clock.now + 3600
+    t = await core.tournaments.open(CHAT, 0, 1, "es", base(starts_at=starts))
+    await core.tournaments.sign(t.id, 1)
+    clock.now = starts - 10 * 60
+    await core.sweep()
+    clock.now = starts
+    await core.sweep()
+    found = await core.tournaments.get(t.id)
+    assert found is not None and found.status is Status.CANCELLED
+    assert [n for _, n in told.notes] == ["signed", "reminder", "called_off"]
+
+
+async def test_a_time_already_gone_opens_nothing(core: Core) -> None:
+    clock = core.clock
+    assert isinstance(clock, Clock)
+    with pytest.raises(Refusal) as refused:
+        await core.tournaments.open(CHAT, 0, 1, "es", base(starts_at=clock.now - 60))
+    assert refused.value.code is Refused.TOURNEY_BAD_TIME
+    assert await core.tournaments.open_in(CHAT, 0) is None

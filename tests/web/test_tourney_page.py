@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.async_playwright import Axe
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Page, expect
 
 from bot.game import MatchConfig
 from bot.league.tournament import Format, Status, Tournament
@@ -201,4 +201,109 @@ async def test_a_long_name_of_wide_letters_stays_in_its_box(
         assert cut and all(text.endswith("…") for _, text in cut), shown
         assert {full for full, _ in shown} <= {*WIDE, "?"}
         await page.screenshot(path=ARTIFACTS / f"tourney-wide-names-{size['width']}.png")
+        await context.close()
+
+
+async def an_arena(path: Path, people: int, waves: int) -> int:
+    """An arena of the local table's group: `waves` times every match in play is played out
+    (the side at table side 1 loses), then the next pairs are left in play."""
+    db = await Database.open(path)
+    core = Core.build(Store(db), seed=2)
+    try:
+        for user, name in enumerate(NAMES[:people], start=1):
+            await core.people.see(user, name, None)
+        base = Tournament(0, LOCAL_CHAT, 0, 1, "es", 0.0, 0.0, format=Format.ARENA,
+                          config=MatchConfig(target=15, flor=False))  # fmt: skip
+        t = await core.tournaments.open(LOCAL_CHAT, 0, 1, "es", base)
+        for user in range(1, people + 1):
+            await core.tournaments.sign(t.id, user)
+        await core.tournaments.begin(t.id, 1, False)
+        await core.tournaments.idle()
+        for _ in range(waves):
+            for table_id in (await core.tournaments.tables_of(t.id)).values():
+                table = await core.tables.get(table_id)
+                if table is not None and table.is_open:
+                    await play_out(core, table_id, loser_side=1)
+            await core.tournaments.idle()
+            await core.tournaments.settle(t.id)
+            await core.tournaments.idle()
+        return t.id
+    finally:
+        await core.tournaments.idle()
+        await db.close()
+
+
+ARENA_SIZES = [
+    ("light", {"width": 360, "height": 640}),
+    ("dark", {"width": 360, "height": 640}),
+    ("light", {"width": 1280, "height": 800}),
+    ("dark", {"width": 1280, "height": 800}),
+]
+
+
+async def looked_at(page: Page, name: str) -> None:
+    """No sideways scroll, a screenshot, and no serious finding of axe."""
+    assert await page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    await page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+    results = await Axe().run(page)
+    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == [], [v["id"] for v in serious]
+
+
+@pytest.mark.parametrize(("scheme", "size"), ARENA_SIZES)
+async def test_an_arena_shows_its_leaderboard_not_a_round_a_match(
+    browser: Browser, tmp_path: Path, scheme: str, size: dict[str, int]
+) -> None:
+    path = tmp_path / "local.db"
+    number = await an_arena(path, 6, waves=3)
+    async with serving(path) as url:
+        context = await browser.new_context(viewport=size, color_scheme=scheme, locale="es-AR")
+        page = await context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await enter(page, url, "Mirón")
+        await page.goto(f"{url}/?tourney={number}")
+        rows = page.locator("#standings tbody tr")
+        await expect(rows).to_have_count(6)
+        heads = await page.locator("#standings thead th").all_text_contents()
+        assert heads == ["#", "Jugador", "Pts", "Racha", "PJ", "Ahora"]
+        # three matches played each: a win scores 2, the third in a row double (🔥 after two)
+        points = [int(x) for x in await page.locator("#standings tbody td:nth-child(3)")
+                  .all_text_contents()]  # fmt: skip
+        assert points == sorted(points, reverse=True) and sum(points) > 0
+        assert all(x == "3" for x in await page.locator("#standings tbody td:nth-child(5)")
+                   .all_text_contents())  # fmt: skip
+        await expect(page.locator("#standings tbody tr.playing")).to_have_count(6)
+        # no round a match: the matches in play to watch, the ones played to replay
+        await expect(page.locator("#in-play a[href^='?table=']")).to_have_count(3)
+        await expect(page.locator("#played a[href^='?replay=']")).to_have_count(9)
+        await expect(page.locator("#rounds b", has_text="Ronda")).to_have_count(0)
+        await looked_at(page, f"tourney-arena-{scheme}-{size['width']}")
+        assert errors == []
+        await context.close()
+
+
+@pytest.mark.parametrize(("scheme", "size"), ARENA_SIZES)
+async def test_a_swiss_shows_its_rounds_and_its_standings_with_the_tie_breaks(
+    browser: Browser, tmp_path: Path, scheme: str, size: dict[str, int]
+) -> None:
+    path = tmp_path / "local.db"
+    number = await a_tournament(path, Format.SWISS, 7, leave_live=False)
+    async with serving(path) as url:
+        context = await browser.new_context(viewport=size, color_scheme=scheme, locale="es-AR")
+        page = await context.new_page()
+        await enter(page, url, "Mirón")
+        await page.goto(f"{url}/?tourney={number}")
+        rows = page.locator("#standings tbody tr")
+        await expect(rows).to_have_count(7)
+        heads = await page.locator("#standings thead th").all_text_contents()
+        assert heads == ["#", "Jugador", "PJ", "Pts", "Buchholz", "Dif"]
+        champion = (await page.locator("#champion").text_content() or "").split(": ")[1]
+        await expect(rows.first).to_contain_text(champion)
+        await expect(page.locator("#rounds .panel")).to_have_count(3)  # three rounds of seven
+        byes = page.locator("#rounds p", has_text="pasa directo")  # one a round, never "null"
+        await expect(byes).to_have_count(3)
+        await expect(page.locator("#rounds", has_text="null")).to_have_count(0)
+        await looked_at(page, f"tourney-swiss-{scheme}-{size['width']}")
         await context.close()

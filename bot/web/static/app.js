@@ -930,15 +930,10 @@ async function showTourney(id) {
   if (data.language && data.language !== lang) await loadWords(data.language);
   const parts = [el("h1", {}, data.title), el("p", { class: "hint" }, data.rules)];
   if (data.champion) parts.push(el("p", { id: "champion" }, `${w("champion")}: ${data.champion}`));
-  if (data.standings.length) {
-    parts.push(el("table", { id: "standings" },
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, ""), el("th", {}, w("colPlayed")),
-        el("th", {}, w("colWon")), el("th", {}, w("colDiff")))),
-      el("tbody", {}, data.standings.map((r) => el("tr", {}, el("td", {}, r.place),
-        el("td", {}, r.name), el("td", {}, r.played), el("td", {}, r.won),
-        el("td", {}, (r.diff > 0 ? "+" : "") + r.diff))))));
-  }
-  parts.push(data.format === "ko" ? bracketSvg(data) : roundsList(data));
+  if (data.standings.length) parts.push(standingsTable(data));
+  if (data.format === "ko") parts.push(bracketSvg(data));
+  else if (data.format === "relampago") parts.push(arenaLive(data));
+  else parts.push(roundsList(data));
   $app.classList.remove("table");
   $app.replaceChildren(el("section", { id: "tourney" }, parts));
   fitNames($app);
@@ -1044,10 +1039,51 @@ function fitNames(root) {
   }
 }
 
+const signed = (n) => (n > 0 ? "+" : "") + n;
+
+// Each format's table: a liguilla's (played, won, difference), a Swiss's (points, Buchholz,
+// difference), an arena's leaderboard (points, the streak 🔥, games, in play now).
+const STANDINGS = {
+  suizo: [["colPlayed", (r) => r.played], ["colPts", (r) => r.points],
+    ["colBuchholz", (r) => r.buchholz ?? 0], ["colDiff", (r) => signed(r.diff)]],
+  relampago: [["colPts", (r) => r.points], ["colStreak", (r) => (r.fire ? "🔥" : "")],
+    ["colGames", (r) => r.played],
+    ["colInPlay", (r) => (r.playing ? el("span", { title: w("live"), "aria-label": w("live") }, "▶️")
+      : r.paused ? "⏸️" : "")]],
+};
+const LEAGUE_COLUMNS = [["colPlayed", (r) => r.played], ["colWon", (r) => r.won],
+  ["colDiff", (r) => signed(r.diff)]];
+
+function standingsTable(data) {
+  const columns = STANDINGS[data.format] || LEAGUE_COLUMNS;
+  const label = data.format === "relampago" ? w("leaderboard") : w("standings");
+  return el("div", { class: "standings-box" }, el("table", { id: "standings", class: data.format, "aria-label": label },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, w("colName")),
+      columns.map(([word]) => el("th", { scope: "col" }, w(word))))),
+    el("tbody", {}, data.standings.map((r) => el("tr", { class: r.playing ? "playing" : null },
+      el("td", {}, r.place), el("td", { class: "name" }, r.name),
+      columns.map(([, value]) => el("td", {}, value(r))))))));
+}
+
+function arenaLive(data) {  // an arena: no rounds, only the matches in play (to watch) and played
+  const ties = data.rounds.flatMap((round) => round.ties);
+  const live = ties.filter((tie) => tie.live);
+  const done = ties.filter((tie) => !tie.live && tie.played.length).reverse();
+  const line = (tie) => {
+    const target = tieTarget(tie);
+    const text = `${tie.a} ${tie.score || "vs"} ${tie.b}${tie.live ? " · " + w("live") : ""}`;
+    return el("p", {}, target ? el("a", { href: target }, text) : text);
+  };
+  return el("div", { id: "rounds" },
+    live.length ? el("div", { class: "panel", id: "in-play" }, el("b", {}, w("inPlay")), live.map(line)) : null,
+    done.length ? el("div", { class: "panel", id: "played" }, el("b", {}, w("playedMatches")), done.map(line)) : null);
+}
+
 function roundsList(data) {  // a liguilla: its rounds, each tie a link when there is a table
   return el("div", { id: "rounds" }, data.rounds.map((round) => el("div", { class: "panel" },
     el("b", {}, round.name),
     round.ties.map((tie) => {
+      if (tie.bye || tie.b === null) return el("p", {}, `${tie.a} · ${w("bye")}`);  // (a Swiss's)
       const target = tieTarget(tie);
       const text = `${tie.a} ${tie.score || "vs"} ${tie.b}${tie.live ? " · " + w("live") : ""}`;
       return el("p", {}, target ? el("a", { href: target }, text) : text);
