@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from datetime import UTC, tzinfo
 from typing import Any
@@ -28,7 +29,7 @@ from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
 from bot.telegram.records import FRONT, TelegramTable, board_record, hand_record, tourney_key
-from bot.telegram.rows import Markup, text_row
+from bot.telegram.rows import Markup, edit_row, text_row
 from bot.views.common import (
     Button,
     Keys,
@@ -60,6 +61,10 @@ from bot.views.tournament import (
 log = logging.getLogger(__name__)
 
 SENT_REMEMBERED = 50_000
+# A board this many messages up the chat is out of sight (about a phone's screen): the next
+# hand's board is sent anew under the chat, and the old one trimmed to a stub (`board.stub`).
+BURIED = 8
+RING_FRESH = 20.0  # seconds: a ring-out still waiting after this is news no more (dropped)
 SEAL_SHOWN = 12  # hex digits of the seal on the board: enough to compare with /verificar
 # Given in every call (the application's Defaults reach only PTB's typed methods).
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
@@ -127,6 +132,11 @@ class Deliverer:
         # Hand messages deleted to be sent anew: a send that failed and is tried again does
         # not delete them twice.
         self._deleted: OrderedDict[tuple[int, int], None] = OrderedDict()
+        # The newest message id the bot learned in each group (a command, a tap, its own
+        # sends): message ids in a chat are sequential, so it tells how far up a board is.
+        self._latest: OrderedDict[int, int] = OrderedDict()
+        # The hand each table's board last showed: a board that shows a new hand may move.
+        self._board_hand: OrderedDict[int, int] = OrderedDict()
 
     def _with_web_table(
         self, t: Translator, table: Table, keys: Keys | None, own: bool
@@ -141,6 +151,19 @@ class Deliverer:
         else:
             return keys
         return Keys((*(keys or ()), (button,)))
+
+    def saw(self, chat_id: int, message_id: int) -> None:
+        """A message of the chat the bot learned of (an update, or one it sent)."""
+        if chat_id >= 0 or message_id <= self._latest.get(chat_id, 0):
+            return
+        self._latest[chat_id] = message_id
+        self._latest.move_to_end(chat_id)
+        if len(self._latest) > SENT_REMEMBERED:
+            self._latest.popitem(last=False)
+
+    def buried(self, chat_id: int, message_id: int) -> bool:
+        """Is this message of the group a screenful or more up the chat?"""
+        return self._latest.get(chat_id, 0) - message_id >= BURIED
 
     def join_link(self, tg: TelegramTable) -> str:
         return f"https://t.me/{self.bot_username}?start=j{tg.join or ''}"
@@ -171,7 +194,7 @@ class Deliverer:
                 return Delivery(called=False)
             if table.status is not TableStatus.PLAYING and not table.state.is_over:
                 return Delivery(called=False)  # cancelled or conceded: its close row tells
-            return await self._show_in_group(table, *await self.board_view(table))
+            return await self._show_board(table)
         if kind is RowKind.LOBBY:
             if table.status is not TableStatus.LOBBY:
                 return Delivery(called=False)
@@ -201,6 +224,7 @@ class Deliverer:
             }
         sent = await self._call("sendMessage", fields)
         message_id = int(sent["message_id"])
+        self.saw(chat_id, message_id)
         self._remember((chat_id, message_id), hash((text, markup)))
         return message_id
 
@@ -271,6 +295,8 @@ class Deliverer:
 
     async def _deliver_text(self, row: Pending) -> Delivery:
         payload = row.payload
+        if payload.get("ring") and time.time() - row.created_at > RING_FRESH:
+            return Delivery(called=False)  # a ring-out the group's lane was too slow for
         markup = self._markup(payload)
         try:
             await self.send(
@@ -298,6 +324,40 @@ class Deliverer:
                     raise
         message_id = await self.send(table.chat_id, text, markup, table.thread_id)
         return Delivery(commit=self._commit(board_record(table.id, message_id)))
+
+    async def _show_board(self, table: Table) -> Delivery:
+        """The board, edited in place; at a new hand, sent anew if chat has buried it (the
+        old one trimmed to a one-line stub by a row of its own: the group's pace counts it)."""
+        assert table.state is not None
+        hand = table.state.hand_number
+        before = self._board_hand.get(table.id)
+        self._board_hand[table.id] = hand
+        self._board_hand.move_to_end(table.id)
+        if len(self._board_hand) > SENT_REMEMBERED:
+            self._board_hand.popitem(last=False)
+        board = (await self.records(table)).board
+        moves = (
+            board is not None
+            and before is not None
+            and hand != before
+            and not table.state.is_over
+            and self.buried(table.chat_id, board)
+        )
+        if not moves or board is None:
+            return await self._show_in_group(table, *await self.board_view(table))
+        text, markup = await self.board_view(table)
+        message_id = await self.send(table.chat_id, text, markup, table.thread_id)
+        stub = edit_row(table.chat_id, board, translator(table.language)("board.stub"))
+
+        async def commit(writer: Writer) -> None:
+            async def both(conn: Any) -> None:
+                await writer(conn)
+                await self.sender.write(conn, [stub])
+
+            await self.tables.records.put([board_record(table.id, message_id)], also=both)
+            self.sender.wake([stub])
+
+        return Delivery(commit=commit)
 
     async def _deliver_tourney(self, tourney_id: int) -> Delivery:
         """A tournament's group message as it stands now: edited, or sent (again) if gone."""

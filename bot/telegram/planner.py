@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from html import escape
 
-from bot.game.events import HandDealt
+from bot.game.actions import ActionKind
+from bot.game.events import Chanted, EnvidoResolved, HandDealt
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
 from bot.model.outbox import POST, Outgoing, Planned, Record
@@ -62,6 +63,9 @@ BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is
 # their id), at most one every NOTE_EVERY seconds
 NOTIFY, NOTIFIED = "avisame", "avisame_at"
 NOTE_EVERY = 3600.0
+RUNG_REMEMBERED = 50_000  # tables whose last ring-out's hand is remembered
+# The big moments that ring out in the group as a new message (the rest are the board's edits)
+RINGING = (ActionKind.VALE_CUATRO, ActionKind.CONTRAFLOR, ActionKind.CONTRAFLOR_AL_RESTO)
 
 
 class Planner:
@@ -76,6 +80,8 @@ class Planner:
         # ago is being looked at, and is edited, not deleted and sent again (the oldest are
         # forgotten: that costs at most one more new message).
         self._buzzed: OrderedDict[tuple[int, int], float] = OrderedDict()
+        # The hand of each table's last ring-out: at most one a hand.
+        self._rung: OrderedDict[int, int] = OrderedDict()
 
     def _buzz(self, table: Table, user: int) -> None:
         key = (table.id, user)
@@ -371,7 +377,41 @@ class Planner:
             rows += await self._match_over(table, change.tapper)
         if over or not table.is_open:
             return rows
-        return rows + self._hands_after(change)
+        return rows + await self._ring_out(change) + self._hands_after(change)
+
+    async def _ring_out(self, change: Change) -> list[Outgoing]:
+        """A big moment of the hand (a falta envido wanted, a vale cuatro, a flor against flor)
+        told in the group as a short new message, so that it notifies: at most one a hand,
+        keyed (one waits at a time) and dropped if the group's lane is too far behind to make
+        it news (`RING_FRESH` in delivery)."""
+        table = change.the_table
+        state = table.state
+        if state is None or state.hand is None or self._rung.get(table.id) == state.hand_number:
+            return []
+        t = translator(table.language)
+        text = ""
+        for event in change.events:
+            if isinstance(event, EnvidoResolved) and event.wanted:
+                if ActionKind.FALTA_ENVIDO in state.hand.envido_chain:
+                    who = await self.who(table)
+                    text = t("ring.falta", points=event.points, name=who.side(t, event.winner))
+            elif isinstance(event, Chanted) and event.kind in RINGING:
+                who = await self.who(table)
+                if event.kind is ActionKind.VALE_CUATRO:
+                    text = t("ring.vale_cuatro", name=who.seat(event.seat))
+                else:
+                    chant = kind_label(t, event.kind)
+                    text = t("ring.contraflor", chant=chant, name=who.seat(event.seat))
+            if text:
+                break
+        if not text:
+            return []
+        self._rung[table.id] = state.hand_number
+        self._rung.move_to_end(table.id)
+        if len(self._rung) > RUNG_REMEMBERED:
+            self._rung.popitem(last=False)
+        row = text_row(table.chat_id, text, table.thread_id, key=f"ring:{table.id}")
+        return [replace(row, payload={**row.payload, "ring": 1})]
 
     def _hands_after(self, change: Change) -> list[Outgoing]:
         """Each player's hand message after an action."""
