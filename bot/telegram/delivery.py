@@ -381,12 +381,13 @@ class Deliverer:
         names = await self.people.names(people_of(tour))
         if tour.status is TourneyStatus.SIGNUP:
             return signup_text(t, tour, names, self.zone), signup_keys(t, tour)
-        live = set()
+        live: dict[tuple[int, int], tuple[int, int] | None] = {}
         if tour.status is TourneyStatus.RUNNING:
             for tag, table_id in (await self.core.tournaments.tables_of(tour.id)).items():
                 table = await self.tables.get(table_id)
                 if table is not None and table.is_open:
-                    live.add(parse_tag(tag)[1:3])
+                    _, round_, slot, _ = parse_tag(tag)
+                    live[(round_, slot)] = live_score(tour, round_, slot, table)
         keys = running_keys(t, tour) if tour.status is TourneyStatus.RUNNING else None
         if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
             link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
@@ -524,6 +525,21 @@ class Deliverer:
         text = group_ending(t, who, outcome, table, league_line(t, changes, rows))
         await self.send(table.chat_id, text, rematch_keys(t, table.id), table.thread_id)
         return Delivery()
+
+
+def live_score(tour: Tournament, round_: int, slot: int, table: Table) -> tuple[int, int] | None:
+    """A tournament match's score as it stands, its fixture's entry a first (None: not yet
+    dealt, or its sides not told by who sits where)."""
+    fixture = tour.fixture(round_, slot)
+    state = table.state
+    if fixture is None or fixture.a is None or state is None:
+        return None
+    sides = {table.geometry.side(s) for u in tour.entries[fixture.a]
+             if (s := table.seat_of(u)) is not None}  # fmt: skip
+    if len(sides) != 1:
+        return None
+    mine = sides.pop()
+    return state.scores[mine], state.scores[1 - mine]
 
 
 def _message_fields(chat_id: int, text: str, markup: Markup | None) -> dict[str, Any]:

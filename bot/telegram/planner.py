@@ -15,7 +15,7 @@ from dataclasses import replace
 from html import escape
 
 from bot.game.actions import ActionKind
-from bot.game.events import Chanted, EnvidoResolved, HandDealt
+from bot.game.events import Chanted, EnvidoResolved, HandDealt, HandEnded
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
 from bot.model.outbox import POST, Outgoing, Planned, Record
@@ -51,7 +51,10 @@ from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
 from bot.views.tournament import (
     champion_text,
+    final_started_text,
+    knockout_of,
     match_notice,
+    next_step,
     people_of,
     result_text,
 )
@@ -245,7 +248,7 @@ class Planner:
         t = translator(table.language)
         practice = table.tournament is None
         if kind is ChangeKind.STARTED:
-            rows = await self._match_notices(table) if not practice else [
+            rows = await self._match_notices(table, told=True) if not practice else [
                 text_row(table.chat_id, practice_text(t, table, await self.people.at(table)))
             ]  # fmt: skip
             return rows + self._loud_hands(table)
@@ -266,12 +269,44 @@ class Planner:
         if kind is ChangeKind.CONCEDED or over:
             # the last hand's edit first, then the end (each in its chat, in this order)
             rows += [final(hand_row(table, u, urgent=u == change.tapper)) for u in table.players]
-            return rows + await self._private_endings(table, again=practice)
+            steps = None if practice else await self._next_steps(table)
+            return rows + await self._private_endings(table, again=practice, next_steps=steps)
         if kind in (ChangeKind.VACATED, ChangeKind.BOT_IN):
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.ACTION:
             rows += self._hands_after(change)
+            if not practice and any(isinstance(e, HandEnded) for e in change.events):
+                rows += await self._live_score(table)
         return rows
+
+    async def _live_score(self, table: Table) -> list[Outgoing]:
+        """A tournament match's hand ended: its bracket shows the new score (a keyed refresh,
+        coalesced at the group's pace)."""
+        assert table.tournament is not None
+        tour = await self.tournaments.get(parse_tag(table.tournament)[0])
+        return [tourney_row(tour.chat_id, tour.id)] if tour is not None else []
+
+    async def _next_steps(self, table: Table) -> dict[int, str] | None:
+        """Each player of a knockout's match that decided its tie: where they go now
+        ("Pasás a semifinales", "Quedaste afuera en cuartos", "🥇 ¡Ganaste el torneo!")."""
+        outcome = table.outcome
+        if table.tournament is None or outcome is None or outcome.winner is None:
+            return None
+        number, round_, slot, _ = parse_tag(table.tournament)
+        tour = await self.tournaments.get(number)
+        fixture = tour.fixture(round_, slot) if tour is not None else None
+        if tour is None or fixture is None or tour.series > 1:
+            return None  # (a game of a longer series decides nothing by itself)
+        t = translator(tour.language)
+        steps = {}
+        for user in table.players:
+            seat = table.seat_of(user)
+            if seat is None:
+                continue
+            step = next_step(t, tour, fixture, table.geometry.side(seat) == outcome.winner)
+            if step is not None:
+                steps[user] = step
+        return steps
 
     async def _private_endings(
         self, table: Table, again: bool, next_steps: dict[int, str] | None = None
@@ -298,8 +333,9 @@ class Planner:
             rows.append(text_row(user, text, markup=keys, key=f"end:{table.id}:{user}"))
         return rows
 
-    async def _match_notices(self, table: Table) -> list[Outgoing]:
-        """Each player of a tournament's match that starts: against whom, in which round."""
+    async def _match_notices(self, table: Table, told: bool = False) -> list[Outgoing]:
+        """Each player of a tournament's match that starts: against whom, in which round; and
+        (`told`) the group, when it is a knockout's final (watched in the bracket, live)."""
         assert table.tournament is not None
         number, round_, slot, _ = parse_tag(table.tournament)
         tour = await self.tournaments.get(number)
@@ -309,7 +345,11 @@ class Planner:
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
         text = match_notice(t, tour, fixture, len(fixture.games), names)
-        return [text_row(u, text) for u in table.players]
+        rows = [text_row(u, text) for u in table.players]
+        if told and knockout_of(tour) and round_ + 1 == tour.rounds and not fixture.games:
+            said = final_started_text(t, tour, fixture, names)
+            rows.append(text_row(tour.chat_id, said, tour.thread_id, key=f"final:{tour.id}"))
+        return rows
 
     async def who(self, table: Table) -> Seating:
         return seating_at(translator(table.language), table, await self.people.at(table))
