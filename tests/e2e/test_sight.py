@@ -86,6 +86,8 @@ async def test_a_board_buried_under_chat_comes_back_at_the_next_hand(harness: Ha
     await say(h, users, (await first_label(h, users)))
     assert h.fake.messages[GROUP][fresh.message_id].history[-1] == fresh.text
     assert h.fake.messages[GROUP][board.message_id].text == STUB
+    if __import__("os").environ.get("TRUCO_SHOW"):
+        print("\n---\n".join(f"[{m}] {text}" for m, text in h.fake.timeline[GROUP]))
 
 
 async def first_label(h: Harness, users: list[FakeUser]) -> str:
@@ -120,3 +122,28 @@ async def test_a_wanted_falta_envido_rings_out_and_a_truco_does_not(harness: Har
     text = rung[0].text
     assert "¡Falta envido querida!" in text and text.count("\n") <= 1, text
     assert not rung[0].buttons()
+
+
+async def test_a_vale_cuatro_rings_out_once_in_its_hand(harness: Harness) -> None:
+    h = harness
+    users = [h.user(1, "Ana"), h.user(2, "Beto")]
+    await open_table(h, users, "30 sinflor")
+    last = max(m.message_id for m in h.fake.live(GROUP))
+    await say(h, users, "¡Truco!")
+    await say(h, users, "¡Retruco!")
+    assert not new_group_messages(h, last), h.fake.texts(GROUP)
+    await say(h, users, "¡Vale cuatro!")
+    rung = new_group_messages(h, last)
+    assert [m.text for m in rung] == [
+        f"🔥 <b>¡Vale cuatro!</b> Lo canta <b>{(await current_chanter(h, users))}</b>."
+    ], [m.text for m in rung]
+    await say(h, users, "Quiero")
+    assert len(new_group_messages(h, last)) == 1  # one ring-out a hand
+    if __import__("os").environ.get("TRUCO_SHOW"):
+        print("\n---\n".join(text for _, text in h.fake.timeline[GROUP]))
+
+
+async def current_chanter(h: Harness, users: list[FakeUser]) -> str:
+    """Who called the vale cuatro: the one the game does not wait on now (a 1v1)."""
+    waiting = await to_act(h, users)
+    return next(u.first_name for u in users if u is not waiting)

@@ -66,3 +66,7 @@ async def test_a_knockout_of_four_followed_from_the_group_and_each_chat(
             assert "Pasás a la final" in steps and "🥈 Segundo puesto" in steps, steps
         else:
             assert "Quedaste afuera en semifinales" in steps, steps
+    if __import__("os").environ.get("TRUCO_SHOW"):
+        print("\n---\n".join(plain(text) for _, text in h.fake.timeline[GROUP]))
+        champion_chat = t.entries[t.champion][0]
+        print("\n---\n".join(plain(x) for x in h.fake.texts(champion_chat) if "Ganaste" in x))
