@@ -3,7 +3,11 @@ next hand, and the big moments ring out as new messages while ordinary moves sta
 
 from __future__ import annotations
 
+import time
+
 from bot.game.state import MatchState
+from bot.model.outbox import POST, Pending, RowKind
+from bot.telegram.delivery import RING_FRESH
 from tests.conftest import GROUP, Harness
 from tests.e2e.helpers import action_buttons, hand_message, open_table, play_to_the_end
 from tests.fakebot import FakeUser, StoredMessage
@@ -147,3 +151,22 @@ async def current_chanter(h: Harness, users: list[FakeUser]) -> str:
     """Who called the vale cuatro: the one the game does not wait on now (a 1v1)."""
     waiting = await to_act(h, users)
     return next(u.first_name for u in users if u is not waiting)
+
+
+async def test_a_ring_out_the_lane_was_too_slow_for_is_dropped(harness: Harness) -> None:
+    """A ring-out still waiting long after its moment (the group's lane behind: a flood
+    wait, a burst of results) is news no more: dropped, not sent late."""
+    h = harness
+    h.user(1, "Ana").send(GROUP, "/ayuda")
+    await h.settle()
+    sent = len(h.fake.texts(GROUP))
+
+    def ring(age: float) -> Pending:
+        payload = {"text": "🔥 <b>¡Vale cuatro!</b> Lo canta <b>Ana</b>.", "ring": 1}
+        return Pending(0, GROUP, RowKind.TEXT, "ring:1", payload, 1, POST, False,
+                       created_at=time.time() - age)  # fmt: skip
+
+    late = await h.services.deliverer.deliver(ring(RING_FRESH + 5))
+    assert not late.called and len(h.fake.texts(GROUP)) == sent
+    await h.services.deliverer.deliver(ring(1.0))
+    assert h.fake.texts(GROUP)[-1].startswith("🔥")
