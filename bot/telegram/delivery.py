@@ -331,10 +331,6 @@ class Deliverer:
         assert table.state is not None
         hand = table.state.hand_number
         before = self._board_hand.get(table.id)
-        self._board_hand[table.id] = hand
-        self._board_hand.move_to_end(table.id)
-        if len(self._board_hand) > SENT_REMEMBERED:
-            self._board_hand.popitem(last=False)
         board = (await self.records(table)).board
         moves = (
             board is not None
@@ -344,9 +340,12 @@ class Deliverer:
             and self.buried(table.chat_id, board)
         )
         if not moves or board is None:
-            return await self._show_in_group(table, *await self.board_view(table))
+            shown = await self._show_in_group(table, *await self.board_view(table))
+            self._board_showed(table.id, hand)
+            return shown
         text, markup = await self.board_view(table)
         message_id = await self.send(table.chat_id, text, markup, table.thread_id)
+        self._board_showed(table.id, hand)  # (after the send: one that failed moves it again)
         stub = edit_row(table.chat_id, board, translator(table.language)("board.stub"))
 
         async def commit(writer: Writer) -> None:
@@ -358,6 +357,12 @@ class Deliverer:
             self.sender.wake([stub])
 
         return Delivery(commit=commit)
+
+    def _board_showed(self, table_id: int, hand: int) -> None:
+        self._board_hand[table_id] = hand
+        self._board_hand.move_to_end(table_id)
+        if len(self._board_hand) > SENT_REMEMBERED:
+            self._board_hand.popitem(last=False)
 
     async def _deliver_tourney(self, tourney_id: int) -> Delivery:
         """A tournament's group message as it stands now: edited, or sent (again) if gone."""
