@@ -38,7 +38,8 @@ async def say(h: Harness, users: list[FakeUser], label: str) -> None:
     message = hand_message(h, user)
     assert message is not None
     assert any(b["text"] == label for b in action_buttons(message)), (
-        label, [b["text"] for b in action_buttons(message)]
+        label,
+        [b["text"] for b in action_buttons(message)],
     )
     await user.tap(user.id, message.message_id, label)
     await h.settle()

@@ -43,8 +43,11 @@ async def test_a_knockout_of_four_followed_from_the_group_and_each_chat(
     scores = [m.groups() for x in shown for m in LIVE.finditer(x)]
     assert scores, shown
     assert any(int(x) + int(y) > 0 for _, x, y, _ in scores), scores
-    final_pair = {NAMES[u - 301] for e in (t.fixture(1, 0).a, t.fixture(1, 0).b)  # type: ignore[union-attr]
-                  for u in t.entries[e or 0]}
+    final_pair = {
+        NAMES[u - 301]
+        for e in (t.fixture(1, 0).a, t.fixture(1, 0).b)  # type: ignore[union-attr]
+        for u in t.entries[e or 0]
+    }
     assert any({a, b} == final_pair for a, _, _, b in scores), (final_pair, scores)
 
     # the group was told the final started
