@@ -20,6 +20,7 @@ from telegram.ext import (
     ContextTypes,
     Defaults,
     JobQueue,
+    TypeHandler,
 )
 
 from bot.config import Settings
@@ -107,10 +108,21 @@ def build_application(
     app.bot_data["metrics"] = metrics
     if clock is not None:
         app.bot_data["clock"] = clock
+    # Every message the bot learns of in a group tells how far up its board is (issue 47).
+    app.add_handler(TypeHandler(Update, seen_in_chat), group=-10)
     for feature in (chats, commands, config, history, league, review, tournaments, buttons):
         feature.register(app)
     app.add_error_handler(on_error)
     return app
+
+
+async def seen_in_chat(update: object, context: Any) -> None:
+    """A group's message the bot learned of (a command, a tap's message): its id, to the
+    deliverer, which moves a board that chat has buried."""
+    runtime = context.application.bot_data.get("runtime")
+    message = update.effective_message if isinstance(update, Update) else None
+    if runtime is not None and message is not None:
+        runtime.deliverer.saw(message.chat.id, message.message_id)
 
 
 async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

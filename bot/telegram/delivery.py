@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from datetime import UTC, tzinfo
 from typing import Any
@@ -28,7 +29,7 @@ from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
 from bot.telegram.records import FRONT, TelegramTable, board_record, hand_record, tourney_key
-from bot.telegram.rows import Markup, text_row
+from bot.telegram.rows import Markup, edit_row, text_row
 from bot.views.common import (
     Button,
     Keys,
@@ -60,6 +61,10 @@ from bot.views.tournament import (
 log = logging.getLogger(__name__)
 
 SENT_REMEMBERED = 50_000
+# A board this many messages up the chat is out of sight (about a phone's screen): the next
+# hand's board is sent anew under the chat, and the old one trimmed to a stub (`board.stub`).
+BURIED = 8
+RING_FRESH = 20.0  # seconds: a ring-out still waiting after this is news no more (dropped)
 SEAL_SHOWN = 12  # hex digits of the seal on the board: enough to compare with /verificar
 # Given in every call (the application's Defaults reach only PTB's typed methods).
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
@@ -127,6 +132,11 @@ class Deliverer:
         # Hand messages deleted to be sent anew: a send that failed and is tried again does
         # not delete them twice.
         self._deleted: OrderedDict[tuple[int, int], None] = OrderedDict()
+        # The newest message id the bot learned in each group (a command, a tap, its own
+        # sends): message ids in a chat are sequential, so it tells how far up a board is.
+        self._latest: OrderedDict[int, int] = OrderedDict()
+        # The hand each table's board last showed: a board that shows a new hand may move.
+        self._board_hand: OrderedDict[int, int] = OrderedDict()
 
     def _with_web_table(
         self, t: Translator, table: Table, keys: Keys | None, own: bool
@@ -141,6 +151,19 @@ class Deliverer:
         else:
             return keys
         return Keys((*(keys or ()), (button,)))
+
+    def saw(self, chat_id: int, message_id: int) -> None:
+        """A message of the chat the bot learned of (an update, or one it sent)."""
+        if chat_id >= 0 or message_id <= self._latest.get(chat_id, 0):
+            return
+        self._latest[chat_id] = message_id
+        self._latest.move_to_end(chat_id)
+        if len(self._latest) > SENT_REMEMBERED:
+            self._latest.popitem(last=False)
+
+    def buried(self, chat_id: int, message_id: int) -> bool:
+        """Is this message of the group a screenful or more up the chat?"""
+        return self._latest.get(chat_id, 0) - message_id >= BURIED
 
     def join_link(self, tg: TelegramTable) -> str:
         return f"https://t.me/{self.bot_username}?start=j{tg.join or ''}"
@@ -171,7 +194,7 @@ class Deliverer:
                 return Delivery(called=False)
             if table.status is not TableStatus.PLAYING and not table.state.is_over:
                 return Delivery(called=False)  # cancelled or conceded: its close row tells
-            return await self._show_in_group(table, *await self.board_view(table))
+            return await self._show_board(table)
         if kind is RowKind.LOBBY:
             if table.status is not TableStatus.LOBBY:
                 return Delivery(called=False)
@@ -201,6 +224,7 @@ class Deliverer:
             }
         sent = await self._call("sendMessage", fields)
         message_id = int(sent["message_id"])
+        self.saw(chat_id, message_id)
         self._remember((chat_id, message_id), hash((text, markup)))
         return message_id
 
@@ -271,6 +295,8 @@ class Deliverer:
 
     async def _deliver_text(self, row: Pending) -> Delivery:
         payload = row.payload
+        if payload.get("ring") and time.time() - row.created_at > RING_FRESH:
+            return Delivery(called=False)  # a ring-out the group's lane was too slow for
         markup = self._markup(payload)
         try:
             await self.send(
@@ -299,6 +325,45 @@ class Deliverer:
         message_id = await self.send(table.chat_id, text, markup, table.thread_id)
         return Delivery(commit=self._commit(board_record(table.id, message_id)))
 
+    async def _show_board(self, table: Table) -> Delivery:
+        """The board, edited in place; at a new hand, sent anew if chat has buried it (the
+        old one trimmed to a one-line stub by a row of its own: the group's pace counts it)."""
+        assert table.state is not None
+        hand = table.state.hand_number
+        before = self._board_hand.get(table.id)
+        board = (await self.records(table)).board
+        moves = (
+            board is not None
+            and before is not None
+            and hand != before
+            and not table.state.is_over
+            and self.buried(table.chat_id, board)
+        )
+        if not moves or board is None:
+            shown = await self._show_in_group(table, *await self.board_view(table))
+            self._board_showed(table.id, hand)
+            return shown
+        text, markup = await self.board_view(table)
+        message_id = await self.send(table.chat_id, text, markup, table.thread_id)
+        self._board_showed(table.id, hand)  # (after the send: one that failed moves it again)
+        stub = edit_row(table.chat_id, board, translator(table.language)("board.stub"))
+
+        async def commit(writer: Writer) -> None:
+            async def both(conn: Any) -> None:
+                await writer(conn)
+                await self.sender.write(conn, [stub])
+
+            await self.tables.records.put([board_record(table.id, message_id)], also=both)
+            self.sender.wake([stub])
+
+        return Delivery(commit=commit)
+
+    def _board_showed(self, table_id: int, hand: int) -> None:
+        self._board_hand[table_id] = hand
+        self._board_hand.move_to_end(table_id)
+        if len(self._board_hand) > SENT_REMEMBERED:
+            self._board_hand.popitem(last=False)
+
     async def _deliver_tourney(self, tourney_id: int) -> Delivery:
         """A tournament's group message as it stands now: edited, or sent (again) if gone."""
         tour = await self.core.tournaments.get(tourney_id)
@@ -321,12 +386,13 @@ class Deliverer:
         names = await self.people.names(people_of(tour))
         if tour.status is TourneyStatus.SIGNUP:
             return signup_text(t, tour, names, self.zone), signup_keys(t, tour)
-        live = set()
+        live: dict[tuple[int, int], tuple[int, int] | None] = {}
         if tour.status is TourneyStatus.RUNNING:
             for tag, table_id in (await self.core.tournaments.tables_of(tour.id)).items():
                 table = await self.tables.get(table_id)
                 if table is not None and table.is_open:
-                    live.add(parse_tag(tag)[1:3])
+                    _, round_, slot, _ = parse_tag(tag)
+                    live[(round_, slot)] = live_score(tour, round_, slot, table)
         keys = running_keys(t, tour) if tour.status is TourneyStatus.RUNNING else None
         if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
             link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
@@ -464,6 +530,21 @@ class Deliverer:
         text = group_ending(t, who, outcome, table, league_line(t, changes, rows))
         await self.send(table.chat_id, text, rematch_keys(t, table.id), table.thread_id)
         return Delivery()
+
+
+def live_score(tour: Tournament, round_: int, slot: int, table: Table) -> tuple[int, int] | None:
+    """A tournament match's score as it stands, its fixture's entry a first (None: not yet
+    dealt, or its sides not told by who sits where)."""
+    fixture = tour.fixture(round_, slot)
+    state = table.state
+    if fixture is None or fixture.a is None or state is None:
+        return None
+    sides = {table.geometry.side(s) for u in tour.entries[fixture.a]
+             if (s := table.seat_of(u)) is not None}  # fmt: skip
+    if len(sides) != 1:
+        return None
+    mine = sides.pop()
+    return state.scores[mine], state.scores[1 - mine]
 
 
 def _message_fields(chat_id: int, text: str, markup: Markup | None) -> dict[str, Any]:

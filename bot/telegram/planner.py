@@ -15,7 +15,8 @@ from dataclasses import replace
 from datetime import UTC
 from html import escape
 
-from bot.game.events import HandDealt
+from bot.game.actions import ActionKind
+from bot.game.events import Chanted, EnvidoResolved, HandDealt, HandEnded
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
 from bot.model.outbox import POST, Outgoing, Planned, Record
@@ -52,7 +53,10 @@ from bot.views.table import kind_label, rematch_keys, vacated_keys
 from bot.views.tournament import (
     called_off_text,
     champion_text,
+    final_started_text,
+    knockout_of,
     match_notice,
+    next_step,
     people_of,
     reminder_text,
     result_text,
@@ -65,6 +69,9 @@ BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is
 # their id), at most one every NOTE_EVERY seconds
 NOTIFY, NOTIFIED = "avisame", "avisame_at"
 NOTE_EVERY = 3600.0
+RUNG_REMEMBERED = 50_000  # tables whose last ring-out's hand is remembered
+# The big moments that ring out in the group as a new message (the rest are the board's edits)
+RINGING = (ActionKind.VALE_CUATRO, ActionKind.CONTRAFLOR, ActionKind.CONTRAFLOR_AL_RESTO)
 
 
 class Planner:
@@ -79,6 +86,8 @@ class Planner:
         # ago is being looked at, and is edited, not deleted and sent again (the oldest are
         # forgotten: that costs at most one more new message).
         self._buzzed: OrderedDict[tuple[int, int], float] = OrderedDict()
+        # The hand of each table's last ring-out: at most one a hand.
+        self._rung: OrderedDict[int, int] = OrderedDict()
 
     def _buzz(self, table: Table, user: int) -> None:
         key = (table.id, user)
@@ -249,7 +258,7 @@ class Planner:
         t = translator(table.language)
         practice = table.tournament is None
         if kind is ChangeKind.STARTED:
-            rows = await self._match_notices(table) if not practice else [
+            rows = await self._match_notices(table, told=True) if not practice else [
                 text_row(table.chat_id, practice_text(t, table, await self.people.at(table)))
             ]  # fmt: skip
             return rows + self._loud_hands(table)
@@ -270,12 +279,44 @@ class Planner:
         if kind is ChangeKind.CONCEDED or over:
             # the last hand's edit first, then the end (each in its chat, in this order)
             rows += [final(hand_row(table, u, urgent=u == change.tapper)) for u in table.players]
-            return rows + await self._private_endings(table, again=practice)
+            steps = None if practice else await self._next_steps(table)
+            return rows + await self._private_endings(table, again=practice, next_steps=steps)
         if kind in (ChangeKind.VACATED, ChangeKind.BOT_IN):
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.ACTION:
             rows += self._hands_after(change)
+            if not practice and any(isinstance(e, HandEnded) for e in change.events):
+                rows += await self._live_score(table)
         return rows
+
+    async def _live_score(self, table: Table) -> list[Outgoing]:
+        """A tournament match's hand ended: its bracket shows the new score (a keyed refresh,
+        coalesced at the group's pace)."""
+        assert table.tournament is not None
+        tour = await self.tournaments.get(parse_tag(table.tournament)[0])
+        return [tourney_row(tour.chat_id, tour.id)] if tour is not None else []
+
+    async def _next_steps(self, table: Table) -> dict[int, str] | None:
+        """Each player of a knockout's match that decided its tie: where they go now
+        ("Pasás a semifinales", "Quedaste afuera en cuartos", "🥇 ¡Ganaste el torneo!")."""
+        outcome = table.outcome
+        if table.tournament is None or outcome is None or outcome.winner is None:
+            return None
+        number, round_, slot, _ = parse_tag(table.tournament)
+        tour = await self.tournaments.get(number)
+        fixture = tour.fixture(round_, slot) if tour is not None else None
+        if tour is None or fixture is None or tour.series > 1:
+            return None  # (a game of a longer series decides nothing by itself)
+        t = translator(tour.language)
+        steps = {}
+        for user in table.players:
+            seat = table.seat_of(user)
+            if seat is None:
+                continue
+            step = next_step(t, tour, fixture, table.geometry.side(seat) == outcome.winner)
+            if step is not None:
+                steps[user] = step
+        return steps
 
     async def _private_endings(
         self, table: Table, again: bool, next_steps: dict[int, str] | None = None
@@ -302,8 +343,9 @@ class Planner:
             rows.append(text_row(user, text, markup=keys, key=f"end:{table.id}:{user}"))
         return rows
 
-    async def _match_notices(self, table: Table) -> list[Outgoing]:
-        """Each player of a tournament's match that starts: against whom, in which round."""
+    async def _match_notices(self, table: Table, told: bool = False) -> list[Outgoing]:
+        """Each player of a tournament's match that starts: against whom, in which round; and
+        (`told`) the group, when it is a knockout's final (watched in the bracket, live)."""
         assert table.tournament is not None
         number, round_, slot, _ = parse_tag(table.tournament)
         tour = await self.tournaments.get(number)
@@ -313,7 +355,11 @@ class Planner:
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
         text = match_notice(t, tour, fixture, len(fixture.games), names)
-        return [text_row(u, text) for u in table.players]
+        rows = [text_row(u, text) for u in table.players]
+        if told and knockout_of(tour) and round_ + 1 == tour.rounds and not fixture.games:
+            said = final_started_text(t, tour, fixture, names)
+            rows.append(text_row(tour.chat_id, said, tour.thread_id, key=f"final:{tour.id}"))
+        return rows
 
     async def who(self, table: Table) -> Seating:
         return seating_at(translator(table.language), table, await self.people.at(table))
@@ -381,7 +427,41 @@ class Planner:
             rows += await self._match_over(table, change.tapper)
         if over or not table.is_open:
             return rows
-        return rows + self._hands_after(change)
+        return rows + await self._ring_out(change) + self._hands_after(change)
+
+    async def _ring_out(self, change: Change) -> list[Outgoing]:
+        """A big moment of the hand (a falta envido wanted, a vale cuatro, a flor against flor)
+        told in the group as a short new message, so that it notifies: at most one a hand,
+        keyed (one waits at a time) and dropped if the group's lane is too far behind to make
+        it news (`RING_FRESH` in delivery)."""
+        table = change.the_table
+        state = table.state
+        if state is None or state.hand is None or self._rung.get(table.id) == state.hand_number:
+            return []
+        t = translator(table.language)
+        text = ""
+        for event in change.events:
+            if isinstance(event, EnvidoResolved) and event.wanted:
+                if ActionKind.FALTA_ENVIDO in state.hand.envido_chain:
+                    who = await self.who(table)
+                    text = t("ring.falta", points=event.points, name=who.side(t, event.winner))
+            elif isinstance(event, Chanted) and event.kind in RINGING:
+                who = await self.who(table)
+                if event.kind is ActionKind.VALE_CUATRO:
+                    text = t("ring.vale_cuatro", name=who.seat(event.seat))
+                else:
+                    chant = kind_label(t, event.kind)
+                    text = t("ring.contraflor", chant=chant, name=who.seat(event.seat))
+            if text:
+                break
+        if not text:
+            return []
+        self._rung[table.id] = state.hand_number
+        self._rung.move_to_end(table.id)
+        if len(self._rung) > RUNG_REMEMBERED:
+            self._rung.popitem(last=False)
+        row = text_row(table.chat_id, text, table.thread_id, key=f"ring:{table.id}")
+        return [replace(row, payload={**row.payload, "ring": 1})]
 
     def _hands_after(self, change: Change) -> list[Outgoing]:
         """Each player's hand message after an action."""

@@ -174,8 +174,13 @@ def running_keys(t: Translator, tour: Tournament) -> Keys:
     return Keys.of([stop])
 
 
+# The matches in play: fixture key -> the live score of its game, entry a's first (None: not
+# known, the match only said to be on)
+Live = Mapping[tuple[int, int], tuple[int, int] | None]
+
+
 def _tie_line(
-    t: Translator, tour: Tournament, fixture: Fixture, names: Mapping[int, str], live: bool
+    t: Translator, tour: Tournament, fixture: Fixture, names: Mapping[int, str], live: Live
 ) -> str:
     a = entry_name(t, tour, fixture.a, names)
     b = entry_name(t, tour, fixture.b, names)
@@ -192,10 +197,16 @@ def _tie_line(
         mark = "🚫" if fixture.walkover else "✅"
         a_bold, b_bold = (a, _plain(b)) if fixture.winner == fixture.a else (_plain(a), b)
         return f"{mark} {a_bold} {score} {b_bold}"
-    if live:
+    if fixture.key in live:
+        now = live[fixture.key]
         if tour.series > 1 and fixture.games:
             won = fixture.wins()
+            if now is not None:
+                return t("tourney.live_series_score", a=a, b=b, x=won[0], y=won[1],
+                         p=now[0], q=now[1])  # fmt: skip
             return t("tourney.live_series", a=a, b=b, x=won[0], y=won[1])
+        if now is not None:
+            return t("tourney.live_score", a=a, b=b, x=now[0], y=now[1])
         return t("tourney.live", a=a, b=b)
     return f"• {a} vs {b}"
 
@@ -204,9 +215,7 @@ def _plain(name: str) -> str:
     return name.replace("<b>", "").replace("</b>", "")
 
 
-def bracket_text(
-    t: Translator, tour: Tournament, names: Mapping[int, str], live: set[tuple[int, int]]
-) -> str:
+def bracket_text(t: Translator, tour: Tournament, names: Mapping[int, str], live: Live) -> str:
     """The tournament as it stands: each round's ties (results, who plays now), or a
     liguilla's table and its rounds; the champion once there is one."""
     lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
@@ -229,18 +238,18 @@ def bracket_text(
             continue  # (a finished round is in the table)
         lines.append("")
         lines.append(f"<b>{round_title(t, tour, round_)}</b>")
-        lines += [_tie_line(t, tour, f, names, f.key in live) for f in ties]
+        lines += [_tie_line(t, tour, f, names, live) for f in ties]
     return "\n".join(lines)
 
 
 def _arena_lines(
-    t: Translator, tour: Tournament, names: Mapping[int, str], live: set[tuple[int, int]]
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: Live
 ) -> list[str]:
     lines = []
     playing = [f for f in tour.fixtures if not f.decided]
     if playing and tour.is_open:
         lines += ["", f"<b>{t('tourney.in_play')}</b>"]
-        lines += [_tie_line(t, tour, f, names, f.key in live) for f in playing]
+        lines += [_tie_line(t, tour, f, names, live) for f in playing]
     if tour.paused and tour.is_open:
         people = sum(len(tour.entries[e]) for e in tour.paused)
         listed = ", ".join(entry_name(t, tour, e, names) for e in tour.paused)
@@ -359,6 +368,36 @@ def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> 
               rival=entry_name(t, tour, rival, names), x=mine, y=theirs)
         )  # fmt: skip
     return "\n".join(lines)
+
+
+def final_started_text(
+    t: Translator, tour: Tournament, fixture: Fixture, names: Mapping[int, str]
+) -> str:
+    """The group told that a knockout's final is on (its live score is in the bracket)."""
+    return t("tourney.final_on", a=entry_name(t, tour, fixture.a, names),
+             b=entry_name(t, tour, fixture.b, names))  # fmt: skip
+
+
+def knockout_of(tour: Tournament) -> bool:
+    """A bracket whose rounds are eliminations (the final, the semifinals...)."""
+    return tour.rules.round_key(tour, 0) not in ("round.league", "round.swiss", "round.arena")
+
+
+def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> str | None:
+    """A knockout player's next step after the match of `fixture` that decided it (None where
+    a tournament has no such step: a liguilla, a Swiss, a game of a longer series)."""
+    if not knockout_of(tour):
+        return None
+    final = fixture.round + 1 >= tour.rounds
+    if won:
+        if final:
+            return t("tourney.step.champion")
+        after = round_key(tour, fixture.round + 1)[len("round.") :]
+        return t("tourney.step.advance", round=t(f"tourney.to.{after}", number=fixture.round + 2))
+    if final:
+        return t("tourney.step.runner_up")
+    here = round_key(tour, fixture.round)[len("round.") :]
+    return t("tourney.step.out", round=t(f"tourney.to.{here}", number=fixture.round + 1))
 
 
 def match_notice(
