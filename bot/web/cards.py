@@ -162,6 +162,10 @@ def card_name(card: Card, language: str = "es") -> str:
         "es": {"o": "oro", "c": "copa", "e": "espada", "b": "basto"},
         "en": {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"},
     }[language]
+    if card.number == 1 and card.suit.value in "eb":  # the two top cards, as players name them
+        return f"ancho de {'espada' if card.suit.value == 'e' else 'basto'}" + (
+            "" if language == "es" else " (1)"
+        )
     word = "de" if language == "es" else "of"
     return f"{card.number} {word} {suits[card.suit.value]}"
 

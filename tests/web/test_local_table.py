@@ -60,7 +60,10 @@ async def test_a_whole_match_against_the_computer_through_the_page(
         names = await page.locator("#hand button.card").evaluate_all(
             "els => els.map(e => e.getAttribute('aria-label'))"
         )
-        assert all(re.fullmatch(r"(1[0-2]|[1-7]) de (oro|copa|espada|basto)", n) for n in names)
+        assert all(
+            re.fullmatch(r"((1[0-2]|[1-7]) de (oro|copa|espada|basto)|ancho de (espada|basto))", n)
+            for n in names
+        )
         for _ in range(2000):  # about 60 moves make a match to 15; the deadline is generous
             if await page.locator("#over").count():
                 break
