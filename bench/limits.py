@@ -156,7 +156,7 @@ async def main() -> None:
         cluster.start()
         database = cluster.new_database()
     assert args.workers == 1 or database.startswith("postgres"), "several workers need PostgreSQL"
-    root = Path(os.path.realpath(args.root))
+    root = Path(args.root)
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")},
         "TRUCO_BOT_TOKEN": TOKEN,
