@@ -107,6 +107,7 @@ class FakeTelegram:
         self.overall_calls: deque[float] = deque()  # calls taken within the overall window
         self.private_due: dict[int, float] = {}  # chat -> when its bucket is full again
         self.limited: Counter[str] = Counter()  # 429s by kind: "group", "overall", "private"
+        self.limited_calls: list[tuple[str, str, int]] = []  # (kind, method, chat) of each
         self.taken: list[tuple[float, str, int]] = []  # calls the limits let through
         self.updates: deque[dict[str, Any]] = deque()
         self.update_ids = itertools.count(1)
@@ -197,7 +198,7 @@ class FakeTelegram:
                 self.limited["group"] += 1
                 return limited
         if chat is not None and method in OVERALL_COUNTED:
-            limited = self._limits(chat)
+            limited = self._limits(chat, method)
             if limited is not None:
                 return limited
         try:
@@ -218,7 +219,7 @@ class FakeTelegram:
         recent.append(now)
         return None
 
-    def _limits(self, chat: int) -> web.Response | None:
+    def _limits(self, chat: int, method: str = "") -> web.Response | None:
         """The overall and private limits (when on): a 429 if this call is over either."""
         now = time.monotonic()
         if self.private_limit is not None and chat > 0:
@@ -227,6 +228,7 @@ class FakeTelegram:
             due = max(self.private_due.get(chat, 0.0), now)
             if due - now > (burst - 1) * every + self.private_grace:
                 self.limited["private"] += 1
+                self.limited_calls.append(("private", method, chat))
                 retry = max(1, int(due - (burst - 1) * every - now + 0.999))
                 return self._error(429, f"Too Many Requests: retry after {retry}", retry)
         if self.overall_limit is not None:
@@ -236,13 +238,14 @@ class FakeTelegram:
                 recent.popleft()
             if len(recent) >= limit:
                 self.limited["overall"] += 1
+                self.limited_calls.append(("overall", method, chat))
                 retry = max(1, int(recent[0] + window - now + 0.999))
                 return self._error(429, f"Too Many Requests: retry after {retry}", retry)
             recent.append(now)
         if self.private_limit is not None and chat > 0:
             due = max(self.private_due.get(chat, 0.0), now)
             self.private_due[chat] = due + 1.0 / self.private_limit[0]
-        self.taken.append((time.time(), "", chat))
+        self.taken.append((time.time(), method, chat))
         return None
 
     def busiest(self, window: float = 1.0, since: float = 0.0) -> int:

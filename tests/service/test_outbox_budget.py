@@ -23,7 +23,7 @@ async def test_a_held_refresh_bumped_to_urgent_goes_out_without_waiting(tmp_path
     db = await Database.open(tmp_path / "budget.db")
     # One call a second overall, and a held-back refresh may wait up to an hour: nothing in
     # this test gets out by waiting.
-    outbox = Mailbox(db, group_interval=0.0, overall_per_second=1, hold_at_most=HOUR)
+    outbox = Mailbox(db, group_interval=0.0, overall_per_second=1)
     delivered: list[tuple[int, int, int]] = []
 
     async def deliver(row: Pending) -> Delivery:
