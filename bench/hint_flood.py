@@ -119,7 +119,9 @@ class Client:
 
 
 async def login(base: str, name: str, address: str) -> Client:
-    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, local_addr=(address, 0)))
+    http = aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0, local_addr=(address, 0))
+    )
     async with http.post(f"{base}/api/local/login", json={"name": name}) as r:
         return Client(http, base, (await r.json())["session"])
 

@@ -514,8 +514,7 @@ class AiPlayers:
                 return
             stored = await self.rivals.load(table.chat_id, list(people.values()))
             priors = {
-                s: stored[u]
-                for s, u in people.items()
+                s: stored[u] for s, u in people.items()
                 if u in stored and self._decoded(table.chat_id, u, stored[u]) is not None
             }  # fmt: skip  (a row that does not decode is learned anew, and so replaced)
             learned = await self._run(_learn, table.config, tuple(people), past, priors)
