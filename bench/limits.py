@@ -43,6 +43,8 @@ class Probe:
         self.taps = 0
         self.refused = 0
         self.unseen = 0  # no hand with options came within the wait (the match ended, say)
+        self.unopened = 0  # tables that never opened within the run
+        self.unanswered = 0  # taps the bot never answered (its handler failed)
         self.started: set[int] = set()
 
 
@@ -67,15 +69,24 @@ def acting(
 
 async def play(
     fake: FakeTelegram, probe: Probe, chat: int, users: list[FakeUser], until: float, seed: int,
-    think: tuple[float, float],
+    think: tuple[float, float], opens_at: float,
 ) -> None:  # fmt: skip
     rng = random.Random(seed)
-    await asyncio.sleep(rng.uniform(0, think[1]))  # the tables do not all open at once
+    await asyncio.sleep(opens_at)  # people come a few at a time, not all in one second
     users[0].send(chat, "/nueva 15")
     while not fake.live(chat):
+        if time.monotonic() >= until:
+            probe.unopened += 1  # (the bot failed to open it: its reply refused, say)
+            return
         await wait_change(fake, [chat], 1.0)
     lobby = fake.live(chat)[0]
-    await users[1].tap(chat, lobby.message_id, "✋ Unirme", within=120)
+    try:
+        await users[1].tap(
+            chat, lobby.message_id, "✋ Unirme", within=max(1.0, until - time.monotonic())
+        )
+    except TimeoutError:
+        probe.unopened += 1
+        return
     probe.started.add(chat)
     ids = [u.id for u in users]
     while time.monotonic() < until:
@@ -98,7 +109,11 @@ async def play(
         before = snapshot(fake, users)
         started = time.perf_counter()
         query = user.tap_data(user.id, message.message_id, button["callback_data"])
-        answer = await user.answer_of(query, within=120)
+        try:
+            answer = await user.answer_of(query, within=60)
+        except TimeoutError:
+            probe.unanswered += 1
+            continue
         probe.taps += 1
         if answer["text"] in REFUSALS:
             probe.refused += 1
@@ -140,6 +155,9 @@ async def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--database", default="sqlite")
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose bot runs")
+    parser.add_argument(
+        "--opening", type=float, default=5.0, help="tables opened a second at the start"
+    )
     args = parser.parse_args()
     gc.disable()  # (as bench/stack.py: the load generator's pauses are not the bot's)
     fake = FakeTelegram(group_limit=(20, 60.0), overall_limit=(30, 1.0), private_limit=(1.0, 3))
@@ -200,26 +218,31 @@ async def main() -> None:
         users = [FakeUser(fake, 100_000 + 2 * i, f"A{i}"), FakeUser(fake, 100_001 + 2 * i, f"B{i}")]
         fake.started.update(u.id for u in users)
         think = (args.think_min, args.think_max)
-        tasks.append(asyncio.create_task(play(fake, probe, chat, users, until, i, think)))
-    await asyncio.gather(*tasks)
-    stopped = time.time()
-    # Every view current: no call for 2 s and nothing left in the outbox (at most 120 s).
-    quiet_deadline = time.monotonic() + 120
-    while time.monotonic() < quiet_deadline:
-        last = max((at for at, _, _ in fake.calls), default=stopped)
-        if time.time() - last > 2.0 and await waiting_rows(database) == 0:
-            break
-        await asyncio.sleep(0.2)
-    last = max((at for at, method, _ in fake.calls if method in OVERALL_COUNTED), default=stopped)
-    settled = max(0.0, last - stopped)
-    await fake.stop_balancing()
-    for bot in bots:
-        bot.terminate()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(bot.wait(), 20)
-    await fake.stop()
-    if cluster is not None:
-        cluster.stop()
+        opens_at = i / args.opening
+        tasks.append(asyncio.create_task(play(fake, probe, chat, users, until, i, think, opens_at)))
+    try:
+        await asyncio.gather(*tasks)
+        stopped = time.time()
+        # Every view current: no call for 2 s and nothing left in the outbox (at most 120 s).
+        quiet_deadline = time.monotonic() + 120
+        while time.monotonic() < quiet_deadline:
+            last = max((at for at, _, _ in fake.calls), default=stopped)
+            if time.time() - last > 2.0 and await waiting_rows(database) == 0:
+                break
+            await asyncio.sleep(0.2)
+        last = max(
+            (at for at, method, _ in fake.calls if method in OVERALL_COUNTED), default=stopped
+        )
+        settled = max(0.0, last - stopped)
+    finally:
+        await fake.stop_balancing()
+        for bot in bots:
+            bot.terminate()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(bot.wait(), 20)
+        await fake.stop()
+        if cluster is not None:
+            cluster.stop()
     attempts = sorted(at for at, method, _ in fake.calls if method in OVERALL_COUNTED)
     busiest_tried = 0
     j = 0
@@ -237,8 +260,15 @@ async def main() -> None:
         f"tables {args.tables}, {args.seconds:.0f} s, workers {args.workers}, {args.database},"
         f" bot from {root}"
     )
-    print(f"  taps {probe.taps} ({probe.refused} refused, {probe.unseen} without a next hand)")
+    print(
+        f"  taps {probe.taps} ({probe.refused} refused, {probe.unseen} without a next hand,"
+        f" {probe.unanswered} never answered); tables not opened: {probe.unopened}"
+    )
     print(f"  429s: {sum(too_many.values())} {too_many}")
+    if fake.limited_calls:
+        by = Counter(f"{kind} {method} {'group' if chat < 0 else 'private'}"
+                     for kind, method, chat in fake.limited_calls)  # fmt: skip
+        print("    by call: " + ", ".join(f"{k}: {n}" for k, n in by.most_common()))
     print(f"  busiest second: {busiest_tried} calls made, {fake.busiest(1.0)} let through")
     if ms:
         print(
