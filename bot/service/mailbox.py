@@ -44,7 +44,7 @@ import logging
 import time
 import uuid
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -752,6 +752,19 @@ class Mailbox:
             "reads": [sum(g.calls for g in reads), sum(g.asked for g in reads)],
             "completes": [self._completes.calls, self._completes.asked],
         }
+
+    @contextlib.asynccontextmanager
+    async def direct(self, place: int = OWN) -> AsyncIterator[None]:
+        """A call a handler makes itself, outside the outbox (a private chat's first message,
+        the check that the bot may write there): it waits for its turn in the overall budget
+        like the outbox's own, so the two never go over Telegram's limit together."""
+        await self._budget.take(place)
+        called = False
+        try:
+            yield
+            called = True
+        finally:
+            self._budget.done(called)
 
     @property
     def share(self) -> float:
