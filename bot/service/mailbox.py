@@ -180,6 +180,8 @@ class _Budget:
 
     def done(self, called: bool = True) -> None:
         """A call let go ended (`called`: it was made; if not, its place is free at once)."""
+        if self.rate <= 0:
+            return
         self.flying -= 1
         if called:
             self.ended.append(time.monotonic())
