@@ -13,7 +13,7 @@ import contextlib
 import itertools
 import json
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -88,8 +88,27 @@ class StoredMessage:
 
 
 class FakeTelegram:
-    def __init__(self, group_limit: tuple[int, float] = (20, 60.0)) -> None:
+    def __init__(
+        self,
+        group_limit: tuple[int, float] = (20, 60.0),
+        overall_limit: tuple[int, float] | None = None,
+        private_limit: tuple[float, int] | None = None,
+        private_grace: float = 0.2,
+    ) -> None:
         self.group_limit = group_limit
+        # Telegram's other limits, off unless asked for: the whole bot's (`overall_limit`:
+        # (calls, seconds) in any sliding window, 30 a second) and one private chat's
+        # (`private_limit`: (calls a second, burst), about 1 a second after a burst of 3;
+        # `private_grace`: how early a call may come, as "about" a second allows). Each answers
+        # 429 with retry_after, as Telegram does; `limited` counts them by kind.
+        self.overall_limit = overall_limit
+        self.private_limit = private_limit
+        self.private_grace = private_grace
+        self.overall_calls: deque[float] = deque()  # calls taken within the overall window
+        self.private_due: dict[int, float] = {}  # chat -> when its bucket is full again
+        self.limited: Counter[str] = Counter()  # 429s by kind: "group", "overall", "private"
+        self.limited_calls: list[tuple[str, str, int]] = []  # (kind, method, chat) of each
+        self.taken: list[tuple[float, str, int]] = []  # calls the limits let through
         self.updates: deque[dict[str, Any]] = deque()
         self.update_ids = itertools.count(1)
         self.query_ids = itertools.count(1)
@@ -181,6 +200,11 @@ class FakeTelegram:
         if chat is not None and chat < 0 and method in _COUNTED:
             limited = self._flood(chat)
             if limited is not None:
+                self.limited["group"] += 1
+                return limited
+        if chat is not None and method in OVERALL_COUNTED:
+            limited = self._limits(chat, method)
+            if limited is not None:
                 return limited
         try:
             result = await handler(params)
@@ -199,6 +223,45 @@ class FakeTelegram:
             return self._error(429, f"Too Many Requests: retry after {retry}", retry)
         recent.append(now)
         return None
+
+    def _limits(self, chat: int, method: str = "") -> web.Response | None:
+        """The overall and private limits (when on): a 429 if this call is over either."""
+        now = time.monotonic()
+        if self.private_limit is not None and chat > 0:
+            per_second, burst = self.private_limit
+            every = 1.0 / per_second
+            due = max(self.private_due.get(chat, 0.0), now)
+            if due - now > (burst - 1) * every + self.private_grace:
+                self.limited["private"] += 1
+                self.limited_calls.append(("private", method, chat))
+                retry = max(1, int(due - (burst - 1) * every - now + 0.999))
+                return self._error(429, f"Too Many Requests: retry after {retry}", retry)
+        if self.overall_limit is not None:
+            limit, window = self.overall_limit
+            recent = self.overall_calls
+            while recent and recent[0] <= now - window:
+                recent.popleft()
+            if len(recent) >= limit:
+                self.limited["overall"] += 1
+                self.limited_calls.append(("overall", method, chat))
+                retry = max(1, int(recent[0] + window - now + 0.999))
+                return self._error(429, f"Too Many Requests: retry after {retry}", retry)
+            recent.append(now)
+        if self.private_limit is not None and chat > 0:
+            due = max(self.private_due.get(chat, 0.0), now)
+            self.private_due[chat] = due + 1.0 / self.private_limit[0]
+        self.taken.append((time.time(), method, chat))
+        return None
+
+    def busiest(self, window: float = 1.0, since: float = 0.0) -> int:
+        """The most calls the limits let through in any sliding `window` (counted calls)."""
+        times = sorted(at for at, _, _ in self.taken if at >= since)
+        best, j = 0, 0
+        for i, at in enumerate(times):
+            while times[j] <= at - window:
+                j += 1
+            best = max(best, i - j + 1)
+        return best
 
     def _error(self, code: int, description: str, retry: int | None = None) -> web.Response:
         self.errors.append(("", code, description))
@@ -488,6 +551,12 @@ class FakeTelegram:
 _COUNTED = {
     "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "sendPhoto",
 }  # fmt: skip
+
+
+# What Telegram's overall and private limits count: messages sent and edited (not deletes,
+# nor answers to taps)
+OVERALL_COUNTED = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto",
+                   "sendDocument"}  # fmt: skip
 
 
 class _ApiError(Exception):

@@ -170,7 +170,8 @@ async def can_write(
 ) -> bool:
     """Try the private chat: the join confirmation doubles as the check."""
     try:
-        await context.bot.send_message(user.id, t("dm.joined"))
+        async with r.outbox.direct():  # (within the bot's overall budget, as the outbox is)
+            await context.bot.send_message(user.id, t("dm.joined"))
     except Forbidden:
         await see(r, user, can_dm=False)
         return False

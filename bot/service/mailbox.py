@@ -14,9 +14,16 @@ waited out in its own lane (other chats go on), a passing fault is retried with 
 pause, and a call refused is logged and dropped so it cannot block the lane.
 A private chat's lane keeps Telegram's pace for one chat (about a call a second): a small
 burst goes at once, then the lane waits its turn (`private_per_second`, `private_burst`), and
-what waits coalesces (a hand edited five times while it waits goes out once, as it is now). A
-shared budget of `overall_per_second` calls holds back only background refreshes, so a tapper's
-own hand and a "your turn" message never wait for other chats.
+what waits coalesces (a hand edited five times while it waits goes out once, as it is now).
+
+The bot's overall budget (`overall_per_second`, Telegram's 30 a second) is a ceiling: no call
+goes out over it, urgent or not (`_Budget`: calls counted in a sliding window, from when each
+was let go until a window after it ended). With several senders (PostgreSQL) it is split among
+the live ones, each renewing its row in `senders` every `beat` (`_heartbeats`): a sender that
+dies gives its part up when its row expires, within a lease. What waits for the budget goes by
+`rank`: the hand of whoever must act now, the tapper's, the boards, then everyone else's hands;
+rows coalesce while they wait, and a board or hand is rendered when it goes, in its latest
+state.
 
 Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
 works, let go when it stops); another process that writes rows for it tells it in the same
@@ -31,16 +38,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import time
 import uuid
-from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.metrics import Metrics
-from bot.model.outbox import POST, Outgoing, Pending
+from bot.model.outbox import POST, URGENT, Outgoing, Pending
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -85,37 +94,140 @@ def _unknown(error: Exception) -> Verdict:
     return Verdict(called=False)
 
 
+# Who waits first for the overall budget when it binds (lower first; see `rank`)
+TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
+
+
+def rank(row: Pending) -> int:
+    """Where a row waits for the overall budget: a hand that notifies (whoever must act now),
+    then the other urgent hands (the tapper's, the acting seat's) and private messages, then
+    what a group shows (its board: rendered when it goes, so a board that waited goes with the
+    latest state), then everyone else's hand messages (background refreshes)."""
+    if row.chat_id < 0:
+        return GROUP
+    if row.priority == URGENT:
+        return TURN if row.loud else OWN
+    if row.priority == POST:
+        return OWN
+    return OTHERS
+
+
 class _Budget:
-    """A token bucket for the whole bot: urgent calls take a token without waiting; a
-    background call waits for one, but never more than a second (the debt is capped), so a
-    busy bot sends its background refreshes a little later, never tens of seconds later."""
+    """This process's part of the bot's overall budget, a ceiling: at most `quota` calls in
+    any `window` seconds, counting a call from when it was let go until `window` after it
+    ended (so the calls Telegram receives within any window were all counted here at the
+    moment the last of them went, whatever the latency in between). The quota is the bot's
+    rate split among the live senders (`share`, set by the mailbox from their heartbeats).
+    What waits goes by rank (`rank`), then in the order it came."""
 
-    def __init__(self, per_second: float, most: float = 1.0) -> None:
-        self.rate = per_second
-        self.tokens = per_second
-        self.debt = per_second * most  # tokens owed at most: a background call waits <= most s
-        self.last = time.monotonic()
+    def __init__(self, per_second: float, window: float = 1.0) -> None:
+        self.rate = per_second  # the bot's (0: no budget)
+        self.window = window
+        self.share = per_second  # this process's part, calls a second
+        self.flying = 0  # calls let go and not yet ended
+        self.ended: deque[float] = deque()  # when recent calls ended (monotonic)
+        self._waiting: list[tuple[int, int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+        self.waited = 0  # calls that waited for the budget
 
-    def take(self) -> float:
-        """Take a token; the seconds a background call should wait before it goes out."""
+    @property
+    def quota(self) -> int:
+        return int(self.share * self.window + 1e-9)
+
+    def _used(self, now: float) -> int:
+        while self.ended and self.ended[0] <= now - self.window:
+            self.ended.popleft()
+        return self.flying + len(self.ended)
+
+    def free(self) -> bool:
+        return self.rate <= 0 or (not self._waiting and self._used(time.monotonic()) < self.quota)
+
+    def ticket(self) -> int:
+        """A place in the queue (first come, first served within a rank)."""
+        return next(self._order)
+
+    async def take(
+        self, place: int, woken: asyncio.Future[None] | None = None, order: int | None = None
+    ) -> bool:
+        """Wait for a call's turn (by `place`, then by `order`: first come); False if `woken`
+        came first (the lane has newer rows: it reads them, and what is most urgent asks
+        again, keeping its `order`)."""
         if self.rate <= 0:
-            return 0.0
-        now = time.monotonic()
-        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        self.tokens = max(-self.debt, self.tokens - 1)
-        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+            return True
+        if self.free():
+            self.flying += 1
+            return True
+        self.waited += 1
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        first = self.ticket() if order is None else order
+        heapq.heappush(self._waiting, (place, first, self.ticket(), turn))
+        self._arm()
+        try:
+            if woken is None:
+                await turn
+            else:
+                await asyncio.wait({turn, woken}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.done()
+            turn.cancel()
+            raise
+        if turn.done():
+            return True  # (let go: the call goes, its lane woken or not)
+        turn.cancel()
+        return False
 
-    def give_back(self) -> None:
-        """A call that took a token and then did not go out."""
-        self.tokens = min(self.rate, self.tokens + 1)
+    def done(self, called: bool = True) -> None:
+        """A call let go ended (`called`: it was made; if not, its place is free at once)."""
+        if self.rate <= 0:
+            return
+        self.flying -= 1
+        if called:
+            self.ended.append(time.monotonic())
+        self._arm()
+
+    def resized(self, share: float) -> None:
+        """This process's part changed (a sender came or went)."""
+        self.share = share
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        while self._waiting and self._waiting[0][-1].done():
+            heapq.heappop(self._waiting)
+        if not self._waiting:
+            return
+        now = time.monotonic()
+        used, quota = self._used(now), self.quota
+        if used < quota:
+            delay = 0.0
+        elif quota <= 0 or len(self.ended) <= used - quota:
+            return  # waits for calls in flight to end, or for a share (both arm again)
+        else:
+            delay = self.ended[used - quota] + self.window - now  # (the one that must expire)
+        self._timer = asyncio.get_running_loop().call_later(max(0.0, delay), self._let_go)
+
+    def _let_go(self) -> None:
+        self._timer = None
+        now = time.monotonic()
+        while self._waiting and self._used(now) < self.quota:
+            turn = heapq.heappop(self._waiting)[-1]
+            if not turn.done():
+                turn.set_result(None)
+                self.flying += 1
+        self._arm()
 
     def spent(self) -> float:
-        """The share of the bucket spent now (0: full; 1 or more: calls wait for tokens)."""
+        """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
         if self.rate <= 0:
             return 0.0
-        tokens = min(self.rate, self.tokens + (time.monotonic() - self.last) * self.rate)
-        return max(0.0, 1.0 - tokens / self.rate)
+        quota = self.quota
+        if quota <= 0:
+            return 1.0
+        return min(1.0, self._used(time.monotonic()) / quota)
 
 
 @dataclass
@@ -210,6 +322,7 @@ class _Lane:
         self.failures = 0
         self.retry = False  # the last call must be tried again: read the lane anew
         self.woken: asyncio.Future[None] | None = None  # set while a row waits for the budget
+        self.place: int | None = None  # its place in the budget's queue, kept while woken
         self.posts = 0  # new messages sent in a row (a paced group's board gets its turn)
         self.unwritten: _Unwritten | None = None  # delivered, its completion not yet recorded
         self.noticed = 0.0  # when another process's notice about this lane arrived (0: none)
@@ -223,7 +336,7 @@ class Mailbox:
         group_interval: float,
         overall_per_second: float = 30.0,
         *,
-        hold_at_most: float = 1.0,
+        budget_window: float = 1.0,
         owner: str | None = None,
         lease: float = 15.0,
         poll: float = 1.0,
@@ -245,7 +358,10 @@ class Mailbox:
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
-        self._budget = _Budget(overall_per_second, hold_at_most)
+        self._budget = _Budget(overall_per_second, budget_window)
+        self.beat = min(1.0, lease / 5)  # seconds between this sender's heartbeats (several)
+        self.senders = 1  # the live senders the budget is split among, as last seen
+        self._beats: asyncio.Task[None] | None = None
         if metrics is not None:
             metrics.watch(self._budget.spent, lambda: len(self.held()))
         self._lanes: dict[int, _Lane] = {}
@@ -309,6 +425,39 @@ class Mailbox:
         if self.db.shared:
             self.db.listen(lane_channel(self.owner), self._notice, self._heard_again)
         self._poller = asyncio.get_running_loop().create_task(self._poll())
+        if self.db.shared and self._budget.rate > 0:
+            # Several senders share the bot's budget: none sends before it knows its part
+            self._budget.resized(0.0)
+            self._beats = asyncio.get_running_loop().create_task(self._heartbeats())
+
+    async def _heartbeats(self) -> None:
+        """Renew this sender's row in `senders` and split the bot's budget among the live ones.
+        A sender that comes waits until every other has seen it (their next beat, and the
+        window of their calls made before it) before it takes its part; one that dies without
+        a word gives its part up when its row expires (within a lease); one that cannot renew
+        its row stops sending when that row expires, since the others then take its part."""
+        joined_at: float | None = None
+        alive_until = 0.0
+        while not self._closed:
+            now = time.time()
+            try:
+                live = await self.store.beat(self.owner, now, self.lease)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("could not renew this sender's heartbeat", exc_info=True)
+                if time.time() >= alive_until:
+                    self._budget.resized(0.0)
+                await asyncio.sleep(self.beat)
+                continue
+            alive_until = now + self.lease
+            if joined_at is None:
+                # alone: nobody to wait for; else every other's next beat and its window
+                joined_at = now if live <= 1 else now + self.beat + self._budget.window + 0.1
+            self.senders = max(1, live)
+            if time.time() >= joined_at:
+                self._budget.resized(self._budget.rate / self.senders)
+            await asyncio.sleep(self.beat)
 
     @property
     def _sticky(self) -> bool:
@@ -481,17 +630,24 @@ class Mailbox:
         wait = lane.next_at - time.time()
         if wait > 0:
             await asyncio.sleep(wait)
-        held = self._budget.take()
-        if held > 0 and row.priority > 1 and lane.chat_id > 0 and await self._hold(lane, held):
-            self._budget.give_back()
-            return  # woken while holding back: read the lane again, urgent rows first
+        if not await self._take(lane, row):
+            return  # woken while waiting for the budget: read the lane again, urgent rows first
+        # A row that waited long for its turn: the lane must still be ours (else another
+        # sender took it over, and sends this row)
+        renew = self.db.shared and lane.lease_until - time.time() < self.lease / 2
+        if renew and not await self._owned_still(lane):
+            self._budget.done(called=False)
+            lane.retry = True
+            return
         assert self.deliver is not None
         try:
             delivery = await self.deliver(row)
         except asyncio.CancelledError:
+            self._budget.done()
             raise
         except Exception as error:
             verdict = self.judge(error)
+            self._budget.done(verdict.called or verdict.wait is not None or verdict.retry)
             if verdict.wait is not None:
                 log.warning("%s in chat %s: waiting %.1f s", verdict.said, lane.chat_id,
                             verdict.wait)  # fmt: skip
@@ -513,6 +669,8 @@ class Mailbox:
                 log.exception("delivering a %s in chat %s failed: dropped", row.kind,
                               lane.chat_id)  # fmt: skip
             delivery = Delivery(called=verdict.called)
+        else:
+            self._budget.done(delivery.called)
         lane.failures = 0
         now = time.time()
         if self.metrics is not None and delivery.called:
@@ -562,17 +720,32 @@ class Mailbox:
         lane.unwritten = None
         return True
 
-    async def _hold(self, lane: _Lane, seconds: float) -> bool:
-        """Hold a background row back for its share of the budget; True if the lane was woken
-        (new rows written, or this row's key bumped to urgent) before the time was up."""
+    async def _owned_still(self, lane: _Lane) -> bool:
+        try:
+            return await self._own(lane)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("could not renew the lease of chat %s", lane.chat_id, exc_info=True)
+            return False
+
+    async def _take(self, lane: _Lane, row: Pending) -> bool:
+        """The row's turn in the overall budget; False if the lane was woken (new rows
+        written, or this row's key bumped to urgent) while it waited."""
+        if self._budget.free():
+            return await self._budget.take(rank(row))
         if lane.dirty:
-            return True
+            return False
+        if lane.place is None:
+            lane.place = self._budget.ticket()
         lane.woken = asyncio.get_running_loop().create_future()
         try:
-            done, _ = await asyncio.wait({lane.woken}, timeout=seconds)
-            return bool(done)
+            went = await self._budget.take(rank(row), lane.woken, lane.place)
         finally:
             lane.woken = None
+        if went:
+            lane.place = None
+        return went
 
     def gathered(self) -> dict[str, list[int]]:
         """Statements made for several lanes at once, and how many lanes' requests they held."""
@@ -582,8 +755,26 @@ class Mailbox:
             "completes": [self._completes.calls, self._completes.asked],
         }
 
+    @contextlib.asynccontextmanager
+    async def direct(self, place: int = OWN) -> AsyncIterator[None]:
+        """A call a handler makes itself, outside the outbox (a private chat's first message,
+        the check that the bot may write there): it waits for its turn in the overall budget
+        like the outbox's own, so the two never go over Telegram's limit together."""
+        await self._budget.take(place)
+        called = False
+        try:
+            yield
+            called = True
+        finally:
+            self._budget.done(called)
+
+    @property
+    def share(self) -> float:
+        """This sender's part of the bot's overall budget now, calls a second."""
+        return self._budget.share
+
     def held(self) -> list[int]:
-        """The chats whose next call is held back for the overall budget."""
+        """The chats whose next call waits for the overall budget."""
         return [chat_id for chat_id, lane in self._lanes.items() if lane.woken is not None]
 
     # -- waiting and stopping --------------------------------------------------------------------
@@ -614,6 +805,8 @@ class Mailbox:
         tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
         if self._poller is not None:
             tasks.append(self._poller)
+        if self._beats is not None:
+            tasks.append(self._beats)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -624,5 +817,7 @@ class Mailbox:
         if self.db.shared:
             try:
                 await self.store.release_all(self.owner)
+                if self._beats is not None:
+                    await self.store.leave(self.owner)
             except Exception:  # their leases end on their own
                 log.warning("could not let this sender's lanes go", exc_info=True)

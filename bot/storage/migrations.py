@@ -305,3 +305,15 @@ CREATE TABLE reviews (
 CREATE INDEX reviews_user ON reviews (user_id, created_at)
 """
 )
+
+# The senders alive now (`bot.service.mailbox`): each renews its row while it runs, and the
+# bot's overall budget of Bot API calls is split among those whose row is alive (a sender that
+# died without a word gives its share up when its row expires).
+MIGRATIONS.append(
+    """
+CREATE TABLE senders (
+    owner TEXT PRIMARY KEY,
+    alive_until REAL NOT NULL
+)
+"""
+)

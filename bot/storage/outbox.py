@@ -366,6 +366,31 @@ class OutboxStore:
         )
         return [r["chat_id"] for r in rows]
 
+    async def beat(self, owner: str, now: float, lease: float) -> int:
+        """This sender is alive until now + lease: how many senders are alive now (itself
+        included). Senders long dead are forgotten."""
+        async with self.db.transaction() as conn:
+            if self.db.dialect == "postgresql":  # one beat at a time: each sees those before
+                await conn.run("SELECT pg_advisory_xact_lock(5005)")
+            await conn.run(
+                "INSERT INTO senders (owner, alive_until) VALUES (?, ?) ON CONFLICT (owner)"
+                " DO UPDATE SET alive_until = excluded.alive_until",
+                (owner, now + lease),
+            )
+            await conn.run("DELETE FROM senders WHERE alive_until < ?", (now - 3600.0,))
+            found = await conn.fetchone(
+                "SELECT count(*) AS n FROM senders WHERE alive_until > ?", (now,)
+            )
+        return int(found["n"]) if found else 1
+
+    async def leave(self, owner: str) -> None:
+        """A sender that stops: its share of the budget is the others' at their next beat."""
+
+        async def writer(conn: Conn) -> None:
+            await conn.run("DELETE FROM senders WHERE owner = ?", (owner,))
+
+        await self.db.write(writer)
+
     async def waiting(self) -> int:
         row = await self.db.fetchone("SELECT count(*) AS n FROM outbox")
         return int(row["n"]) if row else 0

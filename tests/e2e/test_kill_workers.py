@@ -51,6 +51,9 @@ class Worker:
                 "TRUCO_GROUP_INTERVAL": "0.02",
                 "TRUCO_PRIVATE_PER_SECOND": "155",
                 "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
+                # (the overall budget, a ceiling now, as fast as the rest: this test is about
+                # what a kill loses, not Telegram's limits; tests/service/test_outbox_ceiling.py)
+                "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
                 "TRUCO_TURN_SECONDS": "0",
                 "TRUCO_OUTBOX_POLL": "0.2",
                 "TRUCO_TIMER_TICK": "0.2",

@@ -1,0 +1,287 @@
+"""Telegram's limits as the only limit: N 1v1 tables of people at a person's pace (3-8 s a
+move) through the real bot (`python -m bot`) against the fake Bot API with Telegram's overall
+(30 in any sliding second), group (20 a minute) and private (about 1 a second, a burst of 3)
+limits on.
+
+    python bench/limits.py [--tables 50] [--seconds 60] [--workers 1] [--database sqlite|pg]
+                           [--think-min 3 --think-max 8] [--root CHECKOUT]
+
+`--root` runs the bot of another checkout (the code before a change) against this fake.
+Prints, for the measured window: 429s by kind, the calls made in the busiest sliding second
+(every attempt, and those the limits let through), the acting player's update (from a tap's
+answer until the hand of whoever must act now shows their options) p50/p95/max, how long after
+the load stops until every view is current (the bot quiet, nothing left in the outbox), and
+Bot API messages per tap. A shared machine makes the figures indicative, not exact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import os
+import random
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.stack import REFUSALS, free_port, live_hand, pct, wait_change  # noqa: E402
+from tests.e2e.helpers import action_buttons  # noqa: E402
+from tests.fakebot import OVERALL_COUNTED, TOKEN, FakeTelegram, FakeUser  # noqa: E402
+
+
+class Probe:
+    def __init__(self) -> None:
+        self.acting_ms: list[float] = []  # tap answered -> the acting seat's hand current
+        self.taps = 0
+        self.refused = 0
+        self.unseen = 0  # no hand with options came within the wait (the match ended, say)
+        self.unopened = 0  # tables that never opened within the run
+        self.unanswered = 0  # taps the bot never answered (its handler failed)
+        self.started: set[int] = set()
+
+
+def snapshot(fake: FakeTelegram, users: list[FakeUser]) -> dict[int, tuple[int, int]]:
+    seen = {}
+    for user in users:
+        message = live_hand(fake, user)
+        seen[user.id] = (message.message_id, len(message.history)) if message else (0, 0)
+    return seen
+
+
+def acting(
+    fake: FakeTelegram, users: list[FakeUser], before: dict[int, tuple[int, int]]
+) -> FakeUser | None:
+    """A player whose hand message with options changed since `before` (whoever acts now)."""
+    for user in users:
+        message = live_hand(fake, user)
+        if message is not None and (message.message_id, len(message.history)) != before[user.id]:
+            return user
+    return None
+
+
+async def play(
+    fake: FakeTelegram, probe: Probe, chat: int, users: list[FakeUser], until: float, seed: int,
+    think: tuple[float, float], opens_at: float,
+) -> None:  # fmt: skip
+    rng = random.Random(seed)
+    await asyncio.sleep(opens_at)  # people come a few at a time, not all in one second
+    users[0].send(chat, "/nueva 15")
+    while not fake.live(chat):
+        if time.monotonic() >= until:
+            probe.unopened += 1  # (the bot failed to open it: its reply refused, say)
+            return
+        await wait_change(fake, [chat], 1.0)
+    lobby = fake.live(chat)[0]
+    try:
+        await users[1].tap(
+            chat, lobby.message_id, "✋ Unirme", within=max(1.0, until - time.monotonic())
+        )
+    except TimeoutError:
+        probe.unopened += 1
+        return
+    probe.started.add(chat)
+    ids = [u.id for u in users]
+    while time.monotonic() < until:
+        options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+        if not options:
+            if any("🏆" in t for t in fake.texts(chat)):
+                return
+            await wait_change(fake, ids, 0.5)
+            continue
+        await asyncio.sleep(rng.uniform(*think))
+        if time.monotonic() >= until:
+            return
+        options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+        if not options:
+            continue
+        user, message = rng.choice(options)
+        buttons = action_buttons(message)
+        weights = [5.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
+        button = rng.choices(buttons, weights)[0]
+        before = snapshot(fake, users)
+        started = time.perf_counter()
+        query = user.tap_data(user.id, message.message_id, button["callback_data"])
+        try:
+            answer = await user.answer_of(query, within=60)
+        except TimeoutError:
+            probe.unanswered += 1
+            continue
+        probe.taps += 1
+        if answer["text"] in REFUSALS:
+            probe.refused += 1
+            continue
+        deadline = time.monotonic() + 30
+        while (who := acting(fake, users, before)) is None and time.monotonic() < deadline:
+            if any("🏆" in t for t in fake.texts(chat)):
+                break
+            await wait_change(fake, ids, 1.0)
+        if who is None:
+            probe.unseen += 1
+            continue
+        probe.acting_ms.append((time.perf_counter() - started) * 1000)
+
+
+def outbox_rows(database: str) -> int:
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        return int(conn.execute("SELECT count(*) FROM outbox").fetchone()[0])
+
+
+async def waiting_rows(database: str) -> int:
+    if database.startswith("postgres"):
+        import asyncpg
+
+        conn = await asyncpg.connect(database)
+        try:
+            return int(await conn.fetchval("SELECT count(*) FROM outbox"))
+        finally:
+            await conn.close()
+    return outbox_rows(database)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--think-min", type=float, default=3.0)
+    parser.add_argument("--think-max", type=float, default=8.0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--database", default="sqlite")
+    parser.add_argument("--root", default=str(ROOT), help="the checkout whose bot runs")
+    parser.add_argument(
+        "--opening", type=float, default=5.0, help="tables opened a second at the start"
+    )
+    args = parser.parse_args()
+    gc.disable()  # (as bench/stack.py: the load generator's pauses are not the bot's)
+    fake = FakeTelegram(group_limit=(20, 60.0), overall_limit=(30, 1.0), private_limit=(1.0, 3))
+    await fake.start()
+    folder = Path(tempfile.mkdtemp())
+    cluster = None
+    database = str(folder / "bench.db")
+    if args.database == "pg":
+        from tests.pg import Cluster, find_bin
+
+        bindir = find_bin()
+        assert bindir is not None, "no PostgreSQL server binaries"
+        cluster = Cluster(bindir, Path(tempfile.mkdtemp(prefix="bench-pg-")))
+        cluster.start()
+        database = cluster.new_database()
+    assert args.workers == 1 or database.startswith("postgres"), "several workers need PostgreSQL"
+    root = Path(args.root)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")},
+        "TRUCO_BOT_TOKEN": TOKEN,
+        "TRUCO_API_BASE_URL": f"http://127.0.0.1:{fake.port}/bot",
+        "TRUCO_DATABASE": database,
+        "TRUCO_POLL_TIMEOUT": "1",
+        "TRUCO_LOG_LEVEL": "ERROR",
+        "PYTHONPATH": str(root),
+    }
+    hooked = args.workers > 1
+    bots = []
+    for index in range(args.workers):
+        worker_env = dict(env)
+        if hooked:
+            port = free_port()
+            worker_env.update(
+                {
+                    "TRUCO_WORKER_ID": f"w{index}",
+                    "TRUCO_WEBHOOK_URL": f"http://127.0.0.1:{port}/hook",
+                    "TRUCO_WEBHOOK_PORT": str(port),
+                    "TRUCO_WEBHOOK_PATH": "hook",
+                    "TRUCO_WEBHOOK_SECRET": "bench-secret",
+                }
+            )
+        bots.append(
+            await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=folder, env=worker_env
+            )
+        )
+    while len(fake.backends) < args.workers if hooked else not fake.commands:  # noqa: ASYNC110
+        await asyncio.sleep(0.05)
+    if hooked:
+        fake.start_balancing()
+    await asyncio.sleep(1.0)
+    probe = Probe()
+    began = time.time()
+    until = time.monotonic() + args.seconds
+    tasks = []
+    for i in range(args.tables):
+        chat = -1_000_000 - i
+        users = [FakeUser(fake, 100_000 + 2 * i, f"A{i}"), FakeUser(fake, 100_001 + 2 * i, f"B{i}")]
+        fake.started.update(u.id for u in users)
+        think = (args.think_min, args.think_max)
+        opens_at = i / args.opening
+        tasks.append(asyncio.create_task(play(fake, probe, chat, users, until, i, think, opens_at)))
+    try:
+        await asyncio.gather(*tasks)
+        stopped = time.time()
+        # Every view current: no call for 2 s and nothing left in the outbox (at most 120 s).
+        quiet_deadline = time.monotonic() + 120
+        while time.monotonic() < quiet_deadline:
+            last = max((at for at, _, _ in fake.calls), default=stopped)
+            if time.time() - last > 2.0 and await waiting_rows(database) == 0:
+                break
+            await asyncio.sleep(0.2)
+        last = max(
+            (at for at, method, _ in fake.calls if method in OVERALL_COUNTED), default=stopped
+        )
+        settled = max(0.0, last - stopped)
+    finally:
+        await fake.stop_balancing()
+        for bot in bots:
+            bot.terminate()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(bot.wait(), 20)
+        await fake.stop()
+        if cluster is not None:
+            cluster.stop()
+    attempts = sorted(at for at, method, _ in fake.calls if method in OVERALL_COUNTED)
+    busiest_tried = 0
+    j = 0
+    for i, at in enumerate(attempts):
+        while attempts[j] <= at - 1.0:
+            j += 1
+        busiest_tried = max(busiest_tried, i - j + 1)
+    done = probe.taps - probe.refused
+    counted = OVERALL_COUNTED | {"deleteMessage"}
+    messages = Counter(method for at, method, _ in fake.calls if method in counted and at >= began)
+    ok_messages = len([at for at, _, _ in fake.taken if at >= began])
+    ms = sorted(probe.acting_ms)
+    too_many = dict(fake.limited)
+    print(
+        f"tables {args.tables}, {args.seconds:.0f} s, workers {args.workers}, {args.database},"
+        f" bot from {root}"
+    )
+    print(
+        f"  taps {probe.taps} ({probe.refused} refused, {probe.unseen} without a next hand,"
+        f" {probe.unanswered} never answered); tables not opened: {probe.unopened}"
+    )
+    print(f"  429s: {sum(too_many.values())} {too_many}")
+    if fake.limited_calls:
+        by = Counter(f"{kind} {method} {'group' if chat < 0 else 'private'}"
+                     for kind, method, chat in fake.limited_calls)  # fmt: skip
+        print("    by call: " + ", ".join(f"{k}: {n}" for k, n in by.most_common()))
+    print(f"  busiest second: {busiest_tried} calls made, {fake.busiest(1.0)} let through")
+    if ms:
+        print(
+            f"  acting player's update: p50 {pct(ms, 0.5):.0f} ms, p95 {pct(ms, 0.95):.0f} ms,"
+            f" max {ms[-1]:.0f} ms over {len(ms)}"
+        )
+    print(f"  every view current {settled:.1f} s after the load stopped")
+    print(
+        f"  messages per tap: {ok_messages / max(done, 1):.2f} let through"
+        f" (calls made: " + ", ".join(f"{m} {n / max(done, 1):.2f}" for m, n in
+                                      messages.most_common()) + ")"
+    )  # fmt: skip
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,259 @@
+"""The bot's overall budget as a ceiling, counted on the fake Bot API with Telegram's limits on:
+two senders (processes of their own on one real PostgreSQL) together never over the rate, a
+sender killed while holding part of the budget gives it up to the other within a lease, what
+waits goes by rank, and a private lane is paced and coalesced under the fake's private limit."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.model.outbox import POST, REFRESH, URGENT, Outgoing, Pending, RowKind
+from bot.service.mailbox import Delivery, Mailbox, Verdict
+from bot.storage.db import Database
+from bot.storage.outbox import OutboxStore
+from tests.fakebot import TOKEN, FakeTelegram
+from tests.pg import INSTALL_HINT, Cluster
+from tests.service.budget_sender import LEASE
+from tests.waiting import until, until_async
+
+ROOT = Path(__file__).resolve().parents[2]
+RATE = 20  # the bot's calls a second, in these tests (Telegram's is 30)
+
+
+class Sender:
+    """`python -m tests.service.budget_sender`: one worker's sender, as a process."""
+
+    def __init__(self, url: str, api: str, owner: str) -> None:
+        self.args = (url, api, owner, str(RATE))
+        self.owner = owner
+        self.share = -1.0
+        self.process: asyncio.subprocess.Process | None = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.service.budget_sender", *self.args,
+            stdout=asyncio.subprocess.PIPE, env=env, cwd=ROOT,
+        )  # fmt: skip
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        async for line in self.process.stdout:
+            self.share = float(json.loads(line)["share"])
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.terminate()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.process.wait(), 20)
+            if self.process.returncode is None:
+                self.process.kill()
+        if self.reader is not None:
+            self.reader.cancel()
+
+
+@pytest.fixture
+async def limited() -> AsyncIterator[FakeTelegram]:
+    fake = FakeTelegram(overall_limit=(RATE, 1.0), private_limit=(RATE, 1_000))
+    await fake.start()
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster | None) -> str:
+    if pg_cluster is None:
+        pytest.skip(INSTALL_HINT)
+    return pg_cluster.new_database()
+
+
+@pytest.fixture
+async def senders(limited: FakeTelegram, pg_url: str) -> AsyncIterator[list[Sender]]:
+    api = f"http://127.0.0.1:{limited.port}/bot{TOKEN}"
+    made = [Sender(pg_url, api, owner) for owner in ("w1", "w2")]
+    try:
+        for sender in made:
+            await sender.start()
+        # both alive, each with its half (the second waits until the first has seen it)
+        await until(lambda: all(s.share == RATE / 2 for s in made), 60)
+        yield made
+    finally:
+        for sender in made:
+            await sender.stop()
+
+
+async def write(url: str, chats: range, n: int = 0) -> None:
+    """Rows written by a commit of a third process (the workers find them by polling)."""
+    db = await Database.open(url)
+    store = OutboxStore(db, "writer")
+    rows = [Outgoing(chat, RowKind.TEXT, {"n": n}) for chat in chats]
+
+    async def writer(conn: Any) -> None:
+        await store.enqueue(conn, rows, time.time())
+
+    try:
+        await db.write(writer)
+    finally:
+        await db.close()
+
+
+async def outbox_empty(url: str) -> bool:
+    db = await Database.open(url)
+    try:
+        return await OutboxStore(db).waiting() == 0
+    finally:
+        await db.close()
+
+
+def sent_by(fake: FakeTelegram, owner: str) -> int:
+    return sum(
+        1 for chat in fake.messages.values() for m in chat.values() if m.text.startswith(owner)
+    )
+
+
+async def test_two_workers_together_never_go_over_the_overall_rate(
+    limited: FakeTelegram, senders: list[Sender], pg_url: str
+) -> None:
+    chats = range(10_000, 10_200)  # 200 private chats, one row each: 10 s at the ceiling
+    limited.started.update(chats)
+    await write(pg_url, chats)
+    await until_async(lambda: outbox_empty(pg_url), 120)
+    got = sum(len(m) for m in limited.messages.values())
+    assert got == len(chats), (got, limited.errors[:5], dict(limited.limited))
+    assert dict(limited.limited) == {}  # not one 429
+    assert limited.busiest(1.0) <= RATE  # no sliding second over the rate
+    assert all(sent_by(limited, s.owner) > 0 for s in senders)  # the two of them sent
+
+
+async def test_a_worker_killed_while_holding_part_of_the_budget_the_other_takes_it(
+    limited: FakeTelegram, senders: list[Sender], pg_url: str
+) -> None:
+    first = range(20_000, 20_060)
+    limited.started.update(first)
+    await write(pg_url, first)
+    w1, w2 = senders
+    await until(lambda: sent_by(limited, "w2") > 0)  # w2 sends: it holds lanes and its part
+    w2.kill()
+    # w1 takes the whole budget over once w2's heartbeat expires (within a lease)
+    killed = time.monotonic()
+    await until(lambda: w1.share == RATE, LEASE + 30)
+    assert time.monotonic() - killed < LEASE + 30
+    then = time.time()
+    second = range(21_000, 21_100)
+    limited.started.update(second)
+    await write(pg_url, second)
+    await until_async(lambda: outbox_empty(pg_url), 120)  # w2's lanes taken over too
+    delivered = {chat for chat, messages in limited.messages.items() if messages}
+    assert set(first) | set(second) <= delivered
+    assert dict(limited.limited) == {}
+    assert limited.busiest(1.0) <= RATE
+    # alone, w1 sends more than its half a second: it has the whole budget now
+    assert limited.busiest(1.0, since=then) > RATE / 2
+
+
+def _limited(error: Exception) -> Verdict:
+    return Verdict(wait=1.0, said="429") if "429" in str(error) else Verdict(called=False)
+
+
+async def test_what_waits_for_the_budget_goes_by_rank(tmp_path: Path) -> None:
+    """One call in the window: while it is in flight, the others wait, and go in this order:
+    the hand of whoever must act (a hand that notifies), the tapper's, the board (bumped while
+    it waited: one call, of its newest version), then everyone else's hands."""
+    db = await Database.open(tmp_path / "rank.db")
+    outbox = Mailbox(db, group_interval=0.0, overall_per_second=1)
+    gate = asyncio.Event()
+    went: list[tuple[int, int]] = []
+
+    async def deliver(row: Pending) -> Delivery:
+        went.append((row.chat_id, row.version))
+        if row.chat_id == 1:
+            await gate.wait()  # the call in flight
+        return Delivery()
+
+    def hand(chat: int, priority: int, loud: bool = False) -> Outgoing:
+        return Outgoing(chat, RowKind.HAND, {"u": chat}, f"hand:{chat}", priority, loud)
+
+    outbox.start(deliver)
+    try:
+        await outbox.send([Outgoing(1, RowKind.TEXT, {}, None, POST)])
+        await until(lambda: went == [(1, 1)])
+        board = Outgoing(-5, RowKind.BOARD, {"t": 1}, "board:1", REFRESH)
+        for rows in (
+            [hand(4, REFRESH)], [board], [hand(3, URGENT)], [hand(2, URGENT, loud=True)]
+        ):  # fmt: skip
+            await outbox.send(rows)
+            chat = rows[0].chat_id
+            await until(lambda chat=chat: chat in outbox.held())  # type: ignore[misc]
+        for _ in range(4):
+            await outbox.send([board])  # the board bumped while it waits
+        await until(lambda: sorted(outbox.held()) == [-5, 2, 3, 4])
+        gate.set()
+        await until(lambda: len(went) == 5, 60)
+        assert went == [(1, 1), (2, 1), (3, 1), (-5, 5), (4, 1)]
+    finally:
+        await outbox.close()
+        await db.close()
+
+
+async def test_a_private_lane_is_paced_and_coalesced_under_the_private_limit(
+    tmp_path: Path,
+) -> None:
+    """The fake enforces a private chat's limit (4 a second here, a burst of 3) and the lane
+    keeps the same pace: a burst of news and a hand edited ten times meanwhile go out without
+    one 429, the hand once, as it is now."""
+    fake = FakeTelegram(overall_limit=(30, 1.0), private_limit=(4.0, 3))
+    await fake.start()
+    fake.started.add(77)
+    db = await Database.open(tmp_path / "private.db")
+    outbox = Mailbox(
+        db, group_interval=0.0, private_per_second=4.0, private_burst=3, judge=_limited
+    )
+    api = f"http://127.0.0.1:{fake.port}/bot{TOKEN}"
+    versions: list[int] = []
+    try:
+        async with aiohttp.ClientSession() as session:
+
+            async def deliver(row: Pending) -> Delivery:
+                if row.key is not None:
+                    versions.append(row.version)
+                text = f"{row.payload['text']} v{row.version}"
+                async with session.post(
+                    f"{api}/sendMessage", json={"chat_id": 77, "text": text}
+                ) as answer:
+                    if answer.status == 429:
+                        raise RuntimeError("429")
+                return Delivery()
+
+            outbox.start(deliver)
+            news = [Outgoing(77, RowKind.TEXT, {"text": f"news {i}"}) for i in range(12)]
+            await outbox.send(news)
+            for i in range(10):
+                hand = Outgoing(77, RowKind.EDIT, {"text": f"hand {i}"}, "hand:77", REFRESH)
+                await outbox.send([hand])
+            assert await outbox.drain(60)
+            assert fake.texts(77)[:12] == [f"news {i} v1" for i in range(12)]
+            assert versions == [10]  # ten versions of the hand: one call, of the newest
+            assert len(fake.texts(77)) == 13
+            assert dict(fake.limited) == {}
+    finally:
+        await outbox.close()
+        await db.close()
+        await fake.stop()
