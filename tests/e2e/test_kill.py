@@ -88,6 +88,7 @@ class Bots:
                 "TRUCO_SEED": "7",
                 "TRUCO_GROUP_INTERVAL": "0.02",
                 "TRUCO_PRIVATE_PER_SECOND": "155",
+                "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
                 "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
                 "TRUCO_POLL_TIMEOUT": "1",
                 "TRUCO_TURN_SECONDS": "0",
