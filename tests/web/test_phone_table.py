@@ -104,8 +104,10 @@ async def reload_and_check(page: Page, phase: str) -> None:
     await page.reload()
     await page.wait_for_function("() => window.__first !== null")
     first = await page.evaluate("window.__first")
-    assert first["playing"] == before, (phase, first, before)
-    assert first["hand"] == before and not first["holding"], (phase, first)
+    # (the computer players may move on meanwhile: the hand drawn first is the one in play
+    # then, never an earlier one)
+    assert int(first["playing"]) >= int(before), (phase, first, before)
+    assert first["hand"] == first["playing"] and not first["holding"], (phase, first)
     assert first["banner"] is None, (phase, first)
     assert first["bubbles"] <= (1 if first["pending"] else 0), (phase, first)
     await expect(page.locator("#hand img").first).to_be_visible()
@@ -156,10 +158,9 @@ async def test_the_felt_is_never_under_the_controls(
             if not ended_shot:
                 ended_shot = True
                 await page.screenshot(path=ARTIFACTS / f"{name}-end.png")
-            if await page.locator("#hand button.card:not([disabled])").count():  # (it waits on Ana)
-                reloads["hand ended"] = True
-                await reload_and_check(page, "hand ended")
-                continue
+            reloads["hand ended"] = True  # (whoever is to move: a hold lasts only a moment)
+            await reload_and_check(page, "hand ended")
+            continue
         if (
             not reloads["mid-hand"]
             and figures
