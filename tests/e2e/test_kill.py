@@ -161,10 +161,13 @@ def can_tap(
     return options
 
 
-def tap_something(rng: random.Random, user: FakeUser, message: StoredMessage) -> str:
-    """A button of the hand message, mostly a card, rarely a call; the query's id."""
+def tap_something(
+    rng: random.Random, user: FakeUser, message: StoredMessage, calls: float = 0.3
+) -> str:
+    """A button of the hand message, mostly a card, rarely a call (`calls`: a call's weight
+    to a card's 6); the query's id."""
     buttons = [b for b in message.buttons() if b["callback_data"].startswith("a:")]
-    weights = [6.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
+    weights = [6.0 if b["callback_data"].count(":") == 4 else calls for b in buttons]
     button = rng.choices(buttons, weights)[0]
     return user.tap_data(user.id, message.message_id, button["callback_data"])
 
