@@ -19,11 +19,16 @@ from tests.web.test_table_page import new_table, play_to_the_end
 PHONE = {"width": 360, "height": 640}
 
 
-async def serious(axe: Axe, page: Page, where: str) -> list[str]:
-    """axe-core's serious or critical violations, once the bubbles' pop has played."""
+async def settled(page: Page) -> None:
+    """Once the frame's animations (a bubble's pop, a card's slide) have played."""
     await page.wait_for_function(
         "() => document.getAnimations().every((a) => a.playState === 'finished')"
     )
+
+
+async def serious(axe: Axe, page: Page, where: str) -> list[str]:
+    """axe-core's serious or critical violations, once the frame has settled."""
+    await settled(page)
     result = await axe.run(page)
     assert result.response["passes"], where  # (axe ran its rules on the page)
     return [
@@ -41,7 +46,12 @@ async def check_frame(page: Page, frame: dict[str, Any], deals: list[str]) -> No
         await expect(bubble).to_contain_text(word["text"])
     for line in frame["bets"]:
         await expect(page.locator("#lines")).to_contain_text(line)
-    if frame["scored"]:
+    if frame["scored"] and frame["hand_over"]:  # (the hand's end says why, in its banner)
+        for line in frame["scored"]:
+            reason = re.search(r"\+\d+ \((.+)\)$", line)
+            assert reason is not None, line
+            await expect(page.locator("#hand-end")).to_contain_text(reason.group(1))
+    elif frame["scored"]:
         for line in frame["scored"]:
             await expect(page.locator("#scored")).to_contain_text(line)
     else:
@@ -102,6 +112,7 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str) -> 
         for shot, due in moments.items():
             if due and not shots[shot]:
                 shots[shot] = True
+                await settled(page)
                 await page.screenshot(path=ARTIFACTS / f"web-replay-{shot}-light-360.png")
                 found += await serious(axe, page, f"light {shot}")
     await expect(page.locator("#final")).to_be_visible()
@@ -122,6 +133,7 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str) -> 
             await expect(page.locator("#hand-end")).to_contain_text(ended["lines"][0])
             await expect(page.locator("#felt .held")).to_have_count(2)
             if hands == 2:
+                await settled(page)
                 await page.screenshot(path=ARTIFACTS / "web-replay-hand-dark-360.png")
                 found += await serious(axe, page, "dark hand")
     assert hands == frames[-1]["hand_number"] - 1

@@ -639,7 +639,8 @@ function render(view, first, controls) {
     const bubble = word ? el("span", { class: `bubble${popped.has(word.key) || reduceMotion ? "" : " pop"}`,
       "data-seat": i }, word.text) : null;
     if (word) popped.add(word.key);
-    const kept = controls && onFelt ? heldCards(ended, i) : null;
+    const kept = controls && onFelt ? heldCards(ended, i) : null;  // (beside the cards played)
+    if (kept) played.append(kept);
     // (a pica-pica duel: its two seats face each other, the other four are dimmed)
     const apart = view.duel_seats && !view.duel_seats.includes(i) && !onFelt;
     felt.append(el("div", {
@@ -649,7 +650,7 @@ function render(view, first, controls) {
         el("span", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
         // (under the name: what the seat says, for a moment in place of its badges and its
         // cards' backs, so that it covers no card and no name; else those)
-        el("span", { class: "more" }, kept ? [bubble, kept] : bubble || [
+        el("span", { class: "more" }, kept ? bubble : bubble || [
           badges.length ? el("span", { class: "badges" }, badges.join(" · ")) : null,
           backs.length ? el("span", { class: "backs" }, backs) : null], clock)),
       played));
@@ -664,12 +665,12 @@ function render(view, first, controls) {
   const banner = held ? el("div", { class: "banner", id: "hand-end", role: "status",
     "data-hand": ended.number }, beside, ended.lines.map((line) => el("p", {}, line))) : null;
   // (it scrolls on a phone: reachable with the keyboard too)
+  // (a replay: the points this action gave, and why, first; a hand's end says them itself)
+  const scored = view.scored && view.scored.length && !view.hand_over
+    ? el("div", { class: "scored", id: "scored", role: "status" }, view.scored.map((line) => el("p", {}, line)))
+    : null;
   const lines = el("div", { class: "lines", id: "lines", tabindex: 0, role: "region",
-    "aria-label": w("record") }, banner);
-  if (view.scored && view.scored.length) {  // (a replay: the points this action gave, and why)
-    lines.append(el("div", { class: "scored", id: "scored", role: "status" },
-      view.scored.map((line) => el("p", {}, line))));
-  }
+    "aria-label": w("record") }, scored, banner);
   if (view.signs_seen && view.signs_seen.length) {  // (a partner's señas: first, for you alone)
     lines.append(el("p", { class: "seen", id: "signs-seen" }, w("signs_seen"), " ",
       view.signs_seen.join(" · ")));
