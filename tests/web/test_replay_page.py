@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, expect
 
@@ -59,7 +60,7 @@ async def check_frame(page: Page, frame: dict[str, Any], deals: list[str]) -> No
     if frame["hand_over"]:
         ended = frame["ended"][-1]
         await expect(page.locator("#hand-end")).to_contain_text(ended["lines"][0])
-        dealt = deals[ended["number"] - 1].split("|")  # (1v1: a deal a hand)
+        dealt = deals[ended["number"] - 1].split("|")  # (1v1, 2v2: a deal a hand)
         for seat, cards in enumerate(dealt):
             held = page.locator(f"#felt .held[data-seat='{seat}']")
             await expect(held).to_have_attribute("data-cards", cards)
@@ -73,7 +74,8 @@ async def check_frame(page: Page, frame: dict[str, Any], deals: list[str]) -> No
         await expect(page.locator("#felt .held")).to_have_count(0)
 
 
-async def test_a_finished_match_told_whole(browser: Browser, local_url: str) -> None:
+@pytest.mark.parametrize("mode", ["1v1", "2v2"])
+async def test_a_finished_match_told_whole(browser: Browser, local_url: str, mode: str) -> None:
     context = await browser.new_context(
         viewport=PHONE, color_scheme="light", locale="es-AR",
         bypass_csp=True,  # (axe's script is injected by the test, not served by the page)
@@ -81,7 +83,7 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str) -> 
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    await new_table(page, local_url, mode="1v1")
+    await new_table(page, local_url, mode=mode)
     await play_to_the_end(page, checks=False)
     table = re.search(r"table=(\d+)", page.url)
     assert table is not None
@@ -113,10 +115,10 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str) -> 
             if due and not shots[shot]:
                 shots[shot] = True
                 await settled(page)
-                await page.screenshot(path=ARTIFACTS / f"web-replay-{shot}-light-360.png")
+                await page.screenshot(path=ARTIFACTS / f"web-replay-{mode}-{shot}-light-360.png")
                 found += await serious(axe, page, f"light {shot}")
     await expect(page.locator("#final")).to_be_visible()
-    await page.screenshot(path=ARTIFACTS / "web-replay-over-light-360.png")
+    await page.screenshot(path=ARTIFACTS / f"web-replay-{mode}-over-light-360.png")
     # Dark: a hand at a time, back to the start and on to the end, each hand's end drawn.
     await page.emulate_media(color_scheme="dark")
     await page.locator("#replay-at").fill("0")  # (the slider, to the first frame)
@@ -131,15 +133,15 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str) -> 
             hands += 1  # (the next hand's deal: the hand before still on the felt, face up)
             ended = frames[at - 1]["ended"][-1]
             await expect(page.locator("#hand-end")).to_contain_text(ended["lines"][0])
-            await expect(page.locator("#felt .held")).to_have_count(2)
+            await expect(page.locator("#felt .held")).to_have_count(len(deals[0].split("|")))
             if hands == 2:
                 await settled(page)
-                await page.screenshot(path=ARTIFACTS / "web-replay-hand-dark-360.png")
+                await page.screenshot(path=ARTIFACTS / f"web-replay-{mode}-hand-dark-360.png")
                 found += await serious(axe, page, "dark hand")
     assert hands == frames[-1]["hand_number"] - 1
     await page.click("#replay-prev-hand")
     await expect(count).not_to_have_text(f"{len(frames)} de {len(frames)}")
-    await page.screenshot(path=ARTIFACTS / "web-replay-prev-dark-360.png")
+    await page.screenshot(path=ARTIFACTS / f"web-replay-{mode}-prev-dark-360.png")
     await context.close()
     assert all(shots.values()), shots
     assert found == []
