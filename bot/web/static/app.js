@@ -623,7 +623,7 @@ function render(view, first, controls) {
         const what = won ? w("wonRound") : round.parda ? w("parda") : "";
         played.append(el("figure", {
           class: [won ? "won" : "", round.parda ? "parda" : "", isLast ? "last" : "",
-            fresh && !first && !reduceMotion ? "enter" : ""].filter(Boolean).join(" ") || null,
+            fresh && !first && !reduceMotion && !controls ? "enter" : ""].filter(Boolean).join(" ") || null,
           "data-seat": p.seat, "data-round": r + 1 },
           cardImg(p.card, `${r + 1}ª ${w("round")}: ${s.name} ${w("played")} ${p.name}${what ? ", " + what : ""}`),
           el("figcaption", {}, `${r + 1}ª${won ? " ✓" : round.parda ? " =" : ""}`)));
