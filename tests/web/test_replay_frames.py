@@ -54,7 +54,7 @@ def cards_of(held: dict[str, Any]) -> list[str]:
     return [c["card"] for c in held["cards"]]
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 7), (4, 3), (6, 5)])
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 7), (4, 3), (6, 5), (6, 10)])
 def test_every_chant_every_card_and_every_reason_at_its_frame(players: int, seed: int) -> None:
     table, log = played_match(players, seed)
     data = replay_of(table, names_of(players), log)
