@@ -597,7 +597,7 @@ function render(view, first, controls) {
     return latest ? latest.plays[latest.plays.length - 1] : null;
   })();
   bubbles.fresh = false;
-  const said = controls ? {} : bubbles(view, first);
+  const said = controls ? replayWords(view) : bubbles(view, first);
   if (bubbles.fresh) { sounds.chant(); haptic({ type: "selection_change" }); }
   let slid = false;  // (a card new on the felt: its sound, once a drawing)
   const felt = el("div", { class: `felt seats-${view.players}${onFelt ? " holding" : ""}`, id: "felt",
@@ -623,7 +623,7 @@ function render(view, first, controls) {
         const what = won ? w("wonRound") : round.parda ? w("parda") : "";
         played.append(el("figure", {
           class: [won ? "won" : "", round.parda ? "parda" : "", isLast ? "last" : "",
-            fresh && !first && !reduceMotion ? "enter" : ""].filter(Boolean).join(" ") || null,
+            fresh && !first && !reduceMotion && !controls ? "enter" : ""].filter(Boolean).join(" ") || null,
           "data-seat": p.seat, "data-round": r + 1 },
           cardImg(p.card, `${r + 1}ª ${w("round")}: ${s.name} ${w("played")} ${p.name}${what ? ", " + what : ""}`),
           el("figcaption", {}, `${r + 1}ª${won ? " ✓" : round.parda ? " =" : ""}`)));
@@ -639,6 +639,8 @@ function render(view, first, controls) {
     const bubble = word ? el("span", { class: `bubble${popped.has(word.key) || reduceMotion ? "" : " pop"}`,
       "data-seat": i }, word.text) : null;
     if (word) popped.add(word.key);
+    const kept = controls && onFelt ? heldCards(ended, i) : null;  // (beside the cards played)
+    if (kept) played.append(kept);
     // (a pica-pica duel: its two seats face each other, the other four are dimmed)
     const apart = view.duel_seats && !view.duel_seats.includes(i) && !onFelt;
     felt.append(el("div", {
@@ -648,7 +650,7 @@ function render(view, first, controls) {
         el("span", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
         // (under the name: what the seat says, for a moment in place of its badges and its
         // cards' backs, so that it covers no card and no name; else those)
-        el("span", { class: "more" }, bubble || [
+        el("span", { class: "more" }, kept ? bubble : bubble || [
           badges.length ? el("span", { class: "badges" }, badges.join(" · ")) : null,
           backs.length ? el("span", { class: "backs" }, backs) : null], clock)),
       played));
@@ -663,8 +665,12 @@ function render(view, first, controls) {
   const banner = held ? el("div", { class: "banner", id: "hand-end", role: "status",
     "data-hand": ended.number }, beside, ended.lines.map((line) => el("p", {}, line))) : null;
   // (it scrolls on a phone: reachable with the keyboard too)
+  // (a replay: the points this action gave, and why, first; a hand's end says them itself)
+  const scored = view.scored && view.scored.length && !view.hand_over
+    ? el("div", { class: "scored", id: "scored", role: "status" }, view.scored.map((line) => el("p", {}, line)))
+    : null;
   const lines = el("div", { class: "lines", id: "lines", tabindex: 0, role: "region",
-    "aria-label": w("record") }, banner);
+    "aria-label": w("record") }, scored, banner);
   if (view.signs_seen && view.signs_seen.length) {  // (a partner's señas: first, for you alone)
     lines.append(el("p", { class: "seen", id: "signs-seen" }, w("signs_seen"), " ",
       view.signs_seen.join(" · ")));
@@ -804,10 +810,31 @@ function mine(view) { return view.seat !== null && view.seat !== undefined; }
 // -- replays: a finished match, action by action, from its log --------------------------------
 let replaying = null;  // { data, index, timer, seal }
 
-function replayEnd(view) {
+function replayEnd(view) {  // (the hand just over, from its last action: the server says so)
   const started = (view.rounds || []).some((plays) => plays.length);
   const ends = view.ended || [];
-  return ends.length && (!started || view.over) ? ends[ends.length - 1] : null;
+  return ends.length && (!started || view.over || view.hand_over) ? ends[ends.length - 1] : null;
+}
+
+// What a replay's frame says aloud: every word of its action, at the seat that said it.
+function replayWords(view) {
+  const out = {};
+  for (const s of view.spoken || []) {
+    const key = `replay:${view.action}:${s.seat}`;
+    out[s.seat] = out[s.seat] ? { text: `${out[s.seat].text} · ${s.text}`, key } : { text: s.text, key };
+  }
+  return out;
+}
+
+// A replay's hand over: the cards each player held and did not play, face up at the seat.
+function heldCards(ended, seat) {
+  const held = ended && ended.held && ended.held[seat];
+  if (!held) return null;
+  const played = new Set(ended.rounds.flatMap((r) => r.plays.filter((p) => p.seat === seat).map((p) => p.card)));
+  const kept = held.cards.filter((c) => !played.has(c.card));
+  return el("span", { class: "held", "data-seat": seat, role: "img", "aria-label": held.label,
+    "data-cards": held.cards.map((c) => c.card).join(" ") },
+  kept.map((c) => cardImg(c.card, "", null)));
 }
 
 async function showReplay(id) {
