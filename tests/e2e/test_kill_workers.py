@@ -22,6 +22,7 @@ from tests.e2e.test_webhook import free_port
 from tests.e2e.test_workers import max_per_minute
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster
+from tests.waiting import until
 
 WORKERS = 3
 MATCHES = 50
@@ -147,6 +148,8 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
     try:
         for chat, (first, _) in zip(groups, pairs, strict=True):
             first.send(chat, "/nueva 15")
+        # every lobby out (a moment of silence alone may come before a worker wrote its rows)
+        await until(lambda: all(fake.live(chat) for chat in groups), 120)
         await quiet(fake, url)
         for chat, (_, second) in zip(groups, pairs, strict=True):
             await second.tap(chat, fake.live(chat)[0].message_id, "✋ Unirme", within=60)
