@@ -13,7 +13,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.callbacks import CallbackData, unpack
+from bot.callbacks import CallbackData, PageData, unpack
 from bot.game.state import CHOICES
 from bot.i18n import Translator, translator
 from bot.model.refusals import Refused
@@ -261,3 +261,17 @@ async def unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 MODE_WORDS = {
     f"{n // 2}{sep}{n // 2}": n for n in CHOICES["players"] for sep in ("v", "vs", "x")
 } | ({"parejas": 4} if 4 in CHOICES["players"] else {})
+
+
+async def page_tap(update: Update) -> tuple[CallbackQuery, PageData, Message] | None:
+    """A tap on a reading's button (a page, a match, a review): its query, data and message;
+    None, the tap answered, for anything else."""
+    query = update.callback_query
+    if query is None:
+        return None
+    data = unpack(query.data)
+    message = query.message
+    if not isinstance(data, PageData) or not isinstance(message, Message):
+        await query.answer()
+        return None
+    return query, data, message

@@ -10,7 +10,7 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import PageData, pattern, unpack
+from bot.callbacks import PageData, pattern
 from bot.game import Deal
 from bot.game.record import hands_of
 from bot.handlers.common import (
@@ -18,6 +18,7 @@ from bot.handlers.common import (
     ascii_number,
     chat_translator,
     in_group,
+    page_tap,
     reply,
     runtime,
     zone,
@@ -158,14 +159,10 @@ async def _verify(r: Runtime, table: Table, t: Translator) -> str:
 async def on_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A tap on a reading button: a match from the list, a page of it, its export, its deals
     verified."""
-    query = update.callback_query
-    if query is None:
+    tap = await page_tap(update)
+    if tap is None:
         return
-    data = unpack(query.data)
-    message = query.message
-    if not isinstance(data, PageData) or not isinstance(message, Message):
-        await query.answer()
-        return
+    query, data, message = tap
     r = runtime(context)
     chat_id = message.chat.id
     t = await chat_translator(context, chat_id)

@@ -5,12 +5,21 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 from typing import Any
 
-from telegram import Message, Update
+from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import PageData, pattern, unpack
+from bot.callbacks import PageData, pattern
 from bot.game.seats import SEAT_COUNTS, mode_of, players_of, seats
-from bot.handlers.common import chat_translator, in_group, is_group, reply, runtime, see, zone
+from bot.handlers.common import (
+    chat_translator,
+    in_group,
+    is_group,
+    page_tap,
+    reply,
+    runtime,
+    see,
+    zone,
+)
 from bot.i18n import Translator
 from bot.runtime import Runtime
 from bot.telegram.rows import edit_row
@@ -80,14 +89,10 @@ async def tabla_page(
 
 
 async def on_tabla_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query = update.callback_query
-    if query is None:
+    tap = await page_tap(update)
+    if tap is None:
         return
-    data = unpack(query.data)
-    message = query.message
-    if not isinstance(data, PageData) or not isinstance(message, Message):
-        await query.answer()
-        return
+    query, data, message = tap
     r = runtime(context)
     chat_id = message.chat.id
     t = await chat_translator(context, chat_id)

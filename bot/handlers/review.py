@@ -16,10 +16,11 @@ from telegram.ext import (
     filters,
 )
 
-from bot.callbacks import PageData, pattern, unpack
+from bot.callbacks import PageData, pattern
 from bot.handlers.common import (
     ascii_number,
     chat_translator,
+    page_tap,
     refusal_text,
     reply,
     runtime,
@@ -98,14 +99,10 @@ async def start_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def on_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """📝 under the end of a match, in the player's private chat: their review, below it."""
-    query = update.callback_query
-    if query is None:
+    tap = await page_tap(update)
+    if tap is None:
         return
-    data = unpack(query.data)
-    message = query.message
-    if not isinstance(data, PageData) or not isinstance(message, Message):
-        await query.answer()
-        return
+    query, data, message = tap
     r = runtime(context)
     t = await chat_translator(context, message.chat.id)
     if message.chat.type != ChatType.PRIVATE:  # (never in a group: their cards are theirs)
