@@ -205,8 +205,8 @@ def habits(a: str, b: str, matches: int) -> None:
             seat = state.legal_actions()[0].seat
             state.apply(choose(names[seat], observe(state, seat), f"{seed}:{state.step}"))
         hands += state.hand_number
-        total = [x + y for x, y in zip(total, state.habits[1].to_list(), strict=True)]
-    h = Habits.from_list(total)
+        total = [x + y for x, y in zip(total, state.habits[1], strict=True)]
+    h = Habits(*total)
 
     def rate(x: int, y: int) -> str:
         return f"{x / max(y, 1):.2f}"

@@ -38,13 +38,6 @@ class Habits(NamedTuple):
     envido_shown: int = 0  # hands it chanted envido in and said its value
     envido_bluffs: int = 0  # of those, values below BLUFF_ENVIDO_BELOW
 
-    def to_list(self) -> list[int]:
-        return list(self)
-
-    @staticmethod
-    def from_list(values: Sequence[int]) -> Habits:
-        return Habits(*(int(v) for v in values))
-
     def plus(self, first: int, second: int = -1, both: int = 1) -> Habits:
         """These counts with one more at index `first` and `both` (0 or 1) more at `second`."""
         values = list(self)

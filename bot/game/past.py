@@ -4,15 +4,13 @@ A person at a real table remembers more than counts: that Beto wanted a truco wi
 five, that Carla chanted envido and then said 21. `PastHand` keeps what was public of a finished
 hand (every chant, answer and card in order, the values said aloud, the cards shown at its end)
 and nothing else: the cards nobody played stay unknown, as they are at the table. The match keeps
-one per finished hand (`MatchState.past`), saved with it, and every seat's `Observation` carries
+one per finished hand (`MatchState.past`), and every seat's `Observation` carries
 them, so a player may learn how its rivals play from everything they showed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.game.actions import Action
 from bot.game.cards import Card
@@ -48,31 +46,3 @@ class PastHand:
             if who == seat:
                 cards.extend(c for c in shown if c not in cards)
         return cards
-
-    def to_list(self) -> list[Any]:
-        return [
-            self.number,
-            self.players,
-            self.dealer,
-            list(self.start_scores),
-            " ".join(a.code for a in self.history),
-            [list(x) for x in self.announced],
-            [[s, v, int(t)] for s, v, t in self.son_buenas],
-            [[s, " ".join(c.code for c in cards)] for s, cards in self.shown],
-            *([] if self.duel is None else [self.duel]),
-        ]
-
-    @staticmethod
-    def from_list(data: Sequence[Any]) -> PastHand:
-        number, players, dealer, start, codes, announced, buenas, shown, *duel = data
-        return PastHand(
-            int(number),
-            int(players),
-            int(dealer),
-            (int(start[0]), int(start[1])),
-            tuple(Action.parse(c) for c in str(codes).split()),
-            tuple((int(s), int(v)) for s, v in announced),
-            tuple((int(s), int(v), bool(t)) for s, v, t in buenas),
-            tuple((int(s), tuple(Card.parse(c) for c in str(cs).split())) for s, cs in shown),
-            int(duel[0]) if duel else None,
-        )

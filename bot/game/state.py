@@ -1,8 +1,8 @@
-"""The match state machine: `legal_actions()`, `apply()`, JSON round trip (RULES.md R1-R27)."""
+"""The match state machine: `legal_actions()`, `apply()`, `replay()` (RULES.md R1-R27)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Literal
@@ -72,8 +72,8 @@ _OVER_AL_RESTO = (K.QUIERO, K.NO_QUIERO)
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
     """The variants of RULES.md, defaults first: the one definition of a table's rules. The
-    lobby's and /config's choices (`CHOICES`, in the order a tap goes through them), the stored
-    form (`to_dict`) and every text that names them come from here."""
+    lobby's and /config's choices (`CHOICES`, in the order a tap goes through them), their
+    names (`options`) and every text that names them come from here."""
 
     players: int = 2
     target: int = 30
@@ -106,9 +106,10 @@ class MatchConfig:
         after = allowed[(allowed.index(now) + 1) % len(allowed)] if now in allowed else allowed[0]
         return replace(self, **{name: after})
 
-    def to_dict(self) -> dict[str, Any]:
-        # (the 3v3 options only where they mean something: the stored form of 1v1 and 2v2
-        # unchanged)
+    def options(self) -> dict[str, Any]:
+        """These rules by the names the lobby and /config give them (`CHOICES`), each where it
+        means something: the 3v3 options at a table of six, R46 where it is played (a group's
+        defaults, a tournament's rules and a match's export name a table's rules so)."""
         return {
             name: getattr(self, name)
             for name in CHOICES
@@ -117,16 +118,11 @@ class MatchConfig:
         }
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> MatchConfig:
-        """The stored form; what it leaves out is the default. (A group's defaults stored before
-        this called the house rule "house".)"""
-        if "house" in data and "mazo_penalty" not in data:
-            data = {**data, "mazo_penalty": data["house"]}
-        kinds = {
-            "players": int, "target": int, "flor": bool, "mazo_penalty": bool, "pica_pica": bool,
-            "duel_falta": int, "falta_malas": bool,
-        }  # fmt: skip
-        return MatchConfig(**{name: kinds[name](data[name]) for name in CHOICES if name in data})
+    def of(options: Mapping[str, Any]) -> MatchConfig:
+        """The rules named options say (`options`); what they leave out is the default."""
+        default = MatchConfig()
+        kinds = {name: type(getattr(default, name)) for name in CHOICES if name in options}
+        return replace(default, **{name: kind(options[name]) for name, kind in kinds.items()})
 
 
 # What each rule may be set to in the lobby and /config, the default first.
@@ -181,45 +177,45 @@ def hand_winner(results: Sequence[int | None], mano_side: int) -> int | None:
 class HandState:
     """One deal. Mutable; owned by MatchState."""
 
-    __slots__ = (
-        "number",
-        "dealer",
-        "mano",
-        "players",
-        "table",
-        "dealt",
-        "held",
-        "rounds",
-        "results",
-        "leader",
-        "turn",
-        "truco_level",
-        "truco_side",
-        "truco_pending",
-        "truco_pending_side",
-        "envido_chain",
-        "envido_side",
-        "envido_pending",
-        "envido_closed",
-        "envido_chanted",
-        "envido_winner",
-        "flor_holders",
-        "any_flor",
-        "flor_declared",
-        "flor_chain",
-        "flor_side",
-        "flor_pending",
-        "flor_closed",
-        "flor_chanted",
-        "flor_shown",
-        "calls",
-        "ended",
-        "history",
-        "start_scores",
-        "announced",
-        "son_buenas",
-        "duel",
-    )
+    # Its fields (their types: what a snapshot of it holds), one slot each.
+    number: int
+    dealer: int
+    mano: int
+    players: int
+    table: Seats
+    dealt: tuple[tuple[Card, ...], ...]
+    held: list[list[Card]]
+    rounds: list[list[tuple[int, Card]]]
+    results: list[int | None]
+    leader: int
+    turn: int
+    truco_level: int
+    truco_side: int | None
+    truco_pending: int
+    truco_pending_side: int
+    envido_chain: list[ActionKind]
+    envido_side: int
+    envido_pending: bool
+    envido_closed: bool
+    envido_chanted: bool
+    envido_winner: int | None
+    flor_holders: list[bool]
+    any_flor: bool
+    flor_declared: list[bool]
+    flor_chain: list[ActionKind]
+    flor_side: int
+    flor_pending: bool
+    flor_closed: bool
+    flor_chanted: bool
+    flor_shown: list[int]
+    calls: list[tuple[int, ActionKind]]
+    ended: bool
+    history: list[Action]
+    start_scores: tuple[int, int]
+    announced: list[tuple[int, int]]
+    son_buenas: list[tuple[int, int, bool]]
+    duel: int | None
+    __slots__ = tuple(__annotations__)
 
     def __init__(
         self,
@@ -237,7 +233,7 @@ class HandState:
         self.dealer = dealer
         self.duel = duel
         if duel is None:
-            self.table: Seats = full
+            self.table = full
             self.mano = full.next(dealer)
         else:
             first, second = duel_pair(full.count, dealer, duel)
@@ -246,40 +242,40 @@ class HandState:
         players = self.table.count
         self.players = players  # the seats that play it: 2 in a duel
         self.dealt = dealt
-        self.held: list[list[Card]] = [list(hand) for hand in dealt]
-        self.rounds: list[list[tuple[int, Card]]] = [[]]
-        self.results: list[int | None] = []  # side per finished round, None for parda
+        self.held = [list(hand) for hand in dealt]
+        self.rounds = [[]]
+        self.results = []  # side per finished round, None for parda
         self.leader = self.mano
         self.turn = self.mano
         self.truco_level = 0  # accepted: 0 none, 1 truco, 2 retruco, 3 vale cuatro
-        self.truco_side: int | None = None  # the side that said quiero last (R11)
+        self.truco_side = None  # the side that said quiero last (R11)
         self.truco_pending = 0  # level chanted and waiting, 0 if none
         self.truco_pending_side = 0
-        self.envido_chain: list[ActionKind] = []
+        self.envido_chain = []
         self.envido_side = 0  # the side that made the last envido chant
         self.envido_pending = False
         self.envido_closed = False
         self.envido_chanted = False
-        self.envido_winner: int | None = None  # seat whose envido won when wanted
+        self.envido_winner = None  # seat whose envido won when wanted
         playing = set(self.table.all)
-        self.flor_holders: list[bool] = [
+        self.flor_holders = [
             flor and s in playing and has_flor(hand) for s, hand in enumerate(dealt)
         ]
         self.any_flor = any(self.flor_holders)
-        self.flor_declared: list[bool] = [False] * len(dealt)
-        self.flor_chain: list[ActionKind] = []
+        self.flor_declared = [False] * len(dealt)
+        self.flor_chain = []
         self.flor_side = 0
         self.flor_pending = False
         self.flor_closed = False
         self.flor_chanted = False
-        self.flor_shown: list[int] = []
-        self.calls: list[tuple[int, ActionKind]] = []
+        self.flor_shown = []
+        self.calls = []
         self.ended = False
-        self.history: list[Action] = []  # every action of this hand, in order (all public)
-        self.start_scores: tuple[int, int] = (0, 0)  # the scores when the hand was dealt
-        self.announced: list[tuple[int, int]] = []  # (seat, value) said aloud: envido, flor
+        self.history = []  # every action of this hand, in order (all public)
+        self.start_scores = (0, 0)  # the scores when the hand was dealt
+        self.announced = []  # (seat, value) said aloud: envido, flor
         # (seat, value it did not beat, whether a tie would not have beaten it): "son buenas"
-        self.son_buenas: list[tuple[int, int, bool]] = []
+        self.son_buenas = []
 
     def copy(self) -> HandState:
         """A deep copy (cards and actions are shared immutable values)."""
@@ -393,53 +389,46 @@ class HandLog:
     def of(h: HandState) -> HandLog:
         return HandLog(h.number, h.dealer, h.start_scores, h.dealt, tuple(h.history), h.duel)
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "number": self.number,
-            "dealer": self.dealer,
-            "start_scores": list(self.start_scores),
-            "dealt": [[c.code for c in hand] for hand in self.dealt],
-            "history": [a.code for a in self.history],
-        }
-        if self.duel is not None:
-            data["duel"] = self.duel
-        return data
-
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> HandLog:
-        start = data["start_scores"]
-        return HandLog(
-            int(data["number"]),
-            int(data["dealer"]),
-            (int(start[0]), int(start[1])),
-            tuple(tuple(Card.parse(c) for c in hand) for hand in data["dealt"]),
-            tuple(Action.parse(code) for code in data["history"]),
-            None if data.get("duel") is None else int(data["duel"]),
-        )
-
 
 RECENT_HANDS = 4  # hands kept whole (with their deals) after they end, for their records
 
 
 class MatchState:
-    """A whole match. `apply` mutates it and returns the events caused."""
+    """A whole match. `apply` mutates it and returns the events caused. Its fields are its
+    public attributes and properties (a snapshot holds those); the private ones are what it
+    computes again (the records of hands closed since anyone asked, the legal actions)."""
+
+    config: MatchConfig
+    scores: list[int]
+    hand_number: int
+    dealer: int
+    phase: Phase
+    winner: int | None
+    hand: HandState | None
+    habits: tuple[Habits, ...]
+    step: int
+    pica: bool
+    _recent: tuple[HandLog, ...] = ()
+    _past: tuple[PastHand, ...] = ()
+    _closed: tuple[HandState, ...] = ()
+    _legal: list[Action] | None = None
 
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
-        self.scores: list[int] = [0, 0]
+        self.scores = [0, 0]
         self.hand_number = 0
         self.dealer = config.players - 1  # F1: seat 0 is mano of hand 1
         self.phase = Phase.DEAL
-        self.winner: int | None = None
-        self.hand: HandState | None = None
-        self._recent: tuple[HandLog, ...] = ()  # the last hands played, oldest first
-        self.habits: tuple[Habits, ...] = (Habits(),) * config.players  # public, per seat
-        self._past: tuple[PastHand, ...] = ()
+        self.winner = None
+        self.hand = None
+        self._recent = ()  # the last hands played, oldest first
+        self.habits = (Habits(),) * config.players  # public, per seat
+        self._past = ()
         # The hands deals closed since anyone asked: their log and public record are made when
         # first asked for (a playout deals hundreds of hands and asks for none).
-        self._closed: tuple[HandState, ...] = ()
+        self._closed = ()
         self.step = 0  # actions applied, deals included
-        self._legal: list[Action] | None = None
+        self._legal = None
         self.pica = False  # the hand in play (or the last one) is a pica-pica hand (R36-R44)
 
     def copy(self) -> MatchState:
@@ -1119,149 +1108,6 @@ class MatchState:
             if early and h.truco_level == 0:
                 points = 2  # R24
         self._end_hand(h, other, points, HandEnd.MAZO, events)
-
-    # -- JSON ------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "config": self.config.to_dict(),
-            "scores": list(self.scores),
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "phase": self.phase.value,
-            "winner": self.winner,
-            "step": self.step,
-            "pica": self.pica,
-            "hand": None,
-            # the last hands' deals (the rest of each is in `past`), a duel's with its index
-            "recent_dealt": [
-                [
-                    log.number,
-                    "|".join(" ".join(c.code for c in hand) for hand in log.dealt),
-                    *([] if log.duel is None else [log.duel]),
-                ]
-                for log in self.recent_hands
-            ],
-            "habits": [h.to_list() for h in self.habits],
-            "past": [p.to_list() for p in self.past],
-        }
-        h = self.hand
-        if h is not None:
-            data["hand"] = {
-                "number": h.number,
-                "dealer": h.dealer,
-                "dealt": [[c.code for c in hand] for hand in h.dealt],
-                "held": [[c.code for c in hand] for hand in h.held],
-                "rounds": [[[s, c.code] for s, c in r] for r in h.rounds],
-                "results": list(h.results),
-                "leader": h.leader,
-                "turn": h.turn,
-                "truco_level": h.truco_level,
-                "truco_side": h.truco_side,
-                "truco_pending": h.truco_pending,
-                "truco_pending_side": h.truco_pending_side,
-                "envido_chain": [k.value for k in h.envido_chain],
-                "envido_side": h.envido_side,
-                "envido_pending": h.envido_pending,
-                "envido_closed": h.envido_closed,
-                "envido_chanted": h.envido_chanted,
-                "envido_winner": h.envido_winner,
-                "flor_declared": list(h.flor_declared),
-                "flor_chain": [k.value for k in h.flor_chain],
-                "flor_side": h.flor_side,
-                "flor_pending": h.flor_pending,
-                "flor_closed": h.flor_closed,
-                "flor_chanted": h.flor_chanted,
-                "flor_shown": list(h.flor_shown),
-                "calls": [[s, k.value] for s, k in h.calls],
-                "ended": h.ended,
-                "history": [a.code for a in h.history],
-                "start_scores": list(h.start_scores),
-                "announced": [list(x) for x in h.announced],
-                "son_buenas": [list(x) for x in h.son_buenas],
-                "duel": h.duel,
-            }
-        return data
-
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> MatchState:
-        config = MatchConfig.from_dict(data["config"])
-        state = MatchState(config)
-        state.scores = [int(x) for x in data["scores"]]
-        state.hand_number = int(data["hand_number"])
-        state.dealer = int(data["dealer"])
-        state.phase = Phase(data["phase"])
-        state.winner = data["winner"]
-        state.step = int(data["step"])
-        state.pica = bool(data.get("pica", False))
-        if data.get("habits"):  # saved before habits were kept: none seen yet
-            state.habits = tuple(Habits.from_list(h) for h in data["habits"])
-        # saved before the record was kept: the hands before it are not remembered
-        state.past = tuple(PastHand.from_list(p) for p in data.get("past", ()))
-        if "recent_dealt" in data:  # a hand's log: its public record and its deal
-            by_number = {(p.number, p.duel): p for p in state.past}
-            state.recent_hands = tuple(
-                HandLog(
-                    past.number,
-                    past.dealer,
-                    past.start_scores,
-                    _hands(dealt),
-                    past.history,
-                    past.duel,
-                )
-                for number, dealt, *duel in data["recent_dealt"]
-                if (past := by_number.get((int(number), int(duel[0]) if duel else None)))
-                is not None
-            )
-        elif "recent_hands" in data:  # saved with the whole logs
-            state.recent_hands = tuple(HandLog.from_dict(r) for r in data["recent_hands"])
-        elif data.get("last_hand"):  # saved when only the last hand was kept
-            state.recent_hands = (HandLog.from_dict(data["last_hand"]),)
-        raw = data["hand"]
-        if raw is not None:
-            dealt = tuple(tuple(Card.parse(c) for c in hand) for hand in raw["dealt"])
-            duel = raw.get("duel")
-            h = HandState(
-                int(raw["number"]), int(raw["dealer"]), dealt, config.flor,
-                None if duel is None else int(duel),
-            )  # fmt: skip
-            h.held = [[Card.parse(c) for c in hand] for hand in raw["held"]]
-            h.rounds = [[(int(s), Card.parse(c)) for s, c in r] for r in raw["rounds"]]
-            h.results = list(raw["results"])
-            h.leader = int(raw["leader"])
-            h.turn = int(raw["turn"])
-            h.truco_level = int(raw["truco_level"])
-            h.truco_side = raw["truco_side"]
-            h.truco_pending = int(raw["truco_pending"])
-            h.truco_pending_side = int(raw["truco_pending_side"])
-            h.envido_chain = [ActionKind(k) for k in raw["envido_chain"]]
-            h.envido_side = int(raw["envido_side"])
-            h.envido_pending = bool(raw["envido_pending"])
-            h.envido_closed = bool(raw["envido_closed"])
-            h.envido_chanted = bool(raw["envido_chanted"])
-            h.envido_winner = raw["envido_winner"]
-            h.flor_declared = [bool(x) for x in raw["flor_declared"]]
-            h.flor_chain = [ActionKind(k) for k in raw["flor_chain"]]
-            h.flor_side = int(raw["flor_side"])
-            h.flor_pending = bool(raw["flor_pending"])
-            h.flor_closed = bool(raw["flor_closed"])
-            h.flor_chanted = bool(raw["flor_chanted"])
-            h.flor_shown = [int(x) for x in raw["flor_shown"]]
-            h.calls = [(int(s), ActionKind(k)) for s, k in raw["calls"]]
-            h.ended = bool(raw["ended"])
-            # Saved before these existed: an empty history (searching players then play by
-            # rules for the rest of that hand).
-            h.history = [Action.parse(code) for code in raw.get("history", [])]
-            start = raw.get("start_scores", state.scores)
-            h.start_scores = (int(start[0]), int(start[1]))
-            h.announced = [(int(a), int(b)) for a, b in raw.get("announced", [])]
-            h.son_buenas = [(int(a), int(b), bool(c)) for a, b, c in raw.get("son_buenas", [])]
-            state.hand = h
-        return state
-
-
-def _hands(dealt: str) -> tuple[tuple[Card, ...], ...]:
-    """ "1e 4c 5o|3o 4o 5c": each seat's cards."""
-    return tuple(tuple(Card.parse(c) for c in hand.split()) for hand in dealt.split("|"))
 
 
 def new_match(config: MatchConfig | None = None) -> MatchState:

@@ -156,9 +156,9 @@ class Tournament:
         raise ValueError(f"no option {option!r}")
 
     # -- stored form -----------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
-            "format": self.format.value, "config": self.config.to_dict(), "series": self.series,
+            "format": self.format.value, "config": self.config.options(), "series": self.series,
             "turn_seconds": self.turn_seconds, "bots": self.bots, "signed": self.signed,
             "entries": [list(e) for e in self.entries], "seeded": self.seeded,
             "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
@@ -169,10 +169,10 @@ class Tournament:
             "zone": self.zone, "reminded": self.reminded,
         }  # fmt: skip
 
-    def load(self, data: Mapping[str, Any]) -> Tournament:
-        """These identity fields with the stored data (`to_dict`) over them."""
+    def from_json(self, data: Mapping[str, Any]) -> Tournament:
+        """These identity fields with the stored data (`to_json`) over them."""
         self.format = Format(data["format"])
-        self.config = MatchConfig.from_dict(data["config"])
+        self.config = MatchConfig.of(data["config"])
         self.series = int(data["series"])
         self.turn_seconds = int(data["turn_seconds"])
         self.bots = bool(data["bots"])

@@ -100,7 +100,7 @@ class TableOptions:
         defaults: dict[str, Any], timer: int = 0, bot: str = DEFAULT_BOT_LEVEL
     ) -> TableOptions:
         """A group's stored defaults over the operator's (`timer`, `bot`)."""
-        config = MatchConfig.from_dict(defaults)
+        config = MatchConfig.of(defaults)
         seconds = int(defaults.get("timer", timer))
         level = bot_level(defaults.get("bot", bot), bot_level(bot))
         zone = defaults.get("zone")
@@ -108,7 +108,7 @@ class TableOptions:
                             zone if isinstance(zone, str) else "")  # fmt: skip
 
     def to_defaults(self) -> dict[str, Any]:
-        return {**self.config.to_dict(), "timer": self.timer, "bot": self.bot,
+        return {**self.config.options(), "timer": self.timer, "bot": self.bot,
                 "hints": self.hints, "zone": self.zone}  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from bot.game import MatchConfig, MatchState
 from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
 from bot.model.table import Call, Note, Player, Table, TableStatus
+from bot.storage import snapshots
 from bot.storage.db import Conn, Database, Row
 from bot.storage.outbox import TOLD, OutboxStore
 from bot.storage.records import RecordStore
@@ -25,15 +26,22 @@ _RESULTS = {
 }
 
 
-def _table(row: Row) -> Table:
-    state = MatchState.from_dict(codec.loads(row["state"])) if row["state"] else None
+# A table's row, and how many actions its log holds (its snapshot is current if it saw as many).
+GAMES = (
+    "SELECT games.*, (SELECT max(seq) + 1 FROM actions WHERE game_id = games.id) AS logged"
+    " FROM games"
+)
+
+
+def _table(row: Row, state: MatchState | None) -> Table:
+    """A table from its row and its match's state (`Store._tables`)."""
     table = Table(
         id=row["id"],
         chat_id=row["chat_id"],
         thread_id=row["thread_id"],
         status=TableStatus(row["status"]),
         opener_id=row["opener_id"],
-        config=MatchConfig.from_dict(codec.loads(row["config"])),
+        config=_config(row),
         seats=list(codec.loads(row["seats"])),
         language=row["language"],
         created_at=row["created_at"],
@@ -76,8 +84,8 @@ def _saved_before_outcomes(table: Table) -> Outcome:
     return Outcome.cancelled(table.scores)
 
 
-def _state_json(table: Table) -> str | None:
-    return codec.dumps(table.state.to_dict()) if table.state else None
+def _config(row: Row) -> MatchConfig:
+    return MatchConfig.of(codec.loads(row["config"]))
 
 
 def _columns(table: Table) -> dict[str, object]:
@@ -87,9 +95,9 @@ def _columns(table: Table) -> dict[str, object]:
         "thread_id": table.thread_id,
         "status": table.status.value,
         "opener_id": table.opener_id,
-        "config": codec.dumps(table.config.to_dict()),
+        "config": codec.dumps(table.config.options()),
         "seats": codec.dumps(table.seats),
-        "state": _state_json(table),
+        "state": snapshots.dump(table.state) if table.state else None,  # a cache: see `_tables`
         "version": table.version,
         "calls": codec.dumps([c.to_json() for c in table.calls]),
         "language": table.language,
@@ -130,18 +138,31 @@ class Store:
             await conn.run(f"SELECT pg_notify('{TABLES_CHANNEL}', ?)", (str(table_id),))
 
     # -- tables --------------------------------------------------------------------------------
+    async def _tables(self, rows: Sequence[Row]) -> list[Table]:
+        """Tables from their rows (`GAMES`): each match's state from its snapshot when it is
+        current, else replayed from its action log (the match's truth: the snapshot is a cache)."""
+        tables = []
+        for row in rows:
+            logged = row["logged"] or 0
+            state = snapshots.load(row["state"], logged)
+            if state is None and logged:
+                codes = [code for _, _, code in await self.action_log(row["id"])]
+                state = snapshots.rebuild(_config(row), codes)
+            tables.append(_table(row, state))
+        return tables
+
     async def table(self, table_id: int) -> Table | None:
-        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", table_id)
-        return _table(row) if row else None
+        row = await self.db.fetchone(f"{GAMES} WHERE id = ?", table_id)
+        return (await self._tables([row]))[0] if row else None
 
     async def open_table_in(self, chat_id: int, thread_id: int) -> Table | None:
         row = await self.db.fetchone(
-            "SELECT * FROM games WHERE chat_id = ? AND thread_id = ? "
+            f"{GAMES} WHERE chat_id = ? AND thread_id = ? "
             "AND status IN ('lobby', 'playing') AND tournament IS NULL",
             chat_id,
             thread_id,
         )
-        return _table(row) if row else None
+        return (await self._tables([row]))[0] if row else None
 
     async def last_thread(self, chat_id: int) -> int:
         """The highest topic id any table of this chat had (0 for none)."""
@@ -161,10 +182,8 @@ class Store:
         return int(row["n"]) if row else 0
 
     async def open_tables(self) -> list[Table]:
-        rows = await self.db.fetchall(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
-        )
-        return [_table(r) for r in rows]
+        rows = await self.db.fetchall(f"{GAMES} WHERE status IN ('lobby', 'playing') ORDER BY id")
+        return await self._tables(rows)
 
     async def due_tables(self, now: float, lobby_seconds: float, stalled: float) -> list[Table]:
         """Open tables a sweep has something to do with, and no others: a lobby past its time,
@@ -172,7 +191,7 @@ class Store:
         player nobody moved for `stalled` seconds (the process that should have moved it died).
         A table holds a computer player when its seats hold a negative id: a '-' in its JSON."""
         rows = await self.db.fetchall(
-            "SELECT * FROM games WHERE (status = 'lobby' AND created_at <= ?)"
+            f"{GAMES} WHERE (status = 'lobby' AND created_at <= ?)"
             " OR (status = 'playing' AND deadline IS NOT NULL"
             "     AND deadline - turn_seconds / 2.0 <= ?)"
             " OR (status = 'playing' AND updated_at <= ? AND seats LIKE '%-%')"
@@ -181,7 +200,7 @@ class Store:
             now,
             now - stalled,
         )
-        return [_table(r) for r in rows]
+        return await self._tables(rows)
 
     async def insert_table(self, conn: Conn, table: Table) -> int:
         columns = _columns(table)

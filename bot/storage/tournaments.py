@@ -22,7 +22,7 @@ def _tournament(row: Row) -> Tournament:
         version=row["version"],
         updated_at=row["updated_at"],
     )
-    return t.load(codec.loads(row["data"]))
+    return t.from_json(codec.loads(row["data"]))
 
 
 class TournamentStore:
@@ -63,7 +63,7 @@ class TournamentStore:
             " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 t.chat_id, t.thread_id, t.status.value, t.opener_id, t.language,
-                codec.dumps(t.to_dict()), t.version, t.created_at, t.updated_at,
+                codec.dumps(t.to_json()), t.version, t.created_at, t.updated_at,
             ),
         )  # fmt: skip
         assert row is not None
@@ -74,7 +74,7 @@ class TournamentStore:
         changed = await conn.execute(
             "UPDATE tournaments SET status = ?, data = ?, version = ?, updated_at = ?"
             " WHERE id = ? AND version = ?",
-            (t.status.value, codec.dumps(t.to_dict()), t.version, t.updated_at, t.id, expected),
+            (t.status.value, codec.dumps(t.to_json()), t.version, t.updated_at, t.id, expected),
         )
         return changed == 1
 

@@ -208,7 +208,7 @@ def export_json(
         "format": EXPORT_FORMAT,
         "match": table.id,
         "chat_id": table.chat_id,
-        "config": table.config.to_dict(),
+        "config": table.config.options(),
         "players": [
             {"seat": seat, "side": side_of(seat), "name": names.get(user, "?") if user else None}
             for seat, user in enumerate(table.seats)

@@ -221,7 +221,7 @@ def test_the_stored_form_round_trips() -> None:
     record(t, t.fixture(0, 1), 9, 0, (15, 2))  # type: ignore[arg-type]
     again = Tournament(t.id, t.chat_id, t.thread_id, t.opener_id, t.language, t.created_at, 0.0)
     again.status = t.status
-    assert again.load(t.to_dict()) == t
+    assert again.from_json(t.to_json()) == t
     assert round_robin(4) == round_robin(4) and knockout(5) == knockout(5)
 
 
@@ -297,8 +297,8 @@ def test_a_tournament_stored_before_formats_were_classes_loads_and_plays_on() ->
     """The stored form of a knockout from before (no 'planned' key) loads as it was."""
     t = tournament(4)
     record(t, t.fixtures[0], 1, 0, (15, 3))
-    stored = t.to_dict()
+    stored = t.to_json()
     del stored["planned"]
-    again = Tournament(t.id, t.chat_id, 0, t.opener_id, "es", 0.0, 0.0, t.status).load(stored)
-    assert again.to_dict() == t.to_dict() and again.rules is t.rules
+    again = Tournament(t.id, t.chat_id, 0, t.opener_id, "es", 0.0, 0.0, t.status).from_json(stored)
+    assert again.to_json() == t.to_json() and again.rules is t.rules
     assert play_all(again) == 2 and again.champion is not None

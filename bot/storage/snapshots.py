@@ -1,0 +1,234 @@
+"""A match's snapshot: the cache of its state, which is `replay(config, log)`.
+
+A match is its rules (`games.config`), its seal (`games.seed`: every deal is drawn from it and
+written to the log) and its action log (`actions`); its state is what the engine makes of them.
+`games.state` only saves replaying the log at every read: a snapshot says which format wrote it
+and how many actions it had seen, and `load` takes it only when both still hold (this code's
+format, the log's length); otherwise the log is replayed (`rebuild`) and the next save writes the
+snapshot again. Dropping every snapshot loses nothing.
+
+One codec, by declared types: a value is written as its class declares it (a dataclass's or a
+named tuple's fields; another class's public annotated attributes and the properties it lets
+one set), positionally; the engine's named values by their codes (a card, an action, a table's
+seats). `FORMAT` is a digest of every class and type the snapshot holds, so a change to the
+engine's fields makes older snapshots stale by itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import types
+from collections.abc import Callable, Hashable, Sequence
+from enum import StrEnum
+from functools import cache
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
+
+from bot import codec
+from bot.game import Action, Card, MatchConfig, MatchState, parse_any, replay
+from bot.game.actions import ALL_ACTIONS
+from bot.game.seats import Seats, duel, seats
+
+T = TypeVar("T")
+Encode = Callable[[Any], Any]
+Decode = Callable[[Any], Any]
+
+_FLAT = (int, bool, str, float, type(None))  # JSON as they are
+_ACTIONS = {a.code: a for a in ALL_ACTIONS}  # every action a table can have, interned
+
+
+def _action(code: str) -> Action:
+    found = _ACTIONS.get(code)
+    return found if found is not None else Action.parse(code)
+
+
+def _seats(every: Sequence[int]) -> Seats:
+    """A whole table's seats (0 .. n-1) or a pica-pica duel's two."""
+    if list(every) == list(range(len(every))):
+        return seats(len(every))
+    return duel(every[0], every[1])
+
+
+# The engine's values that have a code of their own: how each is written and read.
+_NAMED: dict[type, tuple[Encode, Decode]] = {
+    Card: (lambda c: c.code, Card.parse),
+    Action: (lambda a: a.code, _action),
+    Seats: (lambda s: s.all, _seats),
+}
+
+
+def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    """A class's fields and their types, in order."""
+    hints = get_type_hints(cls)
+    if dataclasses.is_dataclass(cls):
+        names = [f.name for f in dataclasses.fields(cls)]
+    elif issubclass(cls, tuple):  # a named tuple
+        names = list(cls._fields)  # type: ignore[attr-defined]
+    else:
+        names = [name for name in hints if not name.startswith("_")]
+        for name, member in vars(cls).items():
+            if isinstance(member, property) and member.fset is not None:
+                hints[name] = get_type_hints(member.fget)["return"]
+                names.append(name)
+    return tuple((name, hints[name]) for name in names)
+
+
+def _items(tp: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A list's or tuple's origin and its item types (one for `tuple[X, ...]`)."""
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return tuple, args[:1]
+    return origin, args
+
+
+def _optional(tp: Any) -> Any | None:
+    """X of `X | None`, else None."""
+    if get_origin(tp) in (Union, types.UnionType):
+        inner = [a for a in get_args(tp) if a is not type(None)]
+        if len(inner) != 1:
+            raise TypeError(f"no snapshot of {tp}")
+        return inner[0]
+    return None
+
+
+def _flat(tp: Any) -> bool:
+    """A type whose values JSON holds as they are, and nobody changes in place."""
+    if tp in _FLAT or (isinstance(tp, type) and issubclass(tp, StrEnum)):
+        return True
+    inner = _optional(tp)
+    if inner is not None:
+        return _flat(inner)
+    origin, args = _items(tp)
+    return origin is tuple and all(_flat(a) for a in args)
+
+
+@cache
+def _encoder(tp: Hashable) -> Encode | None:
+    """How a value of type `tp` is written (None: as it is)."""
+    if _flat(tp):
+        return None
+    if tp in _NAMED:
+        return _NAMED[tp][0]
+    inner = _optional(tp)
+    if inner is not None:
+        some = _encoder(inner)
+        return None if some is None else lambda v: None if v is None else some(v)
+    origin, args = _items(tp)
+    if origin in (list, tuple):
+        each = [_encoder(a) for a in args]
+        if origin is list and len(args) == 1 and each[0] is None:
+            return list  # a copy: the snapshot never shares the engine's lists
+        if len(args) == 1:
+            one = each[0]
+            assert one is not None
+            return lambda v: [one(x) for x in v]
+        return lambda v: [x if e is None else e(x) for e, x in zip(each, v, strict=True)]
+    if isinstance(tp, type):
+        named = [(name, _encoder(kind)) for name, kind in _fields(tp)]
+        return lambda v: [
+            getattr(v, name) if e is None else e(getattr(v, name)) for name, e in named
+        ]
+    raise TypeError(f"no snapshot of {tp}")
+
+
+@cache
+def _decoder(tp: Hashable) -> Decode | None:
+    """How a value of type `tp` is read (None: as JSON has it)."""
+    if tp in _FLAT:
+        return None
+    if isinstance(tp, type) and issubclass(tp, StrEnum):
+        return tp
+    if tp in _NAMED:
+        return _NAMED[tp][1]
+    inner = _optional(tp)
+    if inner is not None:
+        some = _decoder(inner)
+        return None if some is None else lambda d: None if d is None else some(d)
+    origin, args = _items(tp)
+    if origin in (list, tuple):
+        each = [_decoder(a) for a in args]
+        if len(args) == 1:
+            one = each[0]
+            if one is None:
+                return None if origin is list else tuple  # (JSON's lists are new ones)
+            return (lambda d: [one(x) for x in d]) if origin is list else (
+                lambda d: tuple([one(x) for x in d])
+            )
+        return lambda d: tuple([x if e is None else e(x) for e, x in zip(each, d, strict=True)])
+    if isinstance(tp, type):
+        named = [(name, _decoder(kind)) for name, kind in _fields(tp)]
+        if dataclasses.is_dataclass(tp) or issubclass(tp, tuple):
+            return lambda d: tp(
+                *[x if e is None else e(x) for (_, e), x in zip(named, d, strict=True)]
+            )
+
+        def build(d: Any) -> Any:
+            value = tp.__new__(tp)
+            for (name, e), x in zip(named, d, strict=True):
+                setattr(value, name, x if e is None else e(x))
+            return value
+
+        return build
+    raise TypeError(f"no snapshot of {tp}")
+
+
+def to_json(value: Any) -> Any:
+    """`value` as JSON (lists, or tuples where the engine's are), by its class's fields."""
+    encode = _encoder(cast(Any, type(value)))  # (a type hashes: mypy does not know)
+    return value if encode is None else encode(value)
+
+
+def from_json(kind: type[T], data: Any) -> T:
+    """A `kind` from what `to_json` wrote."""
+    decode = _decoder(cast(Any, kind))
+    return data if decode is None else decode(data)  # type: ignore[no-any-return]
+
+
+def _schema(tp: Any, seen: dict[Any, str]) -> None:
+    """Every class `tp` holds, with its fields' types, in `seen`."""
+    inner = _optional(tp)
+    if inner is not None:
+        _schema(inner, seen)
+        return
+    origin, args = _items(tp)
+    if origin in (list, tuple):
+        for arg in args:
+            _schema(arg, seen)
+        return
+    if tp in seen or _flat(tp) or tp in _NAMED or not isinstance(tp, type):
+        return
+    fields = _fields(tp)
+    seen[tp] = f"{tp.__qualname__}({', '.join(f'{name}: {kind}' for name, kind in fields)})"
+    for _, kind in fields:
+        _schema(kind, seen)
+
+
+def _format() -> str:
+    seen: dict[Any, str] = {}
+    _schema(MatchState, seen)
+    schema = "; ".join(["1", *(t.__qualname__ for t in _NAMED), *seen.values()])
+    return hashlib.sha256(schema.encode()).hexdigest()[:16]
+
+
+FORMAT = _format()  # the snapshots this code writes and reads
+
+
+def dump(state: MatchState) -> str:
+    """A match state's snapshot, for `games.state`."""
+    return codec.dumps({"format": FORMAT, "steps": state.step, "state": to_json(state)})
+
+
+def load(text: str | None, logged: int) -> MatchState | None:
+    """The state a snapshot holds if it is current (this code's format, and as many actions
+    as the log has: `logged`); None if there is none or it is stale."""
+    if not text:
+        return None
+    data = codec.loads(text)
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data["steps"] != logged:
+        return None
+    return from_json(MatchState, data["state"])
+
+
+def rebuild(config: MatchConfig, codes: Sequence[str]) -> MatchState | None:
+    """The state of a match from its action log (None before the first deal)."""
+    return replay(config, [parse_any(code) for code in codes]) if codes else None
