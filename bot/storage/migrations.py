@@ -2,7 +2,9 @@
 Never edit a released one. A migration is SQLite's SQL (`bot.storage.db` widens its types for
 PostgreSQL), or that SQL with `{name}` holes and each dialect's statement for them."""
 
-Migration = str | tuple[str, dict[str, str]]
+# SQL; or SQL with holes and, per dialect, the statement for its one hole `{hands}` or for each
+# of its named holes
+Migration = str | tuple[str, dict[str, str]] | tuple[str, dict[str, dict[str, str]]]
 
 
 def script_of(migration: Migration, dialect: str) -> str:
@@ -10,7 +12,12 @@ def script_of(migration: Migration, dialect: str) -> str:
     if isinstance(migration, str):
         return migration
     text, holes = migration
-    return text.replace("{hands}", holes[dialect])
+    fill = holes[dialect]
+    if isinstance(fill, str):
+        return text.replace("{hands}", fill)
+    for name, statement in fill.items():
+        text = text.replace("{" + name + "}", statement)
+    return text
 
 
 MIGRATIONS: list[Migration] = [
@@ -316,4 +323,48 @@ CREATE TABLE senders (
     alive_until REAL NOT NULL
 )
 """
+)
+
+# A match is its rules, its seal and its action log; `games.state` is only a cache of the state
+# the log replays to (`bot.storage.snapshots`, which says which format wrote a snapshot and how
+# many actions it saw). The snapshots of the old shapes go: each match is replayed from its log
+# when next read, and its snapshot written again at its next save. The rules a group's defaults,
+# a table or a tournament stored under the house rule's old name ("house") take its name.
+MIGRATIONS.append(
+    (
+        """
+UPDATE games SET state = NULL WHERE state IS NOT NULL;
+{chats};
+{games};
+{tournaments}
+""",
+        {
+            "sqlite": {
+                "chats": "UPDATE chats SET defaults = json_remove(json_insert(defaults,"
+                " '$.mazo_penalty', json(CASE WHEN json_extract(defaults, '$.house')"
+                " THEN 'true' ELSE 'false' END)), '$.house')"
+                " WHERE json_type(defaults, '$.house') IS NOT NULL",
+                "games": "UPDATE games SET config = json_remove(json_insert(config,"
+                " '$.mazo_penalty', json(CASE WHEN json_extract(config, '$.house')"
+                " THEN 'true' ELSE 'false' END)), '$.house')"
+                " WHERE json_type(config, '$.house') IS NOT NULL",
+                "tournaments": "UPDATE tournaments SET data = json_remove(json_insert(data,"
+                " '$.config.mazo_penalty', json(CASE WHEN json_extract(data, '$.config.house')"
+                " THEN 'true' ELSE 'false' END)), '$.config.house')"
+                " WHERE json_type(data, '$.config.house') IS NOT NULL",
+            },
+            "postgresql": {
+                "chats": "UPDATE chats SET defaults = jsonb_set(defaults::jsonb - 'house',"
+                " '{mazo_penalty}', COALESCE(defaults::jsonb -> 'mazo_penalty',"
+                " defaults::jsonb -> 'house'))::text WHERE defaults::jsonb -> 'house' IS NOT NULL",
+                "games": "UPDATE games SET config = jsonb_set(config::jsonb - 'house',"
+                " '{mazo_penalty}', COALESCE(config::jsonb -> 'mazo_penalty',"
+                " config::jsonb -> 'house'))::text WHERE config::jsonb -> 'house' IS NOT NULL",
+                "tournaments": "UPDATE tournaments SET data = jsonb_set(data::jsonb"
+                " #- '{config,house}', '{config,mazo_penalty}', COALESCE(data::jsonb"
+                " #> '{config,mazo_penalty}', data::jsonb #> '{config,house}'))::text"
+                " WHERE data::jsonb #> '{config,house}' IS NOT NULL",
+            },
+        },
+    )
 )
