@@ -38,8 +38,8 @@ def habits_of(character: Character | None, level: Level, matches: int) -> tuple[
             assert action in obs.actions
             state.apply(action)
         hands += state.hand_number
-        total = [a + b for a, b in zip(total, state.habits[1].to_list(), strict=True)]
-    return Habits.from_list(total), hands
+        total = [a + b for a, b in zip(total, state.habits[1], strict=True)]
+    return Habits(*total), hands
 
 
 def rates(h: Habits, hands: int) -> dict[str, float]:

@@ -103,7 +103,7 @@ def test_the_rival_model_follows_what_the_rival_did() -> None:
     assert bluffer.bluff_truco > 0.1 and bluffer.bluff_envido > 0.1
     assert bluffer.truco_says < unknown.truco_says
     # the evidence grows with the hands: the same rates over twice the hands say more
-    twice = Habits(*(2 * v for v in CALLER.to_list()))
+    twice = Habits(*(2 * v for v in CALLER))
     assert Rival.read(twice, 2 * HANDS).call_truco > caller.call_truco
 
 

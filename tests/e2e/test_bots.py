@@ -13,6 +13,7 @@ from bot.game.actions import parse_any
 from bot.game.seats import duel_pair
 from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table
+from bot.storage.snapshots import to_json
 from bot.views.common import computer_names, plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import (
@@ -521,7 +522,7 @@ async def test_r45_a_computer_player_takes_a_seat_mid_pica_pica_and_nothing_chan
     assert bot_moves and all(a.seat == seat for a in bot_moves)  # type: ignore[union-attr]
     # the schedule did not change: one deal for the three duels, then a redondo
     again = replay(table.config, moves)
-    assert again.to_dict() == table.state.to_dict()
+    assert to_json(again) == to_json(table.state)
     if not table.state.is_over:
         assert table.state.hand is not None and table.state.hand.number == number + 1
         assert table.state.hand.duel is None

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from bot.game import MatchConfig, parse_any, replay
+from bot.storage.snapshots import to_json
 from tests.conftest import GROUP, Harness
 from tests.e2e.helpers import open_table, play_to_the_end, read_account
 
@@ -78,9 +79,9 @@ async def test_history_account_export_and_verification_of_a_finished_match(
     chat, filename, body, _ = h.fake.documents[-1]
     assert chat == juan.id and filename == f"partida-{table.id}.json"
     exported = json.loads(body)
-    config = MatchConfig.from_dict(exported["config"])
+    config = MatchConfig.of(exported["config"])
     again = replay(config, [parse_any(code) for code in exported["log"]])
-    assert again.to_dict() == state.to_dict() and exported["scores"] == state.scores
+    assert to_json(again) == to_json(state) and exported["scores"] == state.scores
     assert exported["seed"] == seed and exported["commitment"] == sealed
 
     # /verificar says every deal comes from the seed; the README's few lines agree.

@@ -15,8 +15,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.game import MatchConfig, MatchState, replay
+from bot.game import MatchConfig, replay
 from bot.game.actions import parse_any
+from bot.storage import snapshots
+from bot.storage.snapshots import to_json
 from tests.e2e.test_kill import READY_BOT, ROOT, can_tap, over, tap_something
 from tests.e2e.test_webhook import free_port
 from tests.e2e.test_workers import max_per_minute
@@ -186,9 +188,10 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
                 "SELECT seq, code FROM actions WHERE game_id = $1 ORDER BY seq", game["id"]
             )
             assert [r["seq"] for r in rows] == list(range(len(rows)))  # none lost, none twice
-            config = MatchConfig.from_dict(json.loads(game["config"]))
-            state = MatchState.from_dict(json.loads(game["state"]))
-            assert replay(config, [parse_any(r["code"]) for r in rows]).to_dict() == state.to_dict()
+            config = MatchConfig.of(json.loads(game["config"]))
+            state = snapshots.load(game["state"], len(rows))  # saved with the log's end
+            assert state is not None
+            assert to_json(replay(config, [parse_any(r["code"]) for r in rows])) == to_json(state)
             assert state.is_over and game["status"] == "finished"
             records = await conn.fetch("SELECT * FROM matches WHERE game_id = $1", game["id"])
             assert len(records) == 1 and records[0]["outcome"] == "won"

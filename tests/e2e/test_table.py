@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.game import MatchConfig, MatchState, observe, replay
 from bot.game.actions import parse_any
 from bot.game.events import CardPlayed, HandEnded
+from bot.storage.snapshots import to_json
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
 from tests.fakebot import FakeTelegram
@@ -190,15 +191,15 @@ async def test_a_restart_mid_hand_loses_nothing(harness: Harness) -> None:
                 await user.tap(user.id, message.message_id, card["text"])
                 await h.settle()
                 break
-    before = (await current(h)).to_dict()
+    before = to_json(await current(h))
     board_id = h.fake.last(GROUP).message_id
     await h.restart()
     await h.settle()
     state = await current(h)
-    assert state.to_dict() == before
+    assert to_json(state) == before
     assert h.fake.last(GROUP).message_id == board_id  # the same board goes on
-    config = MatchConfig.from_dict(before["config"])
-    assert replay(config, [parse_any(c) for c in await action_log(h)]).to_dict() == before
+    config = state.config
+    assert to_json(replay(config, [parse_any(c) for c in await action_log(h)])) == before
     await play_to_the_end(h, [ana, juan], seed=5)
     assert match_over(h)
 

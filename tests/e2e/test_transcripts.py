@@ -26,6 +26,7 @@ from bot.game.events import (
     Scored,
 )
 from bot.model.table import Table
+from bot.storage.snapshots import to_json
 from bot.views.common import card_short, phone_lines, plain
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table, play_to_the_end, read_account
@@ -95,7 +96,7 @@ async def finished(h: Harness) -> tuple[Table, list[list[Event]]]:
             hands.append([])
         hands[-1].extend(events)
     assert (
-        replay(table.config, [parse_any(c) for _, _, c in log]).to_dict() == table.state.to_dict()
+        to_json(replay(table.config, [parse_any(c) for _, _, c in log])) == to_json(table.state)
     )
     return table, hands
 
@@ -394,10 +395,10 @@ async def read_back_six(h: Harness, user: FakeUser, table: Table) -> None:
     chat, filename, body, _ = h.fake.documents[-1]
     assert chat == user.id and filename == f"partida-{table.id}.json"
     exported = json.loads(body)
-    config = MatchConfig.from_dict(exported["config"])
+    config = MatchConfig.of(exported["config"])
     assert config == table.config and config.players == 6
     again = replay(config, [parse_any(code) for code in exported["log"]])
-    assert again.to_dict() == state.to_dict()
+    assert to_json(again) == to_json(state)
     user.send(GROUP, f"/verificar {table.id}")
     await h.settle()
     verdict = h.fake.last(GROUP).text

@@ -12,6 +12,7 @@ import pytest
 
 from bot.game import replay
 from bot.game.actions import parse_any
+from bot.storage.snapshots import to_json
 from tests.conftest import Harness, make_settings
 from tests.e2e.helpers import action_buttons, hand_message
 from tests.e2e.test_webhook import free_port
@@ -133,7 +134,7 @@ async def test_three_workers_share_the_tables_and_apply_each_action_once(
         table = await workers.harnesses[0].store.table(game["id"])
         assert table is not None and table.state is not None
         rebuilt = replay(table.config, [parse_any(r["code"]) for r in rows])
-        assert rebuilt.to_dict() == table.state.to_dict()
+        assert to_json(rebuilt) == to_json(table.state)
     matches = await db.fetchall("SELECT game_id FROM matches")
     assert len(matches) == MATCHES  # each league record once
     limit, minute = fake.group_limit

@@ -3,8 +3,8 @@ match, saved and replayed like everything else."""
 
 from __future__ import annotations
 
-from bot.game import MatchConfig, MatchState, observe
-from bot.game.habits import Habits
+from bot.game import MatchConfig, MatchState, observe, parse_any, replay
+from bot.storage.snapshots import from_json, to_json
 from tests.engine.helpers import deal_of, do, start
 
 NO_FLOR = MatchConfig(flor=False)
@@ -50,9 +50,7 @@ def test_habits_are_public_saved_and_replayed() -> None:
     do(state, "0:t", "1:q", "0:p:1e", "1:p:5o", "0:p:7o")
     assert observe(state, 1).habits == observe(state, 0).habits == observe(state).habits
     assert observe(state).habits[1].truco_wanted == 1
-    again = MatchState.from_dict(state.to_dict())
+    again = from_json(MatchState, to_json(state))
     assert again.habits == state.habits
-    old = state.to_dict()
-    del old["habits"]  # a table saved before habits were kept
-    assert MatchState.from_dict(old).habits == (Habits(), Habits())
-    assert Habits.from_list(state.habits[0].to_list()) == state.habits[0]
+    log = [parse_any(a.code) for a in (deal_of("1e 7o 4c | 2e 6b 5o"), *state.hand.history)]
+    assert replay(NO_FLOR, log).habits == state.habits

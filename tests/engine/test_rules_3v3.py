@@ -16,6 +16,7 @@ from bot.game.fair import fair_deal
 from bot.game.observation import observe
 from bot.game.record import hands_of, replay_hand
 from bot.game.seats import seats
+from bot.storage.snapshots import from_json, to_json
 from tests.engine.helpers import codes, deal_of, do, start
 from tests.engine.test_rules import hand_end, refused
 
@@ -208,7 +209,7 @@ def test_random_matches_of_six_end_right_and_replay_from_their_logs(
                 # R40: the four seats not in the duel take no part
                 assert set(state.acting_seats()) <= {h.mano, (h.mano + 3) % 6}
             assert all(s >= 0 for s in state.scores)
-            copy = MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
+            copy = from_json(MatchState, json.loads(json.dumps(to_json(state))))
             assert copy.scores == state.scores and copy.legal_actions() == state.legal_actions()
             assert copy.recent_hands == state.recent_hands and copy.pica == state.pica
         assert max(state.scores) >= target
@@ -357,7 +358,7 @@ def test_r42_option_a_fixed_falta_in_a_duel_changes_the_falta_envido_only() -> N
     state.apply(deal_of("1o 2o 3o | 6o 2c 12c | 4o 5c 6b | 1c 4c 7c | 7e 1e 3b | 4b 5o 6e"))
     events = do(state, "3:f", "0:cfr", "3:q")
     assert [e.points for e in events if isinstance(e, Scored)] == [10 + 6]
-    # the stored form keeps it (tables of six only), and the lobby cycles it
-    assert MatchConfig.from_dict(fixed.to_dict()) == fixed
-    assert "duel_falta" not in MatchConfig(players=4, duel_falta=6).to_dict()
+    # its name keeps it (tables of six only), and the lobby cycles it
+    assert MatchConfig.of(fixed.options()) == fixed
+    assert "duel_falta" not in MatchConfig(players=4, duel_falta=6).options()
     assert SIX.cycled("duel_falta") == fixed and fixed.cycled("duel_falta") == SIX

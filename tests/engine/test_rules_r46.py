@@ -76,8 +76,8 @@ def test_r46_in_a_pica_pica_duel_replaces_r42s_default_but_not_a_fixed_6() -> No
 
 
 def test_r46_the_stored_form_of_a_table_without_it_is_unchanged() -> None:
-    assert "falta_malas" not in MatchConfig().to_dict()
-    assert MatchConfig.from_dict(MALAS.to_dict()) == MALAS
+    assert "falta_malas" not in MatchConfig().options()
+    assert MatchConfig.of(MALAS.options()) == MALAS
     assert (
         MatchConfig().cycled("falta_malas") == MALAS
         and MALAS.cycled("falta_malas").falta_malas is False

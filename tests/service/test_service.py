@@ -21,6 +21,7 @@ from bot.service.core import Core
 from bot.storage.db import Database, DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
+from bot.storage.snapshots import to_json
 from bot.telegram.planner import Planner
 from tests.pg import INSTALL_HINT, Cluster
 
@@ -86,18 +87,18 @@ async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> 
     await service.tables.records.put([Record("telegram", table_id, "hand:1", "42")])
     table = await service.tables.get(table_id)
     assert table is not None and table.state is not None
-    before = table.state.to_dict()
+    before = to_json(table.state)
     await service.store.db.close()
 
     again = await service_on(path)
     reloaded = await again.tables.get(table_id)
     assert reloaded is not None and reloaded.state is not None
-    assert reloaded.state.to_dict() == before
+    assert to_json(reloaded.state) == before
     assert await again.tables.records.of("telegram", table_id) == {"hand:1": "42"}
     log = await again.store.action_log(table_id)
     assert [seq for seq, _, _ in log] == list(range(len(log)))
     rebuilt = replay(reloaded.config, [parse_any(code) for _, _, code in log])
-    assert rebuilt.to_dict() == before
+    assert to_json(rebuilt) == before
     await again.store.db.close()
 
 
@@ -230,7 +231,7 @@ async def test_two_processes_on_one_postgresql_apply_each_action_once(
         log = await first.store.action_log(table_id)
         assert [seq for seq, _, _ in log] == list(range(len(log)))
         rebuilt = replay(final.config, [parse_any(code) for _, _, code in log])
-        assert rebuilt.to_dict() == final.state.to_dict()
+        assert to_json(rebuilt) == to_json(final.state)
     finally:
         await first.store.db.close()
         await second.store.db.close()

@@ -32,7 +32,8 @@ def pending(kind: Pending) -> Stop:
 
 def in_a_duel(s: MatchState) -> bool:
     """A pica-pica hand's duel with a chant waiting."""
-    return s.pica and s.hand is not None and s.hand.duel is not None and s.hand.pending() is not None
+    h = s.hand
+    return s.pica and h is not None and h.duel is not None and h.pending() is not None
 
 
 def over(s: MatchState) -> bool:
