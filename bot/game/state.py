@@ -432,7 +432,7 @@ class MatchState:
         self.pica = False  # the hand in play (or the last one) is a pica-pica hand (R36-R44)
 
     def copy(self) -> MatchState:
-        """A deep copy, much faster than a JSON round trip (searching players copy a lot)."""
+        """A deep copy, much faster than a snapshot's round trip (searching players copy a lot)."""
         new = MatchState.__new__(MatchState)
         new.config = self.config
         new.scores = list(self.scores)
