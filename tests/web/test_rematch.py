@@ -21,7 +21,9 @@ from bot.service.core import Core
 from bot.storage.db import Database
 from bot.storage.repo import Store
 from bot.views.common import seating_at
-from bot.web.server import Hub, LocalAuth, WebTable, serve
+from bot.web.auth import LocalAuth
+from bot.web.hub import Hub
+from bot.web.server import WebTable, serve
 from tests.waiting import until_async
 from tests.web.conftest import local_settings
 

@@ -19,8 +19,8 @@ from bot.league.tournament import Format, Status, Tournament
 from bot.service.core import Core
 from bot.storage.db import Database
 from bot.storage.repo import Store
+from bot.web.auth import LOCAL_CHAT
 from bot.web.local import run_local
-from bot.web.server import LOCAL_CHAT
 from tests.service.test_league import play_out
 from tests.web.conftest import ARTIFACTS, local_settings
 from tests.web.test_local_table import enter

@@ -14,7 +14,9 @@ from bot.game import ActionKind, MatchConfig
 from bot.service.core import Core
 from bot.storage.db import Database
 from bot.storage.repo import Store
-from bot.web.server import Hub, LocalAuth, WebServer, WebTable
+from bot.web.auth import LocalAuth
+from bot.web.hub import Hub
+from bot.web.server import WebServer, WebTable
 from tests import sse
 from tests.pg import Cluster
 from tests.waiting import until
