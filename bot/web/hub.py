@@ -23,7 +23,9 @@ from bot.service.unit import Tables
 KEEPALIVE = 15.0  # seconds between comments on a quiet stream (proxies drop idle ones)
 SHARED_POLL = 0.5  # several workers, their notices not heard: how often a stream checks the version
 SHARED_SAFETY = 5.0  # several workers, notices heard: the check is only a safety net
-STREAM_WINDOW_BITS = 13  # a gzipped stream remembers the last 8 kB (two views): ~40 kB a stream
+# A gzipped stream remembers the last 8 kB: two views, enough for the next to cost little;
+# a window is memory kept per stream (docs/performance.md).
+STREAM_WINDOW_BITS = 13
 SIGNS_REMEMBERED = 10_000
 STREAMS_PER_VIEWER = 4  # live streams one person keeps open (a few tabs); the oldest closes
 STREAMS_PER_ADDRESS = 16  # live streams one address keeps open (a household); the oldest closes
@@ -157,9 +159,9 @@ async def stream(
     """Server-sent events for `viewer` (at `seat`, or an onlooker) from `address`: the view
     `draw` draws now, then again after every change of `table`, until the stream is closed."""
     # A player's stream is gzipped when the client takes it, each event flushed whole:
-    # successive views share most of their text, so an event costs a tenth of its size. An
-    # onlooker's is not: the public view is drawn once and the same bytes go to every
-    # onlooker, where compressing each stream would cost a move ~5 ms of CPU per hundred.
+    # successive views share most of their text, which the window remembers. An onlooker's is
+    # not: the public view is drawn once and the same bytes go to every onlooker, where
+    # compressing each stream would cost every move CPU for each onlooker (docs/performance.md).
     packer = (
         zlib.compressobj(6, zlib.DEFLATED, 16 + STREAM_WINDOW_BITS, 4)
         if seat is not None and "gzip" in request.headers.get("Accept-Encoding", "")
