@@ -104,13 +104,14 @@ class Static:
         return web.Response(body=self.body, content_type=self.content_type, headers=headers)
 
 
-def _error(status: int, text: str) -> web.Response:
+def error_answer(status: int, text: str) -> web.Response:
+    """A refusal the route says itself, as JSON: `{"error": text}` with `status`."""
     return web.json_response({"error": text}, status=status)
 
 
 def _refused(status: int, language: str, refusal: Refusal) -> web.Response:
     """A refusal, in the table's language."""
-    return _error(status, refusal_text(translator(language), refusal))
+    return error_answer(status, refusal_text(translator(language), refusal))
 
 
 REQUESTS = (20.0, 60.0)  # an address's API requests: 20 a second, 60 at once
@@ -353,7 +354,7 @@ class Routes:
             tour.entry_of(viewer.user_id) is not None or viewer.user_id in tour.signed
         )
         if tour is None or not (playing or await self.auth.may_watch(tour.chat_id, viewer)):
-            return _error(404, t("web.error.no_tourney"))
+            return error_answer(404, t("web.error.no_tourney"))
         names = await self.core.people.names(people_of(tour))
         tables: dict[tuple[int, int], list[Table]] = {}
         tags = await self.core.tournaments.tables_of(tour.id)
@@ -387,7 +388,7 @@ class Routes:
         _, table, _ = await self._viewer_and_table(request)
         if table.status is not TableStatus.FINISHED or table.state is None:
             t = translator(table.language)
-            return _error(409, t("web.error.not_finished"))
+            return error_answer(409, t("web.error.not_finished"))
         body = self._replays.get(table.id)
         if body is None:
             names = await self.core.people.at(table)

@@ -15,7 +15,7 @@ from bot.model.names import clean_name
 from bot.model.table import Table
 from bot.web.auth import LOCAL_CHAT, SESSION_COOKIE, SESSION_IDLE, Viewer
 from bot.web.guard import JoinBody, LoginBody, NewTableBody, language_of
-from bot.web.routes import Routes, _error
+from bot.web.routes import Routes, error_answer
 
 
 class TryOutRoutes(Routes):
@@ -27,7 +27,7 @@ class TryOutRoutes(Routes):
         body = await self._body(request, LoginBody, language_of(request))
         name = clean_name(body.name)
         if not name:
-            return _error(400, translator(body.language)("web.error.name"))
+            return error_answer(400, translator(body.language)("web.error.name"))
         # A new person: an id nobody had, in this run or any before it (the names the
         # database keeps are every local person's who ever logged in).
         while await self.core.people.names([user_id := self.local.new_id()]):
