@@ -4,10 +4,10 @@ button checks), a finished match's replay, a review, a tournament's bracket, and
 live stream (`hub.stream`).
 
 A seated player gets their seat's view; anyone else allowed to watch (a member of the group;
-anyone on the local table) the public view; nobody else anything. Every service call a request
-makes goes through `Routes._service`: shielded (a client that leaves does not undo half of
-it), and a refusal is answered with the status that says it (409 unless told otherwise), in
-the table's language.
+anyone on the local table) the public view; nobody else anything. Every call into the core
+that may change something or be refused goes through `Routes._service`: shielded (a client
+that leaves does not undo half of it), and a refusal is answered with the status that says it
+(409 unless told otherwise), in the table's language (reads go to the core directly).
 """
 
 from __future__ import annotations
