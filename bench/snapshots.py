@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.game import ActionKind, MatchConfig
 from bot.service.core import Core
 from bot.storage import snapshots
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.repo import Store
 
 SHORT = (ActionKind.FALTA_ENVIDO, ActionKind.MAZO)  # (kept rare: matches of a usual length)
@@ -94,7 +94,7 @@ async def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
-        core = Core.build(Store(await Database.open(path)), seed=1)
+        core = Core.build(Store(await open_database(path)), seed=1)
         ids = await build(core, args.tables)
         texts = []
         for table_id in ids:

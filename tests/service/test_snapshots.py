@@ -17,7 +17,7 @@ from bot.game import ActionKind, MatchConfig, MatchState, Pending
 from bot.model.table import TableStatus
 from bot.service.core import Core
 from bot.storage import snapshots
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
 from tests.pg import Cluster
@@ -55,7 +55,7 @@ WORLD: list[tuple[MatchConfig, Stop | None]] = [
 
 
 async def open_core(target: Path | str) -> Core:
-    return Core.build(Store(await Database.open(target)), seed=3)
+    return Core.build(Store(await open_database(target)), seed=3)
 
 
 async def step_once(core: Core, table_id: int, rng: random.Random) -> None:
@@ -103,7 +103,7 @@ async def states(core: Core, ids: list[int]) -> dict[int, str | None]:
 
 
 async def drop_snapshots(target: Path | str) -> None:
-    db = await Database.open(target)
+    db = await open_database(target)
     async with db.transaction() as conn:
         await conn.execute("UPDATE games SET state = NULL")
     row = await db.fetchone("SELECT count(*) AS n FROM games WHERE state IS NOT NULL")
@@ -253,7 +253,7 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
 async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) -> None:
     assert pg_cluster is not None, "PostgreSQL's server binaries are needed"
     url = pg_cluster.new_database()
-    db = await Database.open(url)
+    db = await open_database(url)
     async with db.transaction() as conn:
         await conn.execute("DELETE FROM schema_version WHERE version = ?", (len(MIGRATIONS),))
         await conn.execute(
@@ -266,7 +266,7 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
             (codec.dumps({"format": "ko", "config": {"players": 2, "house": False}}),),
         )
     await db.close()
-    again = await Database.open(url)
+    again = await open_database(url)
     try:
         row = await again.fetchone("SELECT defaults FROM chats WHERE chat_id = -5")
         assert row is not None and codec.loads(row["defaults"]) == {
