@@ -13,6 +13,7 @@ key to `BIGSERIAL`). Callers get a `Conn` either way.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -121,8 +122,17 @@ def _kind_of(sql: str) -> str:
             if verb == "SELECT":
                 break
             return f"{verb} {word.lower()}"
-    table = sql.split(" FROM ", 1)[1].split(None, 1)[0] if " FROM " in sql else ""
+    outer = sql
+    while "(" in outer:  # the table the statement itself reads, not a subquery's
+        bare = _PARENTHESES.sub("", outer)
+        if bare == outer:
+            break
+        outer = bare
+    table = outer.split(" FROM ", 1)[1].split(None, 1)[0] if " FROM " in outer else ""
     return f"{verb} {table}".strip()
+
+
+_PARENTHESES = re.compile(r"\([^()]*\)")
 
 
 def is_conflict(error: BaseException) -> bool:
