@@ -195,6 +195,10 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
             "made_act": plain(act_text(t, m, m.made)), "best_act": plain(act_text(t, m, m.best)),
             "made_worth": plain(worth_text(t, m.made, m.made_worth, m.pending)),
             "best_worth": plain(worth_text(t, m.best, m.best_worth, m.pending)),
+            # (the numbers as the words say them: "−1,2", "+0,8"; the moment's, from their side)
+            "made_shown": signed(t, m.made_worth.points),
+            "best_shown": signed(t, m.best_worth.points),
+            "shown": signed(t, -m.cost),
         }  # fmt: skip
 
     worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)

@@ -12,10 +12,12 @@ button and a moment open, at 360×640 and 390×844, light and dark."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, Route, expect
@@ -24,6 +26,11 @@ from bot.i18n import translator
 from bot.model.refusals import Refused
 from bot.service.changes import Refusal
 from bot.views.common import refusal_text
+from tests.conftest import GROUP, harness_with
+from tests.e2e.helpers import open_table
+from tests.e2e.helpers import play_to_the_end as play_in_telegram
+from tests.e2e.test_web import launch
+from tests.fakebot import FakeTelegram
 from tests.web.conftest import ARTIFACTS
 from tests.web.test_local_table import enter
 from tests.web.test_replay_page import serious
@@ -48,12 +55,9 @@ async def shoot(page: Page, name: str) -> None:
         await page.screenshot(path=folder / f"review-web-{name}.png")
 
 
-def one_decimal(value: float) -> str:
-    """A value as the page says it in Spanish: "−1,2", "+0,7", "0,0"."""
-    shown = f"{abs(value):.1f}".replace(".", ",")
-    if round(value * 10) == 0:
-        return shown
-    return ("+" if value > 0 else "−") + shown
+def said(shown: str) -> float:
+    """A value as the page says it in Spanish ("−1,2", "+0,7", "0,0") as a number."""
+    return float(shown.replace("−", "-").replace(",", "."))
 
 
 def cards_on_felt(frame: dict[str, Any]) -> list[str]:
@@ -187,13 +191,20 @@ async def test_a_player_steps_through_their_review_on_the_replay(
         for row, key in (("made", "made"), ("best", "best")):
             line = sheet.locator(f".row.{row}")
             await expect(line.locator("dt")).to_contain_text(moment[f"{key}_act"])
-            await expect(line.locator(".pts")).to_have_text(one_decimal(moment[f"{key}_points"]))
+            shown = moment[f"{key}_shown"]
+            assert abs(said(shown) - moment[f"{key}_points"]) <= 0.05 + 1e-9, moment
+            await expect(line.locator(".pts")).to_have_text(shown)
+            await expect(line.locator(".pts")).to_have_attribute(
+                "data-points", str(moment[f"{key}_points"]).removesuffix(".0")
+            )
+            assert shown in moment[f"{key}_worth"] or "seguro" in moment[f"{key}_worth"]
             await expect(line.locator(".worth")).to_have_text(moment[f"{key}_worth"])
         await expect(sheet.locator(".row.made .who")).to_have_text("Vos:")
         await expect(sheet.locator(".row.best .who")).to_have_text(
             "La otra:" if moment["praised"] else "🤖 Difícil:"
         )
-        await expect(chip.locator(".cost")).to_have_text(one_decimal(-moment["cost"]))
+        await expect(chip.locator(".cost")).to_have_text(moment["shown"])
+        assert abs(said(moment["shown"]) + moment["cost"]) <= 0.05 + 1e-9, moment
         covered += [f"moment {index + 1}: {x}" for x in await nothing_covers(page)]
         if index == 0:
             await shoot(page, "moment-light-360")
@@ -276,3 +287,71 @@ async def test_a_player_steps_through_their_review_on_the_replay(
         translator("es"), Refusal(Refused.REVIEW_NOT_YOURS)
     )
     assert errors == []
+
+
+# Telegram's dark theme, on a phone whose own scheme is light.
+TELEGRAM_DARK = {
+    "bg_color": "#1c1c1d", "text_color": "#ffffff", "hint_color": "#aaaaaa",
+    "button_color": "#3e88f7", "button_text_color": "#ffffff", "secondary_bg_color": "#2c2c2e",
+}  # fmt: skip
+
+
+async def test_in_telegram_the_review_wears_its_theme_and_is_the_players_alone(
+    fake: FakeTelegram, tmp_path: Path, browser: Browser
+) -> None:
+    async with harness_with(
+        fake, tmp_path / "review.db", webapp_url="https://x.invalid/t", web_port=0
+    ) as h:  # fmt: skip
+        ana, juan, carla = h.user(1, "Ana"), h.user(2, "Juan"), h.user(3, "Carla")
+        await open_table(h, [ana, juan], "1v1 15 sinflor")
+        table = await h.services.tables.table_in(GROUP, 0)
+        assert table is not None and h.services.web is not None
+        await play_in_telegram(h, [ana, juan], seed=3)
+        await h.settle()
+        carla.send(GROUP, "hola")  # a member of the group, who did not play it
+        base = f"http://127.0.0.1:{h.services.web.port}"
+        theme = quote(json.dumps(TELEGRAM_DARK))
+        errors: list[str] = []
+
+        def opened(who: Any) -> str:
+            return (f"{base}/?replay={table.id}#tgWebAppData={quote(launch(h, who))}"
+                    f"&tgWebAppThemeParams={theme}")  # fmt: skip
+
+        context = await browser.new_context(viewport=PHONE, color_scheme="light", bypass_csp=True)
+        page = await context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await page.goto(opened(ana))
+        await expect(page.locator("#replay-count")).to_contain_text(" de ")
+        await page.click("#review-open")
+        review = h.services.core.reviews
+        found = await review.of(table.id, ana.id)
+        moments = len(found.slips) + len(found.praise)
+        await expect(page.locator("#moments button.moment")).to_have_count(moments, timeout=60_000)
+        # Telegram's colours on the sheet, the page's dark ones where Telegram gives none.
+        assert await page.evaluate("document.documentElement.classList.contains('dark')")
+        sheet = page.locator("#review")
+        await expect(sheet).to_have_css("background-color", "rgb(44, 44, 46)")
+        await expect(sheet).to_have_css("color", "rgb(255, 255, 255)")
+        if found.slips:
+            await expect(page.locator("#moment-1")).to_have_attribute("aria-pressed", "true")
+            await expect(page.locator("#moment .row.made")).to_have_css(
+                "border-left-color", "rgb(240, 165, 150)"
+            )  # (the dark scheme's "bad")
+        await shoot(page, "telegram-dark-360")
+        assert await serious(Axe(), page, "telegram dark") == []
+        assert errors == []
+        # Carla, of the group, watches the replay: no 📝, and the route refuses her.
+        other = await browser.new_context(viewport=PHONE)
+        watcher = await other.new_page()
+        watcher.on("pageerror", lambda e: errors.append(str(e)))
+        await watcher.goto(opened(carla))
+        await expect(watcher.locator("#replay-count")).to_contain_text(" de ")
+        await expect(watcher.locator("#seal-check")).to_contain_text("Verificado", timeout=20_000)
+        await expect(watcher.locator("#review-open")).to_have_count(0)
+        refused = await watcher.request.get(
+            f"{base}/api/table/{table.id}/review",
+            headers={"X-Telegram-Init-Data": launch(h, carla)},
+        )
+        assert refused.status == 403
+        assert review.computed == 1  # (Ana's alone)
+        assert errors == []

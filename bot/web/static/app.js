@@ -116,13 +116,26 @@ heard.viewport_changed = (data) => {
   }
   const want = query.get("theme");
   if (want === "dark" || want === "light") document.documentElement.classList.add(want);
+  applyTheme(params, !want);
+  heard.theme_changed = (data) => applyTheme(data.theme_params, !want);
+})();
+// Telegram's colours, and its light or dark (told by its background): the colours it does not
+// give (the felt, the sides, a review's good and bad) are the page's own of that scheme.
+function applyTheme(params, scheme) {
   if (!params) return;
   const root = document.documentElement.style;
   const map = { bg_color: "--bg", text_color: "--fg", hint_color: "--muted",
     button_color: "--accent", button_text_color: "--accent-fg",
     secondary_bg_color: "--panel" };
   for (const [key, css] of Object.entries(map)) if (params[key]) root.setProperty(css, params[key]);
-})();
+  const rgb = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(params.bg_color || "");
+  if (scheme && rgb) {
+    const [r, g, b] = rgb.slice(1).map((x) => parseInt(x, 16) / 255);
+    const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5;
+    document.documentElement.classList.toggle("dark", dark);
+    document.documentElement.classList.toggle("light", !dark);
+  }
+}
 if (initData) {
   if (tg && tg.ready) { tg.ready(); tg.expand && tg.expand(); }
   else { post("web_app_ready"); post("web_app_expand"); post("web_app_request_viewport"); }
@@ -937,9 +950,7 @@ function closeReview(r) {
 // A moment is the frame the person decided at: the table after the log's action number `step`.
 function momentFrame(r, moment) { return r.data.frames.findIndex((f) => f.step === moment.step); }
 
-const decimal = (n) => new Intl.NumberFormat(lang === "en" ? "en" : "es-AR",
-  { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(Math.abs(n));
-const points = (n) => (Math.round(n * 10) === 0 ? "" : n > 0 ? "+" : "−") + decimal(n);
+const unsigned = (shown) => shown.replace(/^[+−]/, "");  // ("−1,8": the server's, as its words say it)
 
 function reviewButton(onclick) {
   return el("button", { type: "button", class: "secondary review-open", id: "review-open",
@@ -972,15 +983,15 @@ function reviewSheet(r) {
     const at = momentFrame(r, m);
     const here = at === r.index;
     if (here) open = m;
-    const label = m.praised ? `${w("reviewPraise")}: ${w("reviewGain")} +${decimal(m.cost)} ${w("points")}`
-      : `${w("reviewSlip")} ${++slips}: ${w("reviewCost")} ${decimal(m.cost)} ${w("points")}`;
+    const label = m.praised ? `${w("reviewPraise")}: ${w("reviewGain")} ${m.shown} ${w("points")}`
+      : `${w("reviewSlip")} ${++slips}: ${w("reviewCost")} ${unsigned(m.shown)} ${w("points")}`;
     return el("button", { type: "button", class: `moment ${m.praised ? "praise" : "slip"}`,
       id: `moment-${i + 1}`, "aria-pressed": here ? "true" : "false", "aria-label": label,
       "data-step": m.step, "data-frame": at, disabled: at < 0,
       onclick: () => { if (r.timer) { clearInterval(r.timer); r.timer = null; }
         r.index = at; drawReplay(false, `moment-${i + 1}`); } },
     el("b", {}, m.praised ? "✅" : String(slips)),
-    el("span", { class: "cost" }, points(-m.cost)));
+    el("span", { class: "cost" }, m.shown));
   });
   const bar = el("div", { class: "review-bar" },
     el("div", { class: "moments", id: "moments", role: "group", "aria-label": w("reviewMoments") }, chips),
@@ -989,18 +1000,18 @@ function reviewSheet(r) {
     return sheet(false, bar, el("p", { class: "hint intro", id: "review-intro" },
       data.none ? `${data.none} ` : "", data.intro));
   }
-  const row = (cls, who, act, value, worth) => el("div", { class: `row ${cls}` },
+  const row = (cls, who, act, value, shown, worth) => el("div", { class: `row ${cls}` },
     el("dt", {}, el("span", { class: "who" }, who), " ", act),
-    el("dd", {}, el("b", { class: "pts", "data-points": value }, points(value)), " ",
+    el("dd", {}, el("b", { class: "pts", "data-points": value }, shown), " ",
       el("span", { class: "worth" }, worth)));
   return sheet(false, bar, el("div", { class: `moment-body ${open.praised ? "praise" : "slip"}`,
     id: "moment", "data-step": open.step },
   el("p", { class: "title", id: "moment-title" }, open.title),
   el("p", { class: "hint position", id: "moment-position" }, open.position),
   el("dl", { class: "compare" },
-    row("made", `${w("reviewYou")}:`, open.made_act, open.made_points, open.made_worth),
+    row("made", `${w("reviewYou")}:`, open.made_act, open.made_points, open.made_shown, open.made_worth),
     row("best", `${open.praised ? w("reviewInstead") : w("reviewDificil")}:`, open.best_act,
-      open.best_points, open.best_worth))));
+      open.best_points, open.best_shown, open.best_worth))));
 }
 
 // A moment's frame as the person saw it: from their seat, their cards then in hand (the one
