@@ -89,6 +89,69 @@ async def nothing_covers(page: Page) -> list[str]:
     return found
 
 
+async def check_moment(
+    page: Page, index: int, moment: dict[str, Any], frames: list[dict[str, Any]]
+) -> list[str]:
+    """Tap moment `index` (the first is open already: the sheet opens on it) and check the
+    replay is at its step, drawn as the person saw it, with what each move was worth as the
+    review's JSON says; what covers what, if anything."""
+    count = page.locator("#replay-count")
+    chip = page.locator(f"#moment-{index + 1}")
+    if index:  # (the first is open already: the sheet opens on it)
+        await chip.click()
+    at = next(i for i, f in enumerate(frames) if f["step"] == moment["step"])
+    frame = frames[at]
+    # The replay is at that step: its count, its hand, the cards then on the felt.
+    await expect(count).to_have_text(f"{at + 1} de {len(frames)}")
+    await expect(chip).to_have_attribute("aria-pressed", "true")
+    await expect(page.locator("#moment")).to_have_attribute("data-step", str(moment["step"]))
+    await expect(page.locator("#worth")).to_contain_text(f"Mano {moment['hand']}")
+    felt = [await i.get_attribute("data-card") for i in await page.locator(
+        "#felt .played img").all()]  # fmt: skip
+    assert sorted(c for c in felt if c) == cards_on_felt(frame), (moment, felt)
+    await expect(page.locator("#felt .held")).to_have_count(0)  # (no card they did not see)
+    # From their seat, with the cards they held then.
+    await expect(page.locator("#felt .seat.spot-bottom .name")).to_contain_text("Ana (vos)")
+    hand = [await i.get_attribute("data-card") for i in await page.locator(
+        "#hand img").all()]  # fmt: skip
+    assert hand == moment["held"], (moment, hand)
+    for code, cls in ((moment["made"], "mark-made"), (moment["best"], "mark-best")):
+        card = code.split(":")[2] if code.count(":") == 2 else None
+        marked = page.locator(f"#hand button.{cls} img")
+        await expect(marked).to_have_count(1 if card else 0)
+        if card:
+            await expect(marked).to_have_attribute("data-card", card)
+    # The score then, and what was said at that step, at the seat that said it.
+    for word in frame["spoken"]:
+        bubble = page.locator(f"#felt .bubble[data-seat='{word['seat']}']")
+        await expect(bubble).to_contain_text(word["text"])
+    mine, theirs = moment["scores"]
+    await expect(page.locator("#score .pts").first).to_have_text(str(mine))
+    await expect(page.locator("#score .pts").last).to_have_text(str(theirs))
+    # What each move was worth, as the JSON says.
+    sheet = page.locator("#moment")
+    await expect(sheet.locator(".title")).to_have_text(moment["title"])
+    await expect(sheet.locator(".position")).to_have_text(moment["position"])
+    for row, key in (("made", "made"), ("best", "best")):
+        line = sheet.locator(f".row.{row}")
+        await expect(line.locator("dt")).to_contain_text(moment[f"{key}_act"])
+        shown = moment[f"{key}_shown"]
+        assert abs(said(shown) - moment[f"{key}_points"]) <= 0.05 + 1e-9, moment
+        await expect(line.locator(".pts")).to_have_text(shown)
+        await expect(line.locator(".pts")).to_have_attribute(
+            "data-points", str(moment[f"{key}_points"]).removesuffix(".0")
+        )
+        assert shown in moment[f"{key}_worth"] or "seguro" in moment[f"{key}_worth"]
+        await expect(line.locator(".worth")).to_have_text(moment[f"{key}_worth"])
+    await expect(sheet.locator(".row.made .who")).to_have_text("Vos:")
+    await expect(sheet.locator(".row.best .who")).to_have_text(
+        "La otra:" if moment["praised"] else "🤖 Difícil:"
+    )
+    await expect(chip.locator(".cost")).to_have_text(moment["shown"])
+    assert abs(said(moment["shown"]) + moment["cost"]) <= 0.05 + 1e-9, moment
+    return [f"moment {index + 1}: {x}" for x in await nothing_covers(page)]
+
+
 async def test_a_player_steps_through_their_review_on_the_replay(
     browser: Browser, local_url: str
 ) -> None:
@@ -155,57 +218,7 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     wrong: list[str] = []
     covered: list[str] = []
     for index, moment in enumerate(moments):
-        chip = page.locator(f"#moment-{index + 1}")
-        if index:  # (the first is open already: the sheet opens on it)
-            await chip.click()
-        at = next(i for i, f in enumerate(frames) if f["step"] == moment["step"])
-        frame = frames[at]
-        # The replay is at that step: its count, its hand, the cards then on the felt.
-        await expect(count).to_have_text(f"{at + 1} de {len(frames)}")
-        await expect(chip).to_have_attribute("aria-pressed", "true")
-        await expect(page.locator("#moment")).to_have_attribute("data-step", str(moment["step"]))
-        await expect(page.locator("#worth")).to_contain_text(f"Mano {moment['hand']}")
-        felt = [await i.get_attribute("data-card") for i in await page.locator(
-            "#felt .played img").all()]  # fmt: skip
-        assert sorted(c for c in felt if c) == cards_on_felt(frame), (moment, felt)
-        await expect(page.locator("#felt .held")).to_have_count(0)  # (no card they did not see)
-        # From their seat, with the cards they held then.
-        await expect(page.locator("#felt .seat.spot-bottom .name")).to_contain_text("Ana (vos)")
-        hand = [await i.get_attribute("data-card") for i in await page.locator(
-            "#hand img").all()]  # fmt: skip
-        assert hand == moment["held"], (moment, hand)
-        for code, cls in ((moment["made"], "mark-made"), (moment["best"], "mark-best")):
-            card = code.split(":")[2] if code.count(":") == 2 else None
-            marked = page.locator(f"#hand button.{cls} img")
-            await expect(marked).to_have_count(1 if card else 0)
-            if card:
-                await expect(marked).to_have_attribute("data-card", card)
-        # The score then, and what was said.
-        mine, theirs = moment["scores"]
-        await expect(page.locator("#score .pts").first).to_have_text(str(mine))
-        await expect(page.locator("#score .pts").last).to_have_text(str(theirs))
-        # What each move was worth, as the JSON says.
-        sheet = page.locator("#moment")
-        await expect(sheet.locator(".title")).to_have_text(moment["title"])
-        await expect(sheet.locator(".position")).to_have_text(moment["position"])
-        for row, key in (("made", "made"), ("best", "best")):
-            line = sheet.locator(f".row.{row}")
-            await expect(line.locator("dt")).to_contain_text(moment[f"{key}_act"])
-            shown = moment[f"{key}_shown"]
-            assert abs(said(shown) - moment[f"{key}_points"]) <= 0.05 + 1e-9, moment
-            await expect(line.locator(".pts")).to_have_text(shown)
-            await expect(line.locator(".pts")).to_have_attribute(
-                "data-points", str(moment[f"{key}_points"]).removesuffix(".0")
-            )
-            assert shown in moment[f"{key}_worth"] or "seguro" in moment[f"{key}_worth"]
-            await expect(line.locator(".worth")).to_have_text(moment[f"{key}_worth"])
-        await expect(sheet.locator(".row.made .who")).to_have_text("Vos:")
-        await expect(sheet.locator(".row.best .who")).to_have_text(
-            "La otra:" if moment["praised"] else "🤖 Difícil:"
-        )
-        await expect(chip.locator(".cost")).to_have_text(moment["shown"])
-        assert abs(said(moment["shown"]) + moment["cost"]) <= 0.05 + 1e-9, moment
-        covered += [f"moment {index + 1}: {x}" for x in await nothing_covers(page)]
+        covered += await check_moment(page, index, moment, frames)
         if index == 0:
             await shoot(page, "moment-light-360")
             wrong += await serious(axe, page, "light moment")
@@ -234,6 +247,11 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     await shoot(page, "moment-light-390")
     await page.emulate_media(color_scheme="dark")
     await shoot(page, "moment-dark-390")
+    await page.set_viewport_size({"width": 1280, "height": 800})  # (a desktop: the same)
+    await expect(page.locator("#moment-1")).to_have_attribute("aria-pressed", "true")
+    covered += [f"wide: {x}" for x in await nothing_covers(page)]
+    await shoot(page, "moment-dark-1280")
+    await page.set_viewport_size(TALL)
 
     # The keyboard: the chips are buttons in the tab order; Escape closes the sheet and the
     # focus comes back to 📝.
@@ -306,7 +324,7 @@ async def test_in_telegram_the_review_wears_its_theme_and_is_the_players_alone(
         await open_table(h, [ana, juan], "1v1 15 sinflor")
         table = await h.services.tables.table_in(GROUP, 0)
         assert table is not None and h.services.web is not None
-        await play_in_telegram(h, [ana, juan], seed=3)
+        await play_in_telegram(h, [ana, juan], seed=12)  # (Ana's review: slips and ✅)
         await h.settle()
         carla.send(GROUP, "hola")  # a member of the group, who did not play it
         base = f"http://127.0.0.1:{h.services.web.port}"
@@ -327,6 +345,29 @@ async def test_in_telegram_the_review_wears_its_theme_and_is_the_players_alone(
         found = await review.of(table.id, ana.id)
         moments = len(found.slips) + len(found.praise)
         await expect(page.locator("#moments button.moment")).to_have_count(moments, timeout=60_000)
+        data = await (
+            await page.request.get(
+                f"{base}/api/table/{table.id}/review",
+                headers={"X-Telegram-Init-Data": launch(h, ana), "Accept-Language": "es"},
+            )
+        ).json()
+        frames = (
+            await (
+                await page.request.get(
+                    f"{base}/api/table/{table.id}/replay",
+                    headers={"X-Telegram-Init-Data": launch(h, ana)},
+                )
+            ).json()
+        )["frames"]
+        assert found.praise, data["text"]  # (this match has good decisions too)
+        covered: list[str] = []
+        praised = [i for i, m in enumerate(data["moments"]) if m["praised"]]
+        for index, moment in enumerate(data["moments"]):
+            covered += await check_moment(page, index, moment, frames)
+            if index == praised[0]:
+                await shoot(page, "praise-telegram-dark-360")
+        assert covered == []
+        await page.click("#moment-1")
         # Telegram's colours on the sheet, the page's dark ones where Telegram gives none.
         assert await page.evaluate("document.documentElement.classList.contains('dark')")
         sheet = page.locator("#review")
