@@ -273,7 +273,8 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
     await play_to_the_end(h, [ana, beto, caro], seed=5)
     # The match played on with a bot; the league keeps it as it stood when Dani left.
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["termination"] == "concession" and record["winner_side"] == 0
+    assert record is not None and record["termination"] == "concession"
+    assert record["winner_side"] == 0
     again = await h.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
     assert [(r["user_id"], r["matches"]) for r in again] == [(1, 1), (2, 1), (3, 1), (4, 1)]
 
@@ -309,7 +310,8 @@ async def test_a_side_whose_partner_is_a_bot_concedes_at_once(harness: Harness) 
     ana.send(GROUP, "/abandonar")
     await h.settle()
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["termination"] == "concession" and record["winner_side"] == 1
+    assert record is not None and record["termination"] == "concession"
+    assert record["winner_side"] == 1
     assert await h.services.tables.table_in(GROUP, 0) is None
 
 

@@ -295,7 +295,8 @@ async def test_abandonar_concedes_and_records_the_match(harness: Harness) -> Non
     await h.settle()
     assert any("Ganó <b>Ana</b>" in text for text in h.fake.texts(GROUP))
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["termination"] == "concession" and record["winner_side"] == 0
+    assert record is not None and record["termination"] == "concession"
+    assert record["winner_side"] == 0
 
 
 async def test_a_deleted_board_comes_back(harness: Harness) -> None:

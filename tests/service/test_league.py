@@ -210,7 +210,8 @@ async def test_two_matches_ending_at_the_same_moment_both_count_once(
     league = service.history
     rows = {r.name: (r.played, r.won) for r in await league.standings(CHAT)}
     assert rows == {"Ana": (2, 2), "Beto": (1, 0), "Caro": (1, 0)}
-    assert (await stored_ratings(service.store.db, CHAT))[1][2] == 2  # Ana rated twice, once per match
+    stored = await stored_ratings(service.store.db, CHAT)
+    assert stored[1][2] == 2  # Ana rated twice, once per match
 
 
 def test_the_rating_line_adds_up_and_a_newcomer_is_told_what_is_left() -> None:

@@ -55,9 +55,21 @@ def _old_shape_inserts() -> list[tuple[str, tuple[object, ...]]]:
                 "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
                 " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots,"
                 " termination, hinted) VALUES (?, ?, 2, 15, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, CHAT, outcome, winner, s0, s1, game + 2, game * 100.0,
-                 game * 100.0 + 60, bots, termination, hinted),
-            ),  # fmt: skip
+                (
+                    game,
+                    CHAT,
+                    outcome,
+                    winner,
+                    s0,
+                    s1,
+                    game + 2,
+                    game * 100.0,
+                    game * 100.0 + 60,
+                    bots,
+                    termination,
+                    hinted,
+                ),
+            ),
             (
                 "INSERT INTO match_players (game_id, seat, user_id, side) VALUES (?, 0, ?, 0),"
                 " (?, 1, ?, 1)",
@@ -136,7 +148,7 @@ async def test_a_database_of_the_old_schema_reads_the_same_records(
         assert await core.history.against_bots(ANA) == {"normal": (1, 1)}
         # The column is gone: one vocabulary, and new records are written in it.
         columns = await db.fetchone("SELECT * FROM matches WHERE game_id = 1")
-        assert columns is not None and "outcome" not in columns.keys()
+        assert columns is not None and "outcome" not in dict(columns)
     finally:
         await db.close()
 
@@ -235,6 +247,6 @@ async def test_the_storage_filters_by_exactly_the_counting_it_is_given(tmp_path:
             )
             got = await store.recent_matches(CHAT, counting, 1000)
             assert got == [r for r in every if counting.takes_record(r)]
-        assert DECIDED == frozenset(Termination) - {Termination.CANCELLED}
+        assert frozenset(Termination) - {Termination.CANCELLED} == DECIDED
     finally:
         await db.close()
