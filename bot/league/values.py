@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.league.ratings import Rated, Rating
+from bot.league.stats import PlayerMatchStats
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Pair:
 class PlayerNumbers:
     played: int
     won: int
-    totals: dict[str, int]
+    totals: PlayerMatchStats  # sums over the counted matches (best_envido: see below)
     best_envido: int
     partner: str | None
     partner_matches: int

@@ -199,7 +199,7 @@ class League:
             *args,
         )
         partner = partners[0] if partners else None
-        totals = {name: int(row[name] or 0) for name in STAT_NAMES}
+        totals = PlayerMatchStats(**{name: int(row[name] or 0) for name in STAT_NAMES})
         return PlayerNumbers(
             int(row["played"] or 0),
             int(row["won"] or 0),

@@ -160,9 +160,9 @@ async def test_stats_of_a_player_come_from_the_action_logs(league_service: Core)
     await match(service, [2, 1, 4, 3], loser_side=0)  # Beto+Dani lose: Beto leaves
     numbers = await service.history.numbers(2)
     assert (numbers.played, numbers.won) == (2, 0)
-    assert numbers.totals["mazos"] >= 8 and numbers.totals["trucos_chanted"] == 0
+    assert numbers.totals.mazos >= 8 and numbers.totals.trucos_chanted == 0
     assert numbers.partner == "Dani" and numbers.partner_matches == 1
-    assert numbers.totals["points_against"] == 32
+    assert numbers.totals.points_against == 32
 
 
 def test_match_stats_of_the_worked_hand() -> None:
