@@ -15,8 +15,9 @@ from bot.model.records import DECIDED, Counting, MatchRecord
 from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.core import Core
 from bot.service.league import COUNTED, record_league
-from bot.storage.db import Database, postgres_ddl, to_postgres
+from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS, script_of
+from bot.storage.postgres import postgres_ddl, to_postgres
 from bot.storage.repo import Store
 
 CHAT = -77
@@ -125,7 +126,7 @@ async def test_a_database_of_the_old_schema_reads_the_same_records(
     db_target: Path | str,
 ) -> None:
     await old_database(db_target)
-    db = await Database.open(db_target)  # migrates
+    db = await open_database(db_target)  # migrates
     try:
         core = Core.build(Store(db), seed=1)
         for game, outcome, *_ in OLD_ROWS:
@@ -175,7 +176,7 @@ async def test_the_league_counts_what_it_always_counted(db_target: Path | str) -
     recorded as the commit records it: /tabla, the ratings and /yo count a match somebody won
     (on the score, by a concession, timeouts or a walkover) with no bot and no hint, and
     nothing else; /historial lists all but the cancelled ones."""
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     try:
         store = Store(db)
         core = Core.build(store, seed=1)
@@ -221,7 +222,7 @@ async def test_the_league_counts_what_it_always_counted(db_target: Path | str) -
 async def test_the_storage_filters_by_exactly_the_counting_it_is_given(tmp_path: Path) -> None:
     """Any `Counting`: the records the storage returns for it are the ones its own `takes`
     keeps of all of them (the SQL and the Python say one decision)."""
-    db = await Database.open(tmp_path / "t.db")
+    db = await open_database(tmp_path / "t.db")
     try:
         store = Store(db)
         rng = random.Random(5)
