@@ -412,6 +412,12 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
                 "sound": known.sound if known else None,
                 "settled": known.settled if known else None,
                 "hands": known.hands if known else None, "edge": search.edge_of(obs),
+                "wants": known.wants if known else None,
+                "chants": known.chants if known else None,
+                "runs": known.runs if known else None,
+                "counts": list(known.counts) if known else None,
+                "seat_hands": known.seat_hands if known else None,
+                "act": hint.probe.kind.value, "pending": obs.pending.value if obs.pending else "",
                 "scores": list(obs.start_scores),
                 "low": hint.low, "high": hint.high,
             }  # fmt: skip

@@ -89,6 +89,16 @@ class Known:
     sound: float  # how likely they play like the sound player (our normal level)
     settled: float  # how far the belief has come from knowing nothing (0) to certainty (1)
     hands: int  # hands of theirs the match has shown (earlier matches not counted)
+    # The persona belief's habits (`HABITS`): how often they want a middling truco, chant one
+    # with a poor hand, and run to the mazo with a poor hand (averaged over the rival seats)
+    wants: float = 0.5
+    chants: float = 0.22
+    runs: float = 0.38
+    # What the table counted of them this match (`Observation.habits`, summed over the rival
+    # seats): trucos wanted and refused, truco chants, envidos wanted and refused, envido
+    # chants, mazos; and the rival seat-hands those counts are over
+    counts: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0)
+    seat_hands: int = 0
 
 
 def _settled(belief: personas.Belief) -> float:
@@ -105,15 +115,44 @@ def _settled(belief: personas.Belief) -> float:
     return sum(out) / len(out)
 
 
+# The habits the chance reads of a persona belief: a yes of one group at a fixed hand
+HABITS = (
+    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.5, 1, True, 0.5)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.35, 1, True, 0.35)),
+    (personas.Group.CARDS, personas.Step(personas.MZ, 0.3, 1, True)),
+)
+COUNTED = ("truco_wanted", "truco_refused", "truco_chants", "envido_wanted", "envido_refused",
+           "envido_chants", "mazos")  # fmt: skip
+
+
+def _habit(belief: personas.Belief, group: personas.Group, step: personas.Step) -> float:
+    chances = personas.column(step)
+    return sum(q * c for q, c in zip(belief.groups[group], chances, strict=True))
+
+
+def _counted(obs: Observation) -> tuple[tuple[int, ...], int]:
+    """The table's counts of the rival seats' habits (summed), and their seat-hands."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    seats = [s for s in range(len(obs.habits)) if side_of(s) != side]
+    counts = tuple(sum(getattr(obs.habits[s], name) for s in seats) for name in COUNTED)
+    return counts, len(obs.past) * len(seats)
+
+
 def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
-    """What the match has shown of the rivals whose `beliefs` are given (all of the public
-    record: nothing a seat could not see)."""
+    """What the match has shown of the rivals whose `beliefs` are given, and what the table
+    counted of their habits (all of the public record: nothing a seat could not see)."""
+    counts, seat_hands = _counted(obs) if obs.habits else ((0,) * len(COUNTED), 0)
     if not beliefs:
-        return Known(personas.SOUND_PRIOR, 0.0, len(obs.past))
+        return Known(personas.SOUND_PRIOR, 0.0, len(obs.past), counts=counts,
+                     seat_hands=seat_hands)  # fmt: skip
     values = list(beliefs.values())
     sound = sum(b.sound for b in values) / len(values)
     settled = sum(_settled(b) for b in values) / len(values)
-    return Known(sound, settled, len(obs.past))
+    wants, chants, runs = (
+        sum(_habit(b, group, step) for b in values) / len(values) for group, step in HABITS
+    )
+    return Known(sound, settled, len(obs.past), wants, chants, runs, counts, seat_hands)
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
