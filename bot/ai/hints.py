@@ -14,10 +14,10 @@ seat saw, weighted by how likely they made the rivals' chants):
 
 Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration
 --rivals ...` compares each stated chance with what happened, against each kind of rival
-apart. The envido's share is mapped to the chance measured for it (CALIBRATION: the deal's
-truth, the same against anyone). The hand's is reckoned against the rival at the table
-(RECKONING): what the match, and the rivals memory, has shown of them (`Known`, from the
-persona belief difícil keeps) and the score so far; against rivals not known yet the hint
+apart. Both are reckoned against the rivals at the table (RECKONING, after the envido's map
+CALIBRATION): what the match, and the rivals memory, has shown of them (`Known`: the persona
+belief difícil keeps, and the table's counts of their habits: trucos wanted, chanted, mazos,
+envidos wanted and chanted) and the score so far; against rivals not known yet the hint
 says so, with the range the chance may be in (`Hint.span`).
 """
 
