@@ -7,6 +7,7 @@ matches do on a twin database that kept its snapshots. On SQLite's file and on P
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sqlite3
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from bot import codec
 from bot.game import ActionKind, MatchConfig, MatchState, Pending
+from bot.model.outcome import Termination
 from bot.model.table import TableStatus
 from bot.service.core import Core
 from bot.storage import snapshots
@@ -153,11 +155,9 @@ async def the_log_is_the_truth(kept: Path | str, dropped: Path | str) -> None:
             assert a.status is TableStatus.FINISHED and a.state.is_over
             assert await one.store.action_log(table_id) == await two.store.action_log(table_id)
             records = [await c.store.match_record(table_id) for c in (one, two)]
-            timeless = [
-                {k: v for k, v in (r or {}).items() if k not in ("started_at", "ended_at")}
-                for r in records
-            ]
-            assert timeless[0] == timeless[1] and timeless[0]["outcome"] == "won"
+            timeless = [dataclasses.replace(r, started_at=0, ended_at=0) for r in records if r]
+            assert len(timeless) == 2 and timeless[0] == timeless[1]
+            assert timeless[0].termination is Termination.TARGET
     finally:
         await one.store.db.close()
         await two.store.db.close()
