@@ -18,7 +18,6 @@ from bot.storage.league import counted
 from bot.storage.outbox import TOLD, OutboxStore
 from bot.storage.records import RecordStore
 
-
 # A table's row, and how many actions its log holds (its snapshot is current if it saw as many).
 GAMES = (
     "SELECT games.*, (SELECT max(seq) + 1 FROM actions WHERE game_id = games.id) AS logged"
