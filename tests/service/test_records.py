@@ -80,9 +80,16 @@ def _old_shape_inserts() -> list[tuple[str, tuple[object, ...]]]:
     return statements
 
 
+# the migration that leaves `matches.outcome` for `termination` (later ones come after it)
+DROPS_OUTCOME = next(
+    i for i, m in enumerate(MIGRATIONS) if isinstance(m, str) and "DROP COLUMN outcome" in m
+)
+
+
 async def old_database(target: Path | str) -> None:
-    """A database at the schema before the last migration, with records in its shape."""
-    old = MIGRATIONS[:-1]
+    """A database at the schema before the migration that dropped `matches.outcome`, with
+    records in its shape."""
+    old = MIGRATIONS[:DROPS_OUTCOME]
     if isinstance(target, Path):
         raw = sqlite3.connect(target)
         for migration in old:

@@ -240,8 +240,10 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
         rows = await again.store.db.fetchall("SELECT state, config FROM games")
         assert [r["state"] for r in rows] == [None]
         assert codec.loads(rows[0]["config"]) == {"players": 2, "mazo_penalty": False}
-        assert await again.store.chat_defaults(-5) == {"target": 15, "mazo_penalty": False}
-        assert await again.store.chat_defaults(-6) == {"target": 15}
+        assert (await again.store.chat_defaults(-5)).chosen == {
+            "target": 15, "mazo_penalty": False
+        }  # fmt: skip
+        assert (await again.store.chat_defaults(-6)).chosen == {"target": 15}
         found = await again.store.table(table.id)
         assert found is not None and found.state is not None
         assert not found.config.mazo_penalty
