@@ -253,9 +253,8 @@ def pack(data: CallbackData) -> str:
 
 def decode(text: str) -> CallbackData:
     """The data of one of our buttons; `BadButton` (and nothing else) for anything else."""
-    if not isinstance(text, str) or not text or len(text.encode()) > MAX_BYTES:
-        raise BadButton(text)
-    if not text.isascii():
+    # (ASCII first: a lone surrogate, which JSON may carry, has no UTF-8 to measure)
+    if not isinstance(text, str) or not text.isascii() or not text or len(text) > MAX_BYTES:
         raise BadButton(text)
     parts = text.split(SEP)
     for size in (2, 1):  # (the longest prefix first: "p:t" before "p")
