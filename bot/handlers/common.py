@@ -214,8 +214,8 @@ Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
 class Quiet(Exception):
-    """A tap answered with nothing said: a reading's button whose message Telegram no longer
-    gives (it is too old to be edited or answered below)."""
+    """A tap answered with nothing said: a button that needs its message and came without one
+    (as an inline message's does)."""
 
 
 def button_chat(query: CallbackQuery) -> int:
@@ -223,7 +223,7 @@ def button_chat(query: CallbackQuery) -> int:
 
 
 def tapped_message(query: CallbackQuery) -> Message:
-    """The message of the tapped button (raises `Quiet` when Telegram does not give it)."""
+    """The message of the tapped button (raises `Quiet` when the tap came without one)."""
     if not isinstance(query.message, Message):
         raise Quiet
     return query.message
@@ -261,12 +261,12 @@ def tapped(kind: type[D], tap: Tap[D] | LeanTap[D], *, lean: bool = False) -> Ha
         except Quiet:
             await query.answer()
         except Refusal as refusal:
-            await refuse(query, context, r, data, refusal)
+            await _refuse(query, context, r, data, refusal)
 
     return handle
 
 
-async def refuse(
+async def _refuse(
     query: CallbackQuery, context: Context, r: Runtime, data: CallbackData, refusal: Refusal
 ) -> None:
     t = await button_translator(context, r, query, data)
