@@ -115,7 +115,10 @@ class _Codes:
             _checked(code, self.width)
 
     def encode(self, value: Any) -> str:
-        return self.codes[value]
+        try:
+            return self.codes[value]
+        except (KeyError, TypeError):
+            raise ValueError(f"not one of the button's codes: {value!r}") from None
 
     def decode(self, text: str) -> Any:
         try:
