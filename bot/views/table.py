@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.ai.signs import SIGNS
 from bot.callbacks import (
+    SIGN_BACK,
     SIGN_MENU,
     ActData,
     CardsData,
@@ -475,6 +477,16 @@ def hand_markup(
     if extra:
         rows.append(tuple(extra))
     return Keys(rows) if rows else None
+
+
+def sign_menu_keys(t: Translator, table_id: int, step: int) -> Keys:
+    """The señas, two a row, and the way back to the hand's own buttons."""
+    rows = [
+        [Button(t(f"sign.{key}"), pack(SignData(table_id, step, key))) for key in pair]
+        for pair in (SIGNS[i : i + 2] for i in range(0, len(SIGNS), 2))
+    ]
+    rows.append([Button(t("button.back"), pack(SignData(table_id, step, SIGN_BACK)))])
+    return Keys.of(rows)
 
 
 def rematch_keys(t: Translator, table_id: int) -> Keys:
