@@ -1,5 +1,5 @@
 """Schema migrations, applied in order (`PRAGMA user_version`; PostgreSQL: `schema_version`).
-Never edit a released one. A migration is SQLite's SQL (`bot.storage.db` widens its types for
+Never edit a released one. A migration is SQLite's SQL (`bot.storage.postgres` widens its types for
 PostgreSQL), or that SQL with `{name}` holes and each dialect's statement for them."""
 
 Migration = str | tuple[str, dict[str, str]]
@@ -315,5 +315,20 @@ CREATE TABLE senders (
     owner TEXT PRIMARY KEY,
     alive_until REAL NOT NULL
 )
+"""
+)
+
+# One vocabulary of how a match ended: the model's `Termination` (`matches.termination`, with
+# `winner_side`); the older words of `matches.outcome` ('won', 'conceded', 'cancelled') are gone.
+# A record from before `termination` was kept reads as its old word said it ('conceded' could
+# not tell a concession from timeouts then: a concession).
+MIGRATIONS.append(
+    """
+UPDATE matches SET termination = CASE outcome WHEN 'won' THEN 'target'
+    WHEN 'cancelled' THEN 'cancelled' ELSE 'concession' END WHERE termination IS NULL;
+DROP INDEX matches_chat_outcome;
+ALTER TABLE matches DROP COLUMN outcome;
+CREATE INDEX matches_chat_termination ON matches
+    (chat_id, termination, players, ended_at, winner_side, score0, score1)
 """
 )
