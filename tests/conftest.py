@@ -244,7 +244,9 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     cluster: Cluster | None = request.getfixturevalue("pg_cluster")
     if cluster is None:
         pytest.skip(INSTALL_HINT)
-    return cluster.new_database()
+    url = cluster.new_database()
+    request.addfinalizer(lambda: cluster.release(url))
+    return url
 
 
 def make_settings(base_url: str, database: Path | str, **overrides: Any) -> Settings:
