@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import os
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -26,6 +27,23 @@ from tests.pg import INSTALL_HINT, Cluster, find_bin
 from tests.waiting import until
 
 GROUP = -100_555
+
+# The Pythons the tests start (`python -m bot` again and again, a sender, a second process on a
+# database) load bot/'s modules from their compiled form once one of them has written it (in
+# bot/__pycache__, ignored by git), instead of compiling every module again at each start: an
+# environment that asks Python not to write it (PYTHONDONTWRITEBYTECODE) made each restart of
+# tests/e2e/test_kill*.py compile the whole bot. (Read by the processes started from here on.)
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` (README, .ci/run): two test processes a core. Most of a test's time is spent
+    waiting (for the bot's answer, a restarted process, Chromium, PostgreSQL), not computing:
+    with one process a core the cores stood idle half the time. (PYTEST_XDIST_AUTO_NUM_WORKERS,
+    when set, still says how many: xdist's own reading of `auto` then.)"""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return 2 * len(os.sched_getaffinity(0))
 
 
 # -- the slow tier ---------------------------------------------------------------------------
@@ -226,7 +244,9 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     cluster: Cluster | None = request.getfixturevalue("pg_cluster")
     if cluster is None:
         pytest.skip(INSTALL_HINT)
-    return cluster.new_database()
+    url = cluster.new_database()
+    request.addfinalizer(lambda: cluster.release(url))
+    return url
 
 
 def make_settings(base_url: str, database: Path | str, **overrides: Any) -> Settings:

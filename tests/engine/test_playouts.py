@@ -133,11 +133,18 @@ def _play_checked(
         assert to_json(replayed) == snapshot
 
 
+# Each configuration's matches in runs of 50 seeds, a test each: the same matches, but the test
+# processes share them out (one test of 300 matches, alone at the end of a run, kept one core
+# busy for a minute or two while the other waited).
+RUN = 50
+RUNS = [(c, range(start, min(start + RUN, n))) for c, n in CONFIGS for start in range(0, n, RUN)]
+
+
 @pytest.mark.parametrize(
-    ("config", "matches"),
-    CONFIGS,
-    ids=[f"{c.players}p-{c.target}-flor{c.flor}-house{c.mazo_penalty}" for c, _ in CONFIGS],
+    ("config", "seeds"),
+    RUNS,
+    ids=[f"{c.players}p-{c.target}-flor{c.flor}-house{c.mazo_penalty}-{s.start}" for c, s in RUNS],
 )
-def test_random_playouts_keep_every_invariant(config: MatchConfig, matches: int) -> None:
-    for seed in range(matches):
+def test_random_playouts_keep_every_invariant(config: MatchConfig, seeds: range) -> None:
+    for seed in seeds:
         play_checked(config, seed, deep=seed % 20 == 0)

@@ -7,6 +7,7 @@ still in play has no replay, and its table shows no card it hides."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -44,42 +45,117 @@ def seats_held(frame: dict[str, Any]) -> int:
     return sum(held is not None for held in frame["ended"][-1]["held"])
 
 
-async def check_frame(page: Page, frame: dict[str, Any], deals: list[str]) -> None:
-    """What frame `frame` must show: its words at their seats, its bets, its points' reasons
-    and, a hand over, every card its players held, face up."""
+# What check_frame reads of the page, in one call (a round trip to Chromium a frame, not one a
+# thing checked: the replay's ~100 frames a match, each with several things to check, were most
+# of this file's time): each element's text as Playwright's `to_contain_text` reads it (its
+# textContent), the count of what may be missing, and every card's face on the felt by seat.
+FRAME = """() => {
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  const texts = (selector) => all(selector).map((e) => e.textContent);
+  const seats = {};
+  for (const e of all("#felt [data-seat]")) seats[e.dataset.seat] = true;
+  const bySeat = {};
+  for (const seat of Object.keys(seats)) {
+    const held = all(`#felt .held[data-seat='${seat}']`);
+    bySeat[seat] = {
+      bubbles: texts(`#felt .bubble[data-seat='${seat}']`),
+      held: held.map((e) => e.getAttribute("data-cards")),
+      faces: all(`#felt .played figure[data-seat='${seat}'] img`)
+        .concat(held.flatMap((e) => [...e.querySelectorAll("img")]))
+        .map((i) => i.getAttribute("data-card")),
+    };
+  }
+  return { lines: texts("#lines"), handEnd: texts("#hand-end"), scored: texts("#scored"),
+    held: all("#felt .held").length, seats: bySeat };
+}"""
+
+# Where a person taps ▶ (the next frame): the button brought into view, and its middle, if the
+# button is what a tap there would reach (not hidden, not covered, not disabled).
+STEP = """() => {
+  const button = document.querySelector("#replay-step");
+  if (!button || button.disabled) return null;
+  button.scrollIntoView({ block: "nearest" });
+  const box = button.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return hit && button.contains(hit) ? { x, y } : null;
+}"""
+
+
+async def step(page: Page) -> None:
+    """▶ tapped with the mouse where it is: the click a person makes, without the wait for two
+    still animation frames that `page.click` adds (a tenth of a second a frame here, most of
+    this file's time; the button does not move)."""
+    deadline = time.monotonic() + 5
+    while (at := await page.evaluate(STEP)) is None and time.monotonic() < deadline:
+        await page.wait_for_timeout(50)
+    assert at is not None, "▶ cannot be tapped"
+    await page.mouse.click(at["x"], at["y"])
+
+
+def _space(text: str) -> str:
+    return " ".join(text.split())  # (as Playwright compares texts: its white space collapsed)
+
+
+def frame_wrong(shown: dict[str, Any], frame: dict[str, Any], deals: list[str]) -> list[str]:
+    """What of `frame` the page (`shown`, read by FRAME) does not show; [] when all of it."""
+    wrong: list[str] = []
+
+    def contains(what: str, found: list[str], text: str) -> None:
+        # (one element, as `expect(locator).to_contain_text` insists, holding the text)
+        if len(found) != 1 or _space(text) not in _space(found[0]):
+            wrong.append(f"{what}: {text!r} not in {found!r}")
+
+    seats: dict[str, Any] = shown["seats"]
+    nobody = {"bubbles": [], "held": [], "faces": []}
     for word in frame["spoken"]:
-        bubble = page.locator(f"#felt .bubble[data-seat='{word['seat']}']")
-        await expect(bubble).to_contain_text(word["text"])
+        bubbles = seats.get(str(word["seat"]), nobody)["bubbles"]
+        contains(f"seat {word['seat']}'s bubble", bubbles, word["text"])
     for line in frame["bets"]:
-        await expect(page.locator("#lines")).to_contain_text(line)
+        contains("#lines", shown["lines"], line)
     if frame["scored"] and frame["hand_over"]:  # (the hand's end says why, in its banner)
         for line in frame["scored"]:
             reason = re.search(r"\+\d+ \((.+)\)$", line)
             assert reason is not None, line
-            await expect(page.locator("#hand-end")).to_contain_text(reason.group(1))
+            contains("#hand-end", shown["handEnd"], reason.group(1))
     elif frame["scored"]:
         for line in frame["scored"]:
-            await expect(page.locator("#scored")).to_contain_text(line)
-    else:
-        await expect(page.locator("#scored")).to_have_count(0)
+            contains("#scored", shown["scored"], line)
+    elif shown["scored"]:
+        wrong.append(f"#scored shown: {shown['scored']!r}")
     if frame["hand_over"]:
         ended = frame["ended"][-1]
-        await expect(page.locator("#hand-end")).to_contain_text(ended["lines"][0])
+        contains("#hand-end", shown["handEnd"], ended["lines"][0])
         dealt = deals[ended["number"] - 1].split("|")  # (a deal a hand; its duels share it)
         for seat, cards in enumerate(dealt):
-            held = page.locator(f"#felt .held[data-seat='{seat}']")
+            at = seats.get(str(seat), nobody)
             if ended["held"][seat] is None:  # (a pica-pica duel: the seats out of it)
-                await expect(held).to_have_count(0)
+                if at["held"]:
+                    wrong.append(f"seat {seat} out of the duel shows {at['held']!r}")
                 continue
-            await expect(held).to_have_attribute("data-cards", cards)
-            on_felt = page.locator(f"#felt .played figure[data-seat='{seat}'] img")
-            faces = [await i.get_attribute("data-card") for i in await on_felt.all()]
-            faces += [await i.get_attribute("data-card") for i in await held.locator("img").all()]
-            assert sorted(faces) == sorted(cards.split()), (frame["action"], faces, cards)
+            if at["held"] != [cards]:
+                wrong.append(f"seat {seat} holds {at['held']!r}, dealt {cards!r}")
+            if sorted(at["faces"]) != sorted(cards.split()):
+                wrong.append(f"seat {seat}'s faces {at['faces']!r}, dealt {cards!r}")
     elif frame["ended"] and not any(frame["rounds"]):  # (a deal: the hand before still shown)
-        await expect(page.locator("#felt .held")).to_have_count(seats_held(frame))
-    else:  # (a hand in play: its cards face down)
-        await expect(page.locator("#felt .held")).to_have_count(0)
+        if shown["held"] != seats_held(frame):
+            wrong.append(f"{shown['held']} hands face up, not {seats_held(frame)}")
+    elif shown["held"]:  # (a hand in play: its cards face down)
+        wrong.append(f"{shown['held']} hands face up in play")
+    return wrong
+
+
+async def check_frame(page: Page, frame: dict[str, Any], deals: list[str]) -> None:
+    """What frame `frame` must show: its words at their seats, its bets, its points' reasons
+    and, a hand over, every card its players held, face up. (Read again until it does, as
+    `expect` would, for as long as `expect` waits.)"""
+    deadline = time.monotonic() + 5
+    while True:
+        wrong = frame_wrong(await page.evaluate(FRAME), frame, deals)
+        if not wrong or time.monotonic() > deadline:
+            break
+        await page.wait_for_timeout(50)
+    assert wrong == [], (frame["action"], wrong)
 
 
 @pytest.mark.parametrize("mode", ["1v1", "2v2", "3v3"])
@@ -111,7 +187,7 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str, mod
     # Light: every action, one step at a time.
     for index, frame in enumerate(frames):
         if index:
-            await page.click("#replay-step")
+            await step(page)
         await expect(count).to_have_text(f"{index + 1} de {len(frames)}")
         await check_frame(page, frame, deals)
         moments = {
@@ -176,6 +252,8 @@ async def test_a_match_in_play_hides_its_cards(browser: Browser, local_url: str)
         await expect(page.locator("#hand img")).not_to_have_count(0)
         rival = page.locator("#felt .seat[data-seat='1']")
         await expect(page.locator("#felt .held")).to_have_count(0)
+        # (`all()` does not wait: the rival's backs drawn first, as `expect` waits for them)
+        await expect(rival.locator(".more img")).not_to_have_count(0)
         hidden = await rival.locator(".more img").all()
         sources = [await i.get_attribute("src") or "" for i in hidden]
         assert sources and all("back" in src for src in sources), sources
