@@ -44,6 +44,7 @@ from bot.model.refusals import Refused
 from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
+from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row
 from bot.views.common import Button, Keys, cards_text, seating_at, short_name
 from bot.views.hints import hint_text
@@ -62,9 +63,10 @@ async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     r = runtime(context)
     try:
-        change = await r.core.play.act(
-            data.table, query.from_user.id, data.step, data.kind, data.card
-        )
+        with tapped_in_chat(query.from_user.id):
+            change = await r.core.play.act(
+                data.table, query.from_user.id, data.step, data.kind, data.card
+            )
     except Refusal as refusal:
         t = await button_translator(context, r, query, data)
         who = None
@@ -205,7 +207,8 @@ async def _sign(
         await query.answer()
         await r.outbox.send([hand_row(table, user.id, urgent=True)])
         return
-    await r.core.play.sign(table.id, user.id, data.step, data.sign)
+    with tapped_in_chat(user.id):
+        await r.core.play.sign(table.id, user.id, data.step, data.sign)
     await query.answer(t("sign.sent"))
 
 
@@ -217,7 +220,8 @@ async def _hint(
     partner), from a player's own hand message."""
     user = query.from_user
     if data.op == "d":
-        await r.core.play.hand_off(data.table, user.id, data.step)
+        with tapped_in_chat(user.id):
+            await r.core.play.hand_off(data.table, user.id, data.step)
         await query.answer(t("hint.handed"))
         return
     if r.core.ai is None:

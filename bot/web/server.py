@@ -748,7 +748,11 @@ class WebTable:
         # twice a second while notices cannot be heard (one small query), and reads the table
         # only when it moved.
         shared = self.core.shared
-        with self.hub.watch(table.id, viewer.user_id, self.address(request)) as stream:
+        watcher = viewer.user_id if seat is not None else 0  # (a player's page: presence)
+        with (
+            self.hub.watch(table.id, viewer.user_id, self.address(request)) as stream,
+            self.core.presence.page(table.id, watcher),
+        ):
             sent: bytes | None = None
             version = -1
             quiet = 0.0
