@@ -540,7 +540,9 @@ class Planner:
             seen = max(table.acted.get(user, float("-inf")),
                        self._buzzed.get((table.id, user), float("-inf")))  # fmt: skip
             looking = now - seen < ATTENTIVE_SECONDS
-            turn = new_hand or (user in waiting_now and user not in change.waiting_before)
+            # Play comes to them (at a new hand: to whoever acts first; the others' new cards
+            # come by an edit, and a notifying message when their turn comes)
+            turn = user in waiting_now and (new_hand or user not in change.waiting_before)
             notify = turn and not looking
             if notify:
                 self._buzz(table, user)

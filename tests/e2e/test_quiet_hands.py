@@ -71,8 +71,8 @@ async def test_a_seat_whose_options_did_not_change_is_not_edited(harness: Harnes
     users = [h.user(i, n) for i, n in enumerate(("Ana", "Beto", "Caro", "Dani"), start=1)]
     await open_table(h, users, "2v2 15 sinflor")
     rng = random.Random(5)
-    skipped = 0
-    for _ in range(40):
+    skipped = new_hands = 0
+    for _ in range(60):
         await h.settle()
         if match_over(h):
             break
@@ -83,13 +83,21 @@ async def test_a_seat_whose_options_did_not_change_is_not_edited(harness: Harnes
         user, message = rng.choice(options)
         cards = [b for b in action_buttons(message) if b["callback_data"].count(":") == 4]
         button = rng.choice(cards or action_buttons(message))
+        h.clock.advance(30)  # (nobody acted a moment ago: whoever must act now is notified)
         since = len(h.fake.calls)
         await user.tap(user.id, message.message_id, button["text"])
         await h.settle()
         after = await table_of(h)
         assert after.state is not None
-        if after.state.hand_number != hand_before or after.state.is_over:
-            continue  # a new hand: everyone's cards are new
+        if after.state.is_over:
+            break
+        if after.state.hand_number != hand_before:  # a new hand: everyone's cards are new,
+            for other in users:  # a notifying message only for whoever plays first
+                sent = [m for _, m, c in h.fake.calls[since:] if c == other.id]
+                assert sent.count("sendMessage") == (other.id in waiting(after)), sent
+                assert hand_calls(h, other.id, since) == 1
+                new_hands += 1
+            continue
         concerned = {user.id} | waited | waiting(after)
         for other in users:
             calls = hand_calls(h, other.id, since)
@@ -99,6 +107,7 @@ async def test_a_seat_whose_options_did_not_change_is_not_edited(harness: Harnes
         # every seat that has something to do sees it as it is now
         assert all(current(h, after, u) for u in users)
     assert skipped >= 10  # (the cut was exercised: seats the old planner edited every card)
+    assert new_hands >= 4
 
 
 async def test_every_hand_converges_to_the_end_of_the_match(harness: Harness) -> None:
