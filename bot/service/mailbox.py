@@ -19,11 +19,12 @@ what waits coalesces (a hand edited five times while it waits goes out once, as 
 The bot's overall budget (`overall_per_second`, Telegram's 30 a second) is a ceiling: no call
 goes out over it, urgent or not (`_Budget`: calls counted in a sliding window, from when each
 was let go until a window after it ended). With several senders (PostgreSQL) it is split among
-the live ones, each renewing its row in `senders` every `beat` (`_heartbeats`): a sender that
-dies gives its part up when its row expires, within a lease. What waits for the budget goes by
-`rank`: the hand of whoever must act now, the tapper's, the boards, then everyone else's hands;
-rows coalesce while they wait, and a board or hand is rendered when it goes, in its latest
-state.
+the live ones by load, each renewing its row in `senders` every `beat` with its load and its
+share (`_heartbeats`, `split`): a sender with more to send takes more, only what the others'
+shares leave free; a sender that dies gives its part up when its row expires, within a lease.
+What waits for the budget goes by `rank`: the hand of whoever must act now, the tapper's, the
+boards, then everyone else's hands; rows coalesce while they wait, and a board or hand is
+rendered when it goes, in its latest state.
 
 Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
 works, let go when it stops); another process that writes rows for it tells it in the same
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import itertools
 import logging
@@ -220,6 +222,12 @@ class _Budget:
                 self.flying += 1
         self._arm()
 
+    def demand(self) -> float:
+        """This process's load: the calls counted in the window now and those waiting."""
+        if self.rate <= 0:
+            return 0.0
+        return float(self._used(time.monotonic()) + len(self._waiting))
+
     def spent(self) -> float:
         """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
         if self.rate <= 0:
@@ -228,6 +236,21 @@ class _Budget:
         if quota <= 0:
             return 1.0
         return min(1.0, self._used(time.monotonic()) / quota)
+
+
+FLOOR = 2.0  # calls a second an idle sender keeps, so that its first calls need not wait
+
+
+def split(rate: float, demand: float, others: list[tuple[float, float]]) -> float:
+    """This sender's part of the bot's `rate` by load: a small floor each, the rest by
+    `demand` + 1 (idle senders share evenly), and never more than the others' shares leave
+    free. `others`: each other live sender's (demand, share)."""
+    n = len(others) + 1
+    floor = min(rate / n, FLOOR)
+    weights = demand + 1.0 + sum(d + 1.0 for d, _ in others)
+    target = floor + (rate - floor * n) * (demand + 1.0) / weights
+    free = rate - sum(share for _, share in others)
+    return max(0.0, min(target, free))
 
 
 @dataclass
@@ -361,6 +384,7 @@ class Mailbox:
         self._budget = _Budget(overall_per_second, budget_window)
         self.beat = min(1.0, lease / 5)  # seconds between this sender's heartbeats (several)
         self.senders = 1  # the live senders the budget is split among, as last seen
+        self._shares: deque[tuple[float, float]] = deque()  # (when, share) chosen lately
         self._beats: asyncio.Task[None] | None = None
         if metrics is not None:
             metrics.watch(self._budget.spent, lambda: len(self.held()))
@@ -426,38 +450,55 @@ class Mailbox:
             self.db.listen(lane_channel(self.owner), self._notice, self._heard_again)
         self._poller = asyncio.get_running_loop().create_task(self._poll())
         if self.db.shared and self._budget.rate > 0:
-            # Several senders share the bot's budget: none sends before it knows its part
+            # Several senders share the bot's budget: none sends before it has its part
             self._budget.resized(0.0)
             self._beats = asyncio.get_running_loop().create_task(self._heartbeats())
 
     async def _heartbeats(self) -> None:
-        """Renew this sender's row in `senders` and split the bot's budget among the live ones.
-        A sender that comes waits until every other has seen it (their next beat, and the
-        window of their calls made before it) before it takes its part; one that dies without
-        a word gives its part up when its row expires (within a lease); one that cannot renew
-        its row stops sending when that row expires, since the others then take its part."""
-        joined_at: float | None = None
+        """Renew this sender's row in `senders`, with its load, and take its part of the bot's
+        budget by load (`split`): a sender with more calls to make takes more, and only what
+        the others' shares leave free. A share written is never less than what this sender
+        may still have counting in Telegram's window (`_claim`), so the shares add up to the
+        bot's rate at most whatever the moment. A sender that comes starts with nothing and
+        takes what the others free at their next beats; one that dies without a word gives
+        its part up when its row expires (within a lease); one that cannot renew its row
+        stops sending before that row expires, since the others then take its part."""
         alive_until = 0.0
         while not self._closed:
             now = time.time()
+            demand = self._budget.demand()
+            chosen: list[float] = []
+            choose = functools.partial(self._choose, demand, now, chosen)
             try:
-                live = await self.store.beat(self.owner, now, self.lease)
+                live = await self.store.beat(self.owner, now, self.lease, demand, choose)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("could not renew this sender's heartbeat", exc_info=True)
-                if time.time() >= alive_until:
+                if time.time() >= alive_until - self.beat - self._budget.window:
                     self._budget.resized(0.0)
                 await asyncio.sleep(self.beat)
                 continue
             alive_until = now + self.lease
-            if joined_at is None:
-                # alone: nobody to wait for; else every other's next beat and its window
-                joined_at = now if live <= 1 else now + self.beat + self._budget.window + 0.1
             self.senders = max(1, live)
-            if time.time() >= joined_at:
-                self._budget.resized(self._budget.rate / self.senders)
+            self._budget.resized(chosen[-1])
             await asyncio.sleep(self.beat)
+
+    def _choose(
+        self, demand: float, now: float, chosen: list[float], others: list[tuple[float, float]]
+    ) -> float:
+        share = split(self._budget.rate, demand, others)
+        chosen.append(share)
+        return self._claim(share, now)
+
+    def _claim(self, share: float, now: float) -> float:
+        """The share to write: `share`, or more while calls made under a larger one may still
+        count in Telegram's window (the window, a beat and half a second of latency)."""
+        self._shares.append((now, share))
+        keep = now - self._budget.window - self.beat - 0.5
+        while len(self._shares) > 1 and self._shares[0][0] < keep:
+            self._shares.popleft()
+        return max(s for _, s in self._shares)
 
     @property
     def _sticky(self) -> bool:
@@ -635,7 +676,13 @@ class Mailbox:
         # A row that waited long for its turn: the lane must still be ours (else another
         # sender took it over, and sends this row)
         renew = self.db.shared and lane.lease_until - time.time() < self.lease / 2
+        lapsed = lane.lease_until <= time.time()
         if renew and not await self._owned_still(lane):
+            self._budget.done(called=False)
+            lane.retry = True
+            return
+        if renew and lapsed and not await self._waits_still(lane, row):
+            # Its lease ran out while it waited: another sender may have sent it meanwhile
             self._budget.done(called=False)
             lane.retry = True
             return
@@ -719,6 +766,16 @@ class Mailbox:
                         done.failures + 1)  # fmt: skip
         lane.unwritten = None
         return True
+
+    async def _waits_still(self, lane: _Lane, row: Pending) -> bool:
+        try:
+            rows = await self._lane_rows(lane.chat_id, posts_last=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("could not read chat %s's lane again", lane.chat_id, exc_info=True)
+            return False
+        return any(r.id == row.id for r in rows)
 
     async def _owned_still(self, lane: _Lane) -> bool:
         try:

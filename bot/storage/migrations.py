@@ -317,3 +317,13 @@ CREATE TABLE senders (
 )
 """
 )
+
+# Each live sender's load (`demand`: the calls it made in the last window and those waiting for
+# the budget) and the part of the bot's budget it may be using (`share`, calls a second): the
+# budget is split by load, each taking only what the others' shares leave free.
+MIGRATIONS.append(
+    """
+ALTER TABLE senders ADD COLUMN demand REAL NOT NULL DEFAULT 0;
+ALTER TABLE senders ADD COLUMN share REAL NOT NULL DEFAULT 0
+"""
+)
