@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.metrics import Metrics
-from bot.model.outbox import POST, URGENT, Outgoing, Pending
+from bot.model.outbox import POST, URGENT, Outgoing, Pending, RowKind
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -98,6 +98,7 @@ def _unknown(error: Exception) -> Verdict:
 
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
+AGE = 2.0  # seconds waiting for the budget that move a call up one rank
 
 
 def rank(row: Pending) -> int:
@@ -105,8 +106,8 @@ def rank(row: Pending) -> int:
     then the other urgent hands (the tapper's, the acting seat's) and private messages, then
     what a group shows (its board: rendered when it goes, so a board that waited goes with the
     latest state), then everyone else's hand messages (background refreshes)."""
-    if row.chat_id < 0:
-        return GROUP
+    if row.chat_id < 0:  # (a lobby: people wait for it to sit, as for their own hand)
+        return OWN if row.kind is RowKind.LOBBY else GROUP
     if row.priority == URGENT:
         return TURN if row.loud else OWN
     if row.priority == POST:
@@ -120,15 +121,19 @@ class _Budget:
     ended (so the calls Telegram receives within any window were all counted here at the
     moment the last of them went, whatever the latency in between). The quota is the bot's
     rate split among the live senders (`share`, set by the mailbox from their heartbeats).
-    What waits goes by rank (`rank`), then in the order it came."""
+    What waits goes by rank (`rank`), then in the order it came; a call that has waited
+    `age` seconds goes up a rank, another `age` another (so what is least urgent is late,
+    never starved: a lobby, a board, everyone's hand get their turn under any load)."""
 
-    def __init__(self, per_second: float, window: float = 1.0) -> None:
+    def __init__(self, per_second: float, window: float = 1.0, age: float = AGE) -> None:
         self.rate = per_second  # the bot's (0: no budget)
         self.window = window
         self.share = per_second  # this process's part, calls a second
         self.flying = 0  # calls let go and not yet ended
         self.ended: deque[float] = deque()  # when recent calls ended (monotonic)
-        self._waiting: list[tuple[int, int, int, asyncio.Future[None]]] = []
+        self.age = age
+        # what waits, by rank: (order, ticket, since, turn), first come first
+        self._waiting: dict[int, list[tuple[int, int, float, asyncio.Future[None]]]] = {}
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self.waited = 0  # calls that waited for the budget
@@ -145,16 +150,42 @@ class _Budget:
     def free(self) -> bool:
         return self.rate <= 0 or (not self._waiting and self._used(time.monotonic()) < self.quota)
 
+    def _next(self, now: float) -> asyncio.Future[None] | None:
+        """The turn that goes next (by rank, aged; then first come), taken off the queue."""
+        best: tuple[int, int] | None = None
+        pick = None
+        for place, queue in list(self._waiting.items()):
+            while queue and queue[0][-1].done():
+                heapq.heappop(queue)
+            if not queue:
+                del self._waiting[place]
+                continue
+            order, _, since, _ = queue[0]
+            key = (max(0, place - int((now - since) / self.age)), order)
+            if best is None or key < best:
+                best, pick = key, place
+        if pick is None:
+            return None
+        queue = self._waiting[pick]
+        turn = heapq.heappop(queue)[-1]
+        if not queue:
+            del self._waiting[pick]
+        return turn
+
     def ticket(self) -> int:
         """A place in the queue (first come, first served within a rank)."""
         return next(self._order)
 
     async def take(
-        self, place: int, woken: asyncio.Future[None] | None = None, order: int | None = None
+        self,
+        place: int,
+        woken: asyncio.Future[None] | None = None,
+        order: int | None = None,
+        since: float | None = None,
     ) -> bool:
-        """Wait for a call's turn (by `place`, then by `order`: first come); False if `woken`
-        came first (the lane has newer rows: it reads them, and what is most urgent asks
-        again, keeping its `order`)."""
+        """Wait for a call's turn (by `place`, aged from `since`, then by `order`: first
+        come); False if `woken` came first (the lane has newer rows: it reads them, and what
+        is most urgent asks again, keeping its `order` and `since`)."""
         if self.rate <= 0:
             return True
         if self.free():
@@ -163,7 +194,8 @@ class _Budget:
         self.waited += 1
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         first = self.ticket() if order is None else order
-        heapq.heappush(self._waiting, (place, first, self.ticket(), turn))
+        began = time.monotonic() if since is None else since
+        heapq.heappush(self._waiting.setdefault(place, []), (first, self.ticket(), began, turn))
         self._arm()
         try:
             if woken is None:
@@ -198,8 +230,11 @@ class _Budget:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        while self._waiting and self._waiting[0][-1].done():
-            heapq.heappop(self._waiting)
+        for place, queue in list(self._waiting.items()):
+            while queue and queue[0][-1].done():
+                heapq.heappop(queue)
+            if not queue:
+                del self._waiting[place]
         if not self._waiting:
             return
         now = time.monotonic()
@@ -216,17 +251,18 @@ class _Budget:
         self._timer = None
         now = time.monotonic()
         while self._waiting and self._used(now) < self.quota:
-            turn = heapq.heappop(self._waiting)[-1]
-            if not turn.done():
-                turn.set_result(None)
-                self.flying += 1
+            turn = self._next(now)
+            if turn is None:
+                break
+            turn.set_result(None)
+            self.flying += 1
         self._arm()
 
     def demand(self) -> float:
         """This process's load: the calls counted in the window now and those waiting."""
         if self.rate <= 0:
             return 0.0
-        return float(self._used(time.monotonic()) + len(self._waiting))
+        return float(self._used(time.monotonic()) + sum(map(len, self._waiting.values())))
 
     def spent(self) -> float:
         """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
@@ -346,6 +382,7 @@ class _Lane:
         self.retry = False  # the last call must be tried again: read the lane anew
         self.woken: asyncio.Future[None] | None = None  # set while a row waits for the budget
         self.place: int | None = None  # its place in the budget's queue, kept while woken
+        self.since = 0.0  # when it began to wait for the budget (monotonic), kept with it
         self.posts = 0  # new messages sent in a row (a paced group's board gets its turn)
         self.unwritten: _Unwritten | None = None  # delivered, its completion not yet recorded
         self.noticed = 0.0  # when another process's notice about this lane arrived (0: none)
@@ -795,9 +832,10 @@ class Mailbox:
             return False
         if lane.place is None:
             lane.place = self._budget.ticket()
+            lane.since = time.monotonic()
         lane.woken = asyncio.get_running_loop().create_future()
         try:
-            went = await self._budget.take(rank(row), lane.woken, lane.place)
+            went = await self._budget.take(rank(row), lane.woken, lane.place, lane.since)
         finally:
             lane.woken = None
         if went:

@@ -277,8 +277,16 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send(
     dbs = [await Database.open(pg_url) for _ in owners]
     watcher = await Database.open(pg_url)
     boxes = [
-        Mailbox(db, 0.0, RATE, owner=owner, lease=LEASE, poll=0.1, store=OutboxStore(db, owner),
-                judge=_limited)  # fmt: skip
+        Mailbox(
+            db,
+            0.0,
+            RATE,
+            owner=owner,
+            lease=LEASE,
+            poll=0.1,
+            store=OutboxStore(db, owner),
+            judge=_limited,
+        )
         for db, owner in zip(dbs, owners, strict=True)
     ]
     sums: list[float] = []
