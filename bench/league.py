@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.i18n import translator
+from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.league import League, rate_match
 from bot.views.standings import standings_pages
@@ -61,7 +62,7 @@ async def main() -> None:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=12)
     args = parser.parse_args()
-    db = await Database.open(Path(tempfile.mkdtemp()) / "league.db")
+    db = await open_database(Path(tempfile.mkdtemp()) / "league.db")
     started = time.perf_counter()
     await fill(db, args.matches, args.players, random.Random(1))
     print(f"recorded {args.matches} matches in {time.perf_counter() - started:.1f} s")

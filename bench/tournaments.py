@@ -29,7 +29,7 @@ from bot.league.tournament import Status, Tournament
 from bot.model.outbox import Outgoing, Planned
 from bot.service.changes import Change, ChangeKind
 from bot.service.core import Core
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.repo import Store
 
 
@@ -73,7 +73,7 @@ async def main() -> None:
     parser.add_argument("--database", type=Path, default=None)
     args = parser.parse_args()
     path = args.database or Path(tempfile.mkdtemp()) / "bench.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     core = Core.build(Store(db), seed=1)
     counter = GroupRows()
     core.changes.subscribe(counter)

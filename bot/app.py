@@ -108,7 +108,8 @@ def build_application(
     app.bot_data["metrics"] = metrics
     if clock is not None:
         app.bot_data["clock"] = clock
-    # Every message the bot learns of in a group tells how far up its board is (issue 47).
+    # Every message the bot learns of in a group tells how far up its board is: a board the
+    # chat has buried is sent anew at the next hand rather than edited out of sight.
     app.add_handler(TypeHandler(Update, seen_in_chat), group=-10)
     for feature in (chats, commands, config, history, league, review, tournaments, buttons):
         feature.register(app)

@@ -33,7 +33,9 @@ from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge
 from bot.telegram.planner import Planner
-from bot.web.server import Hub, TelegramAuth, WebServer, WebTable
+from bot.web.auth import TelegramAuth
+from bot.web.hub import Hub
+from bot.web.server import WebServer, WebTable
 
 log = logging.getLogger(__name__)
 

@@ -228,10 +228,9 @@ def _share(
 # chance is the measured one at its raw share (linear between the points). Identity until
 # measured otherwise. The hand's chance is reckoned against the rival instead (RECKONING).
 CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
-    # `--calibration 300 --topic envido`, seeds 1 to 4 (11,789 hints), their fitted points
-    # averaged by hints: the worlds overrate a middling envido against a rival who chanted (a
-    # real rival's chant says more than the model's) and underrate a poor one. Not yet within
-    # 5 points in every tenth on deals it was not fitted on (docs/computer-players.md)
+    # Not the identity because the worlds overrate a middling envido against a rival who
+    # chanted (a real rival's chant says more than the model's) and underrate a poor one. How
+    # the points were fitted, and how far off they still are: docs/performance.md.
     Topic.ENVIDO: (
         (0.0, 0.0), (0.045, 0.094), (0.143, 0.171), (0.251, 0.241), (0.350, 0.309),
         (0.444, 0.403), (0.548, 0.479), (0.649, 0.603), (0.751, 0.736), (0.851, 0.820),

@@ -26,9 +26,10 @@ from bot.game.state import Pending
 
 K = ActionKind
 
-# The normal player's habits against itself (`python bench/ai.py --habits normal:normal`:
-# what the table kept of one normal seat over 150 matches; since normal's endgame change it
-# gives 0.42, 0.70, 0.30, 0.16: the values below are the ones the gauntlet was measured with).
+# The normal player's habits against itself: the prior every rival's habits are shrunk toward,
+# so that a rival not seen yet is played as normal. They stay the values difícil's gauntlet
+# was measured with (a new prior would need the gauntlet measured again), not normal's play of
+# today: how they were measured, and today's figures, in docs/performance.md.
 NORMAL_TRUCO_WANTED = 0.70  # of the trucos it answers
 NORMAL_ENVIDO_WANTED = 0.17  # of the envidos it answers
 NORMAL_TRUCO_CHANTS = 0.44  # a hand

@@ -3,15 +3,12 @@ Each kind of button data has its own handler (routed by its prefix); each always
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
-from bot.ai.signs import SIGNS
 from bot.callbacks import (
     ActData,
     CardsData,
@@ -20,7 +17,6 @@ from bot.callbacks import (
     RematchData,
     SignData,
     VacatedData,
-    pack,
     pattern,
     unpack,
 )
@@ -45,8 +41,8 @@ from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
-from bot.telegram.rows import hand_row
-from bot.views.common import Button, Keys, cards_text, seating_at, short_name
+from bot.telegram.rows import hand_row, sign_menu_row
+from bot.views.common import cards_text, seating_at, short_name
 from bot.views.hints import hint_text
 from bot.views.table import kind_label
 
@@ -191,18 +187,10 @@ async def _sign(
         raise Refusal(Refused.STALE)
     message = query.message
     if data.sign == "m":  # the menu of señas, in place of the hand's buttons
-        rows = [
-            [Button(t(f"sign.{key}"), pack(SignData(table.id, data.step, key))) for key in pair]
-            for pair in (SIGNS[i : i + 2] for i in range(0, len(SIGNS), 2))
-        ]
-        rows.append([Button(t("button.back"), pack(SignData(table.id, data.step, "b")))])
         await query.answer(t("sign.menu"))
         if message is not None and message.chat.type == ChatType.PRIVATE:
-            with contextlib.suppress(TelegramError):
-                await r.deliverer.edit_keys(message.chat.id, message.message_id, Keys.of(rows))
+            await r.outbox.send([sign_menu_row(table, user.id, data.step)])
         return
-    # The hand's own buttons come back (the menu replaced them behind the adapter's back).
-    r.deliverer.forget(user.id, (await r.deliverer.records(table)).hands.get(user.id))
     if data.sign == "b":
         await query.answer()
         await r.outbox.send([hand_row(table, user.id, urgent=True)])

@@ -27,7 +27,8 @@ from bot.service.review import Reviews
 from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
 from bot.service.unit import Records, Tables
-from bot.storage.db import Database, Meter, preflight
+from bot.storage.connect import open_database, preflight
+from bot.storage.db import Meter
 from bot.storage.repo import Store
 
 
@@ -54,7 +55,7 @@ class Core:
         turn_seconds: int | None = None,
     ) -> Core:
         """The core on the settings' database (migrated to this code's schema)."""
-        db = await Database.open(settings.database, settings.db_pool)
+        db = await open_database(settings.database, settings.db_pool)
         core = Core.build(
             Store(db),
             seed=settings.seed,

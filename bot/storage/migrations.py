@@ -1,5 +1,5 @@
 """Schema migrations, applied in order (`PRAGMA user_version`; PostgreSQL: `schema_version`).
-Never edit a released one. A migration is SQLite's SQL (`bot.storage.db` widens its types for
+Never edit a released one. A migration is SQLite's SQL (`bot.storage.postgres` widens its types for
 PostgreSQL), or that SQL with `{name}` holes and each dialect's statement for them."""
 
 Migration = str | tuple[str, dict[str, str]]

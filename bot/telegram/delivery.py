@@ -49,6 +49,7 @@ from bot.views.table import (
     hand_text,
     helper_of,
     rematch_keys,
+    sign_menu_keys,
 )
 from bot.views.tournament import (
     bracket_text,
@@ -200,7 +201,11 @@ class Deliverer:
                 return Delivery(called=False)
             return await self._show_in_group(table, *await self.lobby_view(table))
         if kind is RowKind.HAND:
-            return await self._deliver_hand(table, int(row.payload["u"]), row.loud)
+            menu = row.payload.get("menu")
+            user_id = int(row.payload["u"])
+            if menu is not None:
+                return await self._deliver_sign_menu(table, user_id, int(menu))
+            return await self._deliver_hand(table, user_id, row.loud)
         if kind is RowKind.CLOSE:
             return await self._deliver_close(table, str(row.payload["key"]))
         return await self._deliver_match_end(table)
@@ -250,12 +255,6 @@ class Deliverer:
             fields["text"] = text
         await self._call("answerCallbackQuery", fields)
 
-    async def edit_keys(self, chat_id: int, message_id: int, keys: Keys) -> None:
-        """New buttons under a message (a seña menu): its next edit is not skipped."""
-        fields = {"chat_id": chat_id, "message_id": message_id, "reply_markup": keys.to_dict()}
-        await self._call("editMessageReplyMarkup", fields)
-        self.forget(chat_id, message_id)
-
     async def delete(self, chat_id: int, message_id: int) -> None:
         await self._call("deleteMessage", {"chat_id": chat_id, "message_id": message_id})
 
@@ -271,11 +270,6 @@ class Deliverer:
         self._sent.move_to_end(key)
         if len(self._sent) > SENT_REMEMBERED:
             self._sent.popitem(last=False)
-
-    def forget(self, chat_id: int, message_id: int | None) -> None:
-        """The message was changed behind our back (a sign menu): do not skip its next edit."""
-        if message_id is not None:
-            self._sent.pop((chat_id, message_id), None)
 
     def _markup(self, payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
         data = payload.get("markup")
@@ -482,6 +476,31 @@ class Deliverer:
             return await self._blocked(table, user_id)
 
         return Delivery(commit=self._commit(hand_record(table.id, user_id, message_id)))
+
+    async def _deliver_sign_menu(self, table: Table, user_id: int, step: int) -> Delivery:
+        """The señas in place of the hand message's buttons, the hand's text kept; nothing
+        when the table moved on from `step` (the hand's own row shows it as it is now) or there
+        is no hand message to put them under."""
+        seat = table.seat_of(user_id)
+        playing = table.status is TableStatus.PLAYING
+        if table.state is None or seat is None or not playing or table.state.step != step:
+            return Delivery(called=False)
+        old = (await self.records(table)).hands.get(user_id)
+        if old is None:
+            return Delivery(called=False)
+        t = translator(table.language)
+        names = await self.people.at(table)
+        gap, ended = self._unseen(table, user_id)
+        text = hand_text(t, scene_of(t, table, names, seat, ended, gap))
+        try:
+            keys = sign_menu_keys(t, table.id, step)
+            return Delivery(called=await self.edit(user_id, old, text, keys))
+        except BadRequest as error:
+            if not _gone(error):
+                raise
+            return Delivery()
+        except Forbidden:
+            return await self._blocked(table, user_id)
 
     async def _blocked(self, table: Table, user_id: int) -> Delivery:
         """The player blocked the bot (or never started it): tell the group, once a hand."""

@@ -36,6 +36,14 @@ def hand_row(table: Table, user_id: int, loud: bool = False, urgent: bool = Fals
     )
 
 
+def sign_menu_row(table: Table, user_id: int, step: int) -> Outgoing:
+    """The menu of señas in place of the buttons of the user's hand message, while the table
+    is at `step` (a key of its own: the hand's next row, or its "back", puts the hand's own
+    buttons back after it)."""
+    payload = {"t": table.id, "u": user_id, "menu": step}
+    return Outgoing(user_id, RowKind.HAND, payload, f"menu:{table.id}", URGENT)
+
+
 def close_row(table: Table, key: str) -> Outgoing:
     """The lobby or board of a table that ended without a winner: `key`'s text, no buttons."""
     return Outgoing(table.chat_id, RowKind.CLOSE, {"t": table.id, "key": key}, None, POST)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.ai.signs import SIGNS
 from bot.callbacks import (
     ActData,
     CardsData,
@@ -471,6 +472,16 @@ def hand_markup(
     if extra:
         rows.append(tuple(extra))
     return Keys(rows) if rows else None
+
+
+def sign_menu_keys(t: Translator, table_id: int, step: int) -> Keys:
+    """The señas, two a row, and the way back to the hand's own buttons."""
+    rows = [
+        [Button(t(f"sign.{key}"), pack(SignData(table_id, step, key))) for key in pair]
+        for pair in (SIGNS[i : i + 2] for i in range(0, len(SIGNS), 2))
+    ]
+    rows.append([Button(t("button.back"), pack(SignData(table_id, step, "b")))])
+    return Keys.of(rows)
 
 
 def rematch_keys(t: Translator, table_id: int) -> Keys:

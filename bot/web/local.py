@@ -12,7 +12,9 @@ from collections.abc import Callable
 
 from bot.config import Settings
 from bot.service.core import Core
-from bot.web.server import Hub, LocalAuth, WebTable, serve
+from bot.web.auth import LocalAuth
+from bot.web.hub import Hub
+from bot.web.server import WebTable, serve
 
 log = logging.getLogger(__name__)
 LOOPBACK = ("127.0.0.1", "::1", "localhost")

@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.game import MatchConfig, MatchState, observe, replay
 from bot.game.actions import parse_any
 from bot.game.events import CardPlayed, HandEnded
+from bot.telegram.rows import sign_menu_row
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, match_over, open_table, play_to_the_end
 from tests.fakebot import FakeTelegram
@@ -398,6 +399,42 @@ async def test_senas_reach_the_partner_and_rivals_may_catch_them(
         assert not any("te hace una seña" in t for t in h.fake.texts(11))
         caught = [t for t in h.fake.texts(GROUP) if "le vio la seña" in t]
         assert len(caught) == 2
+
+
+async def test_the_sena_menu_is_an_outbox_row_of_the_hand_message_like_its_other_edits(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The menu of señas replaces the hand message's buttons through the mailbox (an edit of
+    the hand message, as every other), not behind the adapter's back; "back" puts the hand's
+    own buttons back; a menu for a step the table has left shows nothing."""
+    async with harness_with(fake, tmp_path / "menu.db") as h:
+        users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+        await open_table(h, users, "2v2")
+        ana = users[0]
+        message = [m for m in h.fake.live(ana.id) if m.buttons()][-1]
+        hand_buttons = [b["text"] for b in message.buttons()]
+        assert "🤫 Hacer una seña" in hand_buttons
+        since = len(h.fake.calls)
+        answer = await ana.tap(ana.id, message.message_id, "🤫 Hacer una seña")
+        assert answer["text"] == "🤫 Elegí la seña para tu compañero:"
+        await h.settle()
+        shown = [b["text"] for b in h.fake.messages[ana.id][message.message_id].buttons()]
+        assert "Levantar las cejas" in shown and "↩️ Volver" in shown
+        methods = [method for _, method, chat in h.fake.calls[since:] if chat == ana.id]
+        assert "editMessageReplyMarkup" not in methods and "editMessageText" in methods
+        await ana.tap(ana.id, message.message_id, "↩️ Volver")
+        await h.settle()
+        assert [b["text"] for b in h.fake.messages[ana.id][message.message_id].buttons()] == (
+            hand_buttons
+        )
+        # A menu asked at a step the table has left (its move came first) is not shown.
+        table = await h.services.tables.table_in(GROUP, 0)
+        assert table is not None and table.state is not None
+        await h.services.outbox.send([sign_menu_row(table, ana.id, table.state.step - 1)])
+        await h.settle()
+        assert [b["text"] for b in h.fake.messages[ana.id][message.message_id].buttons()] == (
+            hand_buttons
+        )
 
 
 async def test_f18_in_a_redondo_a_sena_reaches_both_partners_and_any_rival_may_catch_it(

@@ -13,7 +13,7 @@ import aiohttp
 
 from bot.model.outbox import Pending
 from bot.service.mailbox import Delivery, Mailbox, Verdict
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.outbox import OutboxStore
 
 LEASE = 3.0  # a lane's lease and a sender's heartbeat's (a dead one's part is free within it)
@@ -32,7 +32,7 @@ def judge(error: Exception) -> Verdict:
 
 
 async def main(url: str, api: str, owner: str, rate: float) -> None:
-    db = await Database.open(url)
+    db = await open_database(url)
     outbox = Mailbox(
         db, 0.0, rate, owner=owner, lease=LEASE, poll=0.1, store=OutboxStore(db, owner),
         judge=judge,

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.db import Conn, Database, SqliteDatabase, Writer, is_conflict, is_postgres
+from bot.storage.connect import open_database
+from bot.storage.db import Conn, Database, Writer, is_conflict, is_postgres
+from bot.storage.sqlite import SqliteDatabase
 from tests.pg import Cluster
 
 
@@ -28,7 +30,7 @@ async def _add(conn: Conn, user_id: int, name: str) -> None:
 async def test_a_transaction_commits_or_rolls_back_as_one(
     db_target: Path | str,
 ) -> None:
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     try:
         async with db.transaction() as conn:
             await _add(conn, 1, "Ana")
@@ -73,7 +75,7 @@ async def test_a_transaction_commits_or_rolls_back_as_one(
 async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
     db_target: Path | str,
 ) -> None:
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     try:
 
         def adding(user_id: int, name: str) -> Writer:
@@ -151,7 +153,7 @@ async def test_sqlite_log_starts_over_while_writes_go_on(tmp_path: Path) -> None
 async def test_a_report_reads_what_is_committed(db_target: Path | str) -> None:
     """The league's long reads go on a connection of their own (SQLite: aiosqlite's thread, off
     the loop): they see every commit, and nothing of a transaction still open."""
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
 
     async def reported() -> list[str]:
         return [r["name"] for r in await db.report("SELECT name FROM players ORDER BY user_id")]
@@ -174,9 +176,9 @@ async def test_a_full_disk_is_unavailable_rolls_back_whole_and_passes(tmp_path: 
     """SQLite's `max_page_count` caps the file: a write that needs another page fails as on a
     full disk. The transaction is refused whole (Unavailable: "try again in a moment"), and
     once there is room the same write goes through."""
-    from bot.storage.db import Unavailable
+    from bot.model.errors import Unavailable
 
-    db = await Database.open(tmp_path / "full.db")
+    db = await open_database(tmp_path / "full.db")
     assert isinstance(db, SqliteDatabase)
     try:
         pages = db.db.execute("PRAGMA page_count").fetchone()[0]
@@ -200,10 +202,10 @@ async def test_a_deadlock_postgresql_breaks_is_unavailable(pg_cluster: Cluster |
     """Two transactions that each wait for a row the other holds: PostgreSQL aborts one. That
     one is refused whole as Unavailable (a player is told to try again, not shown an internal
     error), and the other commits."""
-    from bot.storage.db import Unavailable
+    from bot.model.errors import Unavailable
 
     assert pg_cluster is not None, "PostgreSQL is part of the suite (.ci/run installs it)"
-    db = await Database.open(pg_cluster.new_database())
+    db = await open_database(pg_cluster.new_database())
     try:
         for user_id, name in ((1, "Ana"), (2, "Beto")):
             async with db.transaction() as conn:

@@ -14,6 +14,7 @@ from bot.i18n import translator
 from bot.league.ratings import Rating, rate
 from bot.league.stats import match_stats
 from bot.service.core import Core
+from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.league import League
 from bot.storage.repo import Store
@@ -65,7 +66,7 @@ async def match(
 
 @pytest.fixture
 async def league_service(db_target: Path | str) -> Core:
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     service = Core.build(Store(db), seed=1, clock=Clock())
     for user, name in [(1, "Ana"), (2, "Beto"), (3, "Caro"), (4, "Dani")]:
         await service.people.see(user, name, None)

@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from bot.model.outbox import POST, REFRESH, URGENT, Outgoing
+from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.outbox import OutboxStore
 from tests.pg import Cluster
@@ -17,7 +18,7 @@ from tests.waiting import until_async
 
 
 async def open_store(path: Path | str) -> tuple[Database, OutboxStore]:
-    db = await Database.open(path)
+    db = await open_database(path)
     return db, OutboxStore(db)
 
 
@@ -111,7 +112,7 @@ async def test_marking_rows_sent_never_deadlocks_with_a_commit_that_bumps_them(
     chat, in the same order, so neither waits for the other in a cycle (a deadlock, which
     PostgreSQL breaks by aborting one of them: a player's tap lost, or an error in the log)."""
     assert pg_cluster is not None, "PostgreSQL is part of the suite (.ci/run installs it)"
-    db = await Database.open(pg_cluster.new_database())
+    db = await open_database(pg_cluster.new_database())
     store = OutboxStore(db)
     try:
         hands = {chat: Outgoing(chat, "hand", {"u": chat}, "hand:1", REFRESH) for chat in (1, 2, 3)}
@@ -148,7 +149,7 @@ async def test_a_commit_waiting_for_one_chat_holds_none_after_it(
     order it decided them in: waiting for chat 1's row, it holds no row of chat 2 (two commits
     that bump the same rows in opposite orders would otherwise deadlock)."""
     assert pg_cluster is not None, "PostgreSQL is part of the suite (.ci/run installs it)"
-    db = await Database.open(pg_cluster.new_database())
+    db = await open_database(pg_cluster.new_database())
     store = OutboxStore(db)
     try:
         hands = {chat: Outgoing(chat, "hand", {"u": chat}, "hand:1", REFRESH) for chat in (1, 2)}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot.model.outbox import REFRESH, URGENT, Outgoing, Pending, RowKind
 from bot.service.mailbox import Delivery, Mailbox
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from tests.waiting import until
 
 
@@ -22,7 +22,7 @@ def hand(chat_id: int, priority: int) -> Outgoing:
 async def test_a_held_refresh_bumped_to_urgent_goes_once_in_its_newest_version(
     tmp_path: Path,
 ) -> None:
-    db = await Database.open(tmp_path / "budget.db")
+    db = await open_database(tmp_path / "budget.db")
     # One call a second overall, urgent or not
     outbox = Mailbox(db, group_interval=0.0, overall_per_second=1)
     delivered: list[tuple[int, int, int]] = []
@@ -54,7 +54,7 @@ async def test_a_private_lane_keeps_its_pace_and_what_waits_coalesces(tmp_path: 
     """A burst of 3 at once, then one call every 1/per_second; five edits of one hand that
     wait for the lane's turn go out as one call of the newest version, and a row made urgent
     meanwhile (the hand of whoever must act now) goes first when the turn comes."""
-    db = await Database.open(tmp_path / "pace.db")
+    db = await open_database(tmp_path / "pace.db")
     per_second = 4.0  # (a quarter of a second a call: the test waits on conditions, not time)
     outbox = Mailbox(
         db, group_interval=0.0, overall_per_second=0, private_per_second=per_second,
@@ -102,7 +102,7 @@ async def test_what_waits_longest_for_the_budget_goes_up_and_is_never_starved(
     """A flood of notifying hands (the first rank), twice what the budget lets go, and one
     group's board (a lower rank) waiting behind it: the board ages up a rank every couple of
     seconds and goes while the flood goes on, not after it."""
-    db = await Database.open(tmp_path / "aging.db")
+    db = await open_database(tmp_path / "aging.db")
     outbox = Mailbox(db, group_interval=0.0, overall_per_second=10, budget_window=0.2)
     went: list[int] = []
     flooding = True

@@ -21,6 +21,7 @@ import pytest
 
 from bot.model.outbox import POST, REFRESH, URGENT, Outgoing, Pending, RowKind
 from bot.service.mailbox import Delivery, Mailbox, Verdict
+from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.outbox import OutboxStore
 from tests.fakebot import TOKEN, FakeTelegram
@@ -102,7 +103,7 @@ async def senders(limited: FakeTelegram, pg_url: str) -> AsyncIterator[list[Send
 
 async def write(url: str, chats: range, n: int = 0) -> None:
     """Rows written by a commit of a third process (the workers find them by polling)."""
-    db = await Database.open(url)
+    db = await open_database(url)
     store = OutboxStore(db, "writer")
     rows = [Outgoing(chat, RowKind.TEXT, {"n": n}) for chat in chats]
 
@@ -116,7 +117,7 @@ async def write(url: str, chats: range, n: int = 0) -> None:
 
 
 async def outbox_empty(url: str) -> bool:
-    db = await Database.open(url)
+    db = await open_database(url)
     try:
         return await OutboxStore(db).waiting() == 0
     finally:
@@ -178,7 +179,7 @@ async def test_what_waits_for_the_budget_goes_by_rank(tmp_path: Path) -> None:
     """One call in the window: while it is in flight, the others wait, and go in this order:
     the hand of whoever must act (a hand that notifies), the tapper's, the board (bumped while
     it waited: one call, of its newest version), then everyone else's hands."""
-    db = await Database.open(tmp_path / "rank.db")
+    db = await open_database(tmp_path / "rank.db")
     outbox = Mailbox(db, group_interval=0.0, overall_per_second=1)
     gate = asyncio.Event()
     went: list[tuple[int, int]] = []
@@ -223,7 +224,7 @@ async def test_a_private_lane_is_paced_and_coalesced_under_the_private_limit(
     fake = FakeTelegram(overall_limit=(30, 1.0), private_limit=(4.0, 3))
     await fake.start()
     fake.started.add(77)
-    db = await Database.open(tmp_path / "private.db")
+    db = await open_database(tmp_path / "private.db")
     outbox = Mailbox(
         db, group_interval=0.0, private_per_second=4.0, private_burst=3, judge=_limited
     )
@@ -274,8 +275,8 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send(
     no second over the rate, and once the load is gone the split is even again."""
     api = f"http://127.0.0.1:{limited.port}/bot{TOKEN}"
     owners = ("w1", "w2")
-    dbs = [await Database.open(pg_url) for _ in owners]
-    watcher = await Database.open(pg_url)
+    dbs = [await open_database(pg_url) for _ in owners]
+    watcher = await open_database(pg_url)
     boxes = [
         Mailbox(
             db,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.reviews import ReviewStore
 
@@ -22,7 +23,7 @@ async def _games(db: Database, *ids: int) -> None:
 
 
 async def test_a_review_is_kept_once_and_read_by_match_and_person(db_target: Path | str) -> None:
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     try:
         await _games(db, GAME, OTHER_GAME)
         store = ReviewStore(db)

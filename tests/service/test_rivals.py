@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import rivals as module
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.rivals import RivalStore
 
 GROUP, OTHER = -100, -200
@@ -17,7 +17,7 @@ GROUP, OTHER = -100, -200
 async def test_people_remembered_per_group_and_bounded(
     db_target: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     try:
         store = RivalStore(db)
         await store.save(GROUP, {1: '{"a": 1}', 2: '{"b": 2}'}, at=10.0)
@@ -45,7 +45,7 @@ async def test_people_remembered_are_bounded_across_groups(
 ) -> None:
     """Each group keeps its own bound, and all groups together keep RIVALS_KEPT at most: the
     longest unseen anywhere go first."""
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     try:
         store = RivalStore(db)
         monkeypatch.setattr(module, "RIVALS_KEPT", 5)

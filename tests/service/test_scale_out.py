@@ -15,6 +15,7 @@ from bot.model.outbox import Outgoing, Pending
 from bot.service.changes import Change
 from bot.service.core import Core
 from bot.service.mailbox import Delivery, Mailbox
+from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.outbox import OutboxStore, lane_channel
 from bot.storage.repo import Store
@@ -53,7 +54,7 @@ class Worker:
 async def workers(pg_url: str) -> AsyncIterator[list[Worker]]:
     made: list[Worker] = []
     for name in ("w1", "w2"):
-        db = await Database.open(pg_url)
+        db = await open_database(pg_url)
         outbox = Mailbox(db, 0.0, owner=name, poll=NO_POLL, store=OutboxStore(db, name))
         worker = Worker(db, outbox)
         outbox.start(worker.deliver)
@@ -87,7 +88,7 @@ class Says:
 
 
 async def test_a_move_commits_in_one_round_trip(pg_url: str) -> None:
-    core = Core.build(Store(await Database.open(pg_url)), seed=3)
+    core = Core.build(Store(await open_database(pg_url)), seed=3)
     core.changes.subscribe(Says())
     try:
         table_id = await started_table(core)
@@ -120,7 +121,7 @@ async def test_a_move_commits_in_one_round_trip(pg_url: str) -> None:
 
 
 async def test_a_save_over_a_stale_version_writes_nothing(pg_url: str) -> None:
-    core = Core.build(Store(await Database.open(pg_url)), seed=3)
+    core = Core.build(Store(await open_database(pg_url)), seed=3)
     try:
         table_id = await started_table(core)
         table = await core.tables.get(table_id)

@@ -18,7 +18,8 @@ from bot.model.outbox import POST, Outgoing, Record
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Refusal
 from bot.service.core import Core
-from bot.storage.db import Database, DatabaseTooNewError
+from bot.storage.connect import open_database
+from bot.storage.db import DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
 from bot.telegram.planner import Planner
@@ -28,7 +29,7 @@ CHAT = -100
 
 
 async def service_on(path: Path | str) -> Core:
-    return Core.build(Store(await Database.open(path)), seed=3)
+    return Core.build(Store(await open_database(path)), seed=3)
 
 
 async def started_table(service: Core, players: int = 2) -> int:
@@ -41,7 +42,7 @@ async def started_table(service: Core, players: int = 2) -> int:
 
 async def test_migrations_wal_and_a_newer_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     row = await db.fetchone("PRAGMA journal_mode")
     assert row is not None and row[0] == "wal"
     await db.close()
@@ -51,7 +52,7 @@ async def test_migrations_wal_and_a_newer_database_is_refused(tmp_path: Path) ->
     raw.commit()
     raw.close()
     with pytest.raises(DatabaseTooNewError):
-        await Database.open(path)
+        await open_database(path)
 
 
 async def test_postgres_migrates_once_and_refuses_a_newer_schema(
@@ -60,7 +61,7 @@ async def test_postgres_migrates_once_and_refuses_a_newer_schema(
     if pg_cluster is None:
         pytest.skip(INSTALL_HINT)
     url = pg_cluster.new_database()
-    first, second = await asyncio.gather(Database.open(url), Database.open(url))  # two workers
+    first, second = await asyncio.gather(open_database(url), open_database(url))  # two workers
     row = await first.fetchone("SELECT count(*) AS n, max(version) AS v FROM schema_version")
     assert row is not None and (row["n"], row["v"]) == (len(MIGRATIONS), len(MIGRATIONS))
     async with first.transaction() as conn:
@@ -69,7 +70,7 @@ async def test_postgres_migrates_once_and_refuses_a_newer_schema(
     await first.close()
     await second.close()
     with pytest.raises(DatabaseTooNewError):
-        await Database.open(url)
+        await open_database(url)
 
 
 async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> None:
@@ -241,7 +242,7 @@ async def test_a_shared_sweep_loads_only_the_tables_with_something_due(
 ) -> None:
     """With several workers every sweep asks the database; it asks for what is due (an old
     lobby, a turn past half its time, a computer player left unmoved), not every live table."""
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     store = Store(db)
     now = 1_000_000.0
     made: dict[str, int] = {}

@@ -21,7 +21,7 @@ from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.changes import Change
 from bot.service.core import Core
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from tests.service.test_league import play_out
 
@@ -38,7 +38,7 @@ class Clock:
 
 @pytest.fixture
 async def core(db_target: Path | str) -> AsyncIterator[Core]:
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     service = Core.build(Store(db), seed=3, clock=Clock())
     for user in range(1, 11):
         await service.people.see(user, f"P{user}", None)
@@ -211,7 +211,7 @@ async def test_two_workers_on_postgresql_run_one_tournament_once(pg_cluster: obj
     if pg_cluster is None:
         pytest.skip("PostgreSQL is not installed here")
     url = pg_cluster.new_database()  # type: ignore[attr-defined]
-    dbs = [await Database.open(url) for _ in range(2)]
+    dbs = [await open_database(url) for _ in range(2)]
     cores = [
         Core.build(Store(db), seed=4, clock=Clock(), worker=f"w{i}") for i, db in enumerate(dbs)
     ]
@@ -623,7 +623,7 @@ async def test_a_tournament_set_for_later_reminds_once_and_starts_by_itself(
 ) -> None:
     clock = Clock()
     starts = clock.now + 3 * 3600
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     core = Core.build(Store(db), seed=3, clock=clock)
     told = Told()
     core.changes.subscribe(told)
@@ -646,7 +646,7 @@ async def test_a_tournament_set_for_later_reminds_once_and_starts_by_itself(
     await db.close()
 
     # a restart between the reminder and the start: nobody is told twice
-    db = await Database.open(db_target)
+    db = await open_database(db_target)
     core = Core.build(Store(db), seed=3, clock=clock)
     again = Told()
     core.changes.subscribe(again)

@@ -94,7 +94,7 @@ def test_every_word_the_web_page_asks_for_is_sent_to_it() -> None:
     import re
     from pathlib import Path
 
-    from bot.web.server import WEB_WORDS
+    from bot.web.routes import WEB_WORDS
 
     script = (Path(__file__).resolve().parents[2] / "bot" / "web" / "static" / "app.js").read_text()
     asked = set(re.findall(r"\bw\(\"([A-Za-z_]+)\"\)", script))

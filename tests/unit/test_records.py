@@ -13,7 +13,7 @@ from bot.game import ActionKind
 from bot.model.outbox import Outgoing, RowKind
 from bot.model.table import Call, Note
 from bot.service.core import Core
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.outbox import OutboxStore
 from bot.storage.repo import Store
 from bot.telegram.delivery import Deliverer
@@ -45,7 +45,7 @@ async def test_a_row_of_a_kind_no_longer_made_is_dropped_and_said(
 ) -> None:
     """An old database may still hold a "summary" row (a kind this code no longer makes): it
     is read as no kind, and delivering it drops it with a warning, calling nobody."""
-    db = await Database.open(tmp_path / "t.db")
+    db = await open_database(tmp_path / "t.db")
     store = OutboxStore(db)
     async with db.transaction() as conn:
         await store.enqueue(conn, [Outgoing(-5, RowKind.TEXT, {"text": "hola"})], 0.0)
@@ -74,7 +74,7 @@ async def test_the_names_a_process_remembers_are_bounded(
     from bot.storage.repo import Store
 
     monkeypatch.setattr(module, "NAMES_REMEMBERED", 10)
-    db = await Database.open(tmp_path / "n.db")
+    db = await open_database(tmp_path / "n.db")
     known = People(Store(db))
     for user in range(1, 31):
         await known.see(user, f"P{user}", None)

@@ -22,8 +22,10 @@ from bot.game import MatchConfig
 from bot.league.tournament import Tournament
 from bot.model.limits import Buckets
 from bot.service.core import Core
-from bot.web import server as web_server
-from bot.web.server import Hub, LocalAuth, WebTable, serve
+from bot.web import hub as web_hub
+from bot.web.auth import LocalAuth
+from bot.web.hub import Hub
+from bot.web.server import WebTable, serve
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table
 from tests.e2e.test_web import launch
@@ -335,11 +337,11 @@ async def test_one_client_keeps_a_few_streams_the_oldest_closed(local: Local) ->
             assert response.status == 200
             await response.content.readuntil(b"\n\n")  # its first view
             responses.append(response)
-        await until(lambda: hub.watchers() <= web_server.STREAMS_PER_VIEWER)
+        await until(lambda: hub.watchers() <= web_hub.STREAMS_PER_VIEWER)
         ended = 0
-        for response in responses[: -web_server.STREAMS_PER_VIEWER]:
+        for response in responses[: -web_hub.STREAMS_PER_VIEWER]:
             ended += response.content.at_eof() or await _ends(response)
-        assert ended == 200 - web_server.STREAMS_PER_VIEWER
+        assert ended == 200 - web_hub.STREAMS_PER_VIEWER
         for response in responses:
             response.close()
 

@@ -13,7 +13,7 @@ import aiohttp
 
 from bot.model.table import TableStatus
 from bot.service.core import Core
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from tests.web.test_tourney_page import serving
 
@@ -38,7 +38,7 @@ async def get(s: aiohttp.ClientSession, url: str) -> tuple[int, Any]:
 async def finish_offline(path: Path, table_id: int) -> None:
     """Between two runs: the match played to its end on the database file (the league rows of
     its players written)."""
-    db = await Database.open(path)
+    db = await open_database(path)
     core = Core.build(Store(db), seed=4)
     try:
         rng = random.Random(4)
@@ -101,7 +101,7 @@ async def test_a_restart_gives_nobody_anybodys_seat_cards_or_rows(tmp_path: Path
                 assert done["seats"][0]["name"] == "Ana"
     # Every local id is a person's own, never a Telegram id, and a page's number holds it whole.
     assert all(2**52 <= user < 2**53 for user in ids), ids
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         store = Store(db)
         people = await store.players(ids)

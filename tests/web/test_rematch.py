@@ -18,10 +18,12 @@ from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.changes import Refusal
 from bot.service.core import Core
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from bot.views.common import seating_at
-from bot.web.server import Hub, LocalAuth, WebTable, serve
+from bot.web.auth import LocalAuth
+from bot.web.hub import Hub
+from bot.web.server import WebTable, serve
 from tests.waiting import until_async
 from tests.web.conftest import local_settings
 
@@ -60,7 +62,7 @@ async def test_a_rematch_through_the_core_keeps_every_seat(db_target: Path | str
     """3v3: Ana and Beto with a computer partner against three computer players. Each
     rematch, twice over, seats the same people and computer players where they were, named
     and characterised as they were."""
-    core = Core.build(Store(await Database.open(db_target)), seed=5)
+    core = Core.build(Store(await open_database(db_target)), seed=5)
     try:
         await core.people.see(1, "Ana", None)
         await core.people.see(2, "Beto", None)

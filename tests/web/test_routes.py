@@ -20,7 +20,9 @@ from bot.i18n import translator
 from bot.model.refusals import Refused
 from bot.service.changes import Refusal
 from bot.views.common import refusal_text
-from bot.web.server import Hub, LocalAuth, WebTable
+from bot.web.auth import LocalAuth
+from bot.web.hub import Hub
+from bot.web.server import WebTable
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table, play_to_the_end
 from tests.e2e.test_web import call, launch

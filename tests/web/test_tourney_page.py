@@ -17,10 +17,10 @@ from playwright.async_api import Browser, Page, expect
 from bot.game import MatchConfig
 from bot.league.tournament import Format, Status, Tournament
 from bot.service.core import Core
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.repo import Store
+from bot.web.auth import LOCAL_CHAT
 from bot.web.local import run_local
-from bot.web.server import LOCAL_CHAT
 from tests.service.test_league import play_out
 from tests.web.conftest import ARTIFACTS, local_settings
 from tests.web.test_local_table import enter
@@ -33,7 +33,7 @@ async def a_tournament(
 ) -> int:
     """A tournament of the local table's group played (by the core, as players would) up to
     its last tie, which is left in play (`leave_live`), or to its end."""
-    db = await Database.open(path)
+    db = await open_database(path)
     core = Core.build(Store(db), seed=2)
     try:
         for user, name in enumerate(names[:people], start=1):
@@ -207,7 +207,7 @@ async def test_a_long_name_of_wide_letters_stays_in_its_box(
 async def an_arena(path: Path, people: int, waves: int) -> int:
     """An arena of the local table's group: `waves` times every match in play is played out
     (the side at table side 1 loses), then the next pairs are left in play."""
-    db = await Database.open(path)
+    db = await open_database(path)
     core = Core.build(Store(db), seed=2)
     try:
         for user, name in enumerate(NAMES[:people], start=1):

@@ -12,9 +12,11 @@ import aiohttp
 
 from bot.game import ActionKind, MatchConfig
 from bot.service.core import Core
-from bot.storage.db import Database
+from bot.storage.connect import open_database
 from bot.storage.repo import Store
-from bot.web.server import Hub, LocalAuth, WebServer, WebTable
+from bot.web.auth import LocalAuth
+from bot.web.hub import Hub
+from bot.web.server import WebServer, WebTable
 from tests import sse
 from tests.pg import Cluster
 from tests.waiting import until
@@ -25,7 +27,7 @@ async def test_a_page_on_one_worker_sees_a_move_made_on_another(pg_cluster: Clus
         "PostgreSQL's server binaries are needed (apt-get install postgresql)"
     )
     url = pg_cluster.new_database()
-    db_a, db_b = await Database.open(url), await Database.open(url)
+    db_a, db_b = await open_database(url), await open_database(url)
     try:
         core_a, core_b = Core.build(Store(db_a)), Core.build(Store(db_b))
         hub = Hub()

@@ -1,0 +1,159 @@
+"""Who asks the web table: an `Auth` tells a request's `Viewer`, and whether that person may
+watch a group's tables.
+
+- `TelegramAuth` (the Mini App, with the bot's token): Telegram's signed launch data
+  (`initData`, in the `X-Telegram-Init-Data` header, never a cookie); a group's membership is
+  asked of Telegram, remembered a while, and a person's lookups are rate limited.
+- `LocalAuth` (the try-out, `python -m bot --local`, which exists only without a token): a name
+  typed on the page and a session token kept in this process, sent as the `X-Local-Session`
+  header or as the SameSite=Strict, HttpOnly cookie the login sets (so a page of another site
+  cannot make it act, and a new tab keeps the seat).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from aiohttp import web
+
+from bot.model.limits import Buckets
+from bot.model.names import clean_name
+from bot.web.initdata import BadInitData, validate
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    user_id: int
+    name: str
+
+
+class Auth(Protocol):
+    async def identify(self, request: web.Request) -> Viewer | None: ...
+
+    async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
+        """Whether the viewer may watch the tables (and tournaments) of this group (None: it
+        cannot be told now)."""
+        ...
+
+
+MEMBER_TTL = 120.0  # seconds a membership answer is trusted
+LOOKUPS = (1 / 10, 5.0)  # a person's membership lookups at Telegram: one per 10 s, 5 at once
+MEMBERS_REMEMBERED = 50_000
+
+
+class TelegramAuth:
+    """Telegram's launch data, signed with the bot's token, no older than `max_age`. Whether
+    a person belongs to a table's group is asked of Telegram (`is_member`) at most once per
+    `MEMBER_TTL` per group and person, and a person's lookups are rate limited: a stranger's
+    flood costs the bot a handful of Bot API calls, not one a request."""
+
+    def __init__(
+        self,
+        token: str,
+        max_age: float,
+        clock: Callable[[], float],
+        is_member: Callable[[int, int], Awaitable[bool | None]],
+    ) -> None:
+        self._token = token
+        self.max_age = max_age
+        self.clock = clock
+        self.is_member = is_member
+        self._members: OrderedDict[tuple[int, int], tuple[bool | None, float]] = OrderedDict()
+        self._lookups = Buckets(*LOOKUPS, clock=clock)
+        self.asked = 0  # lookups made at Telegram (a stranger's flood is measured by it)
+
+    async def identify(self, request: web.Request) -> Viewer | None:
+        raw = request.headers.get("X-Telegram-Init-Data", "")
+        try:
+            launch = validate(raw, self._token, self.clock(), self.max_age)
+        except BadInitData as error:
+            log.info("web request refused: %s", error)
+            return None
+        return Viewer(launch.user_id, clean_name(launch.first_name or "") or "?")
+
+    async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
+        key = (chat_id, viewer.user_id)
+        now = self.clock()
+        known = self._members.get(key)
+        if known is not None and known[1] > now:
+            return known[0]
+        if not self._lookups.take(viewer.user_id):
+            return None  # asked too often: not answered now (and Telegram is not asked)
+        self.asked += 1
+        member = await self.is_member(*key)
+        self._members[key] = (member, now + MEMBER_TTL)
+        self._members.move_to_end(key)
+        if len(self._members) > MEMBERS_REMEMBERED:
+            self._members.popitem(last=False)
+        return member
+
+
+LOCAL_CHAT = -1  # the local try-out's one "group"
+# Local people's ids: drawn at random in [2**52, 2**53), never one the database knows, so that
+# none repeats across restarts. Above every Telegram id (Telegram's have at most 52 significant
+# bits; computer players are negative) and whole in the page's JavaScript numbers.
+LOCAL_USERS = (2**52, 2**53)
+SESSION_IDLE = 86_400.0  # a local session unused this long is gone
+SESSION_COOKIE = "truco_session"
+
+
+def _local_id() -> int:
+    low, high = LOCAL_USERS
+    return low + secrets.randbelow(high - low)
+
+
+@dataclass
+class LocalAuth:
+    """The try-out's people: a name typed on the page, a session kept by the page (a random
+    token bound to one person's id, kept in this process: after a restart it is nobody's);
+    a session idle for a day expires."""
+
+    clock: Callable[[], float] = time.time
+    sessions: dict[str, tuple[Viewer, float]] = field(default_factory=dict)
+    draw: Callable[[], int] = _local_id
+
+    def new_id(self) -> int:
+        """An id no session of this process has (the caller also asks the database)."""
+        taken = {viewer.user_id for viewer, _ in self.sessions.values()}
+        while (user_id := self.draw()) in taken:
+            pass
+        return user_id
+
+    def login(self, name: str, user_id: int | None = None) -> tuple[str, Viewer]:
+        """A new session for a new person (`user_id`: one drawn by `new_id`)."""
+        self._expire()
+        viewer = Viewer(self.new_id() if user_id is None else user_id, name)
+        token = secrets.token_urlsafe(18)
+        self.sessions[token] = (viewer, self.clock())
+        return token, viewer
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for token, (_, used) in list(self.sessions.items()):
+            if now - used > SESSION_IDLE:
+                del self.sessions[token]
+
+    async def identify(self, request: web.Request) -> Viewer | None:
+        # The page's cookie (every tab of the browser shares it), or the header a script sends.
+        token = request.headers.get("X-Local-Session") or request.cookies.get(SESSION_COOKIE, "")
+        found = self.sessions.get(token)
+        if found is None:
+            return None
+        viewer, used = found
+        now = self.clock()
+        if now - used > SESSION_IDLE:
+            del self.sessions[token]
+            return None
+        self.sessions[token] = (viewer, now)
+        return viewer
+
+    async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
+        return chat_id == LOCAL_CHAT
