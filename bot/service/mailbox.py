@@ -98,7 +98,7 @@ def _unknown(error: Exception) -> Verdict:
 
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
-AGE = 2.0  # seconds waiting for the budget that move a call up one rank
+AGE = 8.0  # seconds waiting for the budget that move a call up one rank
 
 
 def rank(row: Pending) -> int:
@@ -397,6 +397,7 @@ class Mailbox:
         overall_per_second: float = 30.0,
         *,
         budget_window: float = 1.0,
+        budget_age: float = AGE,
         owner: str | None = None,
         lease: float = 15.0,
         poll: float = 1.0,
@@ -418,7 +419,7 @@ class Mailbox:
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
-        self._budget = _Budget(overall_per_second, budget_window)
+        self._budget = _Budget(overall_per_second, budget_window, budget_age)
         self.beat = min(1.0, lease / 5)  # seconds between this sender's heartbeats (several)
         self.senders = 1  # the live senders the budget is split among, as last seen
         self._shares: deque[tuple[float, float]] = deque()  # (when, share) chosen lately

@@ -100,10 +100,12 @@ async def test_what_waits_longest_for_the_budget_goes_up_and_is_never_starved(
     tmp_path: Path,
 ) -> None:
     """A flood of notifying hands (the first rank), twice what the budget lets go, and one
-    group's board (a lower rank) waiting behind it: the board ages up a rank every couple of
-    seconds and goes while the flood goes on, not after it."""
+    group's board (a lower rank) waiting behind it: the board ages up a rank every half second
+    here (`AGE` seconds in the bot) and goes while the flood goes on, not after it."""
     db = await open_database(tmp_path / "aging.db")
-    outbox = Mailbox(db, group_interval=0.0, overall_per_second=10, budget_window=0.2)
+    outbox = Mailbox(
+        db, group_interval=0.0, overall_per_second=10, budget_window=0.2, budget_age=0.5
+    )
     went: list[int] = []
     flooding = True
 
