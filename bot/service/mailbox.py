@@ -98,7 +98,7 @@ def _unknown(error: Exception) -> Verdict:
 
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
-AGE = 8.0  # seconds waiting for the budget that move a call up one rank
+AGE = 30.0  # seconds waiting for the budget that move a call up one rank
 
 
 def rank(row: Pending) -> int:
