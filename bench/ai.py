@@ -34,10 +34,10 @@ import math
 import random
 import sys
 import time
-from bisect import bisect_right
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -412,6 +412,12 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
                 "sound": known.sound if known else None,
                 "settled": known.settled if known else None,
                 "hands": known.hands if known else None, "edge": search.edge_of(obs),
+                "wants": known.wants if known else None,
+                "chants": known.chants if known else None,
+                "runs": known.runs if known else None,
+                "counts": list(known.counts) if known else None,
+                "seat_hands": known.seat_hands if known else None,
+                "act": hint.probe.kind.value, "pending": obs.pending.value if obs.pending else "",
                 "scores": list(obs.start_scores),
                 "low": hint.low, "high": hint.high,
             }  # fmt: skip
@@ -514,42 +520,143 @@ def report(rows: list[Row], stated: str = "stated") -> None:
         print(f"\nworst tenth of 100 hints or more: {w:.1f} points ({rival}, {topic})")
 
 
-# The hand's calibration map hints.py stated with before the chance was reckoned against the
-# rival (commit 8f39e1f): the "before" of `calibration_check`, whatever code kept the rows.
-BEFORE_HAND = (
-    (0.0, 0.0), (0.034, 0.022), (0.147, 0.090), (0.250, 0.182), (0.350, 0.252),
-    (0.450, 0.315), (0.548, 0.453), (0.649, 0.520), (0.751, 0.657), (0.852, 0.760),
-    (0.982, 0.938), (1.0, 1.0),
-)  # fmt: skip
+Kept = dict[str, Any]  # a row read back from a file
 
 
-def before(topic: str, raw: float) -> float:
-    if topic == "envido":  # (its map did not change)
-        return hints.calibrated(hints.Topic.ENVIDO, raw)
-    xs = [x for x, _ in BEFORE_HAND]
-    i = min(max(bisect_right(xs, raw) - 1, 0), len(BEFORE_HAND) - 2)
-    (x0, y0), (x1, y1) = BEFORE_HAND[i], BEFORE_HAND[i + 1]
-    return y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
-
-
-def calibration_check(paths: list[str]) -> None:
-    """The tables of rows kept by `calibration`: before (the map of BEFORE_HAND) and with the
-    chance as hints.py states it now (`hints.stated` of each row's raw share, what was known
-    of the rival and the score's edge)."""
+def load_rows(paths: list[str]) -> list[Kept]:
     import orjson
 
-    rows = [orjson.loads(line) for p in paths for line in Path(p).read_bytes().splitlines()
+    return [orjson.loads(line) for p in paths for line in Path(p).read_bytes().splitlines()
             if line.strip()]  # fmt: skip
+
+
+def known_of_row(r: Kept) -> hints.Known:
+    """What the hint knew of the rivals when the row's chance was stated (rows kept before
+    the table's counts were: the counts of a stranger)."""
+    counts = tuple(r.get("counts") or (0,) * len(hints.COUNTED))
+    return hints.Known(
+        r["sound"], r["settled"], r["hands"],
+        *(float(r[k]) if r.get(k) is not None else d
+          for k, d in (("wants", 0.5), ("chants", 0.22), ("runs", 0.38))),
+        counts, int(r.get("seat_hands") or 0), max(1, int(r["players"]) // 2),
+    )  # fmt: skip
+
+
+def calibration_check(paths: list[str], held: set[str] | None = None) -> None:
+    """The tables of rows kept by `calibration`: before (the chance each row stated when it
+    was kept) and with the chance as hints.py states it now (`hints.stated` of each row's raw
+    share, what was known of the rival and the score's edge). Rivals in `held` are marked
+    (held out of the fit)."""
+    rows = load_rows(paths)
     for r in rows:
-        r["was"] = before(str(r["topic"]), float(r["raw"]))
-        known = hints.Known(r["sound"], r["settled"], r["hands"])
-        r["stated"], r["low"], r["high"] = hints.stated(str(r["topic"]), r["raw"], known,
-                                                        r["edge"])  # fmt: skip
-    print("before (the map of BEFORE_HAND):")
+        r["was"] = r["stated"]
+        r["stated"], r["low"], r["high"] = hints.stated(
+            str(r["topic"]), float(r["raw"]), known_of_row(r), float(r["edge"])
+        )
+        if held is not None and r["rival"] in held:
+            r["rival"] = f"{r['rival']}*"
+    print("before (as stated when the rows were kept):")
     report(rows, "was")
     print("\nnow:")
     report(rows)
     ranged(rows)
+    summary(rows)
+
+
+def summary(rows: list[Kept], least: int = 100) -> None:
+    """One line a rival and topic: the worst tenth of `least` hints or more, before and now."""
+    print("\n| rival | topic | worst before | worst now | cells (≥100) |")
+    print("|---|---|---|---|---|")
+    for rival in [*dict.fromkeys(str(r["rival"]) for r in rows)]:
+        for topic in ("hand", "refusal", "envido"):
+            chosen = [r for r in rows if r["rival"] == rival and r["topic"] == topic]
+            out = []
+            for key in ("was", "stated"):
+                worst, where, cells = 0.0, "", 0
+                for tenth in range(10):
+                    cell = [r for r in chosen
+                            if min(int(float(r[key]) * 10), 9) == tenth]  # fmt: skip
+                    if len(cell) < least:
+                        continue
+                    cells += 1
+                    said = sum(float(r[key]) for r in cell) / len(cell)
+                    err = (sum(float(r["won"]) for r in cell) / len(cell) - said) * 100
+                    if abs(err) > abs(worst):
+                        worst, where = err, f"{tenth * 10}–{tenth * 10 + 10}%"
+                out.append((worst, where, cells))
+            (wb, pb, _), (wn, pn, cn) = out
+            print(f"| {rival} | {topic} | {wb:+.1f} ({pb or '-'}) | "
+                  f"{wn:+.1f} ({pn or '-'}) | {cn} |")  # fmt: skip
+
+
+def _newton(xs: list[tuple[float, ...]], ys: list[float], l2: float) -> list[float]:
+    """Logistic regression by Newton's method, an L2 penalty on all but the intercept."""
+    k = len(xs[0])
+    w = [0.0] * k
+    w[1] = 1.0
+    for _ in range(40):
+        grad = [l2 * w[j] if j else 0.0 for j in range(k)]
+        hess = [[(l2 if i == j and i else 0.0) for j in range(k)] for i in range(k)]
+        for x, y in zip(xs, ys, strict=True):
+            z = sum(a * b for a, b in zip(w, x, strict=True))
+            p = 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
+            g, h = p - y, p * (1 - p)
+            for i in range(k):
+                grad[i] += g * x[i]
+                hi = h * x[i]
+                row = hess[i]
+                for j in range(i, k):
+                    row[j] += hi * x[j]
+        for i in range(k):
+            for j in range(i):
+                hess[i][j] = hess[j][i]
+        step = _solve(hess, grad)
+        w = [a - b for a, b in zip(w, step, strict=True)]
+        if max(abs(v) for v in step) < 1e-7:
+            break
+    return w
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    n = len(b)
+    m = [[*row, b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[pivot] = m[pivot], m[c]
+        if abs(m[c][c]) < 1e-12:
+            continue
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
+    return [m[i][n] / m[i][i] if abs(m[i][i]) >= 1e-12 else 0.0 for i in range(n)]
+
+
+def fit(paths: list[str], on: list[str], l2: float = 5.0) -> dict[str, tuple[float, ...]]:
+    """Fit `hints.RECKONING` on the kept rows of the rivals `on` (rows that carry the table's
+    counts), and the strangers' range from them; print the constants to paste into hints.py.
+    Check them with `--check FILES --held RIVALS` on the rivals not fitted on."""
+    rows = [r for r in load_rows(paths) if r.get("counts") is not None and r["rival"] in on]
+    print(f"fitted on {len(rows)} hints of {', '.join(on)}")
+    print("RECKONING: dict[str, tuple[float, ...]] = {")
+    out: dict[str, tuple[float, ...]] = {}
+    for topic in ("hand", "refusal", "envido"):
+        chosen = [r for r in rows if r["topic"] == topic]
+        xs = [hints.reads(topic, float(r["raw"]), hints.rates_of(known_of_row(r)),
+                          float(r["edge"])) for r in chosen]  # fmt: skip
+        w = _newton(xs, [float(r["won"]) for r in chosen], l2)
+        out[topic] = tuple(w)
+        print(f'    "{topic}": ({", ".join(f"{v:.3f}" for v in w)}),  # {len(chosen)} hints')
+    print("}")
+    print("STRANGERS (edge, *RATES), late in the matches (hands >= 8):")
+    for rival in on:
+        late = [r for r in rows if r["rival"] == rival and int(r["hands"]) >= 8]
+        if late:
+            rates = [hints.rates_of(known_of_row(r)) for r in late]
+            mean = [sum(v) / len(v) for v in zip(*rates, strict=True)]
+            edge = sum(float(r["edge"]) for r in late) / len(late)
+            print(f"    ({edge:.2f}, {', '.join(f'{v:.2f}' for v in mean)}),  # {rival}")
+    return out
 
 
 def ranged(rows: list[Row]) -> None:
@@ -738,6 +845,9 @@ def main() -> None:
     parser.add_argument("--rivals", default="", help="calibration: each rival apart, a,b,...")
     parser.add_argument("--rows", default="", help="calibration: keep its rows (JSON lines)")
     parser.add_argument("--check", default="", help="calibration rows files to report: a,b")
+    parser.add_argument("--held", default="", help="--check: rivals held out of the fit, a,b")
+    parser.add_argument("--fit", default="", help="calibration rows files to fit RECKONING on")
+    parser.add_argument("--fit-on", default="", help="--fit: the rivals to fit on, a,b,...")
     parser.add_argument(
         "--memory", default="", help="styles: series with and without memory (--series, --length)"
     )
@@ -753,8 +863,12 @@ def main() -> None:
         help="with --characters: the characters of a level against each other too",
     )
     args = parser.parse_args()
+    if args.fit:
+        fit(args.fit.split(","), args.fit_on.split(","))
+        return
     if args.check:
-        calibration_check(args.check.split(","))
+        held = set(args.held.split(",")) if args.held else None
+        calibration_check(args.check.split(","), held)
         return
     if args.calibration:
         rivals = args.rivals.split(",") if args.rivals else None

@@ -18,9 +18,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.i18n import translator
+from bot.service.history import History
+from bot.service.league import rate_match
 from bot.storage.connect import open_database
 from bot.storage.db import Database
-from bot.storage.league import League, rate_match
+from bot.storage.repo import Store
 from bot.views.standings import standings_pages
 
 CHAT = -1
@@ -46,8 +48,8 @@ async def fill(db: Database, matches: int, players: int, rng: random.Random) -> 
             )
             await conn.execute(
                 "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
-                " outcome, winner_side, score0, score1, hands, started_at, ended_at)"
-                " VALUES (?, ?, ?, 30, 1, 1, 'won', ?, ?, ?, 10, ?, ?)",
+                " termination, winner_side, score0, score1, hands, started_at, ended_at)"
+                " VALUES (?, ?, ?, 30, 1, 1, 'target', ?, ?, ?, 10, ?, ?)",
                 (game, CHAT, size, winner, scores[0], scores[1], game * 60.0, game * 60.0 + 50),
             )
             await conn.executemany(
@@ -66,7 +68,7 @@ async def main() -> None:
     started = time.perf_counter()
     await fill(db, args.matches, args.players, random.Random(1))
     print(f"recorded {args.matches} matches in {time.perf_counter() - started:.1f} s")
-    league = League(db)
+    league = History(Store(db))  # the core's readings: its counting, its ranking
     t = translator("es")
     stalls: list[float] = []
     watcher = asyncio.create_task(watch_loop(stalls))

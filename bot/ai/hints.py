@@ -14,10 +14,10 @@ seat saw, weighted by how likely they made the rivals' chants):
 
 Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration
 --rivals ...` compares each stated chance with what happened, against each kind of rival
-apart. The envido's share is mapped to the chance measured for it (CALIBRATION: the deal's
-truth, the same against anyone). The hand's is reckoned against the rival at the table
-(RECKONING): what the match, and the rivals memory, has shown of them (`Known`, from the
-persona belief difícil keeps) and the score so far; against rivals not known yet the hint
+apart. Both are reckoned against the rivals at the table (RECKONING, after the envido's map
+CALIBRATION): what the match, and the rivals memory, has shown of them (`Known`: the persona
+belief difícil keeps, and the table's counts of their habits: trucos wanted, chanted, mazos,
+envidos wanted and chanted) and the score so far; against rivals not known yet the hint
 says so, with the range the chance may be in (`Hint.span`).
 """
 
@@ -27,11 +27,11 @@ import math
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.ai import personas
+from bot.ai import personas, rivals
 from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
 from bot.game.actions import ENVIDO_CHANTS, Action, ActionKind
@@ -89,6 +89,17 @@ class Known:
     sound: float  # how likely they play like the sound player (our normal level)
     settled: float  # how far the belief has come from knowing nothing (0) to certainty (1)
     hands: int  # hands of theirs the match has shown (earlier matches not counted)
+    # The persona belief's habits (`HABITS`): how often they want a middling truco, chant one
+    # with a poor hand, and run to the mazo with a poor hand (averaged over the rival seats)
+    wants: float = 0.5
+    chants: float = 0.22
+    runs: float = 0.38
+    # What the table counted of them this match (`Observation.habits`, summed over the rival
+    # seats): trucos wanted and refused, truco chants, envidos wanted and refused, envido
+    # chants, mazos; and the rival seat-hands those counts are over
+    counts: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0)
+    seat_hands: int = 0
+    rivals: int = 1  # rival seats (2 or 3: the chance of a side of partners)
 
 
 def _settled(belief: personas.Belief) -> float:
@@ -105,15 +116,45 @@ def _settled(belief: personas.Belief) -> float:
     return sum(out) / len(out)
 
 
+# The habits the chance reads of a persona belief: a yes of one group at a fixed hand
+HABITS = (
+    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.5, 1, True, 0.5)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.35, 1, True, 0.35)),
+    (personas.Group.CARDS, personas.Step(personas.MZ, 0.3, 1, True)),
+)
+COUNTED = ("truco_wanted", "truco_refused", "truco_chants", "envido_wanted", "envido_refused",
+           "envido_chants", "mazos")  # fmt: skip
+
+
+def _habit(belief: personas.Belief, group: personas.Group, step: personas.Step) -> float:
+    chances = personas.column(step)
+    return sum(q * c for q, c in zip(belief.groups[group], chances, strict=True))
+
+
+def _counted(obs: Observation) -> tuple[tuple[int, ...], int]:
+    """The table's counts of the rival seats' habits (summed), and their seat-hands."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    seats = [s for s in range(len(obs.habits)) if side_of(s) != side]
+    counts = tuple(sum(getattr(obs.habits[s], name) for s in seats) for name in COUNTED)
+    return counts, len(obs.past) * len(seats)
+
+
 def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
-    """What the match has shown of the rivals whose `beliefs` are given (all of the public
-    record: nothing a seat could not see)."""
+    """What the match has shown of the rivals whose `beliefs` are given, and what the table
+    counted of their habits (all of the public record: nothing a seat could not see)."""
+    counts, seat_hands = _counted(obs) if obs.habits else ((0,) * len(COUNTED), 0)
+    seats = max(1, obs.config.players // 2)
     if not beliefs:
-        return Known(personas.SOUND_PRIOR, 0.0, len(obs.past))
+        return Known(personas.SOUND_PRIOR, 0.0, len(obs.past), counts=counts,
+                     seat_hands=seat_hands, rivals=seats)  # fmt: skip
     values = list(beliefs.values())
     sound = sum(b.sound for b in values) / len(values)
     settled = sum(_settled(b) for b in values) / len(values)
-    return Known(sound, settled, len(obs.past))
+    wants, chants, runs = (
+        sum(_habit(b, group, step) for b in values) / len(values) for group, step in HABITS
+    )
+    return Known(sound, settled, len(obs.past), wants, chants, runs, counts, seat_hands, seats)
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
@@ -240,24 +281,77 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 
 
 # -- the chance against the rival at the table -------------------------------------------------
-# logit(chance) = a + b x + c logit(the score's edge) + d s + e s x, with x the logit of the
-# worlds' share and s how likely the rivals play like the sound player; by what the chance is
-# of (a hand played on, or the one a refusal turns down); from `python bench/ai.py
-# --calibration --rivals ...`, fitted on some rivals and checked on others
-# (docs/computer-players.md). Why these: the worlds' rivals play as well as difícil imagines
-# them, so a rival of habits (a style, a person) gives away hands the worlds do not, while one
-# who plays like our own levels does not; and a side that outplays its rivals shows it in the
-# score.
-RECKONING: dict[str, tuple[float, float, float, float, float]] = {
-    "hand": (0.484, 0.902, 0.354, -0.980, -0.264),
-    "refusal": (0.154, 0.633, 0.147, -1.342, -0.233),
+# logit(chance) = w · reads(...), a logistic model by what the chance is of (a hand played on;
+# the one a refusal turns down; the envido), fitted with `python bench/ai.py --fit ROWS
+# --fit-on RIVALS` on some rivals and checked on others (docs/computer-players.md). What it
+# reads: the worlds' share; the score so far (`search.edge_of`: a side that outplays its rivals
+# shows it in the points); how likely the rivals play like the sound player (the persona
+# belief); and how these rivals actually play, as the table counted it this match (how often
+# they want a truco, chant one, go to the mazo; want and chant an envido) and as the belief
+# reads their habits. Why: the worlds' rivals play as well as difícil imagines them, so a rival
+# who folds what it should want (a tight player), or chants with nothing, gives away hands the
+# worlds do not, while one who wants everything does not; and a chant of a rival who chants
+# everything says less of its envido than the worlds take it to.
+RATES = ("sound", "wanted", "chanted", "mazos", "envido_wanted", "envido_chanted", "wants",
+         "chants", "runs", "rivals")  # fmt: skip
+# What the rates are against, before any hand (the normal player's, `bot.ai.rivals`; the
+# belief's first-hand habits): a rate is read as its distance from these
+BASE = (personas.SOUND_PRIOR, rivals.NORMAL_TRUCO_WANTED, rivals.NORMAL_TRUCO_CHANTS,
+        rivals.NORMAL_MAZOS, rivals.NORMAL_ENVIDO_WANTED, rivals.NORMAL_ENVIDO_CHANTS, 0.5, 0.22,
+        0.38, 1)  # fmt: skip
+PRIOR = rivals.PRIOR  # observations the base rate is worth, before the table's counts
+
+
+def rates_of(known: Known) -> tuple[float, ...]:
+    """What the reckoning reads of the rivals (in the order of RATES)."""
+    tw, tr, tc, ew, er, ec, mz = known.counts
+    n = known.seat_hands
+    _, b_tw, b_tc, b_mz, b_ew, b_ec, *_ = BASE
+
+    def shrunk(count: int, total: int, base: float) -> float:
+        return (count + PRIOR * base) / (total + PRIOR)
+
+    return (known.sound, shrunk(tw, tw + tr, b_tw), shrunk(tc, n, b_tc), shrunk(mz, n, b_mz),
+            shrunk(ew, ew + er, b_ew), shrunk(ec, n, b_ec), known.wants, known.chants,
+            known.runs, known.rivals)  # fmt: skip
+
+
+def reads(topic: str, raw: float, rates: Sequence[float], edge: float) -> tuple[float, ...]:
+    """The model's inputs for a raw share (`topic`: envido, hand or refusal)."""
+    d = [r - b for r, b in zip(rates, BASE, strict=True)]
+    sound, wanted, chanted, mazos, e_wanted, e_chanted, *_ = d
+    if topic == "envido":
+        x = _logit(calibrated(Topic.ENVIDO, raw))
+        return (1.0, x, e_wanted, e_chanted, e_chanted * x, _logit(edge))
+    x = _logit(raw)
+    return (1.0, x, _logit(edge), sound, sound * x, wanted, wanted * x, chanted, chanted * x,
+            mazos)  # fmt: skip
+
+
+# `python bench/ai.py --fit rows9 --fit-on club,caller,runner,stranger1,stranger3,sandbagger,
+# dificil,normal~prudente,normal~cantor` (seed 9, 10 matches a rival; checked on the other
+# rivals and on seed 10's deals: docs/computer-players.md)
+RECKONING: dict[str, tuple[float, ...]] = {
+    "hand": (0.015, 0.795, 0.359, -0.507, -0.186, -1.455, 0.409, -0.056, -0.014, 0.177),
+    "refusal": (-0.429, 0.586, 0.075, -0.563, 0.120, -0.357, 0.101, -0.191, 0.041, 0.074),
+    "envido": (0.100, 0.837, -0.361, -0.492, 0.463, -0.374),
 }
 KNOWN_HANDS = 4  # hands of the rivals shown before the chance is told as one number
 KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered, or learned fast)
-# What a stranger may turn out to be, as the reckoning reads rivals: (edge, sound) of the rivals
+# What a stranger may turn out to be, as the reckoning reads rivals: (edge, *RATES) of rivals
 # it was fitted on, late in their matches. The range told at the first hand is the chance
 # against the least and the most favourable of them.
-STRANGERS: tuple[tuple[float, float], ...] = ((0.58, 0.95), (0.65, 0.03))
+STRANGERS: tuple[tuple[float, ...], ...] = (  # (the table's own rival seats replace the last)
+    (0.59, 0.04, 0.46, 0.43, 0.00, 0.16, 0.28, 0.19, 0.10, 0.05, 1),  # club
+    (0.61, 0.05, 0.85, 0.31, 0.00, 0.49, 0.21, 0.94, 0.05, 0.04, 1),  # caller
+    (0.64, 0.05, 0.42, 0.25, 0.12, 0.13, 0.17, 0.10, 0.05, 0.34, 1),  # runner
+    (0.63, 0.04, 0.38, 0.17, 0.00, 0.11, 0.33, 0.10, 0.04, 0.04, 1),  # stranger1
+    (0.58, 0.03, 0.47, 0.33, 0.00, 0.14, 0.37, 0.23, 0.06, 0.04, 1),  # stranger3
+    (0.61, 0.03, 0.48, 0.53, 0.00, 0.19, 0.35, 0.24, 0.08, 0.04, 1),  # sandbagger
+    (0.56, 0.61, 0.69, 0.46, 0.00, 0.21, 0.30, 0.74, 0.15, 0.07, 1),  # dificil
+    (0.58, 0.95, 0.63, 0.31, 0.00, 0.17, 0.20, 0.68, 0.06, 0.06, 1),  # normal~prudente
+    (0.56, 0.92, 0.70, 0.33, 0.00, 0.21, 0.30, 0.71, 0.06, 0.05, 1),  # normal~cantor
+)
 
 
 def _logit(p: float) -> float:
@@ -265,10 +359,8 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _reckon(topic: str, raw: float, edge: float, sound: float) -> float:
-    a, b, c, d, e = RECKONING[topic]
-    share = _logit(raw)
-    x = a + b * share + c * _logit(edge) + d * sound + e * sound * share
+def _reckon(topic: str, raw: float, rates: Sequence[float], edge: float) -> float:
+    x = sum(w * v for w, v in zip(RECKONING[topic], reads(topic, raw, rates, edge), strict=True))
     return 1 / (1 + math.exp(-min(max(x, -30.0), 30.0)))
 
 
@@ -277,15 +369,14 @@ def stated(
 ) -> tuple[float, float | None, float | None]:
     """The chance told for a raw share (`topic`: envido, hand, or refusal: the hand a refusal
     turns down), against rivals of whom the match has shown `known`, with the score's `edge`;
-    and, where the rivals are not known yet, the range the chance may be in (else None, None)."""
-    if topic == "envido":  # (the deal's truth: it holds against anyone, measured)
-        return calibrated(Topic.ENVIDO, raw), None, None
-    chance = _reckon(topic, raw, edge, known.sound)
-    if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
+    and, where the rivals are not known yet, the range the chance may be in (else None, None).
+    The envido is always one number."""
+    chance = _reckon(topic, raw, rates_of(known), edge)
+    if topic == "envido" or known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
         return chance, None, None
     # (not narrowed toward the chance as hands are shown: in the first hands the chance is a
     # blend of kinds of rivals, and what happens is near one end, not between)
-    ends = [_reckon(topic, raw, e, sound) for e, sound in STRANGERS]
+    ends = [_reckon(topic, raw, (*rates[:-1], known.rivals), e) for e, *rates in STRANGERS]
     low, high = min(ends), max(ends)
     return chance, min(low, chance), max(high, chance)
 

@@ -68,7 +68,7 @@ async def historial(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     rows = await r.core.history.recent(chat.id, LISTED)
     listed = []
     for record in rows:
-        table = await r.core.history.table(record["game_id"])
+        table = await r.core.history.table(record.table_id)
         if table is not None:
             names = await r.core.people.at(table)
             listed.append((record, seating_at(translator(table.language), table, names)))

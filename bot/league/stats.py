@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
@@ -16,7 +17,7 @@ from bot.game.events import (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlayerMatchStats:
     envidos_wanted: int = 0  # wanted envidos in which this player's side took part
     envidos_won: int = 0  # ... and that the side won
@@ -38,33 +39,33 @@ STAT_NAMES = tuple(f.name for f in fields(PlayerMatchStats))
 def match_stats(config: MatchConfig, log: Sequence[str]) -> list[PlayerMatchStats]:
     """Stats per seat. The log may stop before the match's end (a concession)."""
     state = new_match(config)
-    seats = [PlayerMatchStats() for _ in range(config.players)]
+    seats: list[Counter[str]] = [Counter() for _ in range(config.players)]
     trucos_this_hand: list[int] = []
     for code in log:
         action = parse_any(code)
         if isinstance(action, Deal):
             for seat, hand in enumerate(action.hands):
                 value = envido_value(hand)
-                seats[seat].best_envido = max(seats[seat].best_envido, value)
+                seats[seat]["best_envido"] = max(seats[seat]["best_envido"], value)
         for event in state.apply(action):
             if isinstance(event, HandDealt):
                 trucos_this_hand = []
             elif isinstance(event, Chanted):
                 if event.kind in TRUCO_CHANTS:
-                    seats[event.seat].trucos_chanted += 1
+                    seats[event.seat]["trucos_chanted"] += 1
                     trucos_this_hand.append(event.seat)
                 elif event.kind is ActionKind.FLOR:
-                    seats[event.seat].flores += 1
+                    seats[event.seat]["flores"] += 1
             elif isinstance(event, EnvidoResolved) and event.wanted:
                 for seat, stats in enumerate(seats):
-                    stats.envidos_wanted += 1
-                    stats.envidos_won += side_of(seat) == event.winner
+                    stats["envidos_wanted"] += 1
+                    stats["envidos_won"] += side_of(seat) == event.winner
             elif isinstance(event, WentToMazo):
-                seats[event.seat].mazos += 1
+                seats[event.seat]["mazos"] += 1
             elif isinstance(event, HandEnded) and event.winner is not None:
                 for seat in trucos_this_hand:
-                    seats[seat].trucos_won += side_of(seat) == event.winner
+                    seats[seat]["trucos_won"] += side_of(seat) == event.winner
     for seat, stats in enumerate(seats):
-        stats.points_for = state.scores[side_of(seat)]
-        stats.points_against = state.scores[1 - side_of(seat)]
-    return seats
+        stats["points_for"] = state.scores[side_of(seat)]
+        stats["points_against"] = state.scores[1 - side_of(seat)]
+    return [PlayerMatchStats(**stats) for stats in seats]

@@ -7,6 +7,7 @@ default live in one place. Plain values: no Telegram, no text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -97,10 +98,10 @@ class TableOptions:
     # -- a group's defaults, as stored (chats.defaults) -----------------------------------------
     @staticmethod
     def from_defaults(
-        defaults: dict[str, Any], timer: int = 0, bot: str = DEFAULT_BOT_LEVEL
+        defaults: Mapping[str, Any], timer: int = 0, bot: str = DEFAULT_BOT_LEVEL
     ) -> TableOptions:
         """A group's stored defaults over the operator's (`timer`, `bot`)."""
-        config = MatchConfig.from_dict(defaults)
+        config = MatchConfig.from_dict(dict(defaults))
         seconds = int(defaults.get("timer", timer))
         level = bot_level(defaults.get("bot", bot), bot_level(bot))
         zone = defaults.get("zone")
@@ -110,6 +111,25 @@ class TableOptions:
     def to_defaults(self) -> dict[str, Any]:
         return {**self.config.to_dict(), "timer": self.timer, "bot": self.bot,
                 "hints": self.hints, "zone": self.zone}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ChatDefaults:
+    """A group's defaults for new tables as stored (`chats.defaults`): only what the group
+    chose; everything else follows the operator's settings (`timer`, `bot` below)."""
+
+    chosen: Mapping[str, object] = field(default_factory=dict)
+
+    def options(self, timer: int = 0, bot: str = DEFAULT_BOT_LEVEL) -> TableOptions:
+        return TableOptions.from_defaults(self.chosen, timer, bot)
+
+    def choosing(
+        self, options: TableOptions, timer: int = 0, bot: str = DEFAULT_BOT_LEVEL
+    ) -> ChatDefaults:
+        """The group sets `options`: what differs from what it had now is its own."""
+        old = self.options(timer, bot).to_defaults()
+        changed = {k: v for k, v in options.to_defaults().items() if old[k] != v}
+        return ChatDefaults({**self.chosen, **changed})
 
 
 def parse_option(text: str) -> Option | None:

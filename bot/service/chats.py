@@ -39,7 +39,7 @@ class Chats:
     async def defaults(self, chat_id: int) -> TableOptions:
         """The group's defaults for new tables, over the operator's."""
         stored = await self.store.chat_defaults(chat_id)
-        return TableOptions.from_defaults(stored, self.turn_seconds, self.bot_level)
+        return stored.options(self.turn_seconds, self.bot_level)
 
     async def set_language(
         self, chat_id: int, language: str, rows: Sequence[Outgoing] = ()
@@ -55,13 +55,11 @@ class Chats:
         self, chat_id: int, options: TableOptions, rows: Sequence[Outgoing] = ()
     ) -> None:
         stored = await self.store.chat_defaults(chat_id)
-        before = TableOptions.from_defaults(stored, self.turn_seconds, self.bot_level)
         # Only what the group changed is its own: the rest follows the operator's settings.
-        old = before.to_defaults()
-        changed = {k: v for k, v in options.to_defaults().items() if old[k] != v}
+        chosen = stored.choosing(options, self.turn_seconds, self.bot_level)
 
         async def write(conn: Conn) -> None:
-            await self.store.set_chat_defaults(conn, chat_id, {**stored, **changed})
+            await self.store.set_chat_defaults(conn, chat_id, chosen)
 
         await self.tables.announce(Change(ChangeKind.CHAT, chat_id=chat_id), write, rows)
 

@@ -4,11 +4,13 @@ ends a match, `Tables.commit`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from bot.game import AnyAction, parse_any
-from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing
+from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing, ranked
+from bot.model.records import MatchRecord
 from bot.model.table import Table
+from bot.service import league
 from bot.storage.league import League
 from bot.storage.repo import Store
 
@@ -23,11 +25,11 @@ class History:
         """Table `number` as committed (open or not), straight from the database."""
         return await self.store.table(number)
 
-    async def recent(self, chat_id: int, limit: int = 10) -> list[dict[str, Any]]:
+    async def recent(self, chat_id: int, limit: int = 10) -> list[MatchRecord]:
         """A group's last finished matches' records, newest first (cancelled ones left out)."""
-        return await self.store.recent_matches(chat_id, limit)
+        return await self.store.recent_matches(chat_id, league.LISTED, limit)
 
-    async def record(self, table_id: int) -> dict[str, Any] | None:
+    async def record(self, table_id: int) -> MatchRecord | None:
         """The league's record of a match (None: never finished)."""
         return await self.store.match_record(table_id)
 
@@ -39,18 +41,27 @@ class History:
     async def standings(
         self, chat_id: int, players: int | None = None, since: float | None = None
     ) -> list[Standing]:
-        return await self.league.standings(chat_id, players, since)
+        """The group's table, over the matches the league counts (of a mode, since a moment),
+        sorted by rating. The streak is the group's current one, whatever the filter."""
+        counting = replace(league.COUNTED, players=players, since=since)
+        return ranked(await self.league.tallies(chat_id, counting))
 
     async def pairs(self, chat_id: int, players: int = 4, since: float | None = None) -> list[Pair]:
-        return await self.league.pairs(chat_id, players, since)
+        """The sides who won most together: partners in 2v2, trios in 3v3."""
+        counting = replace(league.COUNTED, players=players, since=since)
+        return await self.league.pairs(chat_id, counting, 3 if players == 6 else 2)
 
     async def numbers(self, user_id: int, chat_id: int | None = None) -> PlayerNumbers:
-        return await self.league.numbers(user_id, chat_id)
+        return await self.league.numbers(user_id, league.COUNTED, chat_id)
 
     async def against_bots(
         self, user_id: int, chat_id: int | None = None
     ) -> dict[str, tuple[int, int]]:
-        return await self.league.against_bots(user_id, chat_id)
+        return await self.league.against_bots(user_id, league.AGAINST_BOTS, chat_id)
+
+    async def rebuild_ratings(self, chat_id: int) -> None:
+        """Recompute a group's ratings from its match records alone."""
+        await league.rebuild_ratings(self.store.db, chat_id)
 
     async def rating_changes(self, table_id: int) -> list[RatingChange]:
         return await self.league.rating_changes(table_id)

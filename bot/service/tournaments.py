@@ -47,10 +47,10 @@ from bot.model.outcome import Outcome, Termination
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.changes import Change, ChangeKind, Conflict, Refusal
+from bot.service.history import History
 from bot.service.play import Play
 from bot.service.unit import Tables
 from bot.storage.db import Conn, is_conflict
-from bot.storage.league import League
 from bot.storage.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,7 @@ class Tournaments:
         self.clock = clock
         self.seed = seed
         self.store = TournamentStore(tables.store.db)
-        self.league = League(tables.store.db)
+        self.league = History(tables.store)  # the league's standings, to seed by
         self.start_window = start_window  # None: two turns' time of the tournament
         self._locks: dict[int, asyncio.Lock] = {}
         self._looked: dict[int, float] = {}  # tournament -> when a sweep last settled it

@@ -13,8 +13,8 @@ from bot.model.outbox import Outgoing, Planned, Record
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Changes, Conflict, Refusal
+from bot.service.league import record_league
 from bot.storage.db import Conn
-from bot.storage.league import record_league
 from bot.storage.outbox import OutboxStore
 from bot.storage.records import RecordStore
 from bot.storage.repo import TABLES_CHANNEL, Store
@@ -235,8 +235,8 @@ class Tables:
             outcome = change.outcome or table.outcome
             if outcome is not None and table.started_at is not None:
                 recorded = await self.store.record_match(conn, table, outcome, at)
-                if recorded and outcome.winner is not None:  # (a cancelled match: nobody's)
-                    await record_league(conn, table, outcome.winner)
+                if recorded:  # (the league counts it or not: `record_league` decides)
+                    await record_league(conn, table, outcome, at)
             if rows:
                 await self.outbox.enqueue(conn, rows, time.time(), table.version)
             if records:

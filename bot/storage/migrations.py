@@ -318,6 +318,21 @@ CREATE TABLE senders (
 """
 )
 
+# One vocabulary of how a match ended: the model's `Termination` (`matches.termination`, with
+# `winner_side`); the older words of `matches.outcome` ('won', 'conceded', 'cancelled') are gone.
+# A record from before `termination` was kept reads as its old word said it ('conceded' could
+# not tell a concession from timeouts then: a concession).
+MIGRATIONS.append(
+    """
+UPDATE matches SET termination = CASE outcome WHEN 'won' THEN 'target'
+    WHEN 'cancelled' THEN 'cancelled' ELSE 'concession' END WHERE termination IS NULL;
+DROP INDEX matches_chat_outcome;
+ALTER TABLE matches DROP COLUMN outcome;
+CREATE INDEX matches_chat_termination ON matches
+    (chat_id, termination, players, ended_at, winner_side, score0, score1)
+"""
+)
+
 # Each live sender's load (`demand`: the calls it made in the last window and those waiting for
 # the budget) and the part of the bot's budget it may be using (`share`, calls a second): the
 # budget is split by load, each taking only what the others' shares leave free.

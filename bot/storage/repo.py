@@ -4,25 +4,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from bot import codec
 from bot.game import MatchConfig, MatchState
+from bot.model.options import ChatDefaults
 from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
+from bot.model.records import Counting, MatchRecord
 from bot.model.table import Call, Note, Player, Table, TableStatus
 from bot.storage.db import Conn, Database, Row
+from bot.storage.league import counted
 from bot.storage.outbox import TOLD, OutboxStore
 from bot.storage.records import RecordStore
-
-# How the league's records have always said it (`matches.outcome`); `termination` says more.
-_RESULTS = {
-    Termination.TARGET: "won",
-    Termination.CONCESSION: "conceded",
-    Termination.TIMEOUTS: "conceded",
-    Termination.CANCELLED: "cancelled",
-    Termination.WALKOVER: "conceded",
-}
 
 
 def _table(row: Row) -> Table:
@@ -61,6 +54,25 @@ def _table(row: Row) -> Table:
     if table.outcome is None and not table.is_open and table.started_at is not None:
         table.outcome = _saved_before_outcomes(table)
     return table
+
+
+def _match(row: Row) -> MatchRecord:
+    return MatchRecord(
+        table_id=row["game_id"],
+        chat_id=row["chat_id"],
+        players=row["players"],
+        target=row["target"],
+        flor=bool(row["flor"]),
+        house_rule=bool(row["house_rule"]),
+        termination=Termination(row["termination"]),
+        winner=row["winner_side"],
+        scores=(row["score0"], row["score1"]),
+        hands=row["hands"],
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        bots=row["bots"],
+        hinted=bool(row["hinted"]),
+    )
 
 
 def _saved_before_outcomes(table: Table) -> Outcome:
@@ -347,16 +359,16 @@ class Store:
             (chat_id, language),
         )
 
-    async def chat_defaults(self, chat_id: int) -> dict[str, Any]:
+    async def chat_defaults(self, chat_id: int) -> ChatDefaults:
         row = await self.db.fetchone("SELECT defaults FROM chats WHERE chat_id = ?", chat_id)
-        return dict(codec.loads(row["defaults"])) if row else {}
+        return ChatDefaults(dict(codec.loads(row["defaults"])) if row else {})
 
-    async def set_chat_defaults(self, conn: Conn, chat_id: int, defaults: dict[str, Any]) -> None:
+    async def set_chat_defaults(self, conn: Conn, chat_id: int, defaults: ChatDefaults) -> None:
         """Inside the caller's transaction."""
         await conn.execute(
             "INSERT INTO chats (chat_id, defaults) VALUES (?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET defaults = excluded.defaults",
-            (chat_id, codec.dumps(defaults)),
+            (chat_id, codec.dumps(dict(defaults.chosen))),
         )
 
     async def move_chat(self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]) -> None:
@@ -378,15 +390,19 @@ class Store:
             )
 
     # -- finished matches ----------------------------------------------------------------------
-    async def recent_matches(self, chat_id: int, limit: int = 10) -> list[dict[str, Any]]:
-        """A group's last finished matches, newest first (cancelled lobbies left out)."""
+    async def recent_matches(
+        self, chat_id: int, counting: Counting, limit: int = 10
+    ) -> list[MatchRecord]:
+        """A group's last finished matches that `counting` takes, newest first."""
+        where, args = counted(counting, "matches")
         rows = await self.db.fetchall(
-            "SELECT * FROM matches WHERE chat_id = ? AND outcome <> 'cancelled'"
+            f"SELECT * FROM matches WHERE chat_id = ? AND {where}"
             " ORDER BY ended_at DESC, game_id DESC LIMIT ?",
             chat_id,
+            *args,
             limit,
         )
-        return [dict(row) for row in rows]
+        return [_match(row) for row in rows]
 
     async def record_match(self, conn: Conn, table: Table, outcome: Outcome, at: float) -> bool:
         """The match's record, once: False (and nothing written) if it has one already (a 2v2
@@ -395,8 +411,8 @@ class Store:
         scores = outcome.scores
         inserted = await conn.execute(
             "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
-            " outcome, winner_side, score0, score1, hands, started_at, ended_at, bots,"
-            " termination, hinted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " winner_side, score0, score1, hands, started_at, ended_at, bots,"
+            " termination, hinted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
             (
                 table.id,
@@ -405,7 +421,6 @@ class Store:
                 table.config.target,
                 int(table.config.flor),
                 int(table.config.mazo_penalty),
-                _RESULTS[outcome.termination],
                 outcome.winner,
                 scores[0],
                 scores[1],
@@ -431,6 +446,6 @@ class Store:
         )
         return True
 
-    async def match_record(self, table_id: int) -> dict[str, Any] | None:
+    async def match_record(self, table_id: int) -> MatchRecord | None:
         row = await self.db.fetchone("SELECT * FROM matches WHERE game_id = ?", table_id)
-        return dict(row) if row else None
+        return _match(row) if row else None

@@ -7,7 +7,6 @@ import hashlib
 import json
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
-from typing import Any
 
 from bot.callbacks import PageData, pack
 from bot.game import Action, ActionKind, AnyAction, Deal, MatchConfig
@@ -16,13 +15,14 @@ from bot.game.fair import commitment, fair_deal
 from bot.game.record import HandRecord
 from bot.game.seats import duel_pair, seats, side_of
 from bot.i18n import Translator
+from bot.model.records import MatchRecord
 from bot.model.table import Table
 from bot.views.common import Button, Keys, Seating, card_name, cards_text, split_html
 from bot.views.ending import points_texts, said_lines
 
 # Telegram cuts a message at 4,096 characters (after entities are parsed): stay well below.
 PAGE_CHARS = 3500
-EXPORT_FORMAT = "truco-bot/match/1"
+EXPORT_FORMAT = "truco-bot/match/2"  # 2: "termination" (`Termination`) for 1's "outcome"
 
 
 def paginate(blocks: Sequence[str], limit: int = PAGE_CHARS) -> list[str]:
@@ -59,7 +59,7 @@ def when(at: float | None, zone: tzinfo) -> str:
 
 
 def history_view(
-    t: Translator, matches: Sequence[tuple[dict[str, Any], Seating]], zone: tzinfo
+    t: Translator, matches: Sequence[tuple[MatchRecord, Seating]], zone: tzinfo
 ) -> tuple[str, Keys | None]:
     """/historial: the last matches, newest first, with a button to open each."""
     if not matches:
@@ -67,28 +67,28 @@ def history_view(
     lines = [t("historial.title"), ""]
     buttons = []
     for record, who in matches:
-        number = record["game_id"]
-        scores = f"{record['score0']}–{record['score1']}"
-        minutes = round(((record["ended_at"] or 0) - (record["started_at"] or 0)) / 60)
-        winner = record["winner_side"]
+        number = record.table_id
+        scores = f"{record.scores[0]}–{record.scores[1]}"
+        minutes = round(((record.ended_at or 0) - (record.started_at or 0)) / 60)
+        winner = record.winner
         result = (
             t("historial.won", side=who.side(t, winner), count=who.size(winner))
             if winner is not None
             else t("historial.no_winner")
         )
-        if record["outcome"] == "conceded":
+        if record.conceded:
             result += " " + t("historial.conceded")
-        if record.get("hinted"):  # somebody asked for a hint: not rated
+        if record.hinted:  # somebody asked for a hint: not rated
             result += " " + t("historial.hinted")
         lines.append(
             t(
                 "historial.line",
                 number=number,
-                date=when(record["ended_at"], zone),
+                date=when(record.ended_at, zone),
                 sides=f"{who.side(t, 0)} vs {who.side(t, 1)}",
                 scores=scores,
                 result=result,
-                count=record["hands"],
+                count=record.hands,
                 minutes=max(minutes, 0),
             )
         )
@@ -199,7 +199,7 @@ def verify_text(t: Translator, table: Table, deals: Sequence[Deal]) -> str:
 def export_json(
     table: Table,
     names: dict[int, str],
-    record: dict[str, Any] | None,
+    record: MatchRecord | None,
     log: Sequence[AnyAction],
 ) -> bytes:
     """A finished match as JSON: enough to replay it with the engine (`replay(config, log)`)
@@ -215,8 +215,8 @@ def export_json(
         ],
         "started_at": table.started_at,
         "ended_at": table.ended_at,
-        "outcome": record["outcome"] if record else None,
-        "winner_side": record["winner_side"] if record else None,
+        "termination": record.termination.value if record else None,
+        "winner_side": record.winner if record else None,
         "scores": list(table.state.scores) if table.state else [0, 0],
         "commitment": commitment(table.seed) if table.seed else None,
         "seed": table.seed,

@@ -174,6 +174,13 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
     praised moment, `best` is the move it is held against)."""
 
     def moment(m: Moment, praised: bool) -> dict[str, object]:
+        held = held_text(t, m)
+        if praised:
+            title = t("review.praise", act=act_text(t, m, m.made), cards=held,
+                      gain=number(t, -m.cost))  # fmt: skip
+        else:
+            title = t("review.slip", act=act_text(t, m, m.made), cards=held,
+                      cost=number(t, m.cost))  # fmt: skip
         return {
             "hand": m.hand, "step": m.step, "praised": praised,
             "text": plain(praise_text(t, m) if praised else slip_text(t, 0, m)),
@@ -181,13 +188,37 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
             "made_points": round(m.made_worth.points, 2),
             "best_points": round(m.best_worth.points, 2),
             "made_won": round(m.made_worth.won, 2), "best_won": round(m.best_worth.won, 2),
-            "dealt": list(m.dealt), "scores": list(m.scores),
+            "dealt": list(m.dealt), "held": list(m.held), "scores": list(m.scores),
+            "pending": m.pending,
+            # (the page's sheet: each part in words, the moment's position drawn by the replay)
+            "title": plain(title), "position": plain(position_text(t, m)),
+            "made_act": plain(act_text(t, m, m.made)), "best_act": plain(act_text(t, m, m.best)),
+            "made_worth": plain(worth_text(t, m.made, m.made_worth, m.pending)),
+            "best_worth": plain(worth_text(t, m.best, m.best_worth, m.pending)),
+            # (the numbers as the words say them: "−1,2", "+0,8"; the moment's, from their side)
+            "made_shown": signed(t, m.made_worth.points),
+            "best_shown": signed(t, m.best_worth.points),
+            "shown": signed(t, -m.cost),
         }  # fmt: skip
 
+    worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)
     return {
         "table": review.table_id,
+        "seat": review.seat,
         "text": plain(review_text(t, review, match)),
         "moments": [moment(m, False) for m in review.slips]
         + [moment(m, True) for m in review.praise],
         "decisions": review.decisions,
+        "intro": plain(t("review.intro", count=review.decisions)),
+        "none": plain(t("review.no_slips")) if not review.slips else None,
+        "how": plain(t("review.how", worlds=worlds)) if worlds else None,
     }
+
+
+# The web table's own words for the review (`web.<key>` in the locales, sent to the page with
+# the rest of its words): the 📝 control, its loading and the sheet's labels.
+REVIEW_WORDS = (
+    "review", "reviewOpen", "reviewLoading", "reviewFailed", "reviewRetry", "reviewMoments",
+    "reviewClose", "reviewSlip", "reviewCost", "reviewPraise", "reviewGain", "reviewYou",
+    "reviewDificil", "reviewInstead", "reviewWorth", "reviewMade", "reviewBest", "reviewOther",
+)  # fmt: skip

@@ -176,13 +176,13 @@ def numbers_text(
             t("yo.matches", played=numbers.played, won=numbers.won, rate=rate),
             t(
                 "yo.envidos",
-                wanted=s["envidos_wanted"],
-                won=s["envidos_won"],
+                wanted=s.envidos_wanted,
+                won=s.envidos_won,
                 best=numbers.best_envido,
             ),
-            t("yo.flores", n=s["flores"]),
-            t("yo.trucos", chanted=s["trucos_chanted"], won=s["trucos_won"]),
-            t("yo.mazos", n=s["mazos"]),
+            t("yo.flores", n=s.flores),
+            t("yo.trucos", chanted=s.trucos_chanted, won=s.trucos_won),
+            t("yo.mazos", n=s.mazos),
         ]
         if numbers.partner:
             lines.append(

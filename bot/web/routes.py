@@ -38,7 +38,7 @@ from bot.service.changes import Refusal
 from bot.service.core import Core
 from bot.views.common import plain, refusal_text, seating_at
 from bot.views.hints import hint_text
-from bot.views.review import review_json
+from bot.views.review import REVIEW_WORDS, review_json
 from bot.views.tournament import people_of
 from bot.web.auth import Auth, LocalAuth, Viewer
 from bot.web.cards import back_svg, card_svg
@@ -62,6 +62,7 @@ WEB_WORDS = tuple(
         "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",
         "bracket", "hint", "colPts", "colBuchholz", "colStreak", "colGames", "colInPlay", "colName",
         "leaderboard", "standings", "inPlay", "playedMatches",
+        *REVIEW_WORDS,
     )
 )  # fmt: skip
 

@@ -157,7 +157,7 @@ def test_the_hands_chance_rises_and_is_a_range_only_against_a_stranger() -> None
     """The chance told rises with the worlds' share; against
     rivals the match has not shown yet it comes with a range around it, and after KNOWN_HANDS
     hands (or a belief remembered from other matches) it is one
-    number. The envido's is the deal's truth, the same against anyone."""
+    number. The envido's is one number always, rising with the worlds' share."""
     stranger = Known(0.5, 0.0, 0)
     for topic in ("hand", "refusal"):
         chances = [stated(topic, raw, stranger)[0] for raw in (0.05, 0.3, 0.5, 0.7, 0.95)]
@@ -174,7 +174,9 @@ def test_the_hands_chance_rises_and_is_a_range_only_against_a_stranger() -> None
         sound = stated(topic, 0.5, Known(0.95, 0.3, 9))[0]
         habits = stated(topic, 0.5, Known(0.03, 0.3, 9))[0]
         assert sound < habits
-    assert stated("envido", 0.5, stranger) == (calibrated(Topic.ENVIDO, 0.5), None, None)
+    envido = [stated("envido", raw, stranger) for raw in (0.05, 0.3, 0.5, 0.7, 0.95)]
+    assert all(low is None and high is None for _, low, high in envido)
+    assert [c for c, _, _ in envido] == sorted(c for c, _, _ in envido)
 
 
 def test_a_hint_in_the_games_own_words() -> None:
@@ -216,3 +218,29 @@ def test_a_hint_in_the_games_own_words() -> None:
     assert "you don't know yet" in hint_text(translator("en"), stranger)
     nearly = Hint(quiero, Topic.HAND, 0.97, 0.99, quiero, 20, 100, None, 0.93, 0.99)
     assert "más de 9 de cada 10" in hint_text(t, nearly)  # (9 to 10 is said as one)
+
+
+def test_the_reckoning_reads_how_the_rival_at_the_table_plays() -> None:
+    """What the table counted of the rivals this match (public: every seat sees the same
+    counts) goes into the chance: against one who refuses every truco the same worlds' share
+    is told as a better chance than against one who wants every truco (the folder gives away
+    hands the worlds, whose rivals play as difícil imagines them, would have it fight for);
+    and the counts are the rival seats' only."""
+    from bot.ai.hints import COUNTED, known_of
+    from tests.ai.scripted import caller, folder, hands_against
+
+    seen = {}
+    for name, rival in (("folder", folder), ("caller", caller)):
+        obs = hands_against(rival, 10, seed=3)
+        known = known_of(obs, {})
+        counts = dict(zip(COUNTED, known.counts, strict=True))
+        assert counts == {name: getattr(obs.habits[1], name) for name in COUNTED}
+        assert known.seat_hands == len(obs.past) == 10
+        seen[name] = known
+    assert seen["folder"].counts[COUNTED.index("truco_wanted")] == 0
+    assert seen["folder"].counts[COUNTED.index("truco_refused")] > 0
+    assert seen["caller"].counts[COUNTED.index("truco_refused")] == 0
+    assert seen["caller"].counts[COUNTED.index("truco_wanted")] > 0
+    for raw in (0.3, 0.5, 0.7):
+        told = {name: stated("hand", raw, known, 0.6)[0] for name, known in seen.items()}
+        assert told["folder"] > told["caller"] + 0.02

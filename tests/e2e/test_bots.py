@@ -102,7 +102,7 @@ async def test_a_whole_match_against_a_hard_bot_through_the_buttons(harness: Har
     game_id = table.id
     await play_practice(h, ana, seed=4)
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", game_id)
-    assert record is not None and record["outcome"] == "won" and record["bots"] == 1
+    assert record is not None and record["termination"] == "target" and record["bots"] == 1
     # Practice: nobody's rating moved.
     assert await h.db.fetchall("SELECT * FROM ratings") == []
     log = await logged(h, game_id)
@@ -246,7 +246,7 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
     prompt = await abandon(h, dani)
     assert "<b>Dani</b>" in prompt.text and "<b>Beto</b>," in prompt.text
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded"
+    assert record is not None and record["termination"] == "concession"
     assert record["winner_side"] == 0 and record["bots"] == 0
     rated = await h.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
     assert [(r["user_id"], r["matches"]) for r in rated] == [(1, 1), (2, 1), (3, 1), (4, 1)]
@@ -273,7 +273,8 @@ async def test_an_empty_seat_in_2v2_goes_to_a_bot_or_ends_the_match(harness: Har
     await play_to_the_end(h, [ana, beto, caro], seed=5)
     # The match played on with a bot; the league keeps it as it stood when Dani left.
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 0
+    assert record is not None and record["termination"] == "concession"
+    assert record["winner_side"] == 0
     again = await h.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
     assert [(r["user_id"], r["matches"]) for r in again] == [(1, 1), (2, 1), (3, 1), (4, 1)]
 
@@ -288,7 +289,7 @@ async def test_ending_instead_of_a_bot_concedes_for_the_side_that_left(harness: 
     assert answer["text"] == "Partida terminada."
     await h.settle()
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded"
+    assert record is not None and record["termination"] == "concession"
     assert record["winner_side"] == 1 and record["bots"] == 0
     rated = await h.db.fetchall("SELECT matches FROM ratings")
     assert [r["matches"] for r in rated] == [1, 1, 1, 1]  # rated once, not again at the end
@@ -309,7 +310,8 @@ async def test_a_side_whose_partner_is_a_bot_concedes_at_once(harness: Harness) 
     ana.send(GROUP, "/abandonar")
     await h.settle()
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 1
+    assert record is not None and record["termination"] == "concession"
+    assert record["winner_side"] == 1
     assert await h.services.tables.table_in(GROUP, 0) is None
 
 
@@ -541,7 +543,7 @@ async def test_r45_a_side_that_concedes_in_a_duel_concedes_the_match_whole(
     assert answer["text"] == "Partida terminada."
     await h.settle()
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded"
+    assert record is not None and record["termination"] == "concession"
     assert record["winner_side"] == 1 - table.geometry.side(first)
     assert match_over(h)
     done = await h.services.tables.get(table.id)
@@ -618,7 +620,7 @@ async def test_practice_opened_in_private_and_left_with_abandonar(harness: Harne
     ana.send(ana.id, "/abandonar")
     await h.settle()
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", practice.id)
-    assert record is not None and record["outcome"] == "conceded" and record["bots"] == 3
+    assert record is not None and record["termination"] == "concession" and record["bots"] == 3
     assert await h.db.fetchall("SELECT * FROM ratings") == []
     # 🔁 Revancha from her chat: the same practice again, there
     end = next(m for m in h.fake.live(ana.id) if m.text.startswith("🥈"))

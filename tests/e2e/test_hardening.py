@@ -55,7 +55,8 @@ async def test_a_losing_opener_cannot_escape_the_league_with_cancelar(harness: H
     ana.send(GROUP, "/cancelar")
     await h.settle()
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 1
+    assert record is not None and record["termination"] == "concession"
+    assert record["winner_side"] == 1
     rated = await h.db.fetchall("SELECT user_id, matches FROM ratings ORDER BY user_id")
     assert [(r["user_id"], r["matches"]) for r in rated] == [(1, 1), (2, 1)]
 
@@ -67,7 +68,7 @@ async def test_a_losing_opener_cannot_escape_the_league_with_cancelar(harness: H
     admin.send(GROUP, "/cancelar")
     await h.settle()
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", table.id)
-    assert record is not None and record["outcome"] == "cancelled"
+    assert record is not None and record["termination"] == "cancelled"
     assert "no cuenta para la tabla" in h.fake.messages[GROUP][board].text
     again = await h.db.fetchall("SELECT matches FROM ratings")
     assert [r["matches"] for r in again] == [1, 1]  # the cancelled match moved nobody

@@ -82,6 +82,9 @@ async def test_history_account_export_and_verification_of_a_finished_match(
     again = replay(config, [parse_any(code) for code in exported["log"]])
     assert again.to_dict() == state.to_dict() and exported["scores"] == state.scores
     assert exported["seed"] == seed and exported["commitment"] == sealed
+    # How it ended, in the model's one vocabulary (the format's second version).
+    assert exported["format"] == "truco-bot/match/2" and exported["termination"] == "target"
+    assert exported["winner_side"] == (0 if state.scores[0] > state.scores[1] else 1)
 
     # /verificar says every deal comes from the seed; the README's few lines agree.
     ana.send(GROUP, f"/verificar {table.id}")

@@ -222,7 +222,7 @@ async def test_kill_9_mid_match_and_start_again(fake: FakeTelegram, tmp_path: Pa
             config = MatchConfig.from_dict(json.loads(game["config"]))
             assert state.is_over and game["status"] == "finished"
             record = db.execute("SELECT * FROM matches WHERE game_id = ?", (game["id"],)).fetchone()
-            assert record["outcome"] == "won"
+            assert record["termination"] == "target"
 
             t = translator("es")
             seats = json.loads(game["seats"])

@@ -191,7 +191,7 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
             assert replay(config, [parse_any(r["code"]) for r in rows]).to_dict() == state.to_dict()
             assert state.is_over and game["status"] == "finished"
             records = await conn.fetch("SELECT * FROM matches WHERE game_id = $1", game["id"])
-            assert len(records) == 1 and records[0]["outcome"] == "won"
+            assert len(records) == 1 and records[0]["termination"] == "target"
             assert any("🏆" in m.text for m in fake.live(chat))  # the end was announced
             limit, minute = fake.group_limit
             assert max_per_minute(fake.calls_in(chat), minute) <= limit

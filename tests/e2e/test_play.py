@@ -30,7 +30,7 @@ async def test_a_1v1_match_from_nueva_to_the_last_fosforo(harness: Harness) -> N
     assert taps > 5
     assert match_over(h)
     table_row = await h.db.fetchone("SELECT * FROM matches")
-    assert table_row is not None and table_row["outcome"] == "won"
+    assert table_row is not None and table_row["termination"] == "target"
     assert max(table_row["score0"], table_row["score1"]) >= 15
 
 

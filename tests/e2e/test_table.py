@@ -296,7 +296,8 @@ async def test_abandonar_concedes_and_records_the_match(harness: Harness) -> Non
     await h.settle()
     assert any("Ganó <b>Ana</b>" in text for text in h.fake.texts(GROUP))
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded" and record["winner_side"] == 0
+    assert record is not None and record["termination"] == "concession"
+    assert record["winner_side"] == 0
 
 
 async def test_a_deleted_board_comes_back(harness: Harness) -> None:
@@ -602,8 +603,8 @@ async def test_removing_the_bot_closes_the_table_as_cancelled(harness: Harness) 
     )  # fmt: skip
     await h.settle()
     assert await h.services.tables.table_in(GROUP, 0) is None
-    record = await h.db.fetchone("SELECT outcome FROM matches")
-    assert record is not None and record["outcome"] == "cancelled"
+    record = await h.db.fetchone("SELECT termination FROM matches")
+    assert record is not None and record["termination"] == "cancelled"
     assert hand_message(h, ana) is None  # no buttons left to tap
 
 

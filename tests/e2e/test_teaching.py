@@ -139,7 +139,7 @@ async def test_a_match_with_hints_asked_is_not_rated(harness: Harness) -> None:
     # (the group already shows the first match's 🏆: the table's status says when it is over)
     await play_to_the_end(h, [ana, beto], seed=2, chat=NOWHERE, stop=finished(h, table.id))
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", table.id)
-    assert record is not None and record["hinted"] == 1 and record["outcome"] == "won"
+    assert record is not None and record["hinted"] == 1 and record["termination"] == "target"
     after = [dict(r) for r in await h.db.fetchall("SELECT * FROM ratings ORDER BY user_id")]
     assert after == rated  # nobody's rating moved
     stats = await h.db.fetchall("SELECT * FROM player_match_stats WHERE game_id = ?", table.id)

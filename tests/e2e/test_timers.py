@@ -60,7 +60,7 @@ async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Ha
     conceded = next(t for t in h.fake.texts(GROUP) if "tres veces seguidas" in t)
     loser = 0 if "Ana" in conceded else 1
     record = await h.db.fetchone("SELECT * FROM matches")
-    assert record is not None and record["outcome"] == "conceded"
+    assert record is not None and record["termination"] == "timeouts"
     assert record["winner_side"] == 1 - loser
     by_loser = [t for t in timeouts(h) if ("Ana" if loser == 0 else "Juan") in t]
     assert len(by_loser) == 2 and len(timeouts(h)) >= 4  # the third strike concedes instead

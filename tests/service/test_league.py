@@ -16,7 +16,6 @@ from bot.league.stats import match_stats
 from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.db import Database
-from bot.storage.league import League
 from bot.storage.repo import Store
 from bot.views.standings import WIDTH, standings_lines
 
@@ -82,7 +81,7 @@ async def test_standings_worked_out_by_hand(league_service: Core) -> None:
     await match(service, [1, 2, 3, 4], loser_side=1)  # Ana+Caro beat Beto+Dani
     await match(service, [2, 4], loser_side=None, concede=4)  # Dani concedes to Beto
     await match(service, [1, 3], loser_side=None)  # cancelled: never counts
-    league = League(service.store.db)
+    league = service.history
     rows = {r.name: r for r in await league.standings(CHAT)}
     got = {
         n: (r.played, r.won, r.lost, r.points_for, r.points_against, r.streak)
@@ -109,7 +108,7 @@ async def test_standings_worked_out_by_hand(league_service: Core) -> None:
         for side, ratings in zip(sides, new, strict=True):
             for user, rating in zip(side, ratings, strict=True):
                 r[user] = rating
-    stored = await stored_ratings(league.db, CHAT)
+    stored = await stored_ratings(service.store.db, CHAT)
     for user, rating in r.items():
         assert stored[user][:2] == pytest.approx((rating.mu, rating.sigma))
     assert r[1].mu > Rating().mu > r[4].mu  # winners go up, losers go down
@@ -126,7 +125,7 @@ async def test_trios_of_3v3_are_counted_as_the_pairs_of_2v2(league_service: Core
     await match(service, [1, 2, 3, 4, 5, 6], loser_side=0)
     await match(service, [1, 2, 3, 4, 5, 6], loser_side=1)
     await match(service, [1, 2, 3, 4], loser_side=1)  # a 2v2: not a trio
-    league = League(service.store.db)
+    league = service.history
     trios = await league.pairs(CHAT, players=6)
     assert [(set(p.names), p.played, p.won) for p in trios] == [
         ({"Ana", "Caro", "Eva"}, 3, 2), ({"Beto", "Dani", "Fede"}, 3, 1),
@@ -148,11 +147,11 @@ async def test_recomputing_from_scratch_gives_the_same_table(league_service: Cor
     service = league_service
     for seats, loser in [([1, 2], 0), ([3, 4], 1), ([1, 2, 3, 4], 0), ([2, 3], 1), ([4, 1], 0)]:
         await match(service, seats, loser)
-    league = League(service.store.db)
-    before_ratings = await stored_ratings(league.db, CHAT)
+    league = service.history
+    before_ratings = await stored_ratings(service.store.db, CHAT)
     before = await league.standings(CHAT)
     await league.rebuild_ratings(CHAT)
-    assert await stored_ratings(league.db, CHAT) == before_ratings
+    assert await stored_ratings(service.store.db, CHAT) == before_ratings
     assert await league.standings(CHAT) == before
 
 
@@ -160,11 +159,11 @@ async def test_stats_of_a_player_come_from_the_action_logs(league_service: Core)
     service = league_service
     await match(service, [1, 2], loser_side=1)
     await match(service, [2, 1, 4, 3], loser_side=0)  # Beto+Dani lose: Beto leaves
-    numbers = await League(service.store.db).numbers(2)
+    numbers = await service.history.numbers(2)
     assert (numbers.played, numbers.won) == (2, 0)
-    assert numbers.totals["mazos"] >= 8 and numbers.totals["trucos_chanted"] == 0
+    assert numbers.totals.mazos >= 8 and numbers.totals.trucos_chanted == 0
     assert numbers.partner == "Dani" and numbers.partner_matches == 1
-    assert numbers.totals["points_against"] == 32
+    assert numbers.totals.points_against == 32
 
 
 def test_match_stats_of_the_worked_hand() -> None:
@@ -178,7 +177,7 @@ def test_match_stats_of_the_worked_hand() -> None:
 
 
 def test_the_table_fits_a_phone() -> None:
-    from bot.storage.league import Standing
+    from bot.league.values import Standing
 
     rows = [
         Standing(i, name, played, won, 9999, 9999, rating, streak)
@@ -209,10 +208,11 @@ async def test_two_matches_ending_at_the_same_moment_both_count_once(
             await service.lobby.join(table.id, user)
         tables.append(table.id)
     await asyncio.gather(service.turns.concede(tables[0], 2), service.turns.concede(tables[1], 3))
-    league = League(service.store.db)
+    league = service.history
     rows = {r.name: (r.played, r.won) for r in await league.standings(CHAT)}
     assert rows == {"Ana": (2, 2), "Beto": (1, 0), "Caro": (1, 0)}
-    assert (await stored_ratings(league.db, CHAT))[1][2] == 2  # Ana rated twice, once per match
+    stored = await stored_ratings(service.store.db, CHAT)
+    assert stored[1][2] == 2  # Ana rated twice, once per match
 
 
 def test_the_rating_line_adds_up_and_a_newcomer_is_told_what_is_left() -> None:

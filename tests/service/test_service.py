@@ -15,6 +15,7 @@ import pytest
 from bot.game import ActionKind, MatchConfig, replay
 from bot.game.actions import parse_any
 from bot.model.outbox import POST, Outgoing, Record
+from bot.model.outcome import Termination
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Refusal
 from bot.service.core import Core
@@ -147,8 +148,9 @@ async def test_cancelling_a_started_match_records_it_as_cancelled(db_target: Pat
     service = await service_on(db_target)
     table_id = await started_table(service, players=4)
     await service.lobby.cancel(table_id, 2, is_admin=True)
-    record = await service.store.match_record(table_id)
-    assert record is not None and record["outcome"] == "cancelled"
+    record = await service.history.record(table_id)
+    assert record is not None and record.termination is Termination.CANCELLED
+    assert record.winner is None and not record.conceded
     with pytest.raises(Refusal):
         await service.play.act(table_id, 1, 1, ActionKind.MAZO, None)
     await service.store.db.close()

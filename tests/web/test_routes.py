@@ -19,7 +19,7 @@ from bot.game.actions import KIND_CODES
 from bot.i18n import translator
 from bot.model.refusals import Refused
 from bot.service.changes import Refusal
-from bot.views.common import refusal_text
+from bot.views.common import plain, refusal_text
 from bot.web.auth import LocalAuth
 from bot.web.hub import Hub
 from bot.web.server import WebTable
@@ -161,3 +161,40 @@ async def test_each_route_checks_what_its_telegram_twin_checks(h: Harness) -> No
     }
     lobby = await h.services.tables.table_in(GROUP, 0)
     assert lobby is not None and lobby.rematch_of == table.id and lobby.seats == [1, None]
+
+
+async def test_the_review_route_checks_what_revision_checks(h: Harness) -> None:
+    """GET /api/table/<n>/review computes and keeps a review: it is walked like the routes
+    that change something, against its twin (/revision <n> in private): a player of the match
+    gets their own review, even out of the group; a member of the group who did not play it and
+    a stranger are refused with the same words, and nothing is computed for them."""
+    ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
+    carla, zoe = h.user(3, "Carla"), h.user(9, "Zoe")
+    await open_table(h, [ana, juan], "1v1 15 sinflor")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None
+    await play_to_the_end(h, [ana, juan], seed=3)
+    await h.settle()
+    carla.send(GROUP, "hola")  # a member of the group, not at the table
+    juan.leave_group(GROUP)  # he played it, and left the group since
+    t = translator("es")
+    not_yours = refusal_text(t, Refusal(Refused.REVIEW_NOT_YOURS))
+    reviews = h.services.core.reviews
+    found: dict[str, tuple[tuple[int, str], str]] = {}
+    for who in [zoe, carla, ana, juan]:
+        code, answer = await call(
+            h, "GET", TABLE.format(id=table.id) + "/review", launch(h, who), None
+        )  # fmt: skip
+        web = answer.get("error") or answer["text"]
+        who.send(who.id, f"/revision {table.id}")
+        await h.settle()
+        found[who.first_name] = ((code, web), plain(h.fake.last(who.id).text))
+        if who in (zoe, carla):
+            assert reviews.computed == 0  # (nothing computed for who did not play)
+    title = f"📝 Tu revisión de la partida {table.id}"
+    assert found["Zoe"] == ((403, not_yours), not_yours)
+    assert found["Carla"] == ((403, not_yours), not_yours)
+    for name in ("Ana", "Juan"):
+        (code, web), twin = found[name]
+        assert code == 200 and web.startswith(title) and web == twin, found[name]
+    assert reviews.computed == 2  # one each, the twin's the one kept

@@ -116,13 +116,26 @@ heard.viewport_changed = (data) => {
   }
   const want = query.get("theme");
   if (want === "dark" || want === "light") document.documentElement.classList.add(want);
+  applyTheme(params, !want);
+  heard.theme_changed = (data) => applyTheme(data.theme_params, !want);
+})();
+// Telegram's colours, and its light or dark (told by its background): the colours it does not
+// give (the felt, the sides, a review's good and bad) are the page's own of that scheme.
+function applyTheme(params, scheme) {
   if (!params) return;
   const root = document.documentElement.style;
   const map = { bg_color: "--bg", text_color: "--fg", hint_color: "--muted",
     button_color: "--accent", button_text_color: "--accent-fg",
     secondary_bg_color: "--panel" };
   for (const [key, css] of Object.entries(map)) if (params[key]) root.setProperty(css, params[key]);
-})();
+  const rgb = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(params.bg_color || "");
+  if (scheme && rgb) {
+    const [r, g, b] = rgb.slice(1).map((x) => parseInt(x, 16) / 255);
+    const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5;
+    document.documentElement.classList.toggle("dark", dark);
+    document.documentElement.classList.toggle("light", !dark);
+  }
+}
 if (initData) {
   if (tg && tg.ready) { tg.ready(); tg.expand && tg.expand(); }
   else { post("web_app_ready"); post("web_app_expand"); post("web_app_request_viewport"); }
@@ -545,13 +558,14 @@ function tick() {
 }
 setInterval(tick, 250);
 
-function render(view, first, controls) {
+function render(view, first, controls, sheet) {
   if (view.language && view.language !== lang) {  // the table's language wins
     lang = view.language;
     loadWords(lang).then(() => { if (current && current.view) render(current.view); });
   }
   document.documentElement.lang = lang;
   $app.classList.add("table");
+  if (!controls) $app.classList.remove("reviewing");
   const spot = places(view);
   const sides = sideNames(view);
   const teams = view.team_size > 1;  // (the sides in their colours)
@@ -687,11 +701,11 @@ function render(view, first, controls) {
       el("p", { class: "trophy" }, `🏆 ${w("over")}. ${winner ? w("won") + ": " + winner : ""}`),
       el("p", { id: "final" }, `${w("final")}: ${sides[0]} ${view.scores[0]} – ${view.scores[1]} ${sides[1]}`),
       mine(view) && !controls ? el("button", { type: "button", id: "rematch", onclick: rematch }, w("rematch")) : null,
+      mine(view) && !controls ? reviewButton(() => showReplay(view.id, { review: true })) : null,
       !controls ? el("button", { type: "button", class: "secondary", id: "watch",
         onclick: () => showReplay(view.id) }, w("watch")) : null,
       !initData && !controls ? el("button", { type: "button", class: "secondary", onclick: () => showNew() }, w("again")) : null));
   }
-  if (controls) dock.append(controls);
 
   // Everything the player can do now, below the felt and never over it: a chant that waits
   // and its answers, the hand (always at its full size), the chants; mazo apart.
@@ -703,8 +717,11 @@ function render(view, first, controls) {
       "aria-label": w("yourCards") },
       view.hand.map((c) => {
         const a = playable.get(c.card);
-        return el("button", { type: "button", class: "card", disabled: !a, "aria-label": c.name,
-          onclick: a ? () => act(a.code) : null }, cardImg(c.card, ""));
+        // (a review's moment: the card played and difícil's are marked, and say so)
+        return el("button", { type: "button", class: `card${c.mark ? " " + c.mark : ""}`, disabled: !a,
+          "aria-label": c.note ? `${c.name}: ${c.note}` : c.name,
+          onclick: a ? () => act(a.code) : null }, cardImg(c.card, ""),
+        c.note ? el("span", { class: "mark", "aria-hidden": "true" }, c.note) : null);
       })));
     const calls = (view.actions || []).filter((a) => !a.card);
     const chants = calls.filter((a) => !a.quiet);
@@ -750,6 +767,8 @@ function render(view, first, controls) {
     }
     if (view.handed) dock.append(el("p", { class: "hint", id: "handed", role: "status" }, view.handed));
   }
+  if (sheet) dock.append(sheet);
+  if (controls) dock.append(controls);
   const nodes = [head, felt, side];
   const kept = document.getElementById("dock");
   if (kept && kept.parentNode === $app && dock.childNodes.length && kept.outerHTML === dock.outerHTML) {
@@ -837,18 +856,187 @@ function heldCards(ended, seat) {
   kept.map((c) => cardImg(c.card, "", null)));
 }
 
-async function showReplay(id) {
+function replayUrl(id, review) {
+  history.replaceState(null, "", `?replay=${id}${review ? "&review=1" : ""}` +
+    `${query.get("theme") ? "&theme=" + query.get("theme") : ""}${location.hash}`);
+}
+
+// `review`: open the viewer's review at once (the end screen's 📝, a reload of one open).
+async function showReplay(id, opts) {
+  const review = !!(opts && opts.review);
   if (current && current.stop) current.stop();
   current = null;
-  history.replaceState(null, "", `?replay=${id}${query.get("theme") ? "&theme=" + query.get("theme") : ""}${location.hash}`);
+  replayUrl(id, review);
+  // (whether the viewer played it, for 📝: the table as they see it says their seat)
+  const seatOf = api("GET", `/api/table/${id}`).then((v) => (mine(v) ? v.seat : null), () => null);
   let data;
   try { data = await api("GET", `/api/table/${id}/replay`); }
   catch (e) { $app.replaceChildren(el("p", { class: "hint", role: "alert" }, e.message)); return; }
   if (data.language && data.language !== lang) await loadWords(data.language);
-  replaying = { data, index: 0, timer: null, seal: "…" };
+  const names = new Map();  // a card's code -> its name, from the frames (the review's hand)
+  for (const frame of data.frames) {
+    for (const plays of frame.rounds || []) for (const p of plays) names.set(p.card, p.name);
+    for (const ended of frame.ended || []) {
+      for (const held of ended.held || []) for (const c of (held && held.cards) || []) names.set(c.card, c.name);
+    }
+  }
+  const r = { data, names, index: 0, timer: null, seal: "…", played: await seatOf, review: null };
+  replaying = r;
+  if (review && r.played === null) replayUrl(id, false);  // (not theirs: no review to open)
+  if (review && r.played !== null) {  // (from the end screen: the end stays while it loads)
+    r.index = data.frames.length - 1;
+    loadReview(r);
+  }
   drawReplay(true);
-  verifySeal(data).then((text) => { replaying.seal = text; drawReplay(); });
+  verifySeal(data).then((text) => { r.seal = text; if (replaying === r) drawReplay(); });
 }
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && replaying && replaying.review && document.getElementById("review")) {
+    closeReview(replaying);
+  }
+});
+
+// -- 📝 the viewer's review on the replay: the decisions that cost them the most (and the ones
+// worth praising), each a moment of the replay drawn from their seat with their cards then ------
+// (the server computes a review once, the first time in a few seconds, and keeps it; its route
+// answers when it is ready: a dropped or slow answer is asked again, a while apart, until a
+// deadline; a refusal is said and not asked again)
+const REVIEW_DEADLINE_MS = 90000;
+const REVIEW_TRY_MS = 30000;
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+async function loadReview(r) {
+  const state = { status: "loading", data: null, error: null };
+  r.review = state;
+  replayUrl(r.data.id, true);
+  const live = () => replaying === r && r.review === state;
+  const deadline = Date.now() + REVIEW_DEADLINE_MS;
+  let wait = 1000;
+  while (live()) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.max(1000, Math.min(REVIEW_TRY_MS, deadline - Date.now())));
+    try {
+      const response = await fetch(`/api/table/${r.data.id}/review`,
+        { headers: headers(), credentials: "same-origin", signal: controller.signal });
+      heardTime(response);
+      let body = {};
+      try { body = await response.json(); } catch (e) { body = {}; }
+      if (response.ok) { state.status = "ready"; state.data = body; break; }
+      if (response.status < 500 && response.status !== 429) {  // refused: said, not asked again
+        state.status = "failed"; state.error = body.error || response.statusText; break;
+      }
+    } catch (e) { /* dropped, or slower than a try: asked again */ }
+    finally { clearTimeout(timer); }
+    if (Date.now() + wait >= deadline) { state.status = "failed"; state.error = w("reviewFailed"); break; }
+    await pause(wait);
+    wait = Math.min(wait * 2, 8000);
+  }
+  if (!live()) return;
+  if (state.status === "ready" && state.data.moments.length) {
+    if (r.timer) { clearInterval(r.timer); r.timer = null; }
+    const at = momentFrame(r, state.data.moments[0]);
+    if (at >= 0) { r.index = at; drawReplay(false, "moment-1"); return; }
+  }
+  drawReplay(false, state.status === "failed" ? "review-retry" : null);
+}
+
+function closeReview(r) {
+  r.review = null;
+  replayUrl(r.data.id, false);
+  drawReplay(false, "review-open");
+}
+
+// A moment is the frame the person decided at: the table after the log's action number `step`.
+function momentFrame(r, moment) { return r.data.frames.findIndex((f) => f.step === moment.step); }
+
+const unsigned = (shown) => shown.replace(/^[+−]/, "");  // ("−1,8": the server's, as its words say it)
+
+function reviewButton(onclick) {
+  return el("button", { type: "button", class: "secondary review-open", id: "review-open",
+    title: w("reviewOpen"), onclick }, w("review"));
+}
+
+// The sheet under the felt (never over it): the list of moments (1, 2, 3, ✅), and the one the
+// replay is at: what the person did and what difícil would have done, and what each was worth.
+function reviewSheet(r) {
+  const state = r.review;
+  const close = el("button", { type: "button", class: "secondary close", id: "review-close",
+    "aria-label": w("reviewClose"), title: w("reviewClose"), onclick: () => closeReview(r) }, "✕");
+  const sheet = (busy, ...body) => el("section", { class: "review-sheet", id: "review",
+    "aria-label": w("review"), "aria-busy": busy ? "true" : "false" }, body);
+  if (state.status === "loading") {
+    return sheet(true, el("div", { class: "review-bar" },
+      el("p", { class: "loading", id: "review-loading", role: "status" },
+        el("span", { class: "spinner", "aria-hidden": "true" }), w("reviewLoading")), close));
+  }
+  if (state.status === "failed") {
+    return sheet(false, el("div", { class: "review-bar" },
+      el("p", { class: "failed", id: "review-failed", role: "alert" }, state.error), close),
+    el("button", { type: "button", class: "secondary", id: "review-retry", onclick: () => {
+      loadReview(r); drawReplay(); } }, w("reviewRetry")));
+  }
+  const data = state.data;
+  let slips = 0;
+  let open = null;
+  const chips = data.moments.map((m, i) => {
+    const at = momentFrame(r, m);
+    const here = at === r.index;
+    if (here) open = m;
+    const label = m.praised ? `${w("reviewPraise")}: ${w("reviewGain")} ${m.shown} ${w("points")}`
+      : `${w("reviewSlip")} ${++slips}: ${w("reviewCost")} ${unsigned(m.shown)} ${w("points")}`;
+    return el("button", { type: "button", class: `moment ${m.praised ? "praise" : "slip"}`,
+      id: `moment-${i + 1}`, "aria-pressed": here ? "true" : "false", "aria-label": label,
+      "data-step": m.step, "data-frame": at, disabled: at < 0,
+      onclick: () => { if (r.timer) { clearInterval(r.timer); r.timer = null; }
+        r.index = at; drawReplay(false, `moment-${i + 1}`); } },
+    el("b", {}, m.praised ? "✅" : String(slips)),
+    el("span", { class: "cost" }, m.shown));
+  });
+  const bar = el("div", { class: "review-bar" },
+    el("div", { class: "moments", id: "moments", role: "group", "aria-label": w("reviewMoments") }, chips),
+    close);
+  if (!open) {  // (between moments: what the review is, and the tap that goes to one)
+    return sheet(false, bar, el("p", { class: "hint intro", id: "review-intro" },
+      data.none ? `${data.none} ` : "", data.intro));
+  }
+  const row = (cls, who, act, value, shown, worth) => el("div", { class: `row ${cls}` },
+    el("dt", {}, el("span", { class: "who" }, who), " ", act),
+    el("dd", {}, el("b", { class: "pts", "data-points": value }, shown), " ",
+      el("span", { class: "worth" }, worth)));
+  return sheet(false, bar, el("div", { class: `moment-body ${open.praised ? "praise" : "slip"}`,
+    id: "moment", "data-step": open.step },
+  el("p", { class: "title", id: "moment-title" }, open.title),
+  el("p", { class: "hint position", id: "moment-position" }, open.position),
+  el("dl", { class: "compare" },
+    row("made", `${w("reviewYou")}:`, open.made_act, open.made_points, open.made_shown, open.made_worth),
+    row("best", `${open.praised ? w("reviewInstead") : w("reviewDificil")}:`, open.best_act,
+      open.best_points, open.best_shown, open.best_worth))));
+}
+
+// A moment's frame as the person saw it: from their seat, their cards then in hand (the one
+// they played, and difícil's, marked).
+function asSeen(r, frame) {
+  const state = r.review;
+  if (!state || state.status !== "ready") return frame;
+  const seen = { ...frame, seat: state.data.seat };
+  const open = state.data.moments.find((m) => momentFrame(r, m) === r.index);
+  if (!open) return seen;
+  // (the hand they decided in, as it was: not the end of the one before, still on the felt at
+  // a deal or a pica-pica duel's start)
+  seen.ended = [];
+  seen.hand_over = false;
+  const made = playedCard(open.made), best = playedCard(open.best);
+  seen.hand = open.held.map((c) => {
+    const marks = [];
+    if (c === made) marks.push(["made", w("reviewMade")]);
+    if (c === best) marks.push(["best", open.praised ? w("reviewOther") : w("reviewBest")]);
+    return { card: c, name: r.names.get(c) || c, mark: marks.map((m) => "mark-" + m[0]).join(" ") || null,
+      note: marks.map((m) => m[1]).join(" · ") || null };
+  });
+  return seen;
+}
+const playedCard = (code) => { const parts = code.split(":"); return parts.length === 3 ? parts[2] : null; };
 
 function goTo(index) {
   const r = replaying;
@@ -873,9 +1061,11 @@ function handStart(step) {  // the first frame of the hand `step` frames away (�
   return i;
 }
 
-function drawReplay(first) {
+// `focus`: the control to give the keyboard's focus to once drawn (else the one that had it).
+function drawReplay(first, focus) {
   const r = replaying;
   const frames = r.data.frames;
+  const had = document.activeElement && document.activeElement.id;
   const slider = el("input", { type: "range", id: "replay-at", min: 0, max: frames.length - 1,
     value: r.index, "aria-label": w("replay") });
   slider.addEventListener("input", () => goTo(+slider.value));
@@ -893,10 +1083,16 @@ function drawReplay(first) {
       button("replay-next-hand", "⏭", w("nextHand"), () => goTo(handStart(1))),
       el("span", { id: "replay-count" }, `${r.index + 1} ${w("of")} ${frames.length}`)),
     slider,
-    el("p", { class: "hint", id: "seal-check" }, r.seal));
-  render(frames[r.index], first, controls);
+    el("div", { class: "replay-foot" },
+      r.played !== null && !r.review ? reviewButton(() => { loadReview(r); drawReplay(false, "review-close"); }) : null,
+      el("p", { class: "hint", id: "seal-check" }, r.seal)));
+  const sheet = r.review ? reviewSheet(r) : null;
+  $app.classList.toggle("reviewing", !!r.review);
+  render(asSeen(r, frames[r.index]), first, controls, sheet);
   const head = document.getElementById("head");
   if (head) head.prepend(el("b", {}, `${w("replay")} #${r.data.id} · `));
+  const target = document.getElementById(focus || had || "");
+  if (target && target !== document.activeElement && (focus || had)) target.focus({ preventScroll: true });
 }
 
 const DECK = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12].flatMap((n) => ["o", "c", "e", "b"].map((s) => `${n}${s}`));
@@ -1130,7 +1326,7 @@ function roundsList(data) {  // a liguilla: its rounds, each tie a link when the
   const table = query.get("table") || (fromLink && fromLink[1]);
   if (initData) {
     if (tourney) showTourney(+tourney);
-    else if (toWatch) showReplay(+toWatch);
+    else if (toWatch) showReplay(+toWatch, { review: query.get("review") === "1" });
     else if (table) openTable(+table);
     else $app.replaceChildren(el("p", { class: "hint", role: "alert" }, w("fromGroup")));
     return;
@@ -1138,6 +1334,6 @@ function roundsList(data) {  // a liguilla: its rounds, each tie a link when the
   const me = await asked;
   if (!me.user_id) { showLogin(); return; }  // (the session is a cookie every tab shares)
   if (tourney) showTourney(+tourney);
-  else if (toWatch) showReplay(+toWatch);
+  else if (toWatch) showReplay(+toWatch, { review: query.get("review") === "1" });
   else if (table) openTable(+table); else showNew();
 })();
