@@ -82,7 +82,11 @@ def _old_shape_inserts() -> list[tuple[str, tuple[object, ...]]]:
 
 async def old_database(target: Path | str) -> None:
     """A database at the schema before the last migration, with records in its shape."""
-    old = MIGRATIONS[:-1]
+    # (every migration before the one that dropped `matches.outcome`: later ones came after it)
+    dropped = next(
+        i for i, m in enumerate(MIGRATIONS) if "DROP COLUMN outcome" in script_of(m, "sqlite")
+    )
+    old = MIGRATIONS[:dropped]
     if isinstance(target, Path):
         raw = sqlite3.connect(target)
         for migration in old:
