@@ -5,31 +5,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery
 from telegram.constants import ChatType
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
 from bot.callbacks import (
+    LOBBY_CANCEL,
+    SIGN_BACK,
+    SIGN_MENU,
     ActData,
     CardsData,
     HintData,
+    HintOp,
     LobbyData,
+    LobbyOp,
     RematchData,
     SignData,
+    Vacated,
     VacatedData,
     pattern,
-    unpack,
 )
 from bot.game import envido_value, flor_value, has_flor, observe
 from bot.handlers.common import (
     ascii_number,
-    button_translator,
     can_write,
     cancel_table,
     check_member,
     is_admin,
-    refusal_text,
-    runtime,
     see,
     tapped,
     unknown_button,
@@ -42,36 +44,20 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, sign_menu_row
-from bot.views.common import cards_text, seating_at, short_name
+from bot.views.common import cards_text, short_name
 from bot.views.hints import hint_text
 from bot.views.table import kind_label
 
 
-async def on_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _move(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: ActData
+) -> None:
     """A card or a chant: the busiest path. It speaks the language of the table it changed
     (read from the change), so nothing more is read before the move."""
-    query = update.callback_query
-    if query is None:
-        return
-    data = unpack(query.data)
-    if not isinstance(data, ActData):
-        await unknown_button(update, context)
-        return
-    r = runtime(context)
-    try:
-        with tapped_in_chat(query.from_user.id):
-            change = await r.core.play.act(
-                data.table, query.from_user.id, data.step, data.kind, data.card
-            )
-    except Refusal as refusal:
-        t = await button_translator(context, r, query, data)
-        who = None
-        if "since" in refusal.params:  # say what changed, by name
-            table = await r.tables.get(data.table)
-            if table is not None:
-                who = seating_at(t, table, await r.core.people.at(table))
-        await query.answer(refusal_text(t, refusal, who))
-        return
+    with tapped_in_chat(query.from_user.id):
+        change = await r.core.play.act(
+            data.table, query.from_user.id, data.step, data.kind, data.card
+        )
     t = translator(change.the_table.language)
     label = kind_label(t, data.kind) if data.card is None else ""
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
@@ -87,7 +73,7 @@ async def _lobby(
         raise Refusal(Refused.LOBBY_CLOSED)
     lobby = r.core.lobby
     await see(r, user)
-    if data.op == "j":
+    if data.op is LobbyOp.JOIN:
         team = ascii_number(data.arg, 1)
         message = query.message
         on_lobby = message is not None and message.chat.id == table.chat_id
@@ -99,18 +85,18 @@ async def _lobby(
                 return
         await lobby.join(table.id, user.id, team)
         await query.answer(t("lobby.joined", name=short_name(user.full_name)))
-    elif data.op == "x":
+    elif data.op is LobbyOp.LEAVE:
         await lobby.leave(table.id, user.id)
         await query.answer()
-    elif data.op == "b":
+    elif data.op is LobbyOp.ADD_BOT:
         team = ascii_number(data.arg, 1)
         level = (await r.core.chats.defaults(table.chat_id)).bot
         await lobby.add_bot(table.id, user.id, team, level)
         await query.answer(t("lobby.bot_added"))
-    elif data.op == "r":
+    elif data.op is LobbyOp.REMOVE_BOT:
         await lobby.remove_bot(table.id, user.id)
         await query.answer(t("lobby.bot_removed"))
-    elif data.arg == "cancel":
+    elif data.arg == LOBBY_CANCEL:
         admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
         why = await cancel_table(r, table, user.id, admin, t)
         await query.answer(why or "")
@@ -147,8 +133,9 @@ async def _vacated(
     if table is None:
         raise Refusal(Refused.NO_GAME)
     level = (await r.core.chats.defaults(table.chat_id)).bot
-    await r.core.turns.fill_vacated(table.id, query.from_user.id, data.choice == "b", level)
-    await query.answer(t("vacated.bot_chosen") if data.choice == "b" else t("vacated.ended"))
+    bot = data.choice is Vacated.BOT
+    await r.core.turns.fill_vacated(table.id, query.from_user.id, bot, level)
+    await query.answer(t("vacated.bot_chosen") if bot else t("vacated.ended"))
 
 
 async def _my_cards(
@@ -186,12 +173,12 @@ async def _sign(
     if data.step != table.state.step:
         raise Refusal(Refused.STALE)
     message = query.message
-    if data.sign == "m":  # the menu of señas, in place of the hand's buttons
+    if data.sign == SIGN_MENU:  # the menu of señas, in place of the hand's buttons
         await query.answer(t("sign.menu"))
         if message is not None and message.chat.type == ChatType.PRIVATE:
             await r.outbox.send([sign_menu_row(table, user.id, data.step)])
         return
-    if data.sign == "b":
+    if data.sign == SIGN_BACK:
         await query.answer()
         await r.outbox.send([hand_row(table, user.id, urgent=True)])
         return
@@ -207,7 +194,7 @@ async def _hint(
     """💡 (what difícil would do, for the tapper alone) or 🤖 (hand the answer to a computer
     partner), from a player's own hand message."""
     user = query.from_user
-    if data.op == "d":
+    if data.op is HintOp.HAND_OFF:
         with tapped_in_chat(user.id):
             await r.core.play.hand_off(data.table, user.id, data.step)
         await query.answer(t("hint.handed"))
@@ -224,7 +211,8 @@ async def _hint(
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(tapped(HintData, _hint), pattern=pattern(HintData)))
-    app.add_handler(CallbackQueryHandler(on_move, pattern=pattern(ActData)))
+    move = tapped(ActData, _move, lean=True)
+    app.add_handler(CallbackQueryHandler(move, pattern=pattern(ActData)))
     app.add_handler(CallbackQueryHandler(tapped(LobbyData, _lobby), pattern=pattern(LobbyData)))
     app.add_handler(CallbackQueryHandler(tapped(CardsData, _my_cards), pattern=pattern(CardsData)))
     app.add_handler(CallbackQueryHandler(tapped(SignData, _sign), pattern=pattern(SignData)))

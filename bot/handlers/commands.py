@@ -13,12 +13,13 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import LanguageData, pack, pattern, unpack
+from bot.callbacks import Language, LanguageData, pack, pattern
 from bot.game import MatchConfig
 from bot.game.seats import seats
 from bot.handlers.common import (
     MODE_WORDS,
     GroupCommand,
+    Quiet,
     ascii_number,
     can_write,
     cancel_table,
@@ -32,8 +33,10 @@ from bot.handlers.common import (
     runtime,
     see,
     table_translator,
+    tapped,
     thread_of,
 )
+from bot.i18n import Translator
 from bot.i18n import translator as translator_for
 from bot.model.outbox import Record
 from bot.model.refusals import Refused
@@ -383,42 +386,28 @@ async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     keys = Keys.of(
         [
             [
-                Button("🇦🇷 Castellano", pack(LanguageData("es"))),
-                Button("🇬🇧 English", pack(LanguageData("en"))),
+                Button("🇦🇷 Castellano", pack(LanguageData(Language.ES))),
+                Button("🇬🇧 English", pack(LanguageData(Language.EN))),
             ]
         ]
     )
     await reply(context, update.effective_message, t("idioma.choose"), keys)
 
 
-async def on_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A tap on /idioma's buttons (admins only, in a group)."""
-    query = update.callback_query
-    if query is None:
-        return
-    data = unpack(query.data)
-    message = query.message
-    if not isinstance(data, LanguageData) or message is None:
-        await query.answer()
-        return
-    await _language(query, context, message.chat.id, message.message_id, data.language)
-
-
 async def _language(
-    query: CallbackQuery,
-    context: ContextTypes.DEFAULT_TYPE,
-    chat_id: int,
-    message_id: int,
-    language: str,
-) -> None:
-    t = await chat_translator(context, chat_id)
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: LanguageData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """A tap on /idioma's buttons (admins only, in a group)."""
     message = query.message
-    in_a_group = message is not None and is_group(message.chat)
-    if in_a_group and not await is_admin(context, chat_id, query.from_user.id):
+    if message is None:
+        raise Quiet
+    chat_id, message_id, language = message.chat.id, message.message_id, data.language
+    if is_group(message.chat) and not await is_admin(context, chat_id, query.from_user.id):
         await query.answer(t("refusal.only_opener_or_admin"))
         return
     new = translator_for(language)
-    await runtime(context).core.chats.set_language(
+    await r.core.chats.set_language(
         chat_id, language, [edit_row(chat_id, message_id, new("idioma.set"))]
     )
     await query.answer(new("idioma.set"))
@@ -433,4 +422,5 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("reglas", reglas))
     app.add_handler(CommandHandler(["ayuda", "help"], ayuda))
     app.add_handler(CommandHandler("idioma", idioma))
-    app.add_handler(CallbackQueryHandler(on_language, pattern=pattern(LanguageData)))
+    language = tapped(LanguageData, _language)
+    app.add_handler(CallbackQueryHandler(language, pattern=pattern(LanguageData)))

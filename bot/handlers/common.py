@@ -4,16 +4,16 @@ Feature modules import this one and nothing else of `bot.handlers`."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import tzinfo
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, Literal, NamedTuple, TypeVar, cast, overload
 
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.callbacks import CallbackData, PageData, unpack
+from bot.callbacks import CallbackData, unpack
 from bot.game.state import CHOICES
 from bot.i18n import Translator, translator
 from bot.model.refusals import Refused
@@ -22,6 +22,7 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.rows import Markup, reply_row
 from bot.views.common import refusal_text as refusal_text
+from bot.views.common import seating_at
 
 log = logging.getLogger(__name__)
 
@@ -206,33 +207,76 @@ async def cancel_table(
 
 # -- buttons: one handler per kind of button data ------------------------------------------
 D = TypeVar("D", bound=CallbackData)
-Tap = Callable[[CallbackQuery, ContextTypes.DEFAULT_TYPE, Runtime, D, Translator], Awaitable[None]]
+Context = ContextTypes.DEFAULT_TYPE
+Tap = Callable[[CallbackQuery, Context, Runtime, D, Translator], Awaitable[None]]
+LeanTap = Callable[[CallbackQuery, Context, Runtime, D], Awaitable[None]]
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+
+
+class Quiet(Exception):
+    """A tap answered with nothing said: a button that needs its message and came without one
+    (as an inline message's does)."""
 
 
 def button_chat(query: CallbackQuery) -> int:
     return query.message.chat.id if query.message else query.from_user.id
 
 
-def tapped(kind: type[D], tap: Tap[D]) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Any]:
-    """A handler for one kind of button: decode, run `tap` with the table's language (else
-    the chat's), and answer a refusal in that language."""
+def tapped_message(query: CallbackQuery) -> Message:
+    """The message of the tapped button (raises `Quiet` when the tap came without one)."""
+    if not isinstance(query.message, Message):
+        raise Quiet
+    return query.message
 
-    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+
+@overload
+def tapped(kind: type[D], tap: Tap[D]) -> Handler: ...
+
+
+@overload
+def tapped(kind: type[D], tap: LeanTap[D], *, lean: Literal[True]) -> Handler: ...
+
+
+def tapped(kind: type[D], tap: Tap[D] | LeanTap[D], *, lean: bool = False) -> Handler:
+    """The one prelude of every button: decode its data (anything not of `kind` is answered
+    as a button we did not make), run `tap` with the table's language (else the chat's), and
+    answer a refusal in that language (a stale move saying what changed, by name). A `lean`
+    tap (a move: the busiest path) reads nothing before it runs and finds its own language."""
+
+    async def handle(update: Update, context: Context) -> None:
         query = update.callback_query
         if query is None:
             return
-        r = runtime(context)
         data = unpack(query.data)
         if not isinstance(data, kind):
             await unknown_button(update, context)
             return
+        r = runtime(context)
         try:
-            await tap(query, context, r, data, await button_translator(context, r, query, data))
+            if lean:
+                await cast(LeanTap[D], tap)(query, context, r, data)
+            else:
+                t = await button_translator(context, r, query, data)
+                await cast(Tap[D], tap)(query, context, r, data, t)
+        except Quiet:
+            await query.answer()
         except Refusal as refusal:
-            t = await button_translator(context, r, query, data)
-            await query.answer(refusal_text(t, refusal))
+            await _refuse(query, context, r, data, refusal)
 
     return handle
+
+
+async def _refuse(
+    query: CallbackQuery, context: Context, r: Runtime, data: CallbackData, refusal: Refusal
+) -> None:
+    t = await button_translator(context, r, query, data)
+    who = None
+    table_id = getattr(data, "table", None)
+    if "since" in refusal.params and isinstance(table_id, int):  # say what changed, by name
+        table = await r.tables.get(table_id)
+        if table is not None:
+            who = seating_at(t, table, await r.core.people.at(table))
+    await query.answer(refusal_text(t, refusal, who))
 
 
 async def button_translator(
@@ -261,17 +305,3 @@ async def unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 MODE_WORDS = {
     f"{n // 2}{sep}{n // 2}": n for n in CHOICES["players"] for sep in ("v", "vs", "x")
 } | ({"parejas": 4} if 4 in CHOICES["players"] else {})
-
-
-async def page_tap(update: Update) -> tuple[CallbackQuery, PageData, Message] | None:
-    """A tap on a reading's button (a page, a match, a review): its query, data and message;
-    None, the tap answered, for anything else."""
-    query = update.callback_query
-    if query is None:
-        return None
-    data = unpack(query.data)
-    message = query.message
-    if not isinstance(data, PageData) or not isinstance(message, Message):
-        await query.answer()
-        return None
-    return query, data, message

@@ -5,14 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import ConfigData, pack, pattern, unpack
-from bot.handlers.common import chat_translator, in_group, is_admin, reply, runtime
+from bot.callbacks import ConfigData, pack, pattern
+from bot.handlers.common import in_group, is_admin, reply, tapped, tapped_message
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.model.options import CONFIG_OPTIONS, Option, TableOptions, next_of, parse_option
+from bot.model.refusals import Refused
 from bot.runtime import Runtime
+from bot.service.changes import Refusal
 from bot.telegram.rows import edit_row
 from bot.views.common import (
     Button,
@@ -55,26 +57,19 @@ def with_zone(options: TableOptions, r: Runtime) -> TableOptions:
     return options if options.zone else replace(options, zone=r.settings.timezone)
 
 
-async def on_config(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _config(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: ConfigData,
+    t: Translator,
+) -> None:  # fmt: skip
     """An admin taps a default: it moves to its next value, and the panel shows it."""
-    query = update.callback_query
-    if query is None:
-        return
-    data = unpack(query.data)
-    message = query.message
-    if not isinstance(data, ConfigData) or message is None:
-        await query.answer()
-        return
+    message = tapped_message(query)
     chat_id = message.chat.id
-    t = await chat_translator(context, chat_id)
     option = parse_option(data.option)
     if option is None:
-        await query.answer(t("refusal.bad_button"))
-        return
+        raise Refusal(Refused.BAD_BUTTON)
     if not await is_admin(context, chat_id, query.from_user.id):
         await query.answer(t("config.admins_only"))
         return
-    r = runtime(context)
     chats = r.core.chats
     options = await chats.defaults(chat_id)
     if option is Option.LANG:
@@ -93,4 +88,4 @@ async def on_config(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("config", config_command))
-    app.add_handler(CallbackQueryHandler(on_config, pattern=pattern(ConfigData)))
+    app.add_handler(CallbackQueryHandler(tapped(ConfigData, _config), pattern=pattern(ConfigData)))

@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from telegram import Message, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import PageData, pattern
+from bot.callbacks import PageData, PageView, pattern
 from bot.game import Deal
 from bot.game.record import hands_of
 from bot.handlers.common import (
@@ -18,9 +18,10 @@ from bot.handlers.common import (
     ascii_number,
     chat_translator,
     in_group,
-    page_tap,
     reply,
     runtime,
+    tapped,
+    tapped_message,
     zone,
 )
 from bot.i18n import Translator, translator
@@ -156,33 +157,31 @@ async def _verify(r: Runtime, table: Table, t: Translator) -> str:
     return verify_text(t, table, deals)
 
 
-async def on_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _page(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
+    t: Translator,
+) -> None:  # fmt: skip
     """A tap on a reading button: a match from the list, a page of it, its export, its deals
     verified."""
-    tap = await page_tap(update)
-    if tap is None:
-        return
-    query, data, message = tap
-    r = runtime(context)
+    message = tapped_message(query)
     chat_id = message.chat.id
-    t = await chat_translator(context, chat_id)
     table = await finished(r, chat_id, data.key)
     if table is None:
         await query.answer(t("partida.not_found"))
         return
-    if data.view in ("h", "m"):
+    if data.view in (PageView.MATCH, PageView.PAGE):
         pages = await _pages(r, table, t)
         page = min(data.page, len(pages) - 1)
         keys = _keys(context, r, table, page, len(pages), t)
-        if data.view == "h":  # from /historial: the match comes below, the list stays
+        if data.view is PageView.MATCH:  # from /historial: the match comes below, the list stays
             await reply(context, message, pages[page], keys)
         else:
             await r.outbox.send([edit_row(chat_id, message.message_id, pages[page], keys)])
         await query.answer()
-    elif data.view == "f":
+    elif data.view is PageView.VERIFY:
         await reply(context, message, await _verify(r, table, t))
         await query.answer()
-    elif data.view == "j":
+    elif data.view is PageView.EXPORT:
         names = await r.core.people.at(table)
         record = await r.core.history.record(table.id)
         body = export_json(table, names, record, await _log(r, table))
@@ -203,4 +202,5 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("historial", historial))
     app.add_handler(CommandHandler("partida", partida))
     app.add_handler(CommandHandler("verificar", verificar))
-    app.add_handler(CallbackQueryHandler(on_page, pattern=pattern(PageData, "h", "m", "j", "f")))
+    reading = pattern(PageData, PageView.MATCH, PageView.PAGE, PageView.EXPORT, PageView.VERIFY)
+    app.add_handler(CallbackQueryHandler(tapped(PageData, _page), pattern=reading))

@@ -5,19 +5,20 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import PageData, pattern
+from bot.callbacks import Scope, TablaData, pattern
 from bot.game.seats import SEAT_COUNTS, mode_of, players_of, seats
 from bot.handlers.common import (
     chat_translator,
     in_group,
     is_group,
-    page_tap,
     reply,
     runtime,
     see,
+    tapped,
+    tapped_message,
     zone,
 )
 from bot.i18n import Translator
@@ -62,19 +63,16 @@ async def tabla(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, t("tabla.usage"))
         return
     players, month = parsed
-    key = (players or 0) + (100 if month else 0)
-    text, keys = await tabla_page(r, t, chat.id, user.id, key, 0)
+    text, keys = await tabla_page(r, t, chat.id, user.id, Scope(players, month), 0)
     await reply(context, message, text, keys)
 
 
 async def tabla_page(
-    r: Runtime, t: Translator, chat_id: int, asker: int, key: int, page: int
+    r: Runtime, t: Translator, chat_id: int, asker: int, scope_of: Scope, page: int
 ) -> tuple[str, Keys | None]:
-    """One page of /tabla (key: 0 all, 2 1v1, 4 2v2, plus 100 for this month)."""
-    players = key % 100 or None
-    if players not in SEAT_COUNTS:
-        players = None
-    since = month_start(r.core.clock(), zone(r)) if key >= 100 else None
+    """One page of /tabla: one mode's standings (or every match's), this month's or all."""
+    players = scope_of.players
+    since = month_start(r.core.clock(), zone(r)) if scope_of.month else None
     rows = await r.core.history.standings(chat_id, players, since)
     scope = " · ".join(
         [t("tabla.scope_month") if since else t("tabla.scope_all")]
@@ -84,19 +82,17 @@ async def tabla_page(
     pairs = await r.core.history.pairs(chat_id, players, since) if teams and players else []
     pages = standings_pages(t, rows, scope, pairs, asker)
     page = max(0, min(page, len(pages) - 1))
-    buttons = pager("t", key, page, len(pages))
+    buttons = pager(lambda n: TablaData(scope_of, n), page, len(pages))
     return pages[page], Keys.of([buttons]) if len(pages) > 1 else None
 
 
-async def on_tabla_page(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    tap = await page_tap(update)
-    if tap is None:
-        return
-    query, data, message = tap
-    r = runtime(context)
+async def _tabla_page(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: TablaData,
+    t: Translator,
+) -> None:  # fmt: skip
+    message = tapped_message(query)
     chat_id = message.chat.id
-    t = await chat_translator(context, chat_id)
-    text, keys = await tabla_page(r, t, chat_id, query.from_user.id, data.key, data.page)
+    text, keys = await tabla_page(r, t, chat_id, query.from_user.id, data.scope, data.page)
     await r.outbox.send([edit_row(chat_id, message.message_id, text, keys)])
     await query.answer()
 
@@ -125,4 +121,5 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("tabla", tabla))
     app.add_handler(CommandHandler(["yo", "stats"], yo))
-    app.add_handler(CallbackQueryHandler(on_tabla_page, pattern=pattern(PageData, "t")))
+    page = tapped(TablaData, _tabla_page)
+    app.add_handler(CallbackQueryHandler(page, pattern=pattern(TablaData)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import Message, Update, User
+from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import (
     Application,
@@ -16,15 +16,16 @@ from telegram.ext import (
     filters,
 )
 
-from bot.callbacks import PageData, pattern
+from bot.callbacks import PageData, PageView, pattern
 from bot.handlers.common import (
     ascii_number,
     chat_translator,
-    page_tap,
     refusal_text,
     reply,
     runtime,
     see,
+    tapped,
+    tapped_message,
 )
 from bot.i18n import Translator
 from bot.runtime import Runtime
@@ -97,14 +98,12 @@ async def start_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     raise ApplicationHandlerStop
 
 
-async def on_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _review(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
+    t: Translator,
+) -> None:  # fmt: skip
     """📝 under the end of a match, in the player's private chat: their review, below it."""
-    tap = await page_tap(update)
-    if tap is None:
-        return
-    query, data, message = tap
-    r = runtime(context)
-    t = await chat_translator(context, message.chat.id)
+    message = tapped_message(query)
     if message.chat.type != ChatType.PRIVATE:  # (never in a group: their cards are theirs)
         await query.answer(plain(t("revision.private", number=data.key)), show_alert=True)
         return
@@ -116,4 +115,5 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler(["revision", "review"], revision))
     private_link = filters.ChatType.PRIVATE & filters.Regex(rf"^/start {START}\d+$")
     app.add_handler(CommandHandler("start", start_review, filters=private_link), group=-1)
-    app.add_handler(CallbackQueryHandler(on_review, pattern=pattern(PageData, "v")))
+    review = tapped(PageData, _review)
+    app.add_handler(CallbackQueryHandler(review, pattern=pattern(PageData, PageView.REVIEW)))

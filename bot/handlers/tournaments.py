@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import TourneyData, pattern
+from bot.callbacks import TOURNEY_KEEP, TourneyData, TourneyOp, pattern
 from bot.handlers.common import (
     MODE_WORDS,
     can_write,
@@ -154,11 +154,11 @@ async def _tap(
     async def admin() -> bool:  # (asked of Telegram only where it matters)
         return user.id != tour.opener_id and await is_admin(context, tour.chat_id, user.id)
 
-    if data.op == "s":
+    if data.op is TourneyOp.SIGN:
         await check_member(context, tour.chat_id, user.id, tapped_in_group=in_group_now)
         await tours.sign(tour.id, user.id)
         await query.answer(t("tourney.signed_you"))
-    elif data.op == "p":
+    elif data.op is TourneyOp.PARTNER:
         await check_member(context, tour.chat_id, user.id, tapped_in_group=in_group_now)
         if not await can_write(context, r, user, t):
             await query.answer(t("tourney.partner_needs_start"), show_alert=True)
@@ -167,23 +167,21 @@ async def _tap(
         link = f"https://t.me/{r.deliverer.bot_username}?start=tp{token}"
         await r.outbox.send([text_row(user.id, t("tourney.partner_link", link=link))])
         await query.answer(t("tourney.partner_sent"))
-    elif data.op == "u":
+    elif data.op is TourneyOp.UNSIGN:
         await tours.unsign(tour.id, user.id)
         await query.answer(t("tourney.unsigned_you"))
-    elif data.op == "o":
+    elif data.op is TourneyOp.OPTION:
         await tours.option(tour.id, user.id, data.arg, await admin())
         await query.answer()
-    elif data.op == "g":
+    elif data.op is TourneyOp.START:
         await tours.begin(tour.id, user.id, await admin())
         await query.answer(t("tourney.started_answer"))
-    elif data.op == "x":
-        await tours.cancel(tour.id, user.id, await admin(), finish_matches=data.arg == "k")
+    elif data.op is TourneyOp.CANCEL:
+        await tours.cancel(tour.id, user.id, await admin(), finish_matches=data.arg == TOURNEY_KEEP)
         await query.answer(t("tourney.cancelled_answer"))
-    elif data.op == "z":
+    else:  # TourneyOp.PAUSE
         _, paused = await tours.pause(tour.id, user.id)
         await query.answer(t("tourney.paused_you" if paused else "tourney.back_you"))
-    else:
-        raise Refusal(Refused.BAD_BUTTON)
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

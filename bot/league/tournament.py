@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.game import MatchConfig
 from bot.game.seats import SEAT_COUNTS, seats
@@ -207,14 +207,24 @@ def _next(choices: Sequence[Any], value: Any) -> Any:
     return choices[(index + 1) % len(choices)]
 
 
+class Tag(NamedTuple):
+    """Which tie a tournament's table plays, and which match of its series: kept with the
+    table as the text `tag_of` writes ("<tournament>:<round>:<slot>:<game>")."""
+
+    tournament: int
+    round: int
+    slot: int
+    game: int
+
+
 def tag_of(tournament_id: int, round_: int, slot: int, game: int) -> str:
     """The tag of a tournament's table: which tie and which match of its series it plays."""
     return f"{tournament_id}:{round_}:{slot}:{game}"
 
 
-def parse_tag(tag: str) -> tuple[int, int, int, int]:
+def parse_tag(tag: str) -> Tag:
     tournament, round_, slot, game = (int(x) for x in tag.split(":"))
-    return tournament, round_, slot, game
+    return Tag(tournament, round_, slot, game)
 
 
 # -- the start ---------------------------------------------------------------------------------

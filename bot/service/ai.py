@@ -41,7 +41,7 @@ from bot.game.past import PastHand
 from bot.model.outbox import Outgoing, Planned
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus, is_bot
-from bot.service.changes import Change, ChangeKind, Refusal
+from bot.service.changes import Change, ChangeKind, Refusal, TableChange
 from bot.service.play import Play, bot_to_move
 from bot.service.unit import Tables
 from bot.storage.rivals import RivalStore
@@ -436,7 +436,7 @@ class AiPlayers:
                     raise Refusal(Refused.HINT_BUSY)  # (before the match is marked)
                 if user_id not in table.hinted:
                     table.hinted.append(user_id)
-                    change = Change(ChangeKind.HINTED, table, actor=user_id)
+                    change = TableChange(ChangeKind.HINTED, table, actor=user_id)
                     await self.tables.commit(table, change)
                 if kept is not None:
                     self._kept.move_to_end(key)

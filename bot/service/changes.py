@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Literal, Protocol
 
 from bot.game import Action
 from bot.game.events import Event
@@ -25,7 +25,10 @@ from bot.model.outcome import Outcome
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import Table, TableStatus
 
-__all__ = ["Change", "ChangeKind", "Changes", "Conflict", "Refusal", "Refused", "Subscriber"]
+__all__ = [
+    "Change", "ChangeKind", "Changes", "ChatChange", "Conflict", "Refusal", "Refused",
+    "SignChange", "Subscriber", "TableChange", "TourneyChange", "TourneyNote",
+]  # fmt: skip
 
 
 class Conflict(Refusal):
@@ -52,13 +55,39 @@ class ChangeKind(StrEnum):
     TOURNEY = "tourney"  # a tournament changed (`note` says how; `tournament` as committed)
 
 
-@dataclass(frozen=True)
-class Change:
-    """One committed change. `table` is None only for a chat's settings (CHAT) and a
-    tournament's changes (TOURNEY)."""
+class TourneyNote(StrEnum):
+    """What happened to a tournament (a TOURNEY change's `note`)."""
 
-    kind: ChangeKind
-    table: Table | None = None
+    OPENED = "opened"  # its sign-ups opened
+    SIGNED = "signed"  # someone signed up, or took their name off, or a partner joined
+    PAUSED = "paused"  # an arena's player paused or came back
+    OPTION = "option"  # an option changed
+    STARTED = "started"
+    PAIRED = "paired"  # new ties paired (a format on time)
+    RESULT = "result"  # ties' results counted (`results`)
+    CHAMPION = "champion"  # the last result decided it
+    CANCELLED = "cancelled"
+    CALLED_OFF = "called_off"  # one set for later closed its sign-ups with too few
+    REPLACED = "replaced"  # a player's place taken
+    REMINDER = "reminder"  # one set for later starts in ten minutes
+    BROKEN = "broken"  # its step raised: it waits for its opener or an admin
+
+
+# The kinds of a table's own changes (all but a seña's, a chat's and a tournament's).
+TableKind = Literal[
+    ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.STARTED, ChangeKind.ACTION,
+    ChangeKind.CANCELLED, ChangeKind.EXPIRED, ChangeKind.CONCEDED, ChangeKind.CHAT_GONE,
+    ChangeKind.MOVED, ChangeKind.VACATED, ChangeKind.BOT_IN, ChangeKind.REMIND,
+    ChangeKind.HINTED, ChangeKind.HANDED,
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """A committed change of a table (any kind of `TableKind`)."""
+
+    kind: TableKind
+    table: Table
     chat_id: int = 0
     events: tuple[Event, ...] = ()
     actor: int | None = None  # the user whose tap caused it (None: the timer, or nobody)
@@ -67,19 +96,12 @@ class Change:
     timed_out: bool = False  # the action was the timer's, not the player's
     waiting_before: frozenset[int] = frozenset()  # users the game waited on before
     was: TableStatus | None = None  # the status before a cancel
-    sign: str | None = None  # SIGN: the seña shown by `seat` to its partner
-    caught_by: tuple[int, ...] = ()  # SIGN: the rival seats that caught it
     # How the match ended, for the league: the table's outcome when it ended; a side that left
     # a match a computer player goes on playing (VACATED, then BOT_IN) is recorded so at once.
     outcome: Outcome | None = None
-    # TOURNEY: the tournament as committed, what happened to it, and the ties whose results
-    # it counted (round, slot, the match's number in its series)
-    tournament: Tournament | None = None
-    note: str = ""
-    results: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.table is not None and not self.chat_id:
+        if not self.chat_id:
             object.__setattr__(self, "chat_id", self.table.chat_id)
 
     @property
@@ -94,8 +116,63 @@ class Change:
 
     @property
     def the_table(self) -> Table:
-        assert self.table is not None, f"a {self.kind} change has no table"
         return self.table
+
+
+@dataclass(frozen=True)
+class SignChange:
+    """SIGN: a player (or a bot, `actor` None) at `seat` showed their partner the seña `sign`;
+    `caught_by`, the rival seats that caught it."""
+
+    table: Table
+    seat: int
+    sign: str
+    actor: int | None = None
+    caught_by: tuple[int, ...] = ()
+    kind: Literal[ChangeKind.SIGN] = ChangeKind.SIGN
+
+    @property
+    def chat_id(self) -> int:
+        return self.table.chat_id
+
+    @property
+    def tapper(self) -> int | None:
+        return self.actor
+
+    @property
+    def the_table(self) -> Table:
+        return self.table
+
+
+@dataclass(frozen=True)
+class ChatChange:
+    """CHAT: a chat's language or defaults (no table)."""
+
+    chat_id: int
+    kind: Literal[ChangeKind.CHAT] = ChangeKind.CHAT
+    table: None = None
+
+
+@dataclass(frozen=True)
+class TourneyChange:
+    """TOURNEY: the tournament as committed, what happened to it (`note`), who caused it, and
+    the ties whose results it counted (round, slot, the match's number in its series)."""
+
+    tournament: Tournament
+    note: TourneyNote
+    actor: int | None = None
+    results: tuple[tuple[int, int, int], ...] = ()
+    kind: Literal[ChangeKind.TOURNEY] = ChangeKind.TOURNEY
+    table: None = None
+
+    @property
+    def chat_id(self) -> int:
+        return self.tournament.chat_id
+
+
+# One committed change: a subscriber dispatches on `change.kind` (which narrows the type: a
+# field its kind does not carry cannot be read). `table` is None only for CHAT and TOURNEY.
+Change = TableChange | SignChange | ChatChange | TourneyChange
 
 
 class Subscriber(Protocol):

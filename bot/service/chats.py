@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.model.options import TableOptions
 from bot.model.outbox import Outgoing
 from bot.model.table import Table
-from bot.service.changes import Change, ChangeKind, Refusal
+from bot.service.changes import ChangeKind, ChatChange, Refusal, TableChange
 from bot.service.lobby import Lobby
 from bot.service.unit import Tables, split
 from bot.storage.db import Conn
@@ -49,7 +49,7 @@ class Chats:
         async def write(conn: Conn) -> None:
             await self.store.set_chat_language(conn, chat_id, language)
 
-        await self.tables.announce(Change(ChangeKind.CHAT, chat_id=chat_id), write, rows)
+        await self.tables.announce(ChatChange(chat_id), write, rows)
 
     async def set_defaults(
         self, chat_id: int, options: TableOptions, rows: Sequence[Outgoing] = ()
@@ -61,7 +61,7 @@ class Chats:
         async def write(conn: Conn) -> None:
             await self.store.set_chat_defaults(conn, chat_id, chosen)
 
-        await self.tables.announce(Change(ChangeKind.CHAT, chat_id=chat_id), write, rows)
+        await self.tables.announce(ChatChange(chat_id), write, rows)
 
     # -- chats that change -----------------------------------------------------------------------
     async def move(self, old: int, new: int) -> list[Table]:
@@ -75,7 +75,7 @@ class Chats:
                         moved.append(loaded)
             for table in moved:
                 table.chat_id = new
-            changes = [Change(ChangeKind.MOVED, t) for t in moved]
+            changes = [TableChange(ChangeKind.MOVED, t) for t in moved]
             planned = [split(await self.tables.changes.plan(c)) for c in changes]
             rows = [r for some, _ in planned for r in some]
             records = [r for _, some in planned for r in some]

@@ -13,7 +13,7 @@ from bot.model.options import LOBBY_OPTIONS, Option, bot_level
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
-from bot.service.changes import Change, ChangeKind, Refusal
+from bot.service.changes import ChangeKind, Refusal, TableChange, TableKind
 from bot.service.play import Play
 from bot.service.unit import Tables
 from bot.storage.db import is_conflict
@@ -69,7 +69,7 @@ class Lobby:
                 table.seats[0] = opener_id
             try:
                 await self.tables.insert(
-                    table, lambda t: Change(ChangeKind.OPENED, t, chat_id, actor=opener_id)
+                    table, lambda t: TableChange(ChangeKind.OPENED, t, chat_id, actor=opener_id)
                 )
             except Exception as error:
                 if not is_conflict(error):
@@ -79,7 +79,7 @@ class Lobby:
                 raise Refusal(Refused.TABLE_ALREADY_OPEN, table=there) from None
             return table
 
-    async def rematch(self, old_id: int, user_id: int) -> Change:
+    async def rematch(self, old_id: int, user_id: int) -> TableChange:
         """🔁 Revancha after a finished match: the table kept. A new table in the same place
         with the same options, the tapper in their old seat and the computer players in theirs,
         the same ones (names and characters are drawn from the chain's first table, its
@@ -138,7 +138,7 @@ class Lobby:
             raise Refusal(Refused.LOBBY_CLOSED)
         return table
 
-    async def join(self, table_id: int, user_id: int, team: int | None = None) -> Change:
+    async def join(self, table_id: int, user_id: int, team: int | None = None) -> TableChange:
         async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
             seat = table.seat_of(user_id)
@@ -153,20 +153,22 @@ class Lobby:
             table.seats[free[0]] = user_id
             return await self._seated(table, user_id)
 
-    async def _seated(self, table: Table, user_id: int) -> Change:
+    async def _seated(self, table: Table, user_id: int) -> TableChange:
         """Commit a lobby change; the match starts when the last seat is taken."""
         if all(s is not None for s in table.seats):
             events, entries = self.play.start(table)
-            change = Change(ChangeKind.STARTED, table, table.chat_id, tuple(events), actor=user_id)
+            change = TableChange(
+                ChangeKind.STARTED, table, table.chat_id, tuple(events), actor=user_id
+            )
             await self.tables.commit(table, change, entries, 0)
         else:
-            change = Change(ChangeKind.LOBBY, table, table.chat_id, actor=user_id)
+            change = TableChange(ChangeKind.LOBBY, table, table.chat_id, actor=user_id)
             await self.tables.commit(table, change)
         return change
 
     async def add_bot(
         self, table_id: int, user_id: int, team: int | None, level: str = "normal"
-    ) -> Change:
+    ) -> TableChange:
         """The opener seats a computer player (in `team`, for 2v2). Bots at one table share a
         level. A table is never filled by bots alone."""
         async with self.tables.locked(table_id):
@@ -196,7 +198,7 @@ class Lobby:
             if not table.bot_seats:
                 raise Refusal(Refused.NO_BOT)
             table.seats[table.bot_seats[-1]] = None
-            await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
+            await self.tables.commit(table, TableChange(ChangeKind.LOBBY, table, actor=user_id))
             return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
@@ -206,7 +208,7 @@ class Lobby:
             if seat is None:
                 raise Refusal(Refused.NOT_JOINED)
             table.seats[seat] = None
-            await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
+            await self.tables.commit(table, TableChange(ChangeKind.LOBBY, table, actor=user_id))
             return table
 
     async def set_option(self, table_id: int, user_id: int, option: str) -> Table:
@@ -232,7 +234,7 @@ class Lobby:
             table.config = replace(after.config)
             table.turn_seconds = after.timer
             table.hints = after.hints
-            await self.tables.commit(table, Change(ChangeKind.LOBBY, table, actor=user_id))
+            await self.tables.commit(table, TableChange(ChangeKind.LOBBY, table, actor=user_id))
             return table
 
     async def cancel(
@@ -250,8 +252,8 @@ class Lobby:
             table.ended_at = self.clock()
             if was is TableStatus.PLAYING:
                 table.outcome = Outcome.cancelled(table.scores)
-            kind = ChangeKind.CHAT_GONE if chat_gone else ChangeKind.CANCELLED
-            await self.tables.commit(table, Change(kind, table, actor=user_id, was=was))
+            kind: TableKind = ChangeKind.CHAT_GONE if chat_gone else ChangeKind.CANCELLED
+            await self.tables.commit(table, TableChange(kind, table, actor=user_id, was=was))
             return table
 
     async def expire(self, table_id: int) -> Table | None:
@@ -261,5 +263,5 @@ class Lobby:
                 return None
             table.status = TableStatus.CANCELLED
             table.ended_at = self.clock()
-            await self.tables.commit(table, Change(ChangeKind.EXPIRED, table))
+            await self.tables.commit(table, TableChange(ChangeKind.EXPIRED, table))
             return table

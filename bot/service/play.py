@@ -38,7 +38,7 @@ from bot.game.fair import fair_deal, new_seed, seed_for_tests
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
 from bot.model.table import Call, Note, Table, TableStatus, is_bot
-from bot.service.changes import Change, ChangeKind, Conflict, Refusal
+from bot.service.changes import ChangeKind, Conflict, Refusal, SignChange, TableChange
 from bot.service.unit import RETRIES, Tables
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ class Play:
     # -- actions -----------------------------------------------------------------------------------
     async def act(
         self, table_id: int, user_id: int, step: int, kind: ActionKind, card: Card | None
-    ) -> Change:
+    ) -> TableChange:
         """A person's action, decided on the table at `step`."""
         started = time.perf_counter()
         for attempt in range(RETRIES):
@@ -314,7 +314,7 @@ class Play:
 
     async def apply(
         self, table: Table, user_id: int, action: Action, timed_out: bool = False
-    ) -> Change:
+    ) -> TableChange:
         """Apply, deal the next hand if due, and commit; the caller holds the table's lock."""
         state = table.state
         assert state is not None
@@ -347,14 +347,16 @@ class Play:
                 if user_id not in table.came:
                     table.came.append(user_id)
         self.arm(table)
-        change = Change(
+        change = TableChange(
             ChangeKind.ACTION, table, table.chat_id, tuple(events), user_id, action.seat, action,
             timed_out, waiting_before,
         )  # fmt: skip
         await self.tables.commit(table, change, entries, first_seq)
         return change
 
-    async def bot_act(self, table_id: int, seat: int, step: int, action: Action) -> Change | None:
+    async def bot_act(
+        self, table_id: int, seat: int, step: int, action: Action
+    ) -> TableChange | None:
         """A computer player's move, decided for `step`: applied only if the game is still
         there and waits on that seat (a late or doubled decision changes nothing)."""
         async with self.tables.locked(table_id):
@@ -374,7 +376,7 @@ class Play:
 
     async def hand_off(
         self, table_id: int, user_id: int, step: int, timed_out: bool = False
-    ) -> Change:
+    ) -> TableChange:
         """🤖 Que decida: a person hands the chant their side must answer to their computer
         partner (or the timer does, when their time runs out)."""
         async with self.tables.locked(table_id):
@@ -384,7 +386,7 @@ class Play:
                 raise Refusal(Refused.STALE)
             return await self.handed(table, seat, timed_out)
 
-    async def handed(self, table: Table, seat: int, timed_out: bool = False) -> Change:
+    async def handed(self, table: Table, seat: int, timed_out: bool = False) -> TableChange:
         """The decision of `seat`'s side goes to its computer partner; the caller holds the lock."""
         assert table.state is not None
         partner = partner_for(table, seat)
@@ -395,7 +397,7 @@ class Play:
         if not timed_out and user is not None and user > 0 and user not in table.came:
             table.came.append(user)  # (a tap: they came)
         self.arm(table)  # nobody's clock runs while the partner thinks
-        change = Change(
+        change = TableChange(
             ChangeKind.HANDED, table, table.chat_id, actor=table.seats[seat], seat=partner,
             timed_out=timed_out,
         )  # fmt: skip
@@ -403,7 +405,7 @@ class Play:
         return change
 
     # -- señas -------------------------------------------------------------------------------------
-    async def sign(self, table_id: int, user_id: int, step: int, sign: str) -> Change:
+    async def sign(self, table_id: int, user_id: int, step: int, sign: str) -> SignChange:
         """A person shows their partner a seña (2v2); each rival may catch it."""
         if sign not in SIGNS:
             raise Refusal(Refused.BAD_BUTTON)
@@ -437,7 +439,9 @@ class Play:
         for sign in signs:
             await self._signed(table, seat, sign, None)
 
-    async def _signed(self, table: Table, seat: int, sign: str, actor: int | None) -> Change:
+    async def _signed(
+        self, table: Table, seat: int, sign: str, actor: int | None
+    ) -> SignChange:
         assert table.state is not None
         step = table.state.step
         chance = self.sign_catch_chance
@@ -448,9 +452,6 @@ class Play:
             for rival in table.geometry.rivals(seat)
             if (table.seats[rival] or 0) > 0 and rng.random() < chance
         )
-        change = Change(
-            ChangeKind.SIGN, table, table.chat_id, actor=actor, seat=seat, sign=sign,
-            caught_by=caught,
-        )  # fmt: skip
+        change = SignChange(table, seat, sign, actor, caught)
         await self.tables.announce(change)
         return change

@@ -46,7 +46,15 @@ from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Outcome, Termination
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
-from bot.service.changes import Change, ChangeKind, Conflict, Refusal
+from bot.service.changes import (
+    Change,
+    ChangeKind,
+    Conflict,
+    Refusal,
+    TableChange,
+    TourneyChange,
+    TourneyNote,
+)
 from bot.service.history import History
 from bot.service.play import Play
 from bot.service.unit import Tables
@@ -141,11 +149,11 @@ class Tournaments:
         log.error("tournament %s is broken: %r", tournament_id, error, exc_info=error)
         what = type(error).__name__
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.broken is not None or not t.is_open:
                 raise Refusal(Refused.NO_TOURNEY)  # (marked already, or over)
             t.broken = what
-            return "broken"
+            return TourneyNote.BROKEN
 
         try:
             await self._change(tournament_id, None, change)
@@ -215,8 +223,7 @@ class Tournaments:
         try:
             async with self.tables.store.db.transaction() as conn:
                 t.id = await self.store.insert(conn, t)
-                await self._rows(conn, Change(ChangeKind.TOURNEY, None, chat_id, actor=opener_id,
-                                              tournament=t, note="opened"))  # fmt: skip
+                await self._rows(conn, TourneyChange(t, TourneyNote.OPENED, opener_id))
         except Unavailable as error:
             raise Refusal(Refused.DB_BUSY) from error
         except Exception as error:
@@ -226,7 +233,7 @@ class Tournaments:
         return t
 
     async def sign(self, tournament_id: int, user_id: int) -> Tournament:
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.status is not Status.SIGNUP:
                 raise Refusal(Refused.TOURNEY_STARTED)
             if user_id in t.signed:
@@ -234,12 +241,12 @@ class Tournaments:
             if len(t.signed) >= MOST_SIGNED:
                 raise Refusal(Refused.TOURNEY_FULL)
             t.signed.append(user_id)
-            return "signed"
+            return TourneyNote.SIGNED
 
         return await self._change(tournament_id, user_id, change)
 
     async def unsign(self, tournament_id: int, user_id: int) -> Tournament:
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.status is not Status.SIGNUP:
                 raise Refusal(Refused.TOURNEY_STARTED)
             if user_id not in t.signed:
@@ -249,7 +256,7 @@ class Tournaments:
             if team is not None:  # the others stay signed up, to be drawn
                 t.teams.remove(team)
                 t.invites = {k: v for k, v in t.invites.items() if v != user_id}
-            return "signed"
+            return TourneyNote.SIGNED
 
         return await self._change(tournament_id, user_id, change)
 
@@ -258,7 +265,7 @@ class Tournaments:
         token) that signs up whoever opens it as their partner."""
         token = secrets.token_urlsafe(9)
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.status is not Status.SIGNUP:
                 raise Refusal(Refused.TOURNEY_STARTED)
             if t.team_size == 1:
@@ -274,7 +281,7 @@ class Tournaments:
                 t.teams.append([user_id])
             t.invites = {k: v for k, v in t.invites.items() if v != user_id}
             t.invites[token] = user_id
-            return "signed"
+            return TourneyNote.SIGNED
 
         return await self._change(tournament_id, user_id, change), token
 
@@ -289,7 +296,7 @@ class Tournaments:
             raise Refusal(Refused.NO_TOURNEY)
         inviter = found.invites[token]
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.status is not Status.SIGNUP or token not in t.invites:
                 raise Refusal(Refused.TOURNEY_STARTED)
             team = t.team_of(inviter)
@@ -309,7 +316,7 @@ class Tournaments:
             team.append(user_id)
             if len(team) >= t.team_size:
                 t.invites.pop(token, None)
-            return "signed"
+            return TourneyNote.SIGNED
 
         return await self._change(found.id, user_id, change), inviter
 
@@ -318,7 +325,7 @@ class Tournaments:
         paused now). A match in play is not touched: it is played out and counts."""
         paused = False
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             nonlocal paused
             if t.status is not Status.RUNNING or not t.rules.runs_on_time:
                 raise Refusal(Refused.BAD_BUTTON)
@@ -330,7 +337,7 @@ class Tournaments:
                 t.paused.append(entry)
             else:
                 t.paused.remove(entry)
-            return "paused"
+            return TourneyNote.PAUSED
 
         t = await self._change(tournament_id, user_id, change)
         await self.settle(tournament_id)
@@ -343,7 +350,7 @@ class Tournaments:
         if option not in OPTIONS:
             raise Refusal(Refused.BAD_BUTTON)
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.status is not Status.SIGNUP:
                 raise Refusal(Refused.TOURNEY_STARTED)
             if user_id != t.opener_id and not is_admin:
@@ -355,7 +362,7 @@ class Tournaments:
                 raise Refusal(Refused.TOURNEY_TEAM_MISFIT, count=biggest)
             t.format, t.config, t.series = after.format, after.config, after.series
             t.turn_seconds, t.bots = after.turn_seconds, after.bots
-            return "option"
+            return TourneyNote.OPTION
 
         return await self._change(tournament_id, user_id, change)
 
@@ -364,7 +371,7 @@ class Tournaments:
         `user_id` None); then its first matches open."""
         ratings = await self._ratings(tournament_id)
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.status is not Status.SIGNUP:
                 raise Refusal(Refused.TOURNEY_STARTED)
             if user_id is not None and user_id != t.opener_id and not is_admin:
@@ -376,7 +383,7 @@ class Tournaments:
             start(t, ratings, random.Random(seed), self.clock())
             if not fits(t):  # (nothing is saved: it stays open for sign-ups)
                 raise Refusal(Refused.TOURNEY_TEAM_MISFIT, count=misfit(t) or t.team_size)
-            return "started"
+            return TourneyNote.STARTED
 
         t = await self._change(tournament_id, user_id, change)
         await self.settle(tournament_id)
@@ -384,14 +391,14 @@ class Tournaments:
 
     async def cancel(
         self, tournament_id: int, user_id: int | None, is_admin: bool, finish_matches: bool,
-        note: str = "cancelled",
+        note: TourneyNote = TourneyNote.CANCELLED,
     ) -> Tournament:  # fmt: skip
         """Call the tournament off (whoever opened it, or an admin). Its matches in play are
         cancelled, or (`finish_matches`) left to finish as matches of their own. `note`:
         "called_off" when the sign-ups of one set for later closed with too few (told to those
         signed up too)."""
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if not t.is_open:
                 raise Refusal(Refused.NO_TOURNEY)
             if user_id is not None and user_id != t.opener_id and not is_admin:
@@ -419,7 +426,7 @@ class Tournaments:
             table.ended_at = self.clock()
             if was is TableStatus.PLAYING:
                 table.outcome = Outcome.cancelled(table.scores)
-            await self.tables.commit(table, Change(ChangeKind.CANCELLED, table, was=was))
+            await self.tables.commit(table, TableChange(ChangeKind.CANCELLED, table, was=was))
 
     # -- the one step that moves a tournament on ---------------------------------------------
     async def settle(self, tournament_id: int) -> Settled:
@@ -471,9 +478,11 @@ class Tournaments:
                 over = t.champion is not None  # (the last result decided it, or the clock)
                 if over:
                     t.ended_at = self.clock()
-                note = "champion" if over else "result" if results else "paired"
-                await self._save(t, Change(ChangeKind.TOURNEY, None, t.chat_id, tournament=t,
-                                           note=note, results=tuple(results)))  # fmt: skip
+                note = (
+                    TourneyNote.CHAMPION if over
+                    else TourneyNote.RESULT if results else TourneyNote.PAIRED
+                )  # fmt: skip
+                await self._save(t, TourneyChange(t, note, results=tuple(results)))
         # (a table's lock is never taken while the tournament's is held: a player leaving
         # holds their table's and then asks for the tournament's)
         for table_id, absent, loser in stalled:
@@ -527,7 +536,7 @@ class Tournaments:
             table.deadline = None
             table.outcome = Outcome.walkover(seat, table.scores)
             with contextlib.suppress(Conflict):  # the table moved meanwhile: the next settle
-                await self.tables.commit(table, Change(ChangeKind.CONCEDED, table, seat=seat,
+                await self.tables.commit(table, TableChange(ChangeKind.CONCEDED, table, seat=seat,
                                                        timed_out=True))  # fmt: skip
 
     async def _open_matches(self, tournament_id: int) -> int:
@@ -578,7 +587,7 @@ class Tournaments:
                     if user is not None and user in t.replaced:
                         table.seats[seat] = BOT_IDS["normal"]
                 try:
-                    await self.tables.insert(table, lambda x: Change(ChangeKind.OPENED, x))
+                    await self.tables.insert(table, lambda x: TableChange(ChangeKind.OPENED, x))
                 except Refusal:
                     raise
                 except Exception as error:
@@ -597,7 +606,7 @@ class Tournaments:
             if table is None or table.status is not TableStatus.LOBBY:
                 return
             events, entries = self.play.start(table)
-            change = Change(ChangeKind.STARTED, table, table.chat_id, tuple(events))
+            change = TableChange(ChangeKind.STARTED, table, table.chat_id, tuple(events))
             with contextlib.suppress(Conflict):  # another process started it a moment ago
                 await self.tables.commit(table, change, entries, 0)
 
@@ -613,12 +622,12 @@ class Tournaments:
         if user is None or user < 0:
             return False
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if not t.bots or t.status is not Status.RUNNING:
                 raise Refusal(Refused.NO_TOURNEY)
             if user not in t.replaced:
                 t.replaced.append(user)
-            return "replaced"
+            return TourneyNote.REPLACED
 
         try:
             await self._change(tournament_id, user, change)
@@ -657,7 +666,7 @@ class Tournaments:
                 if refusal.code in (Refused.TOURNEY_STARTED,):
                     return
                 # (one set for later is called off with the reason, to those signed up too)
-                note = "called_off" if t.starts_at is not None else "cancelled"
+                note = TourneyNote.CALLED_OFF if t.starts_at is not None else TourneyNote.CANCELLED
                 with contextlib.suppress(Refusal):
                     await self.cancel(t.id, None, True, finish_matches=False, note=note)
         elif (
@@ -674,11 +683,11 @@ class Tournaments:
         private, once (the mark is saved with the rows that tell them: a restart tells no one
         twice)."""
 
-        async def change(t: Tournament) -> str:
+        async def change(t: Tournament) -> TourneyNote:
             if t.status is not Status.SIGNUP or t.reminded:
                 raise Refusal(Refused.TOURNEY_STARTED)
             t.reminded = True
-            return "reminder"
+            return TourneyNote.REMINDER
 
         with contextlib.suppress(Refusal):
             await self._change(tournament_id, None, change)
@@ -691,7 +700,7 @@ class Tournaments:
         self,
         tournament_id: int,
         user_id: int | None,
-        decide: Callable[[Tournament], Awaitable[str]],
+        decide: Callable[[Tournament], Awaitable[TourneyNote]],
     ) -> Tournament:
         """Read the tournament, let `decide` change it (it says what happened, or refuses),
         and save it with the front ends' rows, over the version read (again on a conflict)."""
@@ -701,8 +710,7 @@ class Tournaments:
                 if t is None:
                     raise Refusal(Refused.NO_TOURNEY)
                 note = await decide(t)
-                change = Change(ChangeKind.TOURNEY, None, t.chat_id, actor=user_id,
-                                tournament=t, note=note)  # fmt: skip
+                change = TourneyChange(t, note, user_id)
                 try:
                     await self._save(t, change)
                 except Conflict:

@@ -18,7 +18,7 @@ from bot.game import Action
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Call, Note, Table, TableStatus
-from bot.service.changes import Change, ChangeKind, Refusal
+from bot.service.changes import ChangeKind, Refusal, TableChange
 from bot.service.lobby import Lobby
 from bot.service.play import Play, conservative_action, partner_for, people_to_move
 from bot.service.tournaments import Tournaments
@@ -133,7 +133,7 @@ class Turns:
             if table.state.step != step or table.reminded == step or table.vacated is not None:
                 return None
             table.reminded = step
-            await self.tables.commit(table, Change(ChangeKind.REMIND, table))
+            await self.tables.commit(table, TableChange(ChangeKind.REMIND, table))
             return table
 
     # -- seats -----------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ class Turns:
         if self.tournaments is not None and await self.tournaments.replace(table, seat):
             table.seats[seat] = BOT_IDS["normal"]
             table.strikes[table.geometry.side(seat)] = 0
-            await self.tables.commit(table, Change(ChangeKind.BOT_IN, table, seat=seat))
+            await self.tables.commit(table, TableChange(ChangeKind.BOT_IN, table, seat=seat))
             return
         people = [s for s in table.geometry.partners(seat) if (table.seats[s] or 0) > 0]
         if not people:
@@ -179,7 +179,7 @@ class Turns:
         table.vacated = seat
         table.deadline = self.clock() + VACATED_SECONDS
         outcome = Outcome.left(seat, table.scores, timed_out)
-        change = Change(
+        change = TableChange(
             ChangeKind.VACATED, table, actor=user_id, seat=seat, timed_out=timed_out,
             outcome=outcome,
         )  # fmt: skip
@@ -194,7 +194,9 @@ class Turns:
         table.deadline = None
         table.vacated = None
         table.outcome = Outcome.left(seat, table.scores, timed_out)
-        change = Change(ChangeKind.CONCEDED, table, actor=user_id, seat=seat, timed_out=timed_out)
+        change = TableChange(
+            ChangeKind.CONCEDED, table, actor=user_id, seat=seat, timed_out=timed_out
+        )  # fmt: skip
         await self.tables.commit(table, change)
 
     async def fill_vacated(
@@ -222,6 +224,6 @@ class Turns:
             table.strikes = [0, 0]
             self.play.arm(table)
             await self.tables.commit(
-                table, Change(ChangeKind.BOT_IN, table, actor=user_id, seat=seat)
+                table, TableChange(ChangeKind.BOT_IN, table, actor=user_id, seat=seat)
             )
             return table

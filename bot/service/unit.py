@@ -12,7 +12,7 @@ from bot.model.errors import Unavailable
 from bot.model.outbox import Outgoing, Planned, Record
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
-from bot.service.changes import Change, Changes, Conflict, Refusal
+from bot.service.changes import Change, Changes, Conflict, Refusal, TableChange
 from bot.service.league import record_league
 from bot.storage.db import Conn
 from bot.storage.outbox import OutboxStore
@@ -165,7 +165,7 @@ class Tables:
     async def commit(
         self,
         table: Table,
-        change: Change,
+        change: TableChange,
         actions: Sequence[tuple[int | None, str]] = (),
         first_seq: int = 0,
         also: Also | None = None,
@@ -210,7 +210,7 @@ class Tables:
     async def _commit_whole(
         self,
         table: Table,
-        change: Change,
+        change: TableChange,
         actions: Sequence[tuple[int | None, str]],
         first_seq: int,
         also: Also | None,
@@ -244,7 +244,7 @@ class Tables:
             if also is not None:
                 await also(conn)
 
-    async def insert(self, table: Table, change_of: Callable[[Table], Change]) -> None:
+    async def insert(self, table: Table, change_of: Callable[[Table], TableChange]) -> None:
         """A new table, with what the front ends plan for it, in one transaction."""
         try:
             async with self.store.db.transaction() as conn:

@@ -23,7 +23,14 @@ from bot.i18n import translator
 from bot.league.tournament import parse_tag
 from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
 from bot.model.table import Table, TableStatus
-from bot.service.changes import Change, ChangeKind
+from bot.service.changes import (
+    Change,
+    ChangeKind,
+    SignChange,
+    TableChange,
+    TourneyChange,
+    TourneyNote,
+)
 from bot.service.mailbox import Mailbox
 from bot.service.people import People
 from bot.service.presence import Presence, Writer
@@ -73,6 +80,9 @@ BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is
 NOTIFY, NOTIFIED = "avisame", "avisame_at"
 NOTE_EVERY = 3600.0
 RUNG_REMEMBERED = 50_000  # tables whose last ring-out's hand is remembered
+# a tournament's changes told in its group (with its results, if any)
+TOLD = (TourneyNote.RESULT, TourneyNote.CHAMPION, TourneyNote.STARTED, TourneyNote.CANCELLED,
+        TourneyNote.BROKEN)  # fmt: skip
 # The big moments that ring out in the group as a new message (the rest are the board's edits)
 RINGING = (ActionKind.VALE_CUATRO, ActionKind.CONTRAFLOR, ActionKind.CONTRAFLOR_AL_RESTO)
 # The person whose tap in a Telegram chat the change being planned answers (set by a handler
@@ -134,7 +144,7 @@ class Planner:
 
     async def plan(self, change: Change) -> Sequence[Planned]:
         planned = await self._plan(change)
-        if self.presence is None or change.table is None:
+        if self.presence is None or not isinstance(change, TableChange | SignChange):
             return planned
         quiet = [p for p in planned if _refresh_of_hand(p)]
         if not quiet:
@@ -142,7 +152,7 @@ class Planner:
         # A person with the table's web page open sees it there, live: their hand message is
         # not edited meanwhile (a notifying one still goes: it is their turn and they were
         # away), unless the change answers their own tap in the chat.
-        watching = await self.presence.watching(change.table.id)
+        watching = await self.presence.watching(change.the_table.id)
         watching -= {_IN_CHAT.get() or 0}
         if not watching:
             return planned
@@ -161,11 +171,11 @@ class Planner:
         await self.sender.send(rows, also=also)
 
     async def _plan(self, change: Change) -> Sequence[Planned]:
-        kind = change.kind
-        if kind is ChangeKind.CHAT:
+        if change.kind is ChangeKind.CHAT:
             return []  # settings whose rows the command gives itself
-        if kind is ChangeKind.TOURNEY:
+        if change.kind is ChangeKind.TOURNEY:
             return await self._tourney(change)
+        kind = change.kind
         table = change.the_table
         t = translator(table.language)
         if kind is ChangeKind.HINTED:
@@ -179,6 +189,8 @@ class Planner:
             return await self._private_table(change)
         if table.chat_id > 0:  # a practice: its place is the player's private chat
             return await self._private_table(change)
+        if change.kind is ChangeKind.SIGN:
+            return await self._sign(change)
         if kind is ChangeKind.OPENED:
             return [lobby_row(table), new_join_record(table.id), *await self._notes(table)]
         if kind is ChangeKind.LOBBY:
@@ -207,8 +219,6 @@ class Planner:
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.REMIND:
             return await self._reminders(table)
-        if kind is ChangeKind.SIGN:
-            return await self._sign(change)
         told = [text_row(table.chat_id, said, table.thread_id)] if said else []
         if kind is ChangeKind.CONCEDED:
             return told + await self._match_over(table, change.tapper)
@@ -238,7 +248,7 @@ class Planner:
             planned.append(Record(NOTIFIED, user, NOTIFIED, repr(now)))
         return planned
 
-    async def _said(self, change: Change) -> str:
+    async def _said(self, change: TableChange) -> str:
         """The line a change of a table says of itself, where it says one: a seat left empty,
         a computer player in it, what the timer did ("" for any other change)."""
         table = change.the_table
@@ -271,39 +281,39 @@ class Planner:
         )
         return t("timeout.acted", name=who.seat(seat), action=what)
 
-    async def _tourney(self, change: Change) -> list[Outgoing]:
+    async def _tourney(self, change: TourneyChange) -> list[Outgoing]:
         """A tournament's change: its group message redrawn; a result, the champion, the start
         or the end told in the group (each a message that notifies)."""
         tour = change.tournament
         assert tour is not None
         t = translator(tour.language)
         rows = [tourney_row(tour.chat_id, tour.id)]
-        if change.note == "reminder":  # a tournament set for later starts in ten minutes
+        if change.note is TourneyNote.REMINDER:  # a tournament set for later starts in ten minutes
             said = reminder_text(t, tour, UTC)
             return rows + [text_row(u, said) for u in tour.signed]
-        if change.note == "called_off":  # too few at its hour: the group and each one told
+        if change.note is TourneyNote.CALLED_OFF:  # too few at its hour: the group, each one told
             said = called_off_text(t, tour, UTC)
             return [*rows, text_row(tour.chat_id, said, tour.thread_id),
                     *(text_row(u, said) for u in tour.signed)]  # fmt: skip
-        if change.note in ("result", "champion", "started", "cancelled", "broken"):
+        if change.note in TOLD:
             names = await self.people.names(people_of(tour))
             lines = []
-            if change.note == "started":
+            if change.note is TourneyNote.STARTED:
                 lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
-            if change.note == "cancelled":
+            if change.note is TourneyNote.CANCELLED:
                 lines.append(t("tourney.cancelled_told", number=tour.id))
-            if change.note == "broken":
+            if change.note is TourneyNote.BROKEN:
                 lines.append(t("tourney.broken_told", number=tour.id))
             if change.results:
                 lines.append(result_text(t, tour, change.results, names))
-            if change.note == "champion":
+            if change.note is TourneyNote.CHAMPION:
                 lines.append(champion_text(t, tour, names))
             text = "\n\n".join(x for x in lines if x)
             if text:
                 rows.append(text_row(tour.chat_id, text, tour.thread_id))
         return rows
 
-    async def _private_table(self, change: Change) -> list[Outgoing]:
+    async def _private_table(self, change: TableChange | SignChange) -> list[Outgoing]:
         """What a table played in private chats says, all of it there: a tournament's match
         (each player's chat), or a practice (its place is the player's own chat, where the
         hand message is the board too)."""
@@ -322,7 +332,7 @@ class Planner:
             return await self._reminders(table, in_group=False)
         if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
             return [hand_row(table, u) for u in table.players] if table.state else []
-        if kind is ChangeKind.SIGN:
+        if change.kind is ChangeKind.SIGN:
             rows = await self._sign(change)
             return rows if practice else [r for r in rows if r.chat_id != table.chat_id]
         said = await self._said(change)
@@ -443,11 +453,10 @@ class Planner:
             rows.append(text_row(user, t("timeout.remind", name=name, seconds=left), key=key))
         return rows
 
-    async def _sign(self, change: Change) -> list[Outgoing]:
+    async def _sign(self, change: SignChange) -> list[Outgoing]:
         """A seña: the partner (a person) is told; so is the group, of each rival who caught
         it; and the hand of whoever showed it gets its buttons back (the menu is gone)."""
         table = change.the_table
-        assert change.seat is not None and change.sign is not None
         t = translator(table.language)
         who = await self.who(table)
         name = who.seat(change.seat)
@@ -469,7 +478,7 @@ class Planner:
             rows.append(hand_row(table, change.actor, urgent=True))
         return rows
 
-    async def _after_action(self, change: Change) -> list[Outgoing]:
+    async def _after_action(self, change: TableChange) -> list[Outgoing]:
         table = change.the_table
         rows: list[Outgoing] = []
         # The end of a hand is told on the board itself (its record on top of the next hand):
@@ -483,7 +492,7 @@ class Planner:
             return rows
         return rows + await self._ring_out(change) + self._hands_after(change)
 
-    async def _ring_out(self, change: Change) -> list[Outgoing]:
+    async def _ring_out(self, change: TableChange) -> list[Outgoing]:
         """A big moment of the hand (a falta envido wanted, a vale cuatro, a flor against flor)
         told in the group as a short new message, so that it notifies: at most one a hand,
         keyed (one waits at a time) and dropped if the group's lane is too far behind to make
@@ -517,7 +526,7 @@ class Planner:
         row = text_row(table.chat_id, text, table.thread_id, key=f"ring:{table.id}")
         return [replace(row, payload={**row.payload, "ring": 1})]
 
-    def _hands_after(self, change: Change) -> list[Outgoing]:
+    def _hands_after(self, change: TableChange) -> list[Outgoing]:
         """Each player's hand message after an action: at a table whose group board shows
         the play, only the hands whose options changed (the actor's, whoever the game waited
         on or waits on now, everyone's at a new hand); the others show nothing the board

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 
-from bot.callbacks import PageData, pack
+from bot.callbacks import CallbackData, PageData, PageView, pack
 from bot.game import Action, ActionKind, AnyAction, Deal, MatchConfig
 from bot.game.ending import ending_of
 from bot.game.fair import commitment, fair_deal
@@ -43,14 +43,15 @@ def paginate(blocks: Sequence[str], limit: int = PAGE_CHARS) -> list[str]:
     return pages
 
 
-def pager(view: str, key: int, page: int, pages: int) -> list[Button]:
+def pager(at: Callable[[int], CallbackData], page: int, pages: int) -> list[Button]:
+    """◀️ n/m ▶️: `at(page)`, the data of a button to a page."""
     row = []
     if page > 0:
-        row.append(Button("◀️", pack(PageData(view, key, page - 1))))
+        row.append(Button("◀️", pack(at(page - 1))))
     if pages > 1:
-        row.append(Button(f"{page + 1}/{pages}", pack(PageData(view, key, page))))
+        row.append(Button(f"{page + 1}/{pages}", pack(at(page))))
     if page < pages - 1:
-        row.append(Button("▶️", pack(PageData(view, key, page + 1))))
+        row.append(Button("▶️", pack(at(page + 1))))
     return row
 
 
@@ -94,7 +95,7 @@ def history_view(
         )
         # "h": opened from this list, so the match comes as a reply below it (the list
         # stays); "m" turns the pages of a match's own message.
-        buttons.append(Button(f"🔎 {number}", pack(PageData("h", number))))
+        buttons.append(Button(f"🔎 {number}", pack(PageData(PageView.MATCH, number))))
     text = paginate(["\n".join(lines)])[0]
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     return text, Keys.of(rows)
@@ -151,11 +152,11 @@ def match_markup(
 ) -> Keys:
     """A match's pages, its export and its deals verified; with `watch` (the web table's direct
     link, when the operator set one up) ▶️ to watch it again there."""
-    rows = [pager("m", number, page, pages)] if pages > 1 else []
+    rows = [pager(lambda n: PageData(PageView.PAGE, number, n), page, pages)] if pages > 1 else []
     rows.append(
         [
-            Button(t("button.export"), pack(PageData("j", number))),
-            Button(t("button.verify"), pack(PageData("f", number))),
+            Button(t("button.export"), pack(PageData(PageView.EXPORT, number))),
+            Button(t("button.verify"), pack(PageData(PageView.VERIFY, number))),
         ]
     )
     if watch:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.ai.characters import character_of
-from bot.callbacks import LobbyData, pack
+from bot.callbacks import LOBBY_CANCEL, LobbyData, LobbyOp, pack
 from bot.game.seats import SIDES
 from bot.i18n import Translator
 from bot.model.names import BOT_MARK
@@ -70,12 +70,12 @@ def bot_buttons(t: Translator, table: Table) -> list[Button]:
             if any(table.seats[s] is None for s in table.geometry.of_side(team)):
                 out.append(
                     Button(t("button.add_bot_team", team=team + 1),
-                           pack(LobbyData(tid, "b", str(team))))
+                           pack(LobbyData(tid, LobbyOp.ADD_BOT, str(team))))
                 )  # fmt: skip
     elif None in table.seats:
-        out.append(Button(t("button.add_bot"), pack(LobbyData(tid, "b"))))
+        out.append(Button(t("button.add_bot"), pack(LobbyData(tid, LobbyOp.ADD_BOT))))
     if table.bot_seats:
-        out.append(Button(t("button.remove_bot"), pack(LobbyData(tid, "r"))))
+        out.append(Button(t("button.remove_bot"), pack(LobbyData(tid, LobbyOp.REMOVE_BOT))))
     return out
 
 
@@ -83,12 +83,13 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     tid = table.id
     if table.geometry.team_size > 1:
         first = [
-            Button(t("button.join_team", team=team + 1), pack(LobbyData(tid, "j", str(team))))
+            Button(t("button.join_team", team=team + 1),
+                   pack(LobbyData(tid, LobbyOp.JOIN, str(team))))
             for team in SIDES
         ]
     else:
-        first = [Button(t("button.join"), pack(LobbyData(tid, "j")))]
-    first.append(Button(t("button.leave"), pack(LobbyData(tid, "x"))))
+        first = [Button(t("button.join"), pack(LobbyData(tid, LobbyOp.JOIN)))]
+    first.append(Button(t("button.leave"), pack(LobbyData(tid, LobbyOp.LEAVE))))
     # Each option button shows the value the table has now; a tap moves it to the next one.
     options = table.options
     shown = [
@@ -96,11 +97,12 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
         if o is not Option.BOT or table.bot_seats
     ]  # fmt: skip
     toggles = [
-        Button(option_button_text(t, options, o), pack(LobbyData(tid, "o", o.value))) for o in shown
+        Button(option_button_text(t, options, o), pack(LobbyData(tid, LobbyOp.OPTION, o.value)))
+        for o in shown
     ]
     last = [
         Button(t("button.open_private"), url=join_link),
-        Button(t("button.cancel"), pack(LobbyData(tid, "o", "cancel"))),
+        Button(t("button.cancel"), pack(LobbyData(tid, LobbyOp.OPTION, LOBBY_CANCEL))),
     ]
     pairs = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]  # two to a row on a phone
     return Keys.of([first, *pairs, bot_buttons(t, table), last])

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from babel.numbers import format_decimal
 
 from bot.ai.review import PARTNER, RIVAL, YOU, Moment, Review, Worth
-from bot.callbacks import PageData, pack
+from bot.callbacks import PageData, PageView, pack
 from bot.game import Action, ActionKind, Card
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.i18n import Translator
@@ -165,7 +165,7 @@ def lesson_text(t: Translator, habit: str, cost: float, count: int, matches: int
 
 def review_keys(t: Translator, table_id: int) -> Keys:
     """📝 under the end of the match in a player's private chat: their review."""
-    return Keys.of([[Button(t("revision.button"), pack(PageData("v", table_id)))]])
+    return Keys.of([[Button(t("revision.button"), pack(PageData(PageView.REVIEW, table_id)))]])
 
 
 def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:

@@ -6,11 +6,15 @@ from collections.abc import Sequence
 
 from bot.ai.signs import SIGNS
 from bot.callbacks import (
+    SIGN_BACK,
+    SIGN_MENU,
     ActData,
     CardsData,
     HintData,
+    HintOp,
     RematchData,
     SignData,
+    Vacated,
     VacatedData,
     pack,
 )
@@ -364,7 +368,7 @@ def _call_buttons(
     if K.MAZO in kinds:
         last.append(Button(kind_label(t, K.MAZO), pack(ActData(table_id, step, K.MAZO))))
     if signs:
-        last.append(Button(t("button.signs"), pack(SignData(table_id, step, "m"))))
+        last.append(Button(t("button.signs"), pack(SignData(table_id, step, SIGN_MENU))))
     if last:
         rows.append(tuple(last))
     return rows
@@ -464,10 +468,11 @@ def hand_markup(
     rows += _call_buttons(t, table_id, obs.step, obs.actions, signs)
     extra = []
     if hint and obs.actions:
-        extra.append(Button(t("button.hint"), pack(HintData(table_id, obs.step, "h"))))
+        extra.append(Button(t("button.hint"), pack(HintData(table_id, obs.step, HintOp.HINT))))
     if helper is not None and obs.actions:
         extra.append(
-            Button(t("button.hand_off", name=helper), pack(HintData(table_id, obs.step, "d")))
+            Button(t("button.hand_off", name=helper),
+                   pack(HintData(table_id, obs.step, HintOp.HAND_OFF)))
         )
     if extra:
         rows.append(tuple(extra))
@@ -480,7 +485,7 @@ def sign_menu_keys(t: Translator, table_id: int, step: int) -> Keys:
         [Button(t(f"sign.{key}"), pack(SignData(table_id, step, key))) for key in pair]
         for pair in (SIGNS[i : i + 2] for i in range(0, len(SIGNS), 2))
     ]
-    rows.append([Button(t("button.back"), pack(SignData(table_id, step, "b")))])
+    rows.append([Button(t("button.back"), pack(SignData(table_id, step, SIGN_BACK)))])
     return Keys.of(rows)
 
 
@@ -494,8 +499,8 @@ def vacated_keys(t: Translator, table_id: int) -> Keys:
     return Keys.of(
         [
             [
-                Button(t("button.bot_takes_seat"), pack(VacatedData(table_id, "b"))),
-                Button(t("button.end_match"), pack(VacatedData(table_id, "e"))),
+                Button(t("button.bot_takes_seat"), pack(VacatedData(table_id, Vacated.BOT))),
+                Button(t("button.end_match"), pack(VacatedData(table_id, Vacated.END))),
             ]
         ]
     )

@@ -9,7 +9,8 @@ from datetime import datetime, tzinfo
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.callbacks import TourneyData, pack
+from bot.callbacks import TOURNEY_CUT, TOURNEY_KEEP, TourneyData, pack
+from bot.callbacks import TourneyOp as Op
 from bot.game.seats import mode_of
 from bot.i18n import Translator
 from bot.league.tournament import (
@@ -146,18 +147,19 @@ def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
 
 def signup_keys(t: Translator, tour: Tournament) -> Keys:
     first = [
-        Button(t("tourney.button.sign"), pack(TourneyData(tour.id, "s"))),
-        Button(t("tourney.button.unsign"), pack(TourneyData(tour.id, "u"))),
+        Button(t("tourney.button.sign"), pack(TourneyData(tour.id, Op.SIGN))),
+        Button(t("tourney.button.unsign"), pack(TourneyData(tour.id, Op.UNSIGN))),
     ]
     if tour.team_size > 1:
-        first.insert(1, Button(t("tourney.button.partner"), pack(TourneyData(tour.id, "p"))))
+        first.insert(1, Button(t("tourney.button.partner"), pack(TourneyData(tour.id, Op.PARTNER))))
     toggles = [
-        Button(option_text(t, tour, o), pack(TourneyData(tour.id, "o", o))) for o in TOURNEY_OPTIONS
+        Button(option_text(t, tour, o), pack(TourneyData(tour.id, Op.OPTION, o)))
+        for o in TOURNEY_OPTIONS
     ]
     pairs = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
     last = [
-        Button(t("tourney.button.start"), pack(TourneyData(tour.id, "g"))),
-        Button(t("button.cancel"), pack(TourneyData(tour.id, "x"))),
+        Button(t("tourney.button.start"), pack(TourneyData(tour.id, Op.START))),
+        Button(t("button.cancel"), pack(TourneyData(tour.id, Op.CANCEL))),
     ]
     return Keys.of([first, *pairs, last])
 
@@ -166,11 +168,12 @@ def running_keys(t: Translator, tour: Tournament) -> Keys:
     """Under a running tournament's bracket: calling it off (whoever opened it, or an admin),
     its matches in play cut short or left to finish; an arena's players pause and come back."""
     stop = [
-        Button(t("tourney.button.stop_cut"), pack(TourneyData(tour.id, "x", "c"))),
-        Button(t("tourney.button.stop_keep"), pack(TourneyData(tour.id, "x", "k"))),
+        Button(t("tourney.button.stop_cut"), pack(TourneyData(tour.id, Op.CANCEL, TOURNEY_CUT))),
+        Button(t("tourney.button.stop_keep"), pack(TourneyData(tour.id, Op.CANCEL, TOURNEY_KEEP))),
     ]
     if tour.rules.runs_on_time:
-        return Keys.of([[Button(t("tourney.button.pause"), pack(TourneyData(tour.id, "z")))], stop])
+        pause = Button(t("tourney.button.pause"), pack(TourneyData(tour.id, Op.PAUSE)))
+        return Keys.of([[pause], stop])
     return Keys.of([stop])
 
 

@@ -88,6 +88,31 @@ async def test_taps_on_made_up_tables_leave_nothing_behind(harness: Harness) -> 
     assert h.services.tables.locks() == 0
 
 
+GARBLED = [
+    "k:", "k:1", "k:lang:x", "g:fr", "g:", "p:t:x:0", "p:t:2", "p:m:1", "p:z:1:0", "p:v:-1:0",
+    "T:1:q:", "T:1:s:1", "l:1:q:", "l:1:j:ñ", "v:1:z", "h:1:1:z", "s:1:1:", "s:1:1:m:m", "c:x",
+    "r:", "a:1:1:zz", "zz:1", ":",
+]  # fmt: skip
+
+
+async def test_garbled_data_of_every_kind_is_answered_as_a_button_we_did_not_make(
+    harness: Harness,
+) -> None:
+    """Whichever button type its prefix names, data that is not one of ours gets the one clear
+    answer (one prelude decodes every button), and changes nothing."""
+    h = harness
+    ana = h.user(1, "Ana")
+    h.fake.members[GROUP].add(1)
+    ana.send(GROUP, "/config")
+    await h.settle()
+    panel = h.fake.last(GROUP)
+    for data in GARBLED:
+        answer = await ana.answer_of(ana.tap_data(GROUP, panel.message_id, data))
+        assert answer["text"] == "Ese botón no es válido.", data
+    await h.settle()
+    assert h.fake.last(GROUP).message_id == panel.message_id  # nothing said, nothing sent
+
+
 async def test_senas_are_bounded_per_hand(harness: Harness) -> None:
     """Each seña once a hand, three at most: a player cannot make the bot say more."""
     h = harness

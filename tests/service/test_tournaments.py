@@ -19,7 +19,7 @@ from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
-from bot.service.changes import Change
+from bot.service.changes import Change, ChangeKind, TourneyNote
 from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
@@ -608,13 +608,13 @@ class Told:
     """What the core committed for tournaments: each change's note (a front end's view)."""
 
     def __init__(self) -> None:
-        self.notes: list[tuple[int, str]] = []
+        self.notes: list[tuple[int, TourneyNote]] = []
 
     async def plan(self, change: Change) -> Sequence[Planned]:
         return []
 
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
-        if change.tournament is not None and change.note:
+        if change.kind is ChangeKind.TOURNEY:
             self.notes.append((change.tournament.id, change.note))
 
 
@@ -679,7 +679,9 @@ async def test_a_tournament_set_for_later_with_too_few_is_called_off(core: Core)
     await core.sweep()
     found = await core.tournaments.get(t.id)
     assert found is not None and found.status is Status.CANCELLED
-    assert [n for _, n in told.notes] == ["signed", "reminder", "called_off"]
+    notes = [n for _, n in told.notes]
+    assert notes == [TourneyNote.SIGNED, TourneyNote.REMINDER, TourneyNote.CALLED_OFF]
+    assert all(type(n) is TourneyNote for n in notes)  # (a typed note, never loose text)
 
 
 async def test_a_time_already_gone_opens_nothing(core: Core) -> None:

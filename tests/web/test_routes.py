@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import ActData, HintData, RematchData, SignData, pack
+from bot.callbacks import ActData, HintData, HintOp, RematchData, SignData, pack
 from bot.game import ActionKind
 from bot.game.actions import KIND_CODES
 from bot.i18n import translator
@@ -31,7 +31,7 @@ from tests.fakebot import FakeTelegram, FakeUser
 TABLE = "/api/table/{id}"
 # Each route that changes something, its Telegram twin, and what the twin checks.
 TWINS: dict[str, tuple[str, frozenset[str]]] = {
-    TABLE + "/act": ("a card or a chant from the hand message (on_move)", frozenset({"seat"})),
+    TABLE + "/act": ("a card or a chant from the hand message (_move)", frozenset({"seat"})),
     TABLE + "/sign": ("a seña from the hand message (_sign)", frozenset({"seat"})),
     TABLE + "/hint": ("💡 from the hand message (_hint)", frozenset({"seat"})),
     TABLE + "/handoff": ("🤖 Que decida from the hand message (_hint)", frozenset({"seat"})),
@@ -126,8 +126,8 @@ async def test_each_route_checks_what_its_telegram_twin_checks(h: Harness) -> No
             pack(ActData(table.id, step, mazo)),
         ),
         TABLE + "/sign": ({"step": step, "sign": "ev"}, pack(SignData(table.id, step, "ev"))),
-        TABLE + "/hint": ({"step": step}, pack(HintData(table.id, step, "h"))),
-        TABLE + "/handoff": ({"step": step}, pack(HintData(table.id, step, "d"))),
+        TABLE + "/hint": ({"step": step}, pack(HintData(table.id, step, HintOp.HINT))),
+        TABLE + "/handoff": ({"step": step}, pack(HintData(table.id, step, HintOp.HAND_OFF))),
     }
     found: dict[tuple[str, str], tuple[str, str]] = {}
     for route, (body, data) in live.items():
