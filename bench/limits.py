@@ -4,14 +4,15 @@ move) through the real bot (`python -m bot`) against the fake Bot API with Teleg
 limits on.
 
     python bench/limits.py [--tables 50] [--seconds 60] [--workers 1] [--database sqlite|pg]
-                           [--think-min 3 --think-max 8] [--root CHECKOUT]
+                           [--mode 1v1|2v2|3v3] [--think-min 3 --think-max 8] [--root CHECKOUT]
 
 `--root` runs the bot of another checkout (the code before a change) against this fake.
 Prints, for the measured window: 429s by kind, the calls made in the busiest sliding second
 (every attempt, and those the limits let through), the acting player's update (from a tap's
 answer until the hand of whoever must act now shows their options) p50/p95/max, how long after
 the load stops until every view is current (the bot quiet, nothing left in the outbox), and
-Bot API messages per tap. A shared machine makes the figures indicative, not exact.
+Bot API messages per tap, by kind (board edits, hand edits, hand sends, answers to taps, posts
+in the group, deletes). A shared machine makes the figures indicative, not exact.
 """
 
 from __future__ import annotations
@@ -69,11 +70,11 @@ def acting(
 
 async def play(
     fake: FakeTelegram, probe: Probe, chat: int, users: list[FakeUser], until: float, seed: int,
-    think: tuple[float, float], opens_at: float,
+    think: tuple[float, float], opens_at: float, mode: str = "1v1",
 ) -> None:  # fmt: skip
     rng = random.Random(seed)
     await asyncio.sleep(opens_at)  # people come a few at a time, not all in one second
-    users[0].send(chat, "/nueva 15")
+    users[0].send(chat, f"/nueva 15 {mode}")
     while not fake.live(chat):
         if time.monotonic() >= until:
             probe.unopened += 1  # (the bot failed to open it: its reply refused, say)
@@ -81,9 +82,9 @@ async def play(
         await wait_change(fake, [chat], 1.0)
     lobby = fake.live(chat)[0]
     try:
-        await users[1].tap(
-            chat, lobby.message_id, "✋ Unirme", within=max(1.0, until - time.monotonic())
-        )
+        for index, user in enumerate(users[1:], start=1):  # (partners sit opposite)
+            label = f"✋ Equipo {index % 2 + 1}" if len(users) > 2 else "✋ Unirme"
+            await user.tap(chat, lobby.message_id, label, within=max(1.0, until - time.monotonic()))
     except TimeoutError:
         probe.unopened += 1
         return
@@ -153,6 +154,7 @@ async def main() -> None:
     parser.add_argument("--think-min", type=float, default=3.0)
     parser.add_argument("--think-max", type=float, default=8.0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--mode", choices=("1v1", "2v2", "3v3"), default="1v1")
     parser.add_argument("--database", default="sqlite")
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose bot runs")
     parser.add_argument(
@@ -215,11 +217,14 @@ async def main() -> None:
     tasks = []
     for i in range(args.tables):
         chat = -1_000_000 - i
-        users = [FakeUser(fake, 100_000 + 2 * i, f"A{i}"), FakeUser(fake, 100_001 + 2 * i, f"B{i}")]
+        size = int(args.mode[0]) * 2
+        users = [FakeUser(fake, 100_000 + size * i + k, f"{'ABCDEF'[k]}{i}") for k in range(size)]
         fake.started.update(u.id for u in users)
         think = (args.think_min, args.think_max)
         opens_at = i / args.opening
-        tasks.append(asyncio.create_task(play(fake, probe, chat, users, until, i, think, opens_at)))
+        tasks.append(asyncio.create_task(
+            play(fake, probe, chat, users, until, i, think, opens_at, args.mode)
+        ))  # fmt: skip
     try:
         await asyncio.gather(*tasks)
         stopped = time.time()
@@ -256,8 +261,10 @@ async def main() -> None:
     ok_messages = len([at for at, _, _ in fake.taken if at >= began])
     ms = sorted(probe.acting_ms)
     too_many = dict(fake.limited)
+    kinds = Counter(kind_of(method, chat) for at, method, chat in fake.calls if at >= began)
     print(
-        f"tables {args.tables}, {args.seconds:.0f} s, workers {args.workers}, {args.database},"
+        f"tables {args.tables} {args.mode}, {args.seconds:.0f} s, workers {args.workers},"
+        f" {args.database},"
         f" bot from {root}"
     )
     print(
@@ -281,6 +288,29 @@ async def main() -> None:
         f" (calls made: " + ", ".join(f"{m} {n / max(done, 1):.2f}" for m, n in
                                       messages.most_common()) + ")"
     )  # fmt: skip
+    print(
+        "  by kind, a tap: "
+        + ", ".join(f"{k} {kinds[k] / max(done, 1):.2f}" for k in KINDS)
+        + f" (taps counted {done})"
+    )
+
+
+KINDS = ("board edits", "hand edits", "hand sends", "answers", "posts", "deletes")
+
+
+def kind_of(method: str, chat: int | None) -> str:
+    """What a Bot API call is, as a player sees it (`KINDS`; "other" for the rest)."""
+    if method == "answerCallbackQuery":
+        return "answers"
+    if method == "deleteMessage":
+        return "deletes"
+    if chat is None:
+        return "other"
+    if method in ("editMessageText", "editMessageReplyMarkup"):
+        return "board edits" if chat < 0 else "hand edits"
+    if method == "sendMessage":
+        return "posts" if chat < 0 else "hand sends"
+    return "other"
 
 
 if __name__ == "__main__":

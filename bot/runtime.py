@@ -111,7 +111,7 @@ class Runtime:
             metrics=metrics,
             private=(settings.private_per_second, settings.private_burst),
         )
-        planner = Planner(core.tables, core.people, outbox, core.tournaments)
+        planner = Planner(core.tables, core.people, outbox, core.tournaments, core.presence)
         deliverer = Deliverer(
             bot, core, outbox, bot.username, settings.webapp_url, settings.webapp_name,
             settings.zone,
@@ -163,6 +163,7 @@ class Runtime:
         self.outbox.start(self.deliverer.deliver)
         await self.core.start()
         if self.web is not None:
+            self.core.presence.start()  # (who has the page open: their hand message waits)
             await self.web.start()
         if self.metrics is not None:
             await self.metrics.start()
@@ -189,6 +190,7 @@ class Runtime:
         """Send what is queued while the bot can still talk (the state is already committed)."""
         if self.web is not None:
             await self.web.stop()
+            await self.core.presence.stop()
         if self.metrics is not None:
             await self.metrics.stop()
         self.core.stop()

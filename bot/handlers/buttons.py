@@ -42,6 +42,7 @@ from bot.model.refusals import Refused
 from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
+from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, sign_menu_row
 from bot.views.common import cards_text, short_name
 from bot.views.hints import hint_text
@@ -53,7 +54,10 @@ async def _move(
 ) -> None:
     """A card or a chant: the busiest path. It speaks the language of the table it changed
     (read from the change), so nothing more is read before the move."""
-    change = await r.core.play.act(data.table, query.from_user.id, data.step, data.kind, data.card)
+    with tapped_in_chat(query.from_user.id):
+        change = await r.core.play.act(
+            data.table, query.from_user.id, data.step, data.kind, data.card
+        )
     t = translator(change.the_table.language)
     label = kind_label(t, data.kind) if data.card is None else ""
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
@@ -178,7 +182,8 @@ async def _sign(
         await query.answer()
         await r.outbox.send([hand_row(table, user.id, urgent=True)])
         return
-    await r.core.play.sign(table.id, user.id, data.step, data.sign)
+    with tapped_in_chat(user.id):
+        await r.core.play.sign(table.id, user.id, data.step, data.sign)
     await query.answer(t("sign.sent"))
 
 
@@ -190,7 +195,8 @@ async def _hint(
     partner), from a player's own hand message."""
     user = query.from_user
     if data.op is HintOp.HAND_OFF:
-        await r.core.play.hand_off(data.table, user.id, data.step)
+        with tapped_in_chat(user.id):
+            await r.core.play.hand_off(data.table, user.id, data.step)
         await query.answer(t("hint.handed"))
         return
     if r.core.ai is None:

@@ -22,6 +22,7 @@ from bot.service.lobby import Lobby
 from bot.service.mailbox import Judge, Mailbox
 from bot.service.people import People
 from bot.service.play import Play
+from bot.service.presence import Presence
 from bot.service.review import Reviews
 from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
@@ -43,6 +44,7 @@ class Core:
     history: History  # finished matches and the league, to read
     tournaments: Tournaments  # a group's tournaments
     reviews: Reviews  # a review after the match, for each person who played it
+    presence: Presence  # who has a table's web page open (a front end need not refresh them)
     ai: AiPlayers | None = None  # the computer players (`open` seats them; a test may not)
 
     @staticmethod
@@ -105,9 +107,11 @@ class Core:
         people = People(store, clock=clock)
         history = History(store)
         reviews = Reviews(history, workers=review_workers, clock=clock)
+        presence = Presence(tables.records)  # (wall clock: workers compare its records)
         return Core(
-            changes, tables, people, play, lobby, turns, chats, history, tournaments, reviews
-        )
+            changes, tables, people, play, lobby, turns, chats, history, tournaments, reviews,
+            presence,
+        )  # fmt: skip
 
     @staticmethod
     async def check(database: str | Path) -> str | None:

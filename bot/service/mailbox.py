@@ -19,11 +19,12 @@ what waits coalesces (a hand edited five times while it waits goes out once, as 
 The bot's overall budget (`overall_per_second`, Telegram's 30 a second) is a ceiling: no call
 goes out over it, urgent or not (`_Budget`: calls counted in a sliding window, from when each
 was let go until a window after it ended). With several senders (PostgreSQL) it is split among
-the live ones, each renewing its row in `senders` every `beat` (`_heartbeats`): a sender that
-dies gives its part up when its row expires, within a lease. What waits for the budget goes by
-`rank`: the hand of whoever must act now, the tapper's, the boards, then everyone else's hands;
-rows coalesce while they wait, and a board or hand is rendered when it goes, in its latest
-state.
+the live ones by load, each renewing its row in `senders` every `beat` with its load and its
+share (`_heartbeats`, `split`): a sender with more to send takes more, only what the others'
+shares leave free; a sender that dies gives its part up when its row expires, within a lease.
+What waits for the budget goes by `rank`: the hand of whoever must act now, the tapper's, the
+boards, then everyone else's hands; rows coalesce while they wait, and a board or hand is
+rendered when it goes, in its latest state.
 
 Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
 works, let go when it stops); another process that writes rows for it tells it in the same
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import itertools
 import logging
@@ -49,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.metrics import Metrics
-from bot.model.outbox import POST, URGENT, Outgoing, Pending
+from bot.model.outbox import POST, URGENT, Outgoing, Pending, RowKind
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -96,6 +98,7 @@ def _unknown(error: Exception) -> Verdict:
 
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
+AGE = 30.0  # seconds waiting for the budget that move a call up one rank
 
 
 def rank(row: Pending) -> int:
@@ -103,8 +106,8 @@ def rank(row: Pending) -> int:
     then the other urgent hands (the tapper's, the acting seat's) and private messages, then
     what a group shows (its board: rendered when it goes, so a board that waited goes with the
     latest state), then everyone else's hand messages (background refreshes)."""
-    if row.chat_id < 0:
-        return GROUP
+    if row.chat_id < 0:  # (a lobby: people wait for it to sit, as for their own hand)
+        return OWN if row.kind is RowKind.LOBBY else GROUP
     if row.priority == URGENT:
         return TURN if row.loud else OWN
     if row.priority == POST:
@@ -118,15 +121,19 @@ class _Budget:
     ended (so the calls Telegram receives within any window were all counted here at the
     moment the last of them went, whatever the latency in between). The quota is the bot's
     rate split among the live senders (`share`, set by the mailbox from their heartbeats).
-    What waits goes by rank (`rank`), then in the order it came."""
+    What waits goes by rank (`rank`), then in the order it came; a call that has waited
+    `age` seconds goes up a rank, another `age` another (so what is least urgent is late,
+    never starved: a lobby, a board, everyone's hand get their turn under any load)."""
 
-    def __init__(self, per_second: float, window: float = 1.0) -> None:
+    def __init__(self, per_second: float, window: float = 1.0, age: float = AGE) -> None:
         self.rate = per_second  # the bot's (0: no budget)
         self.window = window
         self.share = per_second  # this process's part, calls a second
         self.flying = 0  # calls let go and not yet ended
         self.ended: deque[float] = deque()  # when recent calls ended (monotonic)
-        self._waiting: list[tuple[int, int, int, asyncio.Future[None]]] = []
+        self.age = age
+        # what waits, by rank: (order, ticket, since, turn), first come first
+        self._waiting: dict[int, list[tuple[int, int, float, asyncio.Future[None]]]] = {}
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self.waited = 0  # calls that waited for the budget
@@ -143,16 +150,42 @@ class _Budget:
     def free(self) -> bool:
         return self.rate <= 0 or (not self._waiting and self._used(time.monotonic()) < self.quota)
 
+    def _next(self, now: float) -> asyncio.Future[None] | None:
+        """The turn that goes next (by rank, aged; then first come), taken off the queue."""
+        best: tuple[int, int] | None = None
+        pick = None
+        for place, queue in list(self._waiting.items()):
+            while queue and queue[0][-1].done():
+                heapq.heappop(queue)
+            if not queue:
+                del self._waiting[place]
+                continue
+            order, _, since, _ = queue[0]
+            key = (max(0, place - int((now - since) / self.age)), order)
+            if best is None or key < best:
+                best, pick = key, place
+        if pick is None:
+            return None
+        queue = self._waiting[pick]
+        turn = heapq.heappop(queue)[-1]
+        if not queue:
+            del self._waiting[pick]
+        return turn
+
     def ticket(self) -> int:
         """A place in the queue (first come, first served within a rank)."""
         return next(self._order)
 
     async def take(
-        self, place: int, woken: asyncio.Future[None] | None = None, order: int | None = None
+        self,
+        place: int,
+        woken: asyncio.Future[None] | None = None,
+        order: int | None = None,
+        since: float | None = None,
     ) -> bool:
-        """Wait for a call's turn (by `place`, then by `order`: first come); False if `woken`
-        came first (the lane has newer rows: it reads them, and what is most urgent asks
-        again, keeping its `order`)."""
+        """Wait for a call's turn (by `place`, aged from `since`, then by `order`: first
+        come); False if `woken` came first (the lane has newer rows: it reads them, and what
+        is most urgent asks again, keeping its `order` and `since`)."""
         if self.rate <= 0:
             return True
         if self.free():
@@ -161,7 +194,8 @@ class _Budget:
         self.waited += 1
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         first = self.ticket() if order is None else order
-        heapq.heappush(self._waiting, (place, first, self.ticket(), turn))
+        began = time.monotonic() if since is None else since
+        heapq.heappush(self._waiting.setdefault(place, []), (first, self.ticket(), began, turn))
         self._arm()
         try:
             if woken is None:
@@ -196,8 +230,11 @@ class _Budget:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        while self._waiting and self._waiting[0][-1].done():
-            heapq.heappop(self._waiting)
+        for place, queue in list(self._waiting.items()):
+            while queue and queue[0][-1].done():
+                heapq.heappop(queue)
+            if not queue:
+                del self._waiting[place]
         if not self._waiting:
             return
         now = time.monotonic()
@@ -214,11 +251,18 @@ class _Budget:
         self._timer = None
         now = time.monotonic()
         while self._waiting and self._used(now) < self.quota:
-            turn = heapq.heappop(self._waiting)[-1]
-            if not turn.done():
-                turn.set_result(None)
-                self.flying += 1
+            turn = self._next(now)
+            if turn is None:
+                break
+            turn.set_result(None)
+            self.flying += 1
         self._arm()
+
+    def demand(self) -> float:
+        """This process's load: the calls counted in the window now and those waiting."""
+        if self.rate <= 0:
+            return 0.0
+        return float(self._used(time.monotonic()) + sum(map(len, self._waiting.values())))
 
     def spent(self) -> float:
         """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
@@ -228,6 +272,21 @@ class _Budget:
         if quota <= 0:
             return 1.0
         return min(1.0, self._used(time.monotonic()) / quota)
+
+
+FLOOR = 2.0  # calls a second an idle sender keeps, so that its first calls need not wait
+
+
+def split(rate: float, demand: float, others: list[tuple[float, float]]) -> float:
+    """This sender's part of the bot's `rate` by load: a small floor each, the rest by
+    `demand` + 1 (idle senders share evenly), and never more than the others' shares leave
+    free. `others`: each other live sender's (demand, share)."""
+    n = len(others) + 1
+    floor = min(rate / n, FLOOR)
+    weights = demand + 1.0 + sum(d + 1.0 for d, _ in others)
+    target = floor + (rate - floor * n) * (demand + 1.0) / weights
+    free = rate - sum(share for _, share in others)
+    return max(0.0, min(target, free))
 
 
 @dataclass
@@ -323,6 +382,7 @@ class _Lane:
         self.retry = False  # the last call must be tried again: read the lane anew
         self.woken: asyncio.Future[None] | None = None  # set while a row waits for the budget
         self.place: int | None = None  # its place in the budget's queue, kept while woken
+        self.since = 0.0  # when it began to wait for the budget (monotonic), kept with it
         self.posts = 0  # new messages sent in a row (a paced group's board gets its turn)
         self.unwritten: _Unwritten | None = None  # delivered, its completion not yet recorded
         self.noticed = 0.0  # when another process's notice about this lane arrived (0: none)
@@ -337,6 +397,7 @@ class Mailbox:
         overall_per_second: float = 30.0,
         *,
         budget_window: float = 1.0,
+        budget_age: float = AGE,
         owner: str | None = None,
         lease: float = 15.0,
         poll: float = 1.0,
@@ -358,9 +419,10 @@ class Mailbox:
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
-        self._budget = _Budget(overall_per_second, budget_window)
+        self._budget = _Budget(overall_per_second, budget_window, budget_age)
         self.beat = min(1.0, lease / 5)  # seconds between this sender's heartbeats (several)
         self.senders = 1  # the live senders the budget is split among, as last seen
+        self._shares: deque[tuple[float, float]] = deque()  # (when, share) chosen lately
         self._beats: asyncio.Task[None] | None = None
         if metrics is not None:
             metrics.watch(self._budget.spent, lambda: len(self.held()))
@@ -426,38 +488,55 @@ class Mailbox:
             self.db.listen(lane_channel(self.owner), self._notice, self._heard_again)
         self._poller = asyncio.get_running_loop().create_task(self._poll())
         if self.db.shared and self._budget.rate > 0:
-            # Several senders share the bot's budget: none sends before it knows its part
+            # Several senders share the bot's budget: none sends before it has its part
             self._budget.resized(0.0)
             self._beats = asyncio.get_running_loop().create_task(self._heartbeats())
 
     async def _heartbeats(self) -> None:
-        """Renew this sender's row in `senders` and split the bot's budget among the live ones.
-        A sender that comes waits until every other has seen it (their next beat, and the
-        window of their calls made before it) before it takes its part; one that dies without
-        a word gives its part up when its row expires (within a lease); one that cannot renew
-        its row stops sending when that row expires, since the others then take its part."""
-        joined_at: float | None = None
+        """Renew this sender's row in `senders`, with its load, and take its part of the bot's
+        budget by load (`split`): a sender with more calls to make takes more, and only what
+        the others' shares leave free. A share written is never less than what this sender
+        may still have counting in Telegram's window (`_claim`), so the shares add up to the
+        bot's rate at most whatever the moment. A sender that comes starts with nothing and
+        takes what the others free at their next beats; one that dies without a word gives
+        its part up when its row expires (within a lease); one that cannot renew its row
+        stops sending before that row expires, since the others then take its part."""
         alive_until = 0.0
         while not self._closed:
             now = time.time()
+            demand = self._budget.demand()
+            chosen: list[float] = []
+            choose = functools.partial(self._choose, demand, now, chosen)
             try:
-                live = await self.store.beat(self.owner, now, self.lease)
+                live = await self.store.beat(self.owner, now, self.lease, demand, choose)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("could not renew this sender's heartbeat", exc_info=True)
-                if time.time() >= alive_until:
+                if time.time() >= alive_until - self.beat - self._budget.window:
                     self._budget.resized(0.0)
                 await asyncio.sleep(self.beat)
                 continue
             alive_until = now + self.lease
-            if joined_at is None:
-                # alone: nobody to wait for; else every other's next beat and its window
-                joined_at = now if live <= 1 else now + self.beat + self._budget.window + 0.1
             self.senders = max(1, live)
-            if time.time() >= joined_at:
-                self._budget.resized(self._budget.rate / self.senders)
+            self._budget.resized(chosen[-1])
             await asyncio.sleep(self.beat)
+
+    def _choose(
+        self, demand: float, now: float, chosen: list[float], others: list[tuple[float, float]]
+    ) -> float:
+        share = split(self._budget.rate, demand, others)
+        chosen.append(share)
+        return self._claim(share, now)
+
+    def _claim(self, share: float, now: float) -> float:
+        """The share to write: `share`, or more while calls made under a larger one may still
+        count in Telegram's window (the window, a beat and half a second of latency)."""
+        self._shares.append((now, share))
+        keep = now - self._budget.window - self.beat - 0.5
+        while len(self._shares) > 1 and self._shares[0][0] < keep:
+            self._shares.popleft()
+        return max(s for _, s in self._shares)
 
     @property
     def _sticky(self) -> bool:
@@ -635,7 +714,13 @@ class Mailbox:
         # A row that waited long for its turn: the lane must still be ours (else another
         # sender took it over, and sends this row)
         renew = self.db.shared and lane.lease_until - time.time() < self.lease / 2
+        lapsed = lane.lease_until <= time.time()
         if renew and not await self._owned_still(lane):
+            self._budget.done(called=False)
+            lane.retry = True
+            return
+        if renew and lapsed and not await self._waits_still(lane, row):
+            # Its lease ran out while it waited: another sender may have sent it meanwhile
             self._budget.done(called=False)
             lane.retry = True
             return
@@ -720,6 +805,16 @@ class Mailbox:
         lane.unwritten = None
         return True
 
+    async def _waits_still(self, lane: _Lane, row: Pending) -> bool:
+        try:
+            rows = await self._lane_rows(lane.chat_id, posts_last=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("could not read chat %s's lane again", lane.chat_id, exc_info=True)
+            return False
+        return any(r.id == row.id for r in rows)
+
     async def _owned_still(self, lane: _Lane) -> bool:
         try:
             return await self._own(lane)
@@ -738,9 +833,10 @@ class Mailbox:
             return False
         if lane.place is None:
             lane.place = self._budget.ticket()
+            lane.since = time.monotonic()
         lane.woken = asyncio.get_running_loop().create_future()
         try:
-            went = await self._budget.take(rank(row), lane.woken, lane.place)
+            went = await self._budget.take(rank(row), lane.woken, lane.place, lane.since)
         finally:
             lane.woken = None
         if went:

@@ -340,6 +340,16 @@ CREATE INDEX matches_chat_termination ON matches
 """
 )
 
+# Each live sender's load (`demand`: the calls it made in the last window and those waiting for
+# the budget) and the part of the bot's budget it may be using (`share`, calls a second): the
+# budget is split by load, each taking only what the others' shares leave free.
+MIGRATIONS.append(
+    """
+ALTER TABLE senders ADD COLUMN demand REAL NOT NULL DEFAULT 0;
+ALTER TABLE senders ADD COLUMN share REAL NOT NULL DEFAULT 0
+"""
+)
+
 # A match is its rules, its seal and its action log; `games.state` is only a cache of the state
 # the log replays to (`bot.storage.snapshots`, which says which format wrote a snapshot and how
 # many actions it saw). The snapshots of the old shapes go: each match is replayed from its log

@@ -19,7 +19,7 @@ remembers that the lane is held elsewhere until when (`elsewhere`), and asks not
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from bot import codec
 from bot.model.outbox import Outgoing, Pending, row_kind
@@ -366,22 +366,37 @@ class OutboxStore:
         )
         return [r["chat_id"] for r in rows]
 
-    async def beat(self, owner: str, now: float, lease: float) -> int:
-        """This sender is alive until now + lease: how many senders are alive now (itself
-        included). Senders long dead are forgotten."""
+    async def beat(
+        self,
+        owner: str,
+        now: float,
+        lease: float,
+        demand: float = 0.0,
+        choose: Callable[[list[tuple[float, float]]], float] | None = None,
+    ) -> int:
+        """This sender is alive until now + lease, with this load (`demand`): how many
+        senders are alive now (itself included). `choose` is given the other live senders'
+        (demand, share) and says this one's share, written with them seen (one beat at a
+        time, so the shares written never add up to more than any sender chose from).
+        Senders long dead are forgotten."""
         async with self.db.transaction() as conn:
             if self.db.dialect == "postgresql":  # one beat at a time: each sees those before
                 await conn.run("SELECT pg_advisory_xact_lock(5005)")
+            others = await conn.fetchall(
+                "SELECT demand, share FROM senders WHERE alive_until > ? AND owner <> ?",
+                (now, owner),
+            )
+            share = choose([(float(r["demand"]), float(r["share"])) for r in others]) if (
+                choose is not None
+            ) else 0.0  # fmt: skip
             await conn.run(
-                "INSERT INTO senders (owner, alive_until) VALUES (?, ?) ON CONFLICT (owner)"
-                " DO UPDATE SET alive_until = excluded.alive_until",
-                (owner, now + lease),
+                "INSERT INTO senders (owner, alive_until, demand, share) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (owner) DO UPDATE SET alive_until = excluded.alive_until,"
+                " demand = excluded.demand, share = excluded.share",
+                (owner, now + lease, demand, share),
             )
             await conn.run("DELETE FROM senders WHERE alive_until < ?", (now - 3600.0,))
-            found = await conn.fetchone(
-                "SELECT count(*) AS n FROM senders WHERE alive_until > ?", (now,)
-            )
-        return int(found["n"]) if found else 1
+        return len(others) + 1
 
     async def leave(self, owner: str) -> None:
         """A sender that stops: its share of the budget is the others' at their next beat."""

@@ -10,7 +10,9 @@ costs one edit.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from datetime import UTC
 from html import escape
@@ -19,7 +21,7 @@ from bot.game.actions import ActionKind
 from bot.game.events import Chanted, EnvidoResolved, HandDealt, HandEnded
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
-from bot.model.outbox import POST, Outgoing, Planned, Record
+from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
 from bot.model.table import Table, TableStatus
 from bot.service.changes import (
     Change,
@@ -31,6 +33,7 @@ from bot.service.changes import (
 )
 from bot.service.mailbox import Mailbox
 from bot.service.people import People
+from bot.service.presence import Presence, Writer
 from bot.service.tournaments import Tournaments
 from bot.service.turns import VACATED_SECONDS
 from bot.service.unit import Tables
@@ -82,16 +85,39 @@ TOLD = (TourneyNote.RESULT, TourneyNote.CHAMPION, TourneyNote.STARTED, TourneyNo
         TourneyNote.BROKEN)  # fmt: skip
 # The big moments that ring out in the group as a new message (the rest are the board's edits)
 RINGING = (ActionKind.VALE_CUATRO, ActionKind.CONTRAFLOR, ActionKind.CONTRAFLOR_AL_RESTO)
+# The person whose tap in a Telegram chat the change being planned answers (set by a handler
+# around the core's call): they are in the chat, so their hand message is refreshed even
+# while they also have the web table open.
+_IN_CHAT: ContextVar[int | None] = ContextVar("in_chat", default=None)
+
+
+@contextmanager
+def tapped_in_chat(user_id: int) -> Iterator[None]:
+    """A handler's block whose change answers `user_id`'s tap in a Telegram chat."""
+    token = _IN_CHAT.set(user_id)
+    try:
+        yield
+    finally:
+        _IN_CHAT.reset(token)
 
 
 class Planner:
     def __init__(
-        self, tables: Tables, people: People, sender: Mailbox, tournaments: Tournaments
+        self,
+        tables: Tables,
+        people: People,
+        sender: Mailbox,
+        tournaments: Tournaments,
+        presence: Presence | None = None,
     ) -> None:
         self.tables = tables
         self.people = people
         self.sender = sender
         self.tournaments = tournaments
+        # Who has a table's web page open: their hand message waits until it closes
+        self.presence = presence
+        if presence is not None:
+            presence.converge = self.converge
         # When each player's hand last came as a new message (it notified): one sent a moment
         # ago is being looked at, and is edited, not deleted and sent again (the oldest are
         # forgotten: that costs at most one more new message).
@@ -117,6 +143,34 @@ class Planner:
         self.sender.wake(rows)
 
     async def plan(self, change: Change) -> Sequence[Planned]:
+        planned = await self._plan(change)
+        if self.presence is None or not isinstance(change, TableChange | SignChange):
+            return planned
+        quiet = [p for p in planned if _refresh_of_hand(p)]
+        if not quiet:
+            return planned
+        # A person with the table's web page open sees it there, live: their hand message is
+        # not edited meanwhile (a notifying one still goes: it is their turn and they were
+        # away), unless the change answers their own tap in the chat.
+        watching = await self.presence.watching(change.the_table.id)
+        watching -= {_IN_CHAT.get() or 0}
+        if not watching:
+            return planned
+        return [
+            p for p in planned
+            if not (isinstance(p, Outgoing) and _refresh_of_hand(p) and p.chat_id in watching)
+        ]  # fmt: skip
+
+    async def converge(self, table_id: int, user_id: int, also: Writer) -> None:
+        """The person closed the table's web page: their hand message shows the table as it
+        is now (one edit, none if it shows that already), written with `also`."""
+        table = await self.tables.get(table_id)
+        rows = []
+        if table is not None and table.state is not None and user_id in table.players:
+            rows = [hand_row(table, user_id, urgent=True)]
+        await self.sender.send(rows, also=also)
+
+    async def _plan(self, change: Change) -> Sequence[Planned]:
         if change.kind is ChangeKind.CHAT:
             return []  # settings whose rows the command gives itself
         if change.kind is ChangeKind.TOURNEY:
@@ -473,13 +527,21 @@ class Planner:
         return [replace(row, payload={**row.payload, "ring": 1})]
 
     def _hands_after(self, change: TableChange) -> list[Outgoing]:
-        """Each player's hand message after an action."""
+        """Each player's hand message after an action: at a table whose group board shows
+        the play, only the hands whose options changed (the actor's, whoever the game waited
+        on or waits on now, everyone's at a new hand); the others show nothing the board
+        does not, and are brought up to date when their options change. A table played in
+        private chats (a tournament's, a practice) has no board: every hand follows."""
         table = change.the_table
         new_hand = any(isinstance(e, HandDealt) for e in change.events)
         waiting_now = self.tables.waiting_users(table)
         now = self.tables.clock()
+        boarded = table.tournament is None and table.chat_id < 0
+        concerned = waiting_now | change.waiting_before | {change.actor}
         rows = []
         for user in table.players:
+            if boarded and not new_hand and user not in concerned:
+                continue  # its options did not change: the board says the rest
             # A new message notifies; an edit does not. Someone who acted a moment ago is
             # looking at the chat: a buzz at every move of a quick match is noise (and a
             # second call), so they get the edit.
@@ -487,7 +549,9 @@ class Planner:
             seen = max(table.acted.get(user, float("-inf")),
                        self._buzzed.get((table.id, user), float("-inf")))  # fmt: skip
             looking = now - seen < ATTENTIVE_SECONDS
-            turn = new_hand or (user in waiting_now and user not in change.waiting_before)
+            # Play comes to them (at a new hand: to whoever acts first; the others' new cards
+            # come by an edit, and a notifying message when their turn comes)
+            turn = user in waiting_now and (new_hand or user not in change.waiting_before)
             notify = turn and not looking
             if notify:
                 self._buzz(table, user)
@@ -509,6 +573,11 @@ class Planner:
         rows.append(match_end_row(table))
         rows += [final(hand_row(table, u, urgent=u == actor)) for u in table.players]
         return rows + await self._private_endings(table, again=True)
+
+
+def _refresh_of_hand(planned: Planned) -> bool:
+    """A hand message's edit (not a notifying send)."""
+    return isinstance(planned, Outgoing) and planned.kind is RowKind.HAND and not planned.loud
 
 
 def final(row: Outgoing) -> Outgoing:

@@ -189,7 +189,11 @@ async def stream(
     # twice a second while notices cannot be heard (one small query), and reads the table
     # only when it moved.
     shared = core.shared
-    with hub.watch(table.id, viewer, address) as watched:
+    # (a player's page open: their Telegram hand message waits until it closes)
+    with (
+        hub.watch(table.id, viewer, address) as watched,
+        core.presence.page(table.id, viewer if seat is not None else 0),
+    ):
         sent: bytes | None = None
         version = -1
         quiet = 0.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,7 @@ async def test_fast_play_keeps_the_group_at_most_one_message_behind(
         rng = random.Random(4)
         opened = await h.services.tables.table_in(GROUP, 0)
         assert opened is not None
+        began = time.monotonic()
         for _ in range(2000):
             pending = await h.db.fetchall("SELECT kind FROM outbox WHERE chat_id = ?", GROUP)
             kinds = [r["kind"] for r in pending]
@@ -190,7 +192,10 @@ async def test_fast_play_keeps_the_group_at_most_one_message_behind(
         assert match_over(h)
         hands = table.state.hand_number
         group_calls = len(fake.calls_in(GROUP))
-        assert hands >= 3 and group_calls <= 2 * hands + 12, (group_calls, hands)
+        elapsed = time.monotonic() - began
+        # The lane's pace holds whatever the machine's speed: at most one call a 0.25 s (a slow
+        # machine taps slower, so fewer boards coalesce, but never more than the pace lets out).
+        assert hands >= 3 and group_calls <= elapsed / 0.25 + 12, (group_calls, hands, elapsed)
 
 
 async def test_avisame_notes_a_table_opening_at_most_once_an_hour(harness: Harness) -> None:

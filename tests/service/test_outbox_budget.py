@@ -4,6 +4,7 @@ and several workers: tests/service/test_outbox_ceiling.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
 from pathlib import Path
@@ -91,5 +92,45 @@ async def test_a_private_lane_keeps_its_pace_and_what_waits_coalesces(tmp_path: 
         await outbox.send([Outgoing(6, RowKind.TEXT, {"text": "hola"})])
         await until(lambda: any(c[1] is None and c[0] > calls[-2][0] for c in calls[6:]))
     finally:
+        await outbox.close()
+        await db.close()
+
+
+async def test_what_waits_longest_for_the_budget_goes_up_and_is_never_starved(
+    tmp_path: Path,
+) -> None:
+    """A flood of notifying hands (the first rank), twice what the budget lets go, and one
+    group's board (a lower rank) waiting behind it: the board ages up a rank every half second
+    here (`AGE` seconds in the bot) and goes while the flood goes on, not after it."""
+    db = await open_database(tmp_path / "aging.db")
+    outbox = Mailbox(
+        db, group_interval=0.0, overall_per_second=10, budget_window=0.2, budget_age=0.5
+    )
+    went: list[int] = []
+    flooding = True
+
+    async def deliver(row: Pending) -> Delivery:
+        went.append(row.chat_id)
+        return Delivery()
+
+    outbox.start(deliver)
+
+    async def flood() -> None:
+        for chat in itertools.count(1_000):
+            if not flooding:
+                return
+            hand = Outgoing(chat, RowKind.HAND, {"u": chat}, f"hand:{chat}", URGENT, True)
+            await outbox.send([hand])
+            await asyncio.sleep(1 / 20)
+
+    try:
+        flooder = asyncio.get_running_loop().create_task(flood())
+        await until(lambda: len(outbox.held()) > 5)  # the budget binds
+        await outbox.send([Outgoing(-5, RowKind.BOARD, {"t": 1}, "board:1", REFRESH)])
+        await until(lambda: -5 in went, 60)
+        assert not flooder.done()  # it went while the flood went on
+        assert len(outbox.held()) > 5
+    finally:
+        flooding = False
         await outbox.close()
         await db.close()

@@ -22,6 +22,7 @@ import pytest
 from bot.model.outbox import POST, REFRESH, URGENT, Outgoing, Pending, RowKind
 from bot.service.mailbox import Delivery, Mailbox, Verdict
 from bot.storage.connect import open_database
+from bot.storage.db import Database
 from bot.storage.outbox import OutboxStore
 from tests.fakebot import TOKEN, FakeTelegram
 from tests.pg import INSTALL_HINT, Cluster
@@ -146,7 +147,8 @@ async def test_two_workers_together_never_go_over_the_overall_rate(
 async def test_a_worker_killed_while_holding_part_of_the_budget_the_other_takes_it(
     limited: FakeTelegram, senders: list[Sender], pg_url: str
 ) -> None:
-    first = range(20_000, 20_060)
+    first = range(20_000, 20_200)  # (10 s at the rate: whoever claimed lanes first cannot
+    # keep them all waiting past their lease, so both senders send)
     limited.started.update(first)
     await write(pg_url, first)
     w1, w2 = senders
@@ -257,3 +259,78 @@ async def test_a_private_lane_is_paced_and_coalesced_under_the_private_limit(
         await outbox.close()
         await db.close()
         await fake.stop()
+
+
+async def shares_written(db: Database, now: float) -> list[float]:
+    rows = await db.fetchall("SELECT share FROM senders WHERE alive_until > ?", now)
+    return [float(r["share"]) for r in rows]
+
+
+async def test_the_budget_goes_to_the_worker_with_more_to_send(
+    limited: FakeTelegram, pg_url: str
+) -> None:
+    """Two senders on one PostgreSQL (two mailboxes, each its own connections): idle, they
+    split the budget evenly; one with 300 rows to send takes most of it (the other keeps a
+    floor), the shares written never add up to more than the rate, the fake sees no 429 and
+    no second over the rate, and once the load is gone the split is even again."""
+    api = f"http://127.0.0.1:{limited.port}/bot{TOKEN}"
+    owners = ("w1", "w2")
+    dbs = [await open_database(pg_url) for _ in owners]
+    watcher = await open_database(pg_url)
+    boxes = [
+        Mailbox(
+            db,
+            0.0,
+            RATE,
+            owner=owner,
+            lease=LEASE,
+            poll=0.1,
+            store=OutboxStore(db, owner),
+            judge=_limited,
+        )
+        for db, owner in zip(dbs, owners, strict=True)
+    ]
+    sums: list[float] = []
+    try:
+        async with aiohttp.ClientSession() as session:
+
+            def deliverer(owner: str) -> Any:
+                async def deliver(row: Pending) -> Delivery:
+                    fields = {"chat_id": row.chat_id, "text": f"{owner} {row.id}"}
+                    async with session.post(f"{api}/sendMessage", json=fields) as answer:
+                        if answer.status == 429:
+                            raise RuntimeError("429")
+                    return Delivery()
+
+                return deliver
+
+            for box, owner in zip(boxes, owners, strict=True):
+                box.start(deliverer(owner))
+            await until(lambda: all(b.share == RATE / 2 for b in boxes), 60)
+            chats = range(30_000, 30_300)  # 15 s at the whole rate
+            limited.started.update(chats)
+            await boxes[0].send([Outgoing(chat, RowKind.TEXT, {}) for chat in chats])
+
+            async def watch() -> None:
+                while True:
+                    sums.append(sum(await shares_written(watcher, time.time())))
+                    await asyncio.sleep(0.05)
+
+            watching = asyncio.get_running_loop().create_task(watch())
+            try:
+                await until(lambda: boxes[0].share > RATE * 0.8, 30)  # the busy one takes most
+                assert boxes[1].share >= 1.0  # the idle one keeps a floor
+                await until_async(lambda: outbox_empty(pg_url), 120)
+                await until(lambda: all(b.share == RATE / 2 for b in boxes), 60)  # even again
+            finally:
+                watching.cancel()
+        assert sums and max(sums) <= RATE + 1e-9, max(sums)
+        assert sum(len(m) for m in limited.messages.values()) == len(chats)
+        assert dict(limited.limited) == {}
+        assert limited.busiest(1.0) <= RATE
+        assert limited.busiest(1.0) > RATE * 0.8  # w1 went well over its even half
+    finally:
+        for box in boxes:
+            await box.close()
+        for db in (*dbs, watcher):
+            await db.close()
