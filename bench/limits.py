@@ -12,7 +12,10 @@ Prints, for the measured window: 429s by kind, the calls made in the busiest sli
 answer until the hand of whoever must act now shows their options) p50/p95/max, how long after
 the load stops until every view is current (the bot quiet, nothing left in the outbox), and
 Bot API messages per tap, by kind (board edits, hand edits, hand sends, answers to taps, posts
-in the group, deletes). A shared machine makes the figures indicative, not exact.
+in the group, deletes), and the line of tables waiting to start (`TRUCO_MAX_LIVE_TABLES`, the
+default unless `--max-live` says): tables admitted (started), tables that waited in line, how
+long those that started waited (p50/max), and those still in line at the end (waiting so far).
+A shared machine makes the figures indicative, not exact.
 """
 
 from __future__ import annotations
@@ -147,6 +150,44 @@ async def waiting_rows(database: str) -> int:
     return outbox_rows(database)
 
 
+async def line_figures(database: str, at: float) -> str:
+    """The line of tables waiting to start, as the database tells it at the end of the run."""
+    started_sql = "SELECT count(*) FROM games WHERE started_at IS NOT NULL"
+    line_sql = (
+        "SELECT started_at, queued FROM games WHERE queued IS NOT NULL"
+        " AND (started_at IS NOT NULL OR status = 'lobby')"
+    )
+    if database.startswith("postgres"):
+        import asyncpg
+
+        conn = await asyncpg.connect(database)
+        try:
+            started = int(await conn.fetchval(started_sql))
+            try:
+                rows = [(r[0], r[1]) for r in await conn.fetch(line_sql)]
+            except asyncpg.UndefinedColumnError:
+                return f"admitted {started}; no line (a bot without one)"
+        finally:
+            await conn.close()
+    else:
+        with contextlib.closing(sqlite3.connect(database)) as conn:
+            started = int(conn.execute(started_sql).fetchone()[0])
+            try:
+                rows = list(conn.execute(line_sql).fetchall())
+            except sqlite3.OperationalError:
+                return f"admitted {started}; no line (a bot without one)"
+    waited = sorted(s - q for s, q in rows if s is not None)
+    waiting = sorted(at - q for s, q in rows if s is None)
+
+    def spread(values: list[float]) -> str:
+        return f"p50 {pct(values, 0.5):.1f} s, max {values[-1]:.1f} s" if values else "-"
+
+    return (
+        f"admitted {started}; queued {len(rows)}: {len(waited)} started after waiting"
+        f" ({spread(waited)}), {len(waiting)} still in line at the end (so far {spread(waiting)})"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=50)
@@ -156,6 +197,9 @@ async def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--mode", choices=("1v1", "2v2", "3v3"), default="1v1")
     parser.add_argument("--database", default="sqlite")
+    parser.add_argument(
+        "--max-live", type=int, default=None, help="TRUCO_MAX_LIVE_TABLES (unset: the default)"
+    )
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose bot runs")
     parser.add_argument(
         "--opening", type=float, default=5.0, help="tables opened a second at the start"
@@ -186,6 +230,8 @@ async def main() -> None:
         "TRUCO_LOG_LEVEL": "ERROR",
         "PYTHONPATH": str(root),
     }
+    if args.max_live is not None:
+        env["TRUCO_MAX_LIVE_TABLES"] = str(args.max_live)
     hooked = args.workers > 1
     bots = []
     for index in range(args.workers):
@@ -239,6 +285,7 @@ async def main() -> None:
             (at for at, method, _ in fake.calls if method in OVERALL_COUNTED), default=stopped
         )
         settled = max(0.0, last - stopped)
+        line = await line_figures(database, stopped)
     finally:
         await fake.stop_balancing()
         for bot in bots:
@@ -283,6 +330,7 @@ async def main() -> None:
             f" max {ms[-1]:.0f} ms over {len(ms)}"
         )
     print(f"  every view current {settled:.1f} s after the load stopped")
+    print(f"  tables: {line}")
     print(
         f"  messages per tap: {ok_messages / max(done, 1):.2f} let through"
         f" (calls made: " + ", ".join(f"{m} {n / max(done, 1):.2f}" for m, n in

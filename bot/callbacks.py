@@ -312,6 +312,7 @@ class LobbyOp(StrEnum):
     OPTION = "o"  # arg: the option's name, or "cancel"
     ADD_BOT = "b"  # arg: the team ("" any)
     REMOVE_BOT = "r"
+    PLACE = "p"  # a full lobby waiting in line: its place now
 
 
 LOBBY_CANCEL = "cancel"  # LobbyOp.OPTION's arg that cancels the table

@@ -51,6 +51,13 @@ class Settings(BaseSettings):
     private_burst: int = Field(
         default=3, ge=1, description="Calls at once in one private chat before its pace holds"
     )
+    max_live_tables: int = Field(
+        default=50,
+        ge=0,
+        description="Matches in play at once; a lobby that fills past them waits in line and"
+        " starts when one ends (50: what 30 calls a second carry at a person's pace,"
+        " docs/operations.md); 0: no limit",
+    )
     concurrent_updates: int = Field(default=64, ge=1, description="Updates handled at once")
     poll_timeout: int = Field(default=30, ge=0, description="getUpdates long-poll seconds")
     rate_group_per_minute: int = Field(default=20, ge=1, description="AIORateLimiter, per group")

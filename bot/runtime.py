@@ -194,6 +194,7 @@ class Runtime:
         if self.metrics is not None:
             await self.metrics.stop()
         self.core.stop()
+        await self.core.admission.idle()  # (a table the line just started: its rows go too)
         try:
             await self.outbox.drain(5.0)
         except Exception:  # what is left stays in the outbox for the next start

@@ -199,6 +199,7 @@ class Harness:
             and not self.services.outbox.busy()
             and not self.services.ai.busy()
             and not self.services.core.tournaments.busy()
+            and not self.services.core.admission.busy()
             and await self.services.outbox.store.waiting() == 0
         )
 

@@ -96,6 +96,9 @@ async def _lobby(
     elif data.op is LobbyOp.REMOVE_BOT:
         await lobby.remove_bot(table.id, user.id)
         await query.answer(t("lobby.bot_removed"))
+    elif data.op is LobbyOp.PLACE:
+        place = await lobby.place(table.id)
+        await query.answer(t("queue.place", place=place) if place else "")
     elif data.arg == LOBBY_CANCEL:
         admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
         why = await cancel_table(r, table, user.id, admin, t)

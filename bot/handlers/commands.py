@@ -348,6 +348,10 @@ async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if table is None:
         table = await r.core.tournaments.match_of(user.id, chat.id if is_group(chat) else None)
     if table is None or table.status is not TableStatus.PLAYING:
+        if table is not None and table.in_line:  # (not begun: /cancelar or 🚪 takes it out)
+            place = await r.tables.place_in_line(table)
+            await reply(context, message, t("refusal.in_line", place=place))
+            return
         await reply(context, message, t("refusal.no_game"))
         return
     try:

@@ -43,6 +43,7 @@ class Refused(StrEnum):
     MEMBER_UNKNOWN = "member_unknown"
     REMATCH_NOT_OVER = "rematch_not_over"
     REMATCH_NOT_YOURS = "rematch_not_yours"
+    IN_LINE = "in_line"  # the full lobby waits in line to start (`place`: 1 is next)
     # play
     NO_GAME = "no_game"
     NOT_SEATED = "not_seated"

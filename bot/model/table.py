@@ -113,6 +113,10 @@ class Table:
     hints: bool = False  # 💡 consejos: a seat may ask what difícil would do
     hinted: list[int] = field(default_factory=list)  # the people who asked (then: not rated)
     handed: int | None = None  # the step a person handed to their computer partner
+    # When the full lobby joined the line of tables waiting to start (the bot carried as many
+    # matches as Telegram's budget allows: `bot.service.admission`); kept once it starts (the
+    # wait is started_at - queued), None: it never waited, or a player left the line.
+    queued: float | None = None
 
     @property
     def lineage(self) -> int:
@@ -123,6 +127,11 @@ class Table:
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def in_line(self) -> bool:
+        """A full lobby waiting in line for the bot to carry one more match."""
+        return self.status is TableStatus.LOBBY and self.queued is not None
 
     @property
     def geometry(self) -> Seats:

@@ -39,6 +39,7 @@ class ChangeKind(StrEnum):
     OPENED = "opened"  # a new table (its lobby)
     LOBBY = "lobby"  # someone joined, left, or an option changed
     STARTED = "started"
+    QUEUED = "queued"  # the lobby filled while the bot carries all it can: it waits in line
     ACTION = "action"  # an action was applied (by a player, a bot, or the timer)
     CANCELLED = "cancelled"
     EXPIRED = "expired"
@@ -75,7 +76,7 @@ class TourneyNote(StrEnum):
 
 # The kinds of a table's own changes (all but a seña's, a chat's and a tournament's).
 TableKind = Literal[
-    ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.STARTED, ChangeKind.ACTION,
+    ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.STARTED, ChangeKind.QUEUED, ChangeKind.ACTION,
     ChangeKind.CANCELLED, ChangeKind.EXPIRED, ChangeKind.CONCEDED, ChangeKind.CHAT_GONE,
     ChangeKind.MOVED, ChangeKind.VACATED, ChangeKind.BOT_IN, ChangeKind.REMIND,
     ChangeKind.HINTED, ChangeKind.HANDED,
@@ -99,6 +100,7 @@ class TableChange:
     # How the match ended, for the league: the table's outcome when it ended; a side that left
     # a match a computer player goes on playing (VACATED, then BOT_IN) is recorded so at once.
     outcome: Outcome | None = None
+    place: int = 0  # QUEUED: the table's place in line (1: the next to start)
 
     def __post_init__(self) -> None:
         if not self.chat_id:

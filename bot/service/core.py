@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.metrics import Metrics
+from bot.service.admission import Admission
 from bot.service.ai import AiPlayers
 from bot.service.changes import Changes
 from bot.service.chats import Chats
@@ -45,6 +46,7 @@ class Core:
     tournaments: Tournaments  # a group's tournaments
     reviews: Reviews  # a review after the match, for each person who played it
     presence: Presence  # who has a table's web page open (a front end need not refresh them)
+    admission: Admission  # how many matches play at once; the line of tables waiting to start
     ai: AiPlayers | None = None  # the computer players (`open` seats them; a test may not)
 
     @staticmethod
@@ -53,8 +55,10 @@ class Core:
         *,
         clock: Callable[[], float] = time.time,
         turn_seconds: int | None = None,
+        max_live_tables: int | None = None,
     ) -> Core:
-        """The core on the settings' database (migrated to this code's schema)."""
+        """The core on the settings' database (migrated to this code's schema).
+        `max_live_tables`: matches in play at once (None: the settings'; 0: no limit)."""
         db = await open_database(settings.database, settings.db_pool)
         core = Core.build(
             Store(db),
@@ -67,6 +71,9 @@ class Core:
             bot_level=settings.bot_level,
             worker=settings.worker_id,
             review_workers=settings.ai_workers,
+            max_live_tables=(
+                settings.max_live_tables if max_live_tables is None else max_live_tables
+            ),
         )
         ai = AiPlayers(
             core.tables,
@@ -91,11 +98,14 @@ class Core:
         bot_level: str = "normal",
         worker: str = "main",
         review_workers: int = 0,
+        max_live_tables: int = 0,
     ) -> Core:
         changes = Changes()
         tables = Tables(store, changes, clock=clock, worker=worker)
         play = Play(tables, seed=seed, sign_catch_chance=sign_catch_chance, clock=clock)
-        lobby = Lobby(tables, play, clock=clock)
+        admission = Admission(tables, play, capacity=max_live_tables, clock=clock)
+        changes.subscribe(admission)
+        lobby = Lobby(tables, play, clock=clock, admission=admission)
         tournaments = Tournaments(tables, play, clock=clock, seed=seed)
         changes.subscribe(tournaments)
         turns = Turns(
@@ -110,7 +120,7 @@ class Core:
         presence = Presence(tables.records)  # (wall clock: workers compare its records)
         return Core(
             changes, tables, people, play, lobby, turns, chats, history, tournaments, reviews,
-            presence,
+            presence, admission,
         )  # fmt: skip
 
     @staticmethod
@@ -186,6 +196,7 @@ class Core:
             self.ai.tick()
         await self.turns.deadlines()
         await self.tournaments.sweep()
+        await self.admission.admit_quietly()  # (after a restart, another worker's match's end)
 
     def stop(self) -> None:
         """No more decisions of the computer players (what is committed stays), nor reviews."""

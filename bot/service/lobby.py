@@ -13,6 +13,7 @@ from bot.model.options import LOBBY_OPTIONS, Option, bot_level
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
+from bot.service.admission import Admission
 from bot.service.changes import ChangeKind, Refusal, TableChange, TableKind
 from bot.service.play import Play
 from bot.service.unit import Tables
@@ -23,11 +24,18 @@ TABLES_PER_PERSON = 3  # open tables one person may have opened at once (in any 
 
 class Lobby:
     def __init__(
-        self, tables: Tables, play: Play, *, clock: Callable[[], float] = time.time
+        self,
+        tables: Tables,
+        play: Play,
+        *,
+        clock: Callable[[], float] = time.time,
+        admission: Admission | None = None,
     ) -> None:
         self.tables = tables
         self.play = play
         self.clock = clock
+        # whether a full lobby starts now or waits in line (no limit unless given one)
+        self.admission = admission or Admission(tables, play, clock=clock)
 
     async def open(
         self,
@@ -132,11 +140,21 @@ class Lobby:
             return None
         return table.geometry.of_side(team)
 
-    async def _lobby(self, table_id: int) -> Table:
+    async def _lobby(self, table_id: int, in_line: bool = False) -> Table:
+        """The lobby (the caller holds its lock); one waiting in line to start is refused,
+        its place said, unless `in_line` (leaving it, asking its place)."""
         table = await self.tables.get(table_id)
         if table is None or table.status is not TableStatus.LOBBY:
             raise Refusal(Refused.LOBBY_CLOSED)
+        if table.in_line and not in_line:
+            raise Refusal(Refused.IN_LINE, place=await self.tables.place_in_line(table))
         return table
+
+    async def place(self, table_id: int) -> int:
+        """A lobby's place in the line of tables waiting to start (1: the next); 0: it is not
+        in line."""
+        table = await self._lobby(table_id, in_line=True)
+        return await self.tables.place_in_line(table) if table.in_line else 0
 
     async def join(self, table_id: int, user_id: int, team: int | None = None) -> TableChange:
         async with self.tables.locked(table_id):
@@ -154,13 +172,10 @@ class Lobby:
             return await self._seated(table, user_id)
 
     async def _seated(self, table: Table, user_id: int) -> TableChange:
-        """Commit a lobby change; the match starts when the last seat is taken."""
+        """Commit a lobby change; the match starts when the last seat is taken (or the table
+        waits in line for it: `Admission`)."""
         if all(s is not None for s in table.seats):
-            events, entries = self.play.start(table)
-            change = TableChange(
-                ChangeKind.STARTED, table, table.chat_id, tuple(events), actor=user_id
-            )
-            await self.tables.commit(table, change, entries, 0)
+            change = await self.admission.full(table, user_id)
         else:
             change = TableChange(ChangeKind.LOBBY, table, table.chat_id, actor=user_id)
             await self.tables.commit(table, change)
@@ -202,12 +217,17 @@ class Lobby:
             return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
+        """A player leaves the lobby; one waiting in line leaves the line (the tables behind it
+        move up) and waits for a player again, its time to fill counted anew."""
         async with self.tables.locked(table_id):
-            table = await self._lobby(table_id)
+            table = await self._lobby(table_id, in_line=True)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refusal(Refused.NOT_JOINED)
             table.seats[seat] = None
+            if table.in_line:
+                table.queued = None
+                table.created_at = self.clock()  # (a lobby's time to fill runs from it)
             await self.tables.commit(table, TableChange(ChangeKind.LOBBY, table, actor=user_id))
             return table
 
@@ -257,9 +277,10 @@ class Lobby:
             return table
 
     async def expire(self, table_id: int) -> Table | None:
+        """A lobby nobody filled in time closes (never one full and waiting in line)."""
         async with self.tables.locked(table_id):
             table = await self.tables.get(table_id)
-            if table is None or table.status is not TableStatus.LOBBY:
+            if table is None or table.status is not TableStatus.LOBBY or table.in_line:
                 return None
             table.status = TableStatus.CANCELLED
             table.ended_at = self.clock()

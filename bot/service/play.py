@@ -303,6 +303,8 @@ class Play:
         """The match in play and the user's seat at it (the caller holds the lock), or the
         refusal: no match, not seated, or paused for an empty seat."""
         table = await self.tables.get(table_id)
+        if table is not None and table.in_line:  # (full, waiting for its turn to start)
+            raise Refusal(Refused.IN_LINE, place=await self.tables.place_in_line(table))
         if table is None or table.status is not TableStatus.PLAYING or table.state is None:
             raise Refusal(Refused.NO_GAME)
         seat = table.seat_of(user_id)

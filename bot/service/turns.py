@@ -71,7 +71,7 @@ class Turns:
         """Every deadline that is due: lobbies nobody filled, reminders, timeouts."""
         now = self.clock()
         for table in self.tables.lobbies():
-            if now >= table.created_at + self.lobby_seconds:
+            if not table.in_line and now >= table.created_at + self.lobby_seconds:
                 with contextlib.suppress(Refusal):  # another process got there first
                     await self.lobby.expire(table.id)
         for table in self.tables.playing():

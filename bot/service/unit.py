@@ -153,6 +153,11 @@ class Tables:
         self._cache = {t.id: t for t in found}
         return found
 
+    async def place_in_line(self, table: Table) -> int:
+        """A full lobby's place in the line of tables waiting to start (1: the next; a table
+        not in line yet: the place it would take)."""
+        return 1 + await self.store.ahead_in_line(table.id, table.queued)
+
     @staticmethod
     def waiting_users(table: Table) -> set[int]:
         """The people the game waits on now."""

@@ -350,6 +350,15 @@ ALTER TABLE senders ADD COLUMN share REAL NOT NULL DEFAULT 0
 """
 )
 
+# The line of full lobbies waiting to start while the bot carries as many matches as Telegram's
+# budget allows (`bot.service.admission`): when each joined it (kept once the match starts).
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN queued REAL;
+CREATE INDEX games_line ON games (queued, id) WHERE status = 'lobby' AND queued IS NOT NULL
+"""
+)
+
 # A match is its rules, its seal and its action log; `games.state` is only a cache of the state
 # the log replays to (`bot.storage.snapshots`, which says which format wrote a snapshot and how
 # many actions it saw). The snapshots of the old shapes go: each match is replayed from its log

@@ -57,6 +57,7 @@ def _table(row: Row, state: MatchState | None) -> Table:
         hints=bool(row["hints"]),
         hinted=[int(u) for u in codec.loads(row["hinted"])],
         handed=row["handed"],
+        queued=row["queued"],
     )
     if table.outcome is None and not table.is_open and table.started_at is not None:
         table.outcome = _saved_before_outcomes(table)
@@ -130,6 +131,7 @@ def _columns(table: Table) -> dict[str, object]:
         "hints": int(table.hints),
         "hinted": codec.dumps(table.hinted),
         "handed": table.handed,
+        "queued": table.queued,
     }
 
 
@@ -202,7 +204,7 @@ class Store:
         player nobody moved for `stalled` seconds (the process that should have moved it died).
         A table holds a computer player when its seats hold a negative id: a '-' in its JSON."""
         rows = await self.db.fetchall(
-            f"{GAMES} WHERE (status = 'lobby' AND created_at <= ?)"
+            f"{GAMES} WHERE (status = 'lobby' AND queued IS NULL AND created_at <= ?)"
             " OR (status = 'playing' AND deadline IS NOT NULL"
             "     AND deadline - turn_seconds / 2.0 <= ?)"
             " OR (status = 'playing' AND updated_at <= ? AND seats LIKE '%-%')"
@@ -212,6 +214,47 @@ class Store:
             now - stalled,
         )
         return await self._tables(rows)
+
+    # -- the line of full lobbies waiting to start (bot.service.admission) ---------------------
+    async def live_matches(self) -> int:
+        """Matches in play now (every worker's: a tournament's and a practice too)."""
+        row = await self.db.fetchone("SELECT count(*) AS n FROM games WHERE status = 'playing'")
+        return int(row["n"]) if row else 0
+
+    async def first_in_line(self, after: int = 0) -> int | None:
+        """The table first in line (the one that waited longest; `after`: past that many)."""
+        row = await self.db.fetchone(
+            "SELECT id FROM games WHERE status = 'lobby' AND queued IS NOT NULL"
+            " ORDER BY queued, id LIMIT 1 OFFSET ?",
+            after,
+        )
+        return int(row["id"]) if row else None
+
+    async def last_in_line(self) -> float | None:
+        """When the table last in line joined it (None: nobody waits)."""
+        row = await self.db.fetchone(
+            "SELECT max(queued) AS q FROM games WHERE status = 'lobby' AND queued IS NOT NULL"
+        )
+        return float(row["q"]) if row and row["q"] is not None else None
+
+    async def ahead_in_line(self, table_id: int, queued: float | None) -> int:
+        """How many tables are ahead of this one in line (`queued`: when it joined; None:
+        it has not yet, so every table in line is ahead)."""
+        if queued is None:
+            row = await self.db.fetchone(
+                "SELECT count(*) AS n FROM games WHERE status = 'lobby' AND queued IS NOT NULL"
+                " AND id <> ?",
+                table_id,
+            )
+        else:
+            row = await self.db.fetchone(
+                "SELECT count(*) AS n FROM games WHERE status = 'lobby' AND queued IS NOT NULL"
+                " AND (queued < ? OR (queued = ? AND id < ?))",
+                queued,
+                queued,
+                table_id,
+            )
+        return int(row["n"]) if row else 0
 
     async def insert_table(self, conn: Conn, table: Table) -> int:
         columns = _columns(table)

@@ -196,7 +196,12 @@ class Planner:
         if kind is ChangeKind.LOBBY:
             return [lobby_row(table)]
         if kind is ChangeKind.STARTED:
-            return [board_row(table), *self._loud_hands(table)]
+            # (a table that waited in line: the group told, as its board takes the lobby's place)
+            told = [text_row(table.chat_id, t("queue.started"), table.thread_id)]
+            return [*(told if table.queued else []), board_row(table), *self._loud_hands(table)]
+        if kind is ChangeKind.QUEUED:
+            said = t("queue.queued", place=change.place)
+            return [text_row(table.chat_id, said, table.thread_id), lobby_row(table)]
         if kind is ChangeKind.EXPIRED:
             return [close_row(table, "lobby.expired")]
         if kind is ChangeKind.CANCELLED:
@@ -325,7 +330,12 @@ class Planner:
             rows = await self._match_notices(table, told=True) if not practice else [
                 text_row(table.chat_id, practice_text(t, table, await self.people.at(table)))
             ]  # fmt: skip
+            if practice and table.queued:  # (it waited in line)
+                rows.insert(0, text_row(table.chat_id, t("queue.started_here")))
             return rows + self._loud_hands(table)
+        if isinstance(change, TableChange) and kind is ChangeKind.QUEUED:
+            # a practice waits in line (a tournament's match never does)
+            return [text_row(table.chat_id, t("queue.queued_here", place=change.place))]
         if kind in (ChangeKind.OPENED, ChangeKind.LOBBY, ChangeKind.MOVED):
             return []
         if kind is ChangeKind.REMIND:  # in private only (no mention meant for a group)

@@ -40,6 +40,8 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
         return f"{name} · {character} · {level_name(t, level)}"
 
     lines = [t("lobby.title", rules=rules_line(t, config)), ""]
+    if table.in_line:
+        lines[1:1] = [t("lobby.in_line"), ""]
     if not teams:
         lines += [f"{seat + 1}. {seated(seat)}" for seat in table.geometry.all]
     else:
@@ -81,6 +83,12 @@ def bot_buttons(t: Translator, table: Table) -> list[Button]:
 
 def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     tid = table.id
+    if table.in_line:  # full, waiting to start: its place, leave (the line), cancel
+        return Keys.of([
+            [Button(t("button.place"), pack(LobbyData(tid, LobbyOp.PLACE))),
+             Button(t("button.leave"), pack(LobbyData(tid, LobbyOp.LEAVE)))],
+            [Button(t("button.cancel"), pack(LobbyData(tid, LobbyOp.OPTION, LOBBY_CANCEL)))],
+        ])  # fmt: skip
     if table.geometry.team_size > 1:
         first = [
             Button(t("button.join_team", team=team + 1),

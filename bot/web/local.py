@@ -39,7 +39,7 @@ async def run_local(
 ) -> None:
     """Serve the local table until `stop` is set; `ready(port)` once it listens."""
     check_local(settings)
-    core = await Core.open(settings, turn_seconds=0)
+    core = await Core.open(settings, turn_seconds=0, max_live_tables=0)  # (no Telegram budget)
     try:
         hub = Hub(settings.web_streams)
         core.changes.subscribe(hub)
