@@ -28,6 +28,10 @@ from tests.waiting import until
 
 GROUP = -100_555
 
+# The order of the run (longest first, dealt out evenly among the test processes) and
+# `--store-durations`, which rewrites the times that order reads.
+pytest_plugins = ["tests.schedule"]
+
 # The Pythons the tests start (`python -m bot` again and again, a sender, a second process on a
 # database) load bot/'s modules from their compiled form once one of them has written it (in
 # bot/__pycache__, ignored by git), instead of compiling every module again at each start: an

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.game.cards import DECK, Card
@@ -69,16 +69,16 @@ class Action:
     seat: int
     kind: ActionKind
     card: Card | None = None
+    # `0:p:1e`, `1:q`: compact, parsed back by `Action.parse`; made once (every snapshot and
+    # log line writes the actions a hand holds by their codes)
+    code: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.kind is ActionKind.PLAY) != (self.card is not None):
             raise ValueError("a card goes with PLAY and only with PLAY")
-
-    @property
-    def code(self) -> str:
-        """`0:p:1e`, `1:q`: compact, parsed back by `Action.parse`."""
         base = f"{self.seat}:{KIND_CODES[self.kind]}"
-        return f"{base}:{self.card.code}" if self.card is not None else base
+        code = f"{base}:{self.card.code}" if self.card is not None else base
+        object.__setattr__(self, "code", code)
 
     @staticmethod
     def parse(code: str) -> Action:

@@ -22,6 +22,7 @@ import types
 from collections.abc import Callable, Hashable, Sequence
 from enum import StrEnum
 from functools import cache
+from operator import attrgetter
 from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 from bot import codec
@@ -51,9 +52,9 @@ def _seats(every: Sequence[int]) -> Seats:
 
 # The engine's values that have a code of their own: how each is written and read.
 _NAMED: dict[type, tuple[Encode, Decode]] = {
-    Card: (lambda c: c.code, Card.parse),
-    Action: (lambda a: a.code, _action),
-    Seats: (lambda s: s.all, _seats),
+    Card: (attrgetter("code"), Card.parse),
+    Action: (attrgetter("code"), _action),
+    Seats: (attrgetter("all"), _seats),
 }
 
 
@@ -121,14 +122,23 @@ def _encoder(tp: Hashable) -> Encode | None:
         if len(args) == 1:
             one = each[0]
             assert one is not None
-            return lambda v: [one(x) for x in v]
+            return lambda v: list(map(one, v))
         return lambda v: [x if e is None else e(x) for e, x in zip(each, v, strict=True)]
     if isinstance(tp, type):
         named = [(name, _encoder(kind)) for name, kind in _fields(tp)]
-        return lambda v: [
-            getattr(v, name) if e is None else e(getattr(v, name)) for name, e in named
-        ]
+        scope: dict[str, Any] = {f"e{i}": e for i, (_, e) in enumerate(named) if e is not None}
+        parts = [f"v.{n}" if e is None else f"e{i}(v.{n})" for i, (n, e) in enumerate(named)]
+        return cast(Encode, _compiled(f"    return [{', '.join(parts)}]\n", "v", scope))
     raise TypeError(f"no snapshot of {tp}")
+
+
+def _compiled(body: str, argument: str, scope: dict[str, Any]) -> Any:
+    """A function of `argument` made of `body` with `scope`'s names: a class's encoder or
+    decoder written out field by field once, from the engine's own field names, where a loop
+    over the fields at every call cost each snapshot a good part of its time
+    (docs/performance.md, "The snapshot codec")."""
+    exec(f"def compiled({argument}):\n{body}", scope)
+    return scope["compiled"]
 
 
 @cache
@@ -151,24 +161,22 @@ def _decoder(tp: Hashable) -> Decode | None:
             one = each[0]
             if one is None:
                 return None if origin is list else tuple  # (JSON's lists are new ones)
-            return (lambda d: [one(x) for x in d]) if origin is list else (
-                lambda d: tuple([one(x) for x in d])
+            return (lambda d: list(map(one, d))) if origin is list else (
+                lambda d: tuple(map(one, d))
             )
         return lambda d: tuple([x if e is None else e(x) for e, x in zip(each, d, strict=True)])
     if isinstance(tp, type):
         named = [(name, _decoder(kind)) for name, kind in _fields(tp)]
+        scope: dict[str, Any] = {f"d{i}": e for i, (_, e) in enumerate(named) if e is not None}
+        scope["tp"] = tp
+        read = [f"x{i}" if e is None else f"d{i}(x{i})" for i, (_, e) in enumerate(named)]
+        unpack = "".join(f"x{i}, " for i in range(len(named))) or "()"  # (a wrong length raises)
         if dataclasses.is_dataclass(tp) or issubclass(tp, tuple):
-            return lambda d: tp(
-                *[x if e is None else e(x) for (_, e), x in zip(named, d, strict=True)]
-            )
-
-        def build(d: Any) -> Any:
-            value = tp.__new__(tp)
-            for (name, e), x in zip(named, d, strict=True):
-                setattr(value, name, x if e is None else e(x))
-            return value
-
-        return build
+            body = f"    {unpack}= d\n    return tp({', '.join(read)})\n"
+        else:  # a plain class: made empty, then each field set (a property's setter too)
+            sets = "".join(f"    v.{n} = {x}\n" for (n, _), x in zip(named, read, strict=True))
+            body = f"    {unpack}= d\n    v = tp.__new__(tp)\n{sets}    return v\n"
+        return cast(Decode, _compiled(body, "d", scope))
     raise TypeError(f"no snapshot of {tp}")
 
 

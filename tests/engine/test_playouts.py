@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from bot import codec
 from bot.game import (
     Action,
     ActionKind,
@@ -53,7 +53,7 @@ def choose(rng: random.Random, legal: list[Action], patient: bool) -> Action:
 
 def round_trip(stored: Any) -> MatchState:
     """The state a snapshot (through JSON text, as the database keeps it) loads as."""
-    return snapshots.from_json(MatchState, json.loads(json.dumps(stored)))
+    return snapshots.from_json(MatchState, codec.loads(codec.dumps(stored)))
 
 
 def play_checked(config: MatchConfig, seed: int, deep: bool) -> None:
