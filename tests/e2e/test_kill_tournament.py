@@ -18,24 +18,14 @@ from pathlib import Path
 from tests.e2e.test_kill import (
     Bots,
     live_hand,
-    outbox_rows,
     quiet,
+    said,
     tap_something,
     whole_log,
 )
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 GROUP = -100_703
-
-
-async def said(database: Path, within: float = 60.0) -> None:
-    """Nothing the bot decided to say is waiting any more."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if not outbox_rows(database):
-            return
-        await asyncio.sleep(0.01)
-    raise TimeoutError("the bot's outbox did not empty")
 
 
 async def hands(
@@ -69,7 +59,7 @@ async def run_with_kills(
 ) -> tuple[int, int, tuple[str, dict[str, object]] | None]:
     """`command` opens a tournament in the group, `users` sign up and the first starts it; then
     they tap at random until it is over (or `enough` says so of the database, the bot quiet),
-    the bot SIGKILLed at 5% of the taps and started again (`calls`: how often a tap is a call,
+    the bot SIGKILLed at every 25th tap and started again (`calls`: how often a tap is a call,
     see `tap_something`). The kills, the taps and the
     tournament's last stored state."""
     rng = random.Random(seed)
@@ -96,7 +86,7 @@ async def run_with_kills(
             query = tap_something(rng, user, hand, calls)
             taps += 1
             assert taps < most_taps
-            if rng.random() < 0.05:
+            if taps % 25 == 7:  # (a kill at a random moment of every 25th tap: see test_kill)
                 bot.kill()
                 await bot.wait()
                 kills += 1

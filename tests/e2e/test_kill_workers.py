@@ -27,7 +27,7 @@ from tests.pg import INSTALL_HINT, Cluster
 from tests.waiting import until
 
 WORKERS = 3
-MATCHES = 50
+MATCHES = 12  # (every player taps about once a batch: a match moves at each)
 BATCH = 50  # taps sent together before waiting for the workers to go quiet
 SECRET = "kill-secret"
 
