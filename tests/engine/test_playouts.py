@@ -136,15 +136,20 @@ def _play_checked(
 # Each configuration's matches in runs of 50 seeds, a test each: the same matches, but the test
 # processes share them out (one test of 300 matches, alone at the end of a run, kept one core
 # busy for a minute or two while the other waited).
+# The fast tier (`-m "not slow"`) plays each configuration's first run; the whole suite all.
 RUN = 50
-RUNS = [(c, range(start, min(start + RUN, n))) for c, n in CONFIGS for start in range(0, n, RUN)]
+RUNS = [
+    pytest.param(
+        c, range(start, min(start + RUN, n)),
+        id=f"{c.players}p-{c.target}-flor{c.flor}-house{c.mazo_penalty}-{start}",
+        marks=[pytest.mark.slow("more random matches")] if start else [],
+    )
+    for c, n in CONFIGS
+    for start in range(0, n, RUN)
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("config", "seeds"),
-    RUNS,
-    ids=[f"{c.players}p-{c.target}-flor{c.flor}-house{c.mazo_penalty}-{s.start}" for c, s in RUNS],
-)
+@pytest.mark.parametrize(("config", "seeds"), RUNS)
 def test_random_playouts_keep_every_invariant(config: MatchConfig, seeds: range) -> None:
     for seed in seeds:
         play_checked(config, seed, deep=seed % 20 == 0)

@@ -1,0 +1,4 @@
+import pytest
+@pytest.mark.parametrize("i", range(20))
+async def test_empty(harness, i):
+    pass
