@@ -6,7 +6,9 @@ import asyncio
 import inspect
 import logging
 import os
+import shutil
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -19,6 +21,7 @@ import pytest
 from bot.app import build_application, running
 from bot.config import Settings
 from bot.runtime import Runtime
+from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.repo import Store
 from bot.telegram.records import FRONT, TelegramTable
@@ -299,10 +302,36 @@ async def fake() -> AsyncIterator[FakeTelegram]:
     await server.stop()
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file the bot's migrations have made, once per test process: a bot under test
+    starts on a copy of it instead of migrating a new file at each test (the migrations
+    themselves are tested where a test opens a database of its own: tests/service)."""
+    path = tmp_path_factory.mktemp("template") / "truco.db"
+
+    async def migrate() -> None:
+        await (await open_database(path)).close()
+
+    # (in a thread of its own: a session fixture may be set up while a test's loop runs)
+    worker = threading.Thread(target=asyncio.run, args=(migrate(),))
+    worker.start()
+    worker.join()
+    assert path.exists()
+    return path
+
+
 @pytest.fixture
-async def harness(fake: FakeTelegram, db_target: Path | str) -> AsyncIterator[Harness]:
+def migrated_target(db_target: Path | str, sqlite_template: Path) -> Path | str:
+    """`db_target`, a SQLite file already migrated (a copy of the template)."""
+    if isinstance(db_target, Path) and not db_target.exists():
+        shutil.copyfile(sqlite_template, db_target)
+    return db_target
+
+
+@pytest.fixture
+async def harness(fake: FakeTelegram, migrated_target: Path | str) -> AsyncIterator[Harness]:
     base = f"http://127.0.0.1:{fake.port}/bot"
-    h = Harness(fake, make_settings(base, db_target))
+    h = Harness(fake, make_settings(base, migrated_target))
     await h.start()
     yield h
     await h.stop()

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
-import json
+import re
 import time
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+
+from bot import codec
 
 BOT_ID = 999_000
 BOT_USERNAME = "truco_test_bot"
@@ -43,24 +46,25 @@ class _HtmlCheck(HTMLParser):
             self.error = f'unexpected end tag "{tag}"'
 
 
+_BARE_AMPERSAND = re.compile(r"&(?!lt;|gt;|amp;|quot;|#)")
+
+
+@functools.lru_cache(maxsize=4096)  # (a board's text comes back at every edit of a hand)
 def html_error(text: str) -> str | None:
     checker = _HtmlCheck()
     checker.feed(text)
     checker.close()
     if checker.error is None and checker.stack:
         checker.error = "unclosed tag"
-    # A raw '<' that is not a tag, or a bare '&' not starting an entity, is refused too.
-    for i, ch in enumerate(text):
-        if ch == "&" and not any(
-            text.startswith(e, i) for e in ("&lt;", "&gt;", "&amp;", "&quot;", "&#")
-        ):
-            return "can't parse entities: bare &"
+    # A bare '&' not starting an entity is refused too.
+    if _BARE_AMPERSAND.search(text):
+        return "can't parse entities: bare &"
     return checker.error
 
 
 def _form_value(value: Any) -> str:
     """A JSON body's field as the same field of a form: text as is, the rest as JSON."""
-    return value if isinstance(value, str) else json.dumps(value)
+    return value if isinstance(value, str) else codec.dumps(value)
 
 
 @dataclass
@@ -181,7 +185,7 @@ class FakeTelegram:
             # As Telegram does, a JSON body means the same as a form: read the fields as a form
             # would carry them (numbers as text, objects as JSON text).
             form: dict[str, Any] = {}
-            params = {k: _form_value(v) for k, v in (await request.json()).items()}
+            params = {k: _form_value(v) for k, v in codec.loads(await request.read()).items()}
         else:
             form = dict(await request.post()) if request.can_read_body else {}
             params = {k: v for k, v in form.items() if isinstance(v, str)}
@@ -210,7 +214,7 @@ class FakeTelegram:
             result = await handler(params)
         except _ApiError as error:
             return self._error(error.code, error.description)
-        return web.json_response({"ok": True, "result": result})
+        return web.json_response({"ok": True, "result": result}, dumps=codec.dumps)
 
     def _flood(self, chat: int) -> web.Response | None:
         limit, window = self.group_limit
@@ -268,7 +272,7 @@ class FakeTelegram:
         body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
         if retry is not None:
             body["parameters"] = {"retry_after": retry}
-        return web.json_response(body, status=code)
+        return web.json_response(body, status=code, dumps=codec.dumps)
 
     # -- Bot API methods -----------------------------------------------------------------------
     async def api_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -337,7 +341,7 @@ class FakeTelegram:
                     await asyncio.sleep(0.05)  # nobody took it: Telegram tries again later
 
     async def api_setMyCommands(self, params: dict[str, Any]) -> bool:
-        self.commands[params.get("language_code")] = json.loads(params["commands"])
+        self.commands[params.get("language_code")] = codec.loads(params["commands"])
         return True
 
     async def api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -416,7 +420,7 @@ class FakeTelegram:
         chat_id = int(params["chat_id"])
         if chat_id > 0 and chat_id not in self.started:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
-        markup = json.loads(params["reply_markup"]) if "reply_markup" in params else None
+        markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         text = params.get("text", "")
         self._check_text(text, markup)
         thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
@@ -425,7 +429,7 @@ class FakeTelegram:
         self.timeline[chat_id].append((stored.message_id, text))
         stored.parse_mode = params.get("parse_mode")
         if "reply_parameters" in params:
-            stored.reply_to = int(json.loads(params["reply_parameters"])["message_id"])
+            stored.reply_to = int(codec.loads(params["reply_parameters"])["message_id"])
         elif "reply_to_message_id" in params:
             stored.reply_to = int(params["reply_to_message_id"])
         self.messages[chat_id][stored.message_id] = stored
@@ -441,7 +445,7 @@ class FakeTelegram:
 
     async def api_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
         stored = self._stored(params)
-        markup = json.loads(params["reply_markup"]) if "reply_markup" in params else None
+        markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         text = params.get("text", "")
         self._check_text(text, markup)
         if text == stored.text and markup == stored.reply_markup:
@@ -459,7 +463,7 @@ class FakeTelegram:
 
     async def api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
         stored = self._stored(params)
-        markup = json.loads(params["reply_markup"]) if "reply_markup" in params else None
+        markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         self._check_text(stored.text, markup)
         if markup == stored.reply_markup:
             raise _ApiError(400, "Bad Request: message is not modified")
