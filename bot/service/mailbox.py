@@ -43,6 +43,7 @@ import functools
 import heapq
 import itertools
 import logging
+import math
 import time
 import uuid
 from collections import Counter, deque
@@ -137,10 +138,22 @@ class _Budget:
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self.waited = 0  # calls that waited for the budget
+        # No call is let go after this (monotonic): where the others may take this process's
+        # part, because its heartbeat's row ran out unrenewed (`fence`)
+        self.until = math.inf
 
     @property
     def quota(self) -> int:
+        if time.monotonic() >= self.until:
+            return 0
         return int(self.share * self.window + 1e-9)
+
+    def fence(self, until: float) -> None:
+        """Let no call go from `until` (monotonic) on, unless renewed before: a process whose
+        loop is held up (a busy machine) past its heartbeat's lease must not go on sending
+        under a part the others have already taken over."""
+        self.until = until
+        self._arm()
 
     def _used(self, now: float) -> int:
         while self.ended and self.ended[0] <= now - self.window:
@@ -519,6 +532,11 @@ class Mailbox:
                 continue
             alive_until = now + self.lease
             self.senders = max(1, live)
+            # Its row runs out at `alive_until` (wall clock): after that the others may take
+            # this part. A call let go counts in Telegram's window until a window after it
+            # ends, so none goes later than that before the end (half a second for latency)
+            ends = alive_until - self._budget.window - 0.5 - time.time()
+            self._budget.fence(time.monotonic() + ends)
             self._budget.resized(chosen[-1])
             await asyncio.sleep(self.beat)
 

@@ -171,6 +171,38 @@ async def test_a_worker_killed_while_holding_part_of_the_budget_the_other_takes_
     assert limited.busiest(1.0, since=then) > RATE / 2
 
 
+async def test_a_worker_held_up_past_its_lease_does_not_send_over_the_others_part(
+    limited: FakeTelegram, senders: list[Sender], pg_url: str
+) -> None:
+    """A sender whose process stands still longer than its heartbeat's lease (stopped here
+    with SIGSTOP: a busy machine, a long pause) while the other takes the whole budget over:
+    when it runs again it sends nothing under the part it had before, but waits for its next
+    heartbeat's part; the fake sees no second over the rate, no 429."""
+    chats = range(40_000, 40_300)  # 15 s at the rate: both have lanes to send when w2 stops
+    limited.started.update(chats)
+    await write(pg_url, chats)
+    w1, w2 = senders
+    await until(lambda: sent_by(limited, "w2") > 0 and sent_by(limited, "w1") > 0)
+    assert w2.process is not None
+    w2.process.send_signal(signal.SIGSTOP)
+    stopped = True
+    try:
+        await until(lambda: w1.share == RATE, LEASE + 30)  # w2's row ran out: w1 took it all
+        # and sends at the whole rate for a while (w2's lanes' leases end: w1 takes them too)
+        then = time.time()
+        await until(lambda: limited.busiest(1.0, since=then) >= RATE - 1, 30)
+        w2.process.send_signal(signal.SIGCONT)
+        stopped = False
+        await until_async(lambda: outbox_empty(pg_url), 120)
+    finally:
+        if stopped:
+            w2.process.send_signal(signal.SIGCONT)
+    delivered = {chat for chat, messages in limited.messages.items() if messages}
+    assert set(chats) <= delivered
+    assert dict(limited.limited) == {}, limited.limited_calls[:5]  # not one 429
+    assert limited.busiest(1.0) <= RATE
+
+
 def _limited(error: Exception) -> Verdict:
     return Verdict(wait=1.0, said="429") if "429" in str(error) else Verdict(called=False)
 
