@@ -742,6 +742,12 @@ class Mailbox:
             self._budget.done(called=False)
             lane.retry = True
             return
+        if time.monotonic() >= self._budget.until:
+            # held up past its fence while it looked (a busy machine): its part may be the
+            # others' now; it asks again at its next heartbeat's part
+            self._budget.done(called=False)
+            lane.retry = True
+            return
         assert self.deliver is not None
         try:
             delivery = await self.deliver(row)
@@ -886,6 +892,11 @@ class Mailbox:
     def share(self) -> float:
         """This sender's part of the bot's overall budget now, calls a second."""
         return self._budget.share
+
+    @property
+    def in_flight(self) -> int:
+        """Calls let go by the budget and not ended yet."""
+        return self._budget.flying
 
     def held(self) -> list[int]:
         """The chats whose next call waits for the overall budget."""

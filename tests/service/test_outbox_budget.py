@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from bot.model.outbox import REFRESH, URGENT, Outgoing, Pending, RowKind
-from bot.service.mailbox import Delivery, Mailbox
+from bot.service.mailbox import Delivery, Mailbox, _Budget
 from bot.storage.connect import open_database
 from tests.waiting import until
 
@@ -142,3 +142,19 @@ async def test_what_waits_longest_for_the_budget_goes_up_and_is_never_starved(
         flooding = False
         await outbox.close()
         await db.close()
+
+
+async def test_a_budget_past_its_fence_lets_nothing_go_until_it_is_renewed() -> None:
+    """A sender's heartbeat fences its budget where its row may run out (the others then take
+    its part): past the fence no call is let go, however much of its part is unused, and a
+    renewed fence lets the waiting call go."""
+    budget = _Budget(10.0)
+    assert budget.free()
+    budget.fence(time.monotonic() - 0.001)  # a beat that came too late to renew the row
+    assert budget.quota == 0 and not budget.free()
+    turn = asyncio.get_running_loop().create_task(budget.take(0))
+    await until(lambda: budget.demand() == 1)  # waiting: nothing armed can let it go
+    assert not turn.done() and budget.flying == 0
+    budget.fence(time.monotonic() + 60)  # the next beat renewed it
+    assert await asyncio.wait_for(turn, 30) is True
+    assert budget.flying == 1

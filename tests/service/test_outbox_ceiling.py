@@ -40,6 +40,7 @@ class Sender:
         self.args = (url, api, owner, str(RATE))
         self.owner = owner
         self.share = -1.0
+        self.held = False
         self.process: asyncio.subprocess.Process | None = None
         self.reader: asyncio.Task[None] | None = None
 
@@ -47,14 +48,24 @@ class Sender:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.service.budget_sender", *self.args,
-            stdout=asyncio.subprocess.PIPE, env=env, cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=ROOT,
         )  # fmt: skip
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
         assert self.process is not None and self.process.stdout is not None
         async for line in self.process.stdout:
-            self.share = float(json.loads(line)["share"])
+            said = json.loads(line)
+            if "share" in said:
+                self.share = float(said["share"])
+            else:
+                self.held = True
+
+    async def hold(self, seconds: float) -> None:
+        """Its whole process held still for `seconds`, from a moment no call is in flight."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(f"hold {seconds}\n".encode())
+        await self.process.stdin.drain()
 
     def kill(self) -> None:
         assert self.process is not None
@@ -174,29 +185,21 @@ async def test_a_worker_killed_while_holding_part_of_the_budget_the_other_takes_
 async def test_a_worker_held_up_past_its_lease_does_not_send_over_the_others_part(
     limited: FakeTelegram, senders: list[Sender], pg_url: str
 ) -> None:
-    """A sender whose process stands still longer than its heartbeat's lease (stopped here
-    with SIGSTOP: a busy machine, a long pause) while the other takes the whole budget over:
-    when it runs again it sends nothing under the part it had before, but waits for its next
-    heartbeat's part; the fake sees no second over the rate, no 429."""
+    """A sender whose process stands still longer than its heartbeat's lease (held here
+    between two calls: a busy machine, a long pause) while the other takes the whole budget
+    over: when it runs again it lets nothing go under the part it had before, but waits for
+    its next heartbeat's part; the fake sees no second over the rate, no 429."""
     chats = range(40_000, 40_300)  # 15 s at the rate: both have lanes to send when w2 stops
     limited.started.update(chats)
     await write(pg_url, chats)
     w1, w2 = senders
     await until(lambda: sent_by(limited, "w2") > 0 and sent_by(limited, "w1") > 0)
-    assert w2.process is not None
-    w2.process.send_signal(signal.SIGSTOP)
-    stopped = True
-    try:
-        await until(lambda: w1.share == RATE, LEASE + 30)  # w2's row ran out: w1 took it all
-        # and sends at the whole rate for a while (w2's lanes' leases end: w1 takes them too)
-        then = time.time()
-        await until(lambda: limited.busiest(1.0, since=then) >= RATE - 1, 30)
-        w2.process.send_signal(signal.SIGCONT)
-        stopped = False
-        await until_async(lambda: outbox_empty(pg_url), 120)
-    finally:
-        if stopped:
-            w2.process.send_signal(signal.SIGCONT)
+    held = time.monotonic()
+    await w2.hold(LEASE + 2.5)
+    await until(lambda: w1.share == RATE, LEASE + 30)  # w2's row ran out: w1 took it all
+    await until(lambda: w2.held, LEASE + 30)  # and w2 runs again
+    assert time.monotonic() - held >= LEASE + 2.5
+    await until_async(lambda: outbox_empty(pg_url), 120)
     delivered = {chat for chat, messages in limited.messages.items() if messages}
     assert set(chats) <= delivered
     assert dict(limited.limited) == {}, limited.limited_calls[:5]  # not one 429
