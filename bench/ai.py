@@ -420,6 +420,14 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
                 "act": hint.probe.kind.value, "pending": obs.pending.value if obs.pending else "",
                 "scores": list(obs.start_scores),
                 "low": hint.low, "high": hint.high,
+                "more": list(known.more) if known else None,
+                "every": list(known.every) if known else None,
+                "envido": hint.envido, "level": obs.truco_level,
+                "round": len(obs.rounds), "cards": len(obs.cards),
+                "mano": int(side_of(obs.mano) == 0),
+                "calls": [k.value for _, k in obs.calls],
+                "chant": obs.pending_chant.value if obs.pending_chant else "",
+                "worlds": hint.worlds,
             }  # fmt: skip
             if hint.topic is hints.Topic.ENVIDO:
                 found.append({**row, "won": int(hints.envido_won(state, 0))})

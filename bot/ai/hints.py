@@ -100,6 +100,9 @@ class Known:
     counts: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0)
     seat_hands: int = 0
     rivals: int = 1  # rival seats (2 or 3: the chance of a side of partners)
+    more: tuple[float, ...] = ()  # the belief's further habits (`MORE_HABITS`), averaged
+    # The table's every count of the rival seats (`Habits`, summed; bluffs shown included)
+    every: tuple[int, ...] = ()
 
 
 def _settled(belief: personas.Belief) -> float:
@@ -122,6 +125,20 @@ HABITS = (
     (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.35, 1, True, 0.35)),
     (personas.Group.CARDS, personas.Step(personas.MZ, 0.3, 1, True)),
 )
+# Further habits of the belief, read as `HABITS` are: wanting a poor and a good truco,
+# chanting one with a middling and a strong hand, raising, wanting a middling envido, opening
+# an envido with a poor one and a good one, going to the mazo with a very poor hand
+MORE_HABITS = (
+    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.3, 1, True, 0.3)),
+    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.7, 1, True, 0.7)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.6, 1, True, 0.6)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.85, 1, True, 0.85)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TA_RAISE, 0.8, 1, True, 0.8)),
+    (personas.Group.ENVIDO_ANSWER, personas.Step(personas.EA_WANT, 26, 1, True)),
+    (personas.Group.ENVIDO_CHANT, personas.Step(personas.EO, 22, 1, True)),
+    (personas.Group.ENVIDO_CHANT, personas.Step(personas.EO, 29, 1, True)),
+    (personas.Group.CARDS, personas.Step(personas.MZ, 0.15, 1, True)),
+)
 COUNTED = ("truco_wanted", "truco_refused", "truco_chants", "envido_wanted", "envido_refused",
            "envido_chants", "mazos")  # fmt: skip
 
@@ -140,21 +157,32 @@ def _counted(obs: Observation) -> tuple[tuple[int, ...], int]:
     return counts, len(obs.past) * len(seats)
 
 
+def _every(obs: Observation) -> tuple[int, ...]:
+    """Every count the table keeps of the rival seats' habits (summed)."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    seats = [s for s in range(len(obs.habits)) if side_of(s) != side]
+    return tuple(sum(obs.habits[s][i] for s in seats) for i in range(len(obs.habits[0])))
+
+
 def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
     """What the match has shown of the rivals whose `beliefs` are given, and what the table
     counted of their habits (all of the public record: nothing a seat could not see)."""
     counts, seat_hands = _counted(obs) if obs.habits else ((0,) * len(COUNTED), 0)
+    every = _every(obs) if obs.habits else ()
     seats = max(1, obs.config.players // 2)
     if not beliefs:
         return Known(personas.SOUND_PRIOR, 0.0, len(obs.past), counts=counts,
-                     seat_hands=seat_hands, rivals=seats)  # fmt: skip
+                     seat_hands=seat_hands, rivals=seats, every=every)  # fmt: skip
     values = list(beliefs.values())
     sound = sum(b.sound for b in values) / len(values)
     settled = sum(_settled(b) for b in values) / len(values)
-    wants, chants, runs = (
-        sum(_habit(b, group, step) for b in values) / len(values) for group, step in HABITS
+    wants, chants, runs, *more = (
+        sum(_habit(b, group, step) for b in values) / len(values)
+        for group, step in (*HABITS, *MORE_HABITS)
     )
-    return Known(sound, settled, len(obs.past), wants, chants, runs, counts, seat_hands, seats)
+    return Known(sound, settled, len(obs.past), wants, chants, runs, counts, seat_hands, seats,
+                 tuple(more), every)  # fmt: skip
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
