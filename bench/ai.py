@@ -540,14 +540,20 @@ def load_rows(paths: list[str]) -> list[Kept]:
 
 def known_of_row(r: Kept) -> hints.Known:
     """What the hint knew of the rivals when the row's chance was stated (rows kept before
-    the table's counts were: the counts of a stranger)."""
+    the table's counts, or the belief's further habits, were: those of a stranger)."""
     counts = tuple(r.get("counts") or (0,) * len(hints.COUNTED))
     return hints.Known(
         r["sound"], r["settled"], r["hands"],
         *(float(r[k]) if r.get(k) is not None else d
           for k, d in (("wants", 0.5), ("chants", 0.22), ("runs", 0.38))),
         counts, int(r.get("seat_hands") or 0), max(1, int(r["players"]) // 2),
+        tuple(r.get("more") or ()), tuple(r.get("every") or ()),
     )  # fmt: skip
+
+
+def moment_of_row(r: Kept) -> hints.Moment:
+    """Where in the hand the row's chance was told (rows kept before that was: a card led)."""
+    return hints.Moment(str(r["act"]), int(r.get("level") or 0), int(r.get("round") or 0))
 
 
 def calibration_check(paths: list[str], held: set[str] | None = None) -> None:
@@ -559,7 +565,7 @@ def calibration_check(paths: list[str], held: set[str] | None = None) -> None:
     for r in rows:
         r["was"] = r["stated"]
         r["stated"], r["low"], r["high"] = hints.stated(
-            str(r["topic"]), float(r["raw"]), known_of_row(r), float(r["edge"])
+            str(r["topic"]), float(r["raw"]), known_of_row(r), float(r["edge"]), moment_of_row(r)
         )
         if held is not None and r["rival"] in held:
             r["rival"] = f"{r['rival']}*"
@@ -642,29 +648,53 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
 
 def fit(paths: list[str], on: list[str], l2: float = 5.0) -> dict[str, tuple[float, ...]]:
     """Fit `hints.RECKONING` on the kept rows of the rivals `on` (rows that carry the table's
-    counts), and the strangers' range from them; print the constants to paste into hints.py.
-    Check them with `--check FILES --held RIVALS` on the rivals not fitted on."""
-    rows = [r for r in load_rows(paths) if r.get("counts") is not None and r["rival"] in on]
+    counts and the belief's further habits), and the strangers' range from them; print the
+    constants to paste into hints.py. Check them with `--check FILES --held RIVALS` on the
+    rivals not fitted on."""
+    rows = [r for r in load_rows(paths) if r.get("more") is not None and r["rival"] in on]
     print(f"fitted on {len(rows)} hints of {', '.join(on)}")
     print("RECKONING: dict[str, tuple[float, ...]] = {")
     out: dict[str, tuple[float, ...]] = {}
     for topic in ("hand", "refusal", "envido"):
         chosen = [r for r in rows if r["topic"] == topic]
         xs = [hints.reads(topic, float(r["raw"]), hints.rates_of(known_of_row(r)),
-                          float(r["edge"])) for r in chosen]  # fmt: skip
+                          float(r["edge"]), moment_of_row(r)) for r in chosen]  # fmt: skip
         w = _newton(xs, [float(r["won"]) for r in chosen], l2)
         out[topic] = tuple(w)
         print(f'    "{topic}": ({", ".join(f"{v:.3f}" for v in w)}),  # {len(chosen)} hints')
     print("}")
-    print("STRANGERS (edge, *RATES), late in the matches (hands >= 8):")
+    # The strangers' range: each rival's shift (logit) of the hand's chance in its first hands
+    saved = dict(hints.RECKONING)
+    hints.RECKONING.update(out)
+    shifts = []
     for rival in on:
-        late = [r for r in rows if r["rival"] == rival and int(r["hands"]) >= 8]
-        if late:
-            rates = [hints.rates_of(known_of_row(r)) for r in late]
-            mean = [sum(v) / len(v) for v in zip(*rates, strict=True)]
-            edge = sum(float(r["edge"]) for r in late) / len(late)
-            print(f"    ({edge:.2f}, {', '.join(f'{v:.2f}' for v in mean)}),  # {rival}")
+        early = [r for r in rows if r["rival"] == rival and r["topic"] != "envido"
+                 and int(r["hands"]) < hints.KNOWN_HANDS
+                 and float(r["settled"]) < hints.KNOWN_SETTLED]  # fmt: skip
+        if not early:
+            continue
+        zs = [hints.reckoned(str(r["topic"]), float(r["raw"]), hints.rates_of(known_of_row(r)),
+                             float(r["edge"]), moment_of_row(r)) for r in early]  # fmt: skip
+        shift = _shift(zs, [float(r["won"]) for r in early])
+        shifts.append(shift)
+        print(f"    {rival}: shift {shift:+.3f} over {len(early)} hints of its first hands")
+    hints.RECKONING.update(saved)
+    print(f"STRANGERS: tuple[float, ...] = ({', '.join(f'{v:.3f}' for v in sorted(shifts))})")
     return out
+
+
+def _shift(zs: list[float], ys: list[float], l2: float = 2.0) -> float:
+    """The logit shift d that best fits ys ~ sigmoid(z + d), by Newton's method, with an L2
+    penalty (a rival's few first hands are noisy)."""
+    d = 0.0
+    for _ in range(30):
+        ps = [1 / (1 + math.exp(-min(max(z + d, -30.0), 30.0))) for z in zs]
+        grad = sum(p - y for p, y in zip(ps, ys, strict=True)) + l2 * d
+        hess = sum(p * (1 - p) for p in ps) + l2
+        d -= grad / hess
+        if abs(grad / hess) < 1e-9:
+            break
+    return d
 
 
 def ranged(rows: list[Row]) -> None:
