@@ -331,10 +331,12 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 # shows it in the points); how likely the rivals play like the sound player (the persona
 # belief); and how these rivals actually play, as the table counted it this match (how often
 # they want a truco, chant one, go to the mazo; want and chant an envido) and as the belief
-# reads their habits. Why: the worlds' rivals play as well as difícil imagines them, so a rival
-# who folds what it should want (a tight player), or chants with nothing, gives away hands the
-# worlds do not, while one who wants everything does not; and a chant of a rival who chants
-# everything says less of its envido than the worlds take it to.
+# reads their habits (for the envido: the envido it takes them to want, and to open with);
+# and, for the hand, where in it the chance is told (`Moment`). Why: the worlds' rivals play
+# as well as difícil imagines them, so a rival who folds what it should want (a tight player),
+# or chants with nothing, gives away hands the worlds do not, while one who wants everything
+# does not; and a chant of a rival who chants everything says less of its envido than the
+# worlds take it to.
 RATES = ("sound", "wanted", "chanted", "mazos", "envido_wanted", "envido_chanted", "wants",
          "chants", "runs", "rivals", "wants_envido", "opens_poor", "opens_good")  # fmt: skip
 # The first hand's belief (a stranger's) of the further habits (`MORE_HABITS`)
