@@ -346,6 +346,7 @@ def envido_open(obs: Observation) -> bool:
     return obs.pending is Pending.ENVIDO or any(a.kind in chants for a in obs.actions)
 
 
+TOPICS = ("hand", "refusal", "envido")
 Row = dict[str, object]  # one hint with a chance, and what happened (see calibration_match)
 
 
@@ -646,16 +647,19 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] if abs(m[i][i]) >= 1e-12 else 0.0 for i in range(n)]
 
 
-def fit(paths: list[str], on: list[str], l2: float = 5.0) -> dict[str, tuple[float, ...]]:
+def fit(
+    paths: list[str], on: list[str], l2: float = 5.0, topics: tuple[str, ...] = TOPICS
+) -> dict[str, tuple[float, ...]]:
     """Fit `hints.RECKONING` on the kept rows of the rivals `on` (rows that carry the table's
     counts and the belief's further habits), and the strangers' range from them; print the
-    constants to paste into hints.py. Check them with `--check FILES --held RIVALS` on the
+    constants to paste into hints.py (of `topics`; the strangers' shifts are fitted with the
+    hand's model as hints.py has it). Check them with `--check FILES --held RIVALS` on the
     rivals not fitted on."""
     rows = [r for r in load_rows(paths) if r.get("more") is not None and r["rival"] in on]
     print(f"fitted on {len(rows)} hints of {', '.join(on)}")
     print("RECKONING: dict[str, tuple[float, ...]] = {")
     out: dict[str, tuple[float, ...]] = {}
-    for topic in ("hand", "refusal", "envido"):
+    for topic in topics:
         chosen = [r for r in rows if r["topic"] == topic]
         xs = [hints.reads(topic, float(r["raw"]), hints.rates_of(known_of_row(r)),
                           float(r["edge"]), moment_of_row(r)) for r in chosen]  # fmt: skip
@@ -886,6 +890,7 @@ def main() -> None:
     parser.add_argument("--held", default="", help="--check: rivals held out of the fit, a,b")
     parser.add_argument("--fit", default="", help="calibration rows files to fit RECKONING on")
     parser.add_argument("--fit-on", default="", help="--fit: the rivals to fit on, a,b,...")
+    parser.add_argument("--fit-topics", default=",".join(TOPICS), help="--fit: hand,refusal,envido")
     parser.add_argument(
         "--memory", default="", help="styles: series with and without memory (--series, --length)"
     )
@@ -902,7 +907,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.fit:
-        fit(args.fit.split(","), args.fit_on.split(","))
+        fit(args.fit.split(","), args.fit_on.split(","), topics=tuple(args.fit_topics.split(",")))
         return
     if args.check:
         held = set(args.held.split(",")) if args.held else None

@@ -247,18 +247,18 @@ def test_the_reckoning_reads_how_the_rival_at_the_table_plays() -> None:
 
 
 def test_the_chance_reads_the_moment_and_the_envido_reads_the_belief() -> None:
-    """Where in the hand the chance is told goes into it (the same worlds' share is not told
-    alike for a card led and a truco chanted at its level); the envido's chance reads the
-    persona belief (the same share is not told alike against a rival the belief takes for the
-    sound player and one it takes for a player of habits who wants every envido); and a
-    stranger's range spans the shifts of the rivals the model was fitted on."""
+    """Where in the hand a refusal's chance is told goes into it (the same worlds' share is
+    not told alike for a truco refused at its level and a mazo before the first card; the
+    hand's chance does not read it: that did not help on deals not fitted on); the envido's
+    chance reads the persona belief (the same share is not told alike against a rival the
+    belief takes for the sound player and one it takes for a player of habits who wants every
+    envido); and a stranger's range spans the shifts of the rivals the model was fitted on."""
     from bot.ai.hints import FIRST_MORE, STRANGERS, Moment
 
     known = Known(0.5, 0.3, 9)
-    for topic in ("hand", "refusal"):
-        led = stated(topic, 0.6, known, 0.6, Moment("play", 0, 0))[0]
-        chanted = stated(topic, 0.6, known, 0.6, Moment("truco", 0, 1))[0]
-        assert abs(led - chanted) > 0.02
+    mazo = stated("refusal", 0.6, known, 0.6, Moment("play", 0, 0))[0]
+    refused = stated("refusal", 0.6, known, 0.6, Moment("quiero", 2, 1))[0]
+    assert abs(mazo - refused) > 0.02
     sound = Known(0.95, 0.3, 9, more=FIRST_MORE)
     wanting = (*FIRST_MORE[:5], 0.95, *FIRST_MORE[6:])
     habits = Known(0.03, 0.3, 9, more=wanting)
