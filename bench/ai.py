@@ -679,26 +679,30 @@ def fit(
             continue
         zs = [hints.reckoned(str(r["topic"]), float(r["raw"]), hints.rates_of(known_of_row(r)),
                              float(r["edge"]), moment_of_row(r)) for r in early]  # fmt: skip
-        shift = _shift(zs, [float(r["won"]) for r in early])
-        shifts.append(shift)
-        print(f"    {rival}: shift {shift:+.3f} over {len(early)} hints of its first hands")
+        shift, error = _shift(zs, [float(r["won"]) for r in early])
+        shifts.append((shift - error, shift + error))
+        print(f"    {rival}: shift {shift:+.3f} ± {error:.3f} over {len(early)} hints of its first "
+              "hands")  # fmt: skip
     hints.RECKONING.update(saved)
-    print(f"STRANGERS: tuple[float, ...] = ({', '.join(f'{v:.3f}' for v in sorted(shifts))})")
+    print("STRANGERS: tuple[tuple[float, float], ...] = (")
+    for (low, high), rival in zip(shifts, on, strict=False):
+        print(f"    ({low:.3f}, {high:.3f}),  # {rival}")
+    print(")")
     return out
 
 
-def _shift(zs: list[float], ys: list[float], l2: float = 2.0) -> float:
-    """The logit shift d that best fits ys ~ sigmoid(z + d), by Newton's method, with an L2
-    penalty (a rival's few first hands are noisy)."""
-    d = 0.0
+def _shift(zs: list[float], ys: list[float]) -> tuple[float, float]:
+    """The logit shift d that best fits ys ~ sigmoid(z + d), by Newton's method, and its
+    standard error (a rival's few first hands are noisy: the range covers that too)."""
+    d, hess = 0.0, 1.0
     for _ in range(30):
         ps = [1 / (1 + math.exp(-min(max(z + d, -30.0), 30.0))) for z in zs]
-        grad = sum(p - y for p, y in zip(ps, ys, strict=True)) + l2 * d
-        hess = sum(p * (1 - p) for p in ps) + l2
+        grad = sum(p - y for p, y in zip(ps, ys, strict=True))
+        hess = max(sum(p * (1 - p) for p in ps), 1e-9)
         d -= grad / hess
         if abs(grad / hess) < 1e-9:
             break
-    return d
+    return d, 1 / math.sqrt(hess)
 
 
 def ranged(rows: list[Row]) -> None:

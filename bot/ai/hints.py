@@ -400,12 +400,22 @@ KNOWN_HANDS = 4  # hands of the rivals shown before the chance is told as one nu
 KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered, or learned fast)
 # What a stranger may turn out to be: for each rival the model was fitted on, how far (in
 # logit) the chance told in its first hands (before KNOWN_HANDS, the belief not yet settled)
-# was from what happened (`--fit` fits one shift a rival on those hints). The range told at
-# the first hands is the chance shifted by the least and the most favourable of them.
-STRANGERS: tuple[float, ...] = (  # club, caller, runner, stranger1, stranger3, sandbagger,
-    0.225, -0.404, -0.272, 0.122, 0.032, 0.412,  # dificil, normal~prudente, normal~cantor
-    -0.681, -0.569, -0.657,
-)  # fmt: skip
+# was from what happened, give or take a standard error (`--fit` fits one shift a rival on
+# those hints, seed 11). The range told at the first hands is the chance shifted by the least
+# and the most favourable of them.
+STRANGERS: tuple[tuple[float, float], ...] = (
+    (-0.027, 0.551),  # club
+    (-0.812, -0.165),  # caller
+    (-0.627, -0.019),  # runner
+    (-0.139, 0.420),  # stranger1
+    (-0.238, 0.311),  # stranger3
+    (0.198, 0.754),  # sandbagger
+    (-0.944, -0.532),  # dificil
+    (-0.855, -0.400),  # normal~prudente
+    (-0.918, -0.507),  # normal~cantor
+)
+LEAST = min(low for low, _ in STRANGERS)  # the least favourable shift, and the most
+MOST = max(high for _, high in STRANGERS)
 
 
 def _logit(p: float) -> float:
@@ -438,7 +448,7 @@ def stated(
         return chance, None, None
     # (not narrowed toward the chance as hands are shown: in the first hands the chance is a
     # blend of kinds of rivals, and what happens is near one end, not between)
-    return chance, _sigmoid(x + min(STRANGERS)), _sigmoid(x + max(STRANGERS))
+    return chance, _sigmoid(x + LEAST), _sigmoid(x + MOST)
 
 
 def calibrated(topic: Topic, raw: float) -> float:

@@ -267,5 +267,5 @@ def test_the_chance_reads_the_moment_and_the_envido_reads_the_belief() -> None:
     chance, low, high = stated("hand", 0.5, Known(0.5, 0.0, 0))
     assert low is not None and high is not None
     logit = math.log(chance / (1 - chance))
-    assert math.log(low / (1 - low)) == pytest.approx(logit + min(STRANGERS))
-    assert math.log(high / (1 - high)) == pytest.approx(logit + max(STRANGERS))
+    assert math.log(low / (1 - low)) == pytest.approx(logit + min(lo for lo, _ in STRANGERS))
+    assert math.log(high / (1 - high)) == pytest.approx(logit + max(hi for _, hi in STRANGERS))
