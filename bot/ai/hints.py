@@ -332,7 +332,7 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 # belief); and how these rivals actually play, as the table counted it this match (how often
 # they want a truco, chant one, go to the mazo; want and chant an envido) and as the belief
 # reads their habits (for the envido: the envido it takes them to want, and to open with);
-# and, for the hand, where in it the chance is told (`Moment`). Why: the worlds' rivals play
+# and, for a refusal, where in the hand it is told (`Moment`). Why: the worlds' rivals play
 # as well as difícil imagines them, so a rival who folds what it should want (a tight player),
 # or chants with nothing, gives away hands the worlds do not, while one who wants everything
 # does not; and a chant of a rival who chants everything says less of its envido than the
