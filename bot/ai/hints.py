@@ -41,7 +41,6 @@ from bot.game.observation import Observation
 from bot.game.state import MatchState, Pending, Phase, side_of
 
 K = ActionKind
-TRUCO_ACTS = {k.value for k in (K.TRUCO, K.RETRUCO, K.VALE_CUATRO)}
 
 WORLDS = 120  # worlds for the chance, at most (the budget stops it sooner on a slow machine)
 BUDGET = 0.1  # seconds for the chance, after difícil's own move
@@ -381,8 +380,9 @@ def reads(
             mazos)  # fmt: skip
     if topic == "hand":  # (the moment did not help the hand's chance on deals not fitted on)
         return read
-    return (*read, float(moment.act in TRUCO_ACTS), float(moment.act == K.QUIERO.value),
-            moment.level, moment.rounds, float(rates[RATES.index("rivals")] > 1))  # fmt: skip
+    # a refusal: a truco refused (or a mazo), its level, the round, and partners
+    return (*read, float(moment.act == K.QUIERO.value), moment.level, moment.rounds,
+            float(rates[RATES.index("rivals")] > 1))  # fmt: skip
 
 
 # The hand: `python bench/ai.py --fit rows9 --fit-on club,caller,runner,stranger1,stranger3,
@@ -392,7 +392,7 @@ def reads(
 RECKONING: dict[str, tuple[float, ...]] = {
     "hand": (0.015, 0.795, 0.359, -0.507, -0.186, -1.455, 0.409, -0.056, -0.014, 0.177),
     "refusal": (0.398, 0.973, 0.018, -0.868, -0.103, -0.358, 0.151, 0.344, -0.008, -0.034,
-                0.000, 0.043, -0.494, -0.416, -0.467),
+                0.043, -0.494, -0.416, -0.467),
     "envido": (0.611, 1.091, -0.065, -0.258, -0.096, -0.645, 0.529, -0.462, 0.337, -0.266,
                0.278, -0.231, -0.315),
 }  # fmt: skip
