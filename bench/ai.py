@@ -346,6 +346,7 @@ def envido_open(obs: Observation) -> bool:
     return obs.pending is Pending.ENVIDO or any(a.kind in chants for a in obs.actions)
 
 
+TOPICS = ("hand", "refusal", "envido")
 Row = dict[str, object]  # one hint with a chance, and what happened (see calibration_match)
 
 
@@ -420,6 +421,14 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
                 "act": hint.probe.kind.value, "pending": obs.pending.value if obs.pending else "",
                 "scores": list(obs.start_scores),
                 "low": hint.low, "high": hint.high,
+                "more": list(known.more) if known else None,
+                "every": list(known.every) if known else None,
+                "envido": hint.envido, "level": obs.truco_level,
+                "round": len(obs.rounds), "cards": len(obs.cards),
+                "mano": int(side_of(obs.mano) == 0),
+                "calls": [k.value for _, k in obs.calls],
+                "chant": obs.pending_chant.value if obs.pending_chant else "",
+                "worlds": hint.worlds,
             }  # fmt: skip
             if hint.topic is hints.Topic.ENVIDO:
                 found.append({**row, "won": int(hints.envido_won(state, 0))})
@@ -532,14 +541,20 @@ def load_rows(paths: list[str]) -> list[Kept]:
 
 def known_of_row(r: Kept) -> hints.Known:
     """What the hint knew of the rivals when the row's chance was stated (rows kept before
-    the table's counts were: the counts of a stranger)."""
+    the table's counts, or the belief's further habits, were: those of a stranger)."""
     counts = tuple(r.get("counts") or (0,) * len(hints.COUNTED))
     return hints.Known(
         r["sound"], r["settled"], r["hands"],
         *(float(r[k]) if r.get(k) is not None else d
           for k, d in (("wants", 0.5), ("chants", 0.22), ("runs", 0.38))),
         counts, int(r.get("seat_hands") or 0), max(1, int(r["players"]) // 2),
+        tuple(r.get("more") or ()), tuple(r.get("every") or ()),
     )  # fmt: skip
+
+
+def moment_of_row(r: Kept) -> hints.Moment:
+    """Where in the hand the row's chance was told (rows kept before that was: a card led)."""
+    return hints.Moment(str(r["act"]), int(r.get("level") or 0), int(r.get("round") or 0))
 
 
 def calibration_check(paths: list[str], held: set[str] | None = None) -> None:
@@ -551,7 +566,7 @@ def calibration_check(paths: list[str], held: set[str] | None = None) -> None:
     for r in rows:
         r["was"] = r["stated"]
         r["stated"], r["low"], r["high"] = hints.stated(
-            str(r["topic"]), float(r["raw"]), known_of_row(r), float(r["edge"])
+            str(r["topic"]), float(r["raw"]), known_of_row(r), float(r["edge"]), moment_of_row(r)
         )
         if held is not None and r["rival"] in held:
             r["rival"] = f"{r['rival']}*"
@@ -632,31 +647,62 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] if abs(m[i][i]) >= 1e-12 else 0.0 for i in range(n)]
 
 
-def fit(paths: list[str], on: list[str], l2: float = 5.0) -> dict[str, tuple[float, ...]]:
+def fit(
+    paths: list[str], on: list[str], l2: float = 5.0, topics: tuple[str, ...] = TOPICS
+) -> dict[str, tuple[float, ...]]:
     """Fit `hints.RECKONING` on the kept rows of the rivals `on` (rows that carry the table's
-    counts), and the strangers' range from them; print the constants to paste into hints.py.
-    Check them with `--check FILES --held RIVALS` on the rivals not fitted on."""
-    rows = [r for r in load_rows(paths) if r.get("counts") is not None and r["rival"] in on]
+    counts and the belief's further habits), and the strangers' range from them; print the
+    constants to paste into hints.py (of `topics`; the strangers' shifts are fitted with the
+    hand's model as hints.py has it). Check them with `--check FILES --held RIVALS` on the
+    rivals not fitted on."""
+    rows = [r for r in load_rows(paths) if r.get("more") is not None and r["rival"] in on]
     print(f"fitted on {len(rows)} hints of {', '.join(on)}")
     print("RECKONING: dict[str, tuple[float, ...]] = {")
     out: dict[str, tuple[float, ...]] = {}
-    for topic in ("hand", "refusal", "envido"):
+    for topic in topics:
         chosen = [r for r in rows if r["topic"] == topic]
         xs = [hints.reads(topic, float(r["raw"]), hints.rates_of(known_of_row(r)),
-                          float(r["edge"])) for r in chosen]  # fmt: skip
+                          float(r["edge"]), moment_of_row(r)) for r in chosen]  # fmt: skip
         w = _newton(xs, [float(r["won"]) for r in chosen], l2)
         out[topic] = tuple(w)
         print(f'    "{topic}": ({", ".join(f"{v:.3f}" for v in w)}),  # {len(chosen)} hints')
     print("}")
-    print("STRANGERS (edge, *RATES), late in the matches (hands >= 8):")
+    # The strangers' range: each rival's shift (logit) of the hand's chance in its first hands
+    saved = dict(hints.RECKONING)
+    hints.RECKONING.update(out)
+    shifts = []
     for rival in on:
-        late = [r for r in rows if r["rival"] == rival and int(r["hands"]) >= 8]
-        if late:
-            rates = [hints.rates_of(known_of_row(r)) for r in late]
-            mean = [sum(v) / len(v) for v in zip(*rates, strict=True)]
-            edge = sum(float(r["edge"]) for r in late) / len(late)
-            print(f"    ({edge:.2f}, {', '.join(f'{v:.2f}' for v in mean)}),  # {rival}")
+        early = [r for r in rows if r["rival"] == rival and r["topic"] != "envido"
+                 and int(r["hands"]) < hints.KNOWN_HANDS
+                 and float(r["settled"]) < hints.KNOWN_SETTLED]  # fmt: skip
+        if not early:
+            continue
+        zs = [hints.reckoned(str(r["topic"]), float(r["raw"]), hints.rates_of(known_of_row(r)),
+                             float(r["edge"]), moment_of_row(r)) for r in early]  # fmt: skip
+        shift, error = _shift(zs, [float(r["won"]) for r in early])
+        shifts.append((shift - error, shift + error))
+        print(f"    {rival}: shift {shift:+.3f} ± {error:.3f} over {len(early)} hints of its first "
+              "hands")  # fmt: skip
+    hints.RECKONING.update(saved)
+    print("STRANGERS: tuple[tuple[float, float], ...] = (")
+    for (low, high), rival in zip(shifts, on, strict=False):
+        print(f"    ({low:.3f}, {high:.3f}),  # {rival}")
+    print(")")
     return out
+
+
+def _shift(zs: list[float], ys: list[float]) -> tuple[float, float]:
+    """The logit shift d that best fits ys ~ sigmoid(z + d), by Newton's method, and its
+    standard error (a rival's few first hands are noisy: the range covers that too)."""
+    d, hess = 0.0, 1.0
+    for _ in range(30):
+        ps = [1 / (1 + math.exp(-min(max(z + d, -30.0), 30.0))) for z in zs]
+        grad = sum(p - y for p, y in zip(ps, ys, strict=True))
+        hess = max(sum(p * (1 - p) for p in ps), 1e-9)
+        d -= grad / hess
+        if abs(grad / hess) < 1e-9:
+            break
+    return d, 1 / math.sqrt(hess)
 
 
 def ranged(rows: list[Row]) -> None:
@@ -848,6 +894,7 @@ def main() -> None:
     parser.add_argument("--held", default="", help="--check: rivals held out of the fit, a,b")
     parser.add_argument("--fit", default="", help="calibration rows files to fit RECKONING on")
     parser.add_argument("--fit-on", default="", help="--fit: the rivals to fit on, a,b,...")
+    parser.add_argument("--fit-topics", default=",".join(TOPICS), help="--fit: hand,refusal,envido")
     parser.add_argument(
         "--memory", default="", help="styles: series with and without memory (--series, --length)"
     )
@@ -864,7 +911,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.fit:
-        fit(args.fit.split(","), args.fit_on.split(","))
+        fit(args.fit.split(","), args.fit_on.split(","), topics=tuple(args.fit_topics.split(",")))
         return
     if args.check:
         held = set(args.held.split(",")) if args.held else None

@@ -100,6 +100,9 @@ class Known:
     counts: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0)
     seat_hands: int = 0
     rivals: int = 1  # rival seats (2 or 3: the chance of a side of partners)
+    more: tuple[float, ...] = ()  # the belief's further habits (`MORE_HABITS`), averaged
+    # The table's every count of the rival seats (`Habits`, summed; bluffs shown included)
+    every: tuple[int, ...] = ()
 
 
 def _settled(belief: personas.Belief) -> float:
@@ -122,6 +125,20 @@ HABITS = (
     (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.35, 1, True, 0.35)),
     (personas.Group.CARDS, personas.Step(personas.MZ, 0.3, 1, True)),
 )
+# Further habits of the belief, read as `HABITS` are: wanting a poor and a good truco,
+# chanting one with a middling and a strong hand, raising, wanting a middling envido, opening
+# an envido with a poor one and a good one, going to the mazo with a very poor hand
+MORE_HABITS = (
+    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.3, 1, True, 0.3)),
+    (personas.Group.TRUCO_ANSWER, personas.Step(personas.TA_WANT, 0.7, 1, True, 0.7)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.6, 1, True, 0.6)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TO, 0.85, 1, True, 0.85)),
+    (personas.Group.TRUCO_CHANT, personas.Step(personas.TA_RAISE, 0.8, 1, True, 0.8)),
+    (personas.Group.ENVIDO_ANSWER, personas.Step(personas.EA_WANT, 26, 1, True)),
+    (personas.Group.ENVIDO_CHANT, personas.Step(personas.EO, 22, 1, True)),
+    (personas.Group.ENVIDO_CHANT, personas.Step(personas.EO, 29, 1, True)),
+    (personas.Group.CARDS, personas.Step(personas.MZ, 0.15, 1, True)),
+)
 COUNTED = ("truco_wanted", "truco_refused", "truco_chants", "envido_wanted", "envido_refused",
            "envido_chants", "mazos")  # fmt: skip
 
@@ -140,21 +157,32 @@ def _counted(obs: Observation) -> tuple[tuple[int, ...], int]:
     return counts, len(obs.past) * len(seats)
 
 
+def _every(obs: Observation) -> tuple[int, ...]:
+    """Every count the table keeps of the rival seats' habits (summed)."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    seats = [s for s in range(len(obs.habits)) if side_of(s) != side]
+    return tuple(sum(obs.habits[s][i] for s in seats) for i in range(len(obs.habits[0])))
+
+
 def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
     """What the match has shown of the rivals whose `beliefs` are given, and what the table
     counted of their habits (all of the public record: nothing a seat could not see)."""
     counts, seat_hands = _counted(obs) if obs.habits else ((0,) * len(COUNTED), 0)
+    every = _every(obs) if obs.habits else ()
     seats = max(1, obs.config.players // 2)
     if not beliefs:
         return Known(personas.SOUND_PRIOR, 0.0, len(obs.past), counts=counts,
-                     seat_hands=seat_hands, rivals=seats)  # fmt: skip
+                     seat_hands=seat_hands, rivals=seats, every=every)  # fmt: skip
     values = list(beliefs.values())
     sound = sum(b.sound for b in values) / len(values)
     settled = sum(_settled(b) for b in values) / len(values)
-    wants, chants, runs = (
-        sum(_habit(b, group, step) for b in values) / len(values) for group, step in HABITS
+    wants, chants, runs, *more = (
+        sum(_habit(b, group, step) for b in values) / len(values)
+        for group, step in (*HABITS, *MORE_HABITS)
     )
-    return Known(sound, settled, len(obs.past), wants, chants, runs, counts, seat_hands, seats)
+    return Known(sound, settled, len(obs.past), wants, chants, runs, counts, seat_hands, seats,
+                 tuple(more), every)  # fmt: skip
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
@@ -165,6 +193,20 @@ def topic_of(obs: Observation, action: Action) -> Topic:
     if obs.pending is Pending.ENVIDO or action.kind in ENVIDO_CHANTS:
         return Topic.ENVIDO
     return Topic.HAND
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """Where in the hand the chance is told: the move it is of (`ActionKind` value), the
+    truco's level, and the rounds begun (as `len(Observation.rounds)`)."""
+
+    act: str = "play"
+    level: int = 0
+    rounds: int = 0
+
+
+def moment_of(obs: Observation, probe: Action) -> Moment:
+    return Moment(probe.kind.value, obs.truco_level, len(obs.rounds))
 
 
 def probe_of(obs: Observation, action: Action) -> Action:
@@ -214,7 +256,7 @@ def advise(
     if raw is None:
         return Hint(action, topic, None, None, probe, envido, count, known)
     kind = topic.value if probe == action else "refusal"
-    chance, low, high = stated(kind, raw, known, edge_of(obs))
+    chance, low, high = stated(kind, raw, known, edge_of(obs), moment_of(obs, probe))
     return Hint(action, topic, chance, raw, probe, envido, count, known, low, high)
 
 
@@ -288,17 +330,21 @@ CALIBRATION: dict[Topic, tuple[tuple[float, float], ...]] = {
 # shows it in the points); how likely the rivals play like the sound player (the persona
 # belief); and how these rivals actually play, as the table counted it this match (how often
 # they want a truco, chant one, go to the mazo; want and chant an envido) and as the belief
-# reads their habits. Why: the worlds' rivals play as well as difícil imagines them, so a rival
-# who folds what it should want (a tight player), or chants with nothing, gives away hands the
-# worlds do not, while one who wants everything does not; and a chant of a rival who chants
-# everything says less of its envido than the worlds take it to.
+# reads their habits (for the envido: the envido it takes them to want, and to open with);
+# and, for a refusal, where in the hand it is told (`Moment`). Why: the worlds' rivals play
+# as well as difícil imagines them, so a rival who folds what it should want (a tight player),
+# or chants with nothing, gives away hands the worlds do not, while one who wants everything
+# does not; and a chant of a rival who chants everything says less of its envido than the
+# worlds take it to.
 RATES = ("sound", "wanted", "chanted", "mazos", "envido_wanted", "envido_chanted", "wants",
-         "chants", "runs", "rivals")  # fmt: skip
+         "chants", "runs", "rivals", "wants_envido", "opens_poor", "opens_good")  # fmt: skip
+# The first hand's belief (a stranger's) of the further habits (`MORE_HABITS`)
+FIRST_MORE = tuple(_habit(personas.uniform(), group, step) for group, step in MORE_HABITS)
 # What the rates are against, before any hand (the normal player's, `bot.ai.rivals`; the
 # belief's first-hand habits): a rate is read as its distance from these
 BASE = (personas.SOUND_PRIOR, rivals.NORMAL_TRUCO_WANTED, rivals.NORMAL_TRUCO_CHANTS,
         rivals.NORMAL_MAZOS, rivals.NORMAL_ENVIDO_WANTED, rivals.NORMAL_ENVIDO_CHANTS, 0.5, 0.22,
-        0.38, 1)  # fmt: skip
+        0.38, 1, *FIRST_MORE[5:8])  # fmt: skip
 PRIOR = rivals.PRIOR  # observations the base rate is worth, before the table's counts
 
 
@@ -311,47 +357,65 @@ def rates_of(known: Known) -> tuple[float, ...]:
     def shrunk(count: int, total: int, base: float) -> float:
         return (count + PRIOR * base) / (total + PRIOR)
 
+    more = known.more or FIRST_MORE
     return (known.sound, shrunk(tw, tw + tr, b_tw), shrunk(tc, n, b_tc), shrunk(mz, n, b_mz),
             shrunk(ew, ew + er, b_ew), shrunk(ec, n, b_ec), known.wants, known.chants,
-            known.runs, known.rivals)  # fmt: skip
+            known.runs, known.rivals, *more[5:8])  # fmt: skip
 
 
-def reads(topic: str, raw: float, rates: Sequence[float], edge: float) -> tuple[float, ...]:
+def reads(
+    topic: str, raw: float, rates: Sequence[float], edge: float, moment: Moment = Moment()
+) -> tuple[float, ...]:
     """The model's inputs for a raw share (`topic`: envido, hand or refusal)."""
     d = [r - b for r, b in zip(rates, BASE, strict=True)]
     sound, wanted, chanted, mazos, e_wanted, e_chanted, *_ = d
-    if topic == "envido":
+    if topic == "envido":  # (the belief: how sound they are, the envido they want and open)
         x = _logit(calibrated(Topic.ENVIDO, raw))
-        return (1.0, x, e_wanted, e_chanted, e_chanted * x, _logit(edge))
+        wants_envido, opens_poor, opens_good = d[-3:]
+        return (1.0, x, e_wanted, e_chanted, e_chanted * x, _logit(edge), sound, sound * x,
+                wants_envido, opens_poor, opens_good, opens_poor * x,
+                math.exp(-x * x))  # fmt: skip
     x = _logit(raw)
-    return (1.0, x, _logit(edge), sound, sound * x, wanted, wanted * x, chanted, chanted * x,
+    read = (1.0, x, _logit(edge), sound, sound * x, wanted, wanted * x, chanted, chanted * x,
             mazos)  # fmt: skip
+    if topic == "hand":  # (the moment did not help the hand's chance on deals not fitted on)
+        return read
+    # a refusal: a truco refused (or a mazo), its level, the round, and partners
+    return (*read, float(moment.act == K.QUIERO.value), moment.level, moment.rounds,
+            float(rates[RATES.index("rivals")] > 1))  # fmt: skip
 
 
-# `python bench/ai.py --fit rows9 --fit-on club,caller,runner,stranger1,stranger3,sandbagger,
-# dificil,normal~prudente,normal~cantor` (seed 9, 10 matches a rival; checked on the other
-# rivals and on seed 10's deals: docs/computer-players.md)
+# The hand: `python bench/ai.py --fit rows9 --fit-on club,caller,runner,stranger1,stranger3,
+# sandbagger,dificil,normal~prudente,normal~cantor` (seed 9, 10 matches a rival); a refusal and
+# the envido: the same rivals' rows of seed 11 (12 matches a rival), `--fit rows11 --fit-topics
+# refusal,envido`. Checked on the other rivals and on seeds 11 and 12 (docs/computer-players.md)
 RECKONING: dict[str, tuple[float, ...]] = {
     "hand": (0.015, 0.795, 0.359, -0.507, -0.186, -1.455, 0.409, -0.056, -0.014, 0.177),
-    "refusal": (-0.429, 0.586, 0.075, -0.563, 0.120, -0.357, 0.101, -0.191, 0.041, 0.074),
-    "envido": (0.100, 0.837, -0.361, -0.492, 0.463, -0.374),
-}
+    "refusal": (0.398, 0.973, 0.018, -0.868, -0.103, -0.358, 0.151, 0.344, -0.008, -0.034,
+                0.043, -0.494, -0.416, -0.467),
+    "envido": (0.611, 1.091, -0.065, -0.258, -0.096, -0.645, 0.529, -0.462, 0.337, -0.266,
+               0.278, -0.231, -0.315),
+}  # fmt: skip
 KNOWN_HANDS = 4  # hands of the rivals shown before the chance is told as one number
 KNOWN_SETTLED = 0.25  # or a belief that far from a stranger's (remembered, or learned fast)
-# What a stranger may turn out to be, as the reckoning reads rivals: (edge, *RATES) of rivals
-# it was fitted on, late in their matches. The range told at the first hand is the chance
-# against the least and the most favourable of them.
-STRANGERS: tuple[tuple[float, ...], ...] = (  # (the table's own rival seats replace the last)
-    (0.59, 0.04, 0.46, 0.43, 0.00, 0.16, 0.28, 0.19, 0.10, 0.05, 1),  # club
-    (0.61, 0.05, 0.85, 0.31, 0.00, 0.49, 0.21, 0.94, 0.05, 0.04, 1),  # caller
-    (0.64, 0.05, 0.42, 0.25, 0.12, 0.13, 0.17, 0.10, 0.05, 0.34, 1),  # runner
-    (0.63, 0.04, 0.38, 0.17, 0.00, 0.11, 0.33, 0.10, 0.04, 0.04, 1),  # stranger1
-    (0.58, 0.03, 0.47, 0.33, 0.00, 0.14, 0.37, 0.23, 0.06, 0.04, 1),  # stranger3
-    (0.61, 0.03, 0.48, 0.53, 0.00, 0.19, 0.35, 0.24, 0.08, 0.04, 1),  # sandbagger
-    (0.56, 0.61, 0.69, 0.46, 0.00, 0.21, 0.30, 0.74, 0.15, 0.07, 1),  # dificil
-    (0.58, 0.95, 0.63, 0.31, 0.00, 0.17, 0.20, 0.68, 0.06, 0.06, 1),  # normal~prudente
-    (0.56, 0.92, 0.70, 0.33, 0.00, 0.21, 0.30, 0.71, 0.06, 0.05, 1),  # normal~cantor
+# What a stranger may turn out to be: for each rival the model was fitted on, how far (in
+# logit) the chance told in its first hands (before KNOWN_HANDS, the belief not yet settled)
+# was from what happened, give or take a standard error (`--fit` fits one shift a rival on
+# those hints, seed 11). The range told at the first hands is the chance shifted by the least
+# and the most favourable of them.
+STRANGERS: tuple[tuple[float, float], ...] = (
+    (-0.027, 0.551),  # club
+    (-0.812, -0.165),  # caller
+    (-0.627, -0.019),  # runner
+    (-0.139, 0.420),  # stranger1
+    (-0.238, 0.311),  # stranger3
+    (0.198, 0.754),  # sandbagger
+    (-0.944, -0.532),  # dificil
+    (-0.855, -0.400),  # normal~prudente
+    (-0.918, -0.507),  # normal~cantor
 )
+LEAST = min(low for low, _ in STRANGERS)  # the least favourable shift, and the most
+MOST = max(high for _, high in STRANGERS)
 
 
 def _logit(p: float) -> float:
@@ -359,26 +423,32 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _reckon(topic: str, raw: float, rates: Sequence[float], edge: float) -> float:
-    x = sum(w * v for w, v in zip(RECKONING[topic], reads(topic, raw, rates, edge), strict=True))
+def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-min(max(x, -30.0), 30.0)))
 
 
+def reckoned(
+    topic: str, raw: float, rates: Sequence[float], edge: float, moment: Moment = Moment()
+) -> float:
+    """The model's logit of the chance."""
+    inputs = reads(topic, raw, rates, edge, moment)
+    return sum(w * v for w, v in zip(RECKONING[topic], inputs, strict=True))
+
+
 def stated(
-    topic: str, raw: float, known: Known, edge: float = 0.6
+    topic: str, raw: float, known: Known, edge: float = 0.6, moment: Moment = Moment()
 ) -> tuple[float, float | None, float | None]:
     """The chance told for a raw share (`topic`: envido, hand, or refusal: the hand a refusal
-    turns down), against rivals of whom the match has shown `known`, with the score's `edge`;
-    and, where the rivals are not known yet, the range the chance may be in (else None, None).
-    The envido is always one number."""
-    chance = _reckon(topic, raw, rates_of(known), edge)
+    turns down), against rivals of whom the match has shown `known`, with the score's `edge`,
+    at `moment` of the hand; and, where the rivals are not known yet, the range the chance may
+    be in (else None, None). The envido is always one number."""
+    x = reckoned(topic, raw, rates_of(known), edge, moment)
+    chance = _sigmoid(x)
     if topic == "envido" or known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
         return chance, None, None
     # (not narrowed toward the chance as hands are shown: in the first hands the chance is a
     # blend of kinds of rivals, and what happens is near one end, not between)
-    ends = [_reckon(topic, raw, (*rates[:-1], known.rivals), e) for e, *rates in STRANGERS]
-    low, high = min(ends), max(ends)
-    return chance, min(low, chance), max(high, chance)
+    return chance, _sigmoid(x + LEAST), _sigmoid(x + MOST)
 
 
 def calibrated(topic: Topic, raw: float) -> float:

@@ -244,3 +244,28 @@ def test_the_reckoning_reads_how_the_rival_at_the_table_plays() -> None:
     for raw in (0.3, 0.5, 0.7):
         told = {name: stated("hand", raw, known, 0.6)[0] for name, known in seen.items()}
         assert told["folder"] > told["caller"] + 0.02
+
+
+def test_the_chance_reads_the_moment_and_the_envido_reads_the_belief() -> None:
+    """Where in the hand a refusal's chance is told goes into it (the same worlds' share is
+    not told alike for a truco refused at its level and a mazo before the first card; the
+    hand's chance does not read it: that did not help on deals not fitted on); the envido's
+    chance reads the persona belief (the same share is not told alike against a rival the
+    belief takes for the sound player and one it takes for a player of habits who wants every
+    envido); and a stranger's range spans the shifts of the rivals the model was fitted on."""
+    from bot.ai.hints import FIRST_MORE, STRANGERS, Moment
+
+    known = Known(0.5, 0.3, 9)
+    mazo = stated("refusal", 0.6, known, 0.6, Moment("play", 0, 0))[0]
+    refused = stated("refusal", 0.6, known, 0.6, Moment("quiero", 2, 1))[0]
+    assert abs(mazo - refused) > 0.02
+    sound = Known(0.95, 0.3, 9, more=FIRST_MORE)
+    wanting = (*FIRST_MORE[:5], 0.95, *FIRST_MORE[6:])
+    habits = Known(0.03, 0.3, 9, more=wanting)
+    for raw in (0.1, 0.3, 0.5):
+        assert abs(stated("envido", raw, sound)[0] - stated("envido", raw, habits)[0]) > 0.02
+    chance, low, high = stated("hand", 0.5, Known(0.5, 0.0, 0))
+    assert low is not None and high is not None
+    logit = math.log(chance / (1 - chance))
+    assert math.log(low / (1 - low)) == pytest.approx(logit + min(lo for lo, _ in STRANGERS))
+    assert math.log(high / (1 - high)) == pytest.approx(logit + max(hi for _, hi in STRANGERS))
