@@ -22,7 +22,15 @@ from bot.config import Settings
 from bot.web.local import run_local
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"  # screenshots (not in git)
-CHROMIUM = os.environ.get("TRUCO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's headless shell when it is there (.ci/run installs it): the same Blink without the
+# browser's own windows, and about half the CPU of `chromium --headless` for the same test
+# (docs/performance.md, "The test suite"); Chromium itself otherwise.
+CHROMIUM = (
+    os.environ.get("TRUCO_CHROMIUM")
+    or shutil.which("chromium-headless-shell")
+    or shutil.which("chromium")
+    or "/usr/bin/chromium"
+)
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
 
 
