@@ -37,7 +37,7 @@ from bot.game.state import Pending
 from bot.i18n import translator
 from bot.views.common import card_name
 from bot.views.hints import hint_text
-from tests.ai.test_players import CONFIGS, _hidden_swapped, states
+from tests.ai.test_players import CONFIGS, _hidden_swapped, configs, states
 
 K = ActionKind
 INFINITE = math.inf
@@ -48,7 +48,7 @@ def hint(obs: object, seed: int) -> Hint:
     return advise(obs, seed, budget=INFINITE, worlds=40)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-flor{int(c.flor)}")
+@pytest.mark.parametrize("config", configs(fast=0))
 def test_a_hint_is_dificils_own_move_for_the_same_observation_and_seed(
     config: MatchConfig,
 ) -> None:

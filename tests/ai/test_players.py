@@ -8,6 +8,7 @@ import math
 import pickle
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,19 @@ CONFIGS = [
 INFINITE = math.inf
 
 
+def configs(fast: int, of: list[MatchConfig] = CONFIGS) -> list[Any]:
+    """`of` as a test's parameters: the fast tier (`-m "not slow"`) runs the one at `fast`, the
+    whole suite every one."""
+    return [
+        pytest.param(
+            c,
+            id=f"{c.players}p-flor{int(c.flor)}",
+            marks=[] if i == fast else [pytest.mark.slow("more configurations")],
+        )
+        for i, c in enumerate(of)
+    ]
+
+
 def dificil(obs: Observation, seed: int, signs: tuple[str, ...] = ()) -> object:
     """difícil with a fixed number of worlds and no clock: the same input, the same move."""
     return play_dificil(obs, random.Random(seed), signs, worlds=6, budget=INFINITE)
@@ -70,7 +84,7 @@ def states(
             log.append(action)
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-flor{int(c.flor)}")
+@pytest.mark.parametrize("config", configs(fast=2))
 def test_every_level_only_chooses_among_its_legal_actions(config: MatchConfig) -> None:
     for index, (state, _) in enumerate(states(config, seed=11, count=120)):
         for seat in state.acting_seats():
@@ -81,7 +95,7 @@ def test_every_level_only_chooses_among_its_legal_actions(config: MatchConfig) -
                 assert dificil(obs, index) in obs.actions
 
 
-@pytest.mark.parametrize("config", CONFIGS[:3], ids=lambda c: f"{c.players}p-flor{int(c.flor)}")
+@pytest.mark.parametrize("config", configs(fast=2, of=CONFIGS[:3]))
 def test_whole_matches_between_levels_are_legal_to_the_end(config: MatchConfig) -> None:
     rng = random.Random(5)
     for match in range(3):
@@ -131,7 +145,7 @@ def _hidden_swapped(
     return state
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-flor{int(c.flor)}")
+@pytest.mark.parametrize("config", configs(fast=2))
 def test_a_decision_never_depends_on_cards_the_seat_cannot_see(config: MatchConfig) -> None:
     """Deal the rivals' (and partner's) hidden cards anew, keep what the seat observes and
     the seed: no level ever decides differently."""
