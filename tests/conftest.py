@@ -216,10 +216,10 @@ class Harness:
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
             if await self.quiet():
-                await asyncio.sleep(0.005)
+                await asyncio.sleep(0.002)
                 if await self.quiet():
                     return
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.002)
         raise TimeoutError("the bot did not settle")
 
     async def until(self, condition: Callable[[], bool], within: float = 90.0) -> None:
@@ -263,8 +263,8 @@ def make_settings(base_url: str, database: Path | str, **overrides: Any) -> Sett
         "database": database,
         "api_base_url": base_url,
         "seed": 7,
-        "group_interval": 0.02,
-        "private_per_second": 155.0,  # (a private chat's second, 155 times faster, as a group's)
+        "group_interval": 0.005,
+        "private_per_second": 620.0,  # (a private chat's second, 620 times faster, as a group's)
         "rate_group_per_minute": 1_000_000,
         "rate_overall_per_second": 1_000_000,
         "poll_timeout": 1,
@@ -294,9 +294,10 @@ async def harness_with(
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeTelegram]:
-    # Telegram allows 20 calls a minute in a group; the tests pace groups 155 times faster
-    # (0.02 s instead of 3.1 s), so the fake shrinks its minute by as much.
-    server = FakeTelegram(group_limit=(20, 60 / 155))
+    # Telegram allows 20 calls a minute in a group; the tests pace groups 620 times faster
+    # (0.005 s instead of 3.1 s: at 155 times, 0.02 s, the group's pace was most of an
+    # end-to-end test's time), so the fake shrinks its minute by as much.
+    server = FakeTelegram(group_limit=(20, 60 / 620))
     await server.start()
     yield server
     await server.stop()

@@ -51,8 +51,8 @@ class Worker:
                 "TRUCO_API_BASE_URL": f"http://127.0.0.1:{self.fake.port}/bot",
                 "TRUCO_DATABASE": self.url,
                 "TRUCO_SEED": "7",
-                "TRUCO_GROUP_INTERVAL": "0.02",
-                "TRUCO_PRIVATE_PER_SECOND": "155",
+                "TRUCO_GROUP_INTERVAL": "0.005",
+                "TRUCO_PRIVATE_PER_SECOND": "620",
                 "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
                 # (the overall budget, a ceiling now, as fast as the rest: this test is about
                 # what a kill loses, not Telegram's limits; tests/service/test_outbox_ceiling.py)
