@@ -920,6 +920,27 @@ class Mailbox:
                 await asyncio.wait_for(self._idle.wait(), min(0.05, deadline - time.monotonic()))
         return False
 
+    async def _record_unwritten(self) -> None:
+        """At a stop: mark sent what Telegram took and the database has not recorded yet (a
+        stop the moment a call returned). Its lane is let go next, and whoever takes it over
+        would otherwise make the call again (a message said twice at every deploy that came at
+        a busy moment). The mark may have been written already: writing it again changes
+        nothing. If the database will not take it now, the row goes again after the start."""
+        for lane in self._lanes.values():
+            done = lane.unwritten
+            if done is None:
+                continue
+            try:
+                if done.delivery.commit is not None:
+                    await done.delivery.commit(done.writer)
+                else:
+                    await self.db.write(done.writer)
+            except Exception:
+                log.warning("chat %s: a call made could not be recorded at the stop",
+                            lane.chat_id, exc_info=True)  # fmt: skip
+                continue
+            lane.unwritten = None
+
     async def close(self) -> None:
         """Stop sending; whatever is left stays in the database for the next start (with
         other processes, this one's lanes are let go: they take them over at once)."""
@@ -939,6 +960,7 @@ class Mailbox:
                 await task
         for gather in (*self._reads.values(), self._completes):
             gather.cancel()
+        await self._record_unwritten()
         if self.db.shared:
             try:
                 await self.store.release_all(self.owner)

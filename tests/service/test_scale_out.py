@@ -4,6 +4,7 @@ anything delivered within the tests' deadlines was woken, not found by a poll)."
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -224,3 +225,28 @@ async def test_a_stopping_worker_lets_its_lanes_go(workers: list[Worker]) -> Non
     await w2.outbox.close()  # a graceful stop (a deploy): not 15 s of its lease to wait
     await write(w1, [Outgoing(PRIVATE, "text", {"text": "two"})])
     await until(lambda: w1.texts() == ["two"], 30)
+
+
+async def test_a_worker_stopping_right_after_a_call_records_it_and_nothing_goes_twice(
+    workers: list[Worker],
+) -> None:
+    """A graceful stop that comes the moment a call returned, before its row is marked sent
+    (a deploy at a busy moment): the stop writes the mark before it lets the lane go, so the
+    worker that takes the lane over sends only what is new, not the call again."""
+    w1, w2 = workers
+    called = asyncio.Event()
+
+    async def deliver(row: Pending) -> Delivery:
+        w2.got.append(row)
+        called.set()
+        return Delivery()
+
+    w2.outbox.deliver = deliver
+    await write(w2, [Outgoing(PRIVATE, "text", {"text": "one"})])
+    await called.wait()
+    await w2.outbox.close()  # at once: the row's mark not written yet
+    await write(w1, [Outgoing(PRIVATE, "text", {"text": "two"})])
+    await until(lambda: w1.texts() != [], 30)
+    await until(lambda: not w1.outbox.busy(), 30)
+    assert w1.texts() == ["two"]  # "one" went once, from w2
+    assert w2.texts() == ["one"]
