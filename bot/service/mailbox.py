@@ -796,6 +796,16 @@ class Mailbox:
         lane.unwritten = _Unwritten(row, delivery, writer, next_at)
         await self._write_done(lane)
 
+    async def _record(self, done: _Unwritten, together: bool = True) -> None:
+        """Write a delivered row's mark: in its delivery's own commit, or (PostgreSQL,
+        `together`) with the other rows sent about now in one statement, or on its own."""
+        if done.delivery.commit is not None:
+            await done.delivery.commit(done.writer)
+        elif together and self.db.shared:
+            await self._completes.ask((done.row, done.next_at))
+        else:
+            await self.db.write(done.writer)
+
     async def _write_done(self, lane: _Lane) -> bool:
         """Mark the lane's delivered row done. If the database will not take it (locked by
         another process, a full disk, read-only), the row stays delivered in memory: only the
@@ -804,12 +814,7 @@ class Mailbox:
         if done is None:
             return True
         try:
-            if done.delivery.commit is not None:
-                await done.delivery.commit(done.writer)
-            elif self.db.shared:  # with the other rows sent about now, in one statement
-                await self._completes.ask((done.row, done.next_at))
-            else:
-                await self.db.write(done.writer)
+            await self._record(done)
         except asyncio.CancelledError:
             raise
         except Exception as error:
@@ -931,10 +936,7 @@ class Mailbox:
             if done is None:
                 continue
             try:
-                if done.delivery.commit is not None:
-                    await done.delivery.commit(done.writer)
-                else:
-                    await self.db.write(done.writer)
+                await self._record(done, together=False)  # (the gathering is stopped)
             except Exception:
                 log.warning("chat %s: a call made could not be recorded at the stop",
                             lane.chat_id, exc_info=True)  # fmt: skip
