@@ -1,8 +1,8 @@
 """A sender as a process of its own (`python -m tests.service.budget_sender URL API OWNER
 RATE`): a `Mailbox` on the shared PostgreSQL that delivers every row as a sendMessage to the
 fake Bot API at API. It prints a JSON line each time its part of the bot's budget changes,
-holds its whole process still for a while when told (`hold SECONDS` on its input), and runs
-until it is stopped (or killed: tests/service/test_outbox_ceiling.py)."""
+holds its whole process still when told (`hold` on its input) until told to go on (`go`), and
+runs until it is stopped (or killed: tests/service/test_outbox_ceiling.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import asyncio
 import json
 import sys
 import threading
-import time
 
 import aiohttp
 
@@ -53,19 +52,25 @@ async def main(url: str, api: str, owner: str, rate: float) -> None:
         outbox.start(deliver)
         loop = asyncio.get_running_loop()
 
-        async def hold(seconds: float) -> None:
+        go_on = threading.Event()
+
+        async def hold() -> None:
             """The loop held up (a busy machine, a long pause), at a moment no call is in
-            flight: nothing it let go before can reach the Bot API late."""
+            flight: nothing it let go before can reach the Bot API late. It stands still until
+            the test says `go` (however long the other sender takes to see it gone)."""
             while outbox.in_flight:  # noqa: ASYNC110 (a count of the budget's, no event)
                 await asyncio.sleep(0.001)
-            time.sleep(seconds)  # noqa: ASYNC251 (on purpose: the whole process stands still)
-            print(json.dumps({"owner": owner, "held": seconds}), flush=True)
+            print(json.dumps({"owner": owner, "holding": True}), flush=True)
+            go_on.wait()  # on purpose: the whole process stands still
+            go_on.clear()
+            print(json.dumps({"owner": owner, "held": True}), flush=True)
 
-        def order() -> None:  # a line on its input: "hold SECONDS"
+        def order() -> None:  # a line on its input: "hold", then "go"
             for line in sys.stdin:
-                if line.startswith("hold "):
-                    seconds = float(line.split()[1])
-                    loop.call_soon_threadsafe(lambda s=seconds: loop.create_task(hold(s)))
+                if line.startswith("hold"):
+                    loop.call_soon_threadsafe(lambda: loop.create_task(hold()))
+                elif line.startswith("go"):
+                    go_on.set()
 
         threading.Thread(target=order, daemon=True).start()
         shown = -1.0

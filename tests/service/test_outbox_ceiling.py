@@ -41,7 +41,8 @@ class Sender:
         self.owner = owner
         self.share = -1.0
         self.shares: list[float] = []  # every part it took, in order (a brief one included)
-        self.held = False
+        self.holding = False  # it stands still (told to hold)
+        self.held = False  # and went on again (told to go)
         self.process: asyncio.subprocess.Process | None = None
         self.reader: asyncio.Task[None] | None = None
 
@@ -60,13 +61,16 @@ class Sender:
             if "share" in said:
                 self.share = float(said["share"])
                 self.shares.append(self.share)
+            elif "holding" in said:
+                self.holding = True
             else:
                 self.held = True
 
-    async def hold(self, seconds: float) -> None:
-        """Its whole process held still for `seconds`, from a moment no call is in flight."""
+    async def say(self, order: str) -> None:
+        """`hold`: its whole process stands still, from a moment no call is in flight, until
+        `go`."""
         assert self.process is not None and self.process.stdin is not None
-        self.process.stdin.write(f"hold {seconds}\n".encode())
+        self.process.stdin.write(f"{order}\n".encode())
         await self.process.stdin.drain()
 
     def kill(self) -> None:
@@ -196,15 +200,18 @@ async def test_a_worker_held_up_past_its_lease_does_not_send_over_the_others_par
     await write(pg_url, chats)
     w1, w2 = senders
     await until(lambda: sent_by(limited, "w2") > 0 and sent_by(limited, "w1") > 0)
-    held = time.monotonic()
     before = len(w1.shares)
-    await w2.hold(LEASE + 4)
-    # w2's row ran out: w1 took it all, until w2 came back. (Its parts are read from its output,
-    # several lines at once on a busy machine, and the whole part holds only from w2's row's
-    # end to w2's return: it is looked for among all the parts it took since, not as the last.)
-    await until(lambda: RATE in w1.shares[before:], LEASE + 30)
-    await until(lambda: w2.held, LEASE + 30)  # and w2 runs again
-    assert time.monotonic() - held >= LEASE + 4
+    await w2.say("hold")
+    await until(lambda: w2.holding, 60)
+    held = time.monotonic()
+    # w2's row runs out unrenewed (a lease): w1 takes the whole budget over. w2 stands still
+    # until then, however long a busy machine makes it. (w1's parts are read from its output,
+    # several lines at once on a busy machine: the whole part is looked for among all it took
+    # since the hold, not as the last.)
+    await until(lambda: RATE in w1.shares[before:], LEASE + 60)
+    assert time.monotonic() - held > LEASE / 2  # (not before w2's heartbeat could run out)
+    await w2.say("go")
+    await until(lambda: w2.held, 60)  # and w2 runs again, while w1 sends at the whole rate
     await until_async(lambda: outbox_empty(pg_url), 120)
     delivered = {chat for chat, messages in limited.messages.items() if messages}
     assert set(chats) <= delivered
