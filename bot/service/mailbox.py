@@ -99,6 +99,7 @@ def _unknown(error: Exception) -> Verdict:
 
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
+RANKS = 4
 AGE = 30.0  # seconds waiting for the budget that move a call up one rank
 
 
@@ -277,6 +278,16 @@ class _Budget:
             return 0.0
         return float(self._used(time.monotonic()) + sum(map(len, self._waiting.values())))
 
+    def queued(self) -> tuple[int, ...]:
+        """The calls waiting for their turn, by rank (`TURN` .. `OTHERS`; aged as they go)."""
+        now = time.monotonic()
+        counts = [0] * RANKS
+        for place, queue in self._waiting.items():
+            for _, _, since, turn in queue:
+                if not turn.done():
+                    counts[max(0, place - int((now - since) / self.age))] += 1
+        return tuple(counts)
+
     def spent(self) -> float:
         """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
         if self.rate <= 0:
@@ -288,18 +299,48 @@ class _Budget:
 
 
 FLOOR = 2.0  # calls a second an idle sender keeps, so that its first calls need not wait
+BEAT = 0.25  # seconds between a sender's heartbeats (see `Mailbox.beat`)
 
 
-def split(rate: float, demand: float, others: list[tuple[float, float]]) -> float:
-    """This sender's part of the bot's `rate` by load: a small floor each, the rest by
-    `demand` + 1 (idle senders share evenly), and never more than the others' shares leave
-    free. `others`: each other live sender's (demand, share)."""
+@dataclass(frozen=True)
+class Load:
+    """A sender's load as its heartbeat writes it: `demand`, the calls it made in the last
+    window and those waiting; `queued`, those waiting by rank (`TURN` first)."""
+
+    demand: float = 0.0
+    queued: tuple[float, ...] = ()
+
+    def at(self, rank: int) -> float:
+        return self.queued[rank] if rank < len(self.queued) else 0.0
+
+
+def split(rate: float, mine: Load, others: list[tuple[Load, float]]) -> float:
+    """This sender's part of the bot's `rate`: a small floor each; then rank by rank, what
+    waits at that rank across the senders (the turns to show first: `rank`), each taking its
+    own waiting calls' part of what is left; what no rank asks for by load, `demand` + 1
+    (idle senders share evenly). Never more than the others' shares leave free. `others`:
+    each other live sender's (load, share).
+
+    By rank, because a split by load alone let the budget follow the calls, not the ones
+    that matter: a sender with a long queue of others' hands took most of it while the turns
+    to show waited on the other sender (docs/operations.md, "Admission")."""
     n = len(others) + 1
     floor = min(rate / n, FLOOR)
-    weights = demand + 1.0 + sum(d + 1.0 for d, _ in others)
-    target = floor + (rate - floor * n) * (demand + 1.0) / weights
+    left = rate - floor * n
+    loads = [mine, *(load for load, _ in others)]
+    part = floor
+    for r in range(RANKS):
+        asked = sum(load.at(r) for load in loads)
+        if asked <= 0 or left <= 0:
+            continue
+        given = min(left, asked)
+        part += given * mine.at(r) / asked
+        left -= given
+    if left > 0:
+        weights = sum(load.demand + 1.0 for load in loads)
+        part += left * (mine.demand + 1.0) / weights
     free = rate - sum(share for _, share in others)
-    return max(0.0, min(target, free))
+    return max(0.0, min(part, free))
 
 
 @dataclass
@@ -433,7 +474,11 @@ class Mailbox:
         self.poll = poll
         self.deliver: Deliver | None = None
         self._budget = _Budget(overall_per_second, budget_window, budget_age)
-        self.beat = min(1.0, lease / 5)  # seconds between this sender's heartbeats (several)
+        # seconds between this sender's heartbeats (several a lease): how late its part of the
+        # budget follows what waits, and how long a part it gave up still counts as its own
+        # (`_claim`: a beat more than Telegram's window). At 1 s the budget followed the turns
+        # to show between two workers a second or two late (docs/operations.md, "Admission").
+        self.beat = min(BEAT, lease / 5)
         self.senders = 1  # the live senders the budget is split among, as last seen
         self._shares: deque[tuple[float, float]] = deque()  # (when, share) chosen lately
         self._beats: asyncio.Task[None] | None = None
@@ -517,11 +562,13 @@ class Mailbox:
         alive_until = 0.0
         while not self._closed:
             now = time.time()
-            demand = self._budget.demand()
+            load = Load(self._budget.demand(), tuple(map(float, self._budget.queued())))
             chosen: list[float] = []
-            choose = functools.partial(self._choose, demand, now, chosen)
+            choose = functools.partial(self._choose, load, now, chosen)
             try:
-                live = await self.store.beat(self.owner, now, self.lease, demand, choose)
+                live = await self.store.beat(
+                    self.owner, now, self.lease, load.demand, choose, load.queued
+                )
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -541,9 +588,14 @@ class Mailbox:
             await asyncio.sleep(self.beat)
 
     def _choose(
-        self, demand: float, now: float, chosen: list[float], others: list[tuple[float, float]]
+        self,
+        load: Load,
+        now: float,
+        chosen: list[float],
+        others: list[tuple[float, float, tuple[float, ...]]],
     ) -> float:
-        share = split(self._budget.rate, demand, others)
+        seen = [(Load(demand, queued), share) for demand, share, queued in others]
+        share = split(self._budget.rate, load, seen)
         chosen.append(share)
         return self._claim(share, now)
 

@@ -402,3 +402,11 @@ UPDATE games SET state = NULL WHERE state IS NOT NULL;
         },
     )
 )
+
+# Each live sender's calls waiting for the budget by rank ("3,0,12,40": the turns to show, the
+# tappers', the boards, everyone else's hands): the budget is split rank by rank.
+MIGRATIONS.append(
+    """
+ALTER TABLE senders ADD COLUMN queued TEXT NOT NULL DEFAULT ''
+"""
+)

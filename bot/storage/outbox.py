@@ -19,7 +19,7 @@ remembers that the lane is held elsewhere until when (`elsewhere`), and asks not
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from bot import codec
 from bot.model.outbox import Outgoing, Pending, row_kind
@@ -372,28 +372,30 @@ class OutboxStore:
         now: float,
         lease: float,
         demand: float = 0.0,
-        choose: Callable[[list[tuple[float, float]]], float] | None = None,
+        choose: Callable[[list[tuple[float, float, tuple[float, ...]]]], float] | None = None,
+        queued: Sequence[float] = (),
     ) -> int:
-        """This sender is alive until now + lease, with this load (`demand`): how many
-        senders are alive now (itself included). `choose` is given the other live senders'
-        (demand, share) and says this one's share, written with them seen (one beat at a
-        time, so the shares written never add up to more than any sender chose from).
-        Senders long dead are forgotten."""
+        """This sender is alive until now + lease, with this load (`demand`, and `queued`: its
+        calls waiting by rank): how many senders are alive now (itself included). `choose` is
+        given the other live senders' (demand, share, queued) and says this one's share,
+        written with them seen (one beat at a time, so the shares written never add up to more
+        than any sender chose from). Senders long dead are forgotten."""
         async with self.db.transaction() as conn:
             if self.db.dialect == "postgresql":  # one beat at a time: each sees those before
                 await conn.run("SELECT pg_advisory_xact_lock(5005)")
             others = await conn.fetchall(
-                "SELECT demand, share FROM senders WHERE alive_until > ? AND owner <> ?",
+                "SELECT demand, share, queued FROM senders WHERE alive_until > ? AND owner <> ?",
                 (now, owner),
             )
-            share = choose([(float(r["demand"]), float(r["share"])) for r in others]) if (
-                choose is not None
-            ) else 0.0  # fmt: skip
+            share = choose([
+                (float(r["demand"]), float(r["share"]), _counts(r["queued"])) for r in others
+            ]) if choose is not None else 0.0  # fmt: skip
             await conn.run(
-                "INSERT INTO senders (owner, alive_until, demand, share) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (owner) DO UPDATE SET alive_until = excluded.alive_until,"
-                " demand = excluded.demand, share = excluded.share",
-                (owner, now + lease, demand, share),
+                "INSERT INTO senders (owner, alive_until, demand, share, queued)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (owner) DO UPDATE SET"
+                " alive_until = excluded.alive_until, demand = excluded.demand,"
+                " share = excluded.share, queued = excluded.queued",
+                (owner, now + lease, demand, share, ",".join(f"{q:g}" for q in queued)),
             )
             await conn.run("DELETE FROM senders WHERE alive_until < ?", (now - 3600.0,))
         return len(others) + 1
@@ -409,3 +411,11 @@ class OutboxStore:
     async def waiting(self) -> int:
         row = await self.db.fetchone("SELECT count(*) AS n FROM outbox")
         return int(row["n"]) if row else 0
+
+
+def _counts(text: str) -> tuple[float, ...]:
+    """A sender's calls waiting by rank, as its heartbeat wrote them ("3,0,12,40")."""
+    try:
+        return tuple(float(part) for part in text.split(",")) if text else ()
+    except ValueError:
+        return ()

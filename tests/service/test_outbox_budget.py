@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import time
 from pathlib import Path
 
 from bot.model.outbox import REFRESH, URGENT, Outgoing, Pending, RowKind
-from bot.service.mailbox import Delivery, Mailbox, _Budget
+from bot.service.mailbox import RANKS, Delivery, Load, Mailbox, _Budget, split
 from bot.storage.connect import open_database
 from tests.waiting import until
 
@@ -158,3 +159,34 @@ async def test_a_budget_past_its_fence_lets_nothing_go_until_it_is_renewed() -> 
     budget.fence(time.monotonic() + 60)  # the next beat renewed it
     assert await asyncio.wait_for(turn, 30) is True
     assert budget.flying == 1
+
+
+def test_the_split_serves_ranks_in_order_and_never_hands_out_more_than_the_rate() -> None:
+    """Senders taking their parts one after another (as their heartbeats do, each seeing the
+    others' shares): the parts never add up to more than the rate; once parts settle, a sender
+    with turns to show waiting gets all that the turns ask (past the floors) before one with
+    only background refreshes gets more than its floor, and idle senders share evenly."""
+    rng = random.Random(3)
+    rate = 30.0
+    for _ in range(500):
+        n = rng.randint(1, 4)
+        loads = [
+            Load(rng.uniform(0, 80), tuple(float(rng.choice([0, 0, rng.randint(1, 40)]))
+                                     for _ in range(RANKS)))
+            for _ in range(n)
+        ]  # fmt: skip
+        shares = [0.0] * n
+        for _ in range(6):  # beats, in turn
+            for i in range(n):
+                others = [(loads[j], shares[j]) for j in range(n) if j != i]
+                shares[i] = split(rate, loads[i], others)
+                assert sum(shares) <= rate + 1e-9
+    urgent, background = Load(10, (8.0, 0, 0, 0)), Load(90, (0, 0, 0, 90.0))
+    parts = [0.0, 0.0]
+    for _ in range(4):  # (each lowers first what the other may then take)
+        parts[0] = split(rate, urgent, [(background, parts[1])])
+        parts[1] = split(rate, background, [(urgent, parts[0])])
+    assert parts[0] >= 2.0 + 8.0 - 1e-9  # its floor and its 8 turns
+    assert parts[0] + parts[1] <= rate + 1e-9
+    idle = Load()
+    assert split(rate, idle, [(idle, 0.0), (idle, 0.0)]) == rate / 3

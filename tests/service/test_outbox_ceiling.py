@@ -314,13 +314,17 @@ async def shares_written(db: Database, now: float) -> list[float]:
     return [float(r["share"]) for r in rows]
 
 
-async def test_the_budget_goes_to_the_worker_with_more_to_send(
+async def test_the_budget_goes_to_the_worker_with_more_to_send_and_first_to_the_turns(
     limited: FakeTelegram, pg_url: str
 ) -> None:
     """Two senders on one PostgreSQL (two mailboxes, each its own connections): idle, they
-    split the budget evenly; one with 300 rows to send takes most of it (the other keeps a
-    floor), the shares written never add up to more than the rate, the fake sees no 429 and
-    no second over the rate, and once the load is gone the split is even again."""
+    split the budget evenly; one with 300 background hands to refresh (everyone else's, the
+    last rank) takes most of it (the other keeps a floor). Then the other has 100 turns to show
+    (a hand that notifies: the first rank): the budget is split rank by rank, so the turns take
+    most of it and go out while the hands wait (fewer than 100 of them go meanwhile; split by
+    the length of each queue alone, the turns took about a third and 136 hands went). The
+    shares written never add up to more than the rate, the fake sees no 429 and no second over
+    the rate, every row goes, and once the load is gone the split is even again."""
     api = f"http://127.0.0.1:{limited.port}/bot{TOKEN}"
     owners = ("w1", "w2")
     dbs = [await open_database(pg_url) for _ in owners]
@@ -339,6 +343,7 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send(
         for db, owner in zip(dbs, owners, strict=True)
     ]
     sums: list[float] = []
+    went: list[int] = []  # the chat of each call Telegram took, in order
     try:
         async with aiohttp.ClientSession() as session:
 
@@ -348,6 +353,7 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send(
                     async with session.post(f"{api}/sendMessage", json=fields) as answer:
                         if answer.status == 429:
                             raise RuntimeError("429")
+                    went.append(row.chat_id)
                     return Delivery()
 
                 return deliver
@@ -355,9 +361,12 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send(
             for box, owner in zip(boxes, owners, strict=True):
                 box.start(deliverer(owner))
             await until(lambda: all(b.share == RATE / 2 for b in boxes), 60)
-            chats = range(30_000, 30_300)  # 15 s at the whole rate
-            limited.started.update(chats)
-            await boxes[0].send([Outgoing(chat, RowKind.TEXT, {}) for chat in chats])
+            hands = range(30_000, 30_300)  # 15 s at the whole rate
+            turns = range(31_000, 31_100)
+            limited.started.update([*hands, *turns])
+            await boxes[0].send([
+                Outgoing(chat, RowKind.HAND, {}, f"hand:{chat}", REFRESH) for chat in hands
+            ])  # fmt: skip
 
             async def watch() -> None:
                 while True:
@@ -368,12 +377,21 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send(
             try:
                 await until(lambda: boxes[0].share > RATE * 0.8, 30)  # the busy one takes most
                 assert boxes[1].share >= 1.0  # the idle one keeps a floor
+                assert len(went) < len(hands) - 150  # (hands enough left to wait)
+                await boxes[1].send([
+                    Outgoing(chat, RowKind.HAND, {}, f"hand:{chat}", URGENT, True)
+                    for chat in turns
+                ])  # fmt: skip
+                before = len(went)
+                await until(lambda: sum(1 for chat in went if chat in turns) == len(turns), 120)
+                meanwhile = sum(1 for chat in went[before:] if chat in hands)
+                assert meanwhile < 100, meanwhile  # the turns went first
                 await until_async(lambda: outbox_empty(pg_url), 120)
                 await until(lambda: all(b.share == RATE / 2 for b in boxes), 60)  # even again
             finally:
                 watching.cancel()
         assert sums and max(sums) <= RATE + 1e-9, max(sums)
-        assert sum(len(m) for m in limited.messages.values()) == len(chats)
+        assert sum(len(m) for m in limited.messages.values()) == len(hands) + len(turns)
         assert dict(limited.limited) == {}
         assert limited.busiest(1.0) <= RATE
         assert limited.busiest(1.0) > RATE * 0.8  # w1 went well over its even half

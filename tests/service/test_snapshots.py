@@ -205,6 +205,10 @@ async def test_a_stale_snapshot_is_not_believed(tmp_path: Path) -> None:
     await core.store.db.close()
 
 
+# The migration that dropped the old snapshots and renamed the house rule (its version)
+RENAME = next(i for i, m in enumerate(MIGRATIONS, 1) if "mazo_penalty" in str(m))
+
+
 async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Path) -> None:
     """Snapshots of the old shapes go (their matches replay from the log); rules stored under
     the house rule's old name take its name, in a group's defaults, a table and a tournament."""
@@ -222,7 +226,8 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
     await core.store.db.close()
 
     raw = sqlite3.connect(path)
-    raw.execute(f"PRAGMA user_version={len(MIGRATIONS) - 1}")  # as a database of before it
+    raw.execute(f"PRAGMA user_version={RENAME - 1}")  # as a database of before it
+    raw.execute("ALTER TABLE senders DROP COLUMN queued")  # (and of before those after it)
     old_state = {"config": {"players": 2}, "scores": [0, 0], "last_hand": {"number": 1}}
     raw.execute(
         "UPDATE games SET state = ?, config = ? WHERE id = ?",
@@ -257,7 +262,8 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
     url = pg_cluster.new_database()
     db = await open_database(url)
     async with db.transaction() as conn:
-        await conn.execute("DELETE FROM schema_version WHERE version = ?", (len(MIGRATIONS),))
+        await conn.execute("DELETE FROM schema_version WHERE version >= ?", (RENAME,))
+        await conn.execute("ALTER TABLE senders DROP COLUMN queued")  # (those after it too)
         await conn.execute(
             "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",
             (codec.dumps({"house": True, "flor": False}),),
