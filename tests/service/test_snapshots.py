@@ -285,5 +285,3 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
         assert codec.loads(row["data"])["config"] == {"players": 2, "mazo_penalty": False}
     finally:
         await again.close()
-
-
