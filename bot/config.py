@@ -62,6 +62,11 @@ class Settings(BaseSettings):
     poll_timeout: int = Field(default=30, ge=0, description="getUpdates long-poll seconds")
     rate_group_per_minute: int = Field(default=20, ge=1, description="AIORateLimiter, per group")
     rate_overall_per_second: int = Field(default=30, ge=1, description="AIORateLimiter, overall")
+    paid_broadcast: bool = Field(
+        default=False,
+        description="New messages sent with allow_paid_broadcast: past Telegram's free 30 a"
+        " second, for a fee in Stars from the bot's balance (edits are never paid)",
+    )
     max_retries: int = Field(default=3, ge=0, description="Retries after a 429 (RetryAfter)")
     reply_burst: int = Field(
         default=8, ge=1, description="Answers to one person's commands in a group, at once"

@@ -114,7 +114,7 @@ class Runtime:
         planner = Planner(core.tables, core.people, outbox, core.tournaments, core.presence)
         deliverer = Deliverer(
             bot, core, outbox, bot.username, settings.webapp_url, settings.webapp_name,
-            settings.zone,
+            settings.zone, paid_broadcast=settings.paid_broadcast,
         )  # fmt: skip
         # The core's subscribers: the computer players (`Core.open`), and the Telegram adapter,
         # which plans its rows in every commit.

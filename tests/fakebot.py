@@ -133,6 +133,7 @@ class FakeTelegram:
         self.answer_events: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.query_users: dict[str, int] = {}
         self.calls: list[tuple[float, str, int | None]] = []  # (time, method, chat)
+        self.paid: list[tuple[str, int | None]] = []  # calls asking for a paid broadcast
         self.errors: list[tuple[str, int, str]] = []  # (method, code, description)
         self.documents: list[tuple[int, str, bytes, str]] = []  # (chat, filename, body, caption)
         self.group_calls: dict[int, deque[float]] = defaultdict(deque)
@@ -198,6 +199,8 @@ class FakeTelegram:
         chat = int(params["chat_id"]) if "chat_id" in params else None
         if method != "getUpdates":
             self.calls.append((time.time(), method, chat))
+        if str(params.get("allow_paid_broadcast", "")).lower() == "true":
+            self.paid.append((method, chat))
         if method in self.fail_next:
             code, description, retry = self.fail_next.pop(method)
             return self._error(code, description, retry)

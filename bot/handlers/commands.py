@@ -28,6 +28,7 @@ from bot.handlers.common import (
     in_group,
     is_admin,
     is_group,
+    paid,
     refusal_text,
     reply,
     runtime,
@@ -193,7 +194,7 @@ async def _reachable(context: ContextTypes.DEFAULT_TYPE, r: Runtime, user: User,
     """Whether the bot can write to `user` in private (the first words there double as the
     check)."""
     try:
-        await context.bot.send_message(user.id, text)
+        await context.bot.send_message(user.id, text, allow_paid_broadcast=paid(r))
     except Forbidden:
         await see(r, user, can_dm=False)
         return False

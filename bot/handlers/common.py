@@ -57,6 +57,11 @@ def zone(r: Runtime) -> tzinfo:
     return r.settings.zone
 
 
+def paid(r: Runtime) -> bool | None:
+    """A new message's `allow_paid_broadcast` (TRUCO_PAID_BROADCAST; None: not asked)."""
+    return True if r.settings.paid_broadcast else None
+
+
 def runtime(context: ContextTypes.DEFAULT_TYPE) -> Runtime:
     """The bot's services (built in `bot/runtime.py`, handed to the application at start)."""
     return cast(Runtime, context.application.bot_data["runtime"])
@@ -172,7 +177,7 @@ async def can_write(
     """Try the private chat: the join confirmation doubles as the check."""
     try:
         async with r.outbox.direct():  # (within the bot's overall budget, as the outbox is)
-            await context.bot.send_message(user.id, t("dm.joined"))
+            await context.bot.send_message(user.id, t("dm.joined"), allow_paid_broadcast=paid(r))
     except Forbidden:
         await see(r, user, can_dm=False)
         return False

@@ -18,6 +18,7 @@ from bot.handlers.common import (
     ascii_number,
     chat_translator,
     in_group,
+    paid,
     reply,
     runtime,
     tapped,
@@ -191,6 +192,7 @@ async def _page(
                 io.BytesIO(body),
                 filename=f"partida-{table.id}.json",
                 caption=t("export.caption", number=table.id),
+                allow_paid_broadcast=paid(r),
             )
         except Forbidden:
             await query.answer(t("refusal.need_private"), show_alert=True)

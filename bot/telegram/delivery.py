@@ -113,8 +113,13 @@ class Deliverer:
         webapp_url: str | None = None,
         webapp_name: str | None = None,
         zone: tzinfo = UTC,
+        *,
+        paid_broadcast: bool = False,
     ) -> None:
         self.bot = bot
+        # New messages ask Telegram to let them past its free overall limit, paid in Stars
+        # (TRUCO_PAID_BROADCAST, docs/operations.md); edits, answers and deletes cannot be.
+        self.paid_broadcast = paid_broadcast
         self.zone = zone  # the time zone of the times the bot shows
         self.webapp_url = webapp_url  # the web table, opened as a Mini App from a hand
         self.webapp_name = webapp_name  # its short name: a direct link from the group board
@@ -227,6 +232,8 @@ class Deliverer:
                 "message_id": reply_to,
                 "allow_sending_without_reply": True,
             }
+        if self.paid_broadcast:
+            fields["allow_paid_broadcast"] = True
         sent = await self._call("sendMessage", fields)
         message_id = int(sent["message_id"])
         self.saw(chat_id, message_id)
