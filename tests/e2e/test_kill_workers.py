@@ -111,12 +111,12 @@ class Worker:
             self.spare = None
 
 
-async def quiet(fake: FakeTelegram, url: str, within: float = 120.0) -> None:
-    """No update left to post, the outbox empty, and no call for a moment."""
+async def quiet(fake: FakeTelegram, url: str, within: float = 120.0, silence: float = 0.3) -> None:
+    """No update left to post, the outbox empty, and no call for a moment (`silence`)."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         last = fake.calls[-1][0] if fake.calls else 0.0
-        if not fake.updates and time.time() - last > 0.3:
+        if not fake.updates and time.time() - last > silence:
             conn = await asyncpg.connect(url)
             try:
                 waiting = await conn.fetchval("SELECT count(*) FROM outbox")
@@ -124,7 +124,7 @@ async def quiet(fake: FakeTelegram, url: str, within: float = 120.0) -> None:
                 await conn.close()
             if waiting == 0:
                 return
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.01)
     raise TimeoutError("the workers did not go quiet")
 
 
@@ -159,9 +159,11 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
         batches = 0
         while not all(over(fake, chat) for chat in groups):
             options = can_tap(fake, groups, pairs)
-            for user, message in rng.sample(options, min(BATCH, len(options))):
+            queries = [
                 tap_something(rng, user, message)
-                taps += 1
+                for user, message in rng.sample(options, min(BATCH, len(options)))
+            ]
+            taps += len(queries)
             assert taps < 20_000
             batches += 1
             # Two kills early on for sure (the deals, so the matches' length, vary from run to
@@ -172,7 +174,12 @@ async def test_a_worker_killed_and_started_again_loses_nothing(
                 await victim.kill()
                 kills += 1
                 await victim.start()
-            await quiet(fake, url)
+                await quiet(fake, url)  # (a tap the victim took may never be answered)
+            else:  # every tap answered (after the commit of what it makes the bot say), then
+                # what that commit wrote said: the outbox empty, and a moment with no call
+                await until(lambda: all(q in fake.answers for q in queries), 120)  # noqa: B023
+                await quiet(fake, url, silence=0.05)
+        await quiet(fake, url)  # (the last batch's sends all made before the workers stop)
     finally:
         await fake.stop_balancing()
         for worker in workers:

@@ -45,15 +45,17 @@ class Workers:
             self.harnesses.append(Harness(fake, settings))
 
     async def settle(self, within: float = 120.0) -> None:
-        """Every worker quiet twice in a row, and no update left to post."""
+        """Every worker quiet twice in a row, a moment apart, and no update left to post (the
+        fake takes an update off its list once a worker's webhook has queued it, as
+        `Harness.settle` waits for one bot)."""
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
             calm = not self.fake.updates and all([await h.quiet() for h in self.harnesses])
             if calm:
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.005)
                 if not self.fake.updates and all([await h.quiet() for h in self.harnesses]):
                     return
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.005)
         raise TimeoutError("the workers did not settle")
 
 
