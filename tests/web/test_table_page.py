@@ -7,7 +7,7 @@ accessibility check (axe-core)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from axe_playwright_python.async_playwright import Axe
@@ -84,15 +84,36 @@ CHECK = """
 """
 
 
-async def play_to_the_end(page: Page, checks: bool = True, duel_shot: str = "") -> list[str]:
-    """Play through the page until the match ends, checking the screen at every step (and,
-    with `duel_shot`, a screenshot of the first pica-pica duel on the felt)."""
+Look = tuple[Literal["light", "dark"], dict[str, int]]  # a scheme and a window's size
+
+
+async def take(page: Page, look: Look) -> None:
+    """The window at this size and scheme, and the page's own answer to a resize (which the
+    browser would run at its next frame) run now."""
+    scheme, size = look
+    await page.set_viewport_size(size)
+    await page.emulate_media(color_scheme=scheme)
+    await page.evaluate('() => window.dispatchEvent(new Event("resize"))')
+
+
+async def play_to_the_end(
+    page: Page, checks: bool = True, duel_shot: str = "", looks: tuple[Look, ...] = ()
+) -> list[str]:
+    """Play through the page until the match ends, checking the screen at every step (at each
+    of `looks` in turn, the window left at the next one: each tap is made at another size),
+    and, with `duel_shot`, a screenshot of the first pica-pica duel on the felt."""
     wrong: list[str] = []
-    for _ in range(4000):  # a match to 15 is about 60 moves; the deadline is generous
+    for step in range(4000):  # a match to 15 is about 60 moves; the deadline is generous
         if await page.locator("#over").count():
             break
         if checks:
-            wrong += await page.evaluate(CHECK)
+            for look in looks or ((None, None),):  # type: ignore[assignment]
+                if look[1] is not None:
+                    await take(page, look)
+                found = await page.evaluate(CHECK)
+                wrong += [f"step {step} at {look[1]}: {x}" for x in found]
+            if len(looks) > 1:
+                await take(page, looks[step % len(looks)])
         if duel_shot and await page.locator("#worth", has_text="⚔️").count():
             await page.screenshot(path=ARTIFACTS / duel_shot)
             duel_shot = ""
@@ -120,31 +141,52 @@ def hands_of(ends: list[dict[str, Any]]) -> set[int]:
     return {int(m.group(1)) for e in ends for m in [re.search(r"Mano (\d+)", e["text"])] if m}
 
 
-@pytest.mark.parametrize(
-    ("mode", "scheme", "size"),
-    [
-        ("1v1", "light", {"width": 360, "height": 640}),
-        ("2v2", "dark", {"width": 360, "height": 640}),
-        ("2v2", "light", {"width": 390, "height": 844}),
-        ("1v1", "dark", {"width": 1280, "height": 800}),
-        ("2v2", "light", {"width": 1280, "height": 800}),
-        ("3v3", "dark", {"width": 360, "height": 640}),  # pica-pica hands in it
-    ],
-)
+PHONE: dict[str, int] = {"width": 360, "height": 640}
+# Each mode's walk: the sizes its window takes in turn, each in its scheme (a phone first: the
+# replay is stepped through there).
+WALKS: dict[str, tuple[Look, ...]] = {
+    "1v1": (("light", PHONE), ("dark", {"width": 1280, "height": 800})),
+    "2v2": (
+        ("dark", PHONE),
+        ("light", {"width": 390, "height": 844}),
+        ("light", {"width": 1280, "height": 800}),
+    ),
+    "3v3": (("dark", PHONE),),  # pica-pica hands in it
+}
+
+
+@pytest.mark.parametrize("mode", list(WALKS))
 async def test_a_whole_match_with_everything_in_view(
-    browser: Browser, local_url: str, mode: str, scheme: str, size: dict[str, int]
+    browser: Browser, local_url: str, mode: str
 ) -> None:
+    """A whole match through the page, its window taking each of the mode's sizes (and schemes)
+    in turn, the screen checked at every size at every step; every hand's end drawn; the
+    rematch; the finished match replayed action by action on the phone and hand by hand back
+    on the other sizes."""
+    looks = WALKS[mode]
+    scheme, size = looks[0]
     context = await browser.new_context(viewport=size, color_scheme=scheme, locale="es-AR")
     await context.add_init_script(WATCH_ENDS)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     await new_table(page, local_url, mode=mode)
-    name = f"web-{mode}-{scheme}-{size['width']}"
     ARTIFACTS.mkdir(exist_ok=True)
-    await page.screenshot(path=ARTIFACTS / f"{name}-start.png")
-    wrong = await play_to_the_end(page, duel_shot=f"{name}-duel.png" if mode == "3v3" else "")
-    await page.screenshot(path=ARTIFACTS / f"{name}-over.png")
+
+    async def shoot(moment: str) -> None:
+        for look in looks:
+            await take(page, look)
+            assert await page.evaluate(SIDEWAYS) <= 0, (moment, look)  # no sideways scroll
+            await page.screenshot(
+                path=ARTIFACTS / f"web-{mode}-{look[0]}-{look[1]['width']}-{moment}.png"
+            )
+
+    await shoot("start")
+    await take(page, looks[0])
+    duel = f"web-{mode}-{scheme}-{size['width']}-duel.png" if mode == "3v3" else ""
+    wrong = await play_to_the_end(page, duel_shot=duel, looks=looks)
+    await shoot("over")
+    await take(page, looks[0])
     assert wrong == []
     # Every hand's end was drawn, the first to the last, and where cards were played the last
     # of them lit, one card.
@@ -170,8 +212,8 @@ async def test_a_whole_match_with_everything_in_view(
     await expect(page).not_to_have_url(old)  # the new table, the same seats
     await expect(page.locator("#over")).to_have_count(0)
     await expect(page.locator("#hand img")).to_have_count(3)
-    # The finished match, watched again: every action, one step at a time, to the recorded
-    # final score, and its deals checked against the seal by the page itself.
+    # The finished match, watched again: every action, one step at a time on the phone, to the
+    # recorded final score, and its deals checked against the seal by the page itself.
     await page.goto(old.replace("?table=", "?replay="))
     count = page.locator("#replay-count")
     await expect(count).to_have_text(re.compile(r"1 de \d+"))
@@ -180,20 +222,23 @@ async def test_a_whole_match_with_everything_in_view(
     await expect(page.locator("#seal-check")).to_contain_text("Verificado", timeout=20_000)
     await expect(page.locator("#seal-check")).to_contain_text(re.compile(r"(\d+)/\1 "))
     hands_seen: set[str] = set()
-    if size["width"] == 360:  # every action, one step at a time
-        for step in range(2, frames + 1):
-            await page.click("#replay-step")
-            await expect(count).to_have_text(f"{step} de {frames}")
-            hands_seen.add((await page.locator("#worth").text_content() or "").split(" · ")[0])
-    else:  # (the other sizes: a hand at a time, the same frames)
-        while await count.text_content() != f"{frames} de {frames}":
-            hands_seen.add((await page.locator("#worth").text_content() or "").split(" · ")[0])
-            await page.click("#replay-next-hand")
+    for step in range(2, frames + 1):
+        await page.click("#replay-step")
+        await expect(count).to_have_text(f"{step} de {frames}")
+        hands_seen.add((await page.locator("#worth").text_content() or "").split(" · ")[0])
     await expect(page.locator("#final")).to_have_text(final or "")
     assert len(hands_seen) == max(hands)
-    await page.screenshot(path=ARTIFACTS / f"{name}-replay.png")
-    await page.click("#replay-prev-hand")
-    await expect(count).not_to_have_text(f"{frames} de {frames}")
+    await shoot("replay")
+    # (the other sizes: back to the first frame a hand at a time, each hand's frames seen)
+    back: set[str] = set()
+    for turn in range(1, 4 * max(hands)):
+        await take(page, looks[turn % len(looks)])
+        if await count.text_content() == f"1 de {frames}":
+            break
+        await page.click("#replay-prev-hand")
+        back.add((await page.locator("#worth").text_content() or "").split(" · ")[0])
+    await expect(count).to_have_text(f"1 de {frames}")
+    assert back == hands_seen, (back, hands_seen)
     await context.close()
     assert errors == []
 
