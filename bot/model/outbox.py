@@ -80,3 +80,16 @@ class Record:
 
 
 Planned = Outgoing | Record  # what a front end plans in a change's commit
+
+
+@dataclass(frozen=True)
+class Load:
+    """A sender's load as its heartbeat writes it (`bot.service.mailbox`): `demand`, the calls
+    it made in the last window and those waiting for the bot's budget; `queued`, those waiting
+    by rank (the turns to show first)."""
+
+    demand: float = 0.0
+    queued: tuple[float, ...] = ()
+
+    def at(self, rank: int) -> float:
+        return self.queued[rank] if rank < len(self.queued) else 0.0

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.metrics import Metrics
-from bot.model.outbox import POST, URGENT, Outgoing, Pending, RowKind
+from bot.model.outbox import POST, URGENT, Load, Outgoing, Pending, RowKind
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -175,7 +175,7 @@ class _Budget:
                 del self._waiting[place]
                 continue
             order, _, since, _ = queue[0]
-            key = (max(0, place - int((now - since) / self.age)), order)
+            key = (self._aged(place, since, now), order)
             if best is None or key < best:
                 best, pick = key, place
         if pick is None:
@@ -285,8 +285,12 @@ class _Budget:
         for place, queue in self._waiting.items():
             for _, _, since, turn in queue:
                 if not turn.done():
-                    counts[max(0, place - int((now - since) / self.age))] += 1
+                    counts[self._aged(place, since, now)] += 1
         return tuple(counts)
+
+    def _aged(self, place: int, since: float, now: float) -> int:
+        """A call's rank now: up one for every `age` seconds it has waited since `since`."""
+        return max(0, place - int((now - since) / self.age))
 
     def spent(self) -> float:
         """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
@@ -300,18 +304,6 @@ class _Budget:
 
 FLOOR = 2.0  # calls a second an idle sender keeps, so that its first calls need not wait
 BEAT = 0.25  # seconds between a sender's heartbeats (see `Mailbox.beat`)
-
-
-@dataclass(frozen=True)
-class Load:
-    """A sender's load as its heartbeat writes it: `demand`, the calls it made in the last
-    window and those waiting; `queued`, those waiting by rank (`TURN` first)."""
-
-    demand: float = 0.0
-    queued: tuple[float, ...] = ()
-
-    def at(self, rank: int) -> float:
-        return self.queued[rank] if rank < len(self.queued) else 0.0
 
 
 def split(rate: float, mine: Load, others: list[tuple[Load, float]]) -> float:
@@ -566,9 +558,7 @@ class Mailbox:
             chosen: list[float] = []
             choose = functools.partial(self._choose, load, now, chosen)
             try:
-                live = await self.store.beat(
-                    self.owner, now, self.lease, load.demand, choose, load.queued
-                )
+                live = await self.store.beat(self.owner, now, self.lease, load, choose)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -588,14 +578,9 @@ class Mailbox:
             await asyncio.sleep(self.beat)
 
     def _choose(
-        self,
-        load: Load,
-        now: float,
-        chosen: list[float],
-        others: list[tuple[float, float, tuple[float, ...]]],
+        self, load: Load, now: float, chosen: list[float], others: list[tuple[Load, float]]
     ) -> float:
-        seen = [(Load(demand, queued), share) for demand, share, queued in others]
-        share = split(self._budget.rate, load, seen)
+        share = split(self._budget.rate, load, others)
         chosen.append(share)
         return self._claim(share, now)
 

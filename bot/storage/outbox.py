@@ -19,10 +19,10 @@ remembers that the lane is held elsewhere until when (`elsewhere`), and asks not
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from bot import codec
-from bot.model.outbox import Outgoing, Pending, row_kind
+from bot.model.outbox import Load, Outgoing, Pending, row_kind
 from bot.storage.db import Conn, Database, Row
 
 
@@ -371,15 +371,14 @@ class OutboxStore:
         owner: str,
         now: float,
         lease: float,
-        demand: float = 0.0,
-        choose: Callable[[list[tuple[float, float, tuple[float, ...]]]], float] | None = None,
-        queued: Sequence[float] = (),
+        load: Load,
+        choose: Callable[[list[tuple[Load, float]]], float] | None = None,
     ) -> int:
-        """This sender is alive until now + lease, with this load (`demand`, and `queued`: its
-        calls waiting by rank): how many senders are alive now (itself included). `choose` is
-        given the other live senders' (demand, share, queued) and says this one's share,
-        written with them seen (one beat at a time, so the shares written never add up to more
-        than any sender chose from). Senders long dead are forgotten."""
+        """This sender is alive until now + lease, with this `load`: how many senders are
+        alive now (itself included). `choose` is given the other live senders' (load, share)
+        and says this one's share, written with them seen (one beat at a time, so the shares
+        written never add up to more than any sender chose from). Senders long dead are
+        forgotten."""
         async with self.db.transaction() as conn:
             if self.db.dialect == "postgresql":  # one beat at a time: each sees those before
                 await conn.run("SELECT pg_advisory_xact_lock(5005)")
@@ -387,15 +386,17 @@ class OutboxStore:
                 "SELECT demand, share, queued FROM senders WHERE alive_until > ? AND owner <> ?",
                 (now, owner),
             )
-            share = choose([
-                (float(r["demand"]), float(r["share"]), _counts(r["queued"])) for r in others
-            ]) if choose is not None else 0.0  # fmt: skip
+            seen = [
+                (Load(float(r["demand"]), _counts(r["queued"])), float(r["share"])) for r in others
+            ]
+            share = choose(seen) if choose is not None else 0.0
+            queued = ",".join(f"{q:g}" for q in load.queued)
             await conn.run(
                 "INSERT INTO senders (owner, alive_until, demand, share, queued)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (owner) DO UPDATE SET"
                 " alive_until = excluded.alive_until, demand = excluded.demand,"
                 " share = excluded.share, queued = excluded.queued",
-                (owner, now + lease, demand, share, ",".join(f"{q:g}" for q in queued)),
+                (owner, now + lease, load.demand, share, queued),
             )
             await conn.run("DELETE FROM senders WHERE alive_until < ?", (now - 3600.0,))
         return len(others) + 1

@@ -10,8 +10,8 @@ import random
 import time
 from pathlib import Path
 
-from bot.model.outbox import REFRESH, URGENT, Outgoing, Pending, RowKind
-from bot.service.mailbox import RANKS, Delivery, Load, Mailbox, _Budget, split
+from bot.model.outbox import REFRESH, URGENT, Load, Outgoing, Pending, RowKind
+from bot.service.mailbox import RANKS, Delivery, Mailbox, _Budget, split
 from bot.storage.connect import open_database
 from tests.waiting import until
 
