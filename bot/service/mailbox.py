@@ -27,7 +27,9 @@ boards, then everyone else's hands; rows coalesce while they wait, and a board o
 rendered when it goes, in its latest state.
 
 Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
-works, let go when it stops); another process that writes rows for it tells it in the same
+works, let go when it stops, and still its own while its heartbeat says it lives, even past the
+lane's lease: a call that outlasts the lease is in flight, and another sender taking the lane
+would send it twice); another process that writes rows for it tells it in the same
 statement (a notice on the owner's channel, heard on a connection that LISTENs), and wakes a
 lane it cannot claim again when the owner's lease ends (the owner may have died). Polling for
 lanes with work is then only a slow safety net (`SAFETY_POLL`); while notices cannot be heard

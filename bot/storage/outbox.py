@@ -32,11 +32,20 @@ def lane_channel(owner: str) -> str:
     return "truco_lane_" + hashlib.md5(owner.encode()).hexdigest()
 
 
+# Until when the sender that owns lane `l` holds it: the lane's lease, or longer while that
+# sender's heartbeat says it lives (`senders`). A lane whose lease ran out while its sender
+# lives (a call outlasting the lease, a long wait for the budget) is still that sender's: its
+# row may be in flight, and taking the lane over would send it twice. A sender that stops
+# lets its lanes go (`release_all`); one that dies gives them up when its heartbeat runs out.
+_HELD_UNTIL = (
+    "COALESCE((SELECT CASE WHEN s.alive_until > l.lease_until THEN s.alive_until"
+    " ELSE l.lease_until END FROM senders s WHERE s.owner = l.owner), l.lease_until)"
+)
 # The lanes of these rows that other live senders hold (`n`), and one notice to each such
 # sender naming all of its lanes (`m`: "chat,chat,..."), sent when the statement commits.
 _OWNERS = (
-    "SELECT l.chat_id, l.owner, l.lease_until FROM lanes l"
-    " WHERE l.chat_id = ANY(?::bigint[]) AND l.owner <> ? AND l.lease_until > ?"
+    f"SELECT l.chat_id, l.owner, {_HELD_UNTIL} AS lease_until FROM lanes l"
+    f" WHERE l.chat_id = ANY(?::bigint[]) AND l.owner <> ? AND {_HELD_UNTIL} > ?"
 )
 _NOTICES = (
     "SELECT pg_notify('truco_lane_' || md5(owner), string_agg(chat_id::text, ',')) AS told"
@@ -302,12 +311,12 @@ class OutboxStore:
         `elsewhere` until the end of that sender's lease)."""
         if self.db.dialect == "postgresql":
             found = await self.db.fetchone(
-                "WITH c AS (INSERT INTO lanes (chat_id, owner, lease_until) VALUES (?, ?, ?)"
+                "WITH c AS (INSERT INTO lanes AS l (chat_id, owner, lease_until) VALUES (?, ?, ?)"
                 " ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner,"
                 " lease_until = excluded.lease_until"
-                " WHERE lanes.owner = excluded.owner OR lanes.lease_until < ?"
+                f" WHERE l.owner = excluded.owner OR {_HELD_UNTIL} < ?"
                 " RETURNING owner, next_at, lease_until),"
-                " other AS (SELECT l.owner, l.next_at, l.lease_until,"
+                f" other AS (SELECT l.owner, l.next_at, {_HELD_UNTIL} AS lease_until,"
                 " pg_notify('truco_lane_' || md5(l.owner), l.chat_id::text) AS told"
                 " FROM lanes l WHERE l.chat_id = ? AND NOT EXISTS (SELECT 1 FROM c))"
                 " SELECT owner, next_at, lease_until FROM c"
@@ -323,17 +332,23 @@ class OutboxStore:
             return float(found["next_at"])
         async with self.db.transaction() as conn:
             await conn.run(
-                "INSERT INTO lanes (chat_id, owner, lease_until) VALUES (?, ?, ?)"
+                "INSERT INTO lanes AS l (chat_id, owner, lease_until) VALUES (?, ?, ?)"
                 " ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner,"
                 " lease_until = excluded.lease_until"
-                " WHERE lanes.owner = excluded.owner OR lanes.lease_until < ?",
+                f" WHERE l.owner = excluded.owner OR {_HELD_UNTIL} < ?",
                 (chat_id, owner, now + lease, now),
             )
             found = await conn.fetchone(
-                "SELECT owner, next_at FROM lanes WHERE chat_id = ?", (chat_id,)
+                f"SELECT owner, next_at, {_HELD_UNTIL} AS lease_until FROM lanes l"
+                " WHERE chat_id = ?",
+                (chat_id,),
             )
-        if found is None or found["owner"] != owner:
+        if found is None:
             return None
+        if found["owner"] != owner:
+            self.elsewhere[chat_id] = float(found["lease_until"])
+            return None
+        self.elsewhere.pop(chat_id, None)
         return float(found["next_at"])
 
     async def release_all(self, owner: str) -> None:
@@ -357,10 +372,11 @@ class OutboxStore:
         await self.db.write(writer)
 
     async def lanes_with_work(self, owner: str, now: float) -> list[int]:
-        """Chats with rows waiting whose lane is free, expired, or ours."""
+        """Chats with rows waiting whose lane is free, given up (its lease and its sender's
+        heartbeat ran out), or ours."""
         rows = await self.db.fetchall(
             "SELECT DISTINCT o.chat_id FROM outbox o LEFT JOIN lanes l ON l.chat_id = o.chat_id"
-            " WHERE l.chat_id IS NULL OR l.owner = ? OR l.lease_until < ?",
+            f" WHERE l.chat_id IS NULL OR l.owner = ? OR {_HELD_UNTIL} < ?",
             owner,
             now,
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.model.outbox import POST, REFRESH, URGENT, Outgoing
+from bot.model.outbox import POST, REFRESH, URGENT, Load, Outgoing
 from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.outbox import OutboxStore
@@ -100,6 +100,26 @@ async def test_a_lane_has_one_owner_until_its_lease_ends(db_target: Path | str) 
         assert await store.claim(-9, "worker-a", 110.0, 15.0) == 0.0  # a restarted a: at once
         assert await store.claim(-9, "worker-b", 126.0, 15.0) == 0.0  # a's lease ran out
         assert await store.lanes_with_work("worker-a", 130.0) == []
+    finally:
+        await db.close()
+
+
+async def test_a_lane_whose_lease_ran_out_stays_with_its_sender_while_it_lives(
+    db_target: Path | str,
+) -> None:
+    """A lane's lease ran out while its sender's heartbeat goes on (a call in flight, a long
+    wait for the budget): the lane is still that sender's, until its heartbeat runs out too."""
+    db, store = await open_store(db_target)
+    try:
+        async with db.transaction() as conn:
+            await store.enqueue(conn, [Outgoing(9, "text", {"text": "x"}, None, POST)], 0.0)
+        assert await store.claim(9, "worker-a", 100.0, 15.0) == 0.0  # the lane until 115
+        await store.beat("worker-a", 110.0, 15.0, Load(0.0, ()))  # alive until 125
+        assert await store.claim(9, "worker-b", 120.0, 15.0) is None
+        assert store.elsewhere[9] == 125.0  # (held until a's heartbeat runs out)
+        assert await store.lanes_with_work("worker-b", 120.0) == []
+        assert await store.lanes_with_work("worker-a", 120.0) == [9]
+        assert await store.claim(9, "worker-b", 126.0, 15.0) == 0.0  # a is gone
     finally:
         await db.close()
 

@@ -250,3 +250,51 @@ async def test_a_worker_stopping_right_after_a_call_records_it_and_nothing_goes_
     await until(lambda: not w1.outbox.busy(), 30)
     assert w1.texts() == ["two"]  # "one" went once, from w2
     assert w2.texts() == ["one"]
+
+
+async def test_a_live_workers_lane_is_not_taken_while_a_call_outlasts_its_lease(
+    pg_url: str,
+) -> None:
+    """A call that takes longer than the lane's lease (Telegram slow to answer, a busy machine)
+    while its worker lives (its heartbeat goes on): another worker that writes to the lane
+    tells the holder rather than taking the lane over and sending what is in flight once more.
+    Only a worker whose heartbeat has run out too is taken over (the test above)."""
+    lease = 2.0
+    made: list[Worker] = []
+    for name in ("w1", "w2"):
+        db = await open_database(pg_url)
+        outbox = Mailbox(db, 0.0, owner=name, lease=lease, poll=NO_POLL,
+                         store=OutboxStore(db, name))  # fmt: skip
+        made.append(Worker(db, outbox))
+    w1, w2 = made
+    answer = asyncio.Event()  # Telegram answers w1's first call only when the test says
+
+    async def slow(row: Pending) -> Delivery:
+        w1.got.append(row)
+        if len(w1.got) == 1:
+            await answer.wait()
+        return Delivery()
+
+    w1.outbox.start(slow)
+    w2.outbox.start(w2.deliver)
+    try:
+        await until(lambda: all(w.db.listening for w in made), 30)
+        await write(w1, [Outgoing(PRIVATE, "text", {"text": "one"})])
+        await until(lambda: len(w1.got) == 1, 30)  # in flight
+        lane = await w1.db.fetchone("SELECT lease_until FROM lanes WHERE chat_id = ?", PRIVATE)
+        assert lane is not None
+        await until(lambda: time.time() > lane["lease_until"] + 0.1, 30)  # the lane's lease ran out
+        await write(w2, [Outgoing(PRIVATE, "text", {"text": "two"})])
+        # w2 was told the lane is held (by a live worker), or took it over
+        await until(lambda: w2.got != [] or w2.outbox.store.elsewhere.get(PRIVATE, 0) > 0, 30)
+        assert w2.got == []
+        answer.set()
+        await until(lambda: len(w1.got) + len(w2.got) >= 2, 30)
+        await until(lambda: not w1.outbox.busy() and not w2.outbox.busy(), 30)
+        assert w1.texts() == ["one", "two"] and w2.got == []  # each once, in order
+        assert await OutboxStore(w1.db).waiting() == 0
+    finally:
+        answer.set()
+        for worker in made:
+            await worker.outbox.close()
+            await worker.db.close()
