@@ -155,6 +155,11 @@ WALKS: dict[str, tuple[Look, ...]] = {
 }
 
 
+# How much of the record (the last hand's end, the bets) is scrolled out of its box, in px.
+RECORD_HIDDEN = "() => { const l = document.querySelector('#lines');" \
+    " return l.scrollHeight - l.clientHeight; }"
+
+
 @pytest.mark.parametrize("mode", list(WALKS))
 async def test_a_whole_match_with_everything_in_view(
     browser: Browser, local_url: str, mode: str
@@ -177,6 +182,8 @@ async def test_a_whole_match_with_everything_in_view(
         for look in looks:
             await take(page, look)
             assert await page.evaluate(SIDEWAYS) <= 0, (moment, look)  # no sideways scroll
+            if moment == "over":  # no controls left: the last hand's record whole, no line cut
+                assert await page.evaluate(RECORD_HIDDEN) <= 1, look
             await page.screenshot(
                 path=ARTIFACTS / f"web-{mode}-{look[0]}-{look[1]['width']}-{moment}.png"
             )

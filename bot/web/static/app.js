@@ -565,6 +565,8 @@ function render(view, first, controls, sheet) {
   }
   document.documentElement.lang = lang;
   $app.classList.add("table");
+  // (a live table that ended: its record shown whole, see style.css; a replay keeps its felt)
+  $app.classList.toggle("ended", !!view.over && !controls);
   if (!controls) $app.classList.remove("reviewing");
   const spot = places(view);
   const sides = sideNames(view);
