@@ -397,7 +397,17 @@ class OutboxStore:
         forgotten."""
         async with self.db.transaction() as conn:
             if self.db.dialect == "postgresql":  # one beat at a time: each sees those before
-                await conn.run("SELECT pg_advisory_xact_lock(5005)")
+                # A sender that stands still inside its beat (a paused process, a machine
+                # swapping) would hold the lock, and every other sender's beat behind it, until
+                # it ran again: the others then lost their parts at their leases' end and the
+                # whole bot stopped sending. The server ends a beat left idle for a third of a
+                # lease (its session cut: the lock freed, the beat not written) and a beat
+                # waits for the lock as long at most (it fails, and the next one tries again).
+                wait = f"{max(100, int(lease * 1000 / 3))}"
+                await conn.run(
+                    f"SET LOCAL idle_in_transaction_session_timeout = {wait};"
+                    f" SET LOCAL lock_timeout = {wait}; SELECT pg_advisory_xact_lock(5005)"
+                )
             others = await conn.fetchall(
                 "SELECT demand, share, queued FROM senders WHERE alive_until > ? AND owner <> ?",
                 (now, owner),

@@ -19,7 +19,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.model.outbox import POST, REFRESH, URGENT, Outgoing, Pending, RowKind
+from bot.model.outbox import POST, REFRESH, URGENT, Load, Outgoing, Pending, RowKind
 from bot.service.mailbox import Delivery, Mailbox, Verdict
 from bot.storage.connect import open_database
 from bot.storage.db import Database
@@ -401,3 +401,60 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send_and_first_to_the_
             await box.close()
         for db in (*dbs, watcher):
             await db.close()
+
+
+# A sender that stands still in the middle of its heartbeat (its share being chosen, the beat's
+# lock held): it prints "in" and sleeps, the whole process still, until it is killed.
+FROZEN_IN_A_BEAT = """
+import asyncio, sys, time
+from bot.model.outbox import Load
+from bot.storage.connect import open_database
+from bot.storage.outbox import OutboxStore
+
+def freeze(seen):
+    print("in", flush=True)
+    time.sleep(3600)
+    return 0.0
+
+async def main():
+    db = await open_database(sys.argv[1])
+    store = OutboxStore(db, "frozen")
+    await store.beat("frozen", time.time(), float(sys.argv[2]), Load(0.0, ()), freeze)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_sender_frozen_inside_its_heartbeat_does_not_stop_the_others(
+    pg_url: str,
+) -> None:
+    """A process that stands still inside its beat (a paused container, a machine swapping)
+    holds the lock every beat takes: the other senders' beats must not wait behind it for
+    longer than a part of a lease (else their own rows run out, and the whole bot stops
+    sending). The server cuts the frozen beat's session; the other's beat goes through, and
+    the frozen one's share is not written."""
+    db = await open_database(pg_url)
+    frozen = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", FROZEN_IN_A_BEAT, pg_url, str(LEASE),
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert frozen.stdout is not None
+        assert await asyncio.wait_for(frozen.stdout.readline(), 60) == b"in\n"
+        store = OutboxStore(db, "w1")
+        live = None
+        deadline = time.monotonic() + 60
+        while live is None:  # a beat that waited its longest fails; the next goes through
+            assert time.monotonic() < deadline, "w1's beat waited behind the frozen one"
+            try:
+                live = await asyncio.wait_for(
+                    store.beat("w1", time.time(), LEASE, Load(0.0, ()), lambda seen: 1.0), 60
+                )
+            except Exception:  # (the lock not had within its wait)
+                continue
+        assert live == 1  # the frozen beat wrote nothing: w1 is alone
+        assert frozen.returncode is None  # (still frozen: its session was cut under it)
+    finally:
+        frozen.kill()
+        await frozen.wait()
+        await db.close()
