@@ -395,18 +395,34 @@ class OutboxStore:
         and says this one's share, written with them seen (one beat at a time, so the shares
         written never add up to more than any sender chose from). Senders long dead are
         forgotten."""
+        # A sender that stands still inside its beat (a paused process, a machine swapping)
+        # holds the beats' lock, and would hold every other sender's beat behind it until it
+        # ran again: the others' rows then ran out, and the whole bot stopped sending. A beat
+        # waits a third of a lease for the lock at most; one that could not have it ends the
+        # session of a holder that has been inside its beat longer than that (its beat rolled
+        # back, the lock freed), and the next beat goes through.
+        wait = max(0.1, lease / 3)
+        try:
+            return await self._beat(owner, now, lease, load, choose, wait)
+        except Exception:
+            if self.db.dialect == "postgresql":
+                await self._cut_frozen_beat(wait)
+            raise
+
+    async def _beat(
+        self,
+        owner: str,
+        now: float,
+        lease: float,
+        load: Load,
+        choose: Callable[[list[tuple[Load, float]]], float] | None,
+        wait: float,
+    ) -> int:
         async with self.db.transaction() as conn:
             if self.db.dialect == "postgresql":  # one beat at a time: each sees those before
-                # A sender that stands still inside its beat (a paused process, a machine
-                # swapping) would hold the lock, and every other sender's beat behind it, until
-                # it ran again: the others then lost their parts at their leases' end and the
-                # whole bot stopped sending. The server ends a beat left idle for a third of a
-                # lease (its session cut: the lock freed, the beat not written) and a beat
-                # waits for the lock as long at most (it fails, and the next one tries again).
-                wait = f"{max(100, int(lease * 1000 / 3))}"
                 await conn.run(
-                    f"SET LOCAL idle_in_transaction_session_timeout = {wait};"
-                    f" SET LOCAL lock_timeout = {wait}; SELECT pg_advisory_xact_lock(5005)"
+                    f"SET LOCAL lock_timeout = {int(wait * 1000)};"
+                    " SELECT pg_advisory_xact_lock(5005)"
                 )
             others = await conn.fetchall(
                 "SELECT demand, share, queued FROM senders WHERE alive_until > ? AND owner <> ?",
@@ -426,6 +442,20 @@ class OutboxStore:
             )
             await conn.run("DELETE FROM senders WHERE alive_until < ?", (now - 3600.0,))
         return len(others) + 1
+
+    async def _cut_frozen_beat(self, wait: float) -> None:
+        """End the session of a beat holding the lock for longer than `wait` seconds."""
+        try:
+            await self.db.fetchall(
+                "SELECT pg_terminate_backend(a.pid) AS cut FROM pg_locks l"
+                " JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory'"
+                " AND l.classid = 0 AND l.objid = 5005 AND l.granted"
+                " AND a.pid <> pg_backend_pid()"
+                " AND a.xact_start < clock_timestamp() - make_interval(secs => ?)",
+                wait,
+            )
+        except Exception:  # (the beat's own failure is what its caller is told)
+            return
 
     async def leave(self, owner: str) -> None:
         """A sender that stops: its share of the budget is the others' at their next beat."""

@@ -431,8 +431,8 @@ async def test_a_sender_frozen_inside_its_heartbeat_does_not_stop_the_others(
     """A process that stands still inside its beat (a paused container, a machine swapping)
     holds the lock every beat takes: the other senders' beats must not wait behind it for
     longer than a part of a lease (else their own rows run out, and the whole bot stops
-    sending). The server cuts the frozen beat's session; the other's beat goes through, and
-    the frozen one's share is not written."""
+    sending). The other's beat that waited its longest ends the frozen beat's session; the
+    next goes through, and the frozen one's share is not written."""
     db = await open_database(pg_url)
     frozen = await asyncio.create_subprocess_exec(
         sys.executable, "-c", FROZEN_IN_A_BEAT, pg_url, str(LEASE),
