@@ -305,10 +305,10 @@ class OutboxStore:
             await conn.run("UPDATE outbox SET done = ? WHERE id = ?", (row.version, row.id))
 
     async def claim(self, chat_id: int, owner: str, now: float, lease: float) -> float | None:
-        """Own the lane until now + lease, if it is free, expired or already ours: the time of
-        its next call; None if another sender holds it (on PostgreSQL that sender is told: what
-        this one came for may have been written after it last looked, and it is remembered in
-        `elsewhere` until the end of that sender's lease)."""
+        """Own the lane until now + lease, if it is free, given up (its lease ended and its
+        owner's heartbeat too: `_HELD_UNTIL`) or already ours: the time of its next call; None
+        if another sender holds it (on PostgreSQL that sender is told: what this one came for
+        may have been written after it last looked), remembered in `elsewhere` until then."""
         if self.db.dialect == "postgresql":
             found = await self.db.fetchone(
                 "WITH c AS (INSERT INTO lanes AS l (chat_id, owner, lease_until) VALUES (?, ?, ?)"
