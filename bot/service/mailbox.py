@@ -584,12 +584,17 @@ class Mailbox:
     ) -> float:
         share = split(self._budget.rate, load, others)
         chosen.append(share)
-        return self._claim(share, now)
+        # (stamped when it is chosen, after the beat's wait for its lock, not at its start)
+        return self._claim(share, time.time())
 
     def _claim(self, share: float, now: float) -> float:
         """The share to write: `share`, or more while calls made under a larger one may still
-        count in Telegram's window (the window, a beat and half a second of latency)."""
-        self._shares.append((now, share))
+        count in Telegram's window (the window, a beat and half a second of latency). The part
+        in use now counts as of now: beats that failed (their choices neither written nor
+        used) must not let it age out of the record while it is still the one in use, or the
+        next beat would write less than this sender still sends at, and the others take the
+        difference (seen as 429s once beats could fail waiting for their lock)."""
+        self._shares.append((now, max(share, self._budget.share)))
         keep = now - self._budget.window - self.beat - 0.5
         while len(self._shares) > 1 and self._shares[0][0] < keep:
             self._shares.popleft()

@@ -449,7 +449,7 @@ class OutboxStore:
             await self.db.fetchall(
                 "SELECT pg_terminate_backend(a.pid) AS cut FROM pg_locks l"
                 " JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory'"
-                " AND l.classid = 0 AND l.objid = 5005 AND l.granted"
+                " AND l.classid = 0 AND l.objid = 5005 AND l.objsubid = 1 AND l.granted"
                 " AND a.pid <> pg_backend_pid()"
                 " AND a.xact_start < clock_timestamp() - make_interval(secs => ?)",
                 wait,

@@ -190,3 +190,27 @@ def test_the_split_serves_ranks_in_order_and_never_hands_out_more_than_the_rate(
     assert parts[0] + parts[1] <= rate + 1e-9
     idle = Load()
     assert split(rate, idle, [(idle, 0.0), (idle, 0.0)]) == rate / 3
+
+
+async def test_the_share_written_never_falls_below_the_part_in_use(tmp_path: Path) -> None:
+    """A sender sending at 20 a second whose beats keep failing (their lock not had, their
+    session cut) while the split would give it 10: however long that lasts, the share its next
+    beat writes is not below the 20 it still sends at (else the others would take the
+    difference while its calls still count); once it uses 10, the 20 is written for a window,
+    a beat and half a second more, then 10."""
+    db = await open_database(tmp_path / "claim.db")
+    try:
+        outbox = Mailbox(db, 0.0, 30.0)
+        outbox._budget.resized(20.0)  # the part in use, from its last beat that went through
+        t = 1000.0
+        for _ in range(40):  # ten seconds of beats that choose 10 and fail
+            assert outbox._claim(10.0, t) >= 20.0
+            t += 0.25
+        outbox._budget.resized(10.0)  # a beat went through: 10 in use from now
+        switched = t
+        while t < switched + outbox._budget.window + outbox.beat + 0.5:
+            assert outbox._claim(10.0, t) == 20.0
+            t += 0.25
+        assert outbox._claim(10.0, t + 0.25) == 10.0
+    finally:
+        await db.close()
