@@ -404,7 +404,8 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send_and_first_to_the_
 
 
 # A sender that stands still in the middle of its heartbeat (its share being chosen, the beat's
-# lock held): it prints "in" and sleeps, the whole process still, until it is killed.
+# lock held): it prints "in" and waits for a line that never comes, the whole process still,
+# until it is killed.
 FROZEN_IN_A_BEAT = """
 import asyncio, sys, time
 from bot.model.outbox import Load
@@ -413,7 +414,7 @@ from bot.storage.outbox import OutboxStore
 
 def freeze(seen):
     print("in", flush=True)
-    time.sleep(3600)
+    sys.stdin.readline()  # (nothing is written to it)
     return 0.0
 
 async def main():
@@ -436,7 +437,7 @@ async def test_a_sender_frozen_inside_its_heartbeat_does_not_stop_the_others(
     db = await open_database(pg_url)
     frozen = await asyncio.create_subprocess_exec(
         sys.executable, "-c", FROZEN_IN_A_BEAT, pg_url, str(LEASE),
-        stdout=asyncio.subprocess.PIPE,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     try:
         assert frozen.stdout is not None
