@@ -558,7 +558,7 @@ class Mailbox:
             now = time.time()
             load = Load(self._budget.demand(), tuple(map(float, self._budget.queued())))
             chosen: list[float] = []
-            choose = functools.partial(self._choose, load, now, chosen)
+            choose = functools.partial(self._choose, load, chosen)
             try:
                 live = await self.store.beat(self.owner, now, self.lease, load, choose)
             except asyncio.CancelledError:
@@ -580,7 +580,7 @@ class Mailbox:
             await asyncio.sleep(self.beat)
 
     def _choose(
-        self, load: Load, now: float, chosen: list[float], others: list[tuple[Load, float]]
+        self, load: Load, chosen: list[float], others: list[tuple[Load, float]]
     ) -> float:
         share = split(self._budget.rate, load, others)
         chosen.append(share)
