@@ -242,6 +242,11 @@ class _Budget:
         self.share = share
         self._arm()
 
+    def in_use(self) -> float:
+        """The part calls may go under now: none once the fence is passed (a process held up
+        past its heartbeat's lease let nothing go since, whatever share it had before)."""
+        return 0.0 if time.monotonic() >= self.until else self.share
+
     def _arm(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
@@ -593,8 +598,10 @@ class Mailbox:
         in use now counts as of now: beats that failed (their choices neither written nor
         used) must not let it age out of the record while it is still the one in use, or the
         next beat would write less than this sender still sends at, and the others take the
-        difference (seen as 429s once beats could fail waiting for their lock)."""
-        self._shares.append((now, max(share, self._budget.share)))
+        difference (seen as 429s once beats could fail waiting for their lock). A part behind
+        a passed fence is not in use: a process held up past its lease and running again
+        would otherwise write its old part back over what the others took meanwhile."""
+        self._shares.append((now, max(share, self._budget.in_use())))
         keep = now - self._budget.window - self.beat - 0.5
         while len(self._shares) > 1 and self._shares[0][0] < keep:
             self._shares.popleft()

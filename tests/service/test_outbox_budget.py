@@ -214,3 +214,23 @@ async def test_the_share_written_never_falls_below_the_part_in_use(tmp_path: Pat
         assert outbox._claim(10.0, t + 0.25) == 10.0
     finally:
         await db.close()
+
+
+async def test_a_part_behind_a_passed_fence_is_not_written_back(tmp_path: Path) -> None:
+    """A sender held up past its heartbeat's lease (its fence passed: it let nothing go since)
+    runs again while the other has taken the whole budget: its first beat writes what the
+    split gives it now, not the part it had before the hold (with it, the two wrote 40 of a
+    rate of 20 and both sent at 20)."""
+    db = await open_database(tmp_path / "fenced.db")
+    try:
+        outbox = Mailbox(db, 0.0, 20.0)
+        outbox._budget.resized(20.0)  # its part before the hold
+        outbox._budget.fence(time.monotonic() - 0.1)  # and the fence passed while it stood
+        assert outbox._budget.quota == 0
+        t = 1000.0  # (its record of beats is empty: the hold was longer than the record keeps)
+        assert outbox._claim(0.0, t) == 0.0
+        outbox._budget.fence(time.monotonic() + 1.5)  # that beat went through
+        outbox._budget.resized(0.0)
+        assert outbox._claim(0.0, t + 0.25) == 0.0
+    finally:
+        await db.close()

@@ -147,12 +147,30 @@ def sent_by(fake: FakeTelegram, owner: str) -> int:
     )
 
 
+async def spread(fake: FakeTelegram, senders: list[Sender], url: str, chats: range) -> None:
+    """Rows for `chats` whose lanes the senders already hold, half each (a lane stays with the
+    sender that sent there last): the commit that writes them tells each sender of its own.
+    (Left to them, which live sender claims a new lane first is a race, and a live sender
+    keeps what it claimed: on a busy machine one of them took all 200 and the other sent
+    nothing.)"""
+    fake.started.update(chats)
+    half = len(chats) // 2
+    db = await open_database(url)
+    try:
+        for sender, part in ((senders[0], chats[:half]), (senders[1], chats[half:])):
+            store = OutboxStore(db, sender.owner)
+            for chat in part:
+                assert await store.claim(chat, sender.owner, time.time(), LEASE) is not None
+    finally:
+        await db.close()
+    await write(url, chats)
+
+
 async def test_two_workers_together_never_go_over_the_overall_rate(
     limited: FakeTelegram, senders: list[Sender], pg_url: str
 ) -> None:
     chats = range(10_000, 10_200)  # 200 private chats, one row each: 10 s at the ceiling
-    limited.started.update(chats)
-    await write(pg_url, chats)
+    await spread(limited, senders, pg_url, chats)
     await until_async(lambda: outbox_empty(pg_url), 120)
     got = sum(len(m) for m in limited.messages.values())
     assert got == len(chats), (got, limited.errors[:5], dict(limited.limited))
@@ -164,12 +182,9 @@ async def test_two_workers_together_never_go_over_the_overall_rate(
 async def test_a_worker_killed_while_holding_part_of_the_budget_the_other_takes_it(
     limited: FakeTelegram, senders: list[Sender], pg_url: str
 ) -> None:
-    first = range(20_000, 20_200)  # (10 s at the rate: whoever claimed lanes first cannot
-    # keep them all waiting past their lease, so both senders send)
-    limited.started.update(first)
-    await write(pg_url, first)
+    first = range(20_000, 20_200)  # 10 s at the rate: both still hold lanes when w2 dies
+    await spread(limited, senders, pg_url, first)  # w2 sends: it holds lanes and its part
     w1, w2 = senders
-    await until(lambda: sent_by(limited, "w2") > 0)  # w2 sends: it holds lanes and its part
     w2.kill()
     # w1 takes the whole budget over once w2's heartbeat expires (within a lease)
     killed = time.monotonic()
@@ -196,10 +211,8 @@ async def test_a_worker_held_up_past_its_lease_does_not_send_over_the_others_par
     over: when it runs again it lets nothing go under the part it had before, but waits for
     its next heartbeat's part; the fake sees no second over the rate, no 429."""
     chats = range(40_000, 40_300)  # 15 s at the rate: both have lanes to send when w2 stops
-    limited.started.update(chats)
-    await write(pg_url, chats)
+    await spread(limited, senders, pg_url, chats)
     w1, w2 = senders
-    await until(lambda: sent_by(limited, "w2") > 0 and sent_by(limited, "w1") > 0)
     before = len(w1.shares)
     await w2.say("hold")
     await until(lambda: w2.holding, 60)
