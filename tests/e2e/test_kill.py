@@ -10,7 +10,6 @@ import os
 import random
 import re
 import sqlite3
-import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from bot.i18n import translator
 from bot.storage import snapshots
 from bot.storage.snapshots import to_json
 from bot.views.common import rules_line, score_lines, seating
+from tests.e2e.forked import Forked, Zygote
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,34 +70,19 @@ async def quiet(fake: FakeTelegram, database: Path, within: float = 120.0) -> No
     raise TimeoutError("the bot did not go quiet")
 
 
-# `python -m bot`, its modules imported ahead: it waits for a line on its input, then runs as
-# `python -m bot` does (an end of input with no line: it was not needed, and leaves).
-READY_BOT = """
-import runpy, sys
-import bot.app, bot.service.core, telegram  # what a start loads (bot/__main__.py, lazily)
-if sys.stdin.readline():
-    runpy.run_module("bot", run_name="__main__", alter_sys=True)
-"""
-
-
 class Bots:
-    """The bot as a separate process, started again and again on one folder. Each next
-    process is launched while the current one runs and waits with its modules imported, so a
-    restart after a kill costs the bot's start (the database, the Bot API), not Python's
-    imports (about 1.9 s a restart on a busy machine)."""
+    """The bot as a separate process, started again and again on one folder: each one forked
+    from a zygote that has imported it (tests/e2e/forked.py), so that a restart after a kill
+    costs the bot's start (the database, the Bot API), not Python's imports."""
 
-    def __init__(self, fake: FakeTelegram, folder: Path) -> None:
+    def __init__(self, fake: FakeTelegram, folder: Path, **settings: str) -> None:
         self.fake = fake
-        self.folder = folder
-        self.spare: asyncio.subprocess.Process | None = None
-
-    async def _launch(self) -> asyncio.subprocess.Process:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
         env.update(
             {
                 "TRUCO_BOT_TOKEN": TOKEN,
-                "TRUCO_API_BASE_URL": f"http://127.0.0.1:{self.fake.port}/bot",
-                "TRUCO_DATABASE": str(self.folder / "kill.db"),
+                "TRUCO_API_BASE_URL": f"http://127.0.0.1:{fake.port}/bot",
+                "TRUCO_DATABASE": str(folder / "kill.db"),
                 "TRUCO_SEED": "7",
                 "TRUCO_GROUP_INTERVAL": "0.005",
                 "TRUCO_PRIVATE_PER_SECOND": "620",
@@ -109,37 +94,24 @@ class Bots:
                 "PYTHONPATH": str(ROOT),
             }
         )
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-c", READY_BOT, cwd=self.folder, env=env,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
+        env.update((f"TRUCO_{name.upper()}", value) for name, value in settings.items())
+        self.zygote = Zygote(env, folder, asyncio.subprocess.DEVNULL)
 
-    async def start(self) -> asyncio.subprocess.Process:
-        """The next bot, up (it has registered its commands); the one after it launched."""
-        process = self.spare if self.spare is not None else await self._launch()
-        self.spare = None
+    async def start(self) -> Forked:
+        """The next bot, up (it has registered its commands)."""
         calls = len(self.fake.calls)
-        assert process.stdin is not None
-        process.stdin.write(b"start\n")
-        await process.stdin.drain()
-        process.stdin.close()
+        process = await self.zygote.fork()
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # up when it has registered its commands again
             if any(method == "setMyCommands" for _, method, _ in self.fake.calls[calls:]):
-                self.spare = await self._launch()
                 return process
-            if process.returncode is not None:
-                raise RuntimeError(f"the bot exited ({process.returncode})")
+            if process.exited:
+                raise RuntimeError("the bot exited")
             await asyncio.sleep(0.02)
         raise TimeoutError("the bot did not start")
 
     async def close(self) -> None:
-        """The process launched for a next start that did not come: gone."""
-        if self.spare is not None:
-            self.spare.kill()
-            await self.spare.wait()
-            self.spare = None
+        await self.zygote.close()
 
 
 def whole_log(db: sqlite3.Connection, game: sqlite3.Row) -> MatchState:

@@ -65,7 +65,9 @@ async def run_with_kills(
     rng = random.Random(seed)
     database = tmp_path / "kill.db"
     fake.started.update(u.id for u in users)
-    bots = Bots(fake, tmp_path)
+    # (people only: no computer player thinks, so each start's two thinking processes, spawned
+    # and warmed afresh at every restart, are left out here; tests/e2e/test_kill.py keeps them)
+    bots = Bots(fake, tmp_path, ai_workers="0")
     bot = await bots.start()
     kills = taps = 0
     try:

@@ -8,9 +8,9 @@ import asyncio
 import json
 import os
 import random
-import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import asyncpg
 import pytest
@@ -19,7 +19,8 @@ from bot.game import MatchConfig, replay
 from bot.game.actions import parse_any
 from bot.storage import snapshots
 from bot.storage.snapshots import to_json
-from tests.e2e.test_kill import READY_BOT, ROOT, can_tap, over, tap_something
+from tests.e2e.forked import Forked, Zygote
+from tests.e2e.test_kill import ROOT, can_tap, over, tap_something
 from tests.e2e.test_webhook import free_port
 from tests.e2e.test_workers import max_per_minute
 from tests.fakebot import TOKEN, FakeTelegram, FakeUser
@@ -39,58 +40,51 @@ class Worker:
         self.url = url
         self.fake = fake
         self.folder = folder
-        self.process: asyncio.subprocess.Process | None = None
-        # the next process, launched ahead with its modules imported (see `Bots`)
-        self.spare: asyncio.subprocess.Process | None = None
+        self.process: Forked | None = None
+        self.zygote: Zygote | None = None
+        self.log: IO[bytes] | None = None
 
-    async def _launch(self) -> asyncio.subprocess.Process:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
-        env.update(
-            {
-                "TRUCO_BOT_TOKEN": TOKEN,
-                "TRUCO_API_BASE_URL": f"http://127.0.0.1:{self.fake.port}/bot",
-                "TRUCO_DATABASE": self.url,
-                "TRUCO_SEED": "7",
-                "TRUCO_GROUP_INTERVAL": "0.005",
-                "TRUCO_PRIVATE_PER_SECOND": "620",
-                "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
-                # (the overall budget, a ceiling now, as fast as the rest: this test is about
-                # what a kill loses, not Telegram's limits; tests/service/test_outbox_ceiling.py)
-                "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
-                "TRUCO_TURN_SECONDS": "0",
-                "TRUCO_OUTBOX_POLL": "0.2",
-                "TRUCO_TIMER_TICK": "0.2",
-                "TRUCO_WORKER_ID": f"w{self.index}",
-                "TRUCO_WEBHOOK_URL": f"http://127.0.0.1:{self.port}/hook",
-                "TRUCO_WEBHOOK_LISTEN": "127.0.0.1",
-                "TRUCO_WEBHOOK_PORT": str(self.port),
-                "TRUCO_WEBHOOK_PATH": "hook",
-                "TRUCO_WEBHOOK_SECRET": SECRET,
-                "PYTHONPATH": str(ROOT),
-            }
-        )
-        log = (self.folder / f"w{self.index}.log").open("ab")
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", READY_BOT, cwd=self.folder, env=env,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL, stderr=log,
-        )  # fmt: skip
-        log.close()
-        return process
+    def _zygote(self) -> Zygote:
+        """The worker's processes are forked from one that has imported the bot (`Bots`)."""
+        if self.zygote is None:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
+            env.update(
+                {
+                    "TRUCO_BOT_TOKEN": TOKEN,
+                    "TRUCO_API_BASE_URL": f"http://127.0.0.1:{self.fake.port}/bot",
+                    "TRUCO_DATABASE": self.url,
+                    "TRUCO_SEED": "7",
+                    "TRUCO_GROUP_INTERVAL": "0.005",
+                    "TRUCO_PRIVATE_PER_SECOND": "620",
+                    "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
+                    # (the overall budget, a ceiling now, as fast as the rest: this test is
+                    # about what a kill loses, not Telegram's limits;
+                    # tests/service/test_outbox_ceiling.py)
+                    "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
+                    "TRUCO_TURN_SECONDS": "0",
+                    "TRUCO_OUTBOX_POLL": "0.2",
+                    "TRUCO_TIMER_TICK": "0.2",
+                    "TRUCO_WORKER_ID": f"w{self.index}",
+                    "TRUCO_WEBHOOK_URL": f"http://127.0.0.1:{self.port}/hook",
+                    "TRUCO_WEBHOOK_LISTEN": "127.0.0.1",
+                    "TRUCO_WEBHOOK_PORT": str(self.port),
+                    "TRUCO_WEBHOOK_PATH": "hook",
+                    "TRUCO_WEBHOOK_SECRET": SECRET,
+                    "PYTHONPATH": str(ROOT),
+                }
+            )
+            self.log = (self.folder / f"w{self.index}.log").open("ab")
+            self.zygote = Zygote(env, self.folder, self.log)
+        return self.zygote
 
     async def start(self) -> None:
-        self.process = self.spare if self.spare is not None else await self._launch()
-        self.spare = None
         calls = len(self.fake.calls)
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"start\n")
-        await self.process.stdin.drain()
-        self.process.stdin.close()
+        self.process = await self._zygote().fork()
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # up when it has set its webhook
             if any(method == "setWebhook" for _, method, _ in self.fake.calls[calls:]):
-                self.spare = await self._launch()
                 return
-            if self.process.returncode is not None:
+            if self.process.exited:
                 error = (self.folder / f"w{self.index}.log").read_text()[-2000:]
                 raise RuntimeError(f"worker {self.index} exited: {error}")
             await asyncio.sleep(0.02)
@@ -98,17 +92,16 @@ class Worker:
 
     async def kill(self) -> None:
         assert self.process is not None
-        if self.process.returncode is None:
-            self.process.kill()
+        self.process.kill()
         await self.process.wait()
 
     async def close(self) -> None:
-        """The worker killed, and the process launched for its next start gone."""
+        """The worker killed, and the process it was forked from gone."""
         await self.kill()
-        if self.spare is not None:
-            self.spare.kill()
-            await self.spare.wait()
-            self.spare = None
+        if self.zygote is not None:
+            await self.zygote.close()
+        if self.log is not None:
+            self.log.close()
 
 
 async def quiet(fake: FakeTelegram, url: str, within: float = 120.0, silence: float = 0.3) -> None:
