@@ -28,6 +28,7 @@ from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hin
 from bot import codec
 from bot.game import Action, Card, MatchConfig, MatchState, parse_any, replay
 from bot.game.actions import ALL_ACTIONS
+from bot.game.cards import DECK
 from bot.game.seats import Seats, duel, seats
 
 T = TypeVar("T")
@@ -35,12 +36,23 @@ Encode = Callable[[Any], Any]
 Decode = Callable[[Any], Any]
 
 _FLAT = (int, bool, str, float, type(None))  # JSON as they are
-_ACTIONS = {a.code: a for a in ALL_ACTIONS}  # every action a table can have, interned
 
 
-def _action(code: str) -> Action:
-    found = _ACTIONS.get(code)
-    return found if found is not None else Action.parse(code)
+class _Interned(dict[str, Any]):
+    """The engine's values by their codes, the ones made ahead looked up in C (`[]`, as `map`
+    calls it over a list), any other parsed: a snapshot holds about a hundred actions and
+    seventy cards, read at every load."""
+
+    def __init__(self, known: dict[str, Any], parse: Callable[[str], Any]) -> None:
+        super().__init__(known)
+        self.parse = parse
+
+    def __missing__(self, code: str) -> Any:
+        return self.parse(code)
+
+
+_ACTIONS = _Interned({a.code: a for a in ALL_ACTIONS}, Action.parse)  # every one a table can have
+_CARDS = _Interned({c.code: c for c in DECK}, Card.parse)
 
 
 def _seats(every: Sequence[int]) -> Seats:
@@ -52,8 +64,8 @@ def _seats(every: Sequence[int]) -> Seats:
 
 # The engine's values that have a code of their own: how each is written and read.
 _NAMED: dict[type, tuple[Encode, Decode]] = {
-    Card: (attrgetter("code"), Card.parse),
-    Action: (attrgetter("code"), _action),
+    Card: (attrgetter("code"), _CARDS.__getitem__),
+    Action: (attrgetter("code"), _ACTIONS.__getitem__),
     Seats: (attrgetter("all"), _seats),
 }
 
@@ -123,13 +135,23 @@ def _encoder(tp: Hashable) -> Encode | None:
             one = each[0]
             assert one is not None
             return lambda v: list(map(one, v))
-        return lambda v: [x if e is None else e(x) for e, x in zip(each, v, strict=True)]
+        return cast(Encode, _fixed(each, "[", "]"))
     if isinstance(tp, type):
         named = [(name, _encoder(kind)) for name, kind in _fields(tp)]
         scope: dict[str, Any] = {f"e{i}": e for i, (_, e) in enumerate(named) if e is not None}
         parts = [f"v.{n}" if e is None else f"e{i}(v.{n})" for i, (n, e) in enumerate(named)]
         return cast(Encode, _compiled(f"    return [{', '.join(parts)}]\n", "v", scope))
     raise TypeError(f"no snapshot of {tp}")
+
+
+def _fixed(each: list[Any], opening: str, closing: str) -> Any:
+    """A fixed-length tuple's coder, item by item written out (`opening`, `closing`: a list's
+    brackets or a tuple's); a wrong length raises, as `zip(strict=True)` did."""
+    scope: dict[str, Any] = {f"c{i}": c for i, c in enumerate(each) if c is not None}
+    items = [f"x{i}" if c is None else f"c{i}(x{i})" for i, c in enumerate(each)]
+    unpack = "".join(f"x{i}, " for i in range(len(each))) or "()"
+    made = f"{opening}{', '.join(items)}{closing}" if items else f"{opening}{closing[-1]}"
+    return _compiled(f"    {unpack}= v\n    return {made}\n", "v", scope)
 
 
 def _compiled(body: str, argument: str, scope: dict[str, Any]) -> Any:
@@ -164,7 +186,7 @@ def _decoder(tp: Hashable) -> Decode | None:
             return (lambda d: list(map(one, d))) if origin is list else (
                 lambda d: tuple(map(one, d))
             )
-        return lambda d: tuple([x if e is None else e(x) for e, x in zip(each, d, strict=True)])
+        return cast(Decode, _fixed(each, "(", ",)"))
     if isinstance(tp, type):
         named = [(name, _decoder(kind)) for name, kind in _fields(tp)]
         scope: dict[str, Any] = {f"d{i}": e for i, (_, e) in enumerate(named) if e is not None}
