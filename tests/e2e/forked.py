@@ -48,11 +48,12 @@ class Forked:
 
     @property
     def exited(self) -> bool:
-        return bool(select.select([self.fd], [], [], 0)[0])
+        return self.fd < 0 or bool(select.select([self.fd], [], [], 0)[0])
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            signal.pidfd_send_signal(self.fd, signal.SIGKILL)
+        if self.fd >= 0:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self.fd, signal.SIGKILL)
 
     async def wait(self, within: float = 60.0) -> None:
         deadline = time.monotonic() + within
@@ -60,8 +61,9 @@ class Forked:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"bot {self.pid} did not end")
             await asyncio.sleep(0.005)
-        os.close(self.fd)
-        self.fd = os.open(os.devnull, os.O_RDONLY)  # (readable: `exited` stays true)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1  # (gone: `exited` stays true)
 
 
 class Zygote:

@@ -70,6 +70,31 @@ async def quiet(fake: FakeTelegram, database: Path, within: float = 120.0) -> No
     raise TimeoutError("the bot did not go quiet")
 
 
+def bot_env(fake: FakeTelegram, database: str, **settings: str) -> dict[str, str]:
+    """The environment of a `python -m bot` under test: the fake Bot API, `database`, a fixed
+    seed, Telegram's pace and budget as fast as the rest (these tests are about what a kill
+    loses, not Telegram's limits: tests/service/test_outbox_ceiling.py), and `settings`
+    (`TRUCO_` and the name in capitals)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
+    env.update(
+        {
+            "TRUCO_BOT_TOKEN": TOKEN,
+            "TRUCO_API_BASE_URL": f"http://127.0.0.1:{fake.port}/bot",
+            "TRUCO_DATABASE": database,
+            "TRUCO_SEED": "7",
+            "TRUCO_GROUP_INTERVAL": "0.005",
+            "TRUCO_PRIVATE_PER_SECOND": "620",
+            "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
+            "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
+            "TRUCO_TURN_SECONDS": "0",
+            "TRUCO_OUTBOX_POLL": "0.2",
+            "PYTHONPATH": str(ROOT),
+        }
+    )
+    env.update((f"TRUCO_{name.upper()}", value) for name, value in settings.items())
+    return env
+
+
 class Bots:
     """The bot as a separate process, started again and again on one folder: each one forked
     from a zygote that has imported it (tests/e2e/forked.py), so that a restart after a kill
@@ -77,24 +102,7 @@ class Bots:
 
     def __init__(self, fake: FakeTelegram, folder: Path, **settings: str) -> None:
         self.fake = fake
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
-        env.update(
-            {
-                "TRUCO_BOT_TOKEN": TOKEN,
-                "TRUCO_API_BASE_URL": f"http://127.0.0.1:{fake.port}/bot",
-                "TRUCO_DATABASE": str(folder / "kill.db"),
-                "TRUCO_SEED": "7",
-                "TRUCO_GROUP_INTERVAL": "0.005",
-                "TRUCO_PRIVATE_PER_SECOND": "620",
-                "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
-                "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
-                "TRUCO_POLL_TIMEOUT": "1",
-                "TRUCO_TURN_SECONDS": "0",
-                "TRUCO_OUTBOX_POLL": "0.2",
-                "PYTHONPATH": str(ROOT),
-            }
-        )
-        env.update((f"TRUCO_{name.upper()}", value) for name, value in settings.items())
+        env = bot_env(fake, str(folder / "kill.db"), poll_timeout="1", **settings)
         self.zygote = Zygote(env, folder, asyncio.subprocess.DEVNULL)
 
     async def start(self) -> Forked:

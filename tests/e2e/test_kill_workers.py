@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -20,10 +19,10 @@ from bot.game.actions import parse_any
 from bot.storage import snapshots
 from bot.storage.snapshots import to_json
 from tests.e2e.forked import Forked, Zygote
-from tests.e2e.test_kill import ROOT, can_tap, over, tap_something
+from tests.e2e.test_kill import bot_env, can_tap, over, tap_something
 from tests.e2e.test_webhook import free_port
 from tests.e2e.test_workers import max_per_minute
-from tests.fakebot import TOKEN, FakeTelegram, FakeUser
+from tests.fakebot import FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster
 from tests.waiting import until
 
@@ -47,32 +46,11 @@ class Worker:
     def _zygote(self) -> Zygote:
         """The worker's processes are forked from one that has imported the bot (`Bots`)."""
         if self.zygote is None:
-            env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
-            env.update(
-                {
-                    "TRUCO_BOT_TOKEN": TOKEN,
-                    "TRUCO_API_BASE_URL": f"http://127.0.0.1:{self.fake.port}/bot",
-                    "TRUCO_DATABASE": self.url,
-                    "TRUCO_SEED": "7",
-                    "TRUCO_GROUP_INTERVAL": "0.005",
-                    "TRUCO_PRIVATE_PER_SECOND": "620",
-                    "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
-                    # (the overall budget, a ceiling now, as fast as the rest: this test is
-                    # about what a kill loses, not Telegram's limits;
-                    # tests/service/test_outbox_ceiling.py)
-                    "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
-                    "TRUCO_TURN_SECONDS": "0",
-                    "TRUCO_OUTBOX_POLL": "0.2",
-                    "TRUCO_TIMER_TICK": "0.2",
-                    "TRUCO_WORKER_ID": f"w{self.index}",
-                    "TRUCO_WEBHOOK_URL": f"http://127.0.0.1:{self.port}/hook",
-                    "TRUCO_WEBHOOK_LISTEN": "127.0.0.1",
-                    "TRUCO_WEBHOOK_PORT": str(self.port),
-                    "TRUCO_WEBHOOK_PATH": "hook",
-                    "TRUCO_WEBHOOK_SECRET": SECRET,
-                    "PYTHONPATH": str(ROOT),
-                }
-            )
+            env = bot_env(
+                self.fake, self.url, timer_tick="0.2", worker_id=f"w{self.index}",
+                webhook_url=f"http://127.0.0.1:{self.port}/hook", webhook_listen="127.0.0.1",
+                webhook_port=str(self.port), webhook_path="hook", webhook_secret=SECRET,
+            )  # fmt: skip
             self.log = (self.folder / f"w{self.index}.log").open("ab")
             self.zygote = Zygote(env, self.folder, self.log)
         return self.zygote
