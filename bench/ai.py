@@ -578,30 +578,80 @@ def calibration_check(paths: list[str], held: set[str] | None = None) -> None:
     summary(rows)
 
 
+def worst_tenth(rows: list[Kept], key: str = "stated", least: int = 100) -> tuple[float, int]:
+    """The largest error (points, signed: happened − stated) in a tenth of `least` hints or
+    more, and that tenth (-1: no tenth has that many)."""
+    worst, where = 0.0, -1
+    for tenth in range(10):
+        cell = [r for r in rows if min(int(float(r[key]) * 10), 9) == tenth]
+        if len(cell) < least:
+            continue
+        err = sum(float(r["won"]) - float(r[key]) for r in cell) / len(cell) * 100
+        if where < 0 or abs(err) > abs(worst):
+            worst, where = err, tenth
+    return worst, where
+
+
+def noise_bound(
+    rows: list[Kept], key: str = "stated", least: int = 100, draws: int = 200, seed: int = 0
+) -> float:
+    """How far off the worst tenth may look by chance alone: the 95th percentile of the worst
+    tenth's |error| when what happened is drawn from the stated chances themselves (a chance
+    that is exactly true), over `draws` draws. The hints of one hand share its end, so each
+    hand draws one number and a hint of it came true when that number is under its chance:
+    a hundred hints of a few dozen hands are far fewer than a hundred independent trials.
+    A worst tenth beyond this bound is the chance being off; one within it may be luck."""
+    said = [float(r[key]) for r in rows]
+    tenth = [min(int(p * 10), 9) for p in said]
+    hands: dict[tuple[object, ...], int] = {}
+    hand = [hands.setdefault((r["rival"], r["seed"], r["hand"]), len(hands)) for r in rows]
+    count = Counter(tenth)
+    cells = [t for t in range(10) if count[t] >= least]
+    if not cells:
+        return 0.0
+    expected = [0.0] * 10
+    for t, p in zip(tenth, said, strict=True):
+        expected[t] += p
+    rng = random.Random(seed)
+    worst: list[float] = []
+    for _ in range(draws):
+        u = [rng.random() for _ in range(len(hands))]
+        won = [0] * 10
+        for t, p, h in zip(tenth, said, hand, strict=True):
+            won[t] += u[h] < p
+        worst.append(max(abs(won[t] - expected[t]) / count[t] * 100 for t in cells))
+    worst.sort()
+    return worst[min(draws - 1, int(0.95 * draws))]
+
+
 def summary(rows: list[Kept], least: int = 100) -> None:
-    """One line a rival and topic: the worst tenth of `least` hints or more, before and now."""
-    print("\n| rival | topic | worst before | worst now | cells (≥100) |")
-    print("|---|---|---|---|---|")
+    """One line a rival and topic: the worst tenth of `least` hints or more, before and now,
+    and how far the worst tenth of a chance that is exactly true would reach with the same
+    hints (`noise_bound`): only a worst tenth beyond it says the chance is off."""
+    print(f"\n| rival | topic | worst before | worst now | cells (≥{least}) | chance alone (95%) |")
+    print("|---|---|---|---|---|---|")
+    beyond = []
     for rival in [*dict.fromkeys(str(r["rival"]) for r in rows)]:
         for topic in ("hand", "refusal", "envido"):
             chosen = [r for r in rows if r["rival"] == rival and r["topic"] == topic]
-            out = []
-            for key in ("was", "stated"):
-                worst, where, cells = 0.0, "", 0
-                for tenth in range(10):
-                    cell = [r for r in chosen
-                            if min(int(float(r[key]) * 10), 9) == tenth]  # fmt: skip
-                    if len(cell) < least:
-                        continue
-                    cells += 1
-                    said = sum(float(r[key]) for r in cell) / len(cell)
-                    err = (sum(float(r["won"]) for r in cell) / len(cell) - said) * 100
-                    if abs(err) > abs(worst):
-                        worst, where = err, f"{tenth * 10}–{tenth * 10 + 10}%"
-                out.append((worst, where, cells))
-            (wb, pb, _), (wn, pn, cn) = out
-            print(f"| {rival} | {topic} | {wb:+.1f} ({pb or '-'}) | "
-                  f"{wn:+.1f} ({pn or '-'}) | {cn} |")  # fmt: skip
+            (wb, tb), (wn, tn) = (worst_tenth(chosen, key, least) for key in ("was", "stated"))
+            cells = sum(
+                1 for t in range(10)
+                if sum(1 for r in chosen if min(int(float(r["stated"]) * 10), 9) == t) >= least
+            )  # fmt: skip
+            if not cells:  # (no tenth of `least` hints: nothing to tell, either way)
+                continue
+            bound = noise_bound(chosen, "stated", least)
+            off = abs(wn) > bound
+            if off:
+                beyond.append(f"{rival} ({topic})")
+
+            def where(t: int) -> str:
+                return f"{t * 10}–{t * 10 + 10}%" if t >= 0 else "-"
+
+            print(f"| {rival} | {topic} | {wb:+.1f} ({where(tb)}) | {wn:+.1f} ({where(tn)})"
+                  f"{' **off**' if off else ''} | {cells} | {bound:.1f} |")  # fmt: skip
+    print(f"\nbeyond what chance alone gives: {', '.join(beyond) or 'none'}")
 
 
 def _newton(xs: list[tuple[float, ...]], ys: list[float], l2: float) -> list[float]:
