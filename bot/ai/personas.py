@@ -38,7 +38,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import cache
+from functools import cache, lru_cache
 
 import orjson
 
@@ -480,6 +480,13 @@ def factors(found: Sequence[Step]) -> list[list[float] | None]:
     return [chances(g, found) if g in groups else None for g in Group]
 
 
+@lru_cache(maxsize=4096)
+def _factors_kept(found: tuple[Step, ...]) -> tuple[tuple[float, ...] | None, ...]:
+    """`factors`, kept: a world replays the rival moves of the worlds before it (`seen` is
+    kept too, so the same steps come back as the same tuple)."""
+    return tuple(None if f is None else tuple(f) for f in factors(found))
+
+
 def act(persona: Persona, obs: Observation, rng: random.Random) -> Action:
     """What `persona` does at `obs` (its seat's legal actions), in a playout."""
     acts = obs.actions
@@ -578,7 +585,7 @@ def draw_given(
     the sound player."""
     fit = math.prod(m.other for m in moves)
     picks = []
-    for g, f in enumerate(factors([s for m in moves for s in m.steps])):
+    for g, f in enumerate(_factors_kept(tuple(s for m in moves for s in m.steps))):
         weights = belief.groups[g]
         if f is not None:
             weights = tuple(q * x for q, x in zip(weights, f, strict=True))

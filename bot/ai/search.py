@@ -25,6 +25,7 @@ It only reads its `Observation`: hidden cards are never looked at, they are imag
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -101,6 +102,11 @@ class Sampler:
         self.obs = obs
         self.rng = rng
         self.players = obs.config.players
+        # What each rival move of the history said, by its place, the mover's cards and what
+        # every seat could do then (a partner's flor, hidden from the mover, changes what the
+        # mover may do): a world that deals a rival cards another world dealt it replays the
+        # same view of the rival
+        self.said: dict[tuple[object, ...], personas.Seen | None] = {}
         self.pool = unseen(obs)
         played: list[list[Card]] = [[] for _ in range(self.players)]
         for round_cards in obs.rounds:
@@ -204,11 +210,15 @@ class Sampler:
         taken: dict[int, list[personas.Seen]] = {s: [] for s in self.beliefs}
         try:
             state.deal_as(Deal(hands), obs.duel)  # (a pica-pica duel is dealt as that duel)
-            for action in obs.history:
+            for place, action in enumerate(obs.history):
                 h = state.hand
                 assert h is not None
                 if action.seat in taken:
-                    said = personas.seen(observe(state, action.seat), action)
+                    key = (place, hands[action.seat], tuple(state.legal_actions()))
+                    if key in self.said:
+                        said = self.said[key]
+                    else:
+                        said = self.said[key] = _seen(observe(state, action.seat), action)
                     if said is not None:
                         taken[action.seat].append(said)
                 elif side_of(action.seat) != side_of(obs.seat or 0):
@@ -239,6 +249,13 @@ class Sampler:
             if persona is not None:  # else the sound player, bent by its habits
                 self.personas[seat] = persona
         return state, weight
+
+
+# What a rival's move said of them (`personas.seen`, a pure function of the rival's view and
+# the move), kept for the worlds that follow: the worlds of a decision, and of the decisions
+# after it in the hand, deal a rival the same cards again and again (of 66,392 calls over two
+# matches of hints, 18,328 were different), and each call plays the sound player's move.
+_seen = functools.lru_cache(maxsize=4096)(personas.seen)
 
 
 def _likelihood(
