@@ -386,6 +386,11 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
             waiting.clear()
 
     names = ("dificil",) * players if rival not in STYLES else ("dificil", rival)
+    # our own computer players (a level, or a level~character) are known to the hint as such
+    level, _, character = rival.partition("~")
+    machines = {
+        s: search.Machine(level, character or None) for s in range(players) if side_of(s) != 0
+    } if level in ("facil", "normal", "dificil") else None  # fmt: skip
     while not state.is_over:
         if state.needs_deal:
             state.apply(random_deal(random.Random(f"cal{seed}:{state.hand_number + 1}"), players))
@@ -400,7 +405,7 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
         if topic == "envido" and not envido_open(obs):  # (only the envido's hints measured)
             settle(state.apply(decide(obs, "dificil", tag)), state)
             continue
-        hint = hints.advise(obs, tag)
+        hint = hints.advise(obs, tag, machines=machines)
         if topic and hint.topic.value != topic:
             settle(state.apply(hint.action), state)
             continue
@@ -428,7 +433,7 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
                 "mano": int(side_of(obs.mano) == 0),
                 "calls": [k.value for _, k in obs.calls],
                 "chant": obs.pending_chant.value if obs.pending_chant else "",
-                "worlds": hint.worlds,
+                "worlds": hint.worlds, "machines": machines is not None,
             }  # fmt: skip
             if hint.topic is hints.Topic.ENVIDO:
                 found.append({**row, "won": int(hints.envido_won(state, 0))})
@@ -565,6 +570,9 @@ def calibration_check(paths: list[str], held: set[str] | None = None) -> None:
     rows = load_rows(paths)
     for r in rows:
         r["was"] = r["stated"]
+        if r.get("machines") and r["topic"] != "envido":  # (as `hints.advise` tells it)
+            r["stated"], r["low"], r["high"] = float(r["raw"]), None, None
+            continue
         r["stated"], r["low"], r["high"] = hints.stated(
             str(r["topic"]), float(r["raw"]), known_of_row(r), float(r["edge"]), moment_of_row(r)
         )

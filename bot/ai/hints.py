@@ -27,12 +27,12 @@ import math
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.ai import personas, rivals
-from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
+from bot.ai.search import Machine, Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
 from bot.game.actions import ENVIDO_CHANTS, Action, ActionKind
 from bot.game.cards import envido_value
@@ -232,6 +232,18 @@ def envido_won(state: MatchState, side: int) -> bool:
     return best is not None and side_of(best[0]) == side
 
 
+def machines_facing(
+    obs: Observation, machines: Mapping[int, Machine] | None
+) -> Mapping[int, Machine] | None:
+    """`machines` when every rival of the seat of `obs` is one of them, else None (a table
+    with a person among the rivals is reckoned against the rivals the match has shown)."""
+    if not machines or obs.seat is None:
+        return None
+    side = side_of(obs.seat)
+    rivals = [s for s in range(obs.config.players) if side_of(s) != side]
+    return machines if all(s in machines for s in rivals) else None
+
+
 def advise(
     obs: Observation,
     seed: int | str | None = None,
@@ -239,11 +251,17 @@ def advise(
     budget: float | None = None,
     worlds: int = WORLDS,
     priors: dict[int, personas.Belief] | None = None,
+    machines: Mapping[int, Machine] | None = None,
 ) -> Hint:
     """The hint for the seat of `obs` (which must have a legal action); `priors`, what the
-    rivals memory keeps of the rivals' seats (as difícil at that table starts from)."""
+    rivals memory keeps of the rivals' seats (as difícil at that table starts from);
+    `machines`, the seats that are our own computer players. When every rival is one, the
+    hand's chance is reckoned with them playing as they play, and told as it comes: there is
+    nobody to get to know (`bench/ai.py --calibration` against them, docs/computer-players.md).
+    Otherwise the chance is reckoned against the rivals the match has shown (`stated`)."""
     if obs.seat is None or not obs.actions:
         raise ValueError("nothing to advise: the seat has no legal action")
+    ours = machines_facing(obs, machines)
     signs = tuple(s for s in dict.fromkeys(signs) if s in SIGNS)
     action = play_dificil(obs, random.Random(seed), signs, budget=budget, priors=priors)
     envido = envido_value(obs.dealt) if obs.dealt else 0
@@ -252,10 +270,12 @@ def advise(
     if topic is Topic.NONE:
         return Hint(action, topic, None, None, probe, envido, 0)
     rng = random.Random(f"hint:{seed}")
-    raw, count, known = _share(obs, topic, probe, signs, rng, budget, worlds, priors)
+    raw, count, known = _share(obs, topic, probe, signs, rng, budget, worlds, priors, ours)
     if raw is None:
         return Hint(action, topic, None, None, probe, envido, count, known)
     kind = topic.value if probe == action else "refusal"
+    if ours and topic is Topic.HAND:
+        return Hint(action, topic, raw, raw, probe, envido, count, known)
     chance, low, high = stated(kind, raw, known, edge_of(obs), moment_of(obs, probe))
     return Hint(action, topic, chance, raw, probe, envido, count, known, low, high)
 
@@ -269,12 +289,13 @@ def _share(
     budget: float | None,
     worlds: int,
     priors: dict[int, personas.Belief] | None = None,
+    machines: Mapping[int, Machine] | None = None,
 ) -> tuple[float | None, int, Known]:
     assert obs.seat is not None
     budget = BUDGET if budget is None else budget
     started = time.perf_counter()
     side = side_of(obs.seat)
-    sampler = Sampler(obs, signs, rng, priors=priors)
+    sampler = Sampler(obs, signs, rng, priors=priors, machines=machines)
     known = known_of(obs, sampler.beliefs)
     against = facing(sampler.rivals)
     edge = edge_of(obs)
@@ -292,7 +313,7 @@ def _share(
             ended = [e.winner for e in state.apply(probe) if isinstance(e, HandEnded)]
             if not ended and state.phase is Phase.PLAY:  # the hand goes on: played out
                 playout(state, obs.seat, random.Random(index), sampler.rivals, against, edge,
-                        sampler.personas, ended)  # fmt: skip
+                        sampler.personas, ended, machines)  # fmt: skip
             # (nothing ended: the match did, a side reaching its points before the hand's end)
             win = ended[0] == side if ended else state.winner == side
         won += weight * win

@@ -30,13 +30,15 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.ai import personas
+from bot.ai.characters import bend
 from bot.ai.estimate import equity, unseen
 from bot.ai.personas import Belief, Persona
 from bot.ai.rivals import Rival
-from bot.ai.rules import play_normal
+from bot.ai.rules import play_facil, play_normal
 from bot.ai.signs import consistent
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
 from bot.game.cards import Card, envido_value, flor_value
@@ -87,6 +89,22 @@ def _strength(cards: Sequence[Card]) -> int:
     return best[0] + best[1] if len(best) > 1 else best[0]
 
 
+@dataclass(frozen=True, slots=True)
+class Machine:
+    """A rival seat that is one of our own computer players, and which: its level (`Level`'s
+    value) and its character, if any. A chance reckoned against it plays it in the playouts
+    as it plays (no stray move, no persona): its moves are known, only its cards are not."""
+
+    level: str
+    character: str | None = None
+
+    def play(self, obs: Observation, rng: random.Random) -> Action:
+        """Its move at `obs` (difícil's search is too dear inside a playout: the sound player
+        it is built on plays for it)."""
+        chosen = play_facil(obs, rng) if self.level == "facil" else play_normal(obs, rng)
+        return bend(self.character, chosen, obs, rng) if self.character else chosen
+
+
 class Sampler:
     """Deals of the hidden cards consistent with one observation, with their weights."""
 
@@ -97,6 +115,7 @@ class Sampler:
         rng: random.Random,
         rivals: dict[int, Rival] | None = None,
         priors: dict[int, Belief] | None = None,
+        machines: Mapping[int, Machine] | None = None,
     ) -> None:
         assert obs.seat is not None
         self.obs = obs
@@ -120,7 +139,7 @@ class Sampler:
             {
                 s: personas.belief_of(obs, s, (priors or {}).get(s))
                 for s in self.others
-                if side_of(s) != side
+                if side_of(s) != side and s not in (machines or {})
             }
             if PERSONAS
             else {}
@@ -344,13 +363,15 @@ def playout(
     edge: float = 0.5,
     who_is: dict[int, Persona] | None = None,
     ended: list[int | None] | None = None,
+    machines: Mapping[int, Machine] | None = None,
 ) -> float:
     """Play the hand out; `seat`'s chance to win the match then (and, into `ended`, the side
     that won the hand: a hint's chance). Its side plays like the
     normal player betting against `against` (the rivals' side, `facing`); each rival like the
     normal player bent by its model (`rivals`), and now and then any legal move
     (RIVAL_NOISE): people do, and a plan that only works against a rival who always answers
-    well (a falta envido bluffed at 0-0) is a bad plan. The score
+    well (a falta envido bluffed at 0-0) is a bad plan; a rival that is one of our own
+    computer players (`machines`) as it plays. The score
     at the end is worth what it is to a side whose hands go its way with chance `edge`."""
     side = side_of(seat)
     hand = state.hand_number
@@ -359,9 +380,12 @@ def playout(
         acting = state.legal_actions()
         who = acting[0].seat
         rival = side_of(who) != side
+        machine = machines.get(who) if machines and rival else None
         persona = who_is.get(who) if who_is else None
         noise = PERSONA_NOISE if persona is not None else RIVAL_NOISE
-        if rival and rng.random() < noise:
+        if machine is not None:  # (one of ours: as it plays, and nothing else)
+            chosen = machine.play(observe(state, who), rng)
+        elif rival and rng.random() < noise:
             chosen = rng.choice([a for a in acting if a.seat == who])
         else:
             obs = observe(state, who)

@@ -35,6 +35,7 @@ from bot.ai import Level, decide, personas
 from bot.ai.characters import character_of
 from bot.ai.hints import Hint, advise
 from bot.ai.personas import Belief
+from bot.ai.search import Machine
 from bot.ai.signs import signs_to_show
 from bot.game import Action, MatchConfig, Observation, observe
 from bot.game.past import PastHand
@@ -67,8 +68,24 @@ def _think(
     return decide(obs, level, seed, signs, priors=priors, character=character)
 
 
-def _advise(obs: Observation, seed: str, priors: dict[int, Belief] | None = None) -> Hint:
-    return advise(obs, seed, priors=priors)
+def _advise(
+    obs: Observation,
+    seed: str,
+    priors: dict[int, Belief] | None = None,
+    machines: dict[int, Machine] | None = None,
+) -> Hint:
+    return advise(obs, seed, priors=priors, machines=machines)
+
+
+def machines_of(table: Table) -> dict[int, Machine]:
+    """The table's computer players, as a hint reckons with them: each seat's level and the
+    character it plays with."""
+    found = {}
+    for seat in range(len(table.seats)):
+        level = table.bot_level(seat)
+        if level is not None:
+            found[seat] = Machine(level, character_of(table.lineage, seat).value)
+    return found
 
 
 def _learn(
@@ -442,12 +459,15 @@ class AiPlayers:
                     self._kept.move_to_end(key)
                     return kept
                 obs = observe(table.state, seat)
+                machines = machines_of(table)
             seed = f"hint:{table_id}:{step}:{seat}"
             # (what the rivals memory keeps of the people at the table: difícil there starts
             # from it, and the chance reckons with it)
             priors = await self._priors_of(table)
             try:
-                found = await self.hints.run(_advise, obs, seed, priors, deadline=deadline)
+                found = await self.hints.run(
+                    _advise, obs, seed, priors, machines, deadline=deadline
+                )
             except Late:
                 return None
             self._kept[key] = found

@@ -21,6 +21,7 @@ from bot.ai.hints import (
     probe_of,
     stated,
 )
+from bot.ai.search import Machine
 from bot.game import (
     Action,
     ActionKind,
@@ -269,3 +270,46 @@ def test_the_chance_reads_the_moment_and_the_envido_reads_the_belief() -> None:
     logit = math.log(chance / (1 - chance))
     assert math.log(low / (1 - low)) == pytest.approx(logit + min(lo for lo, _ in STRANGERS))
     assert math.log(high / (1 - high)) == pytest.approx(logit + max(hi for _, hi in STRANGERS))
+
+
+def _all_rivals_machines(config: MatchConfig, seat: int) -> dict[int, Machine]:
+    characters = ("prudente", None, "cantor")
+    return {
+        s: Machine("normal", characters[s % 3])
+        for s in range(config.players)
+        if side_of(s) != side_of(seat)
+    }
+
+
+def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> None:
+    """Every rival one of our computer players: the chance is the worlds' share as it comes
+    (they are played as they play: nobody to get to know, so no range at the first hands and
+    no reckoning of habits); one person among the rivals, and it is reckoned as before. The
+    hidden cards dealt anew, the hint is the same to the last digit (it still reads only what
+    the seat sees)."""
+    config = CONFIGS[2]  # 2v2
+    rng = random.Random(7)
+    told = ranged = same = 0
+    for index, (state, log) in enumerate(states(config, seed=41, count=24)):
+        seat = state.acting_seats()[0]
+        obs = observe(state, seat)
+        ours = _all_rivals_machines(config, seat)
+        got = advise(obs, index, budget=INFINITE, worlds=30, machines=ours)
+        if got.chance is None or got.topic is not Topic.HAND:
+            continue
+        told += 1
+        assert got.chance == got.raw and got.low is None and got.high is None
+        # one rival a person: reckoned against what the match has shown, as without machines
+        person = dict(ours)
+        person.pop(min(person))
+        mixed = advise(obs, index, budget=INFINITE, worlds=30, machines=person)
+        plain = advise(obs, index, budget=INFINITE, worlds=30)
+        assert mixed == plain
+        ranged += plain.low is not None
+        other = _hidden_swapped(config, log, seat, rng)
+        if other is not None and observe(other, seat) == obs:
+            again = advise(observe(other, seat), index, budget=INFINITE, worlds=30, machines=ours)
+            assert again == got
+            same += 1
+    assert told >= 8 and ranged >= 3 and same >= 4, (told, ranged, same)
+

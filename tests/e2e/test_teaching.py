@@ -15,14 +15,15 @@ import pytest
 
 from bot import codec
 from bot.ai import personas
-from bot.ai.hints import Hint
+from bot.ai.hints import Hint, Topic
 from bot.game import observe
 from bot.i18n import translator
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Table, is_bot
-from bot.service.ai import HINT_WINDOW
+from bot.service.ai import HINT_WINDOW, machines_of
 from bot.service.changes import Refusal
 from bot.service.play import bot_to_move, partner_for
+from bot.views.hints import hint_text
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, hand_message, open_table, play_to_the_end
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -99,6 +100,41 @@ async def test_a_hint_at_a_practice_table(harness: Harness) -> None:
     await play_to_the_end(h, [ana], seed=4, stop=finished(h, table.id))
     record = await h.db.fetchone("SELECT hinted FROM matches WHERE game_id = ?", table.id)
     assert record is not None and record["hinted"] == 1
+
+
+async def test_at_a_practice_a_hint_knows_its_rivals_are_computer_players(
+    harness: Harness,
+) -> None:
+    """Against the computer (`/nueva bot`) the hand's chance is told as one number from the
+    first hand (its rivals are played as they play: nobody to get to know), never the range
+    a stranger gets; the table's computer players go to the hint with their level and
+    character."""
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(GROUP, "/nueva bot 15 sinflor")
+    await h.settle()
+    table = await the_table(h)
+    ours = machines_of(table)
+    assert set(ours) == set(table.bot_seats) and ours
+    assert all(m.level == table.bot_level(s) and m.character for s, m in ours.items())
+    told: list[Hint] = []
+
+    async def ask() -> bool:  # at each of Ana's turns, until two hints of the hand told one
+        found = await the_table(h)
+        state = found.state
+        if state is None or found.status.value != "playing":
+            return False
+        if not any(a.seat == found.seats.index(1) for a in state.legal_actions()):
+            return False
+        got = await h.services.ai.hint(found.id, 1, state.step)
+        if got is not None and got.topic is Topic.HAND and got.chance is not None:
+            told.append(got)
+        return len(told) >= 2
+
+    await play_to_the_end(h, [ana], seed=5, stop=ask)
+    assert len(told) == 2
+    assert all(t.chance == t.raw and t.low is None and t.high is None for t in told), told
+    assert all("conocés" not in hint_text(translator("es"), t) for t in told)
 
 
 async def test_a_match_with_hints_asked_is_not_rated(harness: Harness) -> None:
