@@ -284,7 +284,8 @@ def _all_rivals_machines(config: MatchConfig, seat: int) -> dict[int, Machine]:
 def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> None:
     """Every rival one of our computer players: the chance is the worlds' share as it comes
     (they are played as they play: nobody to get to know, so no range at the first hands and
-    no reckoning of habits); one person among the rivals, and it is reckoned as before. The
+    no reckoning of habits; the envido's is reckoned as it always was); one person among the
+    rivals, and it is reckoned as before. The
     hidden cards dealt anew, the hint is the same to the last digit (it still reads only what
     the seat sees)."""
     config = CONFIGS[2]  # 2v2
@@ -311,5 +312,13 @@ def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> No
             again = advise(observe(other, seat), index, budget=INFINITE, worlds=30, machines=ours)
             assert again == got
             same += 1
+    # an envido to answer: its chance is reckoned as it always was
+    state = _dealt_to_the_mano("12c 5b 3o", "7e 6e 5o", MatchConfig(players=2, flor=False))
+    mano = state.acting_seats()[0]
+    state.apply(Action(mano, K.ENVIDO))
+    obs = observe(state, 1 - mano)
+    got = advise(obs, 3, budget=INFINITE, worlds=30, machines={mano: Machine("normal")})
+    assert got.topic is Topic.ENVIDO and got.chance is not None
+    assert got == advise(obs, 3, budget=INFINITE, worlds=30)
     assert told >= 8 and ranged >= 3 and same >= 4, (told, ranged, same)
 
