@@ -291,11 +291,11 @@ def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> No
     config = CONFIGS[2]  # 2v2
     rng = random.Random(7)
     told = ranged = same = 0
-    for index, (state, log) in enumerate(states(config, seed=41, count=24)):
+    for index, (state, log) in enumerate(states(config, seed=41, count=16)):
         seat = state.acting_seats()[0]
         obs = observe(state, seat)
         ours = _all_rivals_machines(config, seat)
-        got = advise(obs, index, budget=INFINITE, worlds=30, machines=ours)
+        got = advise(obs, index, budget=INFINITE, worlds=20, machines=ours)
         if got.chance is None or got.topic is not Topic.HAND:
             continue
         told += 1
@@ -303,13 +303,13 @@ def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> No
         # one rival a person: reckoned against what the match has shown, as without machines
         person = dict(ours)
         person.pop(min(person))
-        mixed = advise(obs, index, budget=INFINITE, worlds=30, machines=person)
-        plain = advise(obs, index, budget=INFINITE, worlds=30)
+        mixed = advise(obs, index, budget=INFINITE, worlds=20, machines=person)
+        plain = advise(obs, index, budget=INFINITE, worlds=20)
         assert mixed == plain
         ranged += plain.low is not None
         other = _hidden_swapped(config, log, seat, rng)
         if other is not None and observe(other, seat) == obs:
-            again = advise(observe(other, seat), index, budget=INFINITE, worlds=30, machines=ours)
+            again = advise(observe(other, seat), index, budget=INFINITE, worlds=20, machines=ours)
             assert again == got
             same += 1
     # an envido to answer: its chance is reckoned as it always was
@@ -317,8 +317,8 @@ def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> No
     mano = state.acting_seats()[0]
     state.apply(Action(mano, K.ENVIDO))
     obs = observe(state, 1 - mano)
-    got = advise(obs, 3, budget=INFINITE, worlds=30, machines={mano: Machine("normal")})
+    got = advise(obs, 3, budget=INFINITE, worlds=20, machines={mano: Machine("normal")})
     assert got.topic is Topic.ENVIDO and got.chance is not None
-    assert got == advise(obs, 3, budget=INFINITE, worlds=30)
+    assert got == advise(obs, 3, budget=INFINITE, worlds=20)
     assert told >= 8 and ranged >= 3 and same >= 4, (told, ranged, same)
 
