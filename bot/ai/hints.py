@@ -272,14 +272,14 @@ def advise(
         return Hint(action, topic, None, None, probe, envido, 0)
     rng = random.Random(f"hint:{seed}")
     # (the hand's only: the envido's chance, mapped and reckoned against the rivals' chants as
-    # the persona belief reads them, was already true against ours, and played as they play
-    # it was not: stated 86%, happened 62%, docs/computer-players.md)
+    # the persona belief reads them, was already true against ours, and with them played as
+    # machines it was not: docs/computer-players.md)
     ours = ours if topic is Topic.HAND else None
     raw, count, known = _share(obs, topic, probe, signs, rng, budget, worlds, priors, ours)
     if raw is None:
         return Hint(action, topic, None, None, probe, envido, count, known)
     kind = topic.value if probe == action else "refusal"
-    if ours and topic is Topic.HAND:
+    if ours:  # (one number, as it comes: nobody to get to know)
         return Hint(action, topic, raw, raw, probe, envido, count, known)
     chance, low, high = stated(kind, raw, known, edge_of(obs), moment_of(obs, probe))
     return Hint(action, topic, chance, raw, probe, envido, count, known, low, high)

@@ -272,8 +272,8 @@ class Sampler:
 
 # What a rival's move said of them (`personas.seen`, a pure function of the rival's view and
 # the move), kept for the worlds that follow: the worlds of a decision, and of the decisions
-# after it in the hand, deal a rival the same cards again and again (of 66,392 calls over two
-# matches of hints, 18,328 were different), and each call plays the sound player's move.
+# after it in the hand, deal a rival the same cards again and again, and each call plays the
+# sound player's move (how often it repeats: docs/performance.md).
 _seen = functools.lru_cache(maxsize=4096)(personas.seen)
 
 
