@@ -35,6 +35,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -780,32 +781,43 @@ def ranged(rows: list[Row]) -> None:
               f"{mean:.1%} ± {half:.1%} |")  # fmt: skip
 
 
+def side0_decisions(
+    tables: Sequence[int], deal_tag: str, tag: str
+) -> Iterator[tuple[MatchState, Observation, str]]:
+    """Matches of difícil (side 0) against normal, one a number of players in `tables`, dealt
+    from `deal_tag`: each decision of side 0 with a choice, as (the state, its observation,
+    its seed), the others played here. The caller applies side 0's move before asking the
+    next one."""
+    for index, players in enumerate(tables):
+        state = new_match(CONFIGS[players])
+        while not state.is_over:
+            if state.needs_deal:
+                deal = random.Random(f"{deal_tag}:{index}:{state.hand_number + 1}")
+                state.apply(random_deal(deal, players))
+                continue
+            seat = state.legal_actions()[0].seat
+            obs = observe(state, seat)
+            seed = f"{tag}:{index}:{state.step}"
+            if side_of(seat) != 0 or len(obs.actions) == 1:
+                state.apply(decide(obs, "normal" if side_of(seat) else "dificil", seed))
+                continue
+            yield state, obs, seed
+
+
 def hint_times(matches: int, seed: int) -> None:
     """On one core, with the clock: at every decision of side 0 (difícil) the time of its
     move alone and of the whole hint (the move and its chance), 1v1 and 2v2 against normal."""
     moves: list[float] = []
     whole: list[float] = []
-    for index in range(matches):
-        players = 2 if index % 2 == 0 else 4
-        state = new_match(CONFIGS[players])
-        while not state.is_over:
-            if state.needs_deal:
-                deal = random.Random(f"ht{seed}:{index}:{state.hand_number + 1}")
-                state.apply(random_deal(deal, players))
-                continue
-            seat = state.legal_actions()[0].seat
-            obs = observe(state, seat)
-            tag = f"{seed}:{index}:{state.step}"
-            if side_of(seat) != 0 or len(obs.actions) == 1:
-                state.apply(decide(obs, "normal" if side_of(seat) else "dificil", tag))
-                continue
-            started = time.perf_counter()
-            action = decide(obs, "dificil", tag)
-            moves.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            hints.advise(obs, tag)
-            whole.append(time.perf_counter() - started)
-            state.apply(action)
+    tables = [2 if index % 2 == 0 else 4 for index in range(matches)]
+    for state, obs, tag in side0_decisions(tables, f"ht{seed}", str(seed)):
+        started = time.perf_counter()
+        action = decide(obs, "dificil", tag)
+        moves.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        hints.advise(obs, tag)
+        whole.append(time.perf_counter() - started)
+        state.apply(action)
     for name, t in (("difícil's move", moves), ("a whole hint", whole)):
         t = sorted(t)
         p50, p99 = t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ai import CONFIGS
-from bot.ai import decide, hints
-from bot.game import new_match, observe, random_deal, side_of
+from bench.ai import side0_decisions
+from bot.ai import hints
 
 
 def main() -> None:
@@ -31,25 +29,13 @@ def main() -> None:
     args = parser.parse_args()
     told: list[tuple[object, ...]] = []
     cpu = 0.0
-    for index in range(args.matches):
-        players = (2, 4, 2, 6)[index % 4]
-        state = new_match(CONFIGS[players])
-        while not state.is_over:
-            if state.needs_deal:
-                deal = random.Random(f"det:{index}:{state.hand_number + 1}")
-                state.apply(random_deal(deal, players))
-                continue
-            seat = state.legal_actions()[0].seat
-            obs = observe(state, seat)
-            tag = f"d:{index}:{state.step}"
-            if side_of(seat) != 0 or len(obs.actions) == 1:
-                state.apply(decide(obs, "normal" if side_of(seat) else "dificil", tag))
-                continue
-            started = time.process_time()
-            hint = hints.advise(obs, tag, budget=1e9)
-            cpu += time.process_time() - started
-            told.append((str(hint.action), hint.chance, hint.low, hint.high, hint.worlds, hint.raw))
-            state.apply(hint.action)
+    tables = [(2, 4, 2, 6)[index % 4] for index in range(args.matches)]
+    for state, obs, tag in side0_decisions(tables, "det", "d"):
+        started = time.process_time()
+        hint = hints.advise(obs, tag, budget=1e9)
+        cpu += time.process_time() - started
+        told.append((str(hint.action), hint.chance, hint.low, hint.high, hint.worlds, hint.raw))
+        state.apply(hint.action)
     digest = hashlib.sha256(repr(told).encode()).hexdigest()[:16]
     print(f"{len(told)} hints, digest {digest}, CPU of the hints {cpu:.2f} s")
 
