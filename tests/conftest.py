@@ -32,8 +32,9 @@ from tests.waiting import until
 GROUP = -100_555
 
 # The order of the run (longest first, dealt out evenly among the test processes) and
-# `--store-durations`, which rewrites the times that order reads.
-pytest_plugins = ["tests.schedule"]
+# `--store-durations`, which rewrites the times that order reads; the test files rewritten (and
+# the bot compiled) once before the test processes start.
+pytest_plugins = ["tests.schedule", "tests.warm"]
 
 # The Pythons the tests start (`python -m bot` again and again, a sender, a second process on a
 # database) load bot/'s modules from their compiled form once one of them has written it (in
@@ -58,7 +59,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 # are marked here, from what a test uses, so that no test file has to say it.
 def _starts_a_process(code: object, seen: set[object]) -> bool:
     """Whether a test's code, or a helper of the tests it calls (a function, a class's
-    methods), runs `sys.executable`: the bot as a real `python -m bot`, or another Python."""
+    methods), runs `sys.executable`: the bot as a real `python -m bot`, or another Python.
+    (Read from the compiled code's names, not its source: reading every test's source again
+    took each test process a second or two of every run's collection.)"""
     if code in seen:
         return False
     seen.add(code)
@@ -67,14 +70,11 @@ def _starts_a_process(code: object, seen: set[object]) -> bool:
             _starts_a_process(method, seen) for method in vars(code).values()
             if inspect.isfunction(method)
         )  # fmt: skip
-    try:
-        source = inspect.getsource(code)  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        return False
-    if "sys.executable" in source:
+    names = set(_names(getattr(code, "__code__", None)))
+    if {"sys", "executable"} <= names:
         return True
     scope = getattr(code, "__globals__", {})
-    for name in set(_names(getattr(code, "__code__", None))):
+    for name in names:
         helper = scope.get(name)
         if (
             (inspect.isfunction(helper) or inspect.isclass(helper))
