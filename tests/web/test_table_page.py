@@ -7,6 +7,7 @@ accessibility check (axe-core)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -16,6 +17,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from tests.web.conftest import ARTIFACTS
 from tests.web.test_local_table import enter, play_something
+
+STYLE = Path(__file__).resolve().parents[2] / "bot" / "web" / "static" / "style.css"
 
 # Every hand's end the page draws, as it draws it (a MutationObserver sees each one, however
 # briefly it stays).
@@ -87,12 +90,14 @@ CHECK = """
 Look = tuple[Literal["light", "dark"], dict[str, int]]  # a scheme and a window's size
 
 
-async def take(page: Page, look: Look) -> None:
-    """The window at this size and scheme, and the page's own answer to a resize (which the
-    browser would run at its next frame) run now."""
-    scheme, size = look
+async def take(page: Page, look: Look, scheme: bool = True) -> None:
+    """The window at this size and scheme (`scheme=False`: at this size, in the scheme it has),
+    and the page's own answer to a resize (which the browser would run at its next frame) run
+    now."""
+    colors, size = look
     await page.set_viewport_size(size)
-    await page.emulate_media(color_scheme=scheme)
+    if scheme:
+        await page.emulate_media(color_scheme=colors)
     await page.evaluate('() => window.dispatchEvent(new Event("resize"))')
 
 
@@ -100,8 +105,10 @@ async def play_to_the_end(
     page: Page, checks: bool = True, duel_shot: str = "", looks: tuple[Look, ...] = ()
 ) -> list[str]:
     """Play through the page until the match ends, checking the screen at every step (at each
-    of `looks` in turn, the window left at the next one: each tap is made at another size),
-    and, with `duel_shot`, a screenshot of the first pica-pica duel on the felt."""
+    of `looks`' sizes in turn, the window left at the next look: each tap is made at another
+    size and scheme), and, with `duel_shot`, a screenshot of the first pica-pica duel on the
+    felt. (The sizes are checked in the scheme the window has: a scheme changes colors alone,
+    test_the_schemes_differ_in_colors_alone.)"""
     wrong: list[str] = []
     for step in range(4000):  # a match to 15 is about 60 moves; the deadline is generous
         if await page.locator("#over").count():
@@ -109,7 +116,7 @@ async def play_to_the_end(
         if checks:
             for look in looks or ((None, None),):  # type: ignore[assignment]
                 if look[1] is not None:
-                    await take(page, look)
+                    await take(page, look, scheme=False)
                 found = await page.evaluate(CHECK)
                 wrong += [f"step {step} at {look[1]}: {x}" for x in found]
             if len(looks) > 1:
@@ -121,6 +128,34 @@ async def play_to_the_end(
             await page.wait_for_timeout(40)
     await expect(page.locator("#over")).to_be_visible()
     return wrong
+
+
+def test_the_schemes_differ_in_colors_alone() -> None:
+    """Every rule of the page's style that only the dark or the light scheme reads (a
+    `prefers-color-scheme` block, a `.dark` or `.light` selector) sets a custom property to a
+    color, and nothing else: the layout at a size is the same in both schemes, so the walks
+    check each size in the scheme the window has."""
+    css = re.sub(r"/\*.*?\*/", "", STYLE.read_text(), flags=re.S)
+    scheme = re.compile(r"prefers-color-scheme|\.(dark|light)\b")
+    found: list[tuple[str, str]] = []
+    preludes: list[str] = []
+    text = ""
+    for char in css:
+        if char == "{":
+            preludes.append(text.strip())
+            text = ""
+        elif char == "}":
+            if any(scheme.search(p) for p in preludes):
+                for declaration in filter(str.strip, text.split(";")):
+                    name, _, value = declaration.partition(":")
+                    found.append((name.strip(), value.strip()))
+            preludes.pop()
+            text = ""
+        else:
+            text += char
+    assert {"--bg", "--fg", "--felt"} <= {name for name, _ in found}  # (the dark colors, read)
+    for name, value in found:
+        assert name.startswith("--") and re.fullmatch(r"#[0-9a-fA-F]{3,8}", value), (name, value)
 
 
 SIDEWAYS = "document.documentElement.scrollWidth - window.innerWidth"
