@@ -133,10 +133,17 @@ async def write(url: str, chats: range, n: int = 0) -> None:
         await db.close()
 
 
-async def outbox_empty(url: str) -> bool:
-    db = await open_database(url)
+async def emptied(url: str, within: float = 120.0) -> None:
+    """Until the outbox is empty, asked on one connection (a connection opened at every look,
+    a hundred a second, had the server start a process for each)."""
+    db = await open_database(url, pool=1)
     try:
-        return await OutboxStore(db).waiting() == 0
+        store = OutboxStore(db)
+
+        async def empty() -> bool:
+            return await store.waiting() == 0
+
+        await until_async(empty, within)
     finally:
         await db.close()
 
@@ -171,7 +178,7 @@ async def test_two_workers_together_never_go_over_the_overall_rate(
 ) -> None:
     chats = range(10_000, 10_200)  # 200 private chats, one row each: 10 s at the ceiling
     await spread(limited, senders, pg_url, chats)
-    await until_async(lambda: outbox_empty(pg_url), 120)
+    await emptied(pg_url)
     got = sum(len(m) for m in limited.messages.values())
     assert got == len(chats), (got, limited.errors[:5], dict(limited.limited))
     assert dict(limited.limited) == {}  # not one 429
@@ -194,7 +201,7 @@ async def test_a_worker_killed_while_holding_part_of_the_budget_the_other_takes_
     second = range(21_000, 21_100)
     limited.started.update(second)
     await write(pg_url, second)
-    await until_async(lambda: outbox_empty(pg_url), 120)  # w2's lanes taken over too
+    await emptied(pg_url)  # w2's lanes taken over too
     delivered = {chat for chat, messages in limited.messages.items() if messages}
     assert set(first) | set(second) <= delivered
     assert dict(limited.limited) == {}
@@ -225,7 +232,7 @@ async def test_a_worker_held_up_past_its_lease_does_not_send_over_the_others_par
     assert time.monotonic() - held > LEASE / 2  # (not before w2's heartbeat could run out)
     await w2.say("go")
     await until(lambda: w2.held, 60)  # and w2 runs again, while w1 sends at the whole rate
-    await until_async(lambda: outbox_empty(pg_url), 120)
+    await emptied(pg_url)
     delivered = {chat for chat, messages in limited.messages.items() if messages}
     assert set(chats) <= delivered
     assert dict(limited.limited) == {}, limited.limited_calls[:5]  # not one 429
@@ -400,7 +407,7 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send_and_first_to_the_
                 await until(lambda: sum(1 for chat in went if chat in turns) == len(turns), 120)
                 meanwhile = sum(1 for chat in went[before:] if chat in hands)
                 assert meanwhile < 100, meanwhile  # the turns went first
-                await until_async(lambda: outbox_empty(pg_url), 120)
+                await emptied(pg_url)
                 await until(lambda: all(b.share == RATE / 2 for b in boxes), 60)  # even again
             finally:
                 watching.cancel()
