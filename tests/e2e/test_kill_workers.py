@@ -83,19 +83,21 @@ class Worker:
 
 
 async def quiet(fake: FakeTelegram, url: str, within: float = 120.0, silence: float = 0.3) -> None:
-    """No update left to post, the outbox empty, and no call for a moment (`silence`)."""
+    """No update left to post, the outbox empty, and no call for a moment (`silence`). (The
+    outbox asked on one connection, opened once it may be asked.)"""
     deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        last = fake.calls[-1][0] if fake.calls else 0.0
-        if not fake.updates and time.time() - last > silence:
-            conn = await asyncpg.connect(url)
-            try:
-                waiting = await conn.fetchval("SELECT count(*) FROM outbox")
-            finally:
-                await conn.close()
-            if waiting == 0:
-                return
-        await asyncio.sleep(0.01)
+    conn = None
+    try:
+        while time.monotonic() < deadline:
+            last = fake.calls[-1][0] if fake.calls else 0.0
+            if not fake.updates and time.time() - last > silence:
+                conn = conn or await asyncpg.connect(url)
+                if await conn.fetchval("SELECT count(*) FROM outbox") == 0:
+                    return
+            await asyncio.sleep(0.01)
+    finally:
+        if conn is not None:
+            await conn.close()
     raise TimeoutError("the workers did not go quiet")
 
 
