@@ -34,7 +34,7 @@ GROUP = -100_555
 # The order of the run (longest first, dealt out evenly among the test processes) and
 # `--store-durations`, which rewrites the times that order reads; the test files rewritten (and
 # the bot compiled) once before the test processes start.
-pytest_plugins = ["tests.schedule", "tests.warm"]
+pytest_plugins = ["tests.schedule", "tests.warm", "tests.sqlseen"]
 
 # The Pythons the tests start (`python -m bot` again and again, a sender, a second process on a
 # database) load bot/'s modules from their compiled form once one of them has written it (in
@@ -243,10 +243,32 @@ def pg_cluster() -> Iterator[Cluster | None]:
         cluster.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--all-postgresql",
+        action="store_true",
+        help="run every test that starts the bot on PostgreSQL too, not only those marked"
+        " `postgresql` (for work on the storage)",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that starts the bot (`db_target`) runs on SQLite; marked `postgresql`, on
+    PostgreSQL too. Which tests carry the mark: tests/sqlseen.py checks, in a whole run, that
+    every statement the bot sent to SQLite went to PostgreSQL too."""
+    if "db_target" not in metafunc.fixturenames:
+        return
+    both = metafunc.definition.get_closest_marker("postgresql") is not None
+    if both or metafunc.config.getoption("--all-postgresql"):
+        metafunc.parametrize("db_target", ["sqlite", "postgresql"], indirect=True)
+    else:
+        metafunc.parametrize("db_target", ["sqlite"], indirect=True)
+
+
+@pytest.fixture
 def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """Where the bot keeps its data in this test: a SQLite file, or a fresh PostgreSQL
-    database (the storage, service and end-to-end tests run against both)."""
+    database (`pytest_generate_tests`: the tests marked `postgresql` run against both)."""
     if request.param == "sqlite":
         return tmp_path / "truco.db"
     cluster: Cluster | None = request.getfixturevalue("pg_cluster")

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bot.callbacks import ActData, LobbyData, LobbyOp, decode, pack
 from bot.model.table import Table, TableStatus
 from tests.conftest import Harness, harness_with
@@ -35,6 +37,7 @@ async def place_of(h: Harness, user: FakeUser, chat: int) -> str:
     return str(answer["text"])
 
 
+@pytest.mark.postgresql
 async def test_a_full_lobby_waits_in_line_and_starts_when_a_match_ends(
     fake: FakeTelegram, db_target: Path | str
 ) -> None:

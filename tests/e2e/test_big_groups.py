@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.game import MatchConfig
 from bot.model.outcome import Outcome
 from bot.model.table import Table, TableStatus
@@ -35,6 +37,7 @@ async def fill_league(h: Harness, matches: int) -> None:
             await store.record_match(conn, table, outcome, now + n)
 
 
+@pytest.mark.postgresql
 async def test_tabla_with_300_players_pages_under_the_limit(harness: Harness) -> None:
     h = harness
     await fill_league(h, 700)

@@ -6,6 +6,8 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.ai.characters import character_of
 from bot.ai.signs import signs_to_show
 from bot.game import replay
@@ -117,6 +119,7 @@ async def test_a_whole_match_against_a_hard_bot_through_the_buttons(harness: Har
     assert f"🤖 difícil: jugadas 1 · ganadas {won} · perdidas {1 - won}" in h.fake.last(GROUP).text
 
 
+@pytest.mark.postgresql
 async def test_three_people_and_a_bot_play_2v2(harness: Harness) -> None:
     h = harness
     ana, beto, caro = h.user(1, "Ana"), h.user(2, "Beto"), h.user(3, "Caro")
@@ -192,6 +195,7 @@ async def test_lobby_bots_levels_and_a_table_of_bots_alone(harness: Harness) -> 
     assert (await ana.answer_of(stale))["text"] == "No hay ningún bot en la mesa."
 
 
+@pytest.mark.postgresql
 async def test_the_bot_pauses_like_a_person_and_resumes_after_a_restart(
     fake: FakeTelegram, db_target: Path | str
 ) -> None:
@@ -354,6 +358,7 @@ async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> Non
     assert h.services.ai.signs_for(table.id, table.state.hand_number, 2) == ("ae",)
 
 
+@pytest.mark.postgresql
 async def test_the_groups_default_bot_level_is_set_in_config(harness: Harness) -> None:
     h = harness
     ana, boss = h.user(1, "Ana"), h.user(9, "Boss")
@@ -530,6 +535,7 @@ async def test_r45_a_computer_player_takes_a_seat_mid_pica_pica_and_nothing_chan
         assert table.state.hand.duel is None
 
 
+@pytest.mark.postgresql
 async def test_r45_a_side_that_concedes_in_a_duel_concedes_the_match_whole(
     harness: Harness,
 ) -> None:
@@ -551,6 +557,7 @@ async def test_r45_a_side_that_concedes_in_a_duel_concedes_the_match_whole(
     assert done is not None and done.status.value == "finished"
 
 
+@pytest.mark.postgresql
 async def test_practice_is_private_while_the_group_plays_its_own_table(harness: Harness) -> None:
     """/nueva bot in the group says it goes to private and opens it there: the board and the
     hand are one message in Ana's chat, the group's own /nueva stays free for Beto and Caro,
@@ -603,6 +610,7 @@ async def test_practice_is_private_while_the_group_plays_its_own_table(harness: 
     assert "Beto" in listing.text and "Ana" not in listing.text, listing.text
 
 
+@pytest.mark.postgresql
 async def test_practice_opened_in_private_and_left_with_abandonar(harness: Harness) -> None:
     """/nueva bot in the private chat plays there; /abandonar there concedes it; a second
     practice cannot start while one is on, and the group is never written to."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import hand_message, open_table, play_to_the_end
 from tests.fakebot import FakeTelegram
@@ -45,6 +47,7 @@ async def test_verificar_on_a_conceded_match_checks_its_deals(harness: Harness) 
     assert table.seed in verdict and "de la semilla ✅" in verdict
 
 
+@pytest.mark.postgresql
 async def test_a_losing_opener_cannot_escape_the_league_with_cancelar(harness: Harness) -> None:
     """Whoever opened the table and plays at it concedes by cancelling it; an admin who does
     not play cancels it, it counts for nobody, and the group is told so."""

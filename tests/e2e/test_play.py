@@ -151,6 +151,7 @@ async def _play_checking_the_board(h: Harness, mode: str) -> None:
     assert declared >= 1
 
 
+@pytest.mark.postgresql
 async def test_fast_play_keeps_the_group_at_most_one_message_behind(
     fake: FakeTelegram, db_target: Path | str
 ) -> None:

@@ -97,6 +97,7 @@ async def test_a_review_is_asked_in_private_computed_once_and_kept(harness: Harn
     assert (line in yo) is (lesson is not None)
 
 
+@pytest.mark.postgresql
 async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness) -> None:
     h = harness
     ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
@@ -130,6 +131,7 @@ async def web(fake: FakeTelegram, db_target: Path | str) -> AsyncIterator[Harnes
         yield harness
 
 
+@pytest.mark.postgresql
 async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) -> None:
     h = web
     ana, beto = h.user(1, "Ana"), h.user(2, "Beto")

@@ -18,6 +18,7 @@ def at(text: str) -> float:
     return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
 
 
+@pytest.mark.postgresql
 async def test_this_months_table_starts_at_midnight_in_the_bots_time_zone(
     harness: Harness,
 ) -> None:

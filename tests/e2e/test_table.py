@@ -6,6 +6,8 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.game import MatchConfig, MatchState, observe, replay
 from bot.game.actions import parse_any
 from bot.game.events import CardPlayed, HandEnded
@@ -40,6 +42,7 @@ async def action_log(h: Harness) -> list[str]:
     return [r["code"] for r in rows]
 
 
+@pytest.mark.postgresql
 async def test_a_2v2_match_with_teams_chosen_in_the_lobby(harness: Harness) -> None:
     h = harness
     users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
@@ -76,6 +79,7 @@ async def test_the_opener_sits_at_once_and_may_switch_team_or_leave(harness: Har
     assert table is not None and table.seats == [None] * 4
 
 
+@pytest.mark.postgresql
 async def test_an_opener_the_bot_cannot_message_is_named_and_told_how_to_sit(
     harness: Harness,
 ) -> None:
@@ -154,6 +158,7 @@ async def test_a_stranger_a_stale_button_and_forged_data_change_nothing(harness:
     assert len(await action_log(h)) == 2  # the deal and the truco
 
 
+@pytest.mark.postgresql
 async def test_two_taps_at_the_same_moment_apply_once(harness: Harness) -> None:
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
@@ -328,6 +333,7 @@ async def test_too_many_requests_is_waited_out_and_the_board_catches_up(harness:
     assert any(code == 429 for _, code, _ in h.fake.errors)
 
 
+@pytest.mark.postgresql
 async def test_commands_help_rules_language(harness: Harness) -> None:
     h = harness
     ana = h.user(1, "Ana")
@@ -467,6 +473,7 @@ async def test_f18_in_a_redondo_a_sena_reaches_both_partners_and_any_rival_may_c
         assert len(caught) == 3  # each of the three rivals may catch it (here each does)
 
 
+@pytest.mark.postgresql
 async def test_tabla_and_yo_after_a_match(harness: Harness) -> None:
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
@@ -565,6 +572,7 @@ async def test_the_3v3_options_show_at_a_table_of_six_and_are_kept(harness: Harn
     assert table.config == MatchConfig(players=6, pica_pica=True, duel_falta=6)
 
 
+@pytest.mark.postgresql
 async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(harness: Harness) -> None:
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
@@ -587,6 +595,7 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(harness: Harness
     assert record is not None and record["chat_id"] == new_chat
 
 
+@pytest.mark.postgresql
 async def test_removing_the_bot_closes_the_table_as_cancelled(harness: Harness) -> None:
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")

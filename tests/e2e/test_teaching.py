@@ -57,6 +57,7 @@ def hint_button(message: StoredMessage) -> dict[str, str] | None:
     return next((b for b in message.buttons() if b["callback_data"].startswith("h:")), None)
 
 
+@pytest.mark.postgresql
 async def test_a_hint_at_a_practice_table(harness: Harness) -> None:
     """`/nueva bot` teaches: 💡 answers the tapper alone with difícil's move and its chance;
     the match is marked, and bad taps change nothing."""
@@ -137,6 +138,7 @@ async def test_at_a_practice_a_hint_knows_its_rivals_are_computer_players(
     assert all("conocés" not in hint_text(translator("es"), t) for t in told)
 
 
+@pytest.mark.postgresql
 async def test_a_match_with_hints_asked_is_not_rated(harness: Harness) -> None:
     """Between two people: without the option a hint is refused; with it (said in the lobby),
     the match where one was asked counts for nobody in /tabla and /historial says why."""
@@ -249,6 +251,7 @@ async def test_the_computer_partner_lets_its_person_decide(harness: Harness, mod
         )
 
 
+@pytest.mark.postgresql
 async def test_the_timer_hands_the_answer_to_the_partner_without_a_strike(
     fake: FakeTelegram, db_target: Path | str
 ) -> None:

@@ -25,6 +25,7 @@ def timeouts(h: Harness) -> list[str]:
     return [t for t in h.fake.texts(GROUP) if t.startswith("⏰") and "Se le acabó el tiempo" in t]
 
 
+@pytest.mark.postgresql
 async def test_the_bot_plays_the_lowest_card_and_three_strikes_concede(timed: Harness) -> None:
     h = timed
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
@@ -95,6 +96,7 @@ async def test_playing_resets_the_strikes(timed: Harness) -> None:
     assert table is not None and table.strikes == [0, 0]
 
 
+@pytest.mark.postgresql
 async def test_a_deadline_that_passed_while_down_fires_once(timed: Harness) -> None:
     h = timed
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")

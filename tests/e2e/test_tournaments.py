@@ -216,6 +216,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_and_doubles_nothing(
     assert all(len(g) == 1 for g in tables)  # one match each: nothing counted twice
 
 
+@pytest.mark.postgresql
 async def test_abandonar_in_private_concedes_the_tournament_match(harness: Harness) -> None:
     h = harness
     ana, beto = await two_started(h, base=500)
@@ -312,6 +313,7 @@ async def test_when_neither_side_ever_comes_the_better_seed_goes_through_and_the
     assert f"mejor cabeza de serie: {better}" in told, told
 
 
+@pytest.mark.postgresql
 async def test_a_trio_keeps_its_mode_and_a_broken_tournament_is_shown_to_cancel(
     harness: Harness,
 ) -> None:

@@ -27,6 +27,7 @@ async def _add(conn: Conn, user_id: int, name: str) -> None:
     )
 
 
+@pytest.mark.postgresql
 async def test_a_transaction_commits_or_rolls_back_as_one(
     db_target: Path | str,
 ) -> None:
@@ -72,6 +73,7 @@ async def test_a_transaction_commits_or_rolls_back_as_one(
         await db.close()
 
 
+@pytest.mark.postgresql
 async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
     db_target: Path | str,
 ) -> None:

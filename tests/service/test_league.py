@@ -73,6 +73,7 @@ async def league_service(db_target: Path | str) -> Core:
     await db.close()
 
 
+@pytest.mark.postgresql
 async def test_standings_worked_out_by_hand(league_service: Core) -> None:
     service = league_service
     await match(service, [1, 2], loser_side=1)  # Ana beats Beto

@@ -66,6 +66,7 @@ async def test_keyed_rows_coalesce_and_a_bump_during_delivery_sends_again(
         await db.close()
 
 
+@pytest.mark.postgresql
 async def test_loud_is_remembered_until_a_loud_delivery(db_target: Path | str) -> None:
     db, store = await open_store(db_target)
     try:

@@ -9,6 +9,8 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.game import MatchConfig
 from bot.model.outcome import Outcome, Termination
 from bot.model.records import DECIDED, Counting, MatchRecord
@@ -129,6 +131,7 @@ def expected(game: int) -> MatchRecord:
     )  # fmt: skip
 
 
+@pytest.mark.postgresql
 async def test_a_database_of_the_old_schema_reads_the_same_records(
     db_target: Path | str,
 ) -> None:
@@ -178,6 +181,7 @@ OUTCOMES = {
 }
 
 
+@pytest.mark.postgresql
 async def test_the_league_counts_what_it_always_counted(db_target: Path | str) -> None:
     """Every way a match ends, with and without a computer player, with and without a hint,
     recorded as the commit records it: /tabla, the ratings and /yo count a match somebody won
@@ -226,10 +230,13 @@ async def test_the_league_counts_what_it_always_counted(db_target: Path | str) -
         await db.close()
 
 
-async def test_the_storage_filters_by_exactly_the_counting_it_is_given(tmp_path: Path) -> None:
+@pytest.mark.postgresql
+async def test_the_storage_filters_by_exactly_the_counting_it_is_given(
+    db_target: Path | str,
+) -> None:
     """Any `Counting`: the records the storage returns for it are the ones its own `takes`
     keeps of all of them (the SQL and the Python say one decision)."""
-    db = await open_database(tmp_path / "t.db")
+    db = await open_database(db_target)
     try:
         store = Store(db)
         rng = random.Random(5)

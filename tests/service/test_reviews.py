@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.reviews import ReviewStore
@@ -22,6 +24,7 @@ async def _games(db: Database, *ids: int) -> None:
             )
 
 
+@pytest.mark.postgresql
 async def test_a_review_is_kept_once_and_read_by_match_and_person(db_target: Path | str) -> None:
     db = await open_database(db_target)
     try:

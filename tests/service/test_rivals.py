@@ -14,6 +14,7 @@ from bot.storage.rivals import RivalStore
 GROUP, OTHER = -100, -200
 
 
+@pytest.mark.postgresql
 async def test_people_remembered_per_group_and_bounded(
     db_target: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -40,6 +41,7 @@ async def test_people_remembered_per_group_and_bounded(
         await db.close()
 
 
+@pytest.mark.postgresql
 async def test_people_remembered_are_bounded_across_groups(
     db_target: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -240,6 +240,7 @@ async def test_two_processes_on_one_postgresql_apply_each_action_once(
         await second.store.db.close()
 
 
+@pytest.mark.postgresql
 async def test_a_shared_sweep_loads_only_the_tables_with_something_due(
     db_target: Path | str,
 ) -> None:

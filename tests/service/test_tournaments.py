@@ -143,6 +143,7 @@ async def test_a_side_that_never_turns_up_loses_by_walkover(core: Core) -> None:
     assert done.outcome.termination is Termination.WALKOVER
 
 
+@pytest.mark.postgresql
 async def test_a_player_who_leaves_is_replaced_where_the_opener_allows_it(core: Core) -> None:
     t = await started(core, 4, bots=True)
     table = (await live_tables(core, t))[0]
@@ -472,6 +473,7 @@ def round_pairs(t: Tournament, round_: int) -> list[tuple[int | None, int | None
     return [(f.a, f.b) for f in t.fixtures if f.round == round_]
 
 
+@pytest.mark.postgresql
 async def test_a_swiss_of_seven_over_three_rounds_worked_by_hand(core: Core) -> None:
     """The hand-worked Swiss of tests/unit/test_swiss.py played at real tables: the lower entry
     wins every match 16-0 (the loser goes to the mazo each hand, 2 points a hand), so the unit

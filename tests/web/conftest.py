@@ -34,7 +34,7 @@ CHROMIUM = (
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
 
 
-def local_settings(database: Path, **overrides: Any) -> Settings:
+def local_settings(database: Path | str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "mode": "local",
         "database": database,

@@ -45,8 +45,8 @@ class Local:
 
 
 @pytest.fixture
-async def local(tmp_path: Path) -> AsyncIterator[Local]:
-    core = await Core.open(local_settings(tmp_path / "edge.db"), turn_seconds=0)
+async def local(db_target: Path | str) -> AsyncIterator[Local]:
+    core = await Core.open(local_settings(db_target), turn_seconds=0)
     hub = Hub()
     core.changes.subscribe(hub)
     auth = LocalAuth()
@@ -290,6 +290,7 @@ async def test_a_strangers_flood_costs_a_handful_of_bot_api_calls(mini: Harness)
     assert set(statuses) <= {403, 429} and statuses.get(403), statuses
 
 
+@pytest.mark.postgresql
 async def test_names_cannot_lie(local: Local) -> None:
     """Invisible characters and bidi overrides go; the computer players' mark is the server's:
     a person named "🤖 Bot normal" is shown without it; two Anas are told apart."""

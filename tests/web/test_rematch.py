@@ -58,6 +58,7 @@ async def finish(core: Core, table_id: int, seed: int) -> Table:
             await core.play.act(table_id, user, state.step, action.kind, action.card)
 
 
+@pytest.mark.postgresql
 async def test_a_rematch_through_the_core_keeps_every_seat(db_target: Path | str) -> None:
     """3v3: Ana and Beto with a computer partner against three computer players. Each
     rematch, twice over, seats the same people and computer players where they were, named
