@@ -60,11 +60,12 @@ def whole_run(config: pytest.Config) -> bool:
 
 
 _GROUP = re.compile(r"'(?:[^']|'')*'|\?(?:\s*,\s*\?)*")  # a literal, or a run of `?, ?, ...`
+_IN = re.compile(r"\bIN\s*\(\s*$", re.IGNORECASE)  # (a list of one is a list too)
 
 
 @functools.lru_cache(maxsize=4096)
 def _shape(sql: str) -> tuple[str, tuple[int, ...]]:
-    """The statement with each run of placeholders (an `IN (?, ?, ?)`) written once, and for
+    """The statement with each list of placeholders (an `IN (?, ?, ?)`) written once, and for
     each argument the run it fills."""
     groups: list[int] = []
     parts: list[str] = []
@@ -73,7 +74,8 @@ def _shape(sql: str) -> tuple[str, tuple[int, ...]]:
         if match.group(0).startswith("'"):
             continue
         parts.append(sql[last : match.start()])
-        parts.append("?" if "," not in match.group(0) else "?…")
+        listed = "," in match.group(0) or _IN.search(sql, 0, match.start()) is not None
+        parts.append("?…" if listed else "?")
         groups.extend([len(set(groups))] * match.group(0).count("?"))
         last = match.end()
     parts.append(sql[last:])

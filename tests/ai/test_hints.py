@@ -68,6 +68,7 @@ def test_a_hint_is_dificils_own_move_for_the_same_observation_and_seed(
     assert checked == 25 and Topic.HAND in topics
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 def test_a_hint_reads_only_the_seats_observation() -> None:
     """Deal the other seats' hidden cards anew, keeping what the asking seat sees: the hint
     (its move, its chance to the last digit) does not change."""
@@ -281,6 +282,7 @@ def _all_rivals_machines(config: MatchConfig, seat: int) -> dict[int, Machine]:
     }
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> None:
     """Every rival one of our computer players: the chance is the worlds' share as it comes
     (they are played as they play: nobody to get to know, so no range at the first hands and

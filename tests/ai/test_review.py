@@ -106,6 +106,7 @@ def unseen_swapped(
     return tuple(out)
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 def test_a_review_reads_only_the_persons_observation() -> None:
     """Deal the other seat's unplayed cards anew in every hand (keeping every observation the
     person had): the review, every number of it, does not change."""
@@ -137,6 +138,7 @@ def test_a_review_reads_only_the_persons_observation() -> None:
     assert checked >= 2
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 def test_a_position_weighed_from_re_dealt_hidden_cards_is_the_same() -> None:
     """Position by position: the state at a decision, the rival's unplayed cards of that hand
     dealt anew (the person's observation kept): difícil's move and both values are the same to
@@ -278,6 +280,7 @@ def test_the_signs_are_the_persons_side() -> None:
         assert habit_of(obs, quiero, no) == "want_truco_weak"
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 def test_a_review_is_bounded_and_said_in_both_languages() -> None:
     config = MatchConfig(players=2, target=30, flor=False)
     log = match(11, config)

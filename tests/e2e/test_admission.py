@@ -80,8 +80,11 @@ async def test_a_full_lobby_waits_in_line_and_starts_when_a_match_ends(
         assert "Puesto 1 en la fila" in await place_of(h, eva, THIRD)  # it moved up
 
 
-async def test_leaving_the_line_moves_the_others_up(fake: FakeTelegram, tmp_path: Path) -> None:
-    async with harness_with(fake, tmp_path / "truco.db", max_live_tables=1) as h:
+@pytest.mark.postgresql
+async def test_leaving_the_line_moves_the_others_up(
+    fake: FakeTelegram, db_target: Path | str
+) -> None:
+    async with harness_with(fake, db_target, max_live_tables=1) as h:
         ana, beto, caro, dani, eva, fede = (
             h.user(710 + i, name)
             for i, name in enumerate(("Ana", "Beto", "Caro", "Dani", "Eva", "Fede"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -126,6 +127,7 @@ def check(state: MatchState, candidates: list[Action]) -> None:
         assert (state.verify(action, exclusive=False) is None) == (action in public)
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),

@@ -181,6 +181,7 @@ async def mini(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Harness]:
         yield harness
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 @FUZZ
 @given(request=REQUEST)
 async def test_no_input_makes_the_mini_app_fail(

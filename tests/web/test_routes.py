@@ -163,6 +163,7 @@ async def test_each_route_checks_what_its_telegram_twin_checks(h: Harness) -> No
     assert lobby is not None and lobby.rematch_of == table.id and lobby.seats == [1, None]
 
 
+@pytest.mark.slow("many cases: the whole suite runs them")
 async def test_the_review_route_checks_what_revision_checks(h: Harness) -> None:
     """GET /api/table/<n>/review computes and keeps a review: it is walked like the routes
     that change something, against its twin (/revision <n> in private): a player of the match
