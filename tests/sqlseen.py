@@ -171,9 +171,13 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     if session.testsfailed or session.shouldfail or session.shouldstop:
         return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if not recorder.seen["postgresql"]:  # (no server here: its tests skipped, and said why)
+        if reporter is not None:
+            reporter.write_line("tests/sqlseen.py: PostgreSQL never ran, nothing to compare")
+        return
     missing = unsent(recorder)
     if missing:
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
         lines = ["Sent to SQLite and never to PostgreSQL (mark a test that sends it"
                  " @pytest.mark.postgresql, tests/sqlseen.py):"]  # fmt: skip
         for text, kinds, senders in missing:
@@ -199,17 +203,27 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 
 def unsent(recorder: Recorder) -> list[tuple[str, list[tuple[int, str]], list[str]]]:
     """Each statement sent to SQLite and not to PostgreSQL (or not with some kind of argument
-    it had): the statement, the kinds missing ([] for the statement itself), who sent it."""
+    it had): the statement, the kinds missing ([] for the statement itself), who sent it.
+
+    A statement PostgreSQL ran inside a larger one counts (the commit of a change is one
+    statement there, `WITH g AS (UPDATE games ...), a AS (INSERT INTO actions ...) ...`, where
+    SQLite sends each part in a transaction): with the kinds of the arguments it had there."""
     found = []
     postgresql = recorder.seen["postgresql"]
     for text, kinds in sorted(recorder.seen["sqlite"].items()):
         if text.startswith(SQLITE_ONLY):
             continue
-        if text not in postgresql:
-            missing: list[tuple[int, str]] = []
-        else:
-            missing = sorted(kinds - postgresql[text])
-            if not missing:
+        ran = False
+        had: set[tuple[int, str]] = set()
+        for other, their in postgresql.items():
+            at = other.find(text)
+            if at < 0:
                 continue
+            ran = True
+            shift = other[:at].count("?")  # (the placeholders' runs before it)
+            had |= {(group - shift, kind) for group, kind in their if group >= shift}
+        missing = sorted(kinds - had) if ran else []
+        if ran and not missing:
+            continue
         found.append((text, missing, sorted(recorder.senders.get(text, ()))))
     return found

@@ -36,3 +36,20 @@ def test_what_sqlite_had_and_postgresql_did_not_is_reported_with_who_sent_it() -
     seen.note("postgresql", "DELETE FROM t WHERE id = ?", [(5,)])
     seen.note("postgresql", "UPDATE t SET a = ? WHERE id = ?", [(2.5, 9)])
     assert unsent(seen) == []
+
+
+def test_a_statement_postgresql_ran_inside_a_larger_one_counts_with_its_arguments_there() -> None:
+    seen = Recorder()
+    seen.note("sqlite", "UPDATE g SET a = ?, b = ? WHERE id = ?", [(1, 2.5, 3)])
+    seen.note("sqlite", "INSERT INTO x (a) VALUES (?)", [("s",)])
+    seen.note(
+        "postgresql",
+        "WITH n AS (SELECT ?), u AS (UPDATE g SET a = ?, b = ? WHERE id = ? RETURNING id)"
+        " INSERT INTO x (a) VALUES (?)",
+        [("n", 1, None, 3, 7)],
+    )
+    # b had a float on SQLite, nothing there; x.a a string on SQLite, an integer there
+    assert unsent(seen) == [
+        ("INSERT INTO x (a) VALUES (?)", [(0, "str")], [""]),
+        ("UPDATE g SET a = ?, b = ? WHERE id = ?", [(1, "float")], [""]),
+    ]
