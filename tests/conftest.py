@@ -33,7 +33,8 @@ GROUP = -100_555
 
 # The order of the run (longest first, dealt out evenly among the test processes) and
 # `--store-durations`, which rewrites the times that order reads; the test files rewritten (and
-# the bot compiled) once before the test processes start.
+# the bot compiled) once before the test processes start; in a whole run, the statements the
+# bot sent to each database, compared (what SQLite was sent, PostgreSQL must have been sent).
 pytest_plugins = ["tests.schedule", "tests.warm", "tests.sqlseen"]
 
 # The Pythons the tests start (`python -m bot` again and again, a sender, a second process on a

@@ -27,6 +27,7 @@ import pytest
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return  # (a test process, or a run without xdist: it rewrites what it imports)
+    compileall.compile_dir(Path(config.rootpath, "bot"), quiet=2)
     try:
         from _pytest.assertion.rewrite import (
             PYC_TAIL,
@@ -42,7 +43,6 @@ def pytest_configure(config: pytest.Config) -> None:
     except (ImportError, KeyError):
         return
     patterns = [*config.getini("python_files"), "conftest.py"]
-    compileall.compile_dir(Path(config.rootpath, "bot"), quiet=2)
     tests = re.compile(r"(/test_[^/]*|/conftest)\.py$")  # (the test files: rewritten below)
     compileall.compile_dir(Path(config.rootpath, "tests"), quiet=2, rx=tests)
     for path in sorted(Path(config.rootpath, "tests").rglob("*.py")):
