@@ -13,6 +13,10 @@ checks nothing and records nothing.
 Not counted: the statements the tests send themselves (to look at the database), and the
 statements only SQLite's own branches send (`SQLITE_ONLY`: there PostgreSQL sends one
 statement of its own, run by the tests that run its branch).
+
+What statements do not show is how the server orders two transactions at once (its advisory
+locks, its isolation): the tests of simultaneous taps carry the mark for that, chosen by hand,
+beside the tests of several workers that run on PostgreSQL alone.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.game import MatchConfig, replay
 from bot.game.actions import parse_any
 from bot.storage.snapshots import to_json
@@ -65,6 +67,7 @@ async def test_fuzzed_commands_names_and_buttons_get_answers_and_change_nothing(
     assert errors == []
 
 
+@pytest.mark.postgresql  # (races: the locks are PostgreSQL's own)
 async def test_many_tables_tapped_at_once_stay_consistent(harness: Harness) -> None:
     h = harness
     tables = []

@@ -198,6 +198,7 @@ def test_the_table_fits_a_phone() -> None:
             assert len(line) <= WIDTH, line
 
 
+@pytest.mark.postgresql  # (races: the locks are PostgreSQL's own)
 async def test_two_matches_ending_at_the_same_moment_both_count_once(
     league_service: Core,
 ) -> None:

@@ -104,6 +104,7 @@ async def test_a_restart_keeps_state_log_and_messages(db_target: Path | str) -> 
     await again.store.db.close()
 
 
+@pytest.mark.postgresql  # (races: the locks are PostgreSQL's own)
 async def test_simultaneous_actions_apply_once(db_target: Path | str) -> None:
     service = await service_on(db_target)
     table_id = await started_table(service)
