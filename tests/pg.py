@@ -8,11 +8,12 @@ import os
 import pwd
 import queue
 import shutil
-import socket
 import subprocess
 import threading
 import uuid
 from pathlib import Path
+
+from tests.ports import free_port
 
 INSTALL_HINT = (
     "PostgreSQL's server binaries (initdb, pg_ctl) are not installed: "
@@ -29,19 +30,12 @@ def find_bin() -> Path | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class Cluster:
     def __init__(self, bindir: Path, base: Path) -> None:
         self.bindir = bindir
         self.base = base
         self.data = base / "data"
-        self.port = _free_port()
+        self.port = free_port()
         # Fresh databases made ahead by a thread of their own (creating one takes a few tenths
         # of a second, while most tests mostly wait): a test takes one made for nobody else.
         self.ready: queue.Queue[str] = queue.Queue(maxsize=2)

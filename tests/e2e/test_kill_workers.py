@@ -20,10 +20,10 @@ from bot.storage import snapshots
 from bot.storage.snapshots import to_json
 from tests.e2e.forked import Forked, Zygote
 from tests.e2e.test_kill import bot_env, can_tap, over, tap_something
-from tests.e2e.test_webhook import free_port
 from tests.e2e.test_workers import max_per_minute
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster
+from tests.ports import free_port
 from tests.waiting import until
 
 WORKERS = 3

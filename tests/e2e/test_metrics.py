@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -13,13 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.conftest import harness_with
 from tests.e2e.helpers import open_table, play_to_the_end
 from tests.fakebot import FakeTelegram
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from tests.ports import free_port
 
 
 async def _scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -46,7 +39,7 @@ def _by_method(
 
 
 async def test_metrics_agree_with_the_bot_apis_counts(fake: FakeTelegram, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     async with harness_with(fake, tmp_path / "truco.db", metrics_port=port) as h:
         ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
         await open_table(h, [ana, beto])

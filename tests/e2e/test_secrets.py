@@ -15,8 +15,8 @@ from pathlib import Path
 import aiohttp
 
 from tests.conftest import GROUP
-from tests.e2e.test_webhook import free_port
 from tests.fakebot import TOKEN, FakeTelegram
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "s3cret-of-the-hook-0042"

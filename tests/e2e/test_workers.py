@@ -15,9 +15,9 @@ from bot.game.actions import parse_any
 from bot.storage.snapshots import to_json
 from tests.conftest import Harness, make_settings
 from tests.e2e.helpers import action_buttons, hand_message
-from tests.e2e.test_webhook import free_port
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster
+from tests.ports import free_port
 
 WORKERS = 3
 MATCHES = 12
