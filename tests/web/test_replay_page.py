@@ -1,8 +1,10 @@
 """A finished match watched again in Chromium, at 360×640, light and dark: every chant and answer
 of the log at its frame (a bubble at the seat that said it, the bet's line in the record), every
 hand's cards face up at that hand's end (the same as the log's deals), each point's reason on the
-frame whose score it changes, a hand at a time with ⏮ ⏭, the seal checked, axe green. A match
-still in play has no replay, and its table shows no card it hides."""
+frame whose score it changes, a hand at a time with ⏮ ⏭, the seal checked, axe green
+(`told_whole`, run on the match each whole-match walk of tests/web/test_table_page.py has just
+played, in 1v1, 2v2 and 3v3). A match still in play has no replay, and its table shows no card
+it hides."""
 
 from __future__ import annotations
 
@@ -10,13 +12,12 @@ import re
 import time
 from typing import Any
 
-import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, expect
 
 from tests.web.conftest import ARTIFACTS
 from tests.web.test_local_table import play_something
-from tests.web.test_table_page import new_table, play_to_the_end
+from tests.web.test_table_page import new_table
 
 PHONE = {"width": 360, "height": 640}
 
@@ -158,31 +159,29 @@ async def check_frame(page: Page, frame: dict[str, Any], deals: list[str]) -> No
     assert wrong == [], (frame["action"], wrong)
 
 
-@pytest.mark.parametrize("mode", ["1v1", "2v2", "3v3"])
-async def test_a_finished_match_told_whole(browser: Browser, local_url: str, mode: str) -> None:
-    context = await browser.new_context(
-        viewport=PHONE, color_scheme="light", locale="es-AR",
-        bypass_csp=True,  # (axe's script is injected by the test, not served by the page)
-    )  # fmt: skip
-    page = await context.new_page()
+async def told_whole(page: Page, base: str, table: str, mode: str) -> tuple[int, list[str]]:
+    """The finished match `table` watched again on `page` (a phone's window, light, that may
+    run axe's script): every action one step at a time, each frame as its log says; then dark,
+    a hand at a time with ⏭ from the first frame to the last, and ⏮ once. Returns the frames'
+    count and what each frame's header said, in order. (The whole-match walks of
+    tests/web/test_table_page.py replay the match each has just played through this: a match
+    played again only to be replayed was a third of this file's time.)"""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    await new_table(page, local_url, mode=mode)
-    await play_to_the_end(page, checks=False)
-    table = re.search(r"table=(\d+)", page.url)
-    assert table is not None
-    answer = await page.request.get(f"{local_url}/api/table/{table.group(1)}/replay")
+    answer = await page.request.get(f"{base}/api/table/{table}/replay")
     assert answer.ok
     data = await answer.json()
     frames, deals = data["frames"], data["deals"]
     assert any(f["spoken"] for f in frames) and any(f["scored"] for f in frames)
-    await page.goto(f"{local_url}/?replay={table.group(1)}")
+    await page.goto(f"{base}/?replay={table}")
     count = page.locator("#replay-count")
     await expect(count).to_have_text(f"1 de {len(frames)}")
     await expect(page.locator("#seal-check")).to_contain_text("Verificado", timeout=20_000)
+    await expect(page.locator("#seal-check")).to_contain_text(re.compile(r"(\d+)/\1 "))
     ARTIFACTS.mkdir(exist_ok=True)
     axe = Axe()
     found: list[str] = []
+    headers: list[str] = []
     shots = {"chant": False, "end": False, "scored": False}
     # Light: every action, one step at a time.
     for index, frame in enumerate(frames):
@@ -190,6 +189,7 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str, mod
             await step(page)
         await expect(count).to_have_text(f"{index + 1} de {len(frames)}")
         await check_frame(page, frame, deals)
+        headers.append(await page.locator("#worth").text_content() or "")
         moments = {
             "chant": bool(frame["spoken"]) and not frame["hand_over"],
             "end": frame["hand_over"] and not frame["over"],
@@ -226,10 +226,10 @@ async def test_a_finished_match_told_whole(browser: Browser, local_url: str, mod
     await page.click("#replay-prev-hand")
     await expect(count).not_to_have_text(f"{len(frames)} de {len(frames)}")
     await page.screenshot(path=ARTIFACTS / f"web-replay-{mode}-prev-dark-360.png")
-    await context.close()
     assert all(shots.values()), shots
     assert found == []
     assert errors == []
+    return len(frames), headers
 
 
 async def test_a_match_in_play_hides_its_cards(browser: Browser, local_url: str) -> None:

@@ -201,8 +201,8 @@ async def test_a_whole_match_with_everything_in_view(
 ) -> None:
     """A whole match through the page, its window taking each of the mode's sizes (and schemes)
     in turn, the screen checked at every size at every step; every hand's end drawn; the
-    rematch; the finished match replayed action by action on the phone and hand by hand back
-    on the other sizes."""
+    rematch; the finished match replayed action by action on the phone, each frame as its log
+    says (told_whole), and hand by hand back on the other sizes."""
     looks = WALKS[mode]
     scheme, size = looks[0]
     context = await browser.new_context(viewport=size, color_scheme=scheme, locale="es-AR")
@@ -213,13 +213,13 @@ async def test_a_whole_match_with_everything_in_view(
     await new_table(page, local_url, mode=mode)
     ARTIFACTS.mkdir(exist_ok=True)
 
-    async def shoot(moment: str) -> None:
+    async def shoot(moment: str, on: Page = page) -> None:
         for look in looks:
-            await take(page, look)
-            assert await page.evaluate(SIDEWAYS) <= 0, (moment, look)  # no sideways scroll
+            await take(on, look)
+            assert await on.evaluate(SIDEWAYS) <= 0, (moment, look)  # no sideways scroll
             if moment == "over":  # no controls left: the last hand's record whole, no line cut
-                assert await page.evaluate(RECORD_HIDDEN) <= 1, look
-            await page.screenshot(
+                assert await on.evaluate(RECORD_HIDDEN) <= 1, look
+            await on.screenshot(
                 path=ARTIFACTS / f"web-{mode}-{look[0]}-{look[1]['width']}-{moment}.png"
             )
 
@@ -254,33 +254,41 @@ async def test_a_whole_match_with_everything_in_view(
     await expect(page).not_to_have_url(old)  # the new table, the same seats
     await expect(page.locator("#over")).to_have_count(0)
     await expect(page.locator("#hand img")).to_have_count(3)
-    # The finished match, watched again: every action, one step at a time on the phone, to the
-    # recorded final score, and its deals checked against the seal by the page itself.
-    await page.goto(old.replace("?table=", "?replay="))
-    count = page.locator("#replay-count")
-    await expect(count).to_have_text(re.compile(r"1 de \d+"))
-    frames = int((await count.text_content() or "").split()[-1])
+    # The finished match, watched again on the phone (a window of its own that may run axe's
+    # script, the player's session in it): every action one step at a time, each frame as its
+    # log says, the deals checked against the seal by the page itself, then a hand at a time
+    # (tests/web/test_replay_page.py's told_whole); then at the final frame at every size, and
+    # walked back hand by hand on the other sizes. (Imported here: that file imports this one.)
+    from tests.web.test_replay_page import told_whole
+
+    table = re.search(r"table=(\d+)", old)
+    assert table is not None
+    replay = await browser.new_context(
+        viewport=size, color_scheme="light", locale="es-AR", bypass_csp=True
+    )
+    await replay.add_cookies(await context.cookies())
+    watch = await replay.new_page()
+    watch.on("pageerror", lambda e: errors.append(str(e)))
+    frames, headers = await told_whole(watch, local_url, table.group(1), mode)
     assert frames > 20
-    await expect(page.locator("#seal-check")).to_contain_text("Verificado", timeout=20_000)
-    await expect(page.locator("#seal-check")).to_contain_text(re.compile(r"(\d+)/\1 "))
-    hands_seen: set[str] = set()
-    for step in range(2, frames + 1):
-        await page.click("#replay-step")
-        await expect(count).to_have_text(f"{step} de {frames}")
-        hands_seen.add((await page.locator("#worth").text_content() or "").split(" · ")[0])
-    await expect(page.locator("#final")).to_have_text(final or "")
+    hands_seen = {header.split(" · ")[0] for header in headers}
     assert len(hands_seen) == max(hands)
-    await shoot("replay")
+    count = watch.locator("#replay-count")
+    await watch.locator("#replay-at").fill(str(frames - 1))  # (the slider, to the last frame)
+    await expect(count).to_have_text(f"{frames} de {frames}")
+    await expect(watch.locator("#final")).to_have_text(final or "")
+    await shoot("replay", watch)
     # (the other sizes: back to the first frame a hand at a time, each hand's frames seen)
     back: set[str] = set()
     for turn in range(1, 4 * max(hands)):
-        await take(page, looks[turn % len(looks)])
+        await take(watch, looks[turn % len(looks)])
         if await count.text_content() == f"1 de {frames}":
             break
-        await page.click("#replay-prev-hand")
-        back.add((await page.locator("#worth").text_content() or "").split(" · ")[0])
+        await watch.click("#replay-prev-hand")
+        back.add((await watch.locator("#worth").text_content() or "").split(" · ")[0])
     await expect(count).to_have_text(f"1 de {frames}")
     assert back == hands_seen, (back, hands_seen)
+    await replay.close()
     await context.close()
     assert errors == []
 
