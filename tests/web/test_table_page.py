@@ -268,7 +268,7 @@ async def test_a_whole_match_with_everything_in_view(
     )
     await replay.add_cookies(await context.cookies())
     watch = await replay.new_page()
-    watch.on("pageerror", lambda e: errors.append(str(e)))
+    watch.on("pageerror", lambda e: errors.append(str(e)))  # (the replay's too, to the end)
     frames, headers = await told_whole(watch, local_url, table.group(1), mode)
     assert frames > 20
     hands_seen = {header.split(" · ")[0] for header in headers}
