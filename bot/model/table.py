@@ -76,6 +76,27 @@ class Call:
         return Call(None if seat is None or seat < 0 else int(seat), kind, pairs)
 
 
+@dataclass(frozen=True)
+class Sign:
+    """A seña of the match: at hand `hand`, when the match had taken `step` actions, `seat`
+    showed its partners the seña `sign` (a code of `bot.ai.signs.SIGNS`); `caught_by`, the
+    rival seats that caught it. Stored as `[hand, step, seat, sign, caught_by]` lists."""
+
+    hand: int
+    step: int
+    seat: int
+    sign: str
+    caught_by: tuple[int, ...] = ()
+
+    def to_json(self) -> list[Any]:
+        return [self.hand, self.step, self.seat, self.sign, list(self.caught_by)]
+
+    @staticmethod
+    def from_json(entry: Sequence[Any]) -> Sign:
+        hand, step, seat, sign, caught = entry
+        return Sign(int(hand), int(step), int(seat), str(sign), tuple(int(s) for s in caught))
+
+
 @dataclass
 class Table:
     """A table: who opened it where, its options and seats, then its match."""
@@ -117,6 +138,9 @@ class Table:
     # matches as Telegram's budget allows: `bot.service.admission`); kept once it starts (the
     # wait is started_at - queued), None: it never waited, or a player left the line.
     queued: float | None = None
+    # Every seña made in the match, in order: part of the match (every worker and a restarted
+    # bot know them; a replay shows each where it was made).
+    signs: list[Sign] = field(default_factory=list)
 
     @property
     def lineage(self) -> int:
@@ -166,6 +190,22 @@ class Table:
         bots = self.bot_seats
         level = self.bot_level(bots[0]) if bots else None
         return TableOptions(self.config, self.turn_seconds, level or DEFAULT_BOT_LEVEL, self.hints)
+
+    def hand_signs(self) -> list[Sign]:
+        """The señas made in the hand in play (none in a pica-pica duel: R40)."""
+        state = self.state
+        if state is None or state.hand is None:
+            return []
+        return [s for s in self.signs if s.hand == state.hand_number]
+
+    def signs_to(self, seat: int) -> list[Sign]:
+        """The señas `seat`'s partners showed it in the hand in play, in order."""
+        partners = set(self.geometry.partners(seat))
+        return [s for s in self.hand_signs() if s.seat in partners]
+
+    def signs_caught_by(self, seat: int) -> list[Sign]:
+        """The rivals' señas `seat` caught in the hand in play."""
+        return [s for s in self.hand_signs() if seat in s.caught_by]
 
     @property
     def scores(self) -> tuple[int, int]:

@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Collection, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -253,8 +253,9 @@ class AiPlayers:
         self._pool: Executor | None = None
         self._due: dict[int, _Due] = {}
         self._thinking: set[int] = set()
-        self._signs: dict[tuple[int, int, int], list[str]] = {}  # (table, hand, seat) -> señas
-        self._signed: set[tuple[int, int]] = set()  # (table, hand): the bots showed theirs
+        # (table, hand) whose computer players' señas to people were set going: only not to
+        # start it twice; the table holds what was made (`Table.signs`)
+        self._signed: set[tuple[int, int]] = set()
         self.decisions = 0  # moves made, for tests and logs
         self.rivals = RivalStore(tables.store.db)
         self.remember = True  # keep what difícil learns of each person (per group)
@@ -287,11 +288,8 @@ class AiPlayers:
                 if len(self._learned) > PRIORS_KEPT:
                     self._learned.clear()
                 self.spawn(self._remember(table))
-        if change.kind is ChangeKind.SIGN and change.seat is not None and change.sign:
-            for partner in table.geometry.partners(change.seat):
-                if is_bot(table.seats[partner]):
-                    self.receive_sign(table, partner, change.sign)
-            return
+        if change.kind is ChangeKind.SIGN:
+            return  # (a seña moves no one: a computer partner reads it off the table)
         self.consider(table)
 
     # -- the pool ------------------------------------------------------------------------------
@@ -387,8 +385,7 @@ class AiPlayers:
             if level is None:
                 return
             obs = observe(table.state, due.seat)
-            hand = table.state.hand_number
-            signs = tuple(self.signs_for(table_id, hand, due.seat))
+            signs = signs_for(table, due.seat)
             seed = None if self.seed is None else f"{self.seed}:{table_id}:{due.step}:{due.seat}"
             priors = await self._priors_of(table) if level == Level.DIFICIL else None
             character = character_of(table.lineage, due.seat)
@@ -549,17 +546,9 @@ class AiPlayers:
             log.exception("remembering the people of table=%s failed", table.id)
 
     # -- señas ---------------------------------------------------------------------------------
-    def receive_sign(self, table: Table, seat: int, sign: str) -> None:
-        """A partner showed `seat` (a computer player) a seña; it counts for this hand."""
-        if table.state is None:
-            return
-        key = (table.id, table.state.hand_number, seat)
-        shown = self._signs.setdefault(key, [])
-        if sign not in shown:  # a repeat tells nothing new
-            shown.append(sign)
-
     def _show_signs(self, table: Table) -> None:
-        """At the start of each hand every computer player with partners shows them a seña."""
+        """At the start of each hand every computer player with people among its partners shows
+        them its señas (through the table: once, whoever's worker sees the hand first)."""
         state = table.state
         if state is None or state.hand is None or table.geometry.team_size == 1:
             return
@@ -571,18 +560,27 @@ class AiPlayers:
         self._signed.add(key)
         if len(self._signed) > 10_000:
             self._signed.clear()
-            self._signs.clear()
+        made = {s.seat for s in table.hand_signs()}
         for seat in table.bot_seats:
-            shown = signs_to_show(state.hand.dealt[seat])
-            people = False
-            for partner in table.geometry.partners(seat):
-                if is_bot(table.seats[partner]):
-                    self._signs.setdefault((table.id, state.hand_number, partner), []).extend(shown)
-                elif table.seats[partner] is not None:
-                    people = True
-            if people:
-                self.spawn(self.play.bot_signs(table, seat, list(shown)))
+            people = any(
+                not is_bot(table.seats[p]) and table.seats[p] is not None
+                for p in table.geometry.partners(seat)
+            )
+            if people and seat not in made:
+                shown = signs_to_show(state.hand.dealt[seat])
+                self.spawn(self.play.bot_signs(table.id, seat, state.hand_number, shown))
 
-    def signs_for(self, table_id: int, hand: int, seat: int) -> Collection[str]:
-        """The señas `seat` (a computer player) was shown this hand by its partner."""
-        return tuple(self._signs.get((table_id, hand, seat), ()))
+
+def signs_for(table: Table, seat: int) -> tuple[str, ...]:
+    """The señas `seat` (a computer player) was shown this hand by its partners: those the
+    table holds (a person's, and a computer player's shown to people too) and a computer
+    partner's, which are its cards' (`signs_to_show`: nothing to keep)."""
+    state = table.state
+    if state is None or state.hand is None or state.hand.duel is not None:
+        return ()
+    out: list[str] = []
+    for partner in table.geometry.partners(seat):
+        if is_bot(table.seats[partner]):
+            out += signs_to_show(state.hand.dealt[partner])
+    out += [s.sign for s in table.signs_to(seat)]
+    return tuple(dict.fromkeys(out))  # (a repeat tells nothing new)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 
 from bot.ai.signs import SIGNS, answers_first, signs_to_show
@@ -37,7 +36,7 @@ from bot.game.events import (
 from bot.game.fair import fair_deal, new_seed, seed_for_tests
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
-from bot.model.table import Call, Note, Table, TableStatus, is_bot
+from bot.model.table import Call, Note, Sign, Table, TableStatus, is_bot
 from bot.service.changes import ChangeKind, Conflict, Refusal, SignChange, TableChange
 from bot.service.unit import RETRIES, Tables
 
@@ -46,7 +45,6 @@ log = logging.getLogger(__name__)
 ANSWERED_BY_EITHER = (Pending.ENVIDO, Pending.TRUCO)
 RECENT_CALLS = 24  # a hand's whole betting (a hand rarely has more than a dozen calls)
 SIGNS_PER_HAND = 3  # señas one player may show in a hand (each at most once)
-SIGNS_REMEMBERED = 20_000
 Entries = list[tuple[int | None, str]]  # action log entries: (user, action code)
 
 
@@ -201,9 +199,6 @@ class Play:
         self.seed = seed
         self.sign_catch_chance = sign_catch_chance
         self.clock = clock
-        # The señas each seat showed this hand, (table, hand, seat) -> señas: what one person
-        # can make the bot say is bounded (the oldest hands are forgotten first).
-        self._shown: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
 
     # -- the start ---------------------------------------------------------------------------------
     def start(self, table: Table) -> tuple[list[Event], Entries]:
@@ -408,42 +403,60 @@ class Play:
 
     # -- señas -------------------------------------------------------------------------------------
     async def sign(self, table_id: int, user_id: int, step: int, sign: str) -> SignChange:
-        """A person shows their partner a seña (2v2); each rival may catch it."""
+        """A person shows their partners a seña (2v2, a 3v3 redondo); each rival may catch it.
+        The seña is part of the match: committed with the table (`Table.signs`)."""
         if sign not in SIGNS:
             raise Refusal(Refused.BAD_BUTTON)
-        table = await self.tables.get(table_id)
-        if table is None or table.state is None or table.status is not TableStatus.PLAYING:
-            raise Refusal(Refused.NO_GAME)
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise Refusal(Refused.NOT_SEATED)
-        if not table.geometry.partners(seat):
-            raise Refusal(Refused.ONLY_2V2)
-        hand = table.state.hand
-        if hand is not None and hand.duel is not None:
-            raise Refusal(Refused.NO_SIGNS_IN_DUELS)
-        if step != table.state.step:
-            raise Refusal(Refused.STALE)
-        key = (table.id, table.state.hand_number, seat)
-        shown = self._shown.get(key, [])
-        if sign in shown:
-            raise Refusal(Refused.SIGN_REPEATED)
-        if len(shown) >= SIGNS_PER_HAND:
-            raise Refusal(Refused.SIGNS_SPENT)
-        self._shown[key] = [*shown, sign]
-        self._shown.move_to_end(key)
-        if len(self._shown) > SIGNS_REMEMBERED:
-            self._shown.popitem(last=False)
-        return await self._signed(table, seat, sign, user_id)
+        for attempt in range(RETRIES):
+            async with self.tables.locked(table_id):
+                table = await self.tables.get(table_id)
+                if table is None or table.state is None or table.status is not TableStatus.PLAYING:
+                    raise Refusal(Refused.NO_GAME)
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise Refusal(Refused.NOT_SEATED)
+                if not table.geometry.partners(seat):
+                    raise Refusal(Refused.ONLY_2V2)
+                hand = table.state.hand
+                if hand is not None and hand.duel is not None:
+                    raise Refusal(Refused.NO_SIGNS_IN_DUELS)
+                if step != table.state.step:
+                    raise Refusal(Refused.STALE)
+                shown = [s.sign for s in table.hand_signs() if s.seat == seat]
+                if sign in shown:
+                    raise Refusal(Refused.SIGN_REPEATED)
+                if len(shown) >= SIGNS_PER_HAND:
+                    raise Refusal(Refused.SIGNS_SPENT)
+                try:
+                    return await self._signed(table, seat, sign, user_id)
+                except Conflict:  # another process saved the table first: look again
+                    if attempt == RETRIES - 1:
+                        raise
+        raise AssertionError("unreachable")  # (the last attempt returned or raised)
 
-    async def bot_signs(self, table: Table, seat: int, signs: list[str]) -> None:
-        """A computer player shows its partner (a person) its señas for this hand."""
+    async def bot_signs(self, table_id: int, seat: int, hand: int, signs: list[str]) -> None:
+        """A computer player shows its partners (people among them) its señas for hand `hand`:
+        once (a seña the table already holds is not made again: after a restart, or when
+        another worker made it first)."""
         for sign in signs:
-            await self._signed(table, seat, sign, None)
+            async with self.tables.locked(table_id):
+                table = await self.tables.get(table_id)
+                if (
+                    table is None or table.state is None
+                    or table.status is not TableStatus.PLAYING
+                    or table.state.hand_number != hand
+                    or any(s.seat == seat and s.sign == sign for s in table.hand_signs())
+                ):  # fmt: skip
+                    continue
+                try:
+                    await self._signed(table, seat, sign, None)
+                except (Conflict, Refusal):  # the table moved on meanwhile: nothing to show
+                    log.info("seña of table=%s seat=%s not made: the table changed", table_id, seat)
 
     async def _signed(
         self, table: Table, seat: int, sign: str, actor: int | None
     ) -> SignChange:
+        """Make the seña (the caller holds the table's lock): who catches it, then the commit."""
         assert table.state is not None
         step = table.state.step
         chance = self.sign_catch_chance
@@ -454,6 +467,7 @@ class Play:
             for rival in table.geometry.rivals(seat)
             if (table.seats[rival] or 0) > 0 and rng.random() < chance
         )
+        table.signs.append(Sign(table.state.hand_number, step, seat, sign, caught))
         change = SignChange(table, seat, sign, actor, caught)
-        await self.tables.announce(change)
+        await self.tables.commit(table, change)
         return change

@@ -12,7 +12,7 @@ from bot.model.errors import Unavailable
 from bot.model.outbox import Outgoing, Planned, Record
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
-from bot.service.changes import Change, Changes, Conflict, Refusal, TableChange
+from bot.service.changes import Change, Changes, Conflict, Refusal, SignChange, TableChange
 from bot.service.league import record_league
 from bot.storage.db import Conn
 from bot.storage.outbox import OutboxStore
@@ -170,7 +170,7 @@ class Tables:
     async def commit(
         self,
         table: Table,
-        change: TableChange,
+        change: TableChange | SignChange,
         actions: Sequence[tuple[int | None, str]] = (),
         first_seq: int = 0,
         also: Also | None = None,
@@ -185,7 +185,8 @@ class Tables:
             # The commit that ends a match is on disk before its seed is revealed: a power
             # cut must not bring back to life a match whose every deal is now public.
             ends = not table.is_open
-            if not (ends or change.outcome is not None or also is not None):
+            outcome = change.outcome if isinstance(change, TableChange) else None
+            if not (ends or outcome is not None or also is not None):
                 # The ordinary change (a move, a join): the storage's own commit (on PostgreSQL
                 # one statement).
                 saved = await self.store.save_change(
@@ -215,7 +216,7 @@ class Tables:
     async def _commit_whole(
         self,
         table: Table,
-        change: TableChange,
+        change: TableChange | SignChange,
         actions: Sequence[tuple[int | None, str]],
         first_seq: int,
         also: Also | None,
@@ -237,7 +238,7 @@ class Tables:
             # The league's record: a match that ended (a cancelled lobby never began), or a
             # side that left a 2v2 match (recorded as it stands, the leaving side losing,
             # whatever a computer player in the empty seat plays afterwards).
-            outcome = change.outcome or table.outcome
+            outcome = (change.outcome if isinstance(change, TableChange) else None) or table.outcome
             if outcome is not None and table.started_at is not None:
                 recorded = await self.store.record_match(conn, table, outcome, at)
                 if recorded:  # (the league counts it or not: `record_league` decides)

@@ -410,3 +410,11 @@ MIGRATIONS.append(
 ALTER TABLE senders ADD COLUMN queued TEXT NOT NULL DEFAULT ''
 """
 )
+
+# The señas of a match, made, seen and caught: part of the match, as its calls are (every
+# worker and a restarted bot know them; a replay shows them).
+MIGRATIONS.append(
+    """
+ALTER TABLE games ADD COLUMN signs TEXT NOT NULL DEFAULT '[]'
+"""
+)

@@ -11,7 +11,7 @@ from bot.model.options import ChatDefaults
 from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
 from bot.model.records import Counting, MatchRecord
-from bot.model.table import Call, Note, Player, Table, TableStatus
+from bot.model.table import Call, Note, Player, Sign, Table, TableStatus
 from bot.storage import snapshots
 from bot.storage.db import Conn, Database, Row
 from bot.storage.league import counted
@@ -58,6 +58,7 @@ def _table(row: Row, state: MatchState | None) -> Table:
         hinted=[int(u) for u in codec.loads(row["hinted"])],
         handed=row["handed"],
         queued=row["queued"],
+        signs=[Sign.from_json(s) for s in codec.loads(row["signs"])],
     )
     if table.outcome is None and not table.is_open and table.started_at is not None:
         table.outcome = _saved_before_outcomes(table)
@@ -132,6 +133,7 @@ def _columns(table: Table) -> dict[str, object]:
         "hinted": codec.dumps(table.hinted),
         "handed": table.handed,
         "queued": table.queued,
+        "signs": codec.dumps([s.to_json() for s in table.signs]),
     }
 
 

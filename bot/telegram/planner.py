@@ -464,8 +464,10 @@ class Planner:
         return rows
 
     async def _sign(self, change: SignChange) -> list[Outgoing]:
-        """A seña: the partner (a person) is told; so is the group, of each rival who caught
-        it; and the hand of whoever showed it gets its buttons back (the menu is gone)."""
+        """A seña: the partners (people) are told it; each rival who caught it is told it
+        privately, and whoever made it that they were seen (F18: the one who catches a seña
+        learns it; the group learns nothing of a seña while the hand is played); and the hand
+        of whoever showed it gets its buttons back (the menu is gone)."""
         table = change.the_table
         t = translator(table.language)
         who = await self.who(table)
@@ -480,10 +482,16 @@ class Planner:
             if partner is not None and partner > 0:
                 text = mark_first(t("sign.received", name=name, sign=sign, meaning=meaning), who)
                 rows.append(text_row(partner, text, key=key))
+        maker = table.seats[change.seat]
         for rival in change.caught_by:
-            caught = t("sign.caught", rival=who.seat(rival), name=name, sign=sign, meaning=meaning)
-            caught = mark_first(caught, who)
-            rows.append(text_row(table.chat_id, caught, table.thread_id, key=f"{key}:{rival}"))
+            catcher = table.seats[rival]
+            if catcher is None or catcher <= 0:
+                continue
+            caught = mark_first(t("sign.caught", name=name, sign=sign, meaning=meaning), who)
+            rows.append(text_row(catcher, caught, key=f"{key}:{rival}"))
+            if maker is not None and maker > 0:
+                seen = mark_first(t("sign.seen", rival=who.seat(rival), sign=sign), who)
+                rows.append(text_row(maker, seen, key=f"{key}:seen:{rival}"))
         if change.actor is not None:
             rows.append(hand_row(table, change.actor, urgent=True))
         return rows

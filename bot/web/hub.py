@@ -16,7 +16,7 @@ from aiohttp import web
 
 from bot.model.outbox import Outgoing, Planned
 from bot.model.table import Table
-from bot.service.changes import Change, ChangeKind
+from bot.service.changes import Change
 from bot.service.core import Core
 from bot.service.unit import Tables
 
@@ -26,7 +26,6 @@ SHARED_SAFETY = 5.0  # several workers, notices heard: the check is only a safet
 # A gzipped stream remembers the last 8 kB: two views, enough for the next to cost little;
 # a window is memory kept per stream (docs/performance.md).
 STREAM_WINDOW_BITS = 13
-SIGNS_REMEMBERED = 10_000
 STREAMS_PER_VIEWER = 4  # live streams one person keeps open (a few tabs); the oldest closes
 STREAMS_PER_ADDRESS = 16  # live streams one address keeps open (a household); the oldest closes
 
@@ -52,17 +51,10 @@ class Hub:
         self._watching: dict[int, set[Stream]] = {}
         self._streams: OrderedDict[Stream, None] = OrderedDict()  # oldest first
         self.closed = False
-        # The señas each seat was shown this hand, for its page: (table, hand, seat) -> señas
-        # (each with the seat that made it)
-        self._signs: OrderedDict[tuple[int, int, int], list[tuple[int, str]]] = OrderedDict()
         # The views drawn of each watched table's newest version, by what their viewer may see:
         # table -> (version, {(seat, señas seen): JSON}); gone with the table's last stream.
         self._views: dict[int, tuple[int, dict[tuple[Any, ...], bytes]]] = {}
         self.drawn = 0  # views drawn (the rest were shared)
-
-    def signs_for(self, table: Table, seat: int) -> list[tuple[int, str]]:
-        hand = table.state.hand_number if table.state else 0
-        return list(self._signs.get((table.id, hand, seat), ()))
 
     def close(self) -> None:
         """The server stops: every stream ends now rather than at its next keep-alive."""
@@ -77,14 +69,6 @@ class Hub:
         table = change.table
         if table is None:
             return
-        if change.kind is ChangeKind.SIGN and change.sign and change.seat is not None:
-            hand = table.state.hand_number if table.state else 0
-            for partner in table.geometry.partners(change.seat):
-                key = (table.id, hand, partner)
-                self._signs.setdefault(key, []).append((change.seat, change.sign))
-                self._signs.move_to_end(key)
-                if len(self._signs) > SIGNS_REMEMBERED:
-                    self._signs.popitem(last=False)
         self.wake(table.id)
 
     def wake(self, table_id: int) -> None:

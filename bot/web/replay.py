@@ -45,6 +45,25 @@ def _held(t: Translator, who: Seating, hand: HandState) -> Held:
     return out
 
 
+def _signs_made(
+    t: Translator, table: Table, names: dict[int, str], step: int
+) -> list[dict[str, Any]]:
+    """The señas made when the match had taken `step` actions, said at the seat that made
+    them (with the rivals who caught them): the match is over, nothing is secret any more."""
+    made = [s for s in table.signs if s.step == step]
+    if not made:
+        return []
+    who = scene_of(t, table, names, None, ()).who
+    out = []
+    for n, sign in enumerate(made):
+        text = t("replay.sign", sign=t(f"sign.{sign.sign}"), meaning=t(f"sign.meaning.{sign.sign}"))
+        if sign.caught_by:
+            caught = ", ".join(who.seat(s) for s in sign.caught_by)
+            text += " · " + t("replay.sign_caught", names=caught)
+        out.append({"seat": sign.seat, "text": plain(text), "key": f"s{step}.{n}"})
+    return out
+
+
 def replay_of(table: Table, names: dict[int, str], log: Sequence[AnyAction]) -> dict[str, Any]:
     """Every frame of match `table` (finished), oldest first, and its deals and seed."""
     finished = table.status is TableStatus.FINISHED  # (the cards held: never in a match in play)
@@ -86,13 +105,13 @@ def replay_of(table: Table, names: dict[int, str], log: Sequence[AnyAction]) -> 
             if hand_over:
                 last = (played, _held(t, who, before) if finished else [])
         ended = [ending_of(state.config, last[0])] if last else []
-        frame = table_view(moment, names, None, (), ended)
+        frame = table_view(moment, names, None, ended)
         if last and frame["ended"]:
             frame["ended"][-1]["held"] = last[1]
         frame["action"] = number
         frame["hand_over"] = hand_over or (state.needs_deal and last is not None)
         frame["scored"] = scored
-        frame["spoken"] = _said_now(t, calls_of(events))
+        frame["spoken"] = _said_now(t, calls_of(events)) + _signs_made(t, moment, names, number)
         frames.append(frame)
     return {
         "id": table.id,

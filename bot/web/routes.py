@@ -288,17 +288,15 @@ class Routes:
         return {"X-Server-Time": f"{self.core.clock():.3f}"}
 
     def _view_key(self, table: Table, seat: int | None) -> tuple[Any, ...]:
-        shown = tuple(self.hub.signs_for(table, seat)) if seat is not None else ()
-        return (seat, shown)
+        return (seat,)  # (the señas a seat sees are the table's: its version tells them)
 
     async def _view(self, table: Table, seat: int | None) -> dict[str, Any]:
         names = await self.core.people.at(table)
-        shown = self.hub.signs_for(table, seat) if seat is not None else []
         # The two hands that ended last: the page holds each end it has not shown on the felt
         # a moment (a page that missed a view, the next hand begun, still shows the one before;
         # a match that ended at the deal shows the hand before it too).
         ended = ended_hands(table.state) if table.state is not None else ()
-        return table_view(table, names, seat, shown, ended[-2:])
+        return table_view(table, names, seat, ended[-2:])
 
     async def _view_bytes(self, table: Table, seat: int | None) -> bytes:
         """The view as JSON, drawn once per table version for every identical viewer."""

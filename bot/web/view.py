@@ -141,12 +141,11 @@ def table_view(
     table: Table,
     names: dict[int, str],
     seat: int | None,
-    shown: Sequence[str | tuple[int, str]] = (),
     ended: Sequence[HandEnding] = (),
 ) -> dict[str, Any]:
-    """The table as `seat` sees it (None: the public view); `shown`: the señas its partners
-    showed it this hand (a seña's key, or who made it and its key); `ended`: the hands whose
-    end the page is to show."""
+    """The table as `seat` sees it (None: the public view), with the señas of the hand its
+    partners showed it and those it caught; `ended`: the hands whose end the page is to
+    show."""
     t = translator(table.language)
     scene = scene_of(t, table, names, seat, ended)
     who = scene.who
@@ -221,16 +220,13 @@ def table_view(
                 view["handed"] = plain(t("hand.handed", name=who.seat(helper)))
         if table.geometry.partners(seat) and playing and obs.duel is None:  # (R40)
             view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
-            partners = table.geometry.partners(seat)
             seen = []
-            for entry in shown:  # (who made it: told by the server, else the only partner)
-                sender, k = entry if isinstance(entry, tuple) else (None, entry)
-                if k not in SIGNS:
-                    continue
-                if sender is None and len(partners) == 1:
-                    sender = partners[0]
-                sign = f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})"
-                seen.append(f"{plain(who.seat(sender))}: {sign}" if sender is not None else sign)
+            for made in table.signs_to(seat):
+                meaning = f"{t(f'sign.{made.sign}')} ({t(f'sign.meaning.{made.sign}')})"
+                seen.append(f"{plain(who.seat(made.seat))}: {meaning}")
+            for made in table.signs_caught_by(seat):  # a rival's, caught (F18)
+                meaning = f"{t(f'sign.{made.sign}')} ({t(f'sign.meaning.{made.sign}')})"
+                seen.append(plain(t("sign.caught_web", name=who.seat(made.seat), sign=meaning)))
             view["signs_seen"] = seen
     return view
 

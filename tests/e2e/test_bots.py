@@ -15,6 +15,7 @@ from bot.game.actions import parse_any
 from bot.game.seats import duel_pair
 from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table
+from bot.service.ai import signs_for
 from bot.storage.snapshots import to_json
 from bot.views.common import computer_names, plain
 from tests.conftest import GROUP, Harness, harness_with
@@ -355,7 +356,7 @@ async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> Non
     assert answer["text"] == "Seña enviada."
     table = await the_table(h)
     assert table.state is not None
-    assert h.services.ai.signs_for(table.id, table.state.hand_number, 2) == ("ae",)
+    assert signs_for(table, 2) == ("ae",)
 
 
 @pytest.mark.postgresql

@@ -391,24 +391,6 @@ async def test_a_player_who_blocks_the_bot_gets_the_hand_back(harness: Harness) 
     assert hand_message(h, juan) is not None
 
 
-async def test_senas_reach_the_partner_and_rivals_may_catch_them(
-    fake: FakeTelegram, tmp_path: Path
-) -> None:
-    async with harness_with(fake, tmp_path / "s.db", sign_catch_chance=1.0) as h:
-        users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
-        await open_table(h, users, "2v2")
-        ana = users[0]
-        message = [m for m in h.fake.live(ana.id) if m.buttons()][-1]
-        await ana.tap(ana.id, message.message_id, "🤫 Hacer una seña")
-        await h.settle()
-        await ana.tap(ana.id, message.message_id, "Levantar las cejas")
-        await h.settle()
-        assert any("te hace una seña" in t for t in h.fake.texts(12))  # Caro, her partner
-        assert not any("te hace una seña" in t for t in h.fake.texts(11))
-        caught = [t for t in h.fake.texts(GROUP) if "le vio la seña" in t]
-        assert len(caught) == 2
-
-
 async def test_the_sena_menu_is_an_outbox_row_of_the_hand_message_like_its_other_edits(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -443,34 +425,6 @@ async def test_the_sena_menu_is_an_outbox_row_of_the_hand_message_like_its_other
         assert [b["text"] for b in h.fake.messages[ana.id][message.message_id].buttons()] == (
             hand_buttons
         )
-
-
-async def test_f18_in_a_redondo_a_sena_reaches_both_partners_and_any_rival_may_catch_it(
-    fake: FakeTelegram, tmp_path: Path
-) -> None:
-    async with harness_with(fake, tmp_path / "s6.db", sign_catch_chance=1.0) as h:
-        names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
-        users = [h.user(20 + i, name) for i, name in enumerate(names)]
-        await open_table(h, users, "3v3")  # hand 1 is always a redondo (R38)
-        table = await h.services.tables.table_in(GROUP, 0)
-        assert table is not None and table.state is not None and table.state.hand is not None
-        assert table.state.hand.duel is None
-        ana = users[0]
-        seat = table.seat_of(ana.id)
-        assert seat is not None
-        partners = [table.seats[s] for s in table.geometry.partners(seat)]
-        rivals = [table.seats[s] for s in table.geometry.rivals(seat)]
-        message = [m for m in h.fake.live(ana.id) if m.buttons()][-1]
-        await ana.tap(ana.id, message.message_id, "🤫 Hacer una seña")
-        await h.settle()
-        await ana.tap(ana.id, message.message_id, "Levantar las cejas")
-        await h.settle()
-        for partner in partners:  # both partners see it
-            assert any("te hace una seña" in t for t in h.fake.texts(partner or 0)), partner
-        for rival in rivals:  # no rival is told it as a partner
-            assert not any("te hace una seña" in t for t in h.fake.texts(rival or 0)), rival
-        caught = [t for t in h.fake.texts(GROUP) if "le vio la seña" in t]
-        assert len(caught) == 3  # each of the three rivals may catch it (here each does)
 
 
 @pytest.mark.postgresql
