@@ -21,6 +21,7 @@ from bot.model.refusals import Refused
 from bot.model.table import Table
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
+from bot.telegram.members import is_member as member_of
 from bot.telegram.rows import Markup, reply_row, text_row
 from bot.views.common import refusal_text as refusal_text
 from bot.views.common import seating_at
@@ -106,23 +107,9 @@ async def reply(
 
 
 async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool | None:
-    """Whether the user is in the group now; None when Telegram will not say (a supergroup that
-    hides its members from a bot that is not an admin, a network error)."""
-    try:
-        member = await context.bot.get_chat_member(chat_id, user_id)
-    except Forbidden:
-        return None
-    except TelegramError as error:
-        text = str(error).lower()
-        if "user not found" in text or "participant_id_invalid" in text:
-            return False
-        log.info("membership of %s in %s unknown: %s", user_id, chat_id, error)
-        return None
-    if member.status == ChatMemberStatus.RESTRICTED:
-        return bool(getattr(member, "is_member", False))
-    return member.status in (
-        ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER
-    )  # fmt: skip
+    """Whether the user is in the group now, asked afresh (a join must not trust an old
+    answer); None when Telegram will not say."""
+    return await member_of(context.bot, chat_id, user_id)
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
