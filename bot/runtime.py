@@ -17,8 +17,6 @@ from typing import Any
 
 import orjson
 from aiohttp import web as aioweb
-from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
 from bot.config import Settings
@@ -32,6 +30,7 @@ from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge
+from bot.telegram.members import is_member
 from bot.telegram.planner import Planner
 from bot.web.auth import TelegramAuth
 from bot.web.hub import Hub
@@ -129,24 +128,19 @@ class Runtime:
             hub = Hub(settings.web_streams)
             core.changes.subscribe(hub)
 
-            async def is_member(chat_id: int, user_id: int) -> bool | None:
-                try:
-                    member = await bot.get_chat_member(chat_id, user_id)
-                except TelegramError:
-                    return None
-                return member.status in (
-                    ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR,
-                    ChatMemberStatus.MEMBER,
-                ) or bool(getattr(member, "is_member", False))  # fmt: skip
+            async def member(chat_id: int, user_id: int) -> bool | None:
+                return await is_member(bot, chat_id, user_id)  # (the web remembers answers)
 
             token = settings.bot_token.get_secret_value()
-            auth = TelegramAuth(token, settings.webapp_max_age, clock, is_member)
+            auth = TelegramAuth(token, settings.webapp_max_age, clock, member)
             table = WebTable(
                 core, auth, hub, rate=(settings.web_rate, settings.web_burst),
                 proxies=settings.web_proxies,
             )  # fmt: skip
             web = WebServer(table, hub, settings.web_host, settings.web_port)
-        replies = Buckets(1 / settings.reply_every, settings.reply_burst)
+        # (on the core's clock: a wall clock set back is taken as no time passed, and the tests
+        # move it to refill a bucket)
+        replies = Buckets(1 / settings.reply_every, settings.reply_burst, clock=clock)
         return Runtime(settings, core, outbox, planner, deliverer, replies, web, served)
 
     @property

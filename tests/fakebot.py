@@ -500,6 +500,10 @@ class FakeTelegram:
 
     async def api_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        if chat_id > 0 and user_id not in (chat_id, BOT_ID):
+            # A private chat has two members, its person and the bot; Telegram (TDLib's
+            # do_get_dialog_participant) answers anyone else so.
+            raise _ApiError(400, "Bad Request: member not found")
         if chat_id in self.hidden_members and user_id not in self.admins[chat_id]:
             raise _ApiError(400, "Bad Request: member list is inaccessible")
         if user_id in self.admins[chat_id]:

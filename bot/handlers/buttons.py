@@ -44,7 +44,7 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, sign_menu_row
-from bot.views.common import cards_text, short_name
+from bot.views.common import cards_text, plain_name
 from bot.views.hints import hint_text
 from bot.views.table import kind_label
 
@@ -84,7 +84,7 @@ async def _lobby(
                 await query.answer(url=r.deliverer.join_link(await r.deliverer.records(table)))
                 return
         await lobby.join(table.id, user.id, team)
-        await query.answer(t("lobby.joined", name=short_name(user.full_name)))
+        await query.answer(t("lobby.joined", name=plain_name(user.full_name)))  # (no HTML)
     elif data.op is LobbyOp.LEAVE:
         await lobby.leave(table.id, user.id)
         await query.answer()

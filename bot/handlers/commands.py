@@ -44,8 +44,7 @@ from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.planner import NOTIFY
-from bot.telegram.records import FRONT, JOIN
+from bot.telegram.records import FRONT, JOIN, NOTIFY
 from bot.telegram.rows import edit_row, hand_row
 from bot.views.common import Button, Keys
 

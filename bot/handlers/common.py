@@ -16,11 +16,13 @@ from telegram.ext import ContextTypes
 from bot.callbacks import CallbackData, unpack
 from bot.game.state import CHOICES
 from bot.i18n import Translator, translator
+from bot.model.limits import Admit
 from bot.model.refusals import Refused
 from bot.model.table import Table
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.rows import Markup, reply_row
+from bot.telegram.members import is_member as member_of
+from bot.telegram.rows import Markup, reply_row, text_row
 from bot.views.common import refusal_text as refusal_text
 from bot.views.common import seating_at
 
@@ -83,11 +85,21 @@ async def reply(
 ) -> None:
     """Answer a message through its chat's lane (paced, coalesced, delivered after a crash).
     In a group, one person's flood of commands gets a few answers, not one each: the group's
-    lane (and its board) must not wait behind them."""
+    lane (and its board) must not wait behind them. Past the limit the person is told once
+    that the bot is pausing, then nothing until the limit has refilled."""
     r = runtime(context)
     asker = message.from_user.id if message.from_user else 0
-    if is_group(message.chat) and not r.replies.take((message.chat.id, asker)):
-        log.info("reply to %s in %s dropped: too many commands", asker, message.chat.id)
+    chat = message.chat.id
+    admitted = r.replies.admit((chat, asker)) if is_group(message.chat) else Admit.YES
+    if admitted is not Admit.YES:
+        log.info("reply to %s in %s dropped: too many commands", asker, chat)
+        if admitted is Admit.PAUSE:  # said once: silence alone looked like a broken bot
+            t = await chat_translator(context, chat)
+            said = text_row(
+                chat, t("limit.pause"), thread_of(message), reply_to=message.message_id,
+                key=f"pause:{chat}:{asker}",
+            )  # fmt: skip
+            await r.outbox.send([said])
         return
     await r.outbox.send(
         [reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)]
@@ -95,23 +107,9 @@ async def reply(
 
 
 async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool | None:
-    """Whether the user is in the group now; None when Telegram will not say (a supergroup that
-    hides its members from a bot that is not an admin, a network error)."""
-    try:
-        member = await context.bot.get_chat_member(chat_id, user_id)
-    except Forbidden:
-        return None
-    except TelegramError as error:
-        text = str(error).lower()
-        if "user not found" in text or "participant_id_invalid" in text:
-            return False
-        log.info("membership of %s in %s unknown: %s", user_id, chat_id, error)
-        return None
-    if member.status == ChatMemberStatus.RESTRICTED:
-        return bool(getattr(member, "is_member", False))
-    return member.status in (
-        ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER
-    )  # fmt: skip
+    """Whether the user is in the group now, asked afresh (a join must not trust an old
+    answer); None when Telegram will not say."""
+    return await member_of(context.bot, chat_id, user_id)
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:

@@ -4,9 +4,18 @@ commands in a group, are limited with them."""
 
 from __future__ import annotations
 
+import enum
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+
+
+class Admit(enum.Enum):
+    """What a bucket says to one more request."""
+
+    YES = "yes"
+    PAUSE = "pause"  # refused, the first time since the key's bucket was last full: say so
+    QUIET = "quiet"  # refused again: already told
 
 
 class Buckets:
@@ -24,14 +33,27 @@ class Buckets:
         self.burst = burst
         self.keys = keys
         self.clock = clock
-        self._buckets: OrderedDict[object, tuple[float, float]] = OrderedDict()
+        # key -> (tokens, when last seen, whether a refusal was told since it was last full)
+        self._buckets: OrderedDict[object, tuple[float, float, bool]] = OrderedDict()
 
     def take(self, key: object) -> bool:
+        return self.admit(key) is Admit.YES
+
+    def admit(self, key: object) -> Admit:
+        """`take`, telling a first refusal apart from the next ones: the asker is told once
+        that they must wait, and not again until their bucket has filled up again (someone who
+        keeps flooding gets an answer as each token comes, never a second "wait")."""
         now = self.clock()
-        tokens, last = self._buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        allowed = tokens >= 1
-        self._buckets[key] = (tokens - 1 if allowed else tokens, now)
+        tokens, last, told = self._buckets.pop(key, (self.burst, now, False))
+        # (a wall clock set back gives no tokens, and takes none)
+        tokens = min(self.burst, tokens + max(0.0, now - last) * self.rate)
+        if tokens >= self.burst:
+            told = False
+        if tokens >= 1:
+            verdict, tokens = Admit.YES, tokens - 1
+        else:
+            verdict, told = (Admit.QUIET if told else Admit.PAUSE), True
+        self._buckets[key] = (tokens, now, told)
         if len(self._buckets) > self.keys:
             self._buckets.popitem(last=False)
-        return allowed
+        return verdict

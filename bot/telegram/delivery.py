@@ -28,7 +28,15 @@ from bot.model.table import Table, TableStatus
 from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
-from bot.telegram.records import FRONT, TelegramTable, board_record, hand_record, tourney_key
+from bot.telegram.members import Members
+from bot.telegram.records import (
+    FRONT,
+    TelegramTable,
+    board_record,
+    hand_record,
+    tourney_key,
+    unwatch_record,
+)
 from bot.telegram.rows import Markup, edit_row, text_row
 from bot.views.common import (
     Button,
@@ -129,6 +137,8 @@ class Deliverer:
         self.sender = sender
         self.league = core.history
         self.bot_username = bot_username
+        # Who is in which group, as Telegram last said (a note goes only to a member)
+        self.members = Members(bot, core.tables.clock)
         # What each message of ours shows (to skip an edit that changes nothing); the oldest
         # are forgotten past SENT_REMEMBERED (that only costs one edit, never a wrong one).
         self._sent: OrderedDict[tuple[int, int], int] = OrderedDict()
@@ -298,6 +308,15 @@ class Deliverer:
         payload = row.payload
         if payload.get("ring") and time.time() - row.created_at > RING_FRESH:
             return Delivery(called=False)  # a ring-out the group's lane was too slow for
+        group = payload.get("member_of")
+        if group is not None and await self.members.of(int(group), row.chat_id) is False:
+            # An /avisame note for someone no longer in the group: not sent, and their wish
+            # for notes goes with them (with the row's completion). A group that will not say
+            # (None) still writes to whoever asked: they were a member when they did.
+            log.info("note to %s dropped: no longer in %s", row.chat_id, group)
+            return Delivery(
+                called=False, commit=self._commit(unwatch_record(int(group), row.chat_id))
+            )
         markup = self._markup(payload)
         try:
             await self.send(

@@ -37,13 +37,14 @@ from bot.service.presence import Presence, Writer
 from bot.service.tournaments import Tournaments
 from bot.service.turns import VACATED_SECONDS
 from bot.service.unit import Tables
-from bot.telegram.records import board_record, new_join_record
+from bot.telegram.records import NOTIFIED, NOTIFY, board_record, new_join_record
 from bot.telegram.rows import (
     board_row,
     close_row,
     hand_row,
     lobby_row,
     match_end_row,
+    note_row,
     text_row,
     tourney_row,
 )
@@ -74,11 +75,7 @@ from bot.views.tournament import (
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is remembered
-# /avisame: who asked for a note when a table opens in a group (records of the group's chat id:
-# each person's id -> the group's title), and when each person was last sent one (records of
-# their id), at most one every NOTE_EVERY seconds
-NOTIFY, NOTIFIED = "avisame", "avisame_at"
-NOTE_EVERY = 3600.0
+NOTE_EVERY = 3600.0  # /avisame: at most one note a person this often (records.py: NOTIFIED)
 RUNG_REMEMBERED = 50_000  # tables whose last ring-out's hand is remembered
 # a tournament's changes told in its group (with its results, if any)
 TOLD = (TourneyNote.RESULT, TourneyNote.CHAMPION, TourneyNote.STARTED, TourneyNote.CANCELLED,
@@ -249,7 +246,9 @@ class Planner:
             group = f"<b>{escape(title)}</b>" if title else t("avisame.the_group")
             rules = rules_line(t, table.config)
             text = t("avisame.note", group=group, rules=rules, count=missing)
-            planned += [text_row(user, text, key=f"note:{table.id}:{user}")]
+            # (whether they are still in the group is asked where the note is delivered:
+            # not here, inside the commit, under the table's lock)
+            planned += [note_row(user, text, table.chat_id, key=f"note:{table.id}:{user}")]
             planned.append(Record(NOTIFIED, user, NOTIFIED, repr(now)))
         return planned
 

@@ -13,6 +13,10 @@ FRONT = "telegram"
 BOARD = "board"
 JOIN = "join"
 HAND = "hand:"  # + the player's user id
+# /avisame: who asked for a note when a table opens in a group (records of the group's chat id:
+# each person's id -> the group's title), and when each person was last sent one (records of
+# their id)
+NOTIFY, NOTIFIED = "avisame", "avisame_at"
 
 
 def tourney_key(tourney_id: int) -> int:
@@ -27,6 +31,11 @@ def board_record(table_id: int, message_id: int | None) -> Record:
 def hand_record(table_id: int, user_id: int, message_id: int | None) -> Record:
     value = None if message_id is None else str(message_id)
     return Record(FRONT, table_id, f"{HAND}{user_id}", value)
+
+
+def unwatch_record(chat_id: int, user_id: int) -> Record:
+    """`user_id` no longer asks for /avisame's notes of group `chat_id`."""
+    return Record(NOTIFY, chat_id, str(user_id), None)
 
 
 def new_join_record(table_id: int) -> Record:

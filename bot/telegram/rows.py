@@ -73,6 +73,11 @@ def text_row(
     return Outgoing(chat_id, RowKind.TEXT, payload, key, POST)
 
 
+def note_row(user_id: int, text: str, group: int, key: str) -> Outgoing:
+    """A private note about `group` (/avisame): sent only while its person is in the group."""
+    return Outgoing(user_id, RowKind.TEXT, {"text": text, "member_of": group}, key, POST)
+
+
 def reply_row(
     chat_id: int,
     text: str,

@@ -72,12 +72,16 @@ def move_said(t: Translator, who: Seating, action: Action) -> str:
     return t("said.chanted", name=name, chant=label)
 
 
-def short_name(name: str) -> str:
-    """Cleaned (`clean_name`), escaped and trimmed: names are user input and go into HTML."""
+def plain_name(name: str) -> str:
+    """Cleaned (`clean_name`) and trimmed, not escaped: for text Telegram shows as it is (a
+    tap's pop-up has no parse mode, and would show "&lt;b&gt;" as typed)."""
     clean = clean_name(name) or "?"
-    if len(clean) > MAX_NAME:
-        clean = clean[: MAX_NAME - 1] + "…"
-    return escape(clean)
+    return clean if len(clean) <= MAX_NAME else clean[: MAX_NAME - 1] + "…"
+
+
+def short_name(name: str) -> str:
+    """`plain_name`, escaped: names are user input and go into HTML."""
+    return escape(plain_name(name))
 
 
 class Button(NamedTuple):

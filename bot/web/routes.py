@@ -223,15 +223,24 @@ class Routes:
                 content_type="application/json",
             )
         seat = table.seat_of(viewer.user_id)
-        if seat is None:
-            allowed = await self.auth.may_watch(table.chat_id, viewer)
-            if not allowed:
-                key = "web.error.not_here" if allowed is False else "web.error.try_later"
-                raise web.HTTPForbidden(
-                    text=json.dumps({"error": translator(table.language)(key)}),
-                    content_type="application/json",
-                )
+        refused = None if seat is not None else await self._may_not_watch(table, viewer)
+        if refused is not None:
+            raise web.HTTPForbidden(
+                text=json.dumps({"error": translator(table.language)(refused)}),
+                content_type="application/json",
+            )
         return viewer, table, seat
+
+    async def _may_not_watch(self, table: Table, viewer: Viewer) -> str | None:
+        """Why a viewer not seated at `table` may not watch it (a locale key), or None."""
+        if table.chat_id > 0:
+            # A practice: its place is its player's private chat, no group whose members may
+            # watch (Telegram, asked, could not tell, and asking later would not help).
+            return None if table.chat_id == viewer.user_id else "web.error.private"
+        allowed = await self.auth.may_watch(table.chat_id, viewer)
+        if allowed:
+            return None
+        return "web.error.not_here" if allowed is False else "web.error.try_later"
 
     async def _body(self, request: web.Request, shape: type[B], language: str) -> B:
         """The request's JSON body in the shape a route takes; anything else is a 400."""

@@ -229,3 +229,54 @@ async def test_channels_and_anonymous_admins_do_not_play_but_an_anonymous_admin_
     anonymous.send(GROUP, "/cancelar", sender_chat=group)
     await h.settle()
     assert await h.services.tables.table_in(GROUP, 0) is None
+
+
+async def test_a_pop_up_shows_a_name_as_typed_while_a_message_keeps_it_escaped(
+    harness: Harness,
+) -> None:
+    """A tap's pop-up (answerCallbackQuery) has no parse mode: a name goes in cleaned but not
+    escaped for HTML, or "<b>Ana" reads "&lt;b&gt;Ana". The lobby, an HTML message, still
+    escapes it (else "<b>Ana" would be markup, or refused)."""
+    h = harness
+    juan, ana, obrien = h.user(1, "Juan"), h.user(2, "<b>Ana"), h.user(3, "O'Brien")
+    juan.send(GROUP, "/nueva 2v2")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    said = []
+    for user, label in ((ana, "✋ Equipo 1"), (obrien, "✋ Equipo 2")):
+        said.append((await user.tap(GROUP, lobby.message_id, label))["text"])
+        await h.settle()
+    assert said == ["<b>Ana se sumó a la mesa.", "O'Brien se sumó a la mesa."], said
+    shown = h.fake.messages[GROUP][lobby.message_id]
+    assert "&lt;b&gt;Ana" in shown.text and "O&#x27;Brien" in shown.text, shown.text
+
+
+async def test_a_flood_of_commands_is_told_once_to_pause_then_answered_when_the_limit_refills(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Past one person's limit of answers in a group, the bot says once that it is pausing
+    (silence looked like a broken bot), then stays quiet; once the limit has refilled, that
+    person's commands are answered as ever."""
+    async with harness_with(fake, tmp_path / "pause.db", reply_burst=3, reply_every=60) as h:
+        troll = h.user(3, "Troll")
+
+        def answers() -> list[str]:
+            return [m.text for m in h.fake.live(GROUP) if "zz" in m.text]
+
+        def pauses() -> list[str]:
+            return [m.text for m in h.fake.live(GROUP) if m.text.startswith("⏸️")]
+
+        for n in range(12):
+            troll.send(GROUP, f"/nueva zz{n}")
+        await h.settle()
+        assert (len(answers()), len(pauses())) == (3, 1), (answers(), pauses())
+        assert pauses() == ["⏸️ Vas muy rápido: espero unos segundos antes de contestarte."]
+        for n in range(12, 20):  # still too fast: silence, no second pause
+            troll.send(GROUP, f"/nueva zz{n}")
+        await h.settle()
+        assert (len(answers()), len(pauses())) == (3, 1), (answers(), pauses())
+        h.clock.advance(3 * 60)  # the limit refills: three answers' worth
+        troll.send(GROUP, "/nueva zz20")
+        await h.settle()
+        assert len(answers()) == 4 and "zz20" in h.fake.last(GROUP).text, answers()
+        assert len(pauses()) == 1

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import secrets
 
-from tests.conftest import GROUP, Harness
+from telegram.ext import ExtBot
+
+from bot.telegram.members import Members
+from tests.conftest import GROUP, FakeClock, Harness
+from tests.fakebot import TOKEN, FakeTelegram
 
 
 async def _lobby(h: Harness) -> tuple[int, str]:
@@ -86,3 +90,58 @@ async def test_when_the_group_hides_its_members_a_tap_counts_and_a_link_does_not
     assert answer["url"] is None and "Juan" in answer["text"]
     await h.settle()
     assert await _seats(h, table_id) == [1, 2]
+
+
+async def test_avisame_writes_to_members_only_and_forgets_who_left(harness: Harness) -> None:
+    """/avisame asks, where each note is sent, whether its person is still in the group: one
+    removed from it gets no note, and their wish for notes goes with them; a member still gets
+    hers."""
+    h = harness
+    ana, beto, caro = h.user(1, "Ana"), h.user(2, "Beto"), h.user(3, "Caro")
+
+    def notes(user_id: int) -> list[str]:
+        return [t for t in h.fake.texts(user_id) if t.startswith("🔔 Se abrió una mesa")]
+
+    for user in (beto, caro):
+        user.send(GROUP, "/avisame")
+        await h.settle()
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    assert (len(notes(beto.id)), len(notes(caro.id))) == (1, 1)  # both in the group
+    ana.send(GROUP, "/cancelar")
+    await h.settle()
+    beto.leave_group(GROUP)  # removed from the group (the bot is not told)
+    h.clock.advance(3601)  # past the hour between notes, and what the bot remembers of members
+    ana.send(GROUP, "/nueva")
+    await h.settle()
+    assert len(notes(caro.id)) == 2  # still a member: her note
+    assert len(notes(beto.id)) == 1, notes(beto.id)  # gone: no note
+    watchers = await h.services.core.records.of("avisame", GROUP)
+    assert str(caro.id) in watchers and str(beto.id) not in watchers  # his wish went with him
+
+
+async def test_what_telegram_said_of_a_member_is_remembered_a_while_and_for_a_few(
+    fake: FakeTelegram,
+) -> None:
+    """The notes' memory of membership (`Members`, through PTB to the fake Bot API): an answer
+    is trusted `ttl` seconds, at most `size` of them are kept, and "will not say" not at all."""
+    clock = FakeClock()
+    async with ExtBot(TOKEN, base_url=f"http://127.0.0.1:{fake.port}/bot") as bot:
+        members = Members(bot, clock, ttl=60, size=2)
+
+        def asked() -> int:
+            return sum(1 for _, method, _ in fake.calls if method == "getChatMember")
+
+        fake.members[GROUP] |= {1, 2, 3}
+        assert await members.of(GROUP, 1) is True and asked() == 1
+        fake.left[GROUP].add(1)
+        assert await members.of(GROUP, 1) is True and asked() == 1  # remembered
+        clock.advance(61)
+        assert await members.of(GROUP, 1) is False and asked() == 2  # asked again: gone
+        assert await members.of(GROUP, 2) is True and await members.of(GROUP, 3) is True
+        assert asked() == 4
+        assert await members.of(GROUP, 1) is False and asked() == 5  # the oldest was forgotten
+        fake.hidden_members.add(GROUP)
+        clock.advance(61)
+        assert await members.of(GROUP, 2) is None and await members.of(GROUP, 2) is None
+        assert asked() == 7  # not remembered: asked each time

@@ -196,3 +196,27 @@ async def test_a_finished_match_is_watched_again_by_the_groups_members_only(h: H
     assert code == 200
     code, _ = await call(h, "GET", f"/api/table/{table.id}/replay", launch(h, zoe))
     assert code == 403
+
+
+async def test_a_private_practice_is_replayed_to_its_player_and_refused_to_others_plainly(
+    h: Harness,
+) -> None:
+    """A practice's place is its player's private chat: there is no group to be a member of,
+    so the replay is hers alone, and anyone else is told it is someone else's private practice
+    (not that the group could not be checked, which no waiting would mend)."""
+    ana, zoe = h.user(1, "Ana"), h.user(9, "Zoe")
+    ana.send(ana.id, "/nueva bot fácil 15")
+    await h.settle()
+    practice = await h.services.tables.table_in(ana.id, 0)
+    assert practice is not None and practice.state is not None
+    ana.send(ana.id, "/abandonar")
+    await h.settle()
+    code, replay = await call(h, "GET", f"/api/table/{practice.id}/replay", launch(h, ana))
+    assert code == 200 and replay["frames"], replay
+    asked = len([c for c in h.fake.calls if c[1] == "getChatMember"])
+    code, refused = await call(h, "GET", f"/api/table/{practice.id}/replay", launch(h, zoe))
+    assert code == 403
+    assert refused["error"] == (
+        "Esa es la práctica privada de otra persona: solo quien la jugó puede verla."
+    ), refused
+    assert len([c for c in h.fake.calls if c[1] == "getChatMember"]) == asked  # nobody to ask

@@ -1,0 +1,72 @@
+"""Whether a person is in a group, as Telegram says (`getChatMember`): the one reading of its
+answer, for a join, the web table and the notes of /avisame, and a bounded memory of the
+answers for what is asked where a moment's lateness costs nothing (a note's delivery)."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from telegram.constants import ChatMemberStatus
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import ExtBot
+
+log = logging.getLogger(__name__)
+
+MEMBER_TTL = 120.0  # seconds an answer is trusted
+MEMBERS_REMEMBERED = 10_000  # (group, person) answers kept, the least recently asked go first
+_IN = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
+
+
+async def is_member(bot: ExtBot[Any], chat_id: int, user_id: int) -> bool | None:
+    """Whether the user is in the group now; None when Telegram will not say (a supergroup that
+    hides its members from a bot that is not an admin, a network error)."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except Forbidden:
+        return None
+    except TelegramError as error:
+        text = str(error).lower()
+        if "user not found" in text or "participant_id_invalid" in text:
+            return False
+        log.info("membership of %s in %s unknown: %s", user_id, chat_id, error)
+        return None
+    if member.status == ChatMemberStatus.RESTRICTED:  # (restricted, and still in it or not)
+        return bool(getattr(member, "is_member", False))
+    return member.status in _IN
+
+
+class Members:
+    """`is_member`, each answer remembered `ttl` seconds, at most `size` of them. An unknown
+    answer (None) is not remembered: it is a passing fault, or a group that never tells."""
+
+    def __init__(
+        self,
+        bot: ExtBot[Any],
+        clock: Callable[[], float],
+        ttl: float = MEMBER_TTL,
+        size: int = MEMBERS_REMEMBERED,
+    ) -> None:
+        self.bot = bot
+        self.clock = clock
+        self.ttl = ttl
+        self.size = size
+        self._known: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
+
+    async def of(self, chat_id: int, user_id: int) -> bool | None:
+        key = (chat_id, user_id)
+        known = self._known.get(key)
+        if known is not None and self.clock() < known[1]:
+            self._known.move_to_end(key)
+            return known[0]
+        member = await is_member(self.bot, chat_id, user_id)
+        if member is None:
+            self._known.pop(key, None)
+            return None
+        self._known[key] = (member, self.clock() + self.ttl)
+        self._known.move_to_end(key)
+        if len(self._known) > self.size:
+            self._known.popitem(last=False)
+        return member
