@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 COMMANDS = (
     "nueva", "torneo", "torneos", "tabla", "yo", "historial", "partida", "verificar", "revision",
     "reglas",
-    "ayuda", "cancelar", "avisame",
+    "ayuda", "cancelar", "avisame", "mano",
     "abandonar", "idioma", "config", "start",
 )  # fmt: skip
 

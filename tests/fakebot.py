@@ -78,6 +78,8 @@ class StoredMessage:
     deleted: bool = False
     reply_to: int | None = None  # the message this one answers
     parse_mode: str | None = None
+    receiver: int | None = None  # an ephemeral message's one reader
+    lost: bool = False  # an ephemeral message sent and never shown (its edits still succeed)
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.reply_markup:
@@ -153,6 +155,22 @@ class FakeTelegram:
         self.runner: web.AppRunner | None = None
         self.port = 0
         self.closing = False  # stop() was called: a long poll returns at once
+        # Ephemeral messages (Bot API 10.2/10.3, "Ephemeral messages and commands"): each seen
+        # by one member of a group, kept by (group, receiver) -> ephemeral message id.
+        # Any bot may send one within `ephemeral_window` seconds of the receiver's tap (its
+        # callback_query_id); a bot that is an administrator of the group (BOT_ID in its
+        # `admins`), to any non-bot member at any time. Delivery is not guaranteed and one may
+        # disappear: `lose_next` (the next one to that receiver never shows) and `vanish`.
+        self.ephemeral: dict[tuple[int, int], dict[int, StoredMessage]] = defaultdict(dict)
+        self.ephemeral_ids: dict[int, itertools.count[int]] = defaultdict(
+            lambda: itertools.count(1)
+        )
+        self.ephemeral_window = 15.0
+        self.ephemeral_lost: set[tuple[int, int]] = set()  # (group, receiver): next one lost
+        # Whether ephemeral calls count toward the group's flood limit (the documentation does
+        # not say; off: each receiver's are paced as a private chat's, when that limit is on)
+        self.ephemeral_in_group_limit = False
+        self.query_seen: dict[str, tuple[float, int, int]] = {}  # id -> (when, chat, user)
 
     # -- server --------------------------------------------------------------------------------
     async def start(self) -> str:
@@ -204,12 +222,19 @@ class FakeTelegram:
         if method in self.fail_next:
             code, description, retry = self.fail_next.pop(method)
             return self._error(code, description, retry)
-        if chat is not None and chat < 0 and method in _COUNTED:
+        ephemeral = method in EPHEMERAL_METHODS or "ephemeral_message_parameters" in params
+        if (
+            chat is not None and chat < 0 and method in _COUNTED
+            and (not ephemeral or self.ephemeral_in_group_limit)
+        ):  # fmt: skip
             limited = self._flood(chat)
             if limited is not None:
                 self.limited["group"] += 1
                 return limited
         if chat is not None and method in OVERALL_COUNTED:
+            if ephemeral:  # (paced per receiver, as a private chat is)
+                receiver = _ephemeral_receiver(params)
+                chat = receiver if receiver is not None else chat
             limited = self._limits(chat, method)
             if limited is not None:
                 return limited
@@ -421,6 +446,8 @@ class FakeTelegram:
 
     async def api_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(params["chat_id"])
+        if "ephemeral_message_parameters" in params:
+            return self._send_ephemeral(chat_id, params)
         if chat_id > 0 and chat_id not in self.started:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
@@ -438,6 +465,106 @@ class FakeTelegram:
         self.messages[chat_id][stored.message_id] = stored
         self.changed[chat_id].set()
         return self._message_json(stored)
+
+    def _send_ephemeral(self, chat_id: int, params: dict[str, Any]) -> dict[str, Any]:
+        """sendMessage with `ephemeral_message_parameters` (10.3). The refusals' texts are not
+        documented (nor seen from a live server): these are ours, a 400 each, as the
+        documentation's rules say when one cannot be sent."""
+        ephemeral = codec.loads(params["ephemeral_message_parameters"])
+        receiver = ephemeral.get("receiver_user_id")
+        if receiver is None:
+            raise _ApiError(400, "Bad Request: receiver_user_id is required")
+        receiver = int(receiver)
+        if chat_id > 0:
+            raise _ApiError(400, "Bad Request: ephemeral messages are for groups only")
+        if receiver not in self.members[chat_id] or receiver in self.left[chat_id]:
+            raise _ApiError(400, "Bad Request: receiver is not a member of the chat")
+        query = ephemeral.get("callback_query_id")
+        if BOT_ID not in self.admins[chat_id]:
+            seen = self.query_seen.get(str(query)) if query is not None else None
+            if seen is None or seen[1] != chat_id or seen[2] != receiver:
+                raise _ApiError(400, "Bad Request: ephemeral message needs the user's action")
+            if time.monotonic() - seen[0] > self.ephemeral_window:
+                raise _ApiError(400, "Bad Request: the user's action is too old")
+        if ephemeral.get("replace_callback_query_message") and query is None:
+            raise _ApiError(400, "Bad Request: there is no callback query message to replace")
+        markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
+        text = params.get("text", "")
+        self._check_text(text, markup)
+        if any("web_app" in b for row in (markup or {}).get("inline_keyboard", []) for b in row):
+            raise _ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")  # (private chats only)
+        thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
+        number = next(self.ephemeral_ids[chat_id])
+        stored = StoredMessage(chat_id, number, text, markup, thread)
+        stored.parse_mode = params.get("parse_mode")
+        stored.history.append(text)
+        stored.receiver = receiver
+        if (chat_id, receiver) in self.ephemeral_lost:  # sent, and never shown
+            self.ephemeral_lost.discard((chat_id, receiver))
+            stored.deleted = True
+            stored.lost = True
+        self.ephemeral[(chat_id, receiver)][number] = stored
+        self.changed[chat_id].set()
+        return self._ephemeral_json(stored)
+
+    def _ephemeral_json(self, stored: StoredMessage) -> dict[str, Any]:
+        data = self._message_json(stored)
+        data["message_id"] = 0  # "0 for ephemeral messages"
+        data["ephemeral_message_id"] = stored.message_id
+        data["receiver_user"] = {"id": stored.receiver, "is_bot": False, "first_name": "u"}
+        return data
+
+    def _ephemeral_stored(self, params: dict[str, Any], what: str) -> StoredMessage:
+        key = (int(params["chat_id"]), int(params["receiver_user_id"]))
+        stored = self.ephemeral[key].get(int(params["ephemeral_message_id"]))
+        if stored is None or (stored.deleted and not stored.lost):
+            raise _ApiError(400, f"Bad Request: message to {what} not found")
+        return stored
+
+    async def api_editEphemeralMessageText(self, params: dict[str, Any]) -> bool:
+        stored = self._ephemeral_stored(params, "edit")
+        markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
+        text = params.get("text", "")
+        self._check_text(text, markup)
+        if text == stored.text and markup == stored.reply_markup:
+            raise _ApiError(400, "Bad Request: message is not modified")
+        stored.text, stored.reply_markup = text, markup
+        stored.history.append(text)
+        self.changed[stored.chat_id].set()
+        return True
+
+    async def api_editEphemeralMessageReplyMarkup(self, params: dict[str, Any]) -> bool:
+        stored = self._ephemeral_stored(params, "edit")
+        markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
+        self._check_text(stored.text, markup)
+        if markup == stored.reply_markup:
+            raise _ApiError(400, "Bad Request: message is not modified")
+        stored.reply_markup = markup
+        self.changed[stored.chat_id].set()
+        return True
+
+    async def api_deleteEphemeralMessage(self, params: dict[str, Any]) -> bool:
+        stored = self._ephemeral_stored(params, "delete")
+        stored.deleted = True
+        stored.lost = False
+        self.changed[stored.chat_id].set()
+        return True
+
+    def vanish(self, chat_id: int, receiver: int) -> None:
+        """Every ephemeral message the receiver sees in the group disappears (it expired, or
+        their app restarted): the bot's edits of them fail from now on."""
+        for stored in self.ephemeral[(chat_id, receiver)].values():
+            stored.deleted = True
+            stored.lost = False
+
+    def lose_next(self, chat_id: int, receiver: int) -> None:
+        """The next ephemeral message to the receiver in the group is sent and never shown
+        (they were offline): Telegram takes it, and its edits, but they never see it."""
+        self.ephemeral_lost.add((chat_id, receiver))
+
+    def ephemeral_live(self, chat_id: int, receiver: int) -> list[StoredMessage]:
+        """The ephemeral messages the receiver sees in the group, oldest first."""
+        return [m for m in self.ephemeral[(chat_id, receiver)].values() if not m.deleted]
 
     def _stored(self, params: dict[str, Any]) -> StoredMessage:
         chat_id = int(params["chat_id"])
@@ -561,13 +688,27 @@ class FakeTelegram:
 
 _COUNTED = {
     "sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "sendPhoto",
+    "editEphemeralMessageText", "editEphemeralMessageReplyMarkup", "deleteEphemeralMessage",
 }  # fmt: skip
+EPHEMERAL_METHODS = {
+    "editEphemeralMessageText", "editEphemeralMessageReplyMarkup", "deleteEphemeralMessage",
+}  # fmt: skip
+
+
+def _ephemeral_receiver(params: dict[str, Any]) -> int | None:
+    if "receiver_user_id" in params:
+        return int(params["receiver_user_id"])
+    if "ephemeral_message_parameters" in params:
+        found = codec.loads(params["ephemeral_message_parameters"]).get("receiver_user_id")
+        return None if found is None else int(found)
+    return None
 
 
 # What Telegram's overall and private limits count: messages sent and edited (not deletes,
 # nor answers to taps)
 OVERALL_COUNTED = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto",
-                   "sendDocument"}  # fmt: skip
+                   "sendDocument", "editEphemeralMessageText",
+                   "editEphemeralMessageReplyMarkup"}  # fmt: skip
 
 
 class _ApiError(Exception):
@@ -648,6 +789,7 @@ class FakeUser:
         )
         query_id = f"q{next(self.fake.query_ids)}"
         self.fake.query_users[query_id] = self.id
+        self.fake.query_seen[query_id] = (time.monotonic(), chat_id, self.id)
         self.joins(chat_id)
         self.fake.push(
             {
@@ -661,6 +803,36 @@ class FakeUser:
             }
         )
         return query_id
+
+    def tap_ephemeral_data(self, chat_id: int, ephemeral_id: int, data: str) -> str:
+        """A tap on a button of an ephemeral message this user sees in the group: the query's
+        message is the ephemeral one (message_id 0, its ephemeral_message_id)."""
+        stored = self.fake.ephemeral[(chat_id, self.id)].get(ephemeral_id)
+        if stored is None or stored.deleted:
+            raise KeyError(f"{self.first_name} sees no ephemeral message {ephemeral_id}")
+        query_id = f"q{next(self.fake.query_ids)}"
+        self.fake.query_users[query_id] = self.id
+        self.fake.query_seen[query_id] = (time.monotonic(), chat_id, self.id)
+        self.joins(chat_id)
+        self.fake.push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": self.json(),
+                    "chat_instance": str(chat_id),
+                    "data": data,
+                    "message": self.fake._ephemeral_json(stored),
+                }
+            }
+        )
+        return query_id
+
+    async def tap_ephemeral(
+        self, chat_id: int, ephemeral_id: int, text: str, within: float = 10.0
+    ) -> dict[str, Any]:
+        stored = self.fake.ephemeral[(chat_id, self.id)][ephemeral_id]
+        data = stored.button(text)["callback_data"]
+        return await self.answer_of(self.tap_ephemeral_data(chat_id, ephemeral_id, data), within)
 
     async def tap(
         self, chat_id: int, message_id: int, text: str, within: float = 10.0

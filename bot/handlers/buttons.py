@@ -43,7 +43,7 @@ from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
-from bot.telegram.rows import hand_row, sign_menu_row
+from bot.telegram.rows import hand_row, shown_row, sign_menu_row
 from bot.views.common import cards_text, plain_name
 from bot.views.hints import hint_text
 from bot.views.table import kind_label
@@ -77,14 +77,18 @@ async def _lobby(
         team = ascii_number(data.arg, 1)
         message = query.message
         on_lobby = message is not None and message.chat.id == table.chat_id
+        here = False
         if table.seat_of(user.id) is None:
             await check_member(context, table.chat_id, user.id, tapped_in_group=on_lobby)
-            if not await can_write(context, r, user, t):
-                # Telegram opens this link: Start there completes the join.
+            if not await can_write(context, r, user, t) and not on_lobby:
+                # A link from outside the group: Telegram opens it; Start completes the join.
                 await query.answer(url=r.deliverer.join_link(await r.deliverer.records(table)))
                 return
+            here = await r.deliverer.in_group(table, user.id)
         await lobby.join(table.id, user.id, team)
-        await query.answer(t("lobby.joined", name=plain_name(user.full_name)))  # (no HTML)
+        # (one who plays in the group is told where their cards will be: under the board)
+        said = "lobby.joined_here" if here else "lobby.joined"
+        await query.answer(t(said, name=plain_name(user.full_name)), show_alert=here)  # (no HTML)
     elif data.op is LobbyOp.LEAVE:
         await lobby.leave(table.id, user.id)
         await query.answer()
@@ -150,6 +154,13 @@ async def _my_cards(
     if table is None or table.state is None or seat is None:
         await query.answer(t("popup.not_playing"), show_alert=True)
         return
+    user_id = query.from_user.id
+    if table.status is TableStatus.PLAYING and await r.deliverer.in_group(table, user_id):
+        # Their hand lives in the group: shown to them alone, under the board, anew (the one
+        # shown before may never have arrived, or may have vanished)
+        await query.answer()
+        await r.outbox.send([shown_row(table, query.from_user.id, query.id)])
+        return
     obs = observe(table.state, seat)
     text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
     if obs.dealt:
@@ -178,7 +189,8 @@ async def _sign(
     message = query.message
     if data.sign == SIGN_MENU:  # the menu of señas, in place of the hand's buttons
         await query.answer(t("sign.menu"))
-        if message is not None and message.chat.type == ChatType.PRIVATE:
+        private = message is not None and message.chat.type == ChatType.PRIVATE
+        if private or await r.deliverer.in_group(table, user.id):
             await r.outbox.send([sign_menu_row(table, user.id, data.step)])
         return
     if data.sign == SIGN_BACK:

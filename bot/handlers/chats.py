@@ -38,7 +38,11 @@ async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     change: ChatMemberUpdated | None = update.my_chat_member
     if change is None:
         return
-    gone = change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+    status = change.new_chat_member.status
+    if change.chat.type != "private":  # (may it show a member their hand at any time now?)
+        admin = status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+        runtime(context).deliverer.members.bot_rank_changed(change.chat.id, admin)
+    gone = status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     if not gone or change.chat.type == "private":
         return
     for table in await runtime(context).core.chats.close(change.chat.id):

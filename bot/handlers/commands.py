@@ -41,7 +41,7 @@ from bot.i18n import Translator
 from bot.i18n import translator as translator_for
 from bot.model.outbox import Record
 from bot.model.refusals import Refused
-from bot.model.table import Table, TableStatus
+from bot.model.table import HandPlace, Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.records import FRONT, JOIN, NOTIFY
@@ -129,7 +129,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if await r.tables.table_in(chat.id, thread) is not None:
         await reply(context, message, t("refusal.table_already_open"))
         return
-    seated = await can_write(context, r, user, t)  # the opener sits at once if they can
+    await can_write(context, r, user, t)  # (whether their hand can live in their private chat)
     try:
         await r.core.lobby.open(
             chat.id,
@@ -138,7 +138,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             config,
             t.language,
             defaults.timer,
-            seat_opener=seated,
+            seat_opener=True,
             hints=defaults.hints,
         )
     except Refusal as refusal:
@@ -235,6 +235,40 @@ async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await r.tables.records.put([Record(NOTIFY, chat.id, name, title)])
     await reply(context, message, t("avisame.on"))
+
+
+PLACE_WORDS = {
+    "grupo": HandPlace.GROUP, "group": HandPlace.GROUP,
+    "privado": HandPlace.PRIVATE, "private": HandPlace.PRIVATE,
+}  # fmt: skip
+
+
+async def mano(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/mano [grupo|privado]: where the person's hand lives at a group's table (in the group,
+    seen by them alone, or in their private chat with the bot); without a word, where it is."""
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return
+    r = runtime(context)
+    t = await chat_translator(context, chat.id)
+    in_private = chat.type == ChatType.PRIVATE
+    await see(r, user, can_dm=True if in_private else None)
+    args = [a.lower() for a in context.args or []]
+    if not args:
+        now = await r.core.people.plays_in(user.id)
+        await reply(context, message, t(f"mano.now_{now.value}") + "\n" + t("mano.usage"))
+        return
+    place = PLACE_WORDS.get(args[0])
+    if place is None or len(args) > 1:
+        await reply(context, message, t("mano.usage"))
+        return
+    if place is HandPlace.PRIVATE and not in_private and not await can_write(context, r, user, t):
+        link = f"https://t.me/{context.bot.username}?start=mano"
+        keys = Keys.of([[Button(t("button.open_private"), url=link)]])
+        await reply(context, message, t("mano.start_first"), keys)
+        return
+    await r.core.people.choose_place(user.id, place)
+    await reply(context, message, t(f"mano.chosen_{place.value}"))
 
 
 def _plain(text: str) -> str:
@@ -420,6 +454,7 @@ async def _language(
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("nueva", nueva))
     app.add_handler(CommandHandler("avisame", avisame))
+    app.add_handler(CommandHandler(["mano", "hand"], mano))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("cancelar", cancelar))
     app.add_handler(CommandHandler("abandonar", abandonar))

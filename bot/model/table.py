@@ -213,6 +213,14 @@ class Table:
         return (state.scores[0], state.scores[1]) if state is not None else (0, 0)
 
 
+class HandPlace(StrEnum):
+    """Where a person's hand lives at a group's table (stored as these strings): in the group
+    itself, seen by them alone, or in their private chat with the bot."""
+
+    GROUP = "group"
+    PRIVATE = "private"
+
+
 @dataclass(frozen=True)
 class Player:
     """A person as the bot knows them."""
@@ -221,3 +229,12 @@ class Player:
     name: str
     username: str | None
     can_dm: bool
+    hand_place: HandPlace | None = None  # their choice (None: none made)
+
+    @property
+    def plays_in(self) -> HandPlace:
+        """Where their hand lives at a group's table: their choice, else their private chat if
+        they ever started the bot there, else the group."""
+        if self.hand_place is not None:
+            return self.hand_place
+        return HandPlace.PRIVATE if self.can_dm else HandPlace.GROUP

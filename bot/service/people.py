@@ -8,10 +8,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from bot.model.names import clean_name
-from bot.model.table import Table
+from bot.model.table import HandPlace, Table
 from bot.storage.repo import Store
 
 NAMES_REMEMBERED = 50_000  # the oldest are read again from the database when next needed
+# Where each person's hand lives, as read a moment ago: with several workers, another one's
+# change of mind (/mano) reaches this one within this many seconds.
+PLACE_SECONDS = 30.0
 
 
 class People:
@@ -19,6 +22,7 @@ class People:
         self.store = store
         self.clock = clock
         self._names: OrderedDict[int, str] = OrderedDict()
+        self._places: OrderedDict[int, tuple[HandPlace, float]] = OrderedDict()
 
     async def see(
         self, user_id: int, name: str, username: str | None, can_dm: bool | None = None
@@ -32,11 +36,32 @@ class People:
             await self.store.upsert_player(conn, user_id, name, username, self.clock())
             if can_dm is not None:
                 await self.store.set_can_dm(conn, user_id, can_dm)
+        if can_dm is not None:
+            self._places.pop(user_id, None)
         self._remember(user_id, name)
 
     async def set_can_dm(self, user_id: int, can_dm: bool) -> None:
         async with self.store.db.transaction() as conn:
             await self.store.set_can_dm(conn, user_id, can_dm)
+        self._places.pop(user_id, None)
+
+    async def plays_in(self, user_id: int) -> HandPlace:
+        """Where the person's hand lives at a group's table (`Player.plays_in`)."""
+        known = self._places.get(user_id)
+        if known is not None and self.clock() < known[1]:
+            return known[0]
+        player = (await self.store.players([user_id])).get(user_id)
+        place = player.plays_in if player is not None else HandPlace.GROUP
+        self._places[user_id] = (place, self.clock() + PLACE_SECONDS)
+        self._places.move_to_end(user_id)
+        if len(self._places) > NAMES_REMEMBERED:
+            self._places.popitem(last=False)
+        return place
+
+    async def choose_place(self, user_id: int, place: HandPlace | None) -> None:
+        """The person's choice of where their hand lives (None: the default again)."""
+        await self.store.set_hand_place(user_id, place)
+        self._places.pop(user_id, None)
 
     async def names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The names of these people (computer players and unknown ids are left out)."""

@@ -418,3 +418,11 @@ MIGRATIONS.append(
 ALTER TABLE games ADD COLUMN signs TEXT NOT NULL DEFAULT '[]'
 """
 )
+
+# Where each person's hand lives at a group's table, by their choice (NULL: none made): in the
+# group, seen by them alone (Telegram's ephemeral messages), or in their private chat.
+MIGRATIONS.append(
+    """
+ALTER TABLE players ADD COLUMN hand_place TEXT
+"""
+)

@@ -11,7 +11,7 @@ from bot.model.options import ChatDefaults
 from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
 from bot.model.records import Counting, MatchRecord
-from bot.model.table import Call, Note, Player, Sign, Table, TableStatus
+from bot.model.table import Call, HandPlace, Note, Player, Sign, Table, TableStatus
 from bot.storage import snapshots
 from bot.storage.db import Conn, Database, Row
 from bot.storage.league import counted
@@ -63,6 +63,14 @@ def _table(row: Row, state: MatchState | None) -> Table:
     if table.outcome is None and not table.is_open and table.started_at is not None:
         table.outcome = _saved_before_outcomes(table)
     return table
+
+
+def _player(row: Row) -> Player:
+    place = row["hand_place"]
+    return Player(
+        row["user_id"], row["name"], row["username"], bool(row["can_dm"]),
+        HandPlace(place) if place in ("group", "private") else None,
+    )  # fmt: skip
 
 
 def _match(row: Row) -> MatchRecord:
@@ -394,7 +402,7 @@ class Store:
         row = await self.db.fetchone("SELECT * FROM players WHERE user_id = ?", user_id)
         if row is None:
             return None
-        return Player(row["user_id"], row["name"], row["username"], bool(row["can_dm"]))
+        return _player(row)
 
     async def players(self, user_ids: list[int]) -> dict[int, Player]:
         if not user_ids:
@@ -404,10 +412,15 @@ class Store:
             f"SELECT * FROM players WHERE user_id IN ({marks})",
             *user_ids,
         )
-        return {
-            r["user_id"]: Player(r["user_id"], r["name"], r["username"], bool(r["can_dm"]))
-            for r in rows
-        }
+        return {r["user_id"]: _player(r) for r in rows}
+
+    async def set_hand_place(self, user_id: int, place: HandPlace | None) -> None:
+        await self.db.write(
+            lambda conn: conn.run(
+                "UPDATE players SET hand_place = ? WHERE user_id = ?",
+                (None if place is None else place.value, user_id),
+            )
+        )
 
     # -- chats ---------------------------------------------------------------------------------
     async def chat_language(self, chat_id: int) -> str | None:

@@ -24,7 +24,7 @@ from bot.i18n import Translator, translator
 from bot.league.tournament import Status as TourneyStatus
 from bot.league.tournament import Tournament, parse_tag
 from bot.model.outbox import Pending, Record, RowKind
-from bot.model.table import Table, TableStatus
+from bot.model.table import HandPlace, Table, TableStatus
 from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
@@ -33,6 +33,7 @@ from bot.telegram.records import (
     FRONT,
     TelegramTable,
     board_record,
+    ephemeral_record,
     hand_record,
     tourney_key,
     unwatch_record,
@@ -53,6 +54,7 @@ from bot.views.summary import group_ending
 from bot.views.table import (
     board_markup,
     board_text,
+    group_hand_text,
     hand_markup,
     hand_text,
     helper_of,
@@ -74,6 +76,9 @@ SENT_REMEMBERED = 50_000
 # hand's board is sent anew under the chat, and the old one trimmed to a stub (`board.stub`).
 BURIED = 8
 RING_FRESH = 20.0  # seconds: a ring-out still waiting after this is news no more (dropped)
+# Seconds after a person's tap within which the bot may show them a message in the group
+# (Telegram allows 15: a row that waited longer is sent as an edit, or not at all)
+EPHEMERAL_WINDOW = 13.0
 SEAL_SHOWN = 12  # hex digits of the seal on the board: enough to compare with /verificar
 # Given in every call (the application's Defaults reach only PTB's typed methods).
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
@@ -153,6 +158,8 @@ class Deliverer:
         self._latest: OrderedDict[int, int] = OrderedDict()
         # The hand each table's board last showed: a board that shows a new hand may move.
         self._board_hand: OrderedDict[int, int] = OrderedDict()
+        # What each person's ephemeral hand shows: (group, person, ephemeral id) -> digest
+        self._ephemeral_sent: OrderedDict[tuple[int, int, int], int] = OrderedDict()
 
     def _with_web_table(
         self, t: Translator, table: Table, keys: Keys | None, own: bool
@@ -218,9 +225,12 @@ class Deliverer:
         if kind is RowKind.HAND:
             menu = row.payload.get("menu")
             user_id = int(row.payload["u"])
+            tapped = row.payload.get("q")  # a tap of theirs that lets the bot show them the hand
+            fresh = time.time() - row.created_at < EPHEMERAL_WINDOW
+            query = str(tapped) if tapped and fresh else None
             if menu is not None:
-                return await self._deliver_sign_menu(table, user_id, int(menu))
-            return await self._deliver_hand(table, user_id, row.loud)
+                return await self._deliver_sign_menu(table, user_id, int(menu), query)
+            return await self._deliver_hand(table, user_id, row.loud, query)
         if kind is RowKind.CLOSE:
             return await self._deliver_close(table, str(row.payload["key"]))
         return await self._deliver_match_end(table)
@@ -443,7 +453,13 @@ class Deliverer:
         markup = board_markup(t, table.id, scene.obs)
         if markup is not None:
             markup = self._with_web_table(t, table, markup, own=False)
-        return board_text(t, scene), markup
+        text = board_text(t, scene)
+        if scene.first_hand and table.status is TableStatus.PLAYING:
+            # (whoever plays here finds their cards behind 🃏, where the bot cannot bring them)
+            here = [u for u in table.players if await self.in_group(table, u)]
+            if here and not await self.members.bot_is_admin(table.chat_id):
+                text += "\n" + t("board.cards_here")
+        return text, markup
 
     def _unseen(self, table: Table, chat_id: int) -> tuple[Gap | None, tuple[HandEnding, ...]]:
         """The ends of hands to show in `chat_id`'s message of this table (`hands_to_show`),
@@ -458,7 +474,18 @@ class Deliverer:
             self._seen.popitem(last=False)
         return gap, shown
 
-    async def _deliver_hand(self, table: Table, user_id: int, resend: bool) -> Delivery:
+    async def in_group(self, table: Table, user_id: int) -> bool:
+        """Whether the person's hand at this table lives in the group (an ephemeral message
+        only they see) rather than in their private chat: a group's own table (a practice's
+        place is the private chat; a tournament's matches are played there), as they chose
+        (`People.plays_in`)."""
+        if table.chat_id > 0 or table.tournament is not None:
+            return False
+        return await self.people.plays_in(user_id) is HandPlace.GROUP
+
+    async def _deliver_hand(
+        self, table: Table, user_id: int, resend: bool, query: str | None = None
+    ) -> Delivery:
         seat = table.seat_of(user_id)
         if table.state is None or seat is None:
             return Delivery(called=False)
@@ -466,11 +493,12 @@ class Deliverer:
         resend = resend and playing
         t = translator(table.language)
         names = await self.people.at(table)
-        gap, ended = self._unseen(table, user_id)
+        here = await self.in_group(table, user_id)
+        gap, ended = self._unseen(table, user_id) if not here else (None, ())
         scene = scene_of(t, table, names, seat, ended, gap)
         obs = scene.obs
         assert obs is not None
-        text = hand_text(t, scene)
+        text = group_hand_text(t, scene) if here else hand_text(t, scene)
         markup = None  # a finished or cancelled match leaves nothing to tap here
         if playing:
             # señas for partners, none in a pica-pica hand (R40)
@@ -481,7 +509,9 @@ class Deliverer:
                 helper=plain(scene.who.seat(helper))
                 if helper is not None and table.handed != obs.step else None,
             )  # fmt: skip
-            markup = self._with_web_table(t, table, markup, own=True)
+            markup = self._with_web_table(t, table, markup, own=not here)
+        if here:
+            return await self._show_in_group_to(table, user_id, text, markup, resend, query)
         old = (await self.records(table)).hands.get(user_id)
         try:
             if old and not resend:
@@ -503,7 +533,9 @@ class Deliverer:
 
         return Delivery(commit=self._commit(hand_record(table.id, user_id, message_id)))
 
-    async def _deliver_sign_menu(self, table: Table, user_id: int, step: int) -> Delivery:
+    async def _deliver_sign_menu(
+        self, table: Table, user_id: int, step: int, query: str | None = None
+    ) -> Delivery:
         """The señas in place of the hand message's buttons, the hand's text kept; nothing
         when the table moved on from `step` (the hand's own row shows it as it is now) or there
         is no hand message to put them under."""
@@ -511,6 +543,13 @@ class Deliverer:
         playing = table.status is TableStatus.PLAYING
         if table.state is None or seat is None or not playing or table.state.step != step:
             return Delivery(called=False)
+        if await self.in_group(table, user_id):
+            t = translator(table.language)
+            scene = scene_of(t, table, await self.people.at(table), seat, ())
+            keys = sign_menu_keys(t, table.id, step)
+            return await self._show_in_group_to(
+                table, user_id, group_hand_text(t, scene), keys, False, query
+            )
         old = (await self.records(table)).hands.get(user_id)
         if old is None:
             return Delivery(called=False)
@@ -527,6 +566,91 @@ class Deliverer:
             return Delivery()
         except Forbidden:
             return await self._blocked(table, user_id)
+
+    async def _show_in_group_to(
+        self,
+        table: Table,
+        user_id: int,
+        text: str,
+        markup: Markup | None,
+        anew: bool,
+        query: str | None,
+    ) -> Delivery:
+        """A person's hand in the group, an ephemeral message only they see: edited in place;
+        sent (again) where the bot may send one: as the answer to a tap of theirs (`query`,
+        within Telegram's window), or at any time when the bot is an administrator of the group
+        (then also anew, under the chat, when it is their turn: `anew`). Nothing is owed when
+        it may not: the board's 🃏 brings the hand back (it is sent anew at that tap, since an
+        ephemeral message may never have arrived)."""
+        old = (await self.records(table)).ephemeral.get(user_id)
+        admin = await self.members.bot_is_admin(table.chat_id)
+        if old and query is None and not (anew and admin):
+            try:
+                called = await self.edit_ephemeral(table.chat_id, user_id, old, text, markup)
+                return Delivery(called=called)
+            except BadRequest as error:
+                if not _gone(error):
+                    raise
+                if not admin:  # gone, and nothing lets the bot send it again: 🃏 will
+                    return Delivery(commit=self._commit(ephemeral_record(table.id, user_id, None)))
+        elif query is None and not admin:
+            return Delivery(called=False)  # never shown yet: their tap on 🃏 will show it
+        if old:  # (it may have arrived after all: one hand on the screen, not two)
+            with contextlib.suppress(TelegramError):
+                await self._call("deleteEphemeralMessage", {
+                    "chat_id": table.chat_id, "receiver_user_id": user_id,
+                    "ephemeral_message_id": old,
+                })  # fmt: skip
+        shown = await self.send_ephemeral(
+            table.chat_id, user_id, text, markup, table.thread_id, query
+        )
+        return Delivery(commit=self._commit(ephemeral_record(table.id, user_id, shown)))
+
+    async def send_ephemeral(
+        self,
+        chat_id: int,
+        user_id: int,
+        text: str,
+        markup: Markup | None = None,
+        thread_id: int = 0,
+        query: str | None = None,
+    ) -> int:
+        """Show `user_id` alone a message in group `chat_id` (its ephemeral message id)."""
+        fields = _message_fields(chat_id, text, markup)
+        parameters: dict[str, Any] = {"receiver_user_id": user_id}
+        if query is not None:
+            parameters["callback_query_id"] = query
+        fields["ephemeral_message_parameters"] = parameters
+        if thread_id:
+            fields["message_thread_id"] = thread_id
+        sent = await self._call("sendMessage", fields)
+        shown = int(sent["ephemeral_message_id"])
+        self._ephemeral_sent[(chat_id, user_id, shown)] = hash((text, markup))
+        return shown
+
+    async def edit_ephemeral(
+        self, chat_id: int, user_id: int, ephemeral_id: int, text: str, markup: Markup | None
+    ) -> bool:
+        """Edit a person's ephemeral message unless unchanged; True if Telegram was called."""
+        key = (chat_id, user_id, ephemeral_id)
+        digest = hash((text, markup))
+        if self._ephemeral_sent.get(key) == digest:
+            return False
+        fields = {
+            **_message_fields(chat_id, text, markup),
+            "receiver_user_id": user_id,
+            "ephemeral_message_id": ephemeral_id,
+        }
+        try:
+            await self._call("editEphemeralMessageText", fields)
+        except BadRequest as error:
+            if not _not_modified(error):
+                raise
+        self._ephemeral_sent[key] = digest
+        self._ephemeral_sent.move_to_end(key)
+        if len(self._ephemeral_sent) > SENT_REMEMBERED:
+            self._ephemeral_sent.popitem(last=False)
+        return True
 
     async def _blocked(self, table: Table, user_id: int) -> Delivery:
         """The player blocked the bot (or never started it): tell the group, once a hand."""

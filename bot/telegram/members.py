@@ -16,6 +16,7 @@ from telegram.ext import ExtBot
 log = logging.getLogger(__name__)
 
 MEMBER_TTL = 120.0  # seconds an answer is trusted
+ADMIN_TTL = 300.0  # seconds the bot's own rank in a group is trusted (a change is told at once)
 MEMBERS_REMEMBERED = 10_000  # (group, person) answers kept, the least recently asked go first
 _IN = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
 
@@ -54,6 +55,7 @@ class Members:
         self.ttl = ttl
         self.size = size
         self._known: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
+        self._admin: OrderedDict[int, tuple[bool, float]] = OrderedDict()
 
     async def of(self, chat_id: int, user_id: int) -> bool | None:
         key = (chat_id, user_id)
@@ -70,3 +72,27 @@ class Members:
         if len(self._known) > self.size:
             self._known.popitem(last=False)
         return member
+
+    async def bot_is_admin(self, chat_id: int) -> bool:
+        """Whether the bot is an administrator of the group (then it may show a member their
+        hand there at any time: Bot API, "Ephemeral messages and commands"). Remembered
+        `ADMIN_TTL` seconds; `bot_rank_changed` forgets it when Telegram tells of a change."""
+        known = self._admin.get(chat_id)
+        if known is not None and self.clock() < known[1]:
+            return known[0]
+        try:
+            member = await self.bot.get_chat_member(chat_id, self.bot.id)
+            admin = member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+        except TelegramError as error:
+            log.info("the bot's rank in %s unknown: %s", chat_id, error)
+            admin = False
+        self._admin[chat_id] = (admin, self.clock() + ADMIN_TTL)
+        self._admin.move_to_end(chat_id)
+        if len(self._admin) > self.size:
+            self._admin.popitem(last=False)
+        return admin
+
+    def bot_rank_changed(self, chat_id: int, admin: bool) -> None:
+        """Telegram told that the bot's rank in the group changed (`my_chat_member`)."""
+        self._admin[chat_id] = (admin, self.clock() + ADMIN_TTL)
+        self._admin.move_to_end(chat_id)

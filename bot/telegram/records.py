@@ -5,7 +5,7 @@ and the token of its join links (unguessable, unlike the table's number)."""
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.model.outbox import Record
 
@@ -13,6 +13,7 @@ FRONT = "telegram"
 BOARD = "board"
 JOIN = "join"
 HAND = "hand:"  # + the player's user id
+EPHEMERAL = "eph:"  # + the player's user id: their hand in the group (an ephemeral message)
 # /avisame: who asked for a note when a table opens in a group (records of the group's chat id:
 # each person's id -> the group's title), and when each person was last sent one (records of
 # their id)
@@ -33,6 +34,12 @@ def hand_record(table_id: int, user_id: int, message_id: int | None) -> Record:
     return Record(FRONT, table_id, f"{HAND}{user_id}", value)
 
 
+def ephemeral_record(table_id: int, user_id: int, ephemeral_id: int | None) -> Record:
+    """The ephemeral message that shows `user_id` their hand in the group (None: none)."""
+    value = None if ephemeral_id is None else str(ephemeral_id)
+    return Record(FRONT, table_id, f"{EPHEMERAL}{user_id}", value)
+
+
 def unwatch_record(chat_id: int, user_id: int) -> Record:
     """`user_id` no longer asks for /avisame's notes of group `chat_id`."""
     return Record(NOTIFY, chat_id, str(user_id), None)
@@ -49,6 +56,7 @@ class TelegramTable:
     board: int | None
     hands: dict[int, int]
     join: str | None
+    ephemeral: dict[int, int] = field(default_factory=dict)  # a person's hand in the group
 
     @staticmethod
     def of(values: dict[str, str]) -> TelegramTable:
@@ -57,5 +65,10 @@ class TelegramTable:
             for name, value in values.items()
             if name.startswith(HAND)
         }
+        ephemeral = {
+            int(name[len(EPHEMERAL) :]): int(value)
+            for name, value in values.items()
+            if name.startswith(EPHEMERAL)
+        }
         board = values.get(BOARD)
-        return TelegramTable(int(board) if board else None, hands, values.get(JOIN))
+        return TelegramTable(int(board) if board else None, hands, values.get(JOIN), ephemeral)

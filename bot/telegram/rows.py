@@ -36,6 +36,14 @@ def hand_row(table: Table, user_id: int, loud: bool = False, urgent: bool = Fals
     )
 
 
+def shown_row(table: Table, user_id: int, query_id: str) -> Outgoing:
+    """The user's hand shown to them anew, as the answer to their tap (`query_id`) on 🃏: in
+    the group, where it lives there (a message only they see, which Telegram lets the bot send
+    within seconds of their tap), else edited as any hand row."""
+    payload = {"t": table.id, "u": user_id, "q": query_id}
+    return Outgoing(user_id, RowKind.HAND, payload, f"shown:{table.id}:{query_id}", URGENT)
+
+
 def sign_menu_row(table: Table, user_id: int, step: int) -> Outgoing:
     """The menu of señas in place of the buttons of the user's hand message, while the table
     is at `step` (a key of its own: the hand's next row, or its "back", puts the hand's own

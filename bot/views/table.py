@@ -430,6 +430,42 @@ def hand_text(t: Translator, scene: Scene) -> str:
     return mark_first("\n".join(lines), who)
 
 
+def group_hand_text(t: Translator, scene: Scene) -> str:
+    """A person's hand shown to them alone in the group, under the board (which tells the
+    table): the hand's number and worth, their cards and envido, what the table waits for
+    (their move, said plainly), and the señas they were shown or caught this hand. Short: a
+    phone shows it beside the board."""
+    obs, who = scene.obs, scene.who
+    assert obs is not None and obs.seat is not None
+    if obs.phase is Phase.OVER or not scene.playing:
+        return mark_first("\n".join(score_lines(t, who, obs.scores, obs.config.target)), who)
+    lines = [t("hand.head", number=hand_name(t, obs), value=obs.hand_value)]
+    if obs.duel is not None:
+        lines.append(your_duel(t, who, obs, obs.seat))
+    mine = t("hand.cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
+    if obs.dealt:
+        if obs.config.flor and has_flor(obs.dealt):
+            mine += " · " + t("hand.flor", value=flor_value(obs.dealt))
+        elif not any(obs.flor_declared):
+            mine += " · " + t("hand.envido", value=envido_value(obs.dealt))
+    lines.append(mine)
+    lines += _next(t, who, obs)
+    answering = obs.pending_chant is not None
+    if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
+        lines.append(t("hand.your_move"))
+    table = scene.table
+    for made in table.signs_to(obs.seat):
+        lines.append(t("sign.received", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
+                       meaning=t(f"sign.meaning.{made.sign}")))  # fmt: skip
+    for made in table.signs_caught_by(obs.seat):
+        lines.append(t("sign.caught", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
+                       meaning=t(f"sign.meaning.{made.sign}")))  # fmt: skip
+    helper = helper_of(table, obs)
+    if helper is not None and table.handed == obs.step:
+        lines.append(t("hand.handed", name=who.seat(helper)))
+    return mark_first("\n".join(lines), who)
+
+
 def helper_of(table: Table, obs: Observation) -> int | None:
     """The computer partner of the seat of `obs` who may answer with it now (the person decides,
     or hands it the decision: `hand_markup`'s 🤖)."""

@@ -80,28 +80,27 @@ async def test_the_opener_sits_at_once_and_may_switch_team_or_leave(harness: Har
 
 
 @pytest.mark.postgresql
-async def test_an_opener_the_bot_cannot_message_is_named_and_told_how_to_sit(
+async def test_an_opener_the_bot_cannot_message_sits_and_plays_in_the_group(
     harness: Harness,
 ) -> None:
+    """Who never opened the bot's private chat opens a table and sits at once: their hand will
+    live in the group (tests/e2e/test_in_group.py plays such matches whole)."""
     h = harness
     juan = h.user(2, "Juan", started=False)
     juan.send(GROUP, "/nueva")
     await h.settle()
     lobby = h.fake.last(GROUP)
-    assert "Juan abrió la mesa" in lobby.text
-    assert "Juan</b>: para sentarte, abrí el chat privado conmigo" in lobby.text
-    table = await h.services.tables.table_in(GROUP, 0)
-    assert table is not None and table.seats == [None, None]
-    join = (await h.telegram(table.id)).join
-    assert join
-    juan.start_bot(f"j{join}")
-    await h.settle()
+    assert "Juan abrió la mesa" in lobby.text and "para sentarte" not in lobby.text
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.seats == [2, None]
-    assert "para sentarte" not in h.fake.messages[GROUP][lobby.message_id].text
 
 
-async def test_joining_without_a_private_chat_goes_through_the_start_link(harness: Harness) -> None:
+async def test_joining_without_a_private_chat_sits_at_once_and_plays_in_the_group(
+    harness: Harness,
+) -> None:
+    """✋ by a member who never opened the bot's private chat: seated at once, told where their
+    cards will be (under the board, for them alone); no trip through Start. One who did start
+    the bot plays in private, as before."""
     h = harness
     ana = h.user(1, "Ana")
     juan = h.user(2, "Juan", started=False)
@@ -109,19 +108,13 @@ async def test_joining_without_a_private_chat_goes_through_the_start_link(harnes
     await h.settle()
     lobby = h.fake.last(GROUP)
     answer = await juan.tap(GROUP, lobby.message_id, "✋ Unirme")
-    table = await h.services.tables.table_in(GROUP, 0)
-    assert table is not None
-    join = (await h.telegram(table.id)).join
-    assert join is not None and len(join) >= 16
-    assert answer["url"] == f"https://t.me/truco_test_bot?start=j{join}"
+    assert answer["url"] is None and answer["show_alert"]
+    assert answer["text"].startswith("✋ Juan: jugás acá en el grupo.")
     await h.settle()
-    assert table.seats == [1, None]
-    juan.start_bot(f"j{join}")
-    await h.settle()
-    assert any("te sumaste" in text for text in h.fake.texts(2))
     table = await h.services.tables.table_in(GROUP, 0)
     assert table is not None and table.seats == [1, 2] and "Juega" in h.fake.last(GROUP).text
-    assert hand_message(h, ana) is not None
+    assert hand_message(h, ana) is not None  # Ana's hand: her private chat
+    assert not h.fake.live(juan.id)  # Juan's: the group (behind 🃏 Mis cartas)
 
 
 async def test_a_stranger_a_stale_button_and_forged_data_change_nothing(harness: Harness) -> None:
