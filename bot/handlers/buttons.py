@@ -25,7 +25,7 @@ from bot.callbacks import (
     VacatedData,
     pattern,
 )
-from bot.game import envido_value, flor_value, has_flor, observe
+from bot.game import Observation, envido_value, flor_value, has_flor, observe
 from bot.handlers.common import (
     ascii_number,
     can_write,
@@ -44,7 +44,7 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, shown_row, sign_menu_row
-from bot.views.common import cards_text, plain_name
+from bot.views.common import cards_text, plain, plain_name
 from bot.views.hints import hint_text
 from bot.views.table import kind_label
 
@@ -145,6 +145,17 @@ async def _vacated(
     await query.answer(t("vacated.bot_chosen") if bot else t("vacated.ended"))
 
 
+def cards_line(t: Translator, obs: Observation) -> str:
+    """The cards in the tapper's hand and their envido (or flor), in one plain line."""
+    text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
+    if obs.dealt:
+        if obs.config.flor and has_flor(obs.dealt):
+            text += " · " + t("hand.flor", value=flor_value(obs.dealt))
+        else:
+            text += " · " + t("popup.envido", value=envido_value(obs.dealt))
+    return plain(text)
+
+
 async def _my_cards(
     query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: CardsData,
     t: Translator,
@@ -157,9 +168,11 @@ async def _my_cards(
     user_id = query.from_user.id
     if table.status is TableStatus.PLAYING and await r.deliverer.in_group(table, user_id):
         # Their hand lives in the group: shown to them alone, under the board, anew (the one
-        # shown before may never have arrived, or may have vanished)
-        await query.answer()
-        await r.outbox.send([shown_row(table, query.from_user.id, query.id)])
+        # shown before may never have arrived, or may have vanished); the answer to the tap
+        # tells the cards at once, in a toast, whatever Telegram does with the message
+        obs = observe(table.state, seat)
+        await query.answer(cards_line(t, obs))
+        await r.outbox.send([shown_row(table, user_id, query.id)])
         return
     obs = observe(table.state, seat)
     text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")

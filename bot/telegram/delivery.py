@@ -601,9 +601,15 @@ class Deliverer:
                     "chat_id": table.chat_id, "receiver_user_id": user_id,
                     "ephemeral_message_id": old,
                 })  # fmt: skip
-        shown = await self.send_ephemeral(
-            table.chat_id, user_id, text, markup, table.thread_id, query
-        )
+        try:
+            shown = await self.send_ephemeral(
+                table.chat_id, user_id, text, markup, table.thread_id, query
+            )
+        except BadRequest as error:
+            # Telegram would not show it (its window passed, they left the group...): the
+            # documentation promises no delivery; 🃏 asks again.
+            log.info("hand of %s at table %s not shown in the group: %s", user_id, table.id, error)
+            return Delivery(commit=self._commit(ephemeral_record(table.id, user_id, None)))
         return Delivery(commit=self._commit(ephemeral_record(table.id, user_id, shown)))
 
     async def send_ephemeral(

@@ -57,7 +57,9 @@ async def play_in_the_group(
         moves = [b for b in shown.buttons() if str(b.get("callback_data", "")).startswith("a:")]
         button = rng.choice(moves)
         user.tap_ephemeral_data(GROUP, shown.message_id, button["callback_data"])
-    raise AssertionError("the match did not end")
+    if max_taps >= 100:
+        raise AssertionError("the match did not end")
+    return max_taps
 
 
 async def open_in_the_group(h: Harness, users: list[FakeUser], args: str = "") -> None:
@@ -109,3 +111,89 @@ async def test_a_2v2_in_the_group_with_the_bot_an_administrator_sends_each_hand_
         taps = await play_in_the_group(h, users, seed=2)
         assert taps > 0 and match_over(h)
         assert not any(h.fake.live(u.id) for u in users)
+
+
+async def test_a_hand_that_never_arrives_or_vanishes_comes_back_with_one_tap(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram does not promise delivery, and an ephemeral message may disappear: Beto's hand
+    at the deal never shows; Ana's vanishes mid-hand. Each taps 🃏 once and has it again (the
+    toast of the tap tells the cards at once); the match goes on to its end."""
+    async with harness_with(fake, tmp_path / "v.db") as h:
+        h.fake.admins[GROUP].add(BOT_ID)
+        ana, beto = h.user(41, "Ana", started=False), h.user(42, "Beto", started=False)
+        h.fake.lose_next(GROUP, beto.id)
+        await open_in_the_group(h, [ana, beto], "15")
+        assert h.fake.ephemeral_live(GROUP, ana.id) and not h.fake.ephemeral_live(GROUP, beto.id)
+        answer = await beto.tap(GROUP, board(h).message_id, MY_CARDS)
+        assert answer["text"].startswith("Tus cartas: ") and not answer["show_alert"]
+        await h.settle()
+        shown = h.fake.ephemeral_live(GROUP, beto.id)
+        assert len(shown) == 1 and shown[0].text.startswith("Mano 1")
+        # Ana's hand vanishes (her app restarted): the bot's edits find it gone; she taps 🃏.
+        h.fake.vanish(GROUP, ana.id)
+        assert not h.fake.ephemeral_live(GROUP, ana.id)
+        await ana.tap(GROUP, board(h).message_id, MY_CARDS)
+        await h.settle()
+        assert len(h.fake.ephemeral_live(GROUP, ana.id)) == 1
+        for _ in range(3):  # and again, later in the match (the loop taps 🃏 when it must)
+            h.fake.vanish(GROUP, ana.id)
+            await play_in_the_group(h, [ana, beto], seed=4, max_taps=3)
+        await play_in_the_group(h, [ana, beto], seed=4)
+        assert match_over(h)
+        assert not h.fake.live(ana.id) and not h.fake.live(beto.id)
+
+
+async def test_stale_forged_and_others_taps_on_a_hand_in_the_group_change_nothing(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    async with harness_with(fake, tmp_path / "f.db") as h:
+        h.fake.admins[GROUP].add(BOT_ID)
+        ana, beto = h.user(51, "Ana", started=False), h.user(52, "Beto", started=False)
+        eve = h.user(53, "Eve", started=False)
+        eve.joins(GROUP)
+        await open_in_the_group(h, [ana, beto], "15 sinflor")
+        table = await h.services.tables.table_in(GROUP, 0)
+        assert table is not None and table.state is not None
+        mover = ana if table.seats[table.state.legal_actions()[0].seat] == ana.id else beto
+        other = beto if mover is ana else ana
+        mine = hand_here(h, mover)
+        assert mine is not None
+        truco = mine.button("¡Truco!")["callback_data"]
+        step = table.state.step
+        # Someone else sends the mover's button (forged: they never saw it)
+        answer = await other.answer_of(other.tap_data(GROUP, board(h).message_id, truco))
+        assert answer["text"] != "" and (await h.services.tables.get(table.id)).state.step == step  # type: ignore[union-attr]
+        answer = await eve.answer_of(eve.tap_data(GROUP, board(h).message_id, truco))
+        assert answer["text"] == "No estás jugando en esta mesa."
+        answer = await mover.answer_of(mover.tap_data(GROUP, board(h).message_id, "a:zz"))
+        assert answer["text"] == "Ese botón no es válido."
+        # The real tap moves the game; the same button again is stale
+        mover.tap_ephemeral_data(GROUP, mine.message_id, truco)
+        await h.settle()
+        after = await h.services.tables.get(table.id)
+        assert after is not None and after.state is not None and after.state.step == step + 1
+        answer = await mover.answer_of(mover.tap_ephemeral_data(GROUP, mine.message_id, truco))
+        assert answer["text"] == "Esa jugada ya pasó."
+        await h.settle()
+        assert (await h.services.tables.get(table.id)).state.step == step + 1  # type: ignore[union-attr]
+
+
+async def test_when_telegram_will_not_show_the_hand_the_tap_still_tells_the_cards(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A bot that is no administrator, and a tap whose window passed before the hand could go
+    (here: a window of zero): the hand is not shown, nothing fails, the toast said the cards."""
+    async with harness_with(fake, tmp_path / "w.db") as h:
+        ana, beto = h.user(61, "Ana", started=False), h.user(62, "Beto", started=False)
+        await open_in_the_group(h, [ana, beto], "15")
+        h.fake.ephemeral_window = 0.0
+        answer = await ana.tap(GROUP, board(h).message_id, MY_CARDS)
+        assert answer["text"].startswith("Tus cartas: ") and "envido" in answer["text"].lower()
+        await h.settle()
+        assert not h.fake.ephemeral_live(GROUP, ana.id)
+        assert not h.errors.records, [r.getMessage() for r in h.errors.records]
+        h.fake.ephemeral_window = 15.0
+        await ana.tap(GROUP, board(h).message_id, MY_CARDS)
+        await h.settle()
+        assert len(h.fake.ephemeral_live(GROUP, ana.id)) == 1
