@@ -85,20 +85,31 @@ def short_name(name: str) -> str:
 
 
 class Button(NamedTuple):
-    """A button: a callback (`callback_data`), a link (`url`), or a Mini App to open over the
-    chat (`web_app`, its https address). The field names are PTB's and Telegram's."""
+    """A button: a callback (`callback_data`), a link (`url`), a Mini App to open over the
+    chat (`web_app`, its https address), or one that shows and does nothing (`disabled`, Bot API
+    10.3: a card that cannot be played now). `style` colours it (9.4: "success" green, "danger"
+    red; a client that draws no colours shows it plain). The field names are Telegram's."""
 
     text: str
     callback_data: str = ""
     url: str = ""
     web_app: str = ""
+    style: str = ""
+    disabled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        if self.web_app:
-            return {"text": self.text, "web_app": {"url": self.web_app}}
-        if self.url:
-            return {"text": self.text, "url": self.url}
-        return {"text": self.text, "callback_data": self.callback_data}
+        found: dict[str, Any]
+        if self.disabled:
+            found = {"text": self.text, "disabled": {}}
+        elif self.web_app:
+            found = {"text": self.text, "web_app": {"url": self.web_app}}
+        elif self.url:
+            found = {"text": self.text, "url": self.url}
+        else:
+            found = {"text": self.text, "callback_data": self.callback_data}
+        if self.style:
+            found["style"] = self.style
+        return found
 
 
 class Keys(tuple[tuple[Button, ...], ...]):

@@ -354,12 +354,17 @@ def bets(t: Translator, who: Seating, calls: Sequence[Call]) -> list[str]:
     return lines
 
 
+# The answers' colours (Bot API 9.4 `style`): Quiero green, No quiero red; every other chant,
+# the cards and the mazo plain
+STYLES = {K.QUIERO: "success", K.NO_QUIERO: "danger"}
+
+
 def _call_buttons(
     t: Translator, table_id: int, step: int, actions: Sequence[Action], signs: bool = False
 ) -> list[tuple[Button, ...]]:
     kinds = {a.kind for a in actions if a.kind is not K.PLAY}
     buttons = [
-        Button(kind_label(t, k), pack(ActData(table_id, step, k)))
+        Button(kind_label(t, k), pack(ActData(table_id, step, k)), style=STYLES.get(k, ""))
         for k in BUTTON_ORDER
         if k in kinds and k is not K.MAZO
     ]
@@ -500,6 +505,10 @@ def hand_markup(
         for a in obs.actions
         if a.kind is K.PLAY and a.card is not None
     )
+    if not cards and obs.cards:
+        # not theirs to play now: the cards shown all the same, as buttons that do nothing
+        # (Bot API 10.3), so the keyboard keeps its shape and the hand is in sight
+        cards = tuple(Button(card_label(c), disabled=True) for c in obs.cards)
     rows: list[tuple[Button, ...]] = [cards] if cards else []
     rows += _call_buttons(t, table_id, obs.step, obs.actions, signs)
     extra = []

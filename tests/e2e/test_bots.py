@@ -592,7 +592,7 @@ async def test_practice_is_private_while_the_group_plays_its_own_table(harness: 
     await play_to_the_end(h, [ana, beto, caro], seed=11, chat=0, stop=both_over)
     await h.settle()
     assert match_over(h)  # the group's match ended in the group
-    assert not any(str(ana_id) in b["callback_data"] for m in h.fake.live(GROUP)
+    assert not any(str(ana_id) in b.get("callback_data", "") for m in h.fake.live(GROUP)
                    for b in m.buttons() if "callback_data" in b)  # fmt: skip
     record = await h.db.fetchone("SELECT * FROM matches WHERE game_id = ?", ana_id)
     assert record is not None and record["bots"] == 1

@@ -50,7 +50,7 @@ async def test_a_player_is_notified_of_their_turn_unless_they_just_acted(harness
         return found[0]
 
     def cards(user: FakeUser) -> list[dict[str, str]]:
-        return [b for b in hand_of(user).buttons() if b["callback_data"].count(":") == 4]
+        return [b for b in hand_of(user).buttons() if b.get("callback_data", "").count(":") == 4]
 
     # our own account, on the injected clock: when each acted, or their hand came anew (the
     # first at the start)

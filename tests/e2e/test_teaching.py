@@ -54,7 +54,7 @@ def labels(message: StoredMessage) -> list[str]:
 
 
 def hint_button(message: StoredMessage) -> dict[str, str] | None:
-    return next((b for b in message.buttons() if b["callback_data"].startswith("h:")), None)
+    return next((b for b in message.buttons() if b.get("callback_data", "").startswith("h:")), None)
 
 
 @pytest.mark.postgresql
@@ -197,7 +197,7 @@ async def until_a_chant_for_the_side(h: Harness, ana: FakeUser) -> StoredMessage
             continue
         if any(label.startswith("Que decida 🤖") for label in labels(message)):
             return message
-        cards = [b for b in action_buttons(message) if b["callback_data"].count(":") == 4]
+        cards = [b for b in action_buttons(message) if b.get("callback_data", "").count(":") == 4]
         await ana.tap(1, message.message_id, (cards or action_buttons(message))[0]["text"])
     raise AssertionError("no chant waited for Ana's side")
 
@@ -402,7 +402,7 @@ async def test_a_computer_player_moves_while_hints_wait(harness: Harness) -> Non
         for _ in range(20):  # Beto plays until his computer rival has moved
             beto_message = hand_message(h, beto) or beto_message
             buttons = action_buttons(beto_message)
-            cards = [b for b in buttons if b["callback_data"].count(":") == 4]
+            cards = [b for b in buttons if b.get("callback_data", "").count(":") == 4]
             await beto.tap(2, beto_message.message_id, (cards or buttons)[0]["text"])
             await h.until(lambda: not ai.busy())
             if ai.decisions > decisions:
