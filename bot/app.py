@@ -53,6 +53,11 @@ COMMANDS = (
     "abandonar", "idioma", "config", "start",
 )  # fmt: skip
 
+# Commands whose answer only the asker needs: sent ephemerally by a client that can (Bot API
+# 10.2 `is_ephemeral`), they are answered so (`bot.handlers.common.reply`); a client that
+# cannot sends them as any command, and they are answered in the group as before.
+EPHEMERAL_COMMANDS = frozenset({"yo", "reglas", "ayuda", "revision", "mano"})
+
 
 class SettledJobQueue(JobQueue[Any]):
     """A JobQueue that stops without cancelling a job: the stock one waits for the running jobs
@@ -141,7 +146,11 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     for language in LANGUAGES:
         t = translator(language)
-        commands = [BotCommand(name, t(f"cmd.{name}")) for name in COMMANDS]
+        commands = [
+            BotCommand(name, t(f"cmd.{name}"), api_kwargs={"is_ephemeral": True})
+            if name in EPHEMERAL_COMMANDS else BotCommand(name, t(f"cmd.{name}"))
+            for name in COMMANDS
+        ]  # fmt: skip
         try:
             await app.bot.set_my_commands(
                 commands, language_code=None if language == "es" else language

@@ -171,6 +171,9 @@ class FakeTelegram:
         # not say; off: each receiver's are paced as a private chat's, when that limit is on)
         self.ephemeral_in_group_limit = False
         self.query_seen: dict[str, tuple[float, int, int]] = {}  # id -> (when, chat, user)
+        # ephemeral messages people sent the bot (commands): (group, id) -> (when, user)
+        self.ephemeral_asked: dict[tuple[int, int], tuple[float, int]] = {}
+        self.ephemeral_answers: dict[tuple[int, int], int] = {}  # (group, asked) -> answer
 
     # -- server --------------------------------------------------------------------------------
     async def start(self) -> str:
@@ -459,7 +462,7 @@ class FakeTelegram:
         self.timeline[chat_id].append((stored.message_id, text))
         stored.parse_mode = params.get("parse_mode")
         if "reply_parameters" in params:
-            stored.reply_to = int(codec.loads(params["reply_parameters"])["message_id"])
+            stored.reply_to = codec.loads(params["reply_parameters"]).get("message_id")
         elif "reply_to_message_id" in params:
             stored.reply_to = int(params["reply_to_message_id"])
         self.messages[chat_id][stored.message_id] = stored
@@ -480,8 +483,14 @@ class FakeTelegram:
         if receiver not in self.members[chat_id] or receiver in self.left[chat_id]:
             raise _ApiError(400, "Bad Request: receiver is not a member of the chat")
         query = ephemeral.get("callback_query_id")
+        replied = codec.loads(params["reply_parameters"]) if "reply_parameters" in params else {}
+        asked = replied.get("ephemeral_message_id")
         if BOT_ID not in self.admins[chat_id]:
+            # the user's eligible action: their tap, or their ephemeral message (a command)
             seen = self.query_seen.get(str(query)) if query is not None else None
+            if seen is None and asked is not None:
+                found = self.ephemeral_asked.get((chat_id, int(asked)))
+                seen = None if found is None else (found[0], chat_id, found[1])
             if seen is None or seen[1] != chat_id or seen[2] != receiver:
                 raise _ApiError(400, "Bad Request: ephemeral message needs the user's action")
             if time.monotonic() - seen[0] > self.ephemeral_window:
@@ -495,6 +504,8 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")  # (private chats only)
         thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
         number = next(self.ephemeral_ids[chat_id])
+        if asked is not None:
+            self.ephemeral_answers[(chat_id, int(asked))] = number
         stored = StoredMessage(chat_id, number, text, markup, thread)
         stored.parse_mode = params.get("parse_mode")
         stored.history.append(text)
@@ -745,9 +756,13 @@ class FakeUser:
         text: str,
         thread_id: int | None = None,
         sender_chat: dict[str, Any] | None = None,
+        ephemeral: bool = False,
     ) -> int:
         """The user writes `text` in the chat; the message's id. `sender_chat`: on behalf of a
-        chat (a channel, or the group itself for an anonymous admin), as Telegram sends it."""
+        chat (a channel, or the group itself for an anonymous admin), as Telegram sends it.
+        `ephemeral`: an ephemeral command in a group (Bot API 10.2: a command registered with
+        is_ephemeral, which only the bot sees): its message_id is 0; its ephemeral id is
+        returned."""
         self.joins(chat_id)
         chat: dict[str, Any] = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
         if chat_id > 0:
@@ -769,6 +784,13 @@ class FakeUser:
             message["is_topic_message"] = True
         if sender_chat is not None:
             message["sender_chat"] = sender_chat
+        if ephemeral and chat_id < 0:
+            number = next(self.fake.ephemeral_ids[chat_id])
+            message["ephemeral_message_id"] = number
+            message["message_id"] = 0
+            self.fake.ephemeral_asked[(chat_id, number)] = (time.monotonic(), self.id)
+            self.fake.push({"message": message})
+            return number
         self.fake.push({"message": message})
         return int(message["message_id"])
 

@@ -22,7 +22,7 @@ from bot.model.table import Table
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.members import is_member as member_of
-from bot.telegram.rows import Markup, reply_row, text_row
+from bot.telegram.rows import Markup, ephemeral_reply_row, reply_row, text_row
 from bot.views.common import refusal_text as refusal_text
 from bot.views.common import seating_at
 
@@ -90,6 +90,13 @@ async def reply(
     r = runtime(context)
     asker = message.from_user.id if message.from_user else 0
     chat = message.chat.id
+    asked = message.api_kwargs.get("ephemeral_message_id")
+    if asked is not None and is_group(message.chat) and asker:
+        # An ephemeral command (Bot API 10.2): answered to the asker alone, in the group, in
+        # their own lane (the group's is not touched), within Telegram's window for a reply
+        await r.outbox.send([ephemeral_reply_row(chat, asker, text, int(asked), markup,
+                                                 thread_of(message))])  # fmt: skip
+        return
     admitted = r.replies.admit((chat, asker)) if is_group(message.chat) else Admit.YES
     if admitted is not Admit.YES:
         log.info("reply to %s in %s dropped: too many commands", asker, chat)

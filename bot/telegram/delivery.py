@@ -328,6 +328,15 @@ class Deliverer:
                 called=False, commit=self._commit(unwatch_record(int(group), row.chat_id))
             )
         markup = self._markup(payload)
+        if "asked" in payload:  # the answer to an ephemeral command: to its asker alone
+            try:
+                await self.send_ephemeral(
+                    int(payload["in"]), row.chat_id, str(payload["text"]), markup,
+                    int(payload.get("thread", 0)), asked=int(payload["asked"]),
+                )  # fmt: skip
+            except BadRequest as error:  # (its window passed: nothing to do but say why)
+                log.info("ephemeral answer to %s not shown: %s", row.chat_id, error)
+            return Delivery()
         try:
             await self.send(
                 row.chat_id,
@@ -620,13 +629,18 @@ class Deliverer:
         markup: Markup | None = None,
         thread_id: int = 0,
         query: str | None = None,
+        asked: int | None = None,
     ) -> int:
-        """Show `user_id` alone a message in group `chat_id` (its ephemeral message id)."""
+        """Show `user_id` alone a message in group `chat_id` (its ephemeral message id): what
+        lets the bot (when it is no administrator) is their tap (`query`, its id) or their
+        ephemeral message (`asked`, its ephemeral id) of a few seconds ago."""
         fields = _message_fields(chat_id, text, markup)
         parameters: dict[str, Any] = {"receiver_user_id": user_id}
         if query is not None:
             parameters["callback_query_id"] = query
         fields["ephemeral_message_parameters"] = parameters
+        if asked is not None:
+            fields["reply_parameters"] = {"ephemeral_message_id": asked}
         if thread_id:
             fields["message_thread_id"] = thread_id
         sent = await self._call("sendMessage", fields)

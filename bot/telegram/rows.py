@@ -100,6 +100,24 @@ def reply_row(
     return text_row(chat_id, text, thread_id, markup, reply_to, key=f"reply:{digest}")
 
 
+def ephemeral_reply_row(
+    chat_id: int,
+    user_id: int,
+    text: str,
+    asked: int,
+    markup: Markup | None = None,
+    thread_id: int = 0,
+) -> Outgoing:
+    """The answer to `user_id`'s ephemeral command (`asked`: its ephemeral message id) in group
+    `chat_id`, shown to them alone: in their own lane, so the group's waits for none of it."""
+    payload: dict[str, Any] = {"text": text, "in": chat_id, "asked": asked}
+    if thread_id:
+        payload["thread"] = thread_id
+    if markup is not None:
+        payload["markup"] = markup.to_dict()
+    return Outgoing(user_id, RowKind.TEXT, payload, None, POST)
+
+
 def edit_row(chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> Outgoing:
     """A new text for a message of ours (a /config panel): only the latest one counts."""
     payload: dict[str, Any] = {"m": message_id, "text": text}

@@ -197,3 +197,29 @@ async def test_when_telegram_will_not_show_the_hand_the_tap_still_tells_the_card
         await ana.tap(GROUP, board(h).message_id, MY_CARDS)
         await h.settle()
         assert len(h.fake.ephemeral_live(GROUP, ana.id)) == 1
+
+
+async def test_an_ephemeral_command_is_answered_to_its_asker_alone(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """/reglas, /ayuda, /yo, /mano are registered as ephemeral commands (Bot API 10.2): sent
+    so, the answer is shown to the asker alone, in the group; nobody else sees anything. The
+    same command sent as any other is answered in the group, as before."""
+    async with harness_with(fake, tmp_path / "c.db") as h:
+        registered = {c["command"]: c.get("is_ephemeral", False) for c in h.fake.commands[None]}
+        assert {n for n, e in registered.items() if e} == {"yo", "reglas", "ayuda", "revision",
+                                                            "mano"}  # fmt: skip
+        ana = h.user(71, "Ana", started=False)
+        before = len(h.fake.live(GROUP))
+        for command in ("/reglas", "/ayuda", "/yo", "/mano"):
+            asked = ana.send(GROUP, command, ephemeral=True)
+            await h.settle()
+            answer = h.fake.ephemeral_answers.get((GROUP, asked))
+            assert answer is not None, command
+            shown = h.fake.ephemeral[(GROUP, ana.id)][answer]
+            assert shown.receiver == ana.id and len(shown.text) > 40, command
+        assert len(h.fake.live(GROUP)) == before  # the group saw nothing
+        assert "🃏 Tu mano vive en el grupo" in shown.text  # (/mano: she never started the bot)
+        ana.send(GROUP, "/reglas")
+        await h.settle()
+        assert len(h.fake.live(GROUP)) == before + 1
