@@ -27,7 +27,8 @@ from bot import codec
 BOT_ID = 999_000
 BOT_USERNAME = "truco_test_bot"
 TOKEN = "999000:TEST-token"
-ALLOWED_TAGS = {"b", "i", "u", "s", "a", "code", "pre", "tg-spoiler", "blockquote", "strong", "em"}
+ALLOWED_TAGS = {"b", "i", "u", "s", "a", "code", "pre", "tg-spoiler", "blockquote", "strong", "em",
+                "tg-time"}  # fmt: skip
 
 
 class _HtmlCheck(HTMLParser):
@@ -79,6 +80,7 @@ class StoredMessage:
     reply_to: int | None = None  # the message this one answers
     parse_mode: str | None = None
     receiver: int | None = None  # an ephemeral message's one reader
+    effect: str | None = None  # a message effect (private chats only)
     lost: bool = False  # an ephemeral message sent and never shown (its edits still succeed)
 
     def buttons(self) -> list[dict[str, Any]]:
@@ -171,6 +173,10 @@ class FakeTelegram:
         # not say; off: each receiver's are paced as a private chat's, when that limit is on)
         self.ephemeral_in_group_limit = False
         self.query_seen: dict[str, tuple[float, int, int]] = {}  # id -> (when, chat, user)
+        # Member tags (Bot API 9.5): the groups where the bot, an administrator, was given the
+        # right to manage them, and the tags it set
+        self.tag_rights: set[int] = set()
+        self.tags: dict[tuple[int, int], str] = {}
         # ephemeral messages people sent the bot (commands): (group, id) -> (when, user)
         self.ephemeral_asked: dict[tuple[int, int], tuple[float, int]] = {}
         self.ephemeral_answers: dict[tuple[int, int], int] = {}  # (group, asked) -> answer
@@ -456,8 +462,11 @@ class FakeTelegram:
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         text = params.get("text", "")
         self._check_text(text, markup)
+        if "message_effect_id" in params and chat_id < 0:  # "for private chats only"
+            raise _ApiError(400, "Bad Request: message effects are for private chats only")
         thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
         stored = StoredMessage(chat_id, next(self.message_ids[chat_id]), text, markup, thread)
+        stored.effect = params.get("message_effect_id")
         stored.history.append(text)
         self.timeline[chat_id].append((stored.message_id, text))
         stored.parse_mode = params.get("parse_mode")
@@ -654,6 +663,8 @@ class FakeTelegram:
             "status": status,
             "user": {"id": user_id, "is_bot": False, "first_name": f"u{user_id}"},
         }
+        if status == "administrator" and user_id == BOT_ID:
+            member["can_manage_tags"] = chat_id in self.tag_rights
         if status == "administrator":
             member.update(
                 {
@@ -665,6 +676,21 @@ class FakeTelegram:
                 }
             )  # fmt: skip
         return member
+
+    async def api_setChatMemberTag(self, params: dict[str, Any]) -> bool:
+        """"The bot must be an administrator in the chat for this to work and must have the
+        can_manage_tags administrator right"; a tag is 0-16 characters, no emoji; for a regular
+        member (the refusals' texts are ours: Telegram documents none)."""
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        if BOT_ID not in self.admins[chat_id] or chat_id not in self.tag_rights:
+            raise _ApiError(400, "Bad Request: not enough rights")
+        tag = params.get("tag", "")
+        if len(tag) > 16 or any(ord(c) > 0xFFFF for c in tag):
+            raise _ApiError(400, "Bad Request: TAG_INVALID")
+        if user_id in self.admins[chat_id]:
+            raise _ApiError(400, "Bad Request: the user is an administrator")
+        self.tags[(chat_id, user_id)] = tag
+        return True
 
     # -- what the tests use --------------------------------------------------------------------
     def push(self, update: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ class RowKind(StrEnum):
     MATCH_END = "match_end"  # the end of a match: final score, ratings, the seed
     TOURNEY = "tourney"  # a tournament's message (sign-ups, then its bracket), rendered when
     # it goes out
+    TAG = "tag"  # a member's tag in the group (a tournament's champion), where the bot may
 
 
 def row_kind(text: str) -> RowKind | None:

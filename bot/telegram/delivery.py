@@ -209,6 +209,9 @@ class Deliverer:
             return Delivery(called=False)
         if kind is RowKind.TOURNEY:
             return await self._deliver_tourney(int(row.payload["n"]))
+        if kind is RowKind.TAG:
+            user, tag = int(row.payload["u"]), str(row.payload["tag"])
+            return await self._deliver_tag(row.chat_id, user, tag)
         table = await self.tables.to_show(int(row.payload["t"]), row.stamp)
         if table is None:
             return Delivery(called=False)
@@ -242,9 +245,12 @@ class Deliverer:
         markup: Markup | None = None,
         thread_id: int = 0,
         reply_to: int | None = None,
+        effect: str | None = None,
     ) -> int:
-        """Send a message; its id."""
+        """Send a message; its id. `effect`: a message effect (private chats only)."""
         fields = _message_fields(chat_id, text, markup)
+        if effect and chat_id > 0:
+            fields["message_effect_id"] = effect
         if thread_id:
             fields["message_thread_id"] = thread_id
         if reply_to:
@@ -344,6 +350,7 @@ class Deliverer:
                 markup,
                 int(payload.get("thread", 0)),
                 payload.get("reply_to"),
+                effect=payload.get("effect"),
             )
         except Forbidden:
             if row.chat_id > 0:  # a player who blocked the bot: nothing to do about a text
@@ -419,6 +426,19 @@ class Deliverer:
                     raise
         message_id = await self.send(tour.chat_id, text, markup, tour.thread_id)
         return Delivery(commit=self._commit(board_record(key, message_id)))
+
+    async def _deliver_tag(self, chat_id: int, user_id: int, tag: str) -> Delivery:
+        """A member's tag (setChatMemberTag, Bot API 9.5), where the bot is an administrator with
+        the right to manage tags; else nothing (and nothing wrong). Telegram tags regular
+        members only: an administrator's refusal is expected too."""
+        if not await self.members.can_tag(chat_id):
+            return Delivery(called=False)
+        try:
+            await self._call("setChatMemberTag", {"chat_id": chat_id, "user_id": user_id,
+                                                  "tag": tag[:16]})  # fmt: skip
+        except BadRequest as error:
+            log.info("tag of %s in %s not set: %s", user_id, chat_id, error)
+        return Delivery()
 
     async def tourney_view(self, tour: Tournament) -> tuple[str, Keys | None]:
         t = translator(tour.language)

@@ -92,6 +92,20 @@ class Members:
             self._admin.popitem(last=False)
         return admin
 
+    async def can_tag(self, chat_id: int) -> bool:
+        """Whether the bot may set members' tags in the group (an administrator with
+        `can_manage_tags`, Bot API 9.5), asked when needed (a champion's crowning is rare)."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, self.bot.id)
+        except TelegramError:
+            return False
+        if member.status == ChatMemberStatus.OWNER:
+            return True
+        rights = member.api_kwargs.get("can_manage_tags")
+        if rights is None:
+            rights = getattr(member, "can_manage_tags", None)
+        return member.status == ChatMemberStatus.ADMINISTRATOR and bool(rights)
+
     def bot_rank_changed(self, chat_id: int, admin: bool) -> None:
         """Telegram told that the bot's rank in the group changed (`my_chat_member`)."""
         self._admin[chat_id] = (admin, self.clock() + ADMIN_TTL)

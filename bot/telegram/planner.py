@@ -45,6 +45,7 @@ from bot.telegram.rows import (
     lobby_row,
     match_end_row,
     note_row,
+    tag_row,
     text_row,
     tourney_row,
 )
@@ -96,6 +97,11 @@ def tapped_in_chat(user_id: int) -> Iterator[None]:
         yield
     finally:
         _IN_CHAT.reset(token)
+
+
+# Telegram's 🎉 message effect (`message_effect_id`, private chats only, Bot API 7.4): the
+# identifier its clients show for the confetti among the free effects
+WIN_EFFECT = "5046509860389126442"
 
 
 class Planner:
@@ -315,6 +321,13 @@ class Planner:
             text = "\n\n".join(x for x in lines if x)
             if text:
                 rows.append(text_row(tour.chat_id, text, tour.thread_id))
+            if change.note is TourneyNote.CHAMPION and tour.champion is not None:
+                # each champion told in private too, and tagged in the group where the bot may
+                said = t("tourney.champion_private", number=tour.id)
+                for user in tour.entries[tour.champion]:
+                    if user > 0:
+                        rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))
+                        rows.append(tag_row(tour.chat_id, user, t("tourney.champion_tag")))
         return rows
 
     async def _private_table(self, change: TableChange | SignChange) -> list[Outgoing]:
@@ -413,7 +426,10 @@ class Planner:
             side = table.geometry.side(seat)
             step = (next_steps or {}).get(user)
             text = private_ending(t, who, outcome, side, seat, table.state, step)
-            rows.append(text_row(user, text, markup=keys, key=f"end:{table.id}:{user}"))
+            row = text_row(user, text, markup=keys, key=f"end:{table.id}:{user}")
+            if outcome.winner == side:  # 🎉 over "¡Ganaste!" (a private chat's message effect)
+                row = replace(row, payload={**row.payload, "effect": WIN_EFFECT})
+            rows.append(row)
         return rows
 
     async def _match_notices(self, table: Table, told: bool = False) -> list[Outgoing]:

@@ -118,6 +118,13 @@ def ephemeral_reply_row(
     return Outgoing(user_id, RowKind.TEXT, payload, None, POST)
 
 
+def tag_row(chat_id: int, user_id: int, tag: str) -> Outgoing:
+    """A member's tag in group `chat_id` (Bot API 9.5 setChatMemberTag): set where the bot may
+    (an administrator with the right to manage tags), else nothing."""
+    payload = {"u": user_id, "tag": tag}
+    return Outgoing(chat_id, RowKind.TAG, payload, f"tag:{user_id}", REFRESH)
+
+
 def edit_row(chat_id: int, message_id: int, text: str, markup: Markup | None = None) -> Outgoing:
     """A new text for a message of ours (a /config panel): only the latest one counts."""
     payload: dict[str, Any] = {"m": message_id, "text": text}

@@ -99,8 +99,7 @@ def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone:
         when = when_text(t, tour.starts_at, zone, tour.updated_at or tour.created_at)
         lines.append(t("tourney.starts", when=when, opener=opener))
     else:
-        closes = datetime.fromtimestamp(tour.closes_at, zone).strftime("%H:%M")
-        lines.append(t("tourney.closes", time=closes, opener=opener))
+        lines.append(t("tourney.closes", time=clock_time(tour.closes_at, zone), opener=opener))
     return "\n".join(lines)
 
 
@@ -114,12 +113,20 @@ def zone_of(tour: Tournament, fallback: tzinfo) -> tzinfo:
     return fallback
 
 
+def clock_time(at: float, zone: tzinfo) -> str:
+    """An hour as the group's zone says it ("21:30"), marked as a moment (Bot API 9.5's
+    date_time entity, format "t"): a client that knows it shows each reader the hour in their
+    own time; one that does not shows the group's."""
+    hour = datetime.fromtimestamp(at, zone).strftime("%H:%M")
+    return f'<tg-time unix="{int(at)}" format="t">{hour}</tg-time>'
+
+
 def when_text(t: Translator, at: float, zone: tzinfo, now: float) -> str:
     """A time to come as a group says it: "hoy a las 21:30", "mañana a las 22:00", "el
     viernes a las 21:30" (a week at most ahead)."""
     day = datetime.fromtimestamp(at, zone)
     today = datetime.fromtimestamp(now, zone).date()
-    time_ = day.strftime("%H:%M")
+    time_ = clock_time(at, zone)
     ahead = (day.date() - today).days
     if ahead <= 0:
         return t("tourney.when.today", time=time_)
@@ -131,7 +138,7 @@ def when_text(t: Translator, at: float, zone: tzinfo, now: float) -> str:
 def reminder_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     """Ten minutes before a tournament set for later, to each person signed up."""
     at = tour.starts_at if tour.starts_at is not None else tour.closes_at
-    time_ = datetime.fromtimestamp(at, zone_of(tour, zone)).strftime("%H:%M")
+    time_ = clock_time(at, zone_of(tour, zone))
     return t("tourney.reminder", number=tour.id, time=time_, rules=rules_text(t, tour))
 
 

@@ -160,7 +160,7 @@ def tap_something(
 ) -> str:
     """A button of the hand message, mostly a card, rarely a call (`calls`: a call's weight
     to a card's 6); the query's id."""
-    buttons = [b for b in message.buttons() if b["callback_data"].startswith("a:")]
+    buttons = [b for b in message.buttons() if b.get("callback_data", "").startswith("a:")]
     weights = [6.0 if b["callback_data"].count(":") == 4 else calls for b in buttons]
     button = rng.choices(buttons, weights)[0]
     return user.tap_data(user.id, message.message_id, button["callback_data"])

@@ -78,7 +78,7 @@ async def test_playing_resets_the_strikes(timed: Harness) -> None:
     assert table is not None and table.strikes == [1, 0]
     message = hand_message(h, juan)
     assert message is not None
-    card = next(b for b in message.buttons() if b["callback_data"].count(":") == 4)
+    card = next(b for b in message.buttons() if b.get("callback_data", "").count(":") == 4)
     await juan.tap(juan.id, message.message_id, card["text"])
     await h.settle()
     table = await h.services.tables.table_in(GROUP, 0)  # as committed (read afresh)
@@ -87,7 +87,7 @@ async def test_playing_resets_the_strikes(timed: Harness) -> None:
         user = ana if hand_message(h, ana) is not None else juan
         message = hand_message(h, user)
         assert message is not None
-        card = next(b for b in message.buttons() if b["callback_data"].count(":") == 4)
+        card = next(b for b in message.buttons() if b.get("callback_data", "").count(":") == 4)
         await user.tap(user.id, message.message_id, card["text"])
         await h.settle()
         if user is ana:

@@ -19,7 +19,7 @@ from bot.views.common import plain
 from bot.views.tournament import rules_text
 from tests.conftest import GROUP, Harness, harness_with, make_settings
 from tests.e2e.helpers import play_to_the_end
-from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+from tests.fakebot import BOT_ID, FakeTelegram, FakeUser, StoredMessage
 
 NAMES = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo"]
 
@@ -656,3 +656,27 @@ async def test_a_restart_between_the_reminder_and_the_start_tells_nobody_twice(
         assert sum("¡Empieza el torneo" in x for x in fake.texts(GROUP)) == 1
     finally:
         await again.stop()
+
+
+@pytest.mark.parametrize("rights", [True, False])
+async def test_the_champion_is_told_in_private_and_tagged_where_the_bot_may(
+    fake: FakeTelegram, tmp_path: Path, rights: bool
+) -> None:
+    """The champion hears it in their own chat too ("🏆 ¡Ganaste el torneo"); where the bot is
+    an administrator with the right to manage tags (Bot API 9.5) the group shows them as
+    "Campeón"; where it is not, nothing is tried that Telegram would refuse."""
+    async with harness_with(fake, tmp_path / "c.db") as h:
+        if rights:
+            h.fake.admins[GROUP].add(BOT_ID)
+            h.fake.tag_rights.add(GROUP)
+        users = await two_started(h, base=900)
+        t = await play_tournament(h, users, seed=5)
+        assert t.champion is not None
+        winner = t.entries[t.champion][0]
+        loser = next(u.id for u in users if u.id != winner)
+        assert any("🏆 ¡Ganaste el torneo" in x for x in h.fake.texts(winner))
+        assert not any("🏆 ¡Ganaste el torneo" in x for x in h.fake.texts(loser))
+        assert h.fake.tags == ({(GROUP, winner): "Campeón"} if rights else {})
+        assert not [m for _, m, _ in h.fake.calls if m == "setChatMemberTag"] or rights
+        won = [m for m in h.fake.live(winner) if m.effect]  # 🎉 over "¡Ganaste!" in private
+        assert won and all(m.chat_id > 0 for m in won)
