@@ -223,3 +223,80 @@ async def test_an_ephemeral_command_is_answered_to_its_asker_alone(
         ana.send(GROUP, "/reglas")
         await h.settle()
         assert len(h.fake.live(GROUP)) == before + 1
+
+
+async def test_a_3v3_with_hands_in_the_group_in_private_chats_and_on_the_web_table(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Six at one table, each playing where they like: two who never started the bot, in the
+    group; three in their private chats; one on the web table (the Mini App's API, as its page
+    calls it). The match, pica-pica and all, is played to its end."""
+    from tests.e2e.test_web import call, launch  # (the web table's signed requests)
+
+    async with harness_with(
+        fake, tmp_path / "m.db", webapp_url="https://truco.example.invalid/table",
+        webapp_name="mesa", web_port=0,
+    ) as h:  # fmt: skip
+        names = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede"]
+        here = {0, 3}  # never started the bot: in the group
+        users = [h.user(81 + i, n, started=i not in here) for i, n in enumerate(names)]
+        web = users[4]
+        await open_in_the_group_mixed(h, users, "3v3 15", here)
+        table = await h.services.tables.table_in(GROUP, 0)
+        assert table is not None
+        rng = random.Random(6)
+        moves = {"group": 0, "private": 0, "web": 0}
+        for _ in range(3000):
+            await h.settle()
+            if match_over(h):
+                break
+            table = await h.services.tables.get(table.id)
+            assert table is not None and table.state is not None
+            acting = {table.seats[a.seat] for a in table.state.legal_actions()}
+            user = rng.choice([u for u in users if u.id in acting])
+            if users.index(user) in here:
+                shown = hand_here(h, user)
+                if shown is None:
+                    await user.tap(GROUP, board(h).message_id, MY_CARDS)
+                    continue
+                options = [b for b in shown.buttons()
+                           if str(b.get("callback_data", "")).startswith("a:")]  # fmt: skip
+                data = rng.choice(options)["callback_data"]
+                user.tap_ephemeral_data(GROUP, shown.message_id, data)
+                moves["group"] += 1
+            elif user is web:
+                status, view = await call(h, "GET", f"/api/table/{table.id}", launch(h, user))
+                assert status == 200
+                action = rng.choice(view["actions"])
+                _, kind, *card = action["code"].split(":")  # (as the page sends it)
+                body = {"step": view["step"], "kind": kind, "card": card[0] if card else None}
+                status, _ = await call(h, "POST", f"/api/table/{table.id}/act", launch(h, user),
+                                       body)  # fmt: skip
+                assert status in (200, 409)
+                moves["web"] += 1
+            else:
+                message = [m for m in h.fake.live(user.id) if any(
+                    str(b.get("callback_data", "")).startswith("a:") for b in m.buttons())]
+                assert message, user.first_name
+                options = [b for b in message[-1].buttons()
+                           if str(b.get("callback_data", "")).startswith("a:")]  # fmt: skip
+                user.tap_data(user.id, message[-1].message_id, rng.choice(options)["callback_data"])
+                moves["private"] += 1
+        assert match_over(h), moves
+        assert all(moves.values()), moves
+        for index in here:  # nothing of theirs went to a private chat
+            assert not h.fake.live(users[index].id)
+        assert not h.errors.records, [r.getMessage() for r in h.errors.records]
+
+
+async def open_in_the_group_mixed(
+    h: Harness, users: list[FakeUser], args: str, here: set[int]
+) -> None:
+    users[0].send(GROUP, f"/nueva {args}")
+    await h.settle()
+    lobby = h.fake.last(GROUP)
+    for index, user in enumerate(users[1:], start=1):
+        answer = await user.tap(GROUP, lobby.message_id, f"✋ Equipo {index % 2 + 1}")
+        assert answer["url"] is None
+        assert ("jugás acá en el grupo" in answer["text"]) == (index in here), answer
+        await h.settle()
