@@ -24,6 +24,13 @@ from typing import Any, Protocol
 from bot.storage.migrations import MIGRATIONS
 
 
+# The name the bot's sessions give themselves on a database server (PostgreSQL's
+# `application_name`, over any the URL gives): what tells them from other programs' in
+# `pg_stat_activity`, and the only sessions the heartbeat's cut may end, in its own database
+# (bot/storage/outbox.py).
+APPLICATION = "truco-bot"
+
+
 class DatabaseTooNewError(RuntimeError):
     """The database was written by a newer version of the bot."""
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.model.errors import Unavailable
 from bot.storage.db import (
+    APPLICATION,
     Conn,
     Database,
     DatabaseTooNewError,
@@ -28,13 +29,16 @@ from bot.storage.migrations import MIGRATIONS, script_of
 
 log = logging.getLogger(__name__)
 
+# Every connection of the bot names itself (over any name the URL gives): see `APPLICATION`
+SERVER_SETTINGS = {"application_name": APPLICATION}
+
 
 async def preflight_postgres(url: str) -> str | None:
     """Whether this code can use the PostgreSQL database at `url` (as `preflight_sqlite`)."""
     import asyncpg
 
     try:
-        conn = await asyncpg.connect(url, timeout=10)
+        conn = await asyncpg.connect(url, timeout=10, server_settings=SERVER_SETTINGS)
     except (TimeoutError, OSError, asyncpg.PostgresError) as error:
         return f"cannot connect to the database: {error}"
     try:
@@ -179,7 +183,10 @@ class PostgresDatabase(Database):
     async def connect(url: str, size: int = 10) -> PostgresDatabase:
         import asyncpg  # only needed with PostgreSQL
 
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, reset=_nothing_to_reset)
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=size, reset=_nothing_to_reset,
+            server_settings=SERVER_SETTINGS,
+        )  # fmt: skip
         db = PostgresDatabase(pool, url)
         try:
             await db.migrate()
@@ -215,7 +222,7 @@ class PostgresDatabase(Database):
         while True:
             conn = None
             try:
-                conn = await asyncpg.connect(self.url)
+                conn = await asyncpg.connect(self.url, server_settings=SERVER_SETTINGS)
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
                 for channel, (on_notice, _) in self._listeners.items():
