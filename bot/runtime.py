@@ -99,10 +99,10 @@ class Runtime:
     async def open(
         settings: Settings,
         bot: ExtBot[Any],
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         metrics: Metrics | None = None,
     ) -> Runtime:
-        core = await Core.open(settings, clock=clock)
+        core = await Core.open(settings, clock=clock)  # (None: the database's)
         outbox = core.mailbox(
             settings.group_interval,
             settings.rate_overall_per_second,
@@ -140,7 +140,7 @@ class Runtime:
                 ) or bool(getattr(member, "is_member", False))  # fmt: skip
 
             token = settings.bot_token.get_secret_value()
-            auth = TelegramAuth(token, settings.webapp_max_age, clock, is_member)
+            auth = TelegramAuth(token, settings.webapp_max_age, core.clock, is_member)
             table = WebTable(
                 core, auth, hub, rate=(settings.web_rate, settings.web_burst),
                 proxies=settings.web_proxies,

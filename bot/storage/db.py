@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.storage.migrations import MIGRATIONS
-
 
 # The name the bot's sessions give themselves on a database server (PostgreSQL's
 # `application_name`, over any the URL gives): what tells them from other programs' in
@@ -163,6 +163,13 @@ class Database:
 
     async def close(self) -> None:
         raise NotImplementedError
+
+    def now(self) -> float:
+        """The time every process that shares this database stamps and compares what they
+        share with (leases, heartbeats, a lane's pace, shares, deadlines), in seconds since
+        the epoch: one clock for all, whatever each machine's own says. Here (SQLite: one
+        process) this process's clock is the only one."""
+        return time.time()
 
     def transaction(self, durable: bool = False) -> Any:  # an async context manager: a Conn
         """`durable`: the commit is on disk before this returns, even where ordinary commits

@@ -167,9 +167,14 @@ class OutboxStore:
             else:
                 self.elsewhere[chat_id] = float(lease)
 
-    async def enqueue(self, conn: Conn, rows: list[Outgoing], now: float, stamp: int = 0) -> None:
+    async def enqueue(
+        self, conn: Conn, rows: list[Outgoing], now: float | None = None, stamp: int = 0
+    ) -> None:
         """Inside the caller's transaction. `stamp`: the version of the table these rows are
-        about, as this commit saves it (0: no table)."""
+        about, as this commit saves it (0: no table); `now`: when they were written (the
+        database's clock, `Database.now`, unless a test says)."""
+        if now is None:
+            now = self.db.now()
         if self.db.dialect == "postgresql":
             insert, insert_args = self.rows_statement(rows, now, stamp=stamp)
             notify, notify_args = self.notify_ctes(rows, now)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 from collections import OrderedDict
 from datetime import UTC, tzinfo
 from typing import Any
@@ -296,7 +295,7 @@ class Deliverer:
 
     async def _deliver_text(self, row: Pending) -> Delivery:
         payload = row.payload
-        if payload.get("ring") and time.time() - row.created_at > RING_FRESH:
+        if payload.get("ring") and self.sender.now() - row.created_at > RING_FRESH:
             return Delivery(called=False)  # a ring-out the group's lane was too slow for
         markup = self._markup(payload)
         try:
