@@ -123,5 +123,6 @@ async def test_a_worker_whose_clock_is_off_changes_nothing_the_other_does(
             assert record is not None and record["termination"] == "target"
     finally:
         await conn.close()
+        pg_cluster.release(url)
     for chat in [*groups, *(user.id for pair in pairs for user in pair)]:
         assert not [t for t in fake.texts(chat) if "⏰" in t], chat  # no turn ran out early

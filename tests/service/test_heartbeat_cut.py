@@ -72,11 +72,10 @@ async def frozen(cluster: Cluster) -> AsyncIterator[str]:
     finally:
         process.kill()
         await process.wait()
+        cluster.release(url)
 
 
-async def test_the_cut_spares_a_session_of_another_database(
-    cluster: Cluster, frozen: str
-) -> None:
+async def test_the_cut_spares_a_session_of_another_database(cluster: Cluster, frozen: str) -> None:
     other = cluster.new_database()
     foreign, tx = await holding(other, "truco-bot")  # (another install, named as ours)
     db = await open_database(frozen)
@@ -96,6 +95,7 @@ async def test_the_cut_spares_a_session_of_another_database(
         await foreign.close()
         await db.close()
     assert await kept(other) == 1
+    cluster.release(other)
 
 
 async def test_the_cut_spares_a_session_of_another_application(cluster: Cluster) -> None:
@@ -113,3 +113,4 @@ async def test_the_cut_spares_a_session_of_another_application(cluster: Cluster)
         await foreign.close()
         await db.close()
     assert await kept(url) == 1
+    cluster.release(url)
