@@ -89,6 +89,9 @@ class Meter:
     conflicts: int = 0  # saves refused because another process changed the row first
     lock_waits: int = 0  # advisory locks found taken (the transaction waited for another)
     notices: int = 0  # wake-ups received from other processes (PostgreSQL LISTEN)
+    # readings of the server's clock (PostgreSQL, every few seconds, off the taps: round trips
+    # of their own, not counted in `trips`, which a tap's cost is measured by)
+    clock_reads: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
 
     def trip(self, kind: str, count: int = 1) -> None:
@@ -102,6 +105,7 @@ class Meter:
             "conflicts": self.conflicts,
             "lock_waits": self.lock_waits,
             "notices": self.notices,
+            "clock_reads": self.clock_reads,
             "kinds": dict(self.kinds),
         }
 
