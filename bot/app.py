@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -74,7 +73,8 @@ class SettledJobQueue(JobQueue[Any]):
 def build_application(
     settings: Settings, clock: Callable[[], float] | None = None
 ) -> Application[Any, Any, Any, Any, Any, Any]:
-    """`clock`: the wall clock of turn and lobby deadlines (tests drive it by hand)."""
+    """`clock`: the clock of turn and lobby deadlines, if a test drives it by hand (else the
+    database's: `Database.now`)."""
     if settings.bot_token is None:
         raise ValueError("TRUCO_BOT_TOKEN is not set")
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
@@ -134,7 +134,7 @@ async def seen_in_chat(update: object, context: Any) -> None:
 async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     settings: Settings = app.bot_data["settings"]
     runtime = await Runtime.open(
-        settings, app.bot, app.bot_data.get("clock", time.time), app.bot_data.get("metrics")
+        settings, app.bot, app.bot_data.get("clock"), app.bot_data.get("metrics")
     )
     app.bot_data["runtime"] = runtime
     await _set_commands(app)

@@ -98,10 +98,10 @@ class Runtime:
     async def open(
         settings: Settings,
         bot: ExtBot[Any],
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         metrics: Metrics | None = None,
     ) -> Runtime:
-        core = await Core.open(settings, clock=clock)
+        core = await Core.open(settings, clock=clock)  # (None: the database's)
         outbox = core.mailbox(
             settings.group_interval,
             settings.rate_overall_per_second,
@@ -132,7 +132,7 @@ class Runtime:
                 return await is_member(bot, chat_id, user_id)  # (the web remembers answers)
 
             token = settings.bot_token.get_secret_value()
-            auth = TelegramAuth(token, settings.webapp_max_age, clock, member)
+            auth = TelegramAuth(token, settings.webapp_max_age, core.clock, member)
             table = WebTable(
                 core, auth, hub, rate=(settings.web_rate, settings.web_burst),
                 proxies=settings.web_proxies,
@@ -140,7 +140,7 @@ class Runtime:
             web = WebServer(table, hub, settings.web_host, settings.web_port)
         # (on the core's clock: a wall clock set back is taken as no time passed, and the tests
         # move it to refill a bucket)
-        replies = Buckets(1 / settings.reply_every, settings.reply_burst, clock=clock)
+        replies = Buckets(1 / settings.reply_every, settings.reply_burst, clock=core.clock)
         return Runtime(settings, core, outbox, planner, deliverer, replies, web, served)
 
     @property

@@ -3,7 +3,6 @@ and a group the bot was removed from."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from bot.model.options import TableOptions
@@ -81,7 +80,7 @@ class Chats:
             records = [r for _, some in planned for r in some]
 
             async def also(conn: Conn) -> None:
-                await self.tables.outbox.enqueue(conn, rows, time.time())
+                await self.tables.outbox.enqueue(conn, rows)
                 await self.tables.records.store.write(conn, records)
 
             try:

@@ -7,7 +7,6 @@ tests): the database, its migrations, the services. `sweep` is the one timer eve
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -53,12 +52,13 @@ class Core:
     async def open(
         settings: Settings,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         turn_seconds: int | None = None,
         max_live_tables: int | None = None,
     ) -> Core:
         """The core on the settings' database (migrated to this code's schema).
-        `max_live_tables`: matches in play at once (None: the settings'; 0: no limit)."""
+        `max_live_tables`: matches in play at once (None: the settings'; 0: no limit);
+        `clock`: the database's (`Database.now`) unless a test drives its own."""
         db = await open_database(settings.database, settings.db_pool)
         core = Core.build(
             Store(db),
@@ -90,7 +90,7 @@ class Core:
         store: Store,
         *,
         seed: int | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         lobby_seconds: float = 600.0,
         sign_catch_chance: float = 0.0,
         language: str = "es",
@@ -100,6 +100,11 @@ class Core:
         review_workers: int = 0,
         max_live_tables: int = 0,
     ) -> Core:
+        """`clock`: the time of every deadline, stamp and record, which the workers sharing
+        the database compare: the database's (`Database.now`; this process's own on SQLite),
+        never a worker's own clock, unless a test drives one by hand."""
+        if clock is None:
+            clock = store.db.now
         changes = Changes()
         tables = Tables(store, changes, clock=clock, worker=worker)
         play = Play(tables, seed=seed, sign_catch_chance=sign_catch_chance, clock=clock)
@@ -117,7 +122,9 @@ class Core:
         people = People(store, clock=clock)
         history = History(store)
         reviews = Reviews(history, workers=review_workers, clock=clock)
-        presence = Presence(tables.records)  # (wall clock: workers compare its records)
+        # (the database's clock even when a test drives the core's: the workers compare its
+        # records, and a page's visits are not moved by hand)
+        presence = Presence(tables.records, clock=store.db.now)
         return Core(
             changes, tables, people, play, lobby, turns, chats, history, tournaments, reviews,
             presence, admission,

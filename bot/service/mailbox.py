@@ -35,6 +35,12 @@ lane it cannot claim again when the owner's lease ends (the owner may have died)
 lanes with work is then only a slow safety net (`SAFETY_POLL`); while notices cannot be heard
 (the listening connection lost) the sender polls as often as `poll` and lets each lane go when
 it is empty, as it must without them.
+
+Every time a sender shares with the others or compares with theirs (a lease, a heartbeat's
+end, a lane's pace, a row's stamp) is on the database's clock (`Database.now`), never on the
+machine's own: a worker whose clock ran 30 s ahead saw the others' heartbeats as ended, took
+every lane and the whole budget, and the others, left a share of 0, sent nothing. Waits inside
+one process (the budget's window, its fence, what waits in line) are on the monotonic clock.
 """
 
 from __future__ import annotations
@@ -411,7 +417,7 @@ class _Pace:
     def __init__(self, per_second: float, burst: int) -> None:
         self.every = 1.0 / per_second
         self.slack = (max(1, burst) - 1) * self.every
-        self.due = 0.0  # wall clock
+        self.due = 0.0  # the database's clock (`Mailbox.now`)
 
     def called(self, now: float) -> float:
         """A call went out at `now`: when the next one may go."""
@@ -429,7 +435,7 @@ class _Lane:
         self.pace = pace  # a private chat's (None: not paced, or a group's `interval`)
         self.task: asyncio.Task[None] | None = None
         self.dirty = False
-        self.next_at = 0.0  # wall clock: the lane's pace is shared through the database
+        self.next_at = 0.0  # the database's clock: the lane's pace is shared through it
         self.lease_until = 0.0
         self.failures = 0
         self.retry = False  # the last call must be tried again: read the lane anew
@@ -461,6 +467,10 @@ class Mailbox:
         private_burst: int = 3,
     ) -> None:
         self.db = db
+        # The clock of every time this sender shares with others (leases, heartbeats, a lane's
+        # pace, the rows' stamps) and compares with theirs: the database's, never this
+        # machine's own (a worker whose clock ran ahead took every lane and the whole budget)
+        self.now = db.now
         self.judge = judge
         self.metrics = metrics
         self.owner = owner or (store.owner if store else uuid.uuid4().hex)
@@ -502,7 +512,7 @@ class Mailbox:
     # -- writing ---------------------------------------------------------------------------------
     async def write(self, conn: Conn, rows: list[Outgoing]) -> None:
         """Inside the caller's transaction; call `wake` after it commits."""
-        await self.store.enqueue(conn, rows, time.time())
+        await self.store.enqueue(conn, rows)
 
     async def send(self, rows: list[Outgoing], also: Writer | None = None) -> None:
         """Rows that change nothing else (a reply to a command), with `also`'s writes: their own
@@ -560,7 +570,7 @@ class Mailbox:
         stops sending before that row expires, since the others then take its part."""
         alive_until = 0.0
         while not self._closed:
-            now = time.time()
+            now = self.now()
             load = Load(self._budget.demand(), tuple(map(float, self._budget.queued())))
             chosen: list[float] = []
             choose = functools.partial(self._choose, load, chosen)
@@ -570,16 +580,17 @@ class Mailbox:
                 raise
             except Exception:
                 log.warning("could not renew this sender's heartbeat", exc_info=True)
-                if time.time() >= alive_until - self.beat - self._budget.window:
+                if self.now() >= alive_until - self.beat - self._budget.window:
                     self._budget.resized(0.0)
                 await asyncio.sleep(self.beat)
                 continue
             alive_until = now + self.lease
             self.senders = max(1, live)
-            # Its row runs out at `alive_until` (wall clock): after that the others may take
-            # this part. A call let go counts in Telegram's window until a window after it
-            # ends, so none goes later than that before the end (half a second for latency)
-            ends = alive_until - self._budget.window - 0.5 - time.time()
+            # Its row runs out at `alive_until` (the database's clock): after that the others
+            # may take this part. A call let go counts in Telegram's window until a window
+            # after it ends, so none goes later than that before the end (half a second for
+            # latency)
+            ends = alive_until - self._budget.window - 0.5 - self.now()
             self._budget.fence(time.monotonic() + ends)
             self._budget.resized(chosen[-1])
             await asyncio.sleep(self.beat)
@@ -590,7 +601,7 @@ class Mailbox:
         share = split(self._budget.rate, load, others)
         chosen.append(share)
         # (stamped when it is chosen, after the beat's wait for its lock, not at its start)
-        return self._claim(share, time.time())
+        return self._claim(share, self.now())
 
     def _claim(self, share: float, now: float) -> float:
         """The share to write: `share`, or more while calls made under a larger one may still
@@ -623,7 +634,7 @@ class Mailbox:
             self.wake_chat(chat_id)
             lane = self._lanes.get(chat_id)
             if lane is not None and not lane.noticed:
-                lane.noticed = time.time()
+                lane.noticed = self.now()
 
     def _heard_again(self) -> None:
         """Listening (again): whatever was said while it was not is found by looking now."""
@@ -632,7 +643,7 @@ class Mailbox:
 
     async def _look(self) -> None:
         try:
-            for chat_id in await self.store.lanes_with_work(self.owner, time.time()):
+            for chat_id in await self.store.lanes_with_work(self.owner, self.now()):
                 lane = self._lanes.get(chat_id)
                 if lane is None or lane.task is None or lane.task.done():
                     self.wake_chat(chat_id)
@@ -659,16 +670,17 @@ class Mailbox:
         return rows
 
     def _wake_at(self, lane: _Lane, at: float) -> None:
-        """Look at the lane again at `at` (wall clock): when another sender's lease ends."""
+        """Look at the lane again at `at` (the database's clock): when another sender's lease
+        ends."""
         if lane.timer is not None:
             lane.timer.cancel()
-        delay = max(0.0, at - time.time()) + 0.05
+        delay = max(0.0, at - self.now()) + 0.05
         lane.timer = asyncio.get_running_loop().call_later(delay, self.wake_chat, lane.chat_id)
 
     def _forget_idle(self) -> None:
         """Lanes with nothing running, whose lease and pace are past, are forgotten (a chat
         seen once is not carried forever; what matters of it is in the database)."""
-        now = time.time()
+        now = self.now()
         for chat_id, lane in list(self._lanes.items()):
             done = lane.task is None or lane.task.done()
             paced = lane.pace is not None and not lane.pace.idle(now)
@@ -688,7 +700,7 @@ class Mailbox:
             await asyncio.sleep(max(self.poll, SAFETY_POLL) if self._sticky else self.poll)
 
     async def _own(self, lane: _Lane) -> bool:
-        now = time.time()
+        now = self.now()
         if lane.lease_until - now > self.lease / 2:
             return True
         if lane.lease_until > 0 and not self.db.shared:
@@ -714,14 +726,14 @@ class Mailbox:
             while not self._closed:
                 lane.dirty = False
                 if lane.unwritten is not None:
-                    wait = lane.next_at - time.time()
+                    wait = lane.next_at - self.now()
                     if wait > 0:
                         await asyncio.sleep(wait)
                     if not await self._write_done(lane):
                         continue  # nothing else goes out of this lane until it is recorded
                 if not await self._own(lane):
                     return  # another sender runs this lane
-                if lane.pace is not None and (wait := lane.next_at - time.time()) > 0:
+                if lane.pace is not None and (wait := lane.next_at - self.now()) > 0:
                     # the chat's pace: wait before reading, so that what goes next is the most
                     # urgent row then, in its newest version
                     await asyncio.sleep(wait)
@@ -750,7 +762,7 @@ class Mailbox:
                         break  # give a waiting refresh its turn
                     if lane.dirty or lane.retry or self._closed:
                         break  # new rows may go first; a failed call is tried again
-                    if lane.pace is not None and lane.next_at > time.time():
+                    if lane.pace is not None and lane.next_at > self.now():
                         break  # the chat's pace: read again when it is this lane's turn
                 else:
                     whole = not overdue and len(rows) < LANE_BATCH  # the lane read to its end
@@ -769,21 +781,21 @@ class Mailbox:
         """Rows read after another process's notice: how long after their commit (rows
         waiting for the lane's pace are not counted: they wait by design)."""
         lane.noticed = 0.0
-        now = time.time()
+        now = self.now()
         for row in rows:
             if row.created_at >= lane.next_at:
                 self.delays[int(1000 * (now - row.created_at))] += 1
 
     async def _one(self, lane: _Lane, row: Pending) -> None:
-        wait = lane.next_at - time.time()
+        wait = lane.next_at - self.now()
         if wait > 0:
             await asyncio.sleep(wait)
         if not await self._take(lane, row):
             return  # woken while waiting for the budget: read the lane again, urgent rows first
         # A row that waited long for its turn: the lane must still be ours (else another
         # sender took it over, and sends this row)
-        renew = self.db.shared and lane.lease_until - time.time() < self.lease / 2
-        lapsed = lane.lease_until <= time.time()
+        renew = self.db.shared and lane.lease_until - self.now() < self.lease / 2
+        lapsed = lane.lease_until <= self.now()
         if renew and not await self._owned_still(lane):
             self._budget.done(called=False)
             lane.retry = True
@@ -811,7 +823,7 @@ class Mailbox:
             if verdict.wait is not None:
                 log.warning("%s in chat %s: waiting %.1f s", verdict.said, lane.chat_id,
                             verdict.wait)  # fmt: skip
-                lane.next_at = time.time() + verdict.wait + 0.1
+                lane.next_at = self.now() + verdict.wait + 0.1
                 lane.retry = True
                 return  # the row stays; the lane tries it again after the pause
             if verdict.retry:  # a timeout or a dropped connection: the row stays
@@ -819,7 +831,7 @@ class Mailbox:
                 pause = min(30.0, 0.25 * 2**lane.failures)
                 log.warning("call in chat %s failed (%s), again in %.1f s", lane.chat_id,
                             verdict.said, pause)  # fmt: skip
-                lane.next_at = time.time() + pause
+                lane.next_at = self.now() + pause
                 lane.retry = True
                 return
             if verdict.expected:
@@ -832,7 +844,7 @@ class Mailbox:
         else:
             self._budget.done(delivery.called)
         lane.failures = 0
-        now = time.time()
+        now = self.now()
         if self.metrics is not None and delivery.called:
             self.metrics.sent(lane.chat_id, now - row.created_at)
         next_at = None
@@ -877,7 +889,7 @@ class Mailbox:
                     done.row.kind, lane.chat_id, type(error).__name__, error,
                 )  # fmt: skip
             lane.retry = True
-            lane.next_at = max(lane.next_at, time.time() + min(5.0, 0.1 * 2**done.failures))
+            lane.next_at = max(lane.next_at, self.now() + min(5.0, 0.1 * 2**done.failures))
             return False
         if done.failures:
             log.warning("chat %s: the database records again (%d tries)", lane.chat_id,
@@ -967,7 +979,7 @@ class Mailbox:
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
             if not self.busy():
-                waiting = await self.store.lanes_with_work(self.owner, time.time())
+                waiting = await self.store.lanes_with_work(self.owner, self.now())
                 if not waiting:
                     return True
                 for chat_id in waiting:

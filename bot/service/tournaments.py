@@ -740,7 +740,7 @@ class Tournaments:
         planned = await self.tables.changes.plan(change)
         rows = [p for p in planned if isinstance(p, Outgoing)]
         if rows:
-            await self.tables.outbox.enqueue(conn, rows, time.time())
+            await self.tables.outbox.enqueue(conn, rows)
         return rows
 
     async def _ratings(self, tournament_id: int) -> dict[int, float]:

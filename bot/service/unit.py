@@ -244,7 +244,7 @@ class Tables:
                 if recorded:  # (the league counts it or not: `record_league` decides)
                     await record_league(conn, table, outcome, at)
             if rows:
-                await self.outbox.enqueue(conn, rows, time.time(), table.version)
+                await self.outbox.enqueue(conn, rows, stamp=table.version)
             if records:
                 await self.records.store.write(conn, records)
             if also is not None:
@@ -257,7 +257,7 @@ class Tables:
                 table.id = await self.store.insert_table(conn, table)
                 change = change_of(table)
                 rows, records = split(await self.changes.plan(change))
-                await self.outbox.enqueue(conn, rows, time.time(), table.version)
+                await self.outbox.enqueue(conn, rows, stamp=table.version)
                 await self.records.store.write(conn, records)
         except Unavailable as error:
             raise Refusal(Refused.DB_BUSY) from error
@@ -281,7 +281,7 @@ class Tables:
                     if also is not None:
                         await also(conn)
                     if rows:
-                        await self.outbox.enqueue(conn, rows, time.time())
+                        await self.outbox.enqueue(conn, rows)
                     await self.records.store.write(conn, records)
         except Unavailable as error:
             raise Refusal(Refused.DB_BUSY) from error
@@ -291,7 +291,7 @@ class Tables:
 
     def _enqueue(self, rows: list[Outgoing]) -> Also:
         async def writer(conn: Conn) -> None:
-            await self.outbox.enqueue(conn, rows, time.time())
+            await self.outbox.enqueue(conn, rows)
 
         return writer
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.storage.migrations import MIGRATIONS
+
+# The name the bot's sessions give themselves on a database server (PostgreSQL's
+# `application_name`, over any the URL gives): what tells them from other programs' in
+# `pg_stat_activity`, and the only sessions the heartbeat's cut may end, in its own database
+# (bot/storage/outbox.py).
+APPLICATION = "truco-bot"
 
 
 class DatabaseTooNewError(RuntimeError):
@@ -82,6 +89,9 @@ class Meter:
     conflicts: int = 0  # saves refused because another process changed the row first
     lock_waits: int = 0  # advisory locks found taken (the transaction waited for another)
     notices: int = 0  # wake-ups received from other processes (PostgreSQL LISTEN)
+    # readings of the server's clock (PostgreSQL, every few seconds, off the taps: round trips
+    # of their own, not counted in `trips`, which a tap's cost is measured by)
+    clock_reads: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
 
     def trip(self, kind: str, count: int = 1) -> None:
@@ -95,6 +105,7 @@ class Meter:
             "conflicts": self.conflicts,
             "lock_waits": self.lock_waits,
             "notices": self.notices,
+            "clock_reads": self.clock_reads,
             "kinds": dict(self.kinds),
         }
 
@@ -156,6 +167,13 @@ class Database:
 
     async def close(self) -> None:
         raise NotImplementedError
+
+    def now(self) -> float:
+        """The time every process that shares this database stamps and compares what they
+        share with (leases, heartbeats, a lane's pace, shares, deadlines), in seconds since
+        the epoch: one clock for all, whatever each machine's own says. Here (SQLite: one
+        process) this process's clock is the only one."""
+        return time.time()
 
     def transaction(self, durable: bool = False) -> Any:  # an async context manager: a Conn
         """`durable`: the commit is on disk before this returns, even where ordinary commits

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 
 from bot import codec
 from bot.model.outbox import Load, Outgoing, Pending, row_kind
-from bot.storage.db import Conn, Database, Row
+from bot.storage.db import APPLICATION, Conn, Database, Row
 
 
 def lane_channel(owner: str) -> str:
@@ -167,9 +167,14 @@ class OutboxStore:
             else:
                 self.elsewhere[chat_id] = float(lease)
 
-    async def enqueue(self, conn: Conn, rows: list[Outgoing], now: float, stamp: int = 0) -> None:
+    async def enqueue(
+        self, conn: Conn, rows: list[Outgoing], now: float | None = None, stamp: int = 0
+    ) -> None:
         """Inside the caller's transaction. `stamp`: the version of the table these rows are
-        about, as this commit saves it (0: no table)."""
+        about, as this commit saves it (0: no table); `now`: when they were written (the
+        database's clock, `Database.now`, unless a test says)."""
+        if now is None:
+            now = self.db.now()
         if self.db.dialect == "postgresql":
             insert, insert_args = self.rows_statement(rows, now, stamp=stamp)
             notify, notify_args = self.notify_ctes(rows, now)
@@ -444,14 +449,22 @@ class OutboxStore:
         return len(others) + 1
 
     async def _cut_frozen_beat(self, wait: float) -> None:
-        """End the session of a beat holding the lock for longer than `wait` seconds."""
+        """End the session of a beat holding the lock for longer than `wait` seconds: one of
+        this bot's, in this database. An advisory key is a number any program may take, in
+        any database of the cluster, and a role allowed to end others' sessions (a superuser,
+        or one role for everything) would end theirs too: a session of another database, or
+        of another application in this one, is never cut (`tests/service/test_heartbeat_cut.py`;
+        the bot's sessions name themselves `application_name`)."""
         try:
             await self.db.fetchall(
                 "SELECT pg_terminate_backend(a.pid) AS cut FROM pg_locks l"
                 " JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory'"
+                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
                 " AND l.classid = 0 AND l.objid = 5005 AND l.objsubid = 1 AND l.granted"
+                " AND a.datname = current_database() AND a.application_name = ?"
                 " AND a.pid <> pg_backend_pid()"
                 " AND a.xact_start < clock_timestamp() - make_interval(secs => ?)",
+                APPLICATION,
                 wait,
             )
         except Exception:  # (the beat's own failure is what its caller is told)

@@ -1,7 +1,8 @@
 """PostgreSQL through asyncpg (imported only when it is used): a pool of connections, each
 transaction on one of its own, and one more that LISTENs for other processes' notices. The
 callers' SQL is SQLite's: its placeholders and the migrations' column types are translated
-here."""
+here. Every connection names itself `APPLICATION`; the processes sharing the database share
+its clock (`DatabaseClock`), not their machines'."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.model.errors import Unavailable
 from bot.storage.db import (
+    APPLICATION,
     Conn,
     Database,
     DatabaseTooNewError,
@@ -28,13 +32,45 @@ from bot.storage.migrations import MIGRATIONS, script_of
 
 log = logging.getLogger(__name__)
 
+# Every connection of the bot names itself (over any name the URL gives): see `APPLICATION`
+SERVER_SETTINGS = {"application_name": APPLICATION}
+
+CLOCK_EVERY = 5.0  # seconds between two readings of the database's clock
+CLOCK_KEPT = 6  # the last readings kept: the one of the shortest round trip is believed
+CLOCK_FIRST = 3  # readings when the database is opened
+
+
+class DatabaseClock:
+    """The database server's clock, read from here: `now()` is this process's monotonic clock
+    plus the offset last measured against the server's `clock_timestamp()`. Each reading is
+    bracketed by the monotonic clock before and after its round trip, so the server's moment
+    lies within it and the offset is off by half the round trip at most; of the last few
+    readings the one with the shortest round trip is believed (a busy loop or a slow network
+    only lengthens a reading, and that one is not believed). The machine's wall clock is never
+    read: a worker whose clock is off by minutes, or stepped while it runs, stamps the same
+    times as every other worker. The monotonic clock's own drift (parts per million) is
+    corrected at each reading."""
+
+    def __init__(self) -> None:
+        # (round trip, offset): the offset is the server's epoch less the monotonic clock
+        self.readings: deque[tuple[float, float]] = deque(maxlen=CLOCK_KEPT)
+        self.offset = time.time() - time.monotonic()  # (until the first reading: the machine's)
+
+    def now(self) -> float:
+        return time.monotonic() + self.offset
+
+    def reading(self, before: float, server: float, after: float) -> None:
+        """The server said `server` (epoch seconds) between `before` and `after` (monotonic)."""
+        self.readings.append((after - before, server - (before + after) / 2))
+        self.offset = min(self.readings)[1]
+
 
 async def preflight_postgres(url: str) -> str | None:
     """Whether this code can use the PostgreSQL database at `url` (as `preflight_sqlite`)."""
     import asyncpg
 
     try:
-        conn = await asyncpg.connect(url, timeout=10)
+        conn = await asyncpg.connect(url, timeout=10, server_settings=SERVER_SETTINGS)
     except (TimeoutError, OSError, asyncpg.PostgresError) as error:
         return f"cannot connect to the database: {error}"
     try:
@@ -174,26 +210,65 @@ class PostgresDatabase(Database):
         self._listener: asyncio.Task[None] | None = None
         self._listening = False
         self.listens = 0  # times listening began (a reconnection counts again)
+        self.clock = DatabaseClock()
+        self._clock_reader: asyncio.Task[None] | None = None
 
     @staticmethod
     async def connect(url: str, size: int = 10) -> PostgresDatabase:
         import asyncpg  # only needed with PostgreSQL
 
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, reset=_nothing_to_reset)
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=size, reset=_nothing_to_reset,
+            server_settings=SERVER_SETTINGS,
+        )  # fmt: skip
         db = PostgresDatabase(pool, url)
         try:
             await db.migrate()
+            for _ in range(CLOCK_FIRST):
+                await db.read_clock()
         except BaseException:
             await pool.close()
             raise
+        db._clock_reader = asyncio.get_running_loop().create_task(db._read_clock_often())
+        skew = time.time() - db.now()
+        if abs(skew) > 1.0:  # (told, not corrected: the bot goes by the database's clock)
+            log.warning(
+                "this machine's clock is %.1f s %s the database's; the bot keeps the database's",
+                abs(skew), "ahead of" if skew > 0 else "behind",
+            )  # fmt: skip
         return db
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        for task in (self._listener, self._clock_reader):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.pool.close()
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    async def read_clock(self) -> None:
+        """Measure this process's offset to the server's clock once (`DatabaseClock`)."""
+        async with self.pool.acquire() as conn:
+            self.meter.clock_reads += 1
+            before = time.monotonic()
+            server = await conn.fetchval("SELECT extract(epoch FROM clock_timestamp())::float8")
+            after = time.monotonic()
+        self.clock.reading(before, float(server), after)
+
+    async def _read_clock_often(self) -> None:
+        """The offset measured again every `CLOCK_EVERY` seconds (both clocks drift a little;
+        the server's may be set right meanwhile). A reading that fails keeps the last offset."""
+        while True:
+            await asyncio.sleep(CLOCK_EVERY)
+            try:
+                await self.read_clock()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("could not read the database's clock (%s)", error)
 
     def listen(
         self, channel: str, on_notice: Callable[[str], None], on_ready: Callable[[], None]
@@ -215,7 +290,7 @@ class PostgresDatabase(Database):
         while True:
             conn = None
             try:
-                conn = await asyncpg.connect(self.url)
+                conn = await asyncpg.connect(self.url, server_settings=SERVER_SETTINGS)
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
                 for channel, (on_notice, _) in self._listeners.items():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot import codec
@@ -298,8 +297,9 @@ class Store:
         records: Sequence[Record] = (),
         record_store: RecordStore | None = None,
     ) -> bool:
-        # `now`: the actions' time (the table's updated_at); the rows are stamped with the wall
-        # clock (their delay to delivery is measured against it)
+        # `now`: the actions' time (the table's updated_at); the rows are stamped with the
+        # database's clock (`Database.now`: their delay to delivery is measured against it, and
+        # a worker whose clock is off must not make them look old, or new, to another)
         """The commit of an ordinary change in a transaction of its own: the table saved over
         version `expected` (False, and nothing written, if another process saved first), its
         new actions, the rows the front ends will send. On PostgreSQL one statement does it all,
@@ -313,7 +313,7 @@ class Store:
                 if entries:
                     await self.append_actions(conn, table.id, first_seq, list(entries), now)
                 if rows:
-                    await outbox.enqueue(conn, rows, time.time(), table.version)
+                    await outbox.enqueue(conn, rows, stamp=table.version)
                 if records and record_store is not None:
                     await record_store.write(conn, records)
             return True
@@ -337,7 +337,7 @@ class Store:
                 [user_id for user_id, _ in entries], [code for _, code in entries],
             ]  # fmt: skip
         if rows:
-            wall = time.time()
+            wall = self.db.now()
             insert, insert_args = outbox.rows_statement(rows, wall, saved, table.version)
             notify, notify_args = outbox.notify_ctes(rows, wall, saved)
             parts += [f"o AS ({insert})", notify]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 from collections import OrderedDict
 from datetime import UTC, tzinfo
 from typing import Any
@@ -229,7 +228,7 @@ class Deliverer:
             menu = row.payload.get("menu")
             user_id = int(row.payload["u"])
             tapped = row.payload.get("q")  # a tap of theirs that lets the bot show them the hand
-            fresh = time.time() - row.created_at < EPHEMERAL_WINDOW
+            fresh = self.sender.now() - row.created_at < EPHEMERAL_WINDOW
             query = str(tapped) if tapped and fresh else None
             if menu is not None:
                 return await self._deliver_sign_menu(table, user_id, int(menu), query)
@@ -322,7 +321,7 @@ class Deliverer:
 
     async def _deliver_text(self, row: Pending) -> Delivery:
         payload = row.payload
-        if payload.get("ring") and time.time() - row.created_at > RING_FRESH:
+        if payload.get("ring") and self.sender.now() - row.created_at > RING_FRESH:
             return Delivery(called=False)  # a ring-out the group's lane was too slow for
         group = payload.get("member_of")
         if group is not None and await self.members.of(int(group), row.chat_id) is False:

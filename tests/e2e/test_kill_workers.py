@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
@@ -33,8 +34,16 @@ SECRET = "kill-secret"
 
 
 class Worker:
-    def __init__(self, index: int, url: str, fake: FakeTelegram, folder: Path) -> None:
+    def __init__(
+        self,
+        index: int,
+        url: str,
+        fake: FakeTelegram,
+        folder: Path,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.index = index
+        self.env = dict(env or {})  # more of its environment (settings, a skewed clock)
         self.port = free_port()
         self.url = url
         self.fake = fake
@@ -51,6 +60,7 @@ class Worker:
                 webhook_url=f"http://127.0.0.1:{self.port}/hook", webhook_listen="127.0.0.1",
                 webhook_port=str(self.port), webhook_path="hook", webhook_secret=SECRET,
             )  # fmt: skip
+            env.update(self.env)
             self.log = (self.folder / f"w{self.index}.log").open("ab")
             self.zygote = Zygote(env, self.folder, self.log)
         return self.zygote
