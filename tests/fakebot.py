@@ -172,6 +172,10 @@ class FakeTelegram:
         # Whether ephemeral calls count toward the group's flood limit (the documentation does
         # not say; off: each receiver's are paced as a private chat's, when that limit is on)
         self.ephemeral_in_group_limit = False
+        # Everything any chat was shown, in order: (chat, the one reader of an ephemeral message
+        # or None, message id, text, "new" or "edit"): a person's transcript of a group is its
+        # messages and their own ephemeral ones (`transcript`)
+        self.seen: list[tuple[int, int | None, int, str, str]] = []
         self.query_seen: dict[str, tuple[float, int, int]] = {}  # id -> (when, chat, user)
         # Member tags (Bot API 9.5): the groups where the bot, an administrator, was given the
         # right to manage them, and the tags it set
@@ -469,6 +473,7 @@ class FakeTelegram:
         stored.effect = params.get("message_effect_id")
         stored.history.append(text)
         self.timeline[chat_id].append((stored.message_id, text))
+        self.seen.append((chat_id, None, stored.message_id, text, "new"))
         stored.parse_mode = params.get("parse_mode")
         if "reply_parameters" in params:
             stored.reply_to = codec.loads(params["reply_parameters"]).get("message_id")
@@ -524,6 +529,8 @@ class FakeTelegram:
             stored.deleted = True
             stored.lost = True
         self.ephemeral[(chat_id, receiver)][number] = stored
+        if not stored.lost:
+            self.seen.append((chat_id, receiver, number, text, "new"))
         self.changed[chat_id].set()
         return self._ephemeral_json(stored)
 
@@ -550,6 +557,8 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: message is not modified")
         stored.text, stored.reply_markup = text, markup
         stored.history.append(text)
+        if not stored.lost:
+            self.seen.append((stored.chat_id, receiver_of(stored), stored.message_id, text, "edit"))
         self.changed[stored.chat_id].set()
         return True
 
@@ -582,6 +591,15 @@ class FakeTelegram:
         (they were offline): Telegram takes it, and its edits, but they never see it."""
         self.ephemeral_lost.add((chat_id, receiver))
 
+    def transcript(self, chat_id: int, reader: int) -> list[tuple[str, int, str, str]]:
+        """What `reader` saw in group `chat_id`, in order: ("group" or "mine", message id,
+        "new" or "edit", text)."""
+        return [
+            ("group" if who is None else "mine", number, how, text)
+            for chat, who, number, text, how in self.seen
+            if chat == chat_id and who in (None, reader)
+        ]
+
     def ephemeral_live(self, chat_id: int, receiver: int) -> list[StoredMessage]:
         """The ephemeral messages the receiver sees in the group, oldest first."""
         return [m for m in self.ephemeral[(chat_id, receiver)].values() if not m.deleted]
@@ -608,6 +626,7 @@ class FakeTelegram:
         stored.reply_markup = markup
         stored.history.append(text)
         self.timeline[stored.chat_id].append((stored.message_id, text))
+        self.seen.append((stored.chat_id, None, stored.message_id, text, "edit"))
         self.changed[stored.chat_id].set()
         return self._message_json(stored)
 
@@ -730,6 +749,10 @@ _COUNTED = {
 EPHEMERAL_METHODS = {
     "editEphemeralMessageText", "editEphemeralMessageReplyMarkup", "deleteEphemeralMessage",
 }  # fmt: skip
+
+
+def receiver_of(stored: StoredMessage) -> int | None:
+    return stored.receiver
 
 
 def _ephemeral_receiver(params: dict[str, Any]) -> int | None:

@@ -49,7 +49,7 @@ from bot.views.common import (
 from bot.views.lobby import lobby_keys, lobby_text
 from bot.views.scene import Gap, hands_to_show, last_end, scene_of
 from bot.views.standings import league_line
-from bot.views.summary import group_ending
+from bot.views.summary import group_ending, private_ending
 from bot.views.table import (
     board_markup,
     board_text,
@@ -527,6 +527,9 @@ class Deliverer:
         obs = scene.obs
         assert obs is not None
         text = group_hand_text(t, scene) if here else hand_text(t, scene)
+        if here and table.outcome is not None and not playing:  # the end, said to them
+            side = table.geometry.side(seat)
+            text = private_ending(t, scene.who, table.outcome, side, seat, table.state)
         markup = None  # a finished or cancelled match leaves nothing to tap here
         if playing:
             # señas for partners, none in a pica-pica hand (R40)
