@@ -1,5 +1,6 @@
 """Computer players at the tables: when one is to move, it waits a human pause, thinks away
-from the event loop (a process pool, or a thread), and acts through the service like anyone.
+from the event loop (a supervised process pool, `bot.service.pools`, or a thread), and acts
+through the service like anyone.
 
 Nothing here is saved: whether a computer player is to move is read from the table itself,
 so after a restart (or a lost decision) the next look at the table finds it again. A decision
@@ -20,14 +21,12 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import multiprocessing
-import os
-import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Coroutine, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from bot import codec
@@ -44,6 +43,7 @@ from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus, is_bot
 from bot.service.changes import Change, ChangeKind, Refusal, TableChange
 from bot.service.play import Play, bot_to_move
+from bot.service.pools import Supervised, processes
 from bot.service.unit import Tables
 from bot.storage.rivals import RivalStore
 
@@ -102,37 +102,6 @@ def _learn(
     return learned
 
 
-def _watch_parent(parent: int) -> None:
-    """In each pool process: leave when the bot is gone (a SIGKILLed bot cannot tell its pool
-    to stop, and the pool must not outlive it)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
-def spawn_pool(workers: int, initializer: Callable[[int], None] = _watch_parent) -> Executor:
-    """Processes that think off the event loop (the players', the hints', the reviews'), each
-    started afresh ("spawn": nothing of the bot's state is forked) and gone with the bot."""
-    return ProcessPoolExecutor(
-        workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=initializer,
-        initargs=(os.getpid(),),
-    )
-
-
-def _hint_worker(parent: int) -> None:
-    """In the hints' process: leave with the bot, and yield the CPU to everything else (the
-    computer players' moves first: hints take what is left)."""
-    _watch_parent(parent)
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)
-
-
 def _warm() -> bool:
     """Imports the players in a worker before the first real decision needs them."""
     return True
@@ -152,11 +121,11 @@ class _Job:
 
 @dataclass
 class HintLane:
-    """Where hints think: `slots` at a time in an executor of their own, the others waiting in
-    order of asking. A job whose deadline (on `clock`) has passed when its turn comes is
-    dropped (its caller gets `Late`), never started."""
+    """Where hints think: `slots` at a time through `think` (their own pool's `run`), the
+    others waiting in order of asking. A job whose deadline (on `clock`) has passed when its
+    turn comes is dropped (its caller gets `Late`), never started."""
 
-    executor: Callable[[], Executor]
+    think: Callable[..., Awaitable[Any]]
     clock: Callable[[], float]
     slots: int = 1
     typical: float = HINT_TYPICAL  # seconds a job takes (measured as they run, at most 1 s)
@@ -199,8 +168,7 @@ class HintLane:
     async def _start(self, job: _Job) -> None:
         began = time.perf_counter()
         try:
-            loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.executor(), job.fn, *job.args)
+            result = await self.think(job.fn, *job.args)
         except asyncio.CancelledError:
             job.future.cancel()
             raise
@@ -250,7 +218,10 @@ class AiPlayers:
         self.seed = seed
         self._tasks: set[asyncio.Task[None]] = set()
         self.workers = workers
-        self._pool: Executor | None = None
+        # (none when decisions run in a thread: tests, tiny machines)
+        self._pool = (
+            Supervised("players", processes(workers), size=workers) if workers > 0 else None
+        )
         self._due: dict[int, _Due] = {}
         self._thinking: set[int] = set()
         # (table, hand) whose computer players' señas to people were set going: only not to
@@ -263,8 +234,15 @@ class AiPlayers:
         self._learned: set[int] = set()  # tables whose match was learned from (once each)
         self._bad_rows: set[tuple[int, int, str]] = set()  # rows said not to decode (once each)
         self._failed: set[tuple[int, int]] = set()  # (table, step) whose move failed: said once
-        self._hint_pool: Executor | None = None
-        self.hints = HintLane(self._hint_executor, self.clock)
+        # The hints' own: a process at a lower priority (a thread when the players think in
+        # threads).
+        self._hint_pool = Supervised(
+            "hints",
+            processes(1, nice=10)
+            if workers > 0
+            else partial(ThreadPoolExecutor, 1, thread_name_prefix="hints"),
+        )
+        self.hints = HintLane(self._hint_pool.run, self.clock)
         self._kept: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()  # thought hints
         self._asking: set[int] = set()  # people with a hint in flight
 
@@ -292,33 +270,11 @@ class AiPlayers:
             return  # (a seña moves no one: a computer partner reads it off the table)
         self.consider(table)
 
-    # -- the pool ------------------------------------------------------------------------------
-    def _executor(self) -> Executor | None:
-        if self.workers <= 0:
-            return None  # decisions run in a thread (tests, tiny machines)
-        if self._pool is None:
-            self._pool = spawn_pool(self.workers)
-        return self._pool
-
-    def _hint_executor(self) -> Executor:
-        """The hints' own: a process at a lower priority (a thread when the players think in
-        threads)."""
-        if self._hint_pool is None:
-            if self.workers <= 0:
-                self._hint_pool = ThreadPoolExecutor(1, thread_name_prefix="hints")
-            else:
-                self._hint_pool = spawn_pool(1, _hint_worker)
-        return self._hint_pool
-
+    # -- the pools -----------------------------------------------------------------------------
     async def start(self) -> None:
         """Start the pools and look at every table in play (a restart resumes their bots)."""
-        pool = self._executor()
-        if pool is not None:
-            loop = asyncio.get_running_loop()
-            await asyncio.gather(
-                loop.run_in_executor(pool, _warm),
-                loop.run_in_executor(self._hint_executor(), _warm),
-            )
+        if self._pool is not None:
+            await asyncio.gather(self._pool.run(_warm), self._hint_pool.run(_warm))
         for table in self.tables.playing():
             self.consider(table)
 
@@ -333,10 +289,9 @@ class AiPlayers:
             task.cancel()
         self._due.clear()
         self.hints.close()
-        for pool in (self._pool, self._hint_pool):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-        self._pool = self._hint_pool = None
+        self._hint_pool.close()
+        if self._pool is not None:
+            self._pool.close()
 
     def busy(self) -> bool:
         """A computer player is thinking or its pause is over (tests wait on this)."""
@@ -415,9 +370,8 @@ class AiPlayers:
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in the pool (or a thread): never on the event loop."""
-        pool = self._executor()
-        if pool is not None:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        if self._pool is not None:
+            return await self._pool.run(fn, *args)
         return await asyncio.to_thread(fn, *args)
 
     # -- hints -----------------------------------------------------------------------------------

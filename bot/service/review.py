@@ -1,5 +1,6 @@
 """A review after the match, for each person who played it (`bot.ai.review`): computed off the
-event loop (a process of its own, or a thread), once per person and match, and kept.
+event loop (a supervised process of its own, `bot.service.pools`, or a thread), once per
+person and match, and kept.
 
 Who may ask: a person who sat at the match (by their user id), once it is over. Anything else
 is refused and changes nothing: no such match, one still in play (or cancelled), one they did
@@ -12,7 +13,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from typing import Any
 
 from bot import codec
@@ -20,9 +20,9 @@ from bot.ai.review import Review, lessons, review
 from bot.game import AnyAction, MatchConfig, parse_any
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
-from bot.service.ai import spawn_pool
 from bot.service.changes import Refusal
 from bot.service.history import History
+from bot.service.pools import Supervised, processes
 from bot.storage.reviews import ReviewStore
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,8 @@ class Reviews:
         self.store = ReviewStore(history.store.db)
         self.workers = min(workers, 1)  # one process: a review is a few seconds of one core
         self.clock = clock
-        self._pool: Executor | None = None
+        # (made at the first review; none when reviews run in a thread)
+        self._pool = Supervised("reviews", processes(1)) if self.workers > 0 else None
         self._running: dict[tuple[int, int], asyncio.Future[str]] = {}
         self.computed = 0  # reviews computed by this process (tests, logs)
 
@@ -106,22 +107,13 @@ class Reviews:
         return None if learned is None else (*learned, len(found))
 
     # -- off the loop ------------------------------------------------------------------------
-    def _executor(self) -> Executor | None:
-        if self.workers <= 0:
-            return None
-        if self._pool is None:
-            self._pool = spawn_pool(self.workers)
-        return self._pool
-
     async def _run(
         self, fn: Callable[[MatchConfig, Sequence[str], int, int], str], *args: Any
     ) -> str:
-        pool = self._executor()
-        if pool is not None:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        if self._pool is not None:
+            return await self._pool.run(fn, *args)
         return await asyncio.to_thread(fn, *args)
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            self._pool.close()

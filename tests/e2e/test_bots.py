@@ -395,6 +395,8 @@ async def test_one_tables_bots_never_queue_ahead_of_another_tables(
     from concurrent.futures import Future, ThreadPoolExecutor
     from typing import Any
 
+    from bot.service.pools import Supervised
+
     class Recording(ThreadPoolExecutor):
         """One worker, first come first served; it notes what each decision waited behind."""
 
@@ -422,7 +424,7 @@ async def test_one_tables_bots_never_queue_ahead_of_another_tables(
 
     async with harness_with(fake, tmp_path / "fair.db", seed=3) as h:
         pool = Recording()
-        h.services.ai._executor = lambda: pool  # type: ignore[method-assign]
+        h.services.ai._pool = Supervised("players", lambda: pool)  # (this pool, supervised)
         groups = [GROUP, GROUP - 1, GROUP - 2]
         people = [h.user(70 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro"])]
         for user, chat in zip(people, groups, strict=True):
