@@ -43,7 +43,7 @@ def step_of(message: StoredMessage, table: int) -> int:
     """The step the hand message's action buttons (a:<table>:<step>:...) are for at `table`
     (-1: none)."""
     for button in message.buttons():
-        parts = button["callback_data"].split(":")
+        parts = button.get("callback_data", "").split(":")
         if parts[0] == "a" and int(parts[1]) == table:
             return int(parts[2])
     return -1
