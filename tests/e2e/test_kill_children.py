@@ -72,7 +72,7 @@ async def turns(
         message = await my_turn(fake, table, step)
         slowest = max(slowest, time.monotonic() - began)
         step = step_of(message, table)
-        buttons = [b for b in message.buttons() if b["callback_data"].startswith("a:")]
+        buttons = [b for b in message.buttons() if b.get("callback_data", "").startswith("a:")]
         cards = [b for b in buttons if b["callback_data"].count(":") == 4]
         button = rng.choice(cards or buttons)
         query = ana.tap_data(ANA, message.message_id, button["callback_data"])
@@ -153,7 +153,7 @@ async def test_killed_thinking_processes_are_made_again(fake: FakeTelegram, tmp_
             # The hints' process dies: 💡 still answers.
             os.kill(hints, signal.SIGKILL)
             message = await my_turn(fake, table, step)
-            hint = next(b for b in message.buttons() if b["callback_data"].startswith("h:"))
+            hint = next(b for b in message.buttons() if b.get("callback_data", "").startswith("h:"))
             query = ana.tap_data(ANA, message.message_id, hint["callback_data"])
             answer = await ana.answer_of(query, within=TURN)
             assert answer["text"].startswith("💡 "), answer
