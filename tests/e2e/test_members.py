@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
 from telegram.ext import ExtBot
 
 from bot.telegram.members import Members
@@ -41,6 +42,7 @@ async def test_a_stranger_with_a_guessed_link_is_turned_away(harness: Harness) -
     assert all("Eve" not in text for text in h.fake.texts(GROUP))
 
 
+@pytest.mark.postgresql  # (the join link's lookup, on PostgreSQL too: tests/sqlseen.py)
 async def test_a_stranger_with_the_real_link_is_turned_away(harness: Harness) -> None:
     h = harness
     table_id, token = await _lobby(h)

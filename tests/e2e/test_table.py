@@ -80,6 +80,7 @@ async def test_the_opener_sits_at_once_and_may_switch_team_or_leave(harness: Har
 
 
 @pytest.mark.postgresql
+@pytest.mark.postgresql
 async def test_an_opener_the_bot_cannot_message_sits_and_plays_in_the_group(
     harness: Harness,
 ) -> None:
