@@ -29,7 +29,10 @@ from tests.fakebot import TOKEN, FakeTelegram, FakeUser
 from tests.pg import INSTALL_HINT, Cluster, find_bin
 from tests.waiting import until
 
-GROUP = -100_555
+# A supergroup's id, as Telegram forms them (-100 and the channel's number): the tests open
+# forum topics in it, which only supergroups have. (A basic group's id is a small negative
+# number: tests/botapi_rules.py chat_type.)
+GROUP = -1_001_000_000_555
 
 # The order of the run (longest first, dealt out evenly among the test processes) and
 # `--store-durations`, which rewrites the times that order reads; the test files rewritten (and

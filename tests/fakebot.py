@@ -1,66 +1,40 @@
 """A fake Telegram Bot API server on 127.0.0.1, and scripted users that talk to the bot.
 
 It answers like Telegram does, errors included: 403 to a user who never started the bot,
-400 "message is not modified", 400 for texts over 4096 characters, button data over 64 bytes or
-broken HTML, 429 with retry_after past a group's flood limit. The real python-telegram-bot
-Application polls it over HTTP.
+400 "message is not modified", 400 for what Telegram refuses in a text, a keyboard or a list of
+commands (tests/botapi_rules.py: HTML as documented, lengths after entity parsing, buttons, chat
+types by the form of their ids), 429 with retry_after past a group's flood limit. The real
+python-telegram-bot Application polls it over HTTP.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import itertools
-import re
 import time
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 
 from bot import codec
+from tests.botapi_rules import ApiError as _ApiError
+from tests.botapi_rules import (
+    chat_type,
+    check_answer,
+    check_caption,
+    check_commands,
+    check_keyboard,
+    check_text,
+)
+from tests.botapi_rules import html_error as html_error
 
 BOT_ID = 999_000
 BOT_USERNAME = "truco_test_bot"
 TOKEN = "999000:TEST-token"
-ALLOWED_TAGS = {"b", "i", "u", "s", "a", "code", "pre", "tg-spoiler", "blockquote", "strong", "em",
-                "tg-time"}  # fmt: skip
-
-
-class _HtmlCheck(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=False)
-        self.stack: list[str] = []
-        self.error: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in ALLOWED_TAGS:
-            self.error = f'unsupported start tag "{tag}"'
-        self.stack.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self.stack or self.stack.pop() != tag:
-            self.error = f'unexpected end tag "{tag}"'
-
-
-_BARE_AMPERSAND = re.compile(r"&(?!lt;|gt;|amp;|quot;|#)")
-
-
-@functools.lru_cache(maxsize=4096)  # (a board's text comes back at every edit of a hand)
-def html_error(text: str) -> str | None:
-    checker = _HtmlCheck()
-    checker.feed(text)
-    checker.close()
-    if checker.error is None and checker.stack:
-        checker.error = "unclosed tag"
-    # A bare '&' not starting an entity is refused too.
-    if _BARE_AMPERSAND.search(text):
-        return "can't parse entities: bare &"
-    return checker.error
 
 
 def _form_value(value: Any) -> str:
@@ -382,7 +356,10 @@ class FakeTelegram:
                     await asyncio.sleep(0.05)  # nobody took it: Telegram tries again later
 
     async def api_setMyCommands(self, params: dict[str, Any]) -> bool:
-        self.commands[params.get("language_code")] = codec.loads(params["commands"])
+        commands = check_commands(
+            params.get("commands"), params.get("scope"), params.get("language_code")
+        )
+        self.commands[params.get("language_code")] = commands
         return True
 
     async def api_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -401,24 +378,21 @@ class FakeTelegram:
             self.delivered = max(self.delivered, batch[-1]["update_id"])
         return batch
 
-    def _check_text(self, text: str, markup: dict[str, Any] | None) -> None:
-        if not text.strip():
-            raise _ApiError(400, "Bad Request: message text is empty")
-        if len(text) > 4096:
-            raise _ApiError(400, "Bad Request: message is too long")
-        problem = html_error(text)
-        if problem:
-            raise _ApiError(400, f"Bad Request: can't parse entities: {problem}")
-        for row in (markup or {}).get("inline_keyboard", []):
-            for button in row:
-                data = button.get("callback_data")
-                if data is not None and not 1 <= len(data.encode()) <= 64:
-                    raise _ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+    def _check_text(
+        self,
+        text: str,
+        markup: dict[str, Any] | None,
+        parse_mode: str | None = "HTML",
+        chat_id: int | None = None,
+    ) -> None:
+        """A message's text and keyboard, as Telegram checks them (tests/botapi_rules.py)."""
+        check_text(text, parse_mode)
+        check_keyboard(markup, "private" if chat_id is None else chat_type(chat_id))
 
     def _message_json(self, stored: StoredMessage) -> dict[str, Any]:
-        chat_type = "private" if stored.chat_id > 0 else "supergroup"
-        chat: dict[str, Any] = {"id": stored.chat_id, "type": chat_type}
-        if chat_type == "private":
+        kind = chat_type(stored.chat_id)
+        chat: dict[str, Any] = {"id": stored.chat_id, "type": kind}
+        if kind == "private":
             chat["first_name"] = "user"
         else:
             chat["title"] = "Grupo"
@@ -445,8 +419,7 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: there is no document in the request")
         filename, content = upload
         caption = params.get("caption", "")
-        if len(caption) > 1024:
-            raise _ApiError(400, "Bad Request: message caption is too long")
+        check_caption(caption, params.get("parse_mode"))
         self.documents.append((chat_id, filename, content, caption))
         stored = StoredMessage(chat_id, next(self.message_ids[chat_id]), caption, None, None)
         stored.history.append(caption)
@@ -465,7 +438,7 @@ class FakeTelegram:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         text = params.get("text", "")
-        self._check_text(text, markup)
+        self._check_text(text, markup, params.get("parse_mode"), chat_id)
         if "message_effect_id" in params and chat_id < 0:  # "for private chats only"
             raise _ApiError(400, "Bad Request: message effects are for private chats only")
         thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
@@ -513,9 +486,7 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: there is no callback query message to replace")
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         text = params.get("text", "")
-        self._check_text(text, markup)
-        if any("web_app" in b for row in (markup or {}).get("inline_keyboard", []) for b in row):
-            raise _ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")  # (private chats only)
+        self._check_text(text, markup, params.get("parse_mode"), chat_id)
         thread = int(params["message_thread_id"]) if "message_thread_id" in params else None
         number = next(self.ephemeral_ids[chat_id])
         if asked is not None:
@@ -552,7 +523,7 @@ class FakeTelegram:
         stored = self._ephemeral_stored(params, "edit")
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         text = params.get("text", "")
-        self._check_text(text, markup)
+        self._check_text(text, markup, params.get("parse_mode"), stored.chat_id)
         if text == stored.text and markup == stored.reply_markup:
             raise _ApiError(400, "Bad Request: message is not modified")
         stored.text, stored.reply_markup = text, markup
@@ -565,7 +536,7 @@ class FakeTelegram:
     async def api_editEphemeralMessageReplyMarkup(self, params: dict[str, Any]) -> bool:
         stored = self._ephemeral_stored(params, "edit")
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
-        self._check_text(stored.text, markup)
+        self._check_text(stored.text, markup, stored.parse_mode, stored.chat_id)
         if markup == stored.reply_markup:
             raise _ApiError(400, "Bad Request: message is not modified")
         stored.reply_markup = markup
@@ -615,7 +586,7 @@ class FakeTelegram:
         stored = self._stored(params)
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
         text = params.get("text", "")
-        self._check_text(text, markup)
+        self._check_text(text, markup, params.get("parse_mode"), stored.chat_id)
         if text == stored.text and markup == stored.reply_markup:
             raise _ApiError(
                 400,
@@ -633,7 +604,7 @@ class FakeTelegram:
     async def api_editMessageReplyMarkup(self, params: dict[str, Any]) -> dict[str, Any]:
         stored = self._stored(params)
         markup = codec.loads(params["reply_markup"]) if "reply_markup" in params else None
-        self._check_text(stored.text, markup)
+        check_keyboard(markup, chat_type(stored.chat_id))
         if markup == stored.reply_markup:
             raise _ApiError(400, "Bad Request: message is not modified")
         stored.reply_markup = markup
@@ -654,8 +625,7 @@ class FakeTelegram:
         if query_id in self.answers:
             raise _ApiError(400, "Bad Request: query is too old and response timeout expired")
         text = params.get("text", "")
-        if len(text) > 200:
-            raise _ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        check_answer(text)
         self.answers[query_id] = {
             "text": text,
             "show_alert": params.get("show_alert") == "true",
@@ -771,13 +741,6 @@ OVERALL_COUNTED = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "
                    "editEphemeralMessageReplyMarkup"}  # fmt: skip
 
 
-class _ApiError(Exception):
-    def __init__(self, code: int, description: str) -> None:
-        super().__init__(description)
-        self.code = code
-        self.description = description
-
-
 @dataclass
 class FakeUser:
     fake: FakeTelegram
@@ -813,7 +776,7 @@ class FakeUser:
         is_ephemeral, which only the bot sees): its message_id is 0; its ephemeral id is
         returned."""
         self.joins(chat_id)
-        chat: dict[str, Any] = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
+        chat: dict[str, Any] = {"id": chat_id, "type": chat_type(chat_id)}
         if chat_id > 0:
             chat["first_name"] = self.first_name
         else:
@@ -855,7 +818,7 @@ class FakeUser:
             else {
                 "message_id": message_id,
                 "date": 0,
-                "chat": {"id": chat_id, "type": "supergroup"},
+                "chat": {"id": chat_id, "type": chat_type(chat_id)},
             }
         )
         query_id = f"q{next(self.fake.query_ids)}"

@@ -524,12 +524,12 @@ async def test_the_3v3_options_show_at_a_table_of_six_and_are_kept(harness: Harn
 async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(harness: Harness) -> None:
     h = harness
     ana, juan = h.user(1, "Ana"), h.user(2, "Juan")
-    await open_table(h, [ana, juan])
-    new_chat = -100_999
+    basic, new_chat = -555, -1_001_000_000_999  # a basic group becomes a supergroup
+    await open_table(h, [ana, juan], chat=basic)
     h.fake.push(
         {
             "message": {
-                "message_id": 999, "date": 0, "chat": {"id": GROUP, "type": "group", "title": "G"},
+                "message_id": 999, "date": 0, "chat": {"id": basic, "type": "group", "title": "G"},
                 "migrate_to_chat_id": new_chat,
             }
         }
