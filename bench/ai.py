@@ -224,7 +224,7 @@ def run_chunk(
     a: str, b: str, seeds: list[int], clock: bool = True, tune: str = ""
 ) -> tuple[dict[int, float], dict[str, list[float]]]:
     if not clock:  # every decision imagines all its worlds, however busy the machine is
-        search.BUDGET = math.inf
+        search.CAP = math.inf
     apply_tune(tune)
     # `dificil@EDGE_PRIOR=20;SIGNIFICANCE=2`: a level with its own settings, for this pairing
     # (both sides play under them: give them to one side only)

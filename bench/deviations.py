@@ -57,7 +57,7 @@ def value(state: MatchState, action: Action, opponent: str, rollouts: int, seed:
 
 
 def match(opponent: str, seed: int, rollouts: int, tune: str) -> list[tuple[str, float]]:
-    search.BUDGET = math.inf
+    search.CAP = math.inf
     apply_tune(tune)
     state = MatchState(CONFIG)
     found: list[tuple[str, float]] = []

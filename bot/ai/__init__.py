@@ -5,7 +5,8 @@ actions. Pure and picklable, so it runs in a process pool."""
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+import time
+from collections.abc import Callable, Collection
 from enum import StrEnum
 
 from bot.ai.characters import Character, bend
@@ -36,10 +37,12 @@ def decide(
     priors: dict[int, Belief] | None = None,
     character: Character | str | None = None,
     budget: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
     """The action `level` takes at `obs` (its seat must have a legal action). difícil starts
     from `priors` (what it remembers of the rivals' seats, by seat) and thinks for `budget`
-    seconds at most; a `character` bends normal's and difícil's choices its way."""
+    seconds at most (a safety: its work is fixed, so a seed plays the same move on any machine;
+    `clock` tells the time); a `character` bends normal's and difícil's choices its way."""
     if not obs.actions:
         raise ValueError("nothing to decide: the seat has no legal action")
     # A seña said twice says nothing more: the players see each once (a flood of repeats
@@ -54,7 +57,7 @@ def decide(
     if level is Level.NORMAL:
         chosen = play_normal(obs, rng, signs)
     else:
-        chosen = play_dificil(obs, rng, signs, budget=budget, priors=priors)
+        chosen = play_dificil(obs, rng, signs, budget=budget, priors=priors, clock=clock)
     return bend(character, chosen, obs, rng) if character else chosen
 
 

@@ -30,7 +30,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.ai import personas
@@ -51,8 +51,11 @@ from bot.game.state import MatchState, Pending, Phase, side_of
 
 K = ActionKind
 
-WORLDS = 40  # deals imagined per decision
-BUDGET = 0.1  # seconds: no world is started that would end after this (by the average so far)
+WORLDS = 40  # deals imagined per decision: its budget is this work, whatever the machine
+# seconds: a safety only (no world is started that would end after this, by the average so
+# far): the worlds take about 25 ms of CPU at the median, 85 ms at p99 (docs/performance.md),
+# so a machine must be several times slower than this one before a move depends on it
+CAP = 0.5
 MAX_TRIES = 30  # draws per world before the sampler gives up
 RIVAL_NOISE = 0.15  # how often a rival's move in a playout is any legal move
 PERSONA_NOISE = 0.0  # the same for a rival played as a persona (who trembles on its own)
@@ -416,16 +419,19 @@ def play_dificil(
     worlds: int = WORLDS,
     budget: float | None = None,
     priors: dict[int, Belief] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action:
-    """difícil's move; `budget` (seconds, BUDGET by default) stops starting new worlds;
+    """difícil's move: `worlds` deals imagined, the same on any machine (the same seed plays
+    the same move); `budget` (seconds, CAP by default) is only a safety that stops starting
+    new worlds on a machine far slower than it was measured on (`clock` tells the time);
     `priors`, what it remembers of the rivals' seats from earlier matches."""
-    budget = BUDGET if budget is None else budget
+    budget = CAP if budget is None else budget
     options = _unique(obs.actions)
     if len(options) == 1:
         return options[0]
     if obs.seat is None:
         return play_normal(obs, rng, signs)
-    started = time.perf_counter()
+    started = clock()
     rivals = rivals_of(obs)
     against = facing(rivals)
     edge = edge_of(obs)
@@ -452,7 +458,7 @@ def play_dificil(
                 playout(state, obs.seat, seed, sampler.rivals, against, edge, sampler.personas)
             )
         weights.append(weight)
-        spent = time.perf_counter() - started
+        spent = clock() - started
         if spent + 2 * spent / (index + 1) > budget:  # one more world might overrun it
             break
     if not weights:
