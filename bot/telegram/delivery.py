@@ -37,7 +37,7 @@ from bot.telegram.records import (
     tourney_key,
     unwatch_record,
 )
-from bot.telegram.rows import Markup, edit_row, text_row
+from bot.telegram.rows import Markup, edit_row, hand_row, text_row
 from bot.views.common import (
     Button,
     Keys,
@@ -706,15 +706,22 @@ class Deliverer:
         self._blocked_told.add(key)
         names = await self.people.at(table)
         t = translator(table.language)
-        text = t("dm.blocked", name=short_name(names.get(user_id, "?")))
-        link = f"https://t.me/{self.bot_username}?start=h{table.id}"
-        markup = Keys([(Button(t("button.open_private"), url=link),)])
+        name = short_name(names.get(user_id, "?"))
+        rows = []
+        if await self.in_group(table, user_id):
+            # (no private chat, and no choice of one: their hand lives in the group from now)
+            text, markup = t("dm.blocked_here", name=name), None
+            rows.append(hand_row(table, user_id, urgent=True))  # (shown at once by an admin)
+        else:
+            text = t("dm.blocked", name=name)
+            link = f"https://t.me/{self.bot_username}?start=h{table.id}"
+            markup = Keys([(Button(t("button.open_private"), url=link),)])
         notice = text_row(
             table.chat_id, text, table.thread_id, markup, key=f"blocked:{table.id}:{user_id}"
         )
 
         async def commit(writer: Writer) -> None:
-            await self.sender.send([notice], also=writer)
+            await self.sender.send([notice, *rows], also=writer)
 
         return Delivery(commit=commit)
 
