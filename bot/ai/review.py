@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -189,6 +189,71 @@ def worth(
 ) -> tuple[list[Worth], float, int]:
     """Each option's value over the same worlds (deals of what `obs`'s seat could not see), the
     standard error of the first two options' difference, and the worlds used."""
+    weighed = weigh(obs, options, seed, worlds)
+    if sum(weighed.weights) <= 0:
+        return [Worth(0.0, 0.0) for _ in options], math.inf, 0
+    return weighed.worths(), weighed.error(0, 1), weighed.count
+
+
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """Options played out over the same worlds: each world's points per option and its weight
+    (the worlds, and so each option's value, do not depend on which other options are
+    weighed with it: the same seed gives an option the same value beside any others)."""
+
+    points: tuple[tuple[float, ...], ...]  # per option, per world
+    wins: tuple[tuple[float, ...], ...]
+    weights: tuple[float, ...]
+    seen: tuple[float, ...] = ()  # per world, what `weigh`'s `look` measured of it
+
+    def share(self) -> float:
+        """The weighted mean of what `look` measured over the worlds."""
+        total = sum(self.weights)
+        if total <= 0 or not self.seen:
+            return 0.0
+        return sum(w * x for w, x in zip(self.weights, self.seen, strict=True)) / total
+
+    @property
+    def count(self) -> int:
+        return len(self.weights)
+
+    def worths(self) -> list[Worth]:
+        total = sum(self.weights)
+        if total <= 0:
+            return [Worth(0.0, 0.0) for _ in self.points]
+        return [
+            Worth(
+                sum(w * p for w, p in zip(self.weights, points, strict=True)) / total,
+                sum(w * p for w, p in zip(self.weights, wins, strict=True)) / total,
+            )
+            for points, wins in zip(self.points, self.wins, strict=True)
+        ]
+
+    def error(self, a: int, b: int) -> float:
+        """The standard error of option `a`'s value minus option `b`'s (paired by world)."""
+        weights = self.weights
+        total = sum(weights)
+        if total <= 0:
+            return math.inf
+        if a == b or max(a, b) >= len(self.points):
+            return 0.0
+        effective = total * total / sum(w * w for w in weights)
+        diffs = [x - y for x, y in zip(self.points[a], self.points[b], strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        return math.sqrt(var / max(effective - 1, 1))
+
+
+def weigh(
+    obs: Observation,
+    options: Sequence[Action],
+    seed: str,
+    worlds: int = WORLDS,
+    look: Callable[[MatchState], float] | None = None,
+) -> Weighed:
+    """Each option played out over the same worlds consistent with `obs`, each to the end of
+    the hand (`worth`'s machinery, its raw numbers); `look`, something measured of each world
+    as dealt (whose envido wins, say)."""
     assert obs.seat is not None
     seat = obs.seat
     side = side_of(seat)
@@ -199,12 +264,15 @@ def worth(
     points: list[list[float]] = [[] for _ in options]
     wins: list[list[float]] = [[] for _ in options]
     weights: list[float] = []
+    seen: list[float] = []
     base = rng.getrandbits(32)
     for index in range(worlds):
         found = sampler.world()
         if found is None:
             break
         world, weight = found
+        if look is not None:
+            seen.append(look(world))
         for i, option in enumerate(options):
             state = world.copy()
             before = (state.scores[0], state.scores[1])
@@ -218,24 +286,7 @@ def worth(
             won = ended[0] == side if ended else state.winner == side
             wins[i].append(1.0 if won else 0.0)
         weights.append(weight)
-    total = sum(weights)
-    if total <= 0:
-        return [Worth(0.0, 0.0) for _ in options], math.inf, 0
-    values = [
-        Worth(
-            sum(w * p for w, p in zip(weights, points[i], strict=True)) / total,
-            sum(w * p for w, p in zip(weights, wins[i], strict=True)) / total,
-        )
-        for i in range(len(options))
-    ]
-    error = 0.0
-    if len(options) > 1:
-        effective = total * total / sum(w * w for w in weights)
-        diffs = [a - b for a, b in zip(points[0], points[1], strict=True)]
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        error = math.sqrt(var / max(effective - 1, 1))
-    return values, error, len(weights)
+    return Weighed(tuple(map(tuple, points)), tuple(map(tuple, wins)), tuple(weights), tuple(seen))
 
 
 def dificils_move(obs: Observation, seed: str) -> Action:
