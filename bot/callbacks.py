@@ -429,4 +429,22 @@ class TablaData(CallbackData, prefix="p:t"):
     page: int = 0
 
 
+class DailyData(CallbackData, prefix="d"):
+    """An answer to a group's hand of the day: the choice's place among the choices."""
+
+    hand: int
+    choice: int
+
+
+class DailyOp(StrEnum):
+    NAMED = "n"  # a person lets their decisions be shown with their name
+    ANON = "a"  # or not (the default)
+
+
+class DailyNameData(CallbackData, prefix="p:d"):
+    """/yo in private: whether a hand of the day of theirs may name them."""
+
+    op: DailyOp
+
+
 KINDS: tuple[type[CallbackData], ...] = tuple(_BY_PREFIX.values())

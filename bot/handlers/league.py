@@ -25,6 +25,7 @@ from bot.i18n import Translator
 from bot.runtime import Runtime
 from bot.telegram.rows import edit_row
 from bot.views.common import Keys
+from bot.views.daily import name_keys, name_text, tally_text
 from bot.views.history import pager
 from bot.views.review import lesson_text
 from bot.views.standings import numbers_text, standings_pages
@@ -111,11 +112,19 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lesson = await r.core.reviews.lesson(user.id)  # from their reviewed matches (/revision)
     if lesson is not None:
         text += "\n" + lesson_text(t, *lesson)
+    keys = None
     if is_group(chat):
         played, won = await r.core.tournaments.record_of(chat.id, user.id)
         if played:
             text += "\n" + t("yo.tourneys", played=played, won=won)
-    await reply(context, message, text)
+        daily = tally_text(t, await r.core.daily.tally(chat.id, user.id))
+        if daily:
+            text += "\n" + daily
+    else:  # (whether a hand of the day of theirs may name them: theirs to say, in private)
+        named = await r.core.daily.named(user.id)
+        text += "\n\n" + name_text(t, named)
+        keys = name_keys(t, named)
+    await reply(context, message, text, keys)
 
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

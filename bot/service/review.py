@@ -107,9 +107,12 @@ class Reviews:
         return None if learned is None else (*learned, len(found))
 
     # -- off the loop ------------------------------------------------------------------------
-    async def _run(
-        self, fn: Callable[[MatchConfig, Sequence[str], int, int], str], *args: Any
-    ) -> str:
+    async def run(self, fn: Callable[..., str], *args: Any) -> str:
+        """`fn(*args)` in the reviews' process (or a thread): a module's function of plain
+        arguments, as the process must find and pickle them."""
+        return await self._run(fn, *args)
+
+    async def _run(self, fn: Callable[..., str], *args: Any) -> str:
         if self._pool is not None:
             return await self._pool.run(fn, *args)
         return await asyncio.to_thread(fn, *args)

@@ -447,6 +447,17 @@ class Store:
             (chat_id, codec.dumps(dict(defaults.chosen))),
         )
 
+    async def set_daily_hour(
+        self, conn: Conn, chat_id: int, hour: int | None, at: float, changed: bool
+    ) -> None:
+        """A group's hour for la mano del día (None: off), in /config's transaction; `at`, when
+        it was chosen (kept as it was when the hour did not change)."""
+        await conn.execute(
+            "UPDATE chats SET daily_hour = ?,"
+            " daily_set_at = CASE WHEN ? = 1 THEN ? ELSE daily_set_at END WHERE chat_id = ?",
+            (hour, 1 if changed else 0, at, chat_id),
+        )
+
     async def move_chat(self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]) -> None:
         """A group became a supergroup: its tables, league and settings follow it."""
         async with self.db.transaction() as conn:

@@ -13,6 +13,7 @@ import logging
 from collections import OrderedDict
 from datetime import UTC, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
@@ -29,6 +30,8 @@ from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
 from bot.telegram.members import Members
 from bot.telegram.records import (
+    BOARD,
+    DAILY_FRONT,
     FRONT,
     TelegramTable,
     board_record,
@@ -46,6 +49,7 @@ from bot.views.common import (
     seating_at,
     short_name,
 )
+from bot.views.daily import post_keys, post_text
 from bot.views.lobby import lobby_keys, lobby_text
 from bot.views.scene import Gap, hands_to_show, last_end, scene_of
 from bot.views.standings import league_line
@@ -208,6 +212,8 @@ class Deliverer:
             return Delivery(called=False)
         if kind is RowKind.TOURNEY:
             return await self._deliver_tourney(int(row.payload["n"]))
+        if kind is RowKind.DAILY:
+            return await self._deliver_daily(int(row.payload["d"]))
         if kind is RowKind.TAG:
             user, tag = int(row.payload["u"]), str(row.payload["tag"])
             return await self._deliver_tag(row.chat_id, user, tag)
@@ -425,6 +431,27 @@ class Deliverer:
                     raise
         message_id = await self.send(tour.chat_id, text, markup, tour.thread_id)
         return Delivery(commit=self._commit(board_record(key, message_id)))
+
+    async def _deliver_daily(self, hand_id: int) -> Delivery:
+        """A hand of the day's group message as it stands now (how many answered; closed, its
+        buttons gone): edited, or sent if it was never sent (or is gone, while open)."""
+        hand = await self.core.daily.get(hand_id)
+        if hand is None:
+            return Delivery(called=False)
+        t = translator(hand.language)
+        zone = zone_named(str(hand.data.get("zone", "")), self.zone)
+        text, markup = post_text(t, hand, zone), post_keys(t, hand)
+        shown = (await self.tables.records.of(DAILY_FRONT, hand.id)).get(BOARD)
+        if shown:
+            try:
+                return Delivery(called=await self.edit(hand.chat_id, int(shown), text, markup))
+            except BadRequest as error:
+                if not _gone(error):
+                    raise
+                if hand.closed:
+                    return Delivery()  # (someone deleted it: the close's message tells)
+        message_id = await self.send(hand.chat_id, text, markup)
+        return Delivery(commit=self._commit(Record(DAILY_FRONT, hand.id, BOARD, str(message_id))))
 
     async def _deliver_tag(self, chat_id: int, user_id: int, tag: str) -> Delivery:
         """A member's tag (setChatMemberTag, Bot API 9.5), where the bot is an administrator with
@@ -763,6 +790,13 @@ def live_score(tour: Tournament, round_: int, slot: int, table: Table) -> tuple[
         return None
     mine = sides.pop()
     return state.scores[mine], state.scores[1 - mine]
+
+
+def zone_named(name: str, fallback: tzinfo) -> tzinfo:
+    try:
+        return ZoneInfo(name) if name else fallback
+    except (ZoneInfoNotFoundError, ValueError):
+        return fallback
 
 
 def _message_fields(chat_id: int, text: str, markup: Markup | None) -> dict[str, Any]:

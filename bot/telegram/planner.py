@@ -21,11 +21,13 @@ from bot.game.actions import ActionKind
 from bot.game.events import Chanted, EnvidoResolved, HandDealt, HandEnded
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
+from bot.model.daily import DailyNote
 from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
 from bot.model.table import Table, TableStatus
 from bot.service.changes import (
     Change,
     ChangeKind,
+    DailyChange,
     SignChange,
     TableChange,
     TourneyChange,
@@ -41,6 +43,7 @@ from bot.telegram.records import NOTIFIED, NOTIFY, board_record, new_join_record
 from bot.telegram.rows import (
     board_row,
     close_row,
+    daily_row,
     hand_row,
     lobby_row,
     match_end_row,
@@ -58,6 +61,7 @@ from bot.views.common import (
     seating_at,
     short_name,
 )
+from bot.views.daily import close_text
 from bot.views.lobby import practice_text
 from bot.views.review import review_keys
 from bot.views.summary import private_ending
@@ -178,6 +182,8 @@ class Planner:
             return []  # settings whose rows the command gives itself
         if change.kind is ChangeKind.TOURNEY:
             return await self._tourney(change)
+        if change.kind is ChangeKind.DAILY:
+            return await self._daily(change)
         kind = change.kind
         table = change.the_table
         t = translator(table.language)
@@ -328,6 +334,22 @@ class Planner:
                     if user > 0:
                         rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))
                         rows.append(tag_row(tour.chat_id, user, t("tourney.champion_tag")))
+        return rows
+
+    async def _daily(self, change: DailyChange) -> list[Outgoing]:
+        """A hand of the day: its message (sent, then how many answered, then closed); at the
+        close, the answer told in the group (a message that notifies)."""
+        hand = change.hand
+        rows = [daily_row(hand.chat_id, hand.id)]
+        closing = change.closing
+        if change.note is DailyNote.CLOSED and closing is not None:
+            t = translator(hand.language)
+            people = [a.user_id for a in closing.answers]
+            people += [s.user_id for s in closing.month]
+            people += [hand.user_id] if hand.user_id is not None and closing.named else []
+            names = await self.people.names(people)
+            said = close_text(t, hand, closing, {u: escape(n) for u, n in names.items()})
+            rows.append(text_row(hand.chat_id, said, key=f"daily_close:{hand.id}"))
         return rows
 
     async def _private_table(self, change: TableChange | SignChange) -> list[Outgoing]:

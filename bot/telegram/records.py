@@ -20,6 +20,9 @@ EPHEMERAL = "eph:"  # + the player's user id: their hand in the group (an epheme
 NOTIFY, NOTIFIED = "avisame", "avisame_at"
 
 
+DAILY_FRONT = "telegram_daily"  # a hand of the day's message, under the hand's number
+
+
 def tourney_key(tourney_id: int) -> int:
     """A tournament's records are kept under its number negated (a table's id is positive)."""
     return -tourney_id

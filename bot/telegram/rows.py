@@ -24,6 +24,11 @@ def tourney_row(chat_id: int, tourney_id: int) -> Outgoing:
     return Outgoing(chat_id, RowKind.TOURNEY, {"n": tourney_id}, f"tourney:{tourney_id}", REFRESH)
 
 
+def daily_row(chat_id: int, hand_id: int) -> Outgoing:
+    """A group's hand of the day: sent, then edited in place (how many answered, the close)."""
+    return Outgoing(chat_id, RowKind.DAILY, {"d": hand_id}, f"daily:{hand_id}", REFRESH)
+
+
 def lobby_row(table: Table) -> Outgoing:
     return Outgoing(table.chat_id, RowKind.LOBBY, {"t": table.id}, f"lobby:{table.id}", REFRESH)
 

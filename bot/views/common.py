@@ -339,6 +339,11 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.HINTS: ("hints", t("option.yes") if options.hints else t("option.no")),
         Option.LANG: ("lang", t.language),
         Option.ZONE: ("zone", zone_name(options.zone)),
+        Option.DAILY: (
+            "daily",
+            t("option.daily_at", hour=options.daily) if options.daily is not None
+            else t("option.daily_off"),
+        ),
     }[option]
     return option_label(t, name, value)
 

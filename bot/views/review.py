@@ -55,9 +55,14 @@ def cards_line(t: Translator, codes: Sequence[str]) -> str:
 
 def act_text(t: Translator, m: Moment, code: str) -> str:
     """A move as the subject of a sentence: "Querer el retruco", "Tirar el 4 de copa 🍷"."""
+    return move_text(t, m.pending, code)
+
+
+def move_text(t: Translator, answering: str | None, code: str) -> str:
+    """A move as the subject of a sentence, `answering` the chant waiting for an answer."""
     action = Action.parse(code)
     kind = action.kind
-    pending = K(m.pending) if m.pending else None
+    pending = K(answering) if answering else None
     if kind is K.PLAY and action.card is not None:
         return t("review.act.play", card=card_name(t, action.card))
     if kind is K.MAZO:
