@@ -186,6 +186,7 @@ def before(config: object, log: list[AnyAction], step: int, seat: int) -> object
     return seen
 
 
+@pytest.mark.postgresql
 async def test_a_group_gets_its_hand_of_the_day_answers_it_and_hears_the_close(
     harness: Harness,
 ) -> None:
