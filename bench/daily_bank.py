@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 from bot.ai import decide
-from bot.ai.daily import askable, pose, position
+from bot.ai.daily import position
+from bot.ai.puzzle import askable, pose
 from bot.game import AnyAction, Deal, MatchConfig, MatchState, new_match, observe, random_deal
 from bot.game.actions import ActionKind
 

@@ -25,12 +25,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai.rules import play_normal
-from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
+from bot.ai.search import play_dificil
+from bot.ai.weigh import PARTNER, RIVAL, WORLDS, YOU, Weighed, Worth, relative, weigh
 from bot.game.actions import (
     ENVIDO_CHANTS,
     FLOR_CHANTS,
@@ -41,14 +42,16 @@ from bot.game.actions import (
     Deal,
 )
 from bot.game.cards import Card, envido_value
-from bot.game.events import HandEnded
 from bot.game.observation import Observation, observe
-from bot.game.seats import seats
 from bot.game.state import MatchConfig, MatchState, Pending, Phase, side_of
 
 K = ActionKind
 
-WORLDS = 48  # worlds a move is weighed over
+__all__ = [
+    "PARTNER", "RIVAL", "WORLDS", "YOU", "Moment", "Review", "Weighed", "Worth", "decisions",
+    "dificils_move", "habit_of", "lessons", "relative", "review", "weigh", "worth",
+]  # fmt: skip
+
 CHOICE_WORLDS = 16  # difícil's worlds for its own choice at each decision
 MAX_MOMENTS = 10  # decisions where difícil differs weighed at most (chants and answers first)
 MAX_PRAISE = 5  # decisions where it agrees weighed at most (the highest stakes first)
@@ -58,15 +61,6 @@ SHOWN_PRAISE = 2  # the best decisions praised
 SLIP = 0.3  # points a decision must cost to be told (and beyond 2 standard errors)
 PRAISE = 0.5  # points a decision must gain over the alternative to be praised
 GOOD = Card.parse("3e").strength  # "una carta buena": a three or better
-
-
-@dataclass(frozen=True, slots=True)
-class Worth:
-    """A move's value over the worlds: points (its side's minus the other's, to the hand's end)
-    and the share of the worlds in which its side won the hand."""
-
-    points: float
-    won: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,16 +145,6 @@ def _moment_of(d: dict[str, Any]) -> Moment:
     )  # fmt: skip
 
 
-# -- who is who, from the person's seat ------------------------------------------------------------
-YOU, PARTNER, RIVAL = 0, 1, 2
-
-
-def relative(config: MatchConfig, seat: int, other: int) -> int:
-    if other == seat:
-        return YOU
-    return PARTNER if other in seats(config.players).partners(seat) else RIVAL
-
-
 # -- the decisions of a seat -----------------------------------------------------------------------
 def decisions(
     config: MatchConfig, log: Sequence[AnyAction], seat: int
@@ -193,100 +177,6 @@ def worth(
     if sum(weighed.weights) <= 0:
         return [Worth(0.0, 0.0) for _ in options], math.inf, 0
     return weighed.worths(), weighed.error(0, 1), weighed.count
-
-
-@dataclass(frozen=True, slots=True)
-class Weighed:
-    """Options played out over the same worlds: each world's points per option and its weight
-    (the worlds, and so each option's value, do not depend on which other options are
-    weighed with it: the same seed gives an option the same value beside any others)."""
-
-    points: tuple[tuple[float, ...], ...]  # per option, per world
-    wins: tuple[tuple[float, ...], ...]
-    weights: tuple[float, ...]
-    seen: tuple[float, ...] = ()  # per world, what `weigh`'s `look` measured of it
-
-    def share(self) -> float:
-        """The weighted mean of what `look` measured over the worlds."""
-        total = sum(self.weights)
-        if total <= 0 or not self.seen:
-            return 0.0
-        return sum(w * x for w, x in zip(self.weights, self.seen, strict=True)) / total
-
-    @property
-    def count(self) -> int:
-        return len(self.weights)
-
-    def worths(self) -> list[Worth]:
-        total = sum(self.weights)
-        if total <= 0:
-            return [Worth(0.0, 0.0) for _ in self.points]
-        return [
-            Worth(
-                sum(w * p for w, p in zip(self.weights, points, strict=True)) / total,
-                sum(w * p for w, p in zip(self.weights, wins, strict=True)) / total,
-            )
-            for points, wins in zip(self.points, self.wins, strict=True)
-        ]
-
-    def error(self, a: int, b: int) -> float:
-        """The standard error of option `a`'s value minus option `b`'s (paired by world)."""
-        weights = self.weights
-        total = sum(weights)
-        if total <= 0:
-            return math.inf
-        if a == b or max(a, b) >= len(self.points):
-            return 0.0
-        effective = total * total / sum(w * w for w in weights)
-        diffs = [x - y for x, y in zip(self.points[a], self.points[b], strict=True)]
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        return math.sqrt(var / max(effective - 1, 1))
-
-
-def weigh(
-    obs: Observation,
-    options: Sequence[Action],
-    seed: str,
-    worlds: int = WORLDS,
-    look: Callable[[MatchState], float] | None = None,
-) -> Weighed:
-    """Each option played out over the same worlds consistent with `obs`, each to the end of
-    the hand (`worth`'s machinery, its raw numbers); `look`, something measured of each world
-    as dealt (whose envido wins, say)."""
-    assert obs.seat is not None
-    seat = obs.seat
-    side = side_of(seat)
-    rng = random.Random(seed)
-    sampler = Sampler(obs, (), rng)
-    against = facing(sampler.rivals)
-    edge = edge_of(obs)
-    points: list[list[float]] = [[] for _ in options]
-    wins: list[list[float]] = [[] for _ in options]
-    weights: list[float] = []
-    seen: list[float] = []
-    base = rng.getrandbits(32)
-    for index in range(worlds):
-        found = sampler.world()
-        if found is None:
-            break
-        world, weight = found
-        if look is not None:
-            seen.append(look(world))
-        for i, option in enumerate(options):
-            state = world.copy()
-            before = (state.scores[0], state.scores[1])
-            ended = [e.winner for e in state.apply(option) if isinstance(e, HandEnded)]
-            if not ended and state.phase is Phase.PLAY:
-                playout(state, seat, random.Random(base + index), sampler.rivals, against, edge,
-                        sampler.personas, ended)  # fmt: skip
-            mine = state.scores[side] - before[side]
-            theirs = state.scores[1 - side] - before[1 - side]
-            points[i].append(float(mine - theirs))
-            won = ended[0] == side if ended else state.winner == side
-            wins[i].append(1.0 if won else 0.0)
-        weights.append(weight)
-    return Weighed(tuple(map(tuple, points)), tuple(map(tuple, wins)), tuple(weights), tuple(seen))
 
 
 def dificils_move(obs: Observation, seed: str) -> Action:

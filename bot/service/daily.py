@@ -24,7 +24,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import codec
-from bot.ai.daily import MARGIN, Puzzle, askable, bank, pose, position
+from bot.ai.daily import bank, position
+from bot.ai.puzzle import MARGIN, Puzzle, askable, pose
 from bot.ai.review import Review
 from bot.game import MatchConfig, parse_any
 from bot.model.daily import (

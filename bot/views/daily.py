@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from datetime import datetime, tzinfo
 
-from bot.ai.daily import PARTNER, RIVAL, YOU, Choice, Outcome, Puzzle
+from bot.ai.daily import Outcome
+from bot.ai.puzzle import PARTNER, RIVAL, YOU, Choice, Puzzle
 from bot.callbacks import DailyData, DailyNameData, DailyOp, pack
 from bot.game import Action, ActionKind, Card
 from bot.game.actions import ENVIDO_CHANTS

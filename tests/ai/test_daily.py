@@ -8,7 +8,8 @@ import random
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from bot.ai.daily import Outcome, Puzzle, askable, bank, pose, position
+from bot.ai.daily import Outcome, bank, position
+from bot.ai.puzzle import Puzzle, askable, pose
 from bot.ai.review import decisions
 from bot.game import observe, parse_any
 from bot.i18n import translator

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot import codec
-from bot.ai.daily import Puzzle
+from bot.ai.puzzle import Puzzle
 from bot.game import (
     DECK,
     Action,
