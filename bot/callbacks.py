@@ -447,4 +447,22 @@ class DailyNameData(CallbackData, prefix="p:d"):
     op: DailyOp
 
 
+class QuizOp(StrEnum):
+    ANSWER = "a"  # a choice for one of the match's costly moments
+    AGAIN = "r"  # a choice for a moment missed before, come back (a repaso)
+    NEXT = "n"  # the match's next moment (past the last: the rest of the review)
+    DUE = "d"  # the next moment missed before that is due again
+    ALL = "t"  # the whole review, answers and all, at once
+
+
+class QuizData(CallbackData, prefix="q"):
+    """A review answered first, in private: a match's costly moment (`index` among its told
+    slips) asked before its answer."""
+
+    table: int
+    index: int
+    op: QuizOp
+    choice: int | None = None
+
+
 KINDS: tuple[type[CallbackData], ...] = tuple(_BY_PREFIX.values())

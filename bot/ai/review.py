@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.ai.puzzle import Puzzle, askable, pose
 from bot.ai.rules import play_normal
 from bot.ai.search import play_dificil
 from bot.ai.weigh import PARTNER, RIVAL, WORLDS, YOU, Weighed, Worth, relative, weigh
@@ -83,6 +84,9 @@ class Moment:
     error: float  # the standard error of the difference
     habit: str  # what kind of decision (`habit_of`), for /yo
     worlds: int
+    # Every choice that was open, weighed over the same worlds (a costly moment told, asked as a
+    # question before its answer); None where it makes no question (a flor at hand)
+    puzzle: Puzzle | None = None
 
     @property
     def cost(self) -> float:
@@ -132,6 +136,7 @@ def _moment_json(m: Moment) -> dict[str, Any]:
         "made_worth": [round(m.made_worth.points, 3), round(m.made_worth.won, 3)],
         "best_worth": [round(m.best_worth.points, 3), round(m.best_worth.won, 3)],
         "error": round(m.error, 3), "habit": m.habit, "worlds": m.worlds,
+        **({"puzzle": m.puzzle.to_json()} if m.puzzle is not None else {}),
     }  # fmt: skip
 
 
@@ -142,6 +147,7 @@ def _moment_of(d: dict[str, Any]) -> Moment:
         tuple((int(w), str(k)) for w, k in d["calls"]), d["pending"], int(d["envido"]),
         str(d["made"]), str(d["best"]), Worth(*map(float, d["made_worth"])),
         Worth(*map(float, d["best_worth"])), float(d["error"]), str(d["habit"]), int(d["worlds"]),
+        Puzzle.from_json(d["puzzle"]) if d.get("puzzle") else None,
     )  # fmt: skip
 
 
@@ -296,8 +302,10 @@ def review(
     judged.sort(key=lambda x: (x[0], x[1]))
     slips: list[Moment] = []
     praise: list[Moment] = []
+    seen: dict[int, Observation] = {}
     differs = agrees = 0
     for (prio, _), _, obs, made, best in judged:
+        seen[obs.step] = obs
         seed = f"review:{table_id}:{seat}:{obs.step}:worth"
         if prio < 2 and differs < max_moments:
             moment = _moment(config, obs, made, best, seed)
@@ -314,9 +322,14 @@ def review(
                 praise.append(moment)
     slips.sort(key=lambda m: -m.cost)
     praise.sort(key=lambda m: m.cost)
+    told = [
+        replace(m, puzzle=pose(seen[m.step], f"review:{table_id}:{seat}:{m.step}:worth"))
+        if askable(seen[m.step]) else m
+        for m in slips[:SHOWN_SLIPS]
+    ]  # fmt: skip  (the same seed: the made and best moves' values are the moment's own)
     return Review(
         table_id, seat, config.target,
-        tuple(slips[:SHOWN_SLIPS]), tuple(praise[:SHOWN_PRAISE]),
+        tuple(told), tuple(praise[:SHOWN_PRAISE]),
         tuple((m.habit, m.cost) for m in slips), len(found), differs + agrees,
         time.process_time() - started,
     )  # fmt: skip

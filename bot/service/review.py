@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import codec
-from bot.ai.review import Review, lessons, review
+from bot.ai.review import Moment, Review, lessons, review
 from bot.game import AnyAction, MatchConfig, parse_any
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
@@ -28,6 +28,26 @@ from bot.storage.reviews import ReviewStore
 log = logging.getLogger(__name__)
 
 LESSONS_FROM = 30  # a person's latest reviews /yo reads
+# A moment missed comes back after these many seconds (its box 1, 2, 3, 4: each right answer
+# moves it a box on, a wrong one back to the first; right in the last, it is learned)
+AGAIN = (86400.0, 3 * 86400.0, 7 * 86400.0, 21 * 86400.0)
+DUE_READ = 20  # a person's due moments read at once
+
+
+def spaced(
+    before: tuple[int, float | None] | None, right: bool, now: float
+) -> tuple[int, float | None] | None:
+    """A moment's (box, when it is due again) after an answer; None: as it was (asked again
+    before it was due, or learned). Box 0: right the first time."""
+    if before is None:
+        return (0, None) if right else (1, now + AGAIN[0])
+    box, due = before
+    if due is None or due > now:
+        return None
+    if not right:
+        return 1, now + AGAIN[0]
+    box += 1
+    return (box, now + AGAIN[box - 1]) if box <= len(AGAIN) else (box, None)
 
 
 def compute(config: MatchConfig, codes: Sequence[str], seat: int, table_id: int) -> str:
@@ -93,6 +113,45 @@ class Reviews:
         data = await self._run(compute, table.config, codes, seat, table.id)
         self.computed += 1
         return await self.store.save(table.id, user_id, seat, data, self.clock())
+
+    # -- a review answered first ------------------------------------------------------------------
+    async def answer(
+        self, table_id: int, user_id: int, index: int, choice: int
+    ) -> tuple[Review, Moment, bool]:
+        """A person's answer to one of their costly moments of a match: whether it was right
+        (a choice as good as the best), kept for the spaced repetition of the ones missed."""
+        found = await self.of(table_id, user_id)
+        if not 0 <= index < len(found.slips):
+            raise Refusal(Refused.BAD_BUTTON)
+        moment = found.slips[index]
+        puzzle = moment.puzzle
+        if puzzle is None or not 0 <= choice < len(puzzle.choices):
+            raise Refusal(Refused.BAD_BUTTON)
+        right = choice in puzzle.right
+        now = self.clock()
+        before = await self.store.answered(user_id, table_id, moment.step)
+        after = spaced(before, right, now)
+        if after is not None:
+            await self.store.answer(user_id, table_id, moment.step, right, *after, now)
+        return found, moment, right
+
+    async def due(self, user_id: int) -> list[tuple[int, int]]:
+        """A person's moments missed before and due again, the longest due first: (match, the
+        moment's place among its told slips)."""
+        found = []
+        for table_id, step in await self.store.due(user_id, self.clock(), DUE_READ):
+            stored = await self.store.get(table_id, user_id)
+            if stored is None:
+                continue
+            slips = Review.from_json(codec.loads(stored)).slips
+            index = next((i for i, m in enumerate(slips) if m.step == step), None)
+            if index is not None and slips[index].puzzle is not None:
+                found.append((table_id, index))
+        return found
+
+    async def first_answers(self, table_id: int, user_id: int) -> dict[int, bool]:
+        """A person's first answers to a match's moments: step -> right."""
+        return await self.store.first_answers(user_id, table_id)
 
     async def mine(self, user_id: int) -> list[Review]:
         """A person's latest reviews, newest first."""

@@ -467,3 +467,22 @@ CREATE TABLE daily_named (
 )
 """
 )
+
+# A review answered first (`bot.storage.reviews`): each costly moment a person was asked, whether
+# their first answer was right, and when a missed one comes back (spaced: its box, its due time;
+# NULL once learned).
+MIGRATIONS.append(
+    """
+CREATE TABLE review_answers (
+    user_id INTEGER NOT NULL,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    step INTEGER NOT NULL,
+    first_right INTEGER NOT NULL,
+    box INTEGER NOT NULL,
+    due_at REAL,
+    answered_at REAL NOT NULL,
+    PRIMARY KEY (user_id, game_id, step)
+);
+CREATE INDEX review_answers_due ON review_answers (user_id, due_at) WHERE due_at IS NOT NULL
+"""
+)

@@ -10,11 +10,12 @@ from zoneinfo import ZoneInfo
 
 from bot.ai.daily import Outcome, bank, position
 from bot.ai.puzzle import Puzzle, askable, pose
-from bot.ai.review import decisions
+from bot.ai.review import Review, decisions, review
 from bot.game import observe, parse_any
 from bot.i18n import translator
 from bot.model.daily import Answer, Closing, DailyHand, streaks
 from bot.service.daily import Daily
+from bot.service.review import spaced
 from bot.views.daily import close_text, post_keys, post_text
 from tests.ai.test_review import CONFIG, _at, match
 
@@ -108,3 +109,31 @@ def test_a_hand_is_due_at_its_hour_if_chosen_before_it_and_not_too_late() -> Non
     assert Daily.day_due(at(1, 10), 9, zone, at(1, 9, 30)) is None  # (chosen after its hour)
     assert Daily.day_due(at(2, 9, 30), 9, zone, at(1, 9, 30)) == "2026-03-02"
     assert Daily.day_due(at(2, 0, 30), 22, zone, chosen) == "2026-03-01"  # (past midnight)
+
+
+def test_a_reviews_questions_agree_with_its_moments() -> None:
+    """A costly moment told is asked with every choice that was open, weighed over the very
+    worlds the review weighed it on: the move made and difícil's have the moment's values."""
+    found = 0
+    for seed in (3, 4):
+        got = review(CONFIG, list(match(seed)), 1, table_id=seed)
+        for m in got.slips:
+            assert m.puzzle is not None
+            worths = {c.code: c.worth for c in m.puzzle.choices}
+            assert worths[m.made] == m.made_worth and worths[m.best] == m.best_worth
+            found += 1
+        kept = Review.from_json(got.to_json())  # (as stored: to the third decimal)
+        assert Review.from_json(kept.to_json()) == kept
+        assert all(m.puzzle is not None for m in kept.slips)
+    assert found >= 2
+
+
+def test_a_missed_moment_comes_back_spaced() -> None:
+    day = 86400.0
+    assert spaced(None, True, 0.0) == (0, None)  # right the first time: learned
+    assert spaced(None, False, 0.0) == (1, day)
+    assert spaced((1, day), True, day / 2) is None  # (asked again before it was due)
+    assert spaced((1, day), True, day) == (2, 4 * day)
+    assert spaced((2, 4 * day), False, 5 * day) == (1, 6 * day)
+    assert spaced((4, 10 * day), True, 10 * day) == (5, None)  # right in the last box: learned
+    assert spaced((0, None), False, 3 * day) is None

@@ -231,6 +231,7 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
     raw.execute("ALTER TABLE games DROP COLUMN signs")
     raw.execute("ALTER TABLE players DROP COLUMN hand_place")
     for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands", "DROP TABLE daily_named",
+                   "DROP TABLE review_answers",
                    "ALTER TABLE chats DROP COLUMN daily_hour",
                    "ALTER TABLE chats DROP COLUMN daily_set_at"):  # fmt: skip
         raw.execute(undone)

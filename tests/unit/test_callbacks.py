@@ -120,7 +120,7 @@ def _instances(kind: type[CallbackData]) -> st.SearchStrategy[CallbackData]:
 
 def test_every_prefix_is_a_type() -> None:
     assert {kind.PREFIX for kind in KINDS} == {
-        "a", "l", "c", "s", "h", "g", "k", "v", "r", "T", "p", "p:t", "d", "p:d"
+        "a", "l", "c", "s", "h", "g", "k", "v", "r", "T", "p", "p:t", "d", "p:d", "q"
     }  # fmt: skip
 
 
