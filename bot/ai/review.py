@@ -32,7 +32,17 @@ from typing import Any
 from bot.ai.puzzle import Puzzle, askable, pose
 from bot.ai.rules import play_normal
 from bot.ai.search import play_dificil
-from bot.ai.weigh import PARTNER, RIVAL, WORLDS, YOU, Weighed, Worth, relative, weigh
+from bot.ai.weigh import (
+    PARTNER,
+    RIVAL,
+    WORLDS,
+    YOU,
+    Weighed,
+    Worth,
+    over_baseline,
+    relative,
+    weigh,
+)
 from bot.game.actions import (
     ENVIDO_CHANTS,
     FLOR_CHANTS,
@@ -62,6 +72,7 @@ SHOWN_PRAISE = 2  # the best decisions praised
 SLIP = 0.3  # points a decision must cost to be told (and beyond 2 standard errors)
 PRAISE = 0.5  # points a decision must gain over the alternative to be praised
 GOOD = Card.parse("3e").strength  # "una carta buena": a three or better
+LUCK_WORLDS = 16  # worlds each decision is weighed over for ¿suerte o viveza?
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +106,45 @@ class Moment:
 
 
 @dataclass(frozen=True, slots=True)
+class Luck:
+    """¿Suerte o viveza? A match's result from the person's side, split (docs/computer-players.md):
+    `result`, their side's points minus the other side's at the end; `decisions`, what their
+    decisions made: the sum, over every decision of theirs with a choice, of what their move was
+    worth over the move the bots' baseline player would have made there (`over_baseline`: the
+    player every value of the review assumes after a decision), with its standard error
+    `error`; the cards, all the rest: `result − decisions` (the deals, and how the others
+    played and the unseen cards fell). `hands`: the decisions' part hand by hand."""
+
+    mine: int  # their side's points at the end
+    theirs: int  # the other side's
+    decisions: float
+    error: float
+    weighed: int  # decisions weighed
+    hands: tuple[tuple[int, float], ...] = ()
+
+    @property
+    def result(self) -> int:
+        return self.mine - self.theirs
+
+    @property
+    def cards(self) -> float:
+        return self.result - self.decisions
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mine": self.mine, "theirs": self.theirs, "decisions": round(self.decisions, 3),
+            "error": round(self.error, 3), "weighed": self.weighed,
+            "hands": [[h, round(p, 3)] for h, p in self.hands],
+        }  # fmt: skip
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Luck:
+        hands = tuple((int(h), float(p)) for h, p in d["hands"])
+        return Luck(int(d["mine"]), int(d["theirs"]), float(d["decisions"]), float(d["error"]),
+                    int(d["weighed"]), hands)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
 class Review:
     table_id: int
     seat: int
@@ -105,6 +155,7 @@ class Review:
     decisions: int  # decisions with a choice
     weighed: int  # of them, weighed by playouts
     seconds: float = field(default=0.0, compare=False)  # CPU time it took
+    luck: Luck | None = None  # ¿suerte o viveza? (None: a match not played to its end)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,6 +165,7 @@ class Review:
             "lessons": [[h, round(c, 3)] for h, c in self.lessons],
             "decisions": self.decisions, "weighed": self.weighed,
             "seconds": round(self.seconds, 3),
+            **({"luck": self.luck.to_json()} if self.luck is not None else {}),
         }  # fmt: skip
 
     @staticmethod
@@ -124,6 +176,7 @@ class Review:
             tuple(_moment_of(m) for m in data["praise"]),
             tuple((str(h), float(c)) for h, c in data["lessons"]),
             int(data["decisions"]), int(data["weighed"]), float(data.get("seconds", 0.0)),
+            Luck.from_json(data["luck"]) if data.get("luck") else None,
         )  # fmt: skip
 
 
@@ -285,9 +338,11 @@ def review(
     table_id: int = 0,
     max_moments: int = MAX_MOMENTS,
     max_praise: int = MAX_PRAISE,
+    luck: bool = True,
 ) -> Review:
     """The review of `seat`'s play in the match of `log` (deterministic: the same match, the
-    same review)."""
+    same review); with `luck`, every decision where difícil would have done otherwise is
+    weighed, for ¿suerte o viveza? (`Luck`)."""
     started = time.process_time()
     found = decisions(config, log, seat)
     asked = found
@@ -303,6 +358,7 @@ def review(
     slips: list[Moment] = []
     praise: list[Moment] = []
     seen: dict[int, Observation] = {}
+    gains: list[tuple[int, float, float]] = []  # (hand, EV(made) − EV(difícil's), its error)
     differs = agrees = 0
     for (prio, _), _, obs, made, best in judged:
         seen[obs.step] = obs
@@ -320,6 +376,13 @@ def review(
             agrees += 1
             if moment is not None and -moment.cost > max(PRAISE, 2 * moment.error):
                 praise.append(moment)
+    if luck:  # every decision with a choice, against the bots' baseline move there
+        for obs, made in found:
+            gain, error, count = over_baseline(
+                obs, made, f"review:{table_id}:{seat}:{obs.step}:luck", LUCK_WORLDS
+            )
+            if count:
+                gains.append((obs.hand_number, gain, error))
     slips.sort(key=lambda m: -m.cost)
     praise.sort(key=lambda m: m.cost)
     told = [
@@ -331,8 +394,29 @@ def review(
         table_id, seat, config.target,
         tuple(told), tuple(praise[:SHOWN_PRAISE]),
         tuple((m.habit, m.cost) for m in slips), len(found), differs + agrees,
-        time.process_time() - started,
+        time.process_time() - started, split(config, log, seat, gains) if luck else None,
     )  # fmt: skip
+
+
+def split(
+    config: MatchConfig, log: Sequence[AnyAction], seat: int,
+    gains: Sequence[tuple[int, float, float]],
+) -> Luck | None:  # fmt: skip
+    """¿Suerte o viveza? from the decisions weighed (None: a match not played to its end, a
+    concession: its result is no hand's)."""
+    state = MatchState(config)
+    for action in log:
+        state.apply(action)
+    if not state.is_over:
+        return None
+    side = side_of(seat)
+    by_hand: dict[int, float] = {}
+    for hand, gain, _ in gains:
+        by_hand[hand] = by_hand.get(hand, 0.0) + gain
+    return Luck(
+        state.scores[side], state.scores[1 - side], sum(g for _, g, _ in gains),
+        math.sqrt(sum(e * e for _, _, e in gains)), len(gains), tuple(sorted(by_hand.items())),
+    )
 
 
 def lessons(reviews: Sequence[Review], least: int = 2) -> tuple[str, float, int] | None:

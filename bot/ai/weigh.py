@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.ai.rules import play_normal
 from bot.ai.search import Sampler, edge_of, facing, playout
 from bot.game.actions import Action
 from bot.game.events import HandEnded
@@ -130,3 +131,50 @@ def weigh(
             wins[i].append(1.0 if won else 0.0)
         weights.append(weight)
     return Weighed(tuple(map(tuple, points)), tuple(map(tuple, wins)), tuple(weights), tuple(seen))
+
+
+def over_baseline(
+    obs: Observation, made: Action, seed: str, worlds: int
+) -> tuple[float, float, int]:
+    """What a move was worth over the move the bots' baseline would have made there (the
+    player the playouts play the seat's side with, `play_normal` betting as the favourite it
+    may be), both played out over the same worlds consistent with `obs`, each world's two
+    playouts on the same dice: (the mean difference, its standard error, the worlds). Summed
+    over a person's decisions, it is what their decisions made against that player
+    (¿suerte o viveza?, `bot.ai.review.Luck`)."""
+    assert obs.seat is not None
+    seat = obs.seat
+    side = side_of(seat)
+    rng = random.Random(seed)
+    sampler = Sampler(obs, (), rng)
+    against = facing(sampler.rivals)
+    edge = edge_of(obs)
+    base = rng.getrandbits(32)
+    diffs: list[float] = []
+    weights: list[float] = []
+    for index in range(worlds):
+        found = sampler.world()
+        if found is None:
+            break
+        world, weight = found
+        # (the baseline's own move, drawn as its playout would draw it in this world)
+        usual = play_normal(obs, random.Random(base + index), (), against, edge)
+        values = []
+        for option in (made, usual):
+            state = world.copy()
+            before = (state.scores[0], state.scores[1])
+            ended = [e.winner for e in state.apply(option) if isinstance(e, HandEnded)]
+            if not ended and state.phase is Phase.PLAY:
+                playout(state, seat, random.Random(base + index + 1), sampler.rivals, against,
+                        edge, sampler.personas, ended)  # fmt: skip
+            mine = state.scores[side] - before[side]
+            values.append(float(mine - (state.scores[1 - side] - before[1 - side])))
+        diffs.append(values[0] - values[1])
+        weights.append(weight)
+    total = sum(weights)
+    if total <= 0:
+        return 0.0, 0.0, 0
+    mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+    var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+    effective = total * total / sum(w * w for w in weights)
+    return mean, math.sqrt(var / max(effective - 1, 1)), len(weights)

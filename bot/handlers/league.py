@@ -27,7 +27,7 @@ from bot.telegram.rows import edit_row
 from bot.views.common import Keys
 from bot.views.daily import name_keys, name_text, tally_text
 from bot.views.history import pager
-from bot.views.review import lesson_text
+from bot.views.review import lesson_text, month_luck_text
 from bot.views.standings import numbers_text, standings_pages
 
 MODES = frozenset(mode_of(n) for n in SEAT_COUNTS)  # "1v1", "2v2", "3v3"
@@ -112,6 +112,10 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lesson = await r.core.reviews.lesson(user.id)  # from their reviewed matches (/revision)
     if lesson is not None:
         text += "\n" + lesson_text(t, *lesson)
+    since = month_start(r.core.clock(), zone(r))
+    matches, result, decisions, _ = await r.core.reviews.luck_since(user.id, since)
+    if matches:  # ¿suerte o viveza? this month, over their reviewed matches
+        text += "\n" + month_luck_text(t, matches, result, decisions)
     keys = None
     if is_group(chat):
         played, won = await r.core.tournaments.record_of(chat.id, user.id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -152,6 +153,17 @@ class Reviews:
     async def first_answers(self, table_id: int, user_id: int) -> dict[int, bool]:
         """A person's first answers to a match's moments: step -> right."""
         return await self.store.first_answers(user_id, table_id)
+
+    async def luck_since(self, user_id: int, since: float) -> tuple[int, int, float, float]:
+        """¿Suerte o viveza? over a person's reviewed matches that ended since `since`:
+        (matches, their results summed, their decisions summed, its standard error)."""
+        found = [Review.from_json(codec.loads(text))
+                 for text in await self.store.of_person_since(user_id, since)]  # fmt: skip
+        split = [r.luck for r in found if r.luck is not None]
+        return (
+            len(split), sum(s.result for s in split), sum(s.decisions for s in split),
+            math.sqrt(sum(s.error * s.error for s in split)),
+        )
 
     async def mine(self, user_id: int) -> list[Review]:
         """A person's latest reviews, newest first."""

@@ -83,6 +83,15 @@ class ReviewStore:
         )  # fmt: skip
         return {int(r["step"]): bool(r["first_right"]) for r in rows}
 
+    async def of_person_since(self, user_id: int, since: float) -> list[str]:
+        """A person's reviews of the matches that ended since `since`."""
+        rows = await self.db.fetchall(
+            "SELECT r.data FROM reviews r JOIN games g ON g.id = r.game_id"
+            " WHERE r.user_id = ? AND g.ended_at >= ? ORDER BY g.ended_at, r.game_id",
+            user_id, since,
+        )  # fmt: skip
+        return [str(r["data"]) for r in rows]
+
     async def count(self, game_id: int) -> int:
         row = await self.db.fetchone("SELECT COUNT(*) AS n FROM reviews WHERE game_id = ?", game_id)
         return int(row["n"]) if row else 0

@@ -21,7 +21,7 @@ from bot.views.daily import (
     values_line,
     worth_of,
 )
-from bot.views.review import number, praise_text
+from bot.views.review import luck_text, number, praise_text
 
 
 def asked(review: Review) -> list[int]:
@@ -30,8 +30,9 @@ def asked(review: Review) -> list[int]:
 
 
 def intro_text(t: Translator, review: Review, match: str) -> str:
+    luck = [luck_text(t, review.luck)] if review.luck is not None else []
     return "\n".join([
-        t("review.title", number=match),
+        t("review.title", number=match), *luck,
         t("quiz.intro", decisions=review.decisions, count=len(asked(review))),
     ])  # fmt: skip
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from babel.numbers import format_decimal
 
-from bot.ai.review import PARTNER, RIVAL, YOU, Moment, Review, Worth
+from bot.ai.review import PARTNER, RIVAL, YOU, Luck, Moment, Review, Worth
 from bot.callbacks import PageData, PageView, pack
 from bot.game import Action, ActionKind, Card
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
@@ -138,9 +138,40 @@ def praise_text(t: Translator, m: Moment) -> str:
     return "\n".join([head, "   " + position_text(t, m), "   " + made, "   " + other])
 
 
+def luck_text(t: Translator, luck: Luck) -> str:
+    """¿Suerte o viveza?, told plainly: "Perdiste 25 a 30: las cartas te costaron unos 8
+    puntos; tus decisiones te dieron 3." The decisions rounded to a point, the cards the rest
+    of the result (so that the two add up as told)."""
+    decisions = round(luck.decisions)
+    cards = luck.result - decisions
+    key = "luck.won" if luck.result > 0 else "luck.lost" if luck.result < 0 else "luck.tied"
+    return t(key, mine=luck.mine, theirs=luck.theirs, cards=_part(t, "cards", cards),
+             decisions=_part(t, "decisions", decisions))  # fmt: skip
+
+
+def month_luck_text(t: Translator, matches: int, result: int, decisions: float) -> str:
+    """/yo's line: the month's reviewed matches, their result split the same way."""
+    told = round(decisions)
+    cards, made = _part(t, "cards", result - told), _part(t, "decisions", told)
+    return t("luck.month", count=matches, result=signed_int(result), cards=cards, decisions=made)
+
+
+def _part(t: Translator, what: str, points: int) -> str:
+    if points == 0:
+        return t(f"luck.{what}.even")
+    return t(f"luck.{what}.{'gave' if points > 0 else 'cost'}", count=abs(points))
+
+
+def signed_int(value: int) -> str:
+    return f"{value:+d}".replace("-", "−") if value else "0"
+
+
 def review_text(t: Translator, review: Review, match: str) -> str:
     """The whole review, for the person alone (their private chat)."""
-    lines = [t("review.title", number=match), t("review.intro", count=review.decisions)]
+    lines = [t("review.title", number=match)]
+    if review.luck is not None:
+        lines.append(luck_text(t, review.luck))
+    lines.append(t("review.intro", count=review.decisions))
     lines.append("")
     if review.slips:
         lines.append(t("review.slips_title"))

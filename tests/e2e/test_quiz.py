@@ -5,6 +5,8 @@ three, a week, three weeks), in /revision without a number and at the end of a l
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.ai.puzzle import Puzzle
@@ -13,7 +15,7 @@ from bot.i18n import translator
 from bot.service.review import AGAIN
 from bot.views.common import plain
 from bot.views.quiz import asked, intro_text, question_of
-from bot.views.review import review_text
+from bot.views.review import luck_text, month_luck_text, review_text
 from tests.conftest import GROUP, Harness
 from tests.e2e.test_daily import reviewed_match
 from tests.fakebot import FakeUser, StoredMessage
@@ -28,6 +30,23 @@ def choices(message: StoredMessage) -> dict[int, str]:
         for b in message.buttons() if b["callback_data"].startswith("q:")
         and b["callback_data"].split(":")[3] in "ar" and len(b["callback_data"].split(":")) == 5
     }  # fmt: skip
+
+
+def parts(told: str) -> int:
+    """The cards' points and the decisions' as told ("las cartas te costaron unos 8 puntos;
+    tus decisiones te dieron 3"), added up."""
+    total = 0
+    for what in ("las cartas", "tus decisiones"):
+        found = re.search(what + r" te (dieron|costaron)(?: unos)? (\d+)", told)
+        if found is not None:
+            total += int(found.group(2)) * (1 if found.group(1) == "dieron" else -1)
+    return total
+
+
+async def ask(h: Harness, user: FakeUser, text: str) -> str:
+    user.send(user.id, text)
+    await h.settle()
+    return h.fake.last(user.id).text
 
 
 async def tap(h: Harness, user: FakeUser, message: StoredMessage, label: str) -> str:
@@ -64,6 +83,13 @@ async def test_a_review_is_answered_question_by_question_and_the_missed_come_bac
     intro = intro_text(T, review, str(number))
     assert first.text == intro + "\n\n" + question_of(T, review, order[0], str(number))
     assert "¿Qué hacés?" in first.text and "Lo mejor" not in first.text  # (the answer: after)
+    # ¿suerte o viveza?: the result split, told so that it adds up
+    luck = review.luck
+    assert luck is not None and luck_text(T, luck) in first.text
+    assert luck.result == parts(plain(luck_text(T, luck)))
+    # and in /yo, over the month's reviewed matches
+    yo = await ask(h, ana, "/yo")
+    assert month_luck_text(T, 1, luck.result, luck.decisions) in yo, yo
 
     # a wrong answer: what it was worth, what was best, what she did in the match
     puzzle = review.slips[order[0]].puzzle
