@@ -77,16 +77,21 @@ def baseline_hand(start: MatchState, rng: random.Random) -> int:
     return (state.scores[0] - before[0]) - (state.scores[1] - before[1])
 
 
-def cards_again(config: MatchConfig, log: list[AnyAction], replays: int, seed: int) -> float:
-    """C*: every hand of the match replayed from its real start, `replays` times, summed."""
+def cards_again(
+    config: MatchConfig, log: list[AnyAction], replays: int, seed: int
+) -> tuple[float, float]:
+    """C*: every hand of the match replayed from its real start, `replays` times, the means
+    summed; and its standard error."""
     state = MatchState(config)
-    total = 0.0
+    total = variance = 0.0
     rng = random.Random(seed)
     for action in log:
         state.apply(action)
         if isinstance(action, Deal) and state.phase is Phase.PLAY:
-            total += statistics.fmean(baseline_hand(state, rng) for _ in range(replays))
-    return total
+            runs = [baseline_hand(state, rng) for _ in range(replays)]
+            total += statistics.fmean(runs)
+            variance += statistics.variance(runs) / replays
+    return total, math.sqrt(variance)
 
 
 def main() -> None:
@@ -107,11 +112,11 @@ def main() -> None:
         got = review(config, log, 0, table_id=seed)
         luck = got.luck
         assert luck is not None
-        again = cards_again(config, log, args.replays, seed)
+        again, again_error = cards_again(config, log, args.replays, seed)
         row = {
             "seed": seed, "level": level, "R": luck.result, "D": round(luck.decisions, 3),
             "D_error": round(luck.error, 3), "C": round(luck.cards, 3), "C_star": round(again, 3),
-            "residual": round(luck.cards - again, 3),
+            "C_star_error": round(again_error, 3), "residual": round(luck.cards - again, 3),
         }  # fmt: skip
         rows.append(row)
         print(json.dumps(row), f"({time.process_time() - started:.0f} s)", flush=True)
@@ -129,13 +134,17 @@ def summary(rows: list[dict[str, object]]) -> None:
         mean = statistics.fmean(res)
         sd = statistics.stdev(res)
         q = statistics.quantiles(res, n=20)
-        d_err = statistics.fmean(float(r["D_error"]) for r in some)  # type: ignore[arg-type]
+        errors = [math.hypot(float(r["D_error"]), float(r["C_star_error"])) for r in some]  # type: ignore[arg-type]
+        z = [float(r["residual"]) / e for r, e in zip(some, errors, strict=True) if e > 0]  # type: ignore[arg-type]
+        within = sum(1 for v in z if abs(v) <= 2) / len(z)
+        se = sd / math.sqrt(len(some))
+        mean_of = {k: statistics.fmean(float(r[k]) for r in some) for k in ("R", "D", "C_star")}  # type: ignore[arg-type]
         print(
-            f"{level or 'all'}: n={len(some)} residual mean {mean:+.2f} ± {sd / math.sqrt(len(some)):.2f}"
-            f" sd {sd:.2f} p5 {q[0]:+.1f} p25 {q[4]:+.1f} p50 {q[9]:+.1f} p75 {q[14]:+.1f}"
-            f" p95 {q[18]:+.1f}; mean R {statistics.fmean(float(r['R']) for r in some):+.1f}"  # type: ignore[arg-type]
-            f" D {statistics.fmean(float(r['D']) for r in some):+.1f}"  # type: ignore[arg-type]
-            f" C* {statistics.fmean(float(r['C_star']) for r in some):+.1f}; D's error {d_err:.2f}"  # type: ignore[arg-type]
+            f"{level or 'all'}: n={len(some)} residual mean {mean:+.2f} ± {se:.2f} sd {sd:.2f}"
+            f" p5 {q[0]:+.1f} p25 {q[4]:+.1f} p50 {q[9]:+.1f} p75 {q[14]:+.1f} p95 {q[18]:+.1f};"
+            f" residual / its sampling error: sd {statistics.stdev(z):.2f},"
+            f" within 2 {within:.0%}; sampling error median {statistics.median(errors):.2f};"
+            f" mean R {mean_of['R']:+.1f} D {mean_of['D']:+.1f} C* {mean_of['C_star']:+.1f}"
         )
 
 
