@@ -273,6 +273,11 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
         await conn.execute("ALTER TABLE senders DROP COLUMN queued")  # (those after it too)
         await conn.execute("ALTER TABLE games DROP COLUMN signs")
         await conn.execute("ALTER TABLE players DROP COLUMN hand_place")
+        for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands",
+                       "DROP TABLE daily_named", "DROP TABLE review_answers",
+                       "ALTER TABLE chats DROP COLUMN daily_hour",
+                       "ALTER TABLE chats DROP COLUMN daily_set_at"):  # fmt: skip
+            await conn.execute(undone)
         await conn.execute(
             "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",
             (codec.dumps({"house": True, "flor": False}),),
