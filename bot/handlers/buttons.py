@@ -145,14 +145,15 @@ async def _vacated(
     await query.answer(t("vacated.bot_chosen") if bot else t("vacated.ended"))
 
 
-def cards_line(t: Translator, obs: Observation) -> str:
-    """The cards in the tapper's hand and their envido (or flor), in one plain line."""
+def cards_line(t: Translator, obs: Observation, between: str = " · ") -> str:
+    """The cards in the tapper's hand and their envido (or flor), plain (a pop-up has no
+    parse mode)."""
     text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
     if obs.dealt:
         if obs.config.flor and has_flor(obs.dealt):
-            text += " · " + t("hand.flor", value=flor_value(obs.dealt))
+            text += between + t("hand.flor", value=flor_value(obs.dealt))
         else:
-            text += " · " + t("popup.envido", value=envido_value(obs.dealt))
+            text += between + t("popup.envido", value=envido_value(obs.dealt))
     return plain(text)
 
 
@@ -166,22 +167,15 @@ async def _my_cards(
         await query.answer(t("popup.not_playing"), show_alert=True)
         return
     user_id = query.from_user.id
+    obs = observe(table.state, seat)
     if table.status is TableStatus.PLAYING and await r.deliverer.in_group(table, user_id):
         # Their hand lives in the group: shown to them alone, under the board, anew (the one
         # shown before may never have arrived, or may have vanished); the answer to the tap
         # tells the cards at once, in a toast, whatever Telegram does with the message
-        obs = observe(table.state, seat)
         await query.answer(cards_line(t, obs))
         await r.outbox.send([shown_row(table, user_id, query.id)])
         return
-    obs = observe(table.state, seat)
-    text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
-    if obs.dealt:
-        if obs.config.flor and has_flor(obs.dealt):
-            text += "\n" + t("hand.flor", value=flor_value(obs.dealt))
-        else:
-            text += "\n" + t("popup.envido", value=envido_value(obs.dealt))
-    await query.answer(text, show_alert=True)  # only the tapper sees it
+    await query.answer(cards_line(t, obs, "\n"), show_alert=True)  # only the tapper sees it
 
 
 async def _sign(
