@@ -86,9 +86,12 @@ async def _lobby(
                 return
             here = await r.deliverer.in_group(table, user.id)
         await lobby.join(table.id, user.id, team)
-        # (one who plays in the group is told where their cards will be: under the board)
+        # (one who plays in the group is told where their cards will be, and is shown the
+        # message, seen by them alone, that becomes their hand at the deal)
         said = "lobby.joined_here" if here else "lobby.joined"
-        await query.answer(t(said, name=plain_name(user.full_name)), show_alert=here)  # (no HTML)
+        await query.answer(t(said, name=plain_name(user.full_name)))
+        if here:  # (in the lobby still, the place of their hand; or, if it just filled, the hand)
+            await r.outbox.send([shown_row(table, user.id, query.id)])  # (no HTML)
     elif data.op is LobbyOp.LEAVE:
         await lobby.leave(table.id, user.id)
         await query.answer()
