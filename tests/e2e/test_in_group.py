@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.model.table import HandPlace
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import match_over
 from tests.fakebot import BOT_ID, FakeTelegram, FakeUser, StoredMessage
@@ -313,3 +314,29 @@ async def open_in_the_group_mixed(
         assert answer["url"] is None
         assert ("jugás acá en el grupo" in answer["text"]) == (index in here), answer
         await h.settle()
+
+
+@pytest.mark.postgresql
+async def test_mano_chooses_where_a_hand_lives_and_it_is_remembered(harness: Harness) -> None:
+    """/mano privado asks for the private chat (refused, with the way there, to whoever never
+    started the bot); /mano grupo brings the hand to the group; the choice outlives the match."""
+    h = harness
+    ana, beto = h.user(91, "Ana"), h.user(92, "Beto", started=False)
+    beto.send(GROUP, "/mano privado")
+    await h.settle()
+    assert "primero abrí el chat con el bot" in h.fake.last(GROUP).text
+    ana.send(GROUP, "/mano grupo")  # she started the bot, and still wants her hand here
+    await h.settle()
+    assert "tu mano vive en el grupo" in h.fake.last(GROUP).text
+    await open_in_the_group(h, [beto, ana], "15")
+    await beto.tap(GROUP, board(h).message_id, MY_CARDS)
+    await h.settle()
+    assert h.fake.ephemeral_live(GROUP, ana.id) and h.fake.ephemeral_live(GROUP, beto.id)
+    assert not [m for m in h.fake.live(ana.id) if "Mano 1" in m.text]  # nothing in private
+    ana.send(ana.id, "/mano")
+    await h.settle()
+    assert "Tu mano vive en el grupo" in h.fake.last(ana.id).text
+    ana.send(ana.id, "/mano privado")
+    await h.settle()
+    assert "tu mano te llega en privado" in h.fake.last(ana.id).text
+    assert await h.services.core.people.plays_in(ana.id) is HandPlace.PRIVATE
