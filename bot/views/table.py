@@ -524,6 +524,19 @@ def hand_markup(
     return Keys(rows) if rows else None
 
 
+def sign_menu_text(t: Translator, who: Seating, seat: int) -> str:
+    """What the señas menu says to `seat`: for whom the seña is ("tu compañera", "tus
+    compañeros")."""
+    partners = who.table.partners(seat)
+    return t(who.agree("sign.menu", partners), count=len(partners))
+
+
+def handed_text(t: Translator, who: Seating, helper: int) -> str:
+    """The answer to 🤖 Que decida: the computer partner at `helper` decides ("decide tu
+    compañera")."""
+    return t(who.agree("hint.handed", [helper]))
+
+
 def sign_menu_keys(t: Translator, table_id: int, step: int) -> Keys:
     """The señas, two a row, and the way back to the hand's own buttons."""
     rows = [
