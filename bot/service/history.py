@@ -42,9 +42,13 @@ class History:
         self, chat_id: int, players: int | None = None, since: float | None = None
     ) -> list[Standing]:
         """The group's table, over the matches the league counts (of a mode, since a moment),
-        sorted by rating. The streak is the group's current one, whatever the filter."""
+        sorted by rating. The streak is over those matches too (the whole table's, over every
+        counted match, is the ratings' own: the same matches, read without another query)."""
         counting = replace(league.COUNTED, players=players, since=since)
-        return ranked(await self.league.tallies(chat_id, counting))
+        tallies = await self.league.tallies(chat_id, counting)
+        if players is None and since is None:
+            return ranked(tallies)
+        return ranked(tallies, await self.league.streaks(chat_id, counting))
 
     async def pairs(self, chat_id: int, players: int = 4, since: float | None = None) -> list[Pair]:
         """The sides who won most together: partners in 2v2, trios in 3v3."""
