@@ -77,6 +77,8 @@ async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, t("revision.private", number=number or "&lt;n&gt;"), keys)
         return
     await see(r, user, can_dm=True)
+    if number is None and not args:  # (alone: their last match, a practice's too)
+        number = await r.core.history.last_played(user.id)
     if number is None:
         await reply(context, message, t("revision.usage"))
         return

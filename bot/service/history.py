@@ -29,6 +29,11 @@ class History:
         """A group's last finished matches' records, newest first (cancelled ones left out)."""
         return await self.store.recent_matches(chat_id, league.LISTED, limit)
 
+    async def last_played(self, user_id: int) -> int | None:
+        """The number of the last finished match (not a cancelled one) the person played,
+        in a group or in practice."""
+        return await self.store.last_match_of(user_id, league.LISTED)
+
     async def record(self, table_id: int) -> MatchRecord | None:
         """The league's record of a match (None: never finished)."""
         return await self.store.match_record(table_id)
