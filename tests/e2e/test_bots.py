@@ -359,6 +359,29 @@ async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> Non
     assert signs_for(table, 2) == ("ae",)
 
 
+async def test_a_practice_shows_the_partners_senas_in_the_hand_message(harness: Harness) -> None:
+    """In a practice the computer partner's señas are lines of the hand message (as a hand
+    shown in the group has them), not messages of their own: a notification each, they came
+    by the dozen and pushed the hand up the chat."""
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(ana.id, "/nueva bot 2v2 15")
+    await h.settle()
+    table = await practice_of(h, ana)
+    assert table.state is not None and table.state.hand is not None
+    partner = table.geometry.partners(0)[0]
+    name = (await bot_name(h, table, partner)).removeprefix("🤖 ")
+    t = translator("es")
+    meanings = [t(f"sign.meaning.{s}") for s in signs_for(table, 0)]
+    assert meanings  # (the partner showed some: the test tells something)
+    hand_id = (await h.telegram(table.id)).hands[ana.id]
+    apart = [m.text for m in h.fake.live(ana.id) if m.message_id != hand_id]
+    assert not [x for x in apart if "te hace una seña" in x], apart
+    hand = plain(h.fake.messages[ana.id][hand_id].text)
+    for meaning in meanings:
+        assert f"🤫 {name} te hace una seña" in hand and f"({meaning})" in hand, hand
+
+
 @pytest.mark.postgresql
 async def test_the_groups_default_bot_level_is_set_in_config(harness: Harness) -> None:
     h = harness
