@@ -109,10 +109,10 @@ def position_text(t: Translator, m: Moment, words: Who = WHO) -> str:
 
 
 def held_text(t: Translator, m: Moment) -> str:
-    """The cards a decision was made with: the ones in hand (for a card played, the three
-    dealt), with the envido where an envido was at stake."""
-    card = Action.parse(m.made).kind is K.PLAY and Action.parse(m.best).kind is K.PLAY
-    held = cards_line(t, m.dealt if card or len(m.held) < 2 else m.held)
+    """The cards a decision was made with: the ones still in hand (those played are on the
+    table, the position's own line), with the envido where an envido was at stake (the three
+    dealt's)."""
+    held = cards_line(t, m.held or m.dealt)
     envido = {k.value for k in ENVIDO_CHANTS}
     kinds = {Action.parse(m.made).kind.value, Action.parse(m.best).kind.value, m.pending}
     if kinds & envido:

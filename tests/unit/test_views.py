@@ -294,3 +294,31 @@ def test_no_hint_is_ever_a_bare_move() -> None:
         none = Hint(Action(0, K.QUIERO), Topic.NONE, None, None, Action(0, K.QUIERO), 20, 0)
         said = plain_text(hint_text(t, none))
         assert said.startswith("💡 Quiero") and len(said) > 30, said
+
+
+def test_a_review_says_the_cards_in_hand_not_those_already_on_the_table() -> None:
+    """A decision is told with the cards the person still held then: the ones already played
+    are on the table (its own line), not in hand again ("con 11🗡️, 3🪵 y 5🍷" while 3🪵 and
+    11🗡️ were played)."""
+    from bot.ai.review import RIVAL, YOU, Moment, Worth
+    from bot.views.review import slip_text
+
+    es = translator("es")
+    on_table = ((YOU, "3b"), (RIVAL, "4o"), (YOU, "11e"), (RIVAL, "7c"))
+    late = Moment(
+        hand=4, step=30, dealt=("11e", "3b", "5c"), held=("5c",), table=on_table,
+        scores=(10, 12), calls=(), pending=None, envido=5, made="0:t", best="0:m",
+        made_worth=Worth(-2.0, 0.1), best_worth=Worth(-1.0, 0.0), error=0.1,
+        habit="chant_truco", worlds=48,
+    )  # fmt: skip
+    head, position, *_ = plain_text(slip_text(es, 1, late)).splitlines()
+    assert head == "1. Cantar truco con 5🍷 te costó 1,0 puntos.", head
+    assert "en la mesa: 3🪵 (vos), 4🪙 (rival), 11🗡️ (vos), 7🍷 (rival)" in position
+    card = Moment(
+        hand=4, step=20, dealt=("11e", "3b", "5c"), held=("3b", "5c"), table=on_table[:2],
+        scores=(10, 12), calls=(), pending=None, envido=5, made="0:p:5c", best="0:p:3b",
+        made_worth=Worth(-1.0, 0.2), best_worth=Worth(0.5, 0.6), error=0.1, habit="card",
+        worlds=48,
+    )  # fmt: skip
+    head = plain_text(slip_text(es, 1, card)).splitlines()[0]
+    assert "con 3🪵 y 5🍷 te costó" in head and "11🗡️" not in head, head
