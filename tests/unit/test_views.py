@@ -197,7 +197,7 @@ def test_hints_read_as_a_teacher_would_say_them() -> None:
     assert hint_text(es, bluff, team=True) == (
         "💡 Falta envido, de farol: con tu 6, si se lo quieren ganan el envido 3 de cada 10"
         " veces; la idea es que se achiquen. Si no lo quieren, suman 1 punto; si lo quieren y"
-        " pierden, los rivales suman 30 puntos."
+        " pierden, les cuesta 30 puntos."
     )
     assert hint_text(en, bluff) == (
         "💡 Falta envido as a bluff: with 6, if they accept you win the envido 3 times in 10;"
@@ -207,28 +207,28 @@ def test_hints_read_as_a_teacher_would_say_them() -> None:
     works = Hint(truco, Topic.HAND, 0.35, 0.35, truco, 20, 100, stakes=Stakes(1, 2, 1))
     assert hint_text(es, works) == (
         "💡 ¡Truco!, de farol: te sale bien 4 de cada 10 veces (que no lo quieran, o ganar la"
-        " mano igual). Si no lo quieren, sumás 1 punto; si lo quieren y perdés, el rival suma 2"
+        " mano igual). Si no lo quieren, sumás 1 punto; si lo quieren y perdés, te cuesta 2"
         " puntos en vez de 1: arriesgás 1 punto más por la chance de llevarte 1 punto."
     )
     assert hint_text(en, works).startswith("💡 ¡Truco! as a bluff: it works 4 times in 10")
     seldom = Hint(retruco, Topic.HAND, 0.04, 0.04, retruco, 20, 100, stakes=Stakes(2, 3, 2))
     assert hint_text(es, seldom, team=True) == (
         "💡 ¡Retruco!, de farol: les sale bien menos de 1 de cada 10 veces (que no lo quieran, o"
-        " ganar la mano igual). Si no lo quieren, suman 2 puntos; si lo quieren y pierden, los"
-        " rivales suman 3 puntos en vez de 2: arriesgan 1 punto más por la chance de llevarse"
+        " ganar la mano igual). Si no lo quieren, suman 2 puntos; si lo quieren y pierden, les"
+        " cuesta 3 puntos en vez de 2: arriesgan 1 punto más por la chance de llevarse"
         " 2 puntos."
     )
     honest = Hint(truco, Topic.HAND, 0.8, 0.8, truco, 20, 100, stakes=Stakes(1, 2, 1))
     assert hint_text(es, honest) == "💡 ¡Truco!: ganás la mano 8 de cada 10 veces."
     gone = Hint(mazo, Topic.HAND, 0.02, 0.03, quiero, 20, 100, stakes=Stakes(1, 2, 1))
     assert hint_text(es, gone) == (
-        "💡 Me voy al mazo: si la seguís, ganás la mano menos de 1 de cada 10 veces. Irte le da"
-        " 1 punto al rival; seguir y perder le daría 2 puntos."
+        "💡 Me voy al mazo: si la seguís, ganás la mano menos de 1 de cada 10 veces. Irte te"
+        " cuesta 1 punto; seguir y perder te costaría 2 puntos."
     )
     turned = Hint(refuse, Topic.HAND, 0.21, 0.3, quiero, 20, 100, stakes=Stakes(1, 2, 1))
     assert hint_text(es, turned) == (
-        "💡 No quiero: si lo querés, ganás la mano solo 2 de cada 10 veces. No querer le da 1"
-        " punto al rival; querer y perder le daría 2 puntos."
+        "💡 No quiero: si lo querés, ganás la mano solo 2 de cada 10 veces. No querer te cuesta 1"
+        " punto; querer y perder te costaría 2 puntos."
     )
     assert hint_text(en, turned) == (
         "💡 No quiero: if you accept, you win the hand only 2 times in 10. Declining gives them"
@@ -238,7 +238,7 @@ def test_hints_read_as_a_teacher_would_say_them() -> None:
     envido_no = Hint(refuse, Topic.ENVIDO, 0.3, 0.3, refuse, 5, 100, stakes=Stakes(1, 2, 1))
     assert hint_text(es, envido_no, team=True) == (
         "💡 No quiero: con tu 5, si lo quieren, ganan el envido solo 3 de cada 10 veces. No"
-        " querer les da 1 punto a los rivales; querer y perder les daría 2 puntos."
+        " querer les cuesta 1 punto; querer y perder les costaría 2 puntos."
     )
     every = (bluff, works, seldom, honest, gone, turned, envido_no)
     for t in (es, en):
