@@ -49,12 +49,12 @@ def points_text(t: Translator, points: int) -> str:
 
 
 def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
-    """One to three sentences for the asker alone (an alert over their hand), as a teacher at
-    the table says them: the move, why, and the chance it stands on, always. A refusal (or the
-    mazo) is told by the chance it turns down, and what backing down gives against what the
-    want would risk; a chant that seldom wins is named a farol, with how often it works, what
-    it gains when it does and what it risks when it does not. With partners (`team`), the
-    envido and the hand are their side's ("ganan")."""
+    """Two sentences at most for the asker alone (an alert over their hand: 200 characters at
+    most), as a teacher at the table says them: the move, why, and the chance it stands on,
+    always. A refusal (or the mazo) is told by the chance it turns down, and what backing down
+    costs against what the want would risk; a chant that seldom wins is named a farol, with how
+    often it works, what it gains when it does and what it risks when it does not. With
+    partners (`team`), the envido and the hand are their side's ("ganan")."""
     plural = "_team" if team else ""
     move = move_text(t, hint.action)
     tenths = hint.tenths
@@ -93,8 +93,11 @@ def _with(t: Translator, said: str, key: str, stakes: Stakes | None) -> str:
     """`said`, then what is at stake (`key`: the words for it), when it is known."""
     if stakes is None:
         return said
+    # (the first number of a sentence says "puntos", the others are bare: an alert holds 200
+    # characters, Telegram's limit for the answer to a tap)
     points = {
-        "folded": points_text(t, stakes.folded), "wanted": points_text(t, stakes.wanted),
-        "now": stakes.now, "extra": points_text(t, max(stakes.wanted - stakes.now, 0)),
+        "folded": points_text(t, stakes.folded), "folded_n": stakes.folded,
+        "wanted_n": stakes.wanted, "now": stakes.now,
+        "extra_n": max(stakes.wanted - stakes.now, 0),
     }  # fmt: skip
     return f"{said} {t(key, **points)}"
