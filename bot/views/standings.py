@@ -177,7 +177,7 @@ def numbers_text(
     if not in_group:
         blocks = blocks[1:]
     elif everywhere.played == here.played:  # (here's matches are among everywhere's)
-        blocks = [(t("yo.here_only"), here)]
+        blocks = [(t("yo.here_only") if here.played else t("yo.everywhere"), here)]
     for label, numbers in blocks:
         if numbers.played == 0:
             lines += ["", f"<b>{label}</b>", t("yo.none")]

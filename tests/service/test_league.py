@@ -294,6 +294,9 @@ def test_with_one_group_yo_says_its_numbers_once() -> None:
     assert "mejor envido 31" in text
     none = PlayerNumbers(2, 1, PlayerMatchStats(), 0, None, 0)
     assert "mejor envido" not in numbers_text(t, "Ana", none, none), "no envido played: no best"
+    never = PlayerNumbers(0, 0, PlayerMatchStats(), 0, None, 0)
+    text = numbers_text(t, "Ana", never, never)
+    assert "el único" not in text and text.count("Todavía sin partidas") == 1, text
 
 
 @pytest.mark.postgresql
