@@ -70,10 +70,11 @@ def hint_text(t: Translator, hint: Hint, team: bool = False) -> str:
         if bluff:
             said = t("hint.envido_bluff" + plural, move=move, envido=hint.envido, odds=odds)
             return _with(t, said, "hint.envido_bluff_stakes" + plural, stakes)
-        if kind is K.NO_QUIERO:  # the chance the want would have had, said as such
+        if kind in (K.NO_QUIERO, K.MAZO):  # the chance the want would have had, said so
             only = odds_text(t, tenths, only=True)
             said = t("hint.envido_refuse" + plural, move=move, envido=hint.envido, odds=only)
-            return _with(t, said, "hint.refuse_stakes" + plural, stakes)
+            what = "hint.mazo_stakes" if kind is K.MAZO else "hint.refuse_stakes"
+            return _with(t, said, what + plural, stakes)
         return t("hint.envido" + plural, move=move, envido=hint.envido, odds=odds)
     if bluff:  # the hand's chance after the chant counts the times they do not want it
         said = t("hint.hand_bluff" + plural, move=move, odds=odds)

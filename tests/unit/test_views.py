@@ -268,7 +268,7 @@ def test_no_hint_is_ever_a_bare_move() -> None:
         ),
         *(
             Hint(Action(0, k), Topic.ENVIDO, c, c, Action(0, k), 27, 40, stakes=Stakes(1, 30, 0))
-            for k in (K.QUIERO, K.NO_QUIERO, K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO)
+            for k in (K.QUIERO, K.NO_QUIERO, K.MAZO, K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO)
             for c in (0.02, 0.35, 0.8)
         ),
         *(
