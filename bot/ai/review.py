@@ -16,7 +16,8 @@ score, what was chanted; never a hidden card) and reads only that:
 
 Within a budget: only decisions with a real choice (difícil asked about MAX_ASKED at most), at
 most MAX_MOMENTS where it differs and MAX_PRAISE where it agrees weighed (the chants and answers
-first: that is where points go), WORLDS worlds each; a match to 30 in about two seconds of one
+first: that is where points go; a decision the plain rules make too is never praised, however
+much it is worth: `obvious`), WORLDS worlds each; a match to 30 in about two seconds of one
 core (`bench/review.py`).
 """
 
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.ai.rules import play_normal
+from bot.ai.rules import play_facil, play_normal
 from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
 from bot.game.actions import (
     ENVIDO_CHANTS,
@@ -259,6 +260,14 @@ def alternative(obs: Observation, made: Action) -> Action | None:
     return None
 
 
+def obvious(obs: Observation, made: Action) -> bool:
+    """Whether `made` is what the plain rules play too (fácil's and normal's, each with a
+    fixed seed): a decision any player makes (a falta envido refused at 0-0 with an envido of
+    5) is no news, whatever it is worth."""
+    rng = random.Random(f"obvious:{obs.step}")
+    return play_facil(obs, rng) == made and play_normal(obs, rng) == made
+
+
 def good_cards(cards: Sequence[Card]) -> int:
     return sum(1 for c in cards if c.strength >= GOOD)
 
@@ -365,7 +374,7 @@ def review(
                 slips.append(moment)
         elif prio == 2 and agrees < max_praise:
             other = alternative(obs, made)
-            if other is None or other == made:
+            if other is None or other == made or obvious(obs, made):
                 continue
             moment = _moment(config, obs, made, other, seed)
             agrees += 1

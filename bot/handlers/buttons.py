@@ -44,9 +44,9 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, shown_row, sign_menu_row
-from bot.views.common import cards_text, plain, plain_name
+from bot.views.common import cards_text, plain, plain_name, seating_at
 from bot.views.hints import hint_text
-from bot.views.table import kind_label
+from bot.views.table import handed_text, kind_label, sign_menu_text
 
 
 async def _move(
@@ -198,7 +198,8 @@ async def _sign(
         raise Refusal(Refused.STALE)
     message = query.message
     if data.sign == SIGN_MENU:  # the menu of señas, in place of the hand's buttons
-        await query.answer(t("sign.menu"))
+        who = seating_at(t, table, await r.core.people.at(table))
+        await query.answer(plain(sign_menu_text(t, who, table.seat_of(user.id) or 0)))
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private or await r.deliverer.in_group(table, user.id):
             await r.outbox.send([sign_menu_row(table, user.id, data.step)])
@@ -221,8 +222,10 @@ async def _hint(
     user = query.from_user
     if data.op is HintOp.HAND_OFF:
         with tapped_in_chat(user.id):
-            await r.core.play.hand_off(data.table, user.id, data.step)
-        await query.answer(t("hint.handed"))
+            change = await r.core.play.hand_off(data.table, user.id, data.step)
+        handed = change.the_table
+        who = seating_at(t, handed, await r.core.people.at(handed))
+        await query.answer(handed_text(t, who, change.seat if change.seat is not None else 0))
         return
     if r.core.ai is None:
         raise Refusal(Refused.NO_HINTS)

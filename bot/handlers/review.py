@@ -30,7 +30,7 @@ from bot.handlers.common import (
 from bot.i18n import Translator
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.views.common import Button, Keys, plain
+from bot.views.common import Button, Keys, plain, seating_at
 from bot.views.review import review_text
 
 START = "v"  # `/start v<n>`: the review of match n, from a link
@@ -59,7 +59,8 @@ async def send_review(
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))
         return
-    await reply(context, message, review_text(t, found, str(number)))
+    who = seating_at(t, table, await r.core.people.at(table))
+    await reply(context, message, review_text(t, found, str(number), who))
 
 
 async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -76,6 +77,8 @@ async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, t("revision.private", number=number or "&lt;n&gt;"), keys)
         return
     await see(r, user, can_dm=True)
+    if number is None and not args:  # (alone: their last match, a practice's too)
+        number = await r.core.history.last_played(user.id)
     if number is None:
         await reply(context, message, t("revision.usage"))
         return

@@ -355,8 +355,11 @@ class Planner:
         if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
             return [hand_row(table, u) for u in table.players] if table.state else []
         if change.kind is ChangeKind.SIGN:
+            if practice:  # (its señas are lines of the person's hand message, as a hand shown
+                # in the group has them: a message each, they came by the dozen, notifying)
+                return [hand_row(table, u, urgent=u == change.actor) for u in table.players]
             rows = await self._sign(change)
-            return rows if practice else [r for r in rows if r.chat_id != table.chat_id]
+            return [r for r in rows if r.chat_id != table.chat_id]
         said = await self._said(change)
         # (a seat left empty: its partners choose there, in private, as in the group)
         keys = vacated_keys(t, table.id) if kind is ChangeKind.VACATED else None

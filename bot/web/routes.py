@@ -421,7 +421,10 @@ class Routes:
         number = int(request.match_info["id"])
         reviewing = self.core.reviews.of(number, viewer.user_id)
         found = await self._service(reviewing, None, language, statuses=REVIEW_REFUSED)
-        return web.json_response(review_json(translator(language), found, str(number)))
+        t = translator(language)
+        table = await self.core.history.table(number)
+        who = seating_at(t, table, await self.core.people.at(table)) if table else None
+        return web.json_response(review_json(t, found, str(number), who))
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,
