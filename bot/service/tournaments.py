@@ -471,7 +471,9 @@ class Tournaments:
                     continue  # cancelled: the tie is played again at a new table
                 walkover = outcome.termination is Termination.WALKOVER
                 nobody = walkover and len(_never_came(table)) == 2
-                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody):
+                ended = table.ended_at if table.ended_at is not None else self.clock()
+                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody,
+                          ended):  # fmt: skip
                     results.append((round_, slot, len(fixture.games) - 1))
             moved = tick(t, self.clock())  # (a format on time: pairs whoever is free, ends)
             if results or moved:
