@@ -74,6 +74,14 @@ class Rules(ABC):
         """The minutes it lasts, told in its rules line (None: it runs to its last tie)."""
         return None
 
+    def ends_at(self, t: Bracket) -> float | None:
+        """When its time is up (None: it runs to its last tie)."""
+        return None
+
+    def doubled(self, t: Bracket, fixture: Fixture) -> bool:
+        """Whether the win that decided `fixture` scored double (an arena's streak)."""
+        return False
+
     @abstractmethod
     def round_key(self, t: Bracket, round_: int) -> str:
         """The locale key (under `tourney.`) naming round `round_`."""
@@ -378,6 +386,24 @@ ARENA_FRESH = 300.0  # seconds a player waits for a rival never met, while one p
 # than meet one met before: so that in half an hour of six everyone meets everyone
 
 
+def arena_doubled(t: Bracket) -> set[tuple[int, int]]:
+    """The ties whose win scored double: won by an entry on a streak (ARENA_STREAK wins in a
+    row before it)."""
+    streak = [0] * len(t.entries)
+    doubled = set()
+    for fixture in sorted(t.fixtures, key=lambda f: f.key):
+        if not fixture.decided or fixture.a is None or fixture.b is None:
+            continue
+        winner = fixture.winner
+        loser = fixture.b if winner == fixture.a else fixture.a
+        assert winner is not None
+        if streak[winner] >= ARENA_STREAK:
+            doubled.add(fixture.key)
+        streak[winner] += 1
+        streak[loser] = 0
+    return doubled
+
+
 def arena_table(t: Bracket) -> list[Line]:
     """An arena's leaderboard: points (a win 2, a loss 0; a win after two wins in a row 4, the
     streak kept until a loss), then ties won, then the difference of points, then the seed.
@@ -530,6 +556,9 @@ class Arena(Rules):
 
     def ends_at(self, t: Bracket) -> float:
         return (t.started_at or 0.0) + 60.0 * (t.minutes or ARENA_MINUTES[0])
+
+    def doubled(self, t: Bracket, fixture: Fixture) -> bool:
+        return fixture.key in arena_doubled(t)
 
     def minutes_told(self, t: Bracket) -> int | None:
         return t.minutes or ARENA_MINUTES[0]

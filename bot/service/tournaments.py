@@ -114,6 +114,7 @@ class Tournaments:
         self.start_window = start_window  # None: two turns' time of the tournament
         self._locks: dict[int, asyncio.Lock] = {}
         self._looked: dict[int, float] = {}  # tournament -> when a sweep last settled it
+        self._minutes: dict[int, int] = {}  # tournament on time -> the minutes left last shown
         self._tasks: set[asyncio.Task[None]] = set()
         self._broken: set[int] = set()  # tournaments whose step raised here (logged once)
         self.settles = 0  # (counted: the tests wait on it)
@@ -648,6 +649,8 @@ class Tournaments:
         known = {t.id for t in running}
         for gone in [k for k in self._looked if k not in known]:
             del self._looked[gone]
+        for gone in [k for k in self._minutes if k not in known]:
+            del self._minutes[gone]
         for gone in [k for k, lock in self._locks.items() if k not in known and not lock.locked()]:
             del self._locks[gone]
         for t in running:
@@ -679,6 +682,27 @@ class Tournaments:
         elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
             self._looked[t.id] = now
             await self.settle(t.id)
+            await self._tell_the_time(t, now)
+
+    async def _tell_the_time(self, t: Tournament, now: float) -> None:
+        """A tournament on time shows the minutes left: its message redrawn when that number
+        changes, a result or not (a keyed refresh: it coalesces with any other waiting; after
+        a restart, once more)."""
+        end = t.rules.ends_at(t)
+        if end is None:
+            return
+        shown = -1 if now >= end else int((end - now) // 60)
+        if self._minutes.get(t.id) == shown:
+            return
+        self._minutes[t.id] = shown
+        change = TourneyChange(t, TourneyNote.CLOCK)
+        try:
+            async with self.tables.store.db.transaction() as conn:
+                rows = await self._rows(conn, change)
+        except Unavailable:
+            del self._minutes[t.id]  # (the next sweep tries again)
+            return
+        self.tables.changes.committed(change, rows)
 
     async def _remind(self, tournament_id: int) -> None:
         """Ten minutes before a tournament set for later: the people signed up are told in

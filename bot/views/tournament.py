@@ -5,7 +5,7 @@ champion with their path, and a player's private notice of their next match."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -121,6 +121,17 @@ def clock_time(at: float, zone: tzinfo) -> str:
     return f'<tg-time unix="{int(at)}" format="t">{hour}</tg-time>'
 
 
+def time_left_text(t: Translator, end: float, now: float, zone: tzinfo) -> str:
+    """A tournament on time: the hour it ends and the whole minutes left ("⏱️ Termina a las
+    21:30 · quedan 12 min"); once it is up, that the matches in play finish."""
+    if now >= end:
+        return t("tourney.time_up")
+    minutes = int((end - now) // 60)
+    if minutes < 1:
+        return t("tourney.ends_soon", time=clock_time(end, zone))
+    return t("tourney.ends", time=clock_time(end, zone), minutes=minutes)
+
+
 def when_text(t: Translator, at: float, zone: tzinfo, now: float) -> str:
     """A time to come as a group says it: "hoy a las 21:30", "mañana a las 22:00", "el
     viernes a las 21:30" (a week at most ahead)."""
@@ -225,10 +236,17 @@ def _plain(name: str) -> str:
     return name.replace("<b>", "").replace("</b>", "")
 
 
-def bracket_text(t: Translator, tour: Tournament, names: Mapping[int, str], live: Live) -> str:
+def bracket_text(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: Live,
+    now: float | None = None, zone: tzinfo = UTC,
+) -> str:  # fmt: skip
     """The tournament as it stands: each round's ties (results, who plays now), or a
-    liguilla's table and its rounds; the champion once there is one."""
+    liguilla's table and its rounds; the champion once there is one. `now`: the clock, for a
+    tournament on time (when it ends, and the minutes left), told in `zone`."""
     lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
+    end = tour.rules.ends_at(tour)
+    if end is not None and now is not None and tour.status is Status.RUNNING:
+        lines.append(time_left_text(t, end, now, zone_of(tour, zone)))
     if tour.status is Status.CANCELLED:
         lines.append(t("tourney.cancelled"))
     elif tour.broken is not None:
@@ -322,7 +340,10 @@ def result_text(
             line = t("tourney.walkover", round=title, loser=loser, count=size,
                      winner=a if played.winner == 0 else b)  # fmt: skip
         else:
-            line = t("tourney.result", round=title, a=a, b=b, x=played.points[0],
+            key = "tourney.result"
+            if fixture.decided and tour.rules.doubled(tour, fixture):  # (a streak's win)
+                key = "tourney.result_double"
+            line = t(key, round=title, a=a, b=b, x=played.points[0],
                      y=played.points[1])  # fmt: skip
         moves_on = tour.rules.next_round(tour, fixture)
         if moves_on is not None:
@@ -335,7 +356,8 @@ def result_text(
         elif not fixture.decided and tour.series > 1:
             won = fixture.wins()
             line += " " + t("tourney.series_stands", x=won[0], y=won[1])
-        if fixture.decided and fixture.winner is not None and tour.rules.runs_on_time:
+        on_time = tour.rules.runs_on_time and tour.champion is None  # (over: no next win)
+        if fixture.decided and fixture.winner is not None and on_time:
             hot = {x.entry for x in tour.rules.standings(tour) or [] if x.fire}
             streak = [f for f in tour.fixtures if fixture.winner in (f.a, f.b) and f.decided]
             last = max(streak, key=lambda f: f.key)

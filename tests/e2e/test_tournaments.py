@@ -494,8 +494,10 @@ async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harne
 
 async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -> None:
     """`/torneo relampago 30`: four players through the real bot; whoever ends is paired again,
-    the leaderboard is the group's one message, a player pauses with a tap and comes back;
-    once the half hour is up the matches in play end and count, and the podium is told."""
+    the leaderboard is the group's one message, with the hour it ends and the minutes left
+    (kept current by the sweep), a player pauses with a tap and comes back; a win a streak
+    doubles is said so with its result; once the half hour is up the matches in play end and
+    count, the podium is told, and the champion hears it in private last."""
     h = on_sqlite
     users = [h.user(601 + i, name) for i, name in enumerate(NAMES[:4])]
     message = await sign_up(h, users, "relampago 30 15")
@@ -507,6 +509,15 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     assert (
         t.status is Status.RUNNING and len(await h.services.core.tournaments.tables_of(t.id)) == 2
     )
+    assert t.started_at is not None
+    end = t.started_at + 30 * 60
+    hour = datetime.fromtimestamp(end, ZoneInfo(h.settings.timezone)).strftime("%H:%M")
+    board = tourney_message(h)
+    assert f"⏱️ Termina a las {hour} · quedan 30 min" in plain(board.text), board.text
+    assert f'<tg-time unix="{int(end)}" format="t">{hour}</tg-time>' in board.text, board.text
+    h.clock.advance(20)  # (less than a turn's half) no result: the sweep redraws the minutes
+    await h.services.core.sweep()
+    await h.until(lambda: "quedan 29 min" in plain(tourney_message(h).text))
 
     def results() -> int:
         return sum(1 for x in h.fake.texts(GROUP) if plain(x).startswith("🏆 Relámpago: "))
@@ -515,14 +526,14 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
         await h.settle()
         return results() >= n
 
-    await play_to_the_end(h, users, seed=61, max_taps=20_000, chat=0, stop=lambda: counted(3))
+    await play_to_the_end(h, users, seed=101, max_taps=20_000, chat=0, stop=lambda: counted(3))
     board = tourney_message(h)
     answer = await users[3].tap(GROUP, board.message_id, "⏸️ Pausa / volver")
     assert answer["text"].startswith("En pausa"), answer
     await h.settle()
     middle = plain(tourney_message(h).text)
     assert "Dani está en pausa" in middle and "Pts PJ  Dif" in middle, middle
-    await play_to_the_end(h, users, seed=62, max_taps=20_000, chat=0, stop=lambda: counted(5))
+    await play_to_the_end(h, users, seed=102, max_taps=20_000, chat=0, stop=lambda: counted(5))
     answer = await users[3].tap(GROUP, tourney_message(h).message_id, "⏸️ Pausa / volver")
     assert answer["text"].startswith("¡Volviste!"), answer
     await h.settle()
@@ -535,7 +546,7 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     async def over() -> bool:
         return (await the_tournament(h)).status is Status.FINISHED
 
-    await play_to_the_end(h, users, seed=63, max_taps=20_000, chat=0, stop=over)
+    await play_to_the_end(h, users, seed=103, max_taps=20_000, chat=0, stop=over)
     h.clock.advance(6)  # (the sweep's next look, should the last match have ended by time)
     await h.until(lambda: any("🥇 ¡" in x for x in h.fake.texts(GROUP)))
     await h.settle()
@@ -548,6 +559,20 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     assert "🥈" in podium and "🥉" in podium and " pts" in podium, podium
     assert "En juego" not in end and "Relámpago" not in end, end
     assert results() == len(t.fixtures), group
+    # each win a streak doubled said so when it was told (and no other)
+    streak, doubled = [0] * len(t.entries), 0
+    for fixture in sorted(t.fixtures, key=lambda f: f.key):
+        winner = fixture.winner
+        assert winner is not None
+        doubled += streak[winner] >= 2
+        streak[winner] += 1
+        streak[fixture.b if winner == fixture.a else fixture.a or 0] = 0
+    told = [x for x in group if x.startswith("🏆 Relámpago: ")]
+    assert doubled and sum("· 🔥 ×2" in x for x in told) == doubled, (doubled, told)
+    print("\n".join(told))
+    # the champion told in private too, the last word in their chat
+    champion = t.entries[t.champion][0]
+    assert plain(h.fake.last(champion).text).startswith("🏆 ¡Ganaste el torneo #1!")
     rows = await h.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", GROUP)
     assert rows[0]["n"] == len(t.fixtures)
     _, minute = h.fake.group_limit
