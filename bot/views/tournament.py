@@ -260,6 +260,10 @@ def bracket_text(
         lines.append(_standings_block(t, tour, table, names))
     if tour.rules.runs_on_time:  # a leaderboard, and the matches in play now
         return "\n".join(lines + _arena_lines(t, tour, names, live))
+    if table is not None and not tour.is_open:  # its rounds, one line each, under the table
+        lines.append("")
+        lines += [_round_line(t, tour, round_, names) for round_ in range(tour.rounds)]
+        return "\n".join(lines)
     for round_ in range(tour.rounds):
         ties = [f for f in tour.fixtures if f.round == round_]
         if table is not None and all(f.decided for f in ties) and tour.is_open:
@@ -268,6 +272,28 @@ def bracket_text(
         lines.append(f"<b>{round_title(t, tour, round_)}</b>")
         lines += [_tie_line(t, tour, f, names, live) for f in ties]
     return "\n".join(lines)
+
+
+def _round_line(t: Translator, tour: Tournament, round_: int, names: Mapping[int, str]) -> str:
+    """A round of a tournament over, in one line: "<b>Ronda 1</b>: <b>Caro</b> 15–4 Beto ·
+    ... · ☕ Ana" (the winner of each tie bold; 🚫 a walkover; ☕ who rested)."""
+    said = []
+    for fixture in (f for f in tour.fixtures if f.round == round_):
+        a = entry_name(t, tour, fixture.a, names)
+        b = entry_name(t, tour, fixture.b, names)
+        if fixture.bye:
+            said.append("☕ " + _plain(a if fixture.a is not None else b))
+            continue
+        if not fixture.decided:  # (called off in the middle)
+            said.append(f"{_plain(a)} vs {_plain(b)}")
+            continue
+        won = fixture.wins() if tour.series > 1 else fixture.points()
+        a, b = (a, _plain(b)) if fixture.winner == fixture.a else (_plain(a), b)
+        said.append(("🚫 " if fixture.walkover else "") + f"{a} {won[0]}–{won[1]} {b}")
+    # (a Swiss's title without its "of 3": the rounds are all there)
+    title = (t("tourney.round_short", number=round_ + 1) if tour.rules.pairs_as_it_goes
+             else round_title(t, tour, round_))  # fmt: skip
+    return f"<b>{title}</b>: " + " · ".join(said)
 
 
 def _arena_lines(
@@ -289,7 +315,8 @@ def _standings_block(
     t: Translator, tour: Tournament, table: Sequence[Line], names: Mapping[int, str]
 ) -> str:
     """The table as a fixed-width block: place, name, played, won, the difference (a Swiss:
-    place, name, score, Buchholz, the difference), and under a Swiss's the tie-breaks said."""
+    place, name, score, its tie-break, the difference), and under a Swiss's the tie-break said
+    in one line of plain words (an arena's: how its points are scored)."""
     swiss = any(line.buchholz is not None for line in table)
     arena = tour.rules.runs_on_time
     head = "tourney.table_head" if tour.team_size > 1 else "tourney.table_head_solo"
@@ -299,7 +326,7 @@ def _standings_block(
         name = "+".join(n.split()[0] if n.split() else "?" for n in people)
         name = name if len(name) <= STANDINGS_NAME else name[: STANDINGS_NAME - 1] + "…"
         if swiss:
-            numbers = f"{line.score:>3} {line.buchholz or 0:>2}"
+            numbers = f"{line.score:>3} {line.buchholz or 0:>3}"
         elif arena:
             numbers = f"{line.score:>3} {line.played:>2}"
         else:
@@ -366,16 +393,39 @@ def result_text(
                 line += " " + t("tourney.on_fire", name=entry_name(t, tour, fixture.winner, names),
                                 count=size)  # fmt: skip
         lines.append(line)
-    if lines and tour.rules.pairs_as_it_goes and tour.champion is None:
-        closed = {round_ for round_, _, _ in results}
-        for round_ in sorted(closed):
-            if round_ + 1 < tour.rounds and _round_over(tour, round_):
-                lines.append(t("tourney.round_paired", round=round_title(t, tour, round_ + 1)))
+    if lines:
+        for round_ in paired_now(tour, results):
+            lines.append(t("tourney.round_paired", round=round_title(t, tour, round_)))
     return "\n".join(lines)
+
+
+def paired_now(tour: Tournament, results: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The rounds these results paired (a format that pairs round by round: the round after
+    each one they closed)."""
+    if not tour.rules.pairs_as_it_goes or tour.champion is not None:
+        return []
+    closed = sorted({round_ for round_, _, _ in results})
+    return [r + 1 for r in closed if r + 1 < tour.rounds and _round_over(tour, r)]
 
 
 def _round_over(tour: Tournament, round_: int) -> bool:
     return all(f.decided for f in tour.fixtures if f.round == round_)
+
+
+def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None:
+    """Who rests in a round (a bye), told in private: a Swiss's point without playing, or an
+    eliminación's pass to the next round (None: `fixture` is no bye)."""
+    if not fixture.bye:
+        return None
+    if tour.rules.bye_scores:
+        last = fixture.round + 1 >= tour.rules.total_rounds(tour)
+        return t("tourney.rest_last" if last else "tourney.rest", number=tour.id,
+                 round=round_title(t, tour, fixture.round))  # fmt: skip
+    after = tour.rules.next_round(tour, fixture)
+    if after is None:
+        return None
+    to = t(f"tourney.to.{round_key(tour, after)[len('round.'):]}", number=after + 1)
+    return t("tourney.through", number=tour.id, round=to)
 
 
 def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:

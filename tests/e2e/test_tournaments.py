@@ -15,7 +15,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.league.tournament import Status, Tournament, knockout
-from bot.views.common import plain
+from bot.views.common import phone_lines, plain
 from bot.views.tournament import rules_text
 from tests.conftest import GROUP, Harness, harness_with, make_settings
 from tests.e2e.helpers import play_to_the_end
@@ -204,6 +204,10 @@ async def test_a_restart_in_the_middle_of_a_round_loses_and_doubles_nothing(
         t = await the_tournament(h)
         assert [f.bye for f in t.fixtures if f.round == 0].count(True) == 2
         assert len(await h.services.core.tournaments.tables_of(t.id)) == 2
+        for fixture in (f for f in t.fixtures if f.bye):  # told in private: no first round
+            byed = t.entries[fixture.a if fixture.a is not None else fixture.b or 0][0]
+            told = [plain(x) for x in h.fake.texts(byed) if x.startswith("☕")]
+            assert len(told) == 1 and "semifinales" in told[0], told
 
         async def one_result() -> bool:
             return any(f.games for f in (await the_tournament(h)).fixtures)
@@ -434,8 +438,10 @@ async def test_torneo_again_leaves_the_earlier_sign_up_message_a_stub(harness: H
 
 async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harness) -> None:
     """`/torneo suizo 3`: five players over three rounds through the real bot: each round's
-    pairings and the table with its tie-breaks in the group's message, a bye each round, each
-    round opened when the one before ends, the champion, /torneos, every match in the league."""
+    pairings and the table with its tie-break said once in plain words in the group's message,
+    which fits a phone in 25 lines at every edit; a bye each round, told to who rests in
+    private; each round opened when the one before ends; the champion, told in private last;
+    /torneos, every match in the league."""
     h = on_sqlite
     users = [h.user(501 + i, name) for i, name in enumerate(NAMES[:5])]
     message = await sign_up(h, users, "suizo 3 15")
@@ -447,9 +453,9 @@ async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harne
     assert t.status is Status.RUNNING and t.rounds == 1
     bracket = plain(tourney_message(h).text)
     assert "Ronda 1 de 3" in bracket and "descansa esta ronda y suma un punto" in bracket
-    assert "Pts Bu  Dif" in bracket and "desempata Bu (Buchholz" in bracket, bracket
+    assert "Pts Des  Dif" in bracket, bracket
     resting = next(f.a for f in t.fixtures if f.bye)
-    for user in users:  # the four who play are told; the one who rests is not called
+    for user in users:  # the four who play are told; the one who rests is told so
         notices = [x for x in h.fake.texts(user.id) if "Tu partido del torneo" in x]
         assert len(notices) == (0 if t.entry_of(user.id) == resting else 1), user.first_name
         assert all("(Ronda 1 de 3)" in n for n in notices)
@@ -484,6 +490,21 @@ async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harne
     assert any(f"🥇 ¡{champion} ganó el torneo!" in x for x in group)
     final = plain(tourney_message(h).text)
     assert f"🥇 Ganó el torneo: {champion}" in final and final.count("☕") == 3, final
+    # Every edit of the group's message fits a phone; the tie-break said once, in plain words.
+    edits = tourney_message(h).history
+    tallest = max(edits, key=phone_lines)
+    assert phone_lines(tallest) <= 25, (phone_lines(tallest), plain(tallest))
+    plainly = "desempate: la suma de puntos de los rivales que enfrentaste"
+    tables = [x for x in edits if "<pre>" in x]  # (its sign-ups came first)
+    assert tables and all(plain(x).count(plainly) == 1 and "Buchholz" not in x for x in tables)
+    # Who rests is told in private, once a round; the champion hears it in private, last.
+    for fixture in (f for f in t.fixtures if f.bye):
+        assert fixture.a is not None
+        rested = t.entries[fixture.a][0]
+        told = [plain(x) for x in h.fake.texts(rested) if x.startswith("☕")]
+        assert sum(f"Ronda {fixture.round + 1} de 3" in x for x in told) == 1, told
+    crowned = t.entries[t.champion][0]
+    assert plain(h.fake.last(crowned).text).startswith("🏆 ¡Ganaste el torneo #1!")
     rows = await h.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", GROUP)
     assert rows[0]["n"] == 6
     users[0].send(GROUP, "/torneos")
