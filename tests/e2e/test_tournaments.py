@@ -493,6 +493,7 @@ async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harne
     # Every edit of the group's message fits a phone; the tie-break said once, in plain words.
     edits = tourney_message(h).history
     tallest = max(edits, key=phone_lines)
+    print(f"the tallest edit: {phone_lines(tallest)} phone lines")
     assert phone_lines(tallest) <= 25, (phone_lines(tallest), plain(tallest))
     plainly = "desempate: la suma de puntos de los rivales que enfrentaste"
     tables = [x for x in edits if "<pre>" in x]  # (its sign-ups came first)
