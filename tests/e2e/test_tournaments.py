@@ -85,6 +85,9 @@ async def test_a_whole_eight_player_knockout_read_as_the_group_and_a_player(
     message = await sign_up(h, users, "15")
     text = plain(message.text)
     assert "eliminación directa · 1v1 · a 15" in text and "Anotados (8)" in text, text
+    # when its sign-ups close it starts by itself, and the message says so
+    assert re.search(r"⏱️ Empieza solo a las \d\d:\d\d con los anotados, o antes si Ana lo "
+                     r"empieza\.", text), text  # fmt: skip
     # Someone else's taps on the opener's controls change nothing.
     answer = await users[3].tap(GROUP, message.message_id, "▶️ Empezar")
     assert answer["text"] == "Solo quien abrió el torneo o un admin puede hacer eso."
@@ -429,7 +432,7 @@ async def test_torneo_again_leaves_the_earlier_sign_up_message_a_stub(harness: H
     assert again.message_id != first.message_id and again.buttons()
     old = h.fake.messages[GROUP][first.message_id]
     assert not old.reply_markup, old.reply_markup  # no live-looking buttons
-    assert "Se cierra" not in old.text and "más abajo" in plain(old.text), old.text
+    assert "Empieza solo" not in old.text and "más abajo" in plain(old.text), old.text
     await ana.tap(GROUP, again.message_id, "🚪 Borrarme")  # the new one is the live one
     await h.settle()
     assert "Anotados (0)" in plain(h.fake.messages[GROUP][again.message_id].text)
