@@ -69,6 +69,8 @@ class Tournament:
     created_at: float
     closes_at: float  # when the sign-ups close by themselves
     status: Status = Status.SIGNUP
+    number: int = 0  # its number in its group, what its messages say (the first is 1; `id`
+    # is what its buttons, links and tables carry)
     format: Format = Format.KNOCKOUT
     config: MatchConfig = field(default_factory=lambda: MatchConfig(target=15))
     series: int = 1

@@ -218,20 +218,22 @@ class Tournaments:
             language=language, created_at=now, updated_at=now, closes_at=closes,
             status=Status.SIGNUP, signed=[], entries=[], fixtures=[], version=1, reminded=False,
         )  # fmt: skip
-        existing = await self.store.open_in(chat_id, thread_id)
-        if existing is not None:
-            raise Refusal(Refused.TOURNEY_ALREADY_OPEN)
-        try:
-            async with self.tables.store.db.transaction() as conn:
-                t.id = await self.store.insert(conn, t)
-                await self._rows(conn, TourneyChange(t, TourneyNote.OPENED, opener_id))
-        except Unavailable as error:
-            raise Refusal(Refused.DB_BUSY) from error
-        except Exception as error:
-            if is_conflict(error):
-                raise Refusal(Refused.TOURNEY_ALREADY_OPEN) from None
-            raise
-        return t
+        for _ in range(RETRIES):
+            existing = await self.store.open_in(chat_id, thread_id)
+            if existing is not None:
+                raise Refusal(Refused.TOURNEY_ALREADY_OPEN)
+            try:
+                async with self.tables.store.db.transaction() as conn:
+                    t.id, t.number = await self.store.insert(conn, t)
+                    await self._rows(conn, TourneyChange(t, TourneyNote.OPENED, opener_id))
+            except Unavailable as error:
+                raise Refusal(Refused.DB_BUSY) from error
+            except Exception as error:
+                if not is_conflict(error):
+                    raise
+                continue  # one opened meanwhile in this topic, or another took the number
+            return t
+        raise Refusal(Refused.DB_BUSY)
 
     async def sign(self, tournament_id: int, user_id: int) -> Tournament:
         async def change(t: Tournament) -> TourneyNote:

@@ -311,11 +311,11 @@ class Planner:
             names = await self.people.names(people_of(tour))
             lines = []
             if change.note is TourneyNote.STARTED:
-                lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
+                lines.append(t("tourney.started", number=tour.number, count=len(tour.entries)))
             if change.note is TourneyNote.CANCELLED:
-                lines.append(t("tourney.cancelled_told", number=tour.id))
+                lines.append(t("tourney.cancelled_told", number=tour.number))
             if change.note is TourneyNote.BROKEN:
-                lines.append(t("tourney.broken_told", number=tour.id))
+                lines.append(t("tourney.broken_told", number=tour.number))
             if change.results:
                 lines.append(result_text(t, tour, change.results, names))
             if change.note is TourneyNote.CHAMPION:
@@ -333,7 +333,7 @@ class Planner:
                     rows += [text_row(u, rest) for u in tour.entries[entry] if u > 0]
             if change.note is TourneyNote.CHAMPION and tour.champion is not None:
                 # each champion told in private too, and tagged in the group where the bot may
-                said = t("tourney.champion_private", number=tour.id)
+                said = t("tourney.champion_private", number=tour.number)
                 for user in tour.entries[tour.champion]:
                     if user > 0:
                         rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))

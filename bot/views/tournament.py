@@ -77,7 +77,7 @@ def option_text(t: Translator, tour: Tournament, option: str) -> str:
 
 
 def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone: tzinfo) -> str:
-    lines = [t("tourney.title", number=tour.id), rules_text(t, tour), ""]
+    lines = [t("tourney.title", number=tour.number), rules_text(t, tour), ""]
     if tour.broken is not None:
         lines[-1:] = [t("tourney.broken"), ""]
     listed = []
@@ -150,7 +150,7 @@ def reminder_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     """Ten minutes before a tournament set for later, to each person signed up."""
     at = tour.starts_at if tour.starts_at is not None else tour.closes_at
     time_ = clock_time(at, zone_of(tour, zone))
-    return t("tourney.reminder", number=tour.id, time=time_, rules=rules_text(t, tour))
+    return t("tourney.reminder", number=tour.number, time=time_, rules=rules_text(t, tour))
 
 
 def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
@@ -158,8 +158,8 @@ def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     time_ = datetime.fromtimestamp(tour.closes_at, zone_of(tour, zone)).strftime("%H:%M")
     least = tour.rules.least * tour.team_size
     if len(tour.signed) >= least:  # enough people, but not to be made into its entries
-        return t("tourney.called_off_unfit", number=tour.id, time=time_, count=len(tour.signed))
-    return t("tourney.called_off", number=tour.id, time=time_, count=len(tour.signed),
+        return t("tourney.called_off_unfit", number=tour.number, time=time_, count=len(tour.signed))
+    return t("tourney.called_off", number=tour.number, time=time_, count=len(tour.signed),
              least=least)  # fmt: skip
 
 
@@ -243,7 +243,7 @@ def bracket_text(
     """The tournament as it stands: each round's ties (results, who plays now), or a
     liguilla's table and its rounds; the champion once there is one. `now`: the clock, for a
     tournament on time (when it ends, and the minutes left), told in `zone`."""
-    lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
+    lines = [t("tourney.title", number=tour.number), rules_text(t, tour)]
     end = tour.rules.ends_at(tour)
     if end is not None and now is not None and tour.status is Status.RUNNING:
         lines.append(time_left_text(t, end, now, zone_of(tour, zone)))
@@ -419,13 +419,13 @@ def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None
         return None
     if tour.rules.bye_scores:
         last = fixture.round + 1 >= tour.rules.total_rounds(tour)
-        return t("tourney.rest_last" if last else "tourney.rest", number=tour.id,
+        return t("tourney.rest_last" if last else "tourney.rest", number=tour.number,
                  round=round_title(t, tour, fixture.round))  # fmt: skip
     after = tour.rules.next_round(tour, fixture)
     if after is None:
         return None
     to = t(f"tourney.to.{round_key(tour, after)[len('round.'):]}", number=after + 1)
-    return t("tourney.through", number=tour.id, round=to)
+    return t("tourney.through", number=tour.number, round=to)
 
 
 def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
@@ -502,7 +502,7 @@ def past_text(t: Translator, past: Sequence[Tournament], names: Mapping[int, str
     for tour in past:
         day = datetime.fromtimestamp(tour.ended_at or tour.created_at).strftime("%d/%m")
         champion = entry_name(t, tour, tour.champion, names)
-        lines.append(t("tourney.past_line", number=tour.id, day=day, rules=rules_text(t, tour),
+        lines.append(t("tourney.past_line", number=tour.number, day=day, rules=rules_text(t, tour),
                        champion=champion))  # fmt: skip
     return "\n".join(lines)
 

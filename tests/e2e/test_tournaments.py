@@ -730,3 +730,31 @@ async def test_the_champion_is_told_in_private_and_tagged_where_the_bot_may(
         assert not [m for _, m, _ in h.fake.calls if m == "setChatMemberTag"] or rights
         won = [m for m in h.fake.live(winner) if m.effect]  # 🎉 over "¡Ganaste!" in private
         assert won and all(m.chat_id > 0 for m in won)
+
+
+async def test_a_groups_first_tournament_is_its_number_one(on_sqlite: Harness) -> None:
+    """Tournaments are numbered in each group: one opened in another group before does not
+    make this group's first "#2" (in its message, the start, the champion's private word,
+    /torneos); its buttons keep the tournament's one id. The group's next is its #2."""
+    h = on_sqlite
+    other = -100_556
+    h.user(1290, "Zoe").send(other, "/torneo")
+    await h.settle()
+    assert any(plain(x).startswith("🏆 Torneo #1") for x in h.fake.texts(other))
+    users = await two_started(h, base=1200)
+    t = await the_tournament(h)
+    assert t.id == 2
+    board = tourney_message(h)
+    assert plain(board.text).startswith("🏆 Torneo #1\n"), board.text
+    assert any(b.get("callback_data", "").startswith(f"T:{t.id}:") for b in board.buttons())
+    assert any("¡Empieza el torneo #1!" in plain(x) for x in h.fake.texts(GROUP))
+    t = await play_tournament(h, users, seed=7)
+    assert t.champion is not None
+    crowned = t.entries[t.champion][0]
+    assert plain(h.fake.last(crowned).text).startswith("🏆 ¡Ganaste el torneo #1!")
+    users[0].send(GROUP, "/torneos")
+    await h.settle()
+    assert plain(h.fake.last(GROUP).text).split("\n")[1].startswith("#1 · "), h.fake.last(GROUP)
+    users[0].send(GROUP, "/torneo")
+    await h.settle()
+    assert plain(tourney_message(h).text).startswith("🏆 Torneo #2\n")
