@@ -519,6 +519,7 @@ def _matching(
     summed, compared in order), `free` in leaderboard order. Exact up to EXACT_MOST entries
     (all at once happens at the start only, when nobody has met anybody); beyond, each in
     turn down the leaderboard takes its cheapest allowed rival."""
+    allowed, cost = functools.cache(allowed), functools.cache(cost)  # (asked again and again)
     if len(free) > EXACT_MOST:
         rest, pairs = list(free), []
         while rest:
