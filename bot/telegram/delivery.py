@@ -455,7 +455,7 @@ class Deliverer:
         if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
             link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
             keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
-        return bracket_text(t, tour, names, live), keys
+        return bracket_text(t, tour, names, live, self.tables.clock(), self.zone), keys
 
     def _commit(self, record: Record) -> Committer:
         """A message's id, written with the row's completion (one transaction)."""

@@ -69,8 +69,10 @@ from bot.views.tournament import (
     knockout_of,
     match_notice,
     next_step,
+    paired_now,
     people_of,
     reminder_text,
+    rest_notice,
     result_text,
 )
 
@@ -309,11 +311,11 @@ class Planner:
             names = await self.people.names(people_of(tour))
             lines = []
             if change.note is TourneyNote.STARTED:
-                lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
+                lines.append(t("tourney.started", number=tour.number, count=len(tour.entries)))
             if change.note is TourneyNote.CANCELLED:
-                lines.append(t("tourney.cancelled_told", number=tour.id))
+                lines.append(t("tourney.cancelled_told", number=tour.number))
             if change.note is TourneyNote.BROKEN:
-                lines.append(t("tourney.broken_told", number=tour.id))
+                lines.append(t("tourney.broken_told", number=tour.number))
             if change.results:
                 lines.append(result_text(t, tour, change.results, names))
             if change.note is TourneyNote.CHAMPION:
@@ -321,9 +323,17 @@ class Planner:
             text = "\n\n".join(x for x in lines if x)
             if text:
                 rows.append(text_row(tour.chat_id, text, tour.thread_id))
+            # who rests in a round just laid out is told in private (nobody calls them)
+            laid = {0} if change.note is TourneyNote.STARTED else set(
+                paired_now(tour, change.results))  # fmt: skip
+            for fixture in (f for f in tour.fixtures if f.round in laid and f.bye):
+                rest = rest_notice(t, tour, fixture)
+                entry = fixture.a if fixture.a is not None else fixture.b
+                if rest is not None and entry is not None:
+                    rows += [text_row(u, rest) for u in tour.entries[entry] if u > 0]
             if change.note is TourneyNote.CHAMPION and tour.champion is not None:
                 # each champion told in private too, and tagged in the group where the bot may
-                said = t("tourney.champion_private", number=tour.id)
+                said = t("tourney.champion_private", number=tour.number)
                 for user in tour.entries[tour.champion]:
                     if user > 0:
                         rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))

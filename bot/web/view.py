@@ -277,7 +277,7 @@ def tourney_view(
         })  # fmt: skip
     return {
         "id": tour.id,
-        "title": plain(t("tourney.title", number=tour.id)),
+        "title": plain(t("tourney.title", number=tour.number)),
         "rules": rules_text(t, tour),
         "status": tour.status.value,
         "format": tour.format.value,
