@@ -953,8 +953,16 @@ function fitCards(felt) {
   const byWidth = (width / cols - 10) / 2.1;  // three cards, each half under the next
   let card = Math.floor(Math.max(22, Math.min(byHeight, byWidth, cap)));
   felt.style.setProperty("--felt-card", `${card}px`);
-  const over = () => felt.scrollHeight > felt.clientHeight + 1 ||
-    [...felt.querySelectorAll(".played")].some((p) => p.scrollWidth > p.clientWidth + 1);
+  // (measured by layout, not by what is drawn: a card sliding in from its seat overflows the
+  // felt for a moment, and is no reason to shrink anything)
+  const pad = parseFloat(getComputedStyle(felt).paddingBottom) || 0;
+  const over = () => [...felt.querySelectorAll(".seat")].some((seat) =>
+    seat.offsetTop + seat.offsetHeight + pad > felt.clientHeight + 1) ||
+    [...felt.querySelectorAll(".played")].some((p) => {
+      const kids = [...p.children];
+      return kids.length && (kids[0].offsetLeft < p.offsetLeft - 1 ||
+        kids[kids.length - 1].offsetLeft + kids[kids.length - 1].offsetWidth > p.offsetLeft + p.offsetWidth + 1);
+    });
   for (let i = 0; i < 10 && card > 22 && over(); i++) {
     card = Math.max(22, Math.floor(card * 0.92));
     felt.style.setProperty("--felt-card", `${card}px`);
