@@ -16,7 +16,8 @@ score, what was chanted; never a hidden card) and reads only that:
 
 Within a budget: only decisions with a real choice (difícil asked about MAX_ASKED at most), at
 most MAX_MOMENTS where it differs and MAX_PRAISE where it agrees weighed (the chants and answers
-first: that is where points go), WORLDS worlds each; a match to 30 in about two seconds of one
+first: that is where points go; a decision the plain rules make too is never praised, however
+much it is worth: `obvious`), WORLDS worlds each; a match to 30 in about two seconds of one
 core (`bench/review.py`).
 """
 
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai.puzzle import Puzzle, askable, pose
-from bot.ai.rules import play_normal
+from bot.ai.rules import play_facil, play_normal
 from bot.ai.search import play_dificil
 from bot.ai.weigh import (
     PARTNER,
@@ -259,6 +260,14 @@ def alternative(obs: Observation, made: Action) -> Action | None:
     return None
 
 
+def obvious(obs: Observation, made: Action) -> bool:
+    """Whether `made` is what the plain rules play too (fácil's and normal's, each with a
+    fixed seed): a decision any player makes (a falta envido refused at 0-0 with an envido of
+    5) is no news, whatever it is worth."""
+    rng = random.Random(f"obvious:{obs.step}")
+    return play_facil(obs, rng) == made and play_normal(obs, rng) == made
+
+
 def good_cards(cards: Sequence[Card]) -> int:
     return sum(1 for c in cards if c.strength >= GOOD)
 
@@ -370,7 +379,7 @@ def review(
                 slips.append(moment)
         elif prio == 2 and agrees < max_praise:
             other = alternative(obs, made)
-            if other is None or other == made:
+            if other is None or other == made or obvious(obs, made):
                 continue
             moment = _moment(config, obs, made, other, seed)
             agrees += 1

@@ -305,7 +305,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         names = await r.core.people.names([inviter])
         partner = escape(names.get(inviter, "?"))
-        await reply(context, message, t("tourney.partner_joined", number=tour.id, name=partner))
+        await reply(context, message, t("tourney.partner_joined", number=tour.number, name=partner))
         return
     elif payload[:1] == "j" and len(payload) > 1:
         found = await r.core.records.find(FRONT, JOIN, payload[1:])

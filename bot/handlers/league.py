@@ -108,7 +108,7 @@ async def yo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     here = await r.core.history.numbers(user.id, chat.id if is_group(chat) else None)
     everywhere = await r.core.history.numbers(user.id)
     bots = await r.core.history.against_bots(user.id)
-    text = numbers_text(t, user.full_name, here, everywhere, bots)
+    text = numbers_text(t, user.full_name, here, everywhere, bots, in_group=is_group(chat))
     lesson = await r.core.reviews.lesson(user.id)  # from their reviewed matches (/revision)
     if lesson is not None:
         text += "\n" + lesson_text(t, *lesson)

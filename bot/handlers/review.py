@@ -32,7 +32,7 @@ from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.rows import edit_row
-from bot.views.common import Button, Keys, plain
+from bot.views.common import Button, Keys, plain, seating_at
 from bot.views.quiz import (
     answer_text,
     asked,
@@ -46,6 +46,7 @@ from bot.views.quiz import (
 from bot.views.review import review_text
 
 START = "v"  # `/start v<n>`: the review of match n, from a link
+AGAIN_WORDS = ("repaso", "repasar", "again")  # `/revision repaso`: the moments missed, due now
 
 
 def review_link(username: str | None, number: int) -> str | None:
@@ -75,7 +76,8 @@ async def send_review(
         return
     order = asked(found)
     if not order:
-        await reply(context, message, review_text(t, found, str(number)))
+        who = seating_at(t, table, await r.core.people.at(table))
+        await reply(context, message, review_text(t, found, str(number), who))
         return
     first = order[0]
     puzzle = found.slips[first].puzzle
@@ -115,10 +117,14 @@ async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, t("revision.private", number=number or "&lt;n&gt;"), keys)
         return
     await see(r, user, can_dm=True)
+    if len(args) == 1 and args[0].lower() in AGAIN_WORDS:  # the moments missed before, due now
+        if not await send_due(context, message, user, r, t):
+            await reply(context, message, t("quiz.none_due"))
+        return
+    if number is None and not args:  # (alone: their last match, a practice's too)
+        number = await r.core.history.last_played(user.id)
     if number is None:
-        # (no number: the moments missed before that are due again, if any: a repaso)
-        if args or not await send_due(context, message, user, r, t):
-            await reply(context, message, t("revision.usage"))
+        await reply(context, message, t("revision.usage"))
         return
     await send_review(context, message, user, r, t, number)
 
@@ -182,7 +188,9 @@ async def _quiz(
         return
     found = await reviews.of(data.table, user.id)
     if data.op is QuizOp.ALL:
-        await reply(context, message, review_text(t, found, str(data.table)))
+        table, _ = await reviews.playable(data.table, user.id)
+        who = seating_at(t, table, await r.core.people.at(table))
+        await reply(context, message, review_text(t, found, str(data.table), who))
         return
     later = [i for i in asked(found) if i >= data.index]
     if later:  # the match's next moment

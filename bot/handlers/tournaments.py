@@ -97,7 +97,7 @@ async def torneo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await r.tables.records.put([board_record(key, None)])
         rows = [tourney_row(chat.id, open_one.id)]
         if earlier:
-            stub = t("tourney.moved", number=open_one.id)
+            stub = t("tourney.moved", number=open_one.number)
             rows.insert(0, edit_row(chat.id, earlier, stub))
         await r.outbox.send(rows)
         return

@@ -74,6 +74,7 @@ class TourneyNote(StrEnum):
     REPLACED = "replaced"  # a player's place taken
     REMINDER = "reminder"  # one set for later starts in ten minutes
     BROKEN = "broken"  # its step raised: it waits for its opener or an admin
+    CLOCK = "clock"  # nothing changed but the minutes left a tournament on time shows
 
 
 # The kinds of a table's own changes (all but a seña's, a chat's and a tournament's).

@@ -218,4 +218,8 @@ class Core:
         self.reviews.close()
 
     async def close(self) -> None:
+        # (the children first: none is left running, nor racing the interpreter's exit)
+        if self.ai is not None:
+            await self.ai.ended()
+        await self.reviews.ended()
         await self.store.db.close()

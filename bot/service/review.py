@@ -191,3 +191,8 @@ class Reviews:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
+
+    async def ended(self) -> None:
+        """After `close`: its processes have ended (bounded)."""
+        if self._pool is not None:
+            await self._pool.ended()

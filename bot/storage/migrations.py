@@ -427,6 +427,18 @@ ALTER TABLE players ADD COLUMN hand_place TEXT
 """
 )
 
+# Tournaments are numbered in each group (what its messages say: a group's first is its #1);
+# `id` stays what every button, link and table tag carries. Those made before get theirs in
+# each group in the order they were made.
+MIGRATIONS.append(
+    """
+ALTER TABLE tournaments ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+UPDATE tournaments SET number = (SELECT count(*) FROM tournaments AS earlier
+    WHERE earlier.chat_id = tournaments.chat_id AND earlier.id <= tournaments.id);
+CREATE UNIQUE INDEX tournaments_number ON tournaments (chat_id, number)
+"""
+)
+
 # La mano del día (`bot.storage.daily`): a group's hour for it (NULL: off; kept beside its
 # defaults, where /config writes it, so the sweep finds the groups that want one) and when it
 # was chosen (an hour passed before it was chosen is not due that day), each hand

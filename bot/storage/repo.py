@@ -491,6 +491,19 @@ class Store:
         )
         return [_match(row) for row in rows]
 
+    async def last_match_of(self, user_id: int, counting: Counting) -> int | None:
+        """The number of the last finished match `user_id` played that `counting` takes, in
+        any chat (a practice in their own chat too); None: none."""
+        where, args = counted(counting, "m")
+        row = await self.db.fetchone(
+            "SELECT m.game_id AS game_id FROM matches m"
+            " JOIN match_players mp ON mp.game_id = m.game_id"
+            f" WHERE mp.user_id = ? AND {where} ORDER BY m.ended_at DESC, m.game_id DESC LIMIT 1",
+            user_id,
+            *args,
+        )
+        return int(row["game_id"]) if row is not None else None
+
     async def record_match(self, conn: Conn, table: Table, outcome: Outcome, at: float) -> bool:
         """The match's record, once: False (and nothing written) if it has one already (a 2v2
         match is recorded when a side leaves it, whatever a bot then plays)."""

@@ -482,7 +482,7 @@ class Deliverer:
         if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
             link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
             keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
-        return bracket_text(t, tour, names, live), keys
+        return bracket_text(t, tour, names, live, self.tables.clock(), self.zone), keys
 
     def _commit(self, record: Record) -> Committer:
         """A message's id, written with the row's completion (one transaction)."""
@@ -510,8 +510,10 @@ class Deliverer:
             markup = self._with_web_table(t, table, markup, own=False)
         text = board_text(t, scene)
         if scene.first_hand and table.status is TableStatus.PLAYING:
-            # (whoever plays here finds their cards behind 🃏, where the bot cannot bring them)
-            here = [u for u in table.players if await self.in_group(table, u)]
+            # (whoever plays here and was never shown a message there finds their cards behind
+            # 🃏: the bot cannot bring them)
+            shown = (await self.records(table)).ephemeral
+            here = [u for u in table.players if u not in shown and await self.in_group(table, u)]
             if here and not await self.members.bot_is_admin(table.chat_id):
                 text += "\n" + t("board.cards_here")
         return text, markup
@@ -542,6 +544,12 @@ class Deliverer:
         self, table: Table, user_id: int, resend: bool, query: str | None = None
     ) -> Delivery:
         seat = table.seat_of(user_id)
+        lobby = seat is not None and table.status is TableStatus.LOBBY and query is not None
+        if lobby and await self.in_group(table, user_id):
+            # Their tap in the lobby lets the bot show them a message in the group: the place
+            # their hand will take at the deal (an edit then, which needs no tap of theirs)
+            text = translator(table.language)("hand.waiting_here")
+            return await self._show_in_group_to(table, user_id, text, None, False, query)
         if table.state is None or seat is None:
             return Delivery(called=False)
         playing = table.status is TableStatus.PLAYING

@@ -73,8 +73,10 @@ from bot.views.tournament import (
     knockout_of,
     match_notice,
     next_step,
+    paired_now,
     people_of,
     reminder_text,
+    rest_notice,
     result_text,
 )
 
@@ -315,11 +317,11 @@ class Planner:
             names = await self.people.names(people_of(tour))
             lines = []
             if change.note is TourneyNote.STARTED:
-                lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
+                lines.append(t("tourney.started", number=tour.number, count=len(tour.entries)))
             if change.note is TourneyNote.CANCELLED:
-                lines.append(t("tourney.cancelled_told", number=tour.id))
+                lines.append(t("tourney.cancelled_told", number=tour.number))
             if change.note is TourneyNote.BROKEN:
-                lines.append(t("tourney.broken_told", number=tour.id))
+                lines.append(t("tourney.broken_told", number=tour.number))
             if change.results:
                 lines.append(result_text(t, tour, change.results, names))
             if change.note is TourneyNote.CHAMPION:
@@ -327,9 +329,17 @@ class Planner:
             text = "\n\n".join(x for x in lines if x)
             if text:
                 rows.append(text_row(tour.chat_id, text, tour.thread_id))
+            # who rests in a round just laid out is told in private (nobody calls them)
+            laid = {0} if change.note is TourneyNote.STARTED else set(
+                paired_now(tour, change.results))  # fmt: skip
+            for fixture in (f for f in tour.fixtures if f.round in laid and f.bye):
+                rest = rest_notice(t, tour, fixture)
+                entry = fixture.a if fixture.a is not None else fixture.b
+                if rest is not None and entry is not None:
+                    rows += [text_row(u, rest) for u in tour.entries[entry] if u > 0]
             if change.note is TourneyNote.CHAMPION and tour.champion is not None:
                 # each champion told in private too, and tagged in the group where the bot may
-                said = t("tourney.champion_private", number=tour.id)
+                said = t("tourney.champion_private", number=tour.number)
                 for user in tour.entries[tour.champion]:
                     if user > 0:
                         rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))
@@ -377,8 +387,11 @@ class Planner:
         if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
             return [hand_row(table, u) for u in table.players] if table.state else []
         if change.kind is ChangeKind.SIGN:
+            if practice:  # (its señas are lines of the person's hand message, as a hand shown
+                # in the group has them: a message each, they came by the dozen, notifying)
+                return [hand_row(table, u, urgent=u == change.actor) for u in table.players]
             rows = await self._sign(change)
-            return rows if practice else [r for r in rows if r.chat_id != table.chat_id]
+            return [r for r in rows if r.chat_id != table.chat_id]
         said = await self._said(change)
         # (a seat left empty: its partners choose there, in private, as in the group)
         keys = vacated_keys(t, table.id) if kind is ChangeKind.VACATED else None

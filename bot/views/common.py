@@ -137,6 +137,14 @@ class Seating:
 
     names: tuple[str, ...]  # per seat, escaped
     bots: tuple[int, ...] = ()  # the seats of computer players
+    # The seats whose names take feminine words (computer players with a woman's name: a
+    # person's gender is not known, and the words said of them stay the generic masculine)
+    feminine: tuple[int, ...] = ()
+
+    def agree(self, key: str, seats_: Sequence[int]) -> str:
+        """The locale key of words said of `seats_`: `key`, or its feminine form (`key.f`)
+        when every one of them takes feminine words ("tu compañera", "mentirosa")."""
+        return f"{key}.f" if seats_ and all(s in self.feminine for s in seats_) else key
 
     def marked(self, seat: int) -> str:
         """A seat's name with 🤖 when a computer player sits there (a lobby, a first mention)."""
@@ -243,6 +251,11 @@ def computer_names(t: Translator, table: Seated, names: dict[int, str]) -> dict[
     return named
 
 
+def feminine_names(t: Translator) -> frozenset[str]:
+    """The computer players' names that take feminine words ("Lola", "Mirta"), casefolded."""
+    return frozenset(n.strip().casefold() for n in t("bot.feminine").split(",") if n.strip())
+
+
 def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
     """Who sits where at `table`: people by their names (the same ones told apart),
     computer players by theirs. (Remembered: every view of every edit asks it again.)"""
@@ -268,7 +281,11 @@ def _seating(
             shown.append(escape(name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"))
         else:
             shown.append("—")
-    return Seating(tuple(shown), tuple(sorted(bots)))
+    women = feminine_names(t)
+    feminine = tuple(
+        seat for seat in sorted(bots) if bots[seat].removeprefix(f"{BOT_MARK} ").casefold() in women
+    )
+    return Seating(tuple(shown), tuple(sorted(bots)), feminine)
 
 
 class Seated(Protocol):

@@ -13,12 +13,22 @@ from bot.callbacks import PageData, PageView, pack
 from bot.game import Action, ActionKind, Card
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.i18n import Translator
-from bot.views.common import Button, Keys, card_name, card_short, plain
+from bot.views.common import Button, Keys, Seating, card_name, card_short, plain
 from bot.views.hints import odds_text
 from bot.views.table import kind_label
 
 K = ActionKind
 WHO = {YOU: "review.who.you", PARTNER: "review.who.partner", RIVAL: "review.who.rival"}
+Who = dict[int, str]  # who is who from the person's seat (YOU, PARTNER, RIVAL): locale keys
+
+
+def who_of(review: Review, who: Seating | None) -> Who:
+    """The words for who is who in `review`, its partners' agreeing with their names ("tu
+    compañera": a computer partner named so; without `who`, the generic words)."""
+    if who is None:
+        return WHO
+    partners = who.table.partners(review.seat)
+    return {**WHO, PARTNER: who.agree(WHO[PARTNER], partners)}
 
 
 def number(t: Translator, value: float, pattern: str = "0.0") -> str:
@@ -91,23 +101,23 @@ def worth_text(t: Translator, code: str, w: Worth, pending: str | None) -> str:
     return t("review.worth.mean", points=signed(t, w.points), odds=odds)
 
 
-def position_text(t: Translator, m: Moment) -> str:
+def position_text(t: Translator, m: Moment, words: Who = WHO) -> str:
     """ "Mano 7 · ibas 12 a 18 · en la mesa: 7🍷 (rival) · se cantó: truco (vos)"."""
     parts = [t("review.hand", hand=m.hand, mine=m.scores[0], theirs=m.scores[1])]
     if m.table:
-        shown = ", ".join(f"{card_short(Card.parse(c))} ({t(WHO[w])})" for w, c in m.table)
+        shown = ", ".join(f"{card_short(Card.parse(c))} ({t(words[w])})" for w, c in m.table)
         parts.append(t("review.on_table", cards=shown))
     if m.calls:
-        said = ", ".join(f"{bare(t, K(k))} ({t(WHO[w])})" for w, k in m.calls)
+        said = ", ".join(f"{bare(t, K(k))} ({t(words[w])})" for w, k in m.calls)
         parts.append(t("review.called", calls=said))
     return " · ".join(parts)
 
 
 def held_text(t: Translator, m: Moment) -> str:
-    """The cards a decision was made with: the ones in hand (for a card played, the three
-    dealt), with the envido where an envido was at stake."""
-    card = Action.parse(m.made).kind is K.PLAY and Action.parse(m.best).kind is K.PLAY
-    held = cards_line(t, m.dealt if card or len(m.held) < 2 else m.held)
+    """The cards a decision was made with: the ones still in hand (those played are on the
+    table, the position's own line), with the envido where an envido was at stake (the three
+    dealt's)."""
+    held = cards_line(t, m.held or m.dealt)
     envido = {k.value for k in ENVIDO_CHANTS}
     kinds = {Action.parse(m.made).kind.value, Action.parse(m.best).kind.value, m.pending}
     if kinds & envido:
@@ -115,7 +125,7 @@ def held_text(t: Translator, m: Moment) -> str:
     return held
 
 
-def slip_text(t: Translator, index: int, m: Moment) -> str:
+def slip_text(t: Translator, index: int, m: Moment, words: Who = WHO) -> str:
     held = held_text(t, m)
     head = t("review.slip", act=act_text(t, m, m.made), cards=held, cost=number(t, m.cost))
     head = f"{index}. {head}" if index else head
@@ -123,10 +133,10 @@ def slip_text(t: Translator, index: int, m: Moment) -> str:
              worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
     best = t("review.dificil_did", move=inner(act_text(t, m, m.best)),
              worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
-    return "\n".join([head, "   " + position_text(t, m), "   " + made, "   " + best])
+    return "\n".join([head, "   " + position_text(t, m, words), "   " + made, "   " + best])
 
 
-def praise_text(t: Translator, m: Moment) -> str:
+def praise_text(t: Translator, m: Moment, words: Who = WHO) -> str:
     held = held_text(t, m)
     head = t(
         "review.praise", act=act_text(t, m, m.made), cards=held, gain=number(t, -m.cost),
@@ -135,7 +145,7 @@ def praise_text(t: Translator, m: Moment) -> str:
              worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
     other = t("review.instead", move=inner(act_text(t, m, m.best)),
               worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
-    return "\n".join([head, "   " + position_text(t, m), "   " + made, "   " + other])
+    return "\n".join([head, "   " + position_text(t, m, words), "   " + made, "   " + other])
 
 
 def luck_text(t: Translator, luck: Luck) -> str:
@@ -166,8 +176,10 @@ def signed_int(value: int) -> str:
     return f"{value:+d}".replace("-", "−") if value else "0"
 
 
-def review_text(t: Translator, review: Review, match: str) -> str:
-    """The whole review, for the person alone (their private chat)."""
+def review_text(t: Translator, review: Review, match: str, who: Seating | None = None) -> str:
+    """The whole review, for the person alone (their private chat); `who`, the match's
+    seating (a computer partner is named as its name asks)."""
+    words = who_of(review, who)
     lines = [t("review.title", number=match)]
     if review.luck is not None:
         lines.append(luck_text(t, review.luck))
@@ -176,13 +188,13 @@ def review_text(t: Translator, review: Review, match: str) -> str:
     if review.slips:
         lines.append(t("review.slips_title"))
         for i, m in enumerate(review.slips, start=1):
-            lines.append(slip_text(t, i, m))
+            lines.append(slip_text(t, i, m, words))
     else:
         lines.append(t("review.no_slips"))
     if review.praise:
         lines.append("")
         lines.append(t("review.praise_title"))
-        lines.extend(praise_text(t, m) for m in review.praise)
+        lines.extend(praise_text(t, m, words) for m in review.praise)
     worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)
     if worlds:
         lines.append("")
@@ -204,10 +216,13 @@ def review_keys(t: Translator, table_id: int) -> Keys:
     return Keys.of([[Button(t("revision.button"), pack(PageData(PageView.REVIEW, table_id)))]])
 
 
-def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
+def review_json(
+    t: Translator, review: Review, match: str, who: Seating | None = None
+) -> dict[str, object]:
     """The review for the web table: its text, and each moment to step through on the replay
     (the hand and step, what was made and what difícil would have made, their worth; for a
     praised moment, `best` is the move it is held against)."""
+    words = who_of(review, who)
 
     def moment(m: Moment, praised: bool) -> dict[str, object]:
         held = held_text(t, m)
@@ -219,7 +234,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
                       cost=number(t, m.cost))  # fmt: skip
         return {
             "hand": m.hand, "step": m.step, "praised": praised,
-            "text": plain(praise_text(t, m) if praised else slip_text(t, 0, m)),
+            "text": plain(praise_text(t, m, words) if praised else slip_text(t, 0, m, words)),
             "made": m.made, "best": m.best, "cost": round(m.cost, 2),
             "made_points": round(m.made_worth.points, 2),
             "best_points": round(m.best_worth.points, 2),
@@ -227,7 +242,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
             "dealt": list(m.dealt), "held": list(m.held), "scores": list(m.scores),
             "pending": m.pending,
             # (the page's sheet: each part in words, the moment's position drawn by the replay)
-            "title": plain(title), "position": plain(position_text(t, m)),
+            "title": plain(title), "position": plain(position_text(t, m, words)),
             "made_act": plain(act_text(t, m, m.made)), "best_act": plain(act_text(t, m, m.best)),
             "made_worth": plain(worth_text(t, m.made, m.made_worth, m.pending)),
             "best_worth": plain(worth_text(t, m.best, m.best_worth, m.pending)),
@@ -241,7 +256,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
     return {
         "table": review.table_id,
         "seat": review.seat,
-        "text": plain(review_text(t, review, match)),
+        "text": plain(review_text(t, review, match, who)),
         "moments": [moment(m, False) for m in review.slips]
         + [moment(m, True) for m in review.praise],
         "decisions": review.decisions,

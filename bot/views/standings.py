@@ -55,10 +55,11 @@ def wrap(text: str, width: int = WIDTH, indent: int = 0) -> list[str]:
 
 def _player_entries(
     t: Translator, rows: Sequence[Standing]
-) -> tuple[str, list[tuple[int, list[str]]]]:
-    """The header line, and each player's lines: a ranked player's figures under the header
-    (a name too long for its column on lines of its own above them), a provisional one's in a
-    line or two; every line at most WIDTH characters, no word cut."""
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header line (none when nobody is ranked yet: no columns over no rows), and each
+    player's lines: a ranked player's figures under the header (a name too long for its column
+    on lines of its own above them), a provisional one's in a line or two; every line at most
+    WIDTH characters, no word cut."""
     ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
     provisional = [r for r in rows if r.played < PROVISIONAL_MATCHES]
     head = (t("tabla.player"), t("tabla.played"), t("tabla.won"), "%", t("tabla.rating"))
@@ -81,7 +82,8 @@ def _player_entries(
     if provisional:
         # a title too long for a line breaks before its parenthesis, then between words
         title = t("tabla.provisional", count=PROVISIONAL_MATCHES).replace(" (", "\n(").split("\n")
-        entries.append((0, ["", *(x for part in title for x in wrap(part))]))
+        gap = [""] if ranked else []
+        entries.append((0, [*gap, *(x for part in title for x in wrap(part))]))
         for row in provisional:
             name = _whole(row.name)
             won = t("tabla.won_of", won=row.won, played=row.played)
@@ -94,13 +96,13 @@ def _player_entries(
                 lines = [f" · {first}", *(f"   {x}" for x in more)]
                 lines += [f"   {x}" for x in wrap(rest, WIDTH - 3)]
             entries.append((row.user_id, lines))
-    return header, entries
+    return [header] if ranked else [], entries
 
 
 def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
     """The monospace block, without HTML: each line at most WIDTH characters, no word cut."""
     head, entries = _player_entries(t, rows)
-    return [head] + [line for _, lines in entries for line in lines]
+    return head + [line for _, lines in entries for line in lines]
 
 
 PAGE_BUDGET = 3000  # characters of table per message, escaped: far under Telegram's 4,096
@@ -131,17 +133,20 @@ def standings_pages(
     own = next((lines for user, lines in entries if user == asker and user), None)
     budget = PAGE_BUDGET - sum(len(escape(x)) + 1 for x in own or []) - 4
     chunks: list[list[tuple[int, list[str]]]] = [[]]
-    used = len(escape(head))
+    headed = sum(len(escape(x)) + 1 for x in head)
+    used = headed
     for entry in entries:
         size = sum(len(escape(x)) + 1 for x in entry[1])
         if chunks[-1] and used + size > budget:
             chunks.append([])
-            used = len(escape(head))
+            used = headed
         chunks[-1].append(entry)
         used += size
     pages = []
+    ranked = {r.user_id for r in rows if r.played >= PROVISIONAL_MATCHES}
     for number, chunk in enumerate(chunks):
-        lines = [head] + [x for _, entry_lines in chunk for x in entry_lines]
+        headed_here = head if any(user in ranked for user, _ in chunk) else []
+        lines = headed_here + [x for _, entry_lines in chunk for x in entry_lines]
         if own is not None and all(user != asker for user, _ in chunk):
             lines += ["…", *own]
         title = f"{t('tabla.title')} · {scope}"
@@ -162,9 +167,18 @@ def numbers_text(
     here: PlayerNumbers,
     everywhere: PlayerNumbers,
     bots: dict[str, tuple[int, int]] | None = None,
+    in_group: bool = True,
 ) -> str:
+    """/yo: a player's numbers in this group and in every group; one block where the two are
+    the same (every match of theirs was in this group; asked in private, "here" is every
+    group)."""
     lines = [t("yo.title", name=escape(_name(name, 24)))]
-    for label, numbers in ((t("yo.here"), here), (t("yo.everywhere"), everywhere)):
+    blocks = [(t("yo.here"), here), (t("yo.everywhere"), everywhere)]
+    if not in_group:
+        blocks = blocks[1:]
+    elif everywhere.played == here.played:  # (here's matches are among everywhere's)
+        blocks = [(t("yo.here_only") if here.played else t("yo.everywhere"), here)]
+    for label, numbers in blocks:
         if numbers.played == 0:
             lines += ["", f"<b>{label}</b>", t("yo.none")]
             continue
@@ -174,12 +188,10 @@ def numbers_text(
             "",
             f"<b>{label}</b>",
             t("yo.matches", played=numbers.played, won=numbers.won, rate=rate),
-            t(
-                "yo.envidos",
-                wanted=s.envidos_wanted,
-                won=s.envidos_won,
-                best=numbers.best_envido,
-            ),
+            t("yo.envidos", wanted=s.envidos_wanted, won=s.envidos_won,
+              best=numbers.best_envido)
+            if s.envidos_wanted and numbers.best_envido  # (no envido played: no best to tell)
+            else t("yo.envidos_none", wanted=s.envidos_wanted, won=s.envidos_won),
             t("yo.flores", n=s.flores),
             t("yo.trucos", chanted=s.trucos_chanted, won=s.trucos_won),
             t("yo.mazos", n=s.mazos),

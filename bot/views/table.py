@@ -429,6 +429,8 @@ def hand_text(t: Translator, scene: Scene) -> str:
     answering = obs.pending_chant is not None
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
+    if scene.table.chat_id > 0:  # a practice: its señas are here, not messages of their own
+        lines += sign_lines(t, who, scene.table, obs.seat, seen=True)
     helper = helper_of(scene.table, obs)
     if helper is not None and scene.table.handed == obs.step:
         lines.append(t("hand.handed", name=who.seat(helper)))
@@ -459,16 +461,35 @@ def group_hand_text(t: Translator, scene: Scene) -> str:
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
     table = scene.table
-    for made in table.signs_to(obs.seat):
-        lines.append(t("sign.received", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
-                       meaning=t(f"sign.meaning.{made.sign}")))  # fmt: skip
-    for made in table.signs_caught_by(obs.seat):
-        lines.append(t("sign.caught", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
-                       meaning=t(f"sign.meaning.{made.sign}")))  # fmt: skip
+    lines += sign_lines(t, who, table, obs.seat)
     helper = helper_of(table, obs)
     if helper is not None and table.handed == obs.step:
         lines.append(t("hand.handed", name=who.seat(helper)))
     return mark_first("\n".join(lines), who)
+
+
+def sign_lines(
+    t: Translator, who: Seating, table: Table, seat: int, seen: bool = False
+) -> list[str]:
+    """The señas of the hand in play `seat` was shown by its partners and caught of its
+    rivals; with `seen`, the rivals who caught its own."""
+    lines = [
+        t("sign.received", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
+          meaning=t(f"sign.meaning.{made.sign}"))
+        for made in table.signs_to(seat)
+    ]  # fmt: skip
+    lines += [
+        t("sign.caught", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
+          meaning=t(f"sign.meaning.{made.sign}"))
+        for made in table.signs_caught_by(seat)
+    ]  # fmt: skip
+    if seen:
+        lines += [
+            t("sign.seen", rival=who.seat(rival), sign=t(f"sign.{made.sign}"))
+            for made in table.hand_signs() if made.seat == seat
+            for rival in made.caught_by
+        ]  # fmt: skip
+    return lines
 
 
 def helper_of(table: Table, obs: Observation) -> int | None:
@@ -522,6 +543,19 @@ def hand_markup(
     if extra:
         rows.append(tuple(extra))
     return Keys(rows) if rows else None
+
+
+def sign_menu_text(t: Translator, who: Seating, seat: int) -> str:
+    """What the señas menu says to `seat`: for whom the seña is ("tu compañera", "tus
+    compañeros")."""
+    partners = who.table.partners(seat)
+    return t(who.agree("sign.menu", partners), count=len(partners))
+
+
+def handed_text(t: Translator, who: Seating, helper: int) -> str:
+    """The answer to 🤖 Que decida: the computer partner at `helper` decides ("decide tu
+    compañera")."""
+    return t(who.agree("hint.handed", [helper]))
 
 
 def sign_menu_keys(t: Translator, table_id: int, step: int) -> Keys:

@@ -5,7 +5,7 @@ champion with their path, and a player's private notice of their next match."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -77,7 +77,7 @@ def option_text(t: Translator, tour: Tournament, option: str) -> str:
 
 
 def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone: tzinfo) -> str:
-    lines = [t("tourney.title", number=tour.id), rules_text(t, tour), ""]
+    lines = [t("tourney.title", number=tour.number), rules_text(t, tour), ""]
     if tour.broken is not None:
         lines[-1:] = [t("tourney.broken"), ""]
     listed = []
@@ -121,6 +121,17 @@ def clock_time(at: float, zone: tzinfo) -> str:
     return f'<tg-time unix="{int(at)}" format="t">{hour}</tg-time>'
 
 
+def time_left_text(t: Translator, end: float, now: float, zone: tzinfo) -> str:
+    """A tournament on time: the hour it ends and the whole minutes left ("⏱️ Termina a las
+    21:30 · quedan 12 min"); once it is up, that the matches in play finish."""
+    if now >= end:
+        return t("tourney.time_up")
+    minutes = int((end - now) // 60)
+    if minutes < 1:
+        return t("tourney.ends_soon", time=clock_time(end, zone))
+    return t("tourney.ends", time=clock_time(end, zone), minutes=minutes)
+
+
 def when_text(t: Translator, at: float, zone: tzinfo, now: float) -> str:
     """A time to come as a group says it: "hoy a las 21:30", "mañana a las 22:00", "el
     viernes a las 21:30" (a week at most ahead)."""
@@ -139,7 +150,7 @@ def reminder_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     """Ten minutes before a tournament set for later, to each person signed up."""
     at = tour.starts_at if tour.starts_at is not None else tour.closes_at
     time_ = clock_time(at, zone_of(tour, zone))
-    return t("tourney.reminder", number=tour.id, time=time_, rules=rules_text(t, tour))
+    return t("tourney.reminder", number=tour.number, time=time_, rules=rules_text(t, tour))
 
 
 def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
@@ -147,8 +158,8 @@ def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     time_ = datetime.fromtimestamp(tour.closes_at, zone_of(tour, zone)).strftime("%H:%M")
     least = tour.rules.least * tour.team_size
     if len(tour.signed) >= least:  # enough people, but not to be made into its entries
-        return t("tourney.called_off_unfit", number=tour.id, time=time_, count=len(tour.signed))
-    return t("tourney.called_off", number=tour.id, time=time_, count=len(tour.signed),
+        return t("tourney.called_off_unfit", number=tour.number, time=time_, count=len(tour.signed))
+    return t("tourney.called_off", number=tour.number, time=time_, count=len(tour.signed),
              least=least)  # fmt: skip
 
 
@@ -225,10 +236,17 @@ def _plain(name: str) -> str:
     return name.replace("<b>", "").replace("</b>", "")
 
 
-def bracket_text(t: Translator, tour: Tournament, names: Mapping[int, str], live: Live) -> str:
+def bracket_text(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: Live,
+    now: float | None = None, zone: tzinfo = UTC,
+) -> str:  # fmt: skip
     """The tournament as it stands: each round's ties (results, who plays now), or a
-    liguilla's table and its rounds; the champion once there is one."""
-    lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
+    liguilla's table and its rounds; the champion once there is one. `now`: the clock, for a
+    tournament on time (when it ends, and the minutes left), told in `zone`."""
+    lines = [t("tourney.title", number=tour.number), rules_text(t, tour)]
+    end = tour.rules.ends_at(tour)
+    if end is not None and now is not None and tour.status is Status.RUNNING:
+        lines.append(time_left_text(t, end, now, zone_of(tour, zone)))
     if tour.status is Status.CANCELLED:
         lines.append(t("tourney.cancelled"))
     elif tour.broken is not None:
@@ -242,6 +260,10 @@ def bracket_text(t: Translator, tour: Tournament, names: Mapping[int, str], live
         lines.append(_standings_block(t, tour, table, names))
     if tour.rules.runs_on_time:  # a leaderboard, and the matches in play now
         return "\n".join(lines + _arena_lines(t, tour, names, live))
+    if table is not None and not tour.is_open:  # its rounds, one line each, under the table
+        lines.append("")
+        lines += [_round_line(t, tour, round_, names) for round_ in range(tour.rounds)]
+        return "\n".join(lines)
     for round_ in range(tour.rounds):
         ties = [f for f in tour.fixtures if f.round == round_]
         if table is not None and all(f.decided for f in ties) and tour.is_open:
@@ -250,6 +272,28 @@ def bracket_text(t: Translator, tour: Tournament, names: Mapping[int, str], live
         lines.append(f"<b>{round_title(t, tour, round_)}</b>")
         lines += [_tie_line(t, tour, f, names, live) for f in ties]
     return "\n".join(lines)
+
+
+def _round_line(t: Translator, tour: Tournament, round_: int, names: Mapping[int, str]) -> str:
+    """A round of a tournament over, in one line: "<b>Ronda 1</b>: <b>Caro</b> 15–4 Beto ·
+    ... · ☕ Ana" (the winner of each tie bold; 🚫 a walkover; ☕ who rested)."""
+    said = []
+    for fixture in (f for f in tour.fixtures if f.round == round_):
+        a = entry_name(t, tour, fixture.a, names)
+        b = entry_name(t, tour, fixture.b, names)
+        if fixture.bye:
+            said.append("☕ " + _plain(a if fixture.a is not None else b))
+            continue
+        if not fixture.decided:  # (called off in the middle)
+            said.append(f"{_plain(a)} vs {_plain(b)}")
+            continue
+        won = fixture.wins() if tour.series > 1 else fixture.points()
+        a, b = (a, _plain(b)) if fixture.winner == fixture.a else (_plain(a), b)
+        said.append(("🚫 " if fixture.walkover else "") + f"{a} {won[0]}–{won[1]} {b}")
+    # (a Swiss's title without its "of 3": the rounds are all there)
+    title = (t("tourney.round_short", number=round_ + 1) if tour.rules.pairs_as_it_goes
+             else round_title(t, tour, round_))  # fmt: skip
+    return f"<b>{title}</b>: " + " · ".join(said)
 
 
 def _arena_lines(
@@ -271,7 +315,8 @@ def _standings_block(
     t: Translator, tour: Tournament, table: Sequence[Line], names: Mapping[int, str]
 ) -> str:
     """The table as a fixed-width block: place, name, played, won, the difference (a Swiss:
-    place, name, score, Buchholz, the difference), and under a Swiss's the tie-breaks said."""
+    place, name, score, its tie-break, the difference), and under a Swiss's the tie-break said
+    in one line of plain words (an arena's: how its points are scored)."""
     swiss = any(line.buchholz is not None for line in table)
     arena = tour.rules.runs_on_time
     head = "tourney.table_head" if tour.team_size > 1 else "tourney.table_head_solo"
@@ -281,7 +326,7 @@ def _standings_block(
         name = "+".join(n.split()[0] if n.split() else "?" for n in people)
         name = name if len(name) <= STANDINGS_NAME else name[: STANDINGS_NAME - 1] + "…"
         if swiss:
-            numbers = f"{line.score:>3} {line.buchholz or 0:>2}"
+            numbers = f"{line.score:>3} {line.buchholz or 0:>3}"
         elif arena:
             numbers = f"{line.score:>3} {line.played:>2}"
         else:
@@ -322,7 +367,10 @@ def result_text(
             line = t("tourney.walkover", round=title, loser=loser, count=size,
                      winner=a if played.winner == 0 else b)  # fmt: skip
         else:
-            line = t("tourney.result", round=title, a=a, b=b, x=played.points[0],
+            key = "tourney.result"
+            if fixture.decided and tour.rules.doubled(tour, fixture):  # (a streak's win)
+                key = "tourney.result_double"
+            line = t(key, round=title, a=a, b=b, x=played.points[0],
                      y=played.points[1])  # fmt: skip
         moves_on = tour.rules.next_round(tour, fixture)
         if moves_on is not None:
@@ -335,7 +383,8 @@ def result_text(
         elif not fixture.decided and tour.series > 1:
             won = fixture.wins()
             line += " " + t("tourney.series_stands", x=won[0], y=won[1])
-        if fixture.decided and fixture.winner is not None and tour.rules.runs_on_time:
+        on_time = tour.rules.runs_on_time and tour.champion is None  # (over: no next win)
+        if fixture.decided and fixture.winner is not None and on_time:
             hot = {x.entry for x in tour.rules.standings(tour) or [] if x.fire}
             streak = [f for f in tour.fixtures if fixture.winner in (f.a, f.b) and f.decided]
             last = max(streak, key=lambda f: f.key)
@@ -344,16 +393,39 @@ def result_text(
                 line += " " + t("tourney.on_fire", name=entry_name(t, tour, fixture.winner, names),
                                 count=size)  # fmt: skip
         lines.append(line)
-    if lines and tour.rules.pairs_as_it_goes and tour.champion is None:
-        closed = {round_ for round_, _, _ in results}
-        for round_ in sorted(closed):
-            if round_ + 1 < tour.rounds and _round_over(tour, round_):
-                lines.append(t("tourney.round_paired", round=round_title(t, tour, round_ + 1)))
+    if lines:
+        for round_ in paired_now(tour, results):
+            lines.append(t("tourney.round_paired", round=round_title(t, tour, round_)))
     return "\n".join(lines)
+
+
+def paired_now(tour: Tournament, results: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The rounds these results paired (a format that pairs round by round: the round after
+    each one they closed)."""
+    if not tour.rules.pairs_as_it_goes or tour.champion is not None:
+        return []
+    closed = sorted({round_ for round_, _, _ in results})
+    return [r + 1 for r in closed if r + 1 < tour.rounds and _round_over(tour, r)]
 
 
 def _round_over(tour: Tournament, round_: int) -> bool:
     return all(f.decided for f in tour.fixtures if f.round == round_)
+
+
+def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None:
+    """Who rests in a round (a bye), told in private: a Swiss's point without playing, or an
+    eliminación's pass to the next round (None: `fixture` is no bye)."""
+    if not fixture.bye:
+        return None
+    if tour.rules.bye_scores:
+        last = fixture.round + 1 >= tour.rules.total_rounds(tour)
+        return t("tourney.rest_last" if last else "tourney.rest", number=tour.number,
+                 round=round_title(t, tour, fixture.round))  # fmt: skip
+    after = tour.rules.next_round(tour, fixture)
+    if after is None:
+        return None
+    to = t(f"tourney.to.{round_key(tour, after)[len('round.'):]}", number=after + 1)
+    return t("tourney.through", number=tour.number, round=to)
 
 
 def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
@@ -430,7 +502,7 @@ def past_text(t: Translator, past: Sequence[Tournament], names: Mapping[int, str
     for tour in past:
         day = datetime.fromtimestamp(tour.ended_at or tour.created_at).strftime("%d/%m")
         champion = entry_name(t, tour, tour.champion, names)
-        lines.append(t("tourney.past_line", number=tour.id, day=day, rules=rules_text(t, tour),
+        lines.append(t("tourney.past_line", number=tour.number, day=day, rules=rules_text(t, tour),
                        champion=champion))  # fmt: skip
     return "\n".join(lines)
 

@@ -1,7 +1,7 @@
 """📝 A review you answer first, through the real bot (PTB against the fake Bot API): /revision
 asks each costly moment as a question, with what the person knew then, before it tells what
 was best and what each choice was worth; the moments missed come back later, spaced (a day,
-three, a week, three weeks), in /revision without a number and at the end of a later review."""
+three, a week, three weeks), in /revision repaso and at the end of a later review."""
 
 from __future__ import annotations
 
@@ -124,10 +124,10 @@ async def test_a_review_is_answered_question_by_question_and_the_missed_come_bac
     await tap(h, ana, h.fake.last(ana.id), T("quiz.all"))
     assert plain(h.fake.last(ana.id).text) == plain(review_text(T, review, str(number)))
 
-    # not due yet: /revision without a number is its usage
-    ana.send(ana.id, "/revision")
+    # not due yet: /revision repaso has nothing to ask
+    ana.send(ana.id, "/revision repaso")
     await h.settle()
-    assert h.fake.last(ana.id).text == T("revision.usage")
+    assert h.fake.last(ana.id).text == T("quiz.none_due")
     # a day later the missed one is due: the end of a review offers it, missed again: a day on
     h.clock.advance(AGAIN[0])
     await tap(h, ana, h.fake.messages[ana.id][last.message_id], "Siguiente ▶️")
@@ -139,17 +139,17 @@ async def test_a_review_is_answered_question_by_question_and_the_missed_come_bac
     assert puzzle is not None
     assert await tap(h, ana, again, choices(again)[wrong]) == "No era esa."
     assert await row(h, ana, number, review.slips[order[0]].step) == (1, h.clock.now + AGAIN[0])
-    # a day later, /revision without a number asks it: right, the next box, three days on
+    # a day later, /revision repaso asks it: right, the next box, three days on
     h.clock.advance(AGAIN[0])
-    ana.send(ana.id, "/revision")
+    ana.send(ana.id, "/revision repaso")
     await h.settle()
     again = h.fake.last(ana.id)
     assert plain(again.text).startswith(f"🔁 Repaso · de la partida {number}")
     assert await tap(h, ana, again, choices(again)[puzzle.best]) == "¡Bien!"
     assert await row(h, ana, number, review.slips[order[0]].step) == (2, h.clock.now + AGAIN[1])
-    ana.send(ana.id, "/revision")
+    ana.send(ana.id, "/revision repaso")
     await h.settle()
-    assert h.fake.last(ana.id).text == T("revision.usage")
+    assert h.fake.last(ana.id).text == T("quiz.none_due")
     # someone else's buttons, or a match not hers: refused, nothing kept
     beto = h.user(2, "Beto")
     data = f"q:{number}:{order[0]}:a:0"

@@ -103,6 +103,22 @@ async def test_a_review_is_asked_in_private_computed_once_and_kept(harness: Harn
     assert (line in yo) is (lesson is not None)
 
 
+async def test_revision_alone_reviews_your_last_match_a_practice_too(harness: Harness) -> None:
+    """/revision without a number: the review of the asker's last finished match, a practice
+    too (a practice's end shows no number, and the group's /historial does not list it)."""
+    h = harness
+    ana = h.user(1, "Ana")
+    assert await ask(h, ana, "/revision") == T("revision.usage")  # nothing played yet
+    ana.send(ana.id, "/nueva bot fácil 15")
+    await h.settle()
+    practice = await h.services.tables.table_in(ana.id, 0)
+    assert practice is not None
+    ana.send(ana.id, "/abandonar")
+    await h.settle()
+    got = await ask(h, ana, "/revision")
+    assert f"Tu revisión de la partida {practice.id}" in got, got
+
+
 @pytest.mark.postgresql
 async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness) -> None:
     h = harness
@@ -110,8 +126,9 @@ async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness)
     number = await played_match(h, ana)
     reviews = h.services.core.reviews
     usage = T("revision.usage")
-    for text in ("/revision", "/revision abc", "/revision 1 2", "/revision ²", "/revision -3"):
+    for text in ("/revision abc", "/revision 1 2", "/revision ²", "/revision -3"):
         assert await ask(h, ana, text) == usage, text
+    assert await ask(h, beto, "/revision") == usage  # (no match of his to review)
     assert await ask(h, ana, "/revision 99999") == refused(Refused.REVIEW_NO_MATCH)
     # a stranger, and someone who did not play it, by every door
     assert await ask(h, beto, f"/revision {number}") == refused(Refused.REVIEW_NOT_YOURS)
@@ -127,6 +144,8 @@ async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness)
     assert await ask(h, ana, f"/revision {running}") == refused(Refused.REVIEW_NOT_OVER)
     assert await ask(h, beto, f"/revision {running}") == refused(Refused.REVIEW_NOT_YOURS)
     assert reviews.computed == 0 and await stored(h) == 0  # nothing was computed or kept
+    # without a number: her last finished match (the one still played is not over)
+    assert f"Tu revisión de la partida {number}" in await ask(h, ana, "/revision")
 
 
 @pytest.fixture
