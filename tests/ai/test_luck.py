@@ -75,8 +75,7 @@ def cards_again(log: list[AnyAction], seed: int) -> float:
 @pytest.mark.slow("many cases: the whole suite runs them")
 def test_the_cards_as_told_agree_with_the_same_deals_played_again() -> None:
     residuals = []
-    for seed, level in ((1, "facil"), (2, "normal"), (3, "dificil"), (4, "facil"),
-                        (5, "normal"), (6, "dificil"), (7, "facil"), (8, "facil")):  # fmt: skip
+    for seed, level in ((1, "facil"), (2, "normal"), (3, "dificil"), (5, "normal")):
         log = played(seed, level)
         luck = review(CONFIG, log, 0, table_id=seed).luck
         assert luck is not None
