@@ -412,10 +412,13 @@ class PageView(StrEnum):
     EXPORT = "j"  # its JSON export
     VERIFY = "f"  # its deals verified
     REVIEW = "v"  # the tapper's review of a match they played
+    REVIEWED = "w"  # a page of the tapper's review of match `key` (in their private chat)
+    RULES = "g"  # a page of /reglas (`key`: 1 with the rule of falta a las malas, R46)
 
 
 class PageData(CallbackData, prefix="p"):
-    """Reading, not playing: a finished match (`key`: its number), seen some way."""
+    """Reading, not playing: a finished match (`key`: its number), seen some way; or a page
+    of another long reading (`view` says which, and what `key` is)."""
 
     view: PageView
     key: int

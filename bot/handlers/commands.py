@@ -3,6 +3,7 @@ buttons)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import replace
 from html import escape
@@ -13,7 +14,7 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import Language, LanguageData, pack, pattern
+from bot.callbacks import Language, LanguageData, PageData, PageView, pack, pattern
 from bot.game import MatchConfig
 from bot.game.seats import seats
 from bot.handlers.common import (
@@ -25,6 +26,7 @@ from bot.handlers.common import (
     cancel_table,
     chat_translator,
     check_member,
+    edit_tapped,
     in_group,
     is_admin,
     is_group,
@@ -35,6 +37,7 @@ from bot.handlers.common import (
     see,
     table_translator,
     tapped,
+    tapped_message,
     thread_of,
 )
 from bot.i18n import Translator
@@ -47,6 +50,7 @@ from bot.service.changes import Refusal
 from bot.telegram.records import FRONT, JOIN, NOTIFY
 from bot.telegram.rows import edit_row, hand_row
 from bot.views.common import Button, Keys
+from bot.views.pages import pager, text_pages
 
 log = logging.getLogger(__name__)
 
@@ -405,10 +409,32 @@ async def reglas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             config = table.config
         else:
             config = (await r.core.chats.defaults(chat.id)).config
-        text = t("reglas")
-        if config.falta_malas and config.target == 30:
-            text += t("reglas.falta_malas")
-        await reply(context, message, text)
+        malas = config.falta_malas and config.target == 30
+        text, keys = rules_page(t, malas, 0)
+        await reply(context, message, text, keys)
+
+
+def rules_page(t: Translator, malas: bool, page: int) -> tuple[str, Keys | None]:
+    """A page of the machete (with R46 where the chat plays falta a las malas), its pager."""
+    pages = text_pages(t("reglas") + (t("reglas.falta_malas") if malas else ""))
+    page = min(page, len(pages) - 1)
+    at = functools.partial(PageData, PageView.RULES, int(malas))
+    return pages[page], Keys.of([pager(at, page, len(pages))]) if len(pages) > 1 else None
+
+
+async def _rules_page(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """◀️ ▶️ under /reglas: another page, in place (in an ephemeral answer too)."""
+    message = tapped_message(query)
+    pages = text_pages(t("reglas") + (t("reglas.falta_malas") if data.key else ""))
+    if data.key not in (0, 1) or data.page >= len(pages):
+        await query.answer(t("refusal.stale_page"))
+        return
+    text, keys = rules_page(t, bool(data.key), data.page)
+    await edit_tapped(r, query, message, text, keys)
+    await query.answer()
 
 
 async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -461,5 +487,7 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("reglas", reglas))
     app.add_handler(CommandHandler(["ayuda", "help"], ayuda))
     app.add_handler(CommandHandler("idioma", idioma))
+    rules = tapped(PageData, _rules_page)
+    app.add_handler(CallbackQueryHandler(rules, pattern=pattern(PageData, PageView.RULES)))
     language = tapped(LanguageData, _language)
     app.add_handler(CallbackQueryHandler(language, pattern=pattern(LanguageData)))

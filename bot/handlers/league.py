@@ -12,6 +12,7 @@ from bot.callbacks import Scope, TablaData, pattern
 from bot.game.seats import SEAT_COUNTS, mode_of, players_of, seats
 from bot.handlers.common import (
     chat_translator,
+    edit_tapped,
     in_group,
     is_group,
     reply,
@@ -23,9 +24,8 @@ from bot.handlers.common import (
 )
 from bot.i18n import Translator
 from bot.runtime import Runtime
-from bot.telegram.rows import edit_row
 from bot.views.common import Keys
-from bot.views.history import pager
+from bot.views.pages import pager
 from bot.views.review import lesson_text
 from bot.views.standings import numbers_text, standings_pages
 
@@ -93,7 +93,7 @@ async def _tabla_page(
     message = tapped_message(query)
     chat_id = message.chat.id
     text, keys = await tabla_page(r, t, chat_id, query.from_user.id, data.scope, data.page)
-    await r.outbox.send([edit_row(chat_id, message.message_id, text, keys)])
+    await edit_tapped(r, query, message, text, keys)
     await query.answer()
 
 

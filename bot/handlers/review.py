@@ -20,6 +20,7 @@ from bot.callbacks import PageData, PageView, pattern
 from bot.handlers.common import (
     ascii_number,
     chat_translator,
+    edit_tapped,
     refusal_text,
     reply,
     runtime,
@@ -31,7 +32,7 @@ from bot.i18n import Translator
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.views.common import Button, Keys, plain, seating_at
-from bot.views.review import review_text
+from bot.views.review import review_keys_paged, review_pages
 
 START = "v"  # `/start v<n>`: the review of match n, from a link
 
@@ -60,7 +61,8 @@ async def send_review(
         await reply(context, message, refusal_text(t, refusal))
         return
     who = seating_at(t, table, await r.core.people.at(table))
-    await reply(context, message, review_text(t, found, str(number), who))
+    pages = review_pages(t, found, str(number), who)
+    await reply(context, message, pages[0], review_keys_paged(number, 0, len(pages)))
 
 
 async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -114,9 +116,32 @@ async def _review(
     await send_review(context, message, query.from_user, r, t, data.key)
 
 
+async def _review_page(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """◀️ ▶️ under a review: another page of it, in place; only the tapper's own review, and
+    only one already made (a page button is never what asks for a review to be computed)."""
+    message = tapped_message(query)
+    table, found = await r.core.reviews.kept(data.key, query.from_user.id)  # (a Refusal: said)
+    if found is None:
+        await query.answer(t("refusal.stale_page"))
+        return
+    who = seating_at(t, table, await r.core.people.at(table))
+    pages = review_pages(t, found, str(data.key), who)
+    if data.page >= len(pages):
+        await query.answer(t("refusal.stale_page"))
+        return
+    keys = review_keys_paged(data.key, data.page, len(pages))
+    await edit_tapped(r, query, message, pages[data.page], keys)
+    await query.answer()
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler(["revision", "review"], revision))
     private_link = filters.ChatType.PRIVATE & filters.Regex(rf"^/start {START}\d+$")
     app.add_handler(CommandHandler("start", start_review, filters=private_link), group=-1)
     review = tapped(PageData, _review)
     app.add_handler(CallbackQueryHandler(review, pattern=pattern(PageData, PageView.REVIEW)))
+    page = tapped(PageData, _review_page)
+    app.add_handler(CallbackQueryHandler(page, pattern=pattern(PageData, PageView.REVIEWED)))

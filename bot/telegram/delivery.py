@@ -310,9 +310,15 @@ class Deliverer:
     async def _deliver_edit(self, row: Pending) -> Delivery:
         payload = row.payload
         try:
-            called = await self.edit(
-                row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
-            )
+            if "e" in payload:  # a person's ephemeral message in a group (its lane: theirs)
+                called = await self.edit_ephemeral(
+                    int(payload["in"]), row.chat_id, int(payload["e"]), str(payload["text"]),
+                    self._markup(payload),
+                )  # fmt: skip
+            else:
+                called = await self.edit(
+                    row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
+                )
         except BadRequest as error:
             if not _gone(error):
                 raise
