@@ -161,7 +161,12 @@ def verify_text(t: Translator, table: Table, deals: Sequence[Deal]) -> str:
     ]
     if not ok:
         bad = [str(i + 1) for i in range(len(deals)) if i + 1 not in good]
-        lines.append(t("verificar.bad_hands", hands=", ".join(bad[:40])))
+        for most in range(len(bad), 0, -1):  # the first that a phone shows whole with the rest
+            hands = ", ".join(bad[:most]) + ("…" if most < len(bad) else "")
+            said = t("verificar.bad_hands", hands=hands)
+            if phone_lines("\n".join([*lines, said])) <= PAGE_LINES:
+                break
+        lines.append(said)
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ from bot.views.pages import PAGE_LINES
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table, play_to_the_end
 from tests.e2e.test_review import played_match
+from tests.e2e.test_tournaments import sign_up, tourney_message
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 T = translator("es")
@@ -188,3 +189,70 @@ async def test_reglas_in_pages_in_the_group_and_as_an_ephemeral_answer(
         assert shown.text == pages[-2]
         assert len(h.fake.live(GROUP)) == before  # the group saw none of it
         assert not h.errors.records, [r.getMessage() for r in h.errors.records]
+
+
+async def test_a_tournament_bracket_in_pages_the_page_turned_kept_while_play_is_there(
+    harness: Harness,
+) -> None:
+    """A knockout of 16 at its start: its bracket (27 phone lines whole) in pages, the round
+    in play shown first; a page turned stays turned when a result edits the message, while
+    the round is still being played."""
+    h = harness
+    users = [h.user(601 + i, name) for i, name in enumerate(
+        f"{first} {last}" for first in ("Valentina", "Maximiliano", "Florencia", "Bartolomé")
+        for last in ("Fernández", "Sarmiento", "Albarracín", "Domínguez")
+    )]  # fmt: skip
+    message = await sign_up(h, users, "ko 15")
+    assert phone_lines(message.text) <= PAGE_LINES
+    await users[0].tap(GROUP, message.message_id, "▶️ Empezar")
+    await h.settle()
+    bracket = tourney_message(h)
+    assert page_of(bracket) == (1, 2) and "Octavos" in bracket.text, plain(bracket.text)
+    pages = [bracket.text]
+    await users[1].tap(GROUP, bracket.message_id, NEXT)
+    await h.settle()
+    pages.append(bracket.text)
+    fit(pages)
+    assert page_of(bracket) == (2, 2) and "Final" in bracket.text
+    # a result (a player concedes in private): the message is edited, on the page turned
+    users[2].send(users[2].id, "/abandonar")
+    await h.settle()
+    assert page_of(bracket) == (2, 2) and len(bracket.history) > 2
+    await users[1].tap(GROUP, bracket.message_id, BACK)
+    await h.settle()
+    assert page_of(bracket) == (1, 2) and "Octavos" in bracket.text
+    fit([bracket.text])
+    stale = re.sub(r":\d+$", ":9", data_of(bracket, NEXT))
+    assert await unchanged_by(h, users[3], GROUP, bracket, stale) == T("refusal.stale_page")
+    forged = re.sub(r"^p:k:\d+:", "p:k:424242:", data_of(bracket, NEXT))
+    said = await unchanged_by(h, users[3], GROUP, bracket, forged)
+    assert said == refusal_text(T, Refusal(Refused.NO_TOURNEY)), said
+
+
+async def test_tabla_of_a_big_group_and_yo_in_pages(harness: Harness) -> None:
+    """/tabla of 26 players (each a conceded match in): in pages, turned in place; a stale
+    page changes nothing. /yo's pager (a page of whose numbers the button says) refuses a
+    person the bot never saw and a page there is not, changing nothing."""
+    h = harness
+    people = [h.user(700 + i, f"Jugador{i} Apellido{i}") for i in range(26)]
+    for first, second in zip(people[::2], people[1::2], strict=True):
+        await open_table(h, [first, second], "1v1 15")
+        first.send(GROUP, "/abandonar")  # a concession is a match of the league
+        await h.settle()
+    people[0].send(GROUP, "/tabla")
+    await h.settle()
+    table = h.fake.last(GROUP)
+    pages = await turn_all(h, people[0], GROUP, table.message_id)  # (her own row on each)
+    assert len(pages) >= 2
+    fit(pages)
+    told = " ".join(plain(p) for p in pages)
+    assert all(f"Jugador{i} " in told for i in range(26))
+    stale = re.sub(r":\d+$", ":9", data_of(table, NEXT))
+    assert await unchanged_by(h, people[2], GROUP, table, stale) == T("refusal.stale_page")
+
+    people[3].send(GROUP, "/yo")
+    await h.settle()
+    yo = h.fake.last(GROUP)
+    assert "Jugador3" in yo.text and phone_lines(yo.text) <= PAGE_LINES
+    for data in (f"p:y:{people[3].id}:5", "p:y:999999999999999:1"):
+        assert await unchanged_by(h, people[4], GROUP, yo, data) == T("refusal.stale_page")
