@@ -26,7 +26,13 @@ from bot.views.history import history_view, verify_text
 from bot.views.pages import PAGE_LINES
 from bot.views.review import lesson_text
 from bot.views.standings import numbers_pages, standings_pages
-from bot.views.tournament import bracket_pages, past_text, signup_text
+from bot.views.tournament import (
+    bracket_pages,
+    champion_text,
+    past_text,
+    result_text,
+    signup_text,
+)
 from tests.botapi_rules import html_error
 
 LANGUAGES = ("es", "en")
@@ -162,9 +168,14 @@ def test_a_tournament_fits_a_phone_at_every_step(
             table += 1
             won = rng.randrange(2)
             points = (15, rng.randrange(15)) if won == 0 else (rng.randrange(15), 15)
-            record(tour, ready[0], table, won, points, now=now)
+            fixture = ready[0]
+            record(tour, fixture, table, won, points, now=now)
+            last = [(fixture.round, fixture.slot, len(fixture.games) - 1)]
+            fits([result_text(t, tour, last, NAMES)])
     assert tour.status is Status.FINISHED
     fits(bracket_pages(t, tour, NAMES, {}, now, UTC)[0])
+    # the group's message of the last result and the champion with their path (the planner's)
+    fits([result_text(t, tour, last, NAMES) + "\n\n" + champion_text(t, tour, NAMES)])
     print(f"{fmt.value} of {entries}: {tallest} pages at most")
 
 
