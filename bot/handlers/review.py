@@ -73,14 +73,15 @@ async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     t = await chat_translator(context, chat.id)
     args = context.args or []
     number = ascii_number(args[0].lstrip("#")) if len(args) == 1 else None
-    if chat.type != ChatType.PRIVATE:  # their cards are theirs: never in the group
-        link = review_link(context.bot.username, number) if number is not None else None
-        keys = Keys.of([[Button(t("revision.button"), url=link)]]) if link else None
-        await reply(context, message, t("revision.private", number=number or "&lt;n&gt;"), keys)
-        return
-    await see(r, user, can_dm=True)
     if number is None and not args:  # (alone: their last match, a practice's too)
         number = await r.core.history.last_played(user.id)
+    if chat.type != ChatType.PRIVATE and number is not None:  # their cards are theirs
+        link = review_link(context.bot.username, number)
+        keys = Keys.of([[Button(t("revision.button"), url=link)]]) if link else None
+        await reply(context, message, t("revision.private", number=number), keys)
+        return
+    if chat.type == ChatType.PRIVATE:
+        await see(r, user, can_dm=True)
     if number is None:
         await reply(context, message, t("revision.usage"))
         return

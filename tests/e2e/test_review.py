@@ -179,3 +179,27 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
         assert {"hand", "step", "made", "best", "cost", "text"} <= set(moment)
     again = await call(h, "GET", path.format(table.id), launch(h, ana))
     assert again == (200, body) and h.services.core.reviews.computed == 1
+
+
+async def test_revision_in_the_group_without_a_number_points_to_the_askers_last_match(
+    harness: Harness,
+) -> None:
+    """/revision alone in the group (ephemeral or not): her review is hers, asked in private;
+    the answer names her last match and links to its review, not "/revision <n>"."""
+    h = harness
+    ana = h.user(1, "Ana")
+    number = await played_match(h, ana)
+    for ephemeral in (False, True):
+        asked = ana.send(GROUP, "/revision", ephemeral=ephemeral)
+        await h.settle()
+        if ephemeral:
+            said = h.fake.ephemeral[(GROUP, ana.id)][h.fake.ephemeral_answers[(GROUP, asked)]]
+        else:
+            said = h.fake.last(GROUP)
+        assert plain(said.text) == plain(T("revision.private", number=number)), said.text
+        links = [b.get("url", "") for b in said.buttons()]
+        assert links == [f"https://t.me/{BOT_USERNAME}?start=v{number}"]
+    beto = h.user(2, "Beto")  # nothing of his to review: how to ask, said
+    beto.send(GROUP, "/revision")
+    await h.settle()
+    assert h.fake.last(GROUP).text == T("revision.usage")
