@@ -429,6 +429,7 @@ class PageView(StrEnum):
     REVIEW = "v"  # the tapper's review of a match they played
     REVIEWED = "w"  # a page of the tapper's review of match `key` (in their private chat)
     RULES = "g"  # a page of /reglas (`key`: 1 with the rule of falta a las malas, R46)
+    HELP = "a"  # a page of /ayuda (`key`: 0)
     TOURNEY = "k"  # a page of a tournament's group message (`key`: the tournament's id)
     NUMBERS = "y"  # a page of /yo (`key`: whose numbers, a person's id)
 

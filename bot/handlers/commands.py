@@ -286,7 +286,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     r = runtime(context)
     t = await chat_translator(context, chat.id)
     if chat.type != ChatType.PRIVATE:
-        await reply(context, message, t("help"))
+        shown = reading_page(t, PageView.HELP, 0)
+        assert shown is not None
+        await reply(context, message, *shown)
         return
     await see(r, user, can_dm=True)
     payload = (context.args or [""])[0]
@@ -409,38 +411,53 @@ async def reglas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             config = table.config
         else:
             config = (await r.core.chats.defaults(chat.id)).config
-        malas = config.falta_malas and config.target == 30
-        text, keys = rules_page(t, malas, 0)
-        await reply(context, message, text, keys)
+        shown = reading_page(t, PageView.RULES, int(config.falta_malas and config.target == 30))
+        assert shown is not None
+        await reply(context, message, *shown)
 
 
-def rules_page(t: Translator, malas: bool, page: int) -> tuple[str, Keys | None]:
-    """A page of the machete (with R46 where the chat plays falta a las malas), its pager."""
-    pages = text_pages(t("reglas") + (t("reglas.falta_malas") if malas else ""))
-    page = min(page, len(pages) - 1)
-    at = functools.partial(PageData, PageView.RULES, int(malas))
+def _reading(t: Translator, view: PageView, key: int) -> str | None:
+    """The text of a paged reading of the locales: /reglas (`key` 1: with R46, falta a las
+    malas), /ayuda (None: a key no such reading has)."""
+    if view is PageView.RULES and key in (0, 1):
+        return t("reglas") + (t("reglas.falta_malas") if key else "")
+    if view is PageView.HELP and key == 0:
+        return t("help")
+    return None
+
+
+def reading_page(
+    t: Translator, view: PageView, key: int, page: int = 0
+) -> tuple[str, Keys | None] | None:
+    """A page of /reglas or /ayuda, a paragraph never cut, its pager (None: no such page)."""
+    text = _reading(t, view, key)
+    pages = text_pages(text) if text is not None else []
+    if page >= len(pages):
+        return None
+    at = functools.partial(PageData, view, key)
     return pages[page], Keys.of([pager(at, page, len(pages))]) if len(pages) > 1 else None
 
 
-async def _rules_page(
+async def _reading_page(
     query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
     t: Translator,
 ) -> None:  # fmt: skip
-    """◀️ ▶️ under /reglas: another page, in place (in an ephemeral answer too)."""
+    """◀️ ▶️ under /reglas or /ayuda: another page, in place (in an ephemeral answer too)."""
     message = tapped_message(query)
-    pages = text_pages(t("reglas") + (t("reglas.falta_malas") if data.key else ""))
-    if data.key not in (0, 1) or data.page >= len(pages):
+    shown = reading_page(t, data.view, data.key, data.page)
+    if shown is None:
         await query.answer(t("refusal.stale_page"))
         return
-    text, keys = rules_page(t, bool(data.key), data.page)
-    await edit_tapped(r, query, message, text, keys)
+    await edit_tapped(r, query, message, *shown)
     await query.answer()
 
 
 async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if update.effective_message and update.effective_chat:
         t = await chat_translator(context, update.effective_chat.id)
-        await reply(context, update.effective_message, t("help"))
+        shown = reading_page(t, PageView.HELP, 0)
+        assert shown is not None
+        await reply(context, update.effective_message, *shown)
 
 
 async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -487,7 +504,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("reglas", reglas))
     app.add_handler(CommandHandler(["ayuda", "help"], ayuda))
     app.add_handler(CommandHandler("idioma", idioma))
-    rules = tapped(PageData, _rules_page)
-    app.add_handler(CallbackQueryHandler(rules, pattern=pattern(PageData, PageView.RULES)))
+    reading = tapped(PageData, _reading_page)
+    paged = pattern(PageData, PageView.RULES, PageView.HELP)
+    app.add_handler(CallbackQueryHandler(reading, pattern=paged))
     language = tapped(LanguageData, _language)
     app.add_handler(CallbackQueryHandler(language, pattern=pattern(LanguageData)))

@@ -524,13 +524,14 @@ def knockout_of(tour: Tournament) -> bool:
 
 def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> str | None:
     """A knockout player's next step after the match of `fixture` that decided it (None where
-    a tournament has no such step: a liguilla, a Swiss, a game of a longer series)."""
+    a tournament has no such step: a liguilla, a Swiss, a game of a longer series; and for
+    the final's winner, whom the champion's own notice tells, right after)."""
     if not knockout_of(tour):
         return None
     final = fixture.round + 1 >= tour.rounds
     if won:
         if final:
-            return t("tourney.step.champion")
+            return None
         after = round_key(tour, fixture.round + 1)[len("round.") :]
         return t("tourney.step.advance", round=t(f"tourney.to.{after}", number=fixture.round + 2))
     if final:
@@ -540,12 +541,20 @@ def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> s
 
 
 def match_notice(
-    t: Translator, tour: Tournament, fixture: Fixture, game: int, names: Mapping[int, str]
-) -> str:
-    """A player's private notice that their match starts: against whom, in which round."""
-    text = t("tourney.your_match", a=entry_name(t, tour, fixture.a, names),
-             b=entry_name(t, tour, fixture.b, names),
-             round=round_title(t, tour, fixture.round))  # fmt: skip
+    t: Translator, tour: Tournament, fixture: Fixture, game: int, names: Mapping[int, str],
+    user_id: int,
+) -> str:  # fmt: skip
+    """`user_id`'s private notice that their match starts, said to them: against whom (and
+    with whom, in a team), in which round."""
+    mine = tour.entry_of(user_id)
+    rival = fixture.b if mine == fixture.a else fixture.a
+    partners = [f"<b>{short_name(names.get(u, '?'))}</b>"
+                for u in (tour.entries[mine] if mine is not None else ()) if u != user_id]  # fmt: skip
+    said = {"rival": entry_name(t, tour, rival, names), "round": round_title(t, tour, fixture.round)}
+    if partners:
+        text = t("tourney.your_match_with", partners=both(t, partners), **said)
+    else:
+        text = t("tourney.your_match", **said)
     if tour.series > 1:
         text += " " + t("tourney.game_of", number=game + 1, series=tour.series)
     return text

@@ -188,6 +188,15 @@ async def test_reglas_in_pages_in_the_group_and_as_an_ephemeral_answer(
         await h.settle()
         assert shown.text == pages[-2]
         assert len(h.fake.live(GROUP)) == before  # the group saw none of it
+        # /ayuda too: in pages, turned in her ephemeral answer
+        asked = ana.send(GROUP, "/ayuda", ephemeral=True)
+        await h.settle()
+        shown = h.fake.ephemeral[(GROUP, ana.id)][h.fake.ephemeral_answers[(GROUP, asked)]]
+        assert page_of(shown) == (1, 2) and "/nueva" in shown.text
+        await ana.tap_ephemeral(GROUP, shown.message_id, NEXT)
+        await h.settle()
+        assert page_of(shown) == (2, 2) and "/tabla" in shown.text
+        fit(shown.history)
         assert not h.errors.records, [r.getMessage() for r in h.errors.records]
 
 

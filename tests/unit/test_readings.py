@@ -12,6 +12,7 @@ from datetime import UTC
 
 import pytest
 
+from bot.app import COMMANDS
 from bot.game import Deal, MatchConfig
 from bot.game.fair import fair_deal
 from bot.i18n import translator
@@ -23,12 +24,13 @@ from bot.model.records import MatchRecord
 from bot.model.table import Table, TableStatus
 from bot.views.common import Seating, phone_lines, plain
 from bot.views.history import history_view, verify_text
-from bot.views.pages import PAGE_LINES
+from bot.views.pages import PAGE_LINES, text_pages
 from bot.views.review import lesson_text
 from bot.views.standings import numbers_pages, standings_pages
 from bot.views.tournament import (
     bracket_pages,
     champion_text,
+    match_notice,
     past_text,
     result_text,
     signup_text,
@@ -118,8 +120,17 @@ def test_verificar_fits_even_when_no_deal_matches(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_ayuda_fits(language: str) -> None:
-    fits([translator(language)("help")])
+def test_ayuda_tells_every_command_and_where_the_cards_are_in_pages(language: str) -> None:
+    """/ayuda names every command the bot registers (Telegram's menu), says a hand is seen
+    in the group (🃏 on the board) or in private (/mano privado), and fits a phone, paged."""
+    t = translator(language)
+    pages = text_pages(t("help"))
+    fits(pages)
+    told = "\n".join(plain(p) for p in pages)
+    for command in COMMANDS:
+        if command not in ("start", "ayuda"):
+            assert f"/{command}" in told, command
+    assert t("button.my_cards") in told and "/mano" in told
 
 
 def tournament(fmt: Format, entries: int, players: int = 2, **kw: int) -> Tournament:
@@ -190,3 +201,20 @@ def test_torneos_fits(language: str) -> None:
         tour.ended_at = AT
         past.append(tour)
     fits([past_text(t, past, NAMES)])
+
+
+def test_a_match_notice_is_said_to_its_reader() -> None:
+    """Each player's notice of a tournament match names whom they meet (and their partner),
+    never themselves in the third person."""
+    t = translator("es")
+    tour = tournament(Format.KNOCKOUT, 2, players=4)
+    start(tour, {}, random.Random(1), AT)
+    (fixture,) = [f for f in tour.fixtures if not f.bye]
+    names = {u: f"P{u}" for u in range(1, 5)}
+    for user in range(1, 5):
+        said = plain(match_notice(t, tour, fixture, 0, names, user))
+        mine = tour.entries[tour.entry_of(user) or 0]
+        partner = next(u for u in mine if u != user)
+        rivals = [u for u in range(1, 5) if u not in mine]
+        assert said.startswith(f"🏆 Tu partido del torneo: con P{partner}, contra P"), said
+        assert f"P{user}" not in said and all(f"P{u}" in said for u in rivals), said
