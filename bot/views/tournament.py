@@ -548,9 +548,12 @@ def match_notice(
     with whom, in a team), in which round."""
     mine = tour.entry_of(user_id)
     rival = fixture.b if mine == fixture.a else fixture.a
-    partners = [f"<b>{short_name(names.get(u, '?'))}</b>"
-                for u in (tour.entries[mine] if mine is not None else ()) if u != user_id]  # fmt: skip
-    said = {"rival": entry_name(t, tour, rival, names), "round": round_title(t, tour, fixture.round)}
+    team = tour.entries[mine] if mine is not None else ()
+    partners = [f"<b>{short_name(names.get(u, '?'))}</b>" for u in team if u != user_id]
+    said = {
+        "rival": entry_name(t, tour, rival, names),
+        "round": round_title(t, tour, fixture.round),
+    }
     if partners:
         text = t("tourney.your_match_with", partners=both(t, partners), **said)
     else:
