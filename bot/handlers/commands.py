@@ -420,7 +420,9 @@ def _reading(t: Translator, view: PageView, key: int) -> str | None:
     """The text of a paged reading of the locales: /reglas (`key` 1: with R46, falta a las
     malas), /ayuda (None: a key no such reading has)."""
     if view is PageView.RULES and key in (0, 1):
-        return t("reglas") + (t("reglas.falta_malas") if key else "")
+        # (this table's own rule first, under the title: not on a last page to be found)
+        title, rest = t("reglas").split("\n\n", 1)
+        return title + (t("reglas.falta_malas") if key else "") + "\n\n" + rest
     if view is PageView.HELP and key == 0:
         return t("help")
     return None
