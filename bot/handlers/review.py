@@ -32,7 +32,7 @@ from bot.i18n import Translator
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.views.common import Button, Keys, plain, seating_at
-from bot.views.review import review_keys_paged, review_pages
+from bot.views.review import review_pager, review_pages
 
 START = "v"  # `/start v<n>`: the review of match n, from a link
 
@@ -62,7 +62,7 @@ async def send_review(
         return
     who = seating_at(t, table, await r.core.people.at(table))
     pages = review_pages(t, found, str(number), who)
-    await reply(context, message, pages[0], review_keys_paged(number, 0, len(pages)))
+    await reply(context, message, pages[0], review_pager(number, 0, len(pages)))
 
 
 async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -133,7 +133,7 @@ async def _review_page(
     if data.page >= len(pages):
         await query.answer(t("refusal.stale_page"))
         return
-    keys = review_keys_paged(data.key, data.page, len(pages))
+    keys = review_pager(data.key, data.page, len(pages))
     await edit_tapped(r, query, message, pages[data.page], keys)
     await query.answer()
 

@@ -189,7 +189,7 @@ def review_pages(
     return paginate(blocks, head=t("review.title", number=match))
 
 
-def review_keys_paged(number: int, page: int, pages: int) -> Keys | None:
+def review_pager(number: int, page: int, pages: int) -> Keys | None:
     """The pager of a review's pages (None: one page)."""
     at = functools.partial(PageData, PageView.REVIEWED, number)
     return Keys.of([pager(at, page, pages)]) if pages > 1 else None
