@@ -20,6 +20,7 @@ from bot.callbacks import PageData, PageView, QuizData, QuizOp, pattern
 from bot.handlers.common import (
     ascii_number,
     chat_translator,
+    edit_tapped,
     refusal_text,
     reply,
     runtime,
@@ -43,7 +44,7 @@ from bot.views.quiz import (
     question_keys,
     question_of,
 )
-from bot.views.review import review_text
+from bot.views.review import review_pager, review_pages
 
 START = "v"  # `/start v<n>`: the review of match n, from a link
 AGAIN_WORDS = ("repaso", "repasar", "again")  # `/revision repaso`: the moments missed, due now
@@ -75,9 +76,10 @@ async def send_review(
         await reply(context, message, refusal_text(t, refusal))
         return
     order = asked(found)
-    if not order:
+    if not order:  # nothing to ask: the review, in pages a phone shows whole
         who = seating_at(t, table, await r.core.people.at(table))
-        await reply(context, message, review_text(t, found, str(number), who))
+        pages = review_pages(t, found, str(number), who)
+        await reply(context, message, pages[0], review_pager(number, 0, len(pages)))
         return
     first = order[0]
     puzzle = found.slips[first].puzzle
@@ -110,19 +112,21 @@ async def revision(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     r = runtime(context)
     t = await chat_translator(context, chat.id)
     args = context.args or []
-    number = ascii_number(args[0].lstrip("#")) if len(args) == 1 else None
-    if chat.type != ChatType.PRIVATE:  # their cards are theirs: never in the group
+    again = len(args) == 1 and args[0].lower() in AGAIN_WORDS  # the moments missed, due now
+    number = ascii_number(args[0].lstrip("#")) if len(args) == 1 and not again else None
+    if number is None and not args:  # (alone: their last match, a practice's too)
+        number = await r.core.history.last_played(user.id)
+    if chat.type != ChatType.PRIVATE and (number is not None or again):  # their cards are theirs
         link = review_link(context.bot.username, number) if number is not None else None
         keys = Keys.of([[Button(t("revision.button"), url=link)]]) if link else None
         await reply(context, message, t("revision.private", number=number or "&lt;n&gt;"), keys)
         return
-    await see(r, user, can_dm=True)
-    if len(args) == 1 and args[0].lower() in AGAIN_WORDS:  # the moments missed before, due now
+    if chat.type == ChatType.PRIVATE:
+        await see(r, user, can_dm=True)
+    if again:
         if not await send_due(context, message, user, r, t):
             await reply(context, message, t("quiz.none_due"))
         return
-    if number is None and not args:  # (alone: their last match, a practice's too)
-        number = await r.core.history.last_played(user.id)
     if number is None:
         await reply(context, message, t("revision.usage"))
         return
@@ -190,7 +194,8 @@ async def _quiz(
     if data.op is QuizOp.ALL:
         table, _ = await reviews.playable(data.table, user.id)
         who = seating_at(t, table, await r.core.people.at(table))
-        await reply(context, message, review_text(t, found, str(data.table), who))
+        pages = review_pages(t, found, str(data.table), who)
+        await reply(context, message, pages[0], review_pager(data.table, 0, len(pages)))
         return
     later = [i for i in asked(found) if i >= data.index]
     if later:  # the match's next moment
@@ -205,6 +210,27 @@ async def _quiz(
     await reply(context, message, end_text(t, found, answers, due), end_keys(t, data.table, due))
 
 
+async def _review_page(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """◀️ ▶️ under a review: another page of it, in place; only the tapper's own review, and
+    only one already made (a page button is never what asks for a review to be computed)."""
+    message = tapped_message(query)
+    table, found = await r.core.reviews.kept(data.key, query.from_user.id)  # (a Refusal: said)
+    if found is None:
+        await query.answer(t("refusal.stale_page"))
+        return
+    who = seating_at(t, table, await r.core.people.at(table))
+    pages = review_pages(t, found, str(data.key), who)
+    if data.page >= len(pages):
+        await query.answer(t("refusal.stale_page"))
+        return
+    keys = review_pager(data.key, data.page, len(pages))
+    await edit_tapped(r, query, message, pages[data.page], keys)
+    await query.answer()
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler(["revision", "review"], revision))
     private_link = filters.ChatType.PRIVATE & filters.Regex(rf"^/start {START}\d+$")
@@ -212,3 +238,5 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     review = tapped(PageData, _review)
     app.add_handler(CallbackQueryHandler(review, pattern=pattern(PageData, PageView.REVIEW)))
     app.add_handler(CallbackQueryHandler(tapped(QuizData, _quiz), pattern=pattern(QuizData)))
+    page = tapped(PageData, _review_page)
+    app.add_handler(CallbackQueryHandler(page, pattern=pattern(PageData, PageView.REVIEWED)))

@@ -109,6 +109,13 @@ class Reviews:
             stored = await asyncio.shield(running)
         return Review.from_json(codec.loads(stored))
 
+    async def kept(self, table_id: int, user_id: int) -> tuple[Table, Review | None]:
+        """The asker's review of a match they played, if it was made already (never computed
+        here: a page of it asked for is no ask for a review)."""
+        table, _ = await self.playable(table_id, user_id)
+        stored = await self.store.get(table.id, user_id)
+        return table, Review.from_json(codec.loads(stored)) if stored is not None else None
+
     async def _compute(self, table: Table, seat: int, user_id: int) -> str:
         codes = [code for _, _, code in await self.history.store.action_log(table.id)]
         data = await self._run(compute, table.config, codes, seat, table.id)

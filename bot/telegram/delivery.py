@@ -38,6 +38,7 @@ from bot.telegram.records import (
     ephemeral_record,
     hand_record,
     tourney_key,
+    turned_page,
     unwatch_record,
 )
 from bot.telegram.rows import Markup, edit_row, hand_row, text_row
@@ -65,9 +66,9 @@ from bot.views.table import (
     sign_menu_keys,
 )
 from bot.views.tournament import (
-    bracket_text,
+    bracket_keys,
+    bracket_pages,
     people_of,
-    running_keys,
     signup_keys,
     signup_text,
 )
@@ -316,9 +317,15 @@ class Deliverer:
     async def _deliver_edit(self, row: Pending) -> Delivery:
         payload = row.payload
         try:
-            called = await self.edit(
-                row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
-            )
+            if "e" in payload:  # a person's ephemeral message in a group (its lane: theirs)
+                called = await self.edit_ephemeral(
+                    int(payload["in"]), row.chat_id, int(payload["e"]), str(payload["text"]),
+                    self._markup(payload),
+                )  # fmt: skip
+            else:
+                called = await self.edit(
+                    row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
+                )
         except BadRequest as error:
             if not _gone(error):
                 raise
@@ -420,9 +427,10 @@ class Deliverer:
         tour = await self.core.tournaments.get(tourney_id)
         if tour is None:
             return Delivery(called=False)
-        text, markup = await self.tourney_view(tour)
         key = tourney_key(tour.id)
-        shown = TelegramTable.of(await self.tables.records.of(FRONT, key)).board
+        values = await self.tables.records.of(FRONT, key)
+        text, markup = await self.tourney_view(tour, values)
+        shown = TelegramTable.of(values).board
         if shown:
             try:
                 return Delivery(called=await self.edit(tour.chat_id, shown, text, markup))
@@ -466,11 +474,29 @@ class Deliverer:
             log.info("tag of %s in %s not set: %s", user_id, chat_id, error)
         return Delivery()
 
-    async def tourney_view(self, tour: Tournament) -> tuple[str, Keys | None]:
+    async def tourney_view(
+        self, tour: Tournament, values: dict[str, str] | None = None
+    ) -> tuple[str, Keys | None]:
+        """A tournament's group message: its sign-ups, or the page of its bracket someone
+        turned to (`values`, its records) while play is where it was, else the page of what
+        is being played now."""
+        t = translator(tour.language)
+        if tour.status is TourneyStatus.SIGNUP:
+            names = await self.people.names(people_of(tour))
+            return signup_text(t, tour, names, self.zone), signup_keys(t, tour)
+        pages, now = await self.tourney_pages(tour)
+        turned = turned_page(values or {}, now)
+        page = turned if turned is not None and turned < len(pages) else now
+        keys = bracket_keys(t, tour, page, len(pages))
+        if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
+            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
+            keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
+        return pages[page], keys
+
+    async def tourney_pages(self, tour: Tournament) -> tuple[list[str], int]:
+        """A started tournament's bracket in pages, and the page of what is played now."""
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
-        if tour.status is TourneyStatus.SIGNUP:
-            return signup_text(t, tour, names, self.zone), signup_keys(t, tour)
         live: dict[tuple[int, int], tuple[int, int] | None] = {}
         if tour.status is TourneyStatus.RUNNING:
             for tag, table_id in (await self.core.tournaments.tables_of(tour.id)).items():
@@ -478,11 +504,7 @@ class Deliverer:
                 if table is not None and table.is_open:
                     _, round_, slot, _ = parse_tag(tag)
                     live[(round_, slot)] = live_score(tour, round_, slot, table)
-        keys = running_keys(t, tour) if tour.status is TourneyStatus.RUNNING else None
-        if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
-            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
-            keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
-        return bracket_text(t, tour, names, live, self.tables.clock(), self.zone), keys
+        return bracket_pages(t, tour, names, live, self.tables.clock(), self.zone)
 
     def _commit(self, record: Record) -> Committer:
         """A message's id, written with the row's completion (one transaction)."""

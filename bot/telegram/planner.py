@@ -478,8 +478,8 @@ class Planner:
             return []
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
-        text = match_notice(t, tour, fixture, len(fixture.games), names)
-        rows = [text_row(u, text) for u in table.players]
+        rows = [text_row(u, match_notice(t, tour, fixture, len(fixture.games), names, u))
+                for u in table.players]  # fmt: skip
         if told and knockout_of(tour) and round_ + 1 == tour.rounds and not fixture.games:
             said = final_started_text(t, tour, fixture, names)
             rows.append(text_row(tour.chat_id, said, tour.thread_id, key=f"final:{tour.id}"))

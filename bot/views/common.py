@@ -526,3 +526,67 @@ def split_html(text: str, limit: int) -> list[str]:
             add(token)
     flush()
     return pieces or [""]
+
+
+def split_lines(text: str, most: int) -> list[str]:
+    """HTML text in pieces of at most `most` phone lines (`phone_lines`), cut between lines
+    (a line taller than a piece between its tokens, a run of text between its characters),
+    never inside a tag or an entity; a tag open at a cut is closed at the end of its piece and
+    opened again at the start of the next, so each piece is whole HTML."""
+    pieces: list[str] = []
+    stack: list[tuple[str, str]] = []  # (name, start tag) of the tags open here
+    current: list[str] = []
+
+    def closing() -> str:
+        return "".join(f"</{name}>" for name, _ in reversed(stack))
+
+    def fits(*more: str) -> bool:
+        return phone_lines("".join(current) + "".join(more)) <= most  # (tags are not seen)
+
+    def seen() -> bool:
+        return bool(plain("".join(current)).strip())
+
+    def flush() -> None:
+        nonlocal current
+        if seen():
+            pieces.append("".join(current) + closing())
+        current = [tag for _, tag in stack]
+
+    def add(token: str) -> None:
+        if token.startswith("<") and len(token) > 1:
+            found = _TAG_NAME.match(token)
+            name = found.group(1).lower() if found else ""
+            if token.startswith("</"):
+                if stack and stack[-1][0] == name:
+                    stack.pop()
+            elif not token.endswith("/>"):
+                stack.append((name, token))
+        current.append(token)
+
+    for number, line in enumerate(text.split("\n")):
+        tokens = _TOKEN.findall(("\n" if number else "") + line)
+        if number and not fits(*tokens) and seen():
+            flush()
+            tokens = _TOKEN.findall(line)
+        if fits(*tokens):
+            for token in tokens:
+                add(token)
+            continue
+        for token in tokens:  # a line taller than a piece
+            if not fits(token) and seen():
+                flush()
+                token = token.lstrip("\n")  # (a piece starts no line of its own)
+            if fits(token) or token.startswith(("<", "&")):
+                add(token)
+                continue
+            while token:  # a run of text: as many characters as fit, then a new piece
+                low, high = 1, len(token)  # (the longest prefix that fits: at least one)
+                while low < high:
+                    middle = (low + high + 1) // 2
+                    low, high = (middle, high) if fits(token[:middle]) else (low, middle - 1)
+                add(token[:low])
+                token = token[low:]
+                if token:
+                    flush()
+    flush()
+    return pieces or [""]

@@ -4,6 +4,7 @@ decisions; and, for /yo, what a person does most often that costs them points.""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from babel.numbers import format_decimal
@@ -15,6 +16,7 @@ from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.i18n import Translator
 from bot.views.common import Button, Keys, Seating, card_name, card_short, plain
 from bot.views.hints import odds_text
+from bot.views.pages import pager, paginate
 from bot.views.table import kind_label
 
 K = ActionKind
@@ -200,6 +202,35 @@ def review_text(t: Translator, review: Review, match: str, who: Seating | None =
         lines.append("")
         lines.append(t("review.how", worlds=worlds))
     return "\n".join(lines)
+
+
+def review_pages(
+    t: Translator, review: Review, match: str, who: Seating | None = None
+) -> list[str]:
+    """`review_text` in pages a phone shows whole, its title on each: a decision is never
+    cut, nor left apart from its section's title."""
+    words = who_of(review, who)
+    blocks = [t("review.intro", count=review.decisions)]
+    if review.luck is not None:  # (¿suerte o viveza? first, as the whole text has it)
+        blocks.insert(0, luck_text(t, review.luck))
+    if review.slips:
+        slips = [slip_text(t, i, m, words) for i, m in enumerate(review.slips, start=1)]
+        blocks += [t("review.slips_title") + "\n" + slips[0], *slips[1:]]
+    else:
+        blocks.append(t("review.no_slips"))
+    if review.praise:
+        praise = [praise_text(t, m, words) for m in review.praise]
+        blocks += [t("review.praise_title") + "\n" + praise[0], *praise[1:]]
+    worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)
+    if worlds:
+        blocks.append(t("review.how", worlds=worlds))
+    return paginate(blocks, head=t("review.title", number=match))
+
+
+def review_pager(number: int, page: int, pages: int) -> Keys | None:
+    """The pager of a review's pages (None: one page)."""
+    at = functools.partial(PageData, PageView.REVIEWED, number)
+    return Keys.of([pager(at, page, pages)]) if pages > 1 else None
 
 
 def lesson_text(t: Translator, habit: str, cost: float, count: int, matches: int) -> str:

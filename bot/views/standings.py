@@ -8,6 +8,8 @@ from html import escape
 from bot.i18n import Translator
 from bot.league.ratings import PROVISIONAL_MATCHES
 from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing
+from bot.views.common import phone_lines
+from bot.views.pages import PAGE_LINES, paginate
 
 WIDTH = 32
 NAME = 11
@@ -105,7 +107,6 @@ def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
     return head + [line for _, lines in entries for line in lines]
 
 
-PAGE_BUDGET = 3000  # characters of table per message, escaped: far under Telegram's 4,096
 TOP_PAIRS = 10
 
 
@@ -125,40 +126,47 @@ def standings_pages(
     pairs: Sequence[Pair] = (),
     asker: int | None = None,
 ) -> list[str]:
-    """/tabla in pages that each fit a message, whatever the group's size: the players in
-    order, and on every page the asker's own row when it is elsewhere."""
+    """/tabla in pages a phone shows whole (`PAGE_LINES`), whatever the group's size: the
+    players in order, a player never cut between pages, and on every page the asker's own row
+    when it is elsewhere; then the pairs (or trios) that won together, as many as fit."""
     if not rows:
         return [t("tabla.empty")]
     head, entries = _player_entries(t, rows)
     own = next((lines for user, lines in entries if user == asker and user), None)
-    budget = PAGE_BUDGET - sum(len(escape(x)) + 1 for x in own or []) - 4
-    chunks: list[list[tuple[int, list[str]]]] = [[]]
-    headed = sum(len(escape(x)) + 1 for x in head)
-    used = headed
-    for entry in entries:
-        size = sum(len(escape(x)) + 1 for x in entry[1])
-        if chunks[-1] and used + size > budget:
-            chunks.append([])
-            used = headed
-        chunks[-1].append(entry)
-        used += size
-    pages = []
     ranked = {r.user_id for r in rows if r.played >= PROVISIONAL_MATCHES}
-    for number, chunk in enumerate(chunks):
-        headed_here = head if any(user in ranked for user, _ in chunk) else []
-        lines = headed_here + [x for _, entry_lines in chunk for x in entry_lines]
+
+    def body(chunk: Sequence[tuple[int, list[str]]]) -> str:
+        headed = head if any(user in ranked for user, _ in chunk) else []
+        lines = headed + [x for _, entry_lines in chunk for x in entry_lines]
         if own is not None and all(user != asker for user, _ in chunk):
             lines += ["…", *own]
-        title = f"{t('tabla.title')} · {scope}"
-        if len(chunks) > 1:
-            title += f" · {number + 1}/{len(chunks)}"
-        text = f"{title}\n<pre>{escape(chr(10).join(lines))}</pre>"
-        if pairs and number == 0:
-            pair_lines = _pair_lines(pairs)
-            key = "tabla.pairs" if len(pairs[0].names) == 2 else "tabla.trios"
-            text += f"\n{t(key)}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
-        pages.append(text)
-    return pages
+        return f"<pre>{escape(chr(10).join(lines))}</pre>"
+
+    # (measured under the longest title a page may have: "· 12/12")
+    longest = f"{t('tabla.title')} · {scope} · {len(entries) + 1}/{len(entries) + 1}\n"
+    chunks: list[list[tuple[int, list[str]]]] = [[]]
+    for entry in entries:
+        if chunks[-1] and phone_lines(longest + body([*chunks[-1], entry])) > PAGE_LINES:
+            chunks.append([])
+        chunks[-1].append(entry)
+    bodies = [body(chunk) for chunk in chunks]
+    if pairs:
+        key = "tabla.pairs" if len(pairs[0].names) == 2 else "tabla.trios"
+        told = [_pair_lines([p]) for p in pairs[:TOP_PAIRS]]
+        said = ""
+        while told:  # the most that fit a page, the best first
+            said = f"{t(key)}\n<pre>{escape(chr(10).join(x for p in told for x in p))}</pre>"
+            if phone_lines(longest + said) <= PAGE_LINES:
+                break
+            told.pop()
+        if told and phone_lines(f"{longest}{bodies[-1]}\n{said}") <= PAGE_LINES:
+            bodies[-1] += f"\n{said}"
+        elif told:
+            bodies.append(said)
+    title = f"{t('tabla.title')} · {scope}"
+    if len(bodies) == 1:
+        return [f"{title}\n{bodies[0]}"]
+    return [f"{title} · {n}/{len(bodies)}\n{text}" for n, text in enumerate(bodies, start=1)]
 
 
 def numbers_text(
@@ -169,23 +177,51 @@ def numbers_text(
     bots: dict[str, tuple[int, int]] | None = None,
     in_group: bool = True,
 ) -> str:
-    """/yo: a player's numbers in this group and in every group; one block where the two are
-    the same (every match of theirs was in this group; asked in private, "here" is every
-    group)."""
-    lines = [t("yo.title", name=escape(_name(name, 24)))]
-    blocks = [(t("yo.here"), here), (t("yo.everywhere"), everywhere)]
+    """/yo whole (`numbers_pages` is what is sent)."""
+    title, blocks = _numbers(t, name, here, everywhere, bots, in_group)
+    return "\n\n".join([title, *blocks])
+
+
+def numbers_pages(
+    t: Translator,
+    name: str,
+    here: PlayerNumbers,
+    everywhere: PlayerNumbers,
+    bots: dict[str, tuple[int, int]] | None = None,
+    in_group: bool = True,
+    more: Sequence[str] = (),
+) -> list[str]:
+    """/yo in pages a phone shows whole, its title on each: this group's numbers, every
+    group's, against the bots, then `more` (what costs them most, their tournaments)."""
+    title, blocks = _numbers(t, name, here, everywhere, bots, in_group)
+    return paginate([*blocks, *(["\n".join(more)] if more else [])], head=title)
+
+
+def _numbers(
+    t: Translator,
+    name: str,
+    here: PlayerNumbers,
+    everywhere: PlayerNumbers,
+    bots: dict[str, tuple[int, int]] | None,
+    in_group: bool,
+) -> tuple[str, list[str]]:
+    """/yo's title and blocks: a player's numbers in this group and in every group; one block
+    where the two are the same (every match of theirs was in this group; asked in private,
+    "here" is every group); their matches against the bots."""
+    title = t("yo.title", name=escape(_name(name, 24)))
+    blocks = []
+    groups = [(t("yo.here"), here), (t("yo.everywhere"), everywhere)]
     if not in_group:
-        blocks = blocks[1:]
+        groups = groups[1:]
     elif everywhere.played == here.played:  # (here's matches are among everywhere's)
-        blocks = [(t("yo.here_only") if here.played else t("yo.everywhere"), here)]
-    for label, numbers in blocks:
+        groups = [(t("yo.here_only") if here.played else t("yo.everywhere"), here)]
+    for label, numbers in groups:
         if numbers.played == 0:
-            lines += ["", f"<b>{label}</b>", t("yo.none")]
+            blocks.append(f"<b>{label}</b>\n{t('yo.none')}")
             continue
         s = numbers.totals
         rate = round(100 * numbers.won / numbers.played)
-        lines += [
-            "",
+        lines = [
             f"<b>{label}</b>",
             t("yo.matches", played=numbers.played, won=numbers.won, rate=rate),
             t("yo.envidos", wanted=s.envidos_wanted, won=s.envidos_won,
@@ -195,7 +231,7 @@ def numbers_text(
             t("yo.flores", n=s.flores),
             t("yo.trucos", chanted=s.trucos_chanted, won=s.trucos_won),
             t("yo.mazos", n=s.mazos),
-        ]
+        ]  # fmt: skip
         if numbers.partner:
             lines.append(
                 t(
@@ -204,14 +240,16 @@ def numbers_text(
                     count=numbers.partner_matches,
                 )
             )
+        blocks.append("\n".join(lines))
     if bots:
-        lines += ["", f"<b>{t('yo.bots')}</b>"]
+        lines = [f"<b>{t('yo.bots')}</b>"]
         for level, (played, won) in bots.items():
             lines.append(
                 t("yo.bot_line", level=t(f"bot.level.{level}"), played=played, won=won,
                   lost=played - won)
             )  # fmt: skip
-    return "\n".join(lines)
+        blocks.append("\n".join(lines))
+    return title, blocks
 
 
 def league_line(
@@ -283,3 +321,4 @@ def rating_lines(
             )
         )
     return lines
+

@@ -43,11 +43,13 @@ from bot.views.common import (
     cards_text,
     either,
     mark_first,
+    phone_lines,
     rules_line,
     said_line,
     score_lines,
 )
 from bot.views.ending import record_lines, rounds_lines
+from bot.views.pages import PAGE_LINES
 from bot.views.scene import Gap, Scene
 
 K = ActionKind
@@ -401,16 +403,31 @@ def hand_text(t: Translator, scene: Scene) -> str:
     assert obs is not None and obs.seat is not None
     over = obs.phase is Phase.OVER or not scene.playing
     whole = calls if obs.phase is Phase.OVER else None  # the match ended in that hand
-    lines = gap_lines(t, who, scene.gap) + ended_lines(t, who, scene.ended, whole)
-    if lines and over:
-        lines.append("")
+    told = gap_lines(t, who, scene.gap) + ended_lines(t, who, scene.ended, whole)
+    if told and over:
+        return mark_first("\n".join([*told, "", *score_lines(t, who, obs.scores,
+                                                               obs.config.target)]), who)
+    text = mark_first("\n".join([*told, *_hand_in_play(t, scene)]), who)
+    if told and phone_lines(text) > PAGE_LINES:
+        # Too tall for a phone's screen: the hand in play comes first. The end of the hands
+        # before it was told at the deal (the hand in play short then); it is what goes.
+        return mark_first("\n".join(_hand_in_play(t, scene)), who)
+    return text
+
+
+def _hand_in_play(t: Translator, scene: Scene) -> list[str]:
+    """A player's own message below the ends of hands: the hand in play said to them (or,
+    once the match is over, the score)."""
+    obs, who, calls = scene.obs, scene.who, scene.calls
+    assert obs is not None and obs.seat is not None
+    over = obs.phase is Phase.OVER or not scene.playing
+    lines: list[str] = []
     if scene.first_hand and not over:  # (once the match is over there is no hand to title)
         lines.append(t("hand.title", rules=rules_line(t, obs.config)))
         if t("hand.suits"):  # (English: the suits, once)
             lines.append(t("hand.suits"))
     if over:
-        lines += score_lines(t, who, obs.scores, obs.config.target)
-        return mark_first("\n".join(lines), who)
+        return lines + score_lines(t, who, obs.scores, obs.config.target)
     lines.append(t("hand.head", number=hand_name(t, obs), value=obs.hand_value))
     if obs.duel is not None and obs.seat is not None:
         lines.append(your_duel(t, who, obs, obs.seat))
@@ -434,7 +451,7 @@ def hand_text(t: Translator, scene: Scene) -> str:
     helper = helper_of(scene.table, obs)
     if helper is not None and scene.table.handed == obs.step:
         lines.append(t("hand.handed", name=who.seat(helper)))
-    return mark_first("\n".join(lines), who)
+    return lines
 
 
 def group_hand_text(t: Translator, scene: Scene) -> str:

@@ -14,7 +14,7 @@ from bot.i18n import translator
 from bot.model.refusals import Refusal, Refused
 from bot.views.common import plain, refusal_text
 from bot.views.quiz import asked, intro_text, question_of
-from bot.views.review import lesson_text, review_text
+from bot.views.review import lesson_text, review_pages
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import play_to_the_end
 from tests.e2e.test_web import WEBAPP, call, launch
@@ -70,12 +70,14 @@ async def test_a_review_is_asked_in_private_computed_once_and_kept(harness: Harn
     assert any("Estoy repasando tus decisiones" in t for t in h.fake.texts(ana.id))
     assert reviews.computed == 1 and await stored(h) == 1
     found = await reviews.of(number, ana.id)
-    # (its costly moments asked first: tests/e2e/test_quiz.py; none to ask, the review whole)
+    # (its costly moments asked first: tests/e2e/test_quiz.py; none to ask, the review's
+    # first page)
     order = asked(found)
-    whole = review_text(T, found, str(number))
+    whole = review_pages(T, found, str(number))[0]
     said = str(number)
-    first = intro_text(T, found, said) + "\n\n" + question_of(T, found, order[0], said)
-    assert plain(got) == plain(first if order else whole)
+    if order:
+        whole = intro_text(T, found, said) + "\n\n" + question_of(T, found, order[0], said)
+    assert plain(got) == plain(whole)
 
     # asked again, by every door: the stored one, never computed again
     working = sum("Estoy repasando" in t for t in h.fake.texts(ana.id))
@@ -185,3 +187,27 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
         assert {"hand", "step", "made", "best", "cost", "text"} <= set(moment)
     again = await call(h, "GET", path.format(table.id), launch(h, ana))
     assert again == (200, body) and h.services.core.reviews.computed == 1
+
+
+async def test_revision_in_the_group_without_a_number_points_to_the_askers_last_match(
+    harness: Harness,
+) -> None:
+    """/revision alone in the group (ephemeral or not): her review is hers, asked in private;
+    the answer names her last match and links to its review, not "/revision <n>"."""
+    h = harness
+    ana = h.user(1, "Ana")
+    number = await played_match(h, ana)
+    for ephemeral in (False, True):
+        asked = ana.send(GROUP, "/revision", ephemeral=ephemeral)
+        await h.settle()
+        if ephemeral:
+            said = h.fake.ephemeral[(GROUP, ana.id)][h.fake.ephemeral_answers[(GROUP, asked)]]
+        else:
+            said = h.fake.last(GROUP)
+        assert plain(said.text) == plain(T("revision.private", number=number)), said.text
+        links = [b.get("url", "") for b in said.buttons()]
+        assert links == [f"https://t.me/{BOT_USERNAME}?start=v{number}"]
+    beto = h.user(2, "Beto")  # nothing of his to review: how to ask, said
+    beto.send(GROUP, "/revision")
+    await h.settle()
+    assert h.fake.last(GROUP).text == T("revision.usage")

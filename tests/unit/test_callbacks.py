@@ -26,6 +26,7 @@ from bot.callbacks import (
     CallbackData,
     CardsData,
     ConfigData,
+    Digits,
     HintData,
     HintOp,
     Language,
@@ -99,6 +100,8 @@ def _values(hint: Any) -> st.SearchStrategy[Any]:
         return st.none() | _values(inner)
     if get_origin(hint) is Annotated:
         _, word = get_args(hint)
+        if isinstance(word, Digits):
+            return st.integers(0, 10**word.most - 1)
         assert isinstance(word, Word)
         alphabet = string.ascii_letters + (string.digits if word.digits else "")
         return st.text(alphabet, min_size=word.least, max_size=word.size)
