@@ -128,6 +128,11 @@ async def test_a_review_with_many_decisions_in_pages_each_decision_whole(
     number = await played_match(h, ana)
     ana.send(ana.id, f"/revision {number}")
     await h.settle()
+    # (it asks its costliest moments first: the whole review is a tap away)
+    asked = h.fake.last(ana.id)
+    if any(b["text"] == "📄 Ver la revisión entera" for b in asked.buttons()):
+        await ana.tap(ana.id, asked.message_id, "📄 Ver la revisión entera")
+        await h.settle()
     review = h.fake.last(ana.id)
     found = await h.services.core.reviews.of(number, ana.id)
     told = len(found.slips) + len(found.praise)

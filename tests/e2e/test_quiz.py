@@ -15,7 +15,7 @@ from bot.i18n import translator
 from bot.service.review import AGAIN
 from bot.views.common import plain
 from bot.views.quiz import asked, intro_text, question_of
-from bot.views.review import luck_text, month_luck_text, review_text
+from bot.views.review import luck_text, month_luck_text, review_pages
 from tests.conftest import GROUP, Harness
 from tests.e2e.test_daily import reviewed_match
 from tests.fakebot import FakeUser, StoredMessage
@@ -122,7 +122,7 @@ async def test_a_review_is_answered_question_by_question_and_the_missed_come_bac
     assert f"Acertaste {len(order) - 1} de {len(order)}" in end and "vuelve mañana" in end, end
     # the whole review, at once
     await tap(h, ana, h.fake.last(ana.id), T("quiz.all"))
-    assert plain(h.fake.last(ana.id).text) == plain(review_text(T, review, str(number)))
+    assert plain(h.fake.last(ana.id).text) == plain(review_pages(T, review, str(number))[0])
 
     # not due yet: /revision repaso has nothing to ask
     ana.send(ana.id, "/revision repaso")
