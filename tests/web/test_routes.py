@@ -203,5 +203,9 @@ async def test_the_review_route_checks_what_revision_checks(h: Harness) -> None:
     assert found["Carla"] == ((403, not_yours), not_yours)
     for name in ("Ana", "Juan"):
         (code, web), twin = found[name]
-        assert code == 200 and web.startswith(title) and web == twin, found[name]
+        # (the chat shows the whole review in pages a phone shows whole: its first page is the
+        # page's text's beginning, line for line)
+        lines = [x for x in web.splitlines() if x.strip()]
+        first = [x for x in twin.splitlines() if x.strip()]
+        assert code == 200 and web.startswith(title) and lines[: len(first)] == first, found[name]
     assert reviews.computed == 2  # one each, the twin's the one kept
