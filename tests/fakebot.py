@@ -667,7 +667,7 @@ class FakeTelegram:
         return member
 
     async def api_setChatMemberTag(self, params: dict[str, Any]) -> bool:
-        """"The bot must be an administrator in the chat for this to work and must have the
+        """ "The bot must be an administrator in the chat for this to work and must have the
         can_manage_tags administrator right"; a tag is 0-16 characters, no emoji; for a regular
         member (the refusals' texts are ours: Telegram documents none)."""
         chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
@@ -693,6 +693,31 @@ class FakeTelegram:
     def unacked(self) -> int:
         """Updates the bot has not taken into its queue yet (polling)."""
         return max(0, self.pushed - self.acked) if self.updates or self.pushed else 0
+
+    def dump_chats(self) -> dict[str, Any]:
+        """What the chats hold (their messages, who pressed Start, who is in which group), as
+        JSON: a later fake that loads it stands where this one left off (tests/data)."""
+        return {
+            "messages": [
+                {**vars(m), "history": list(m.history)}
+                for chat in self.messages.values() for m in chat.values()
+            ],
+            "next_ids": {str(c): max(ms) + 1 for c, ms in self.messages.items() if ms},
+            "started": sorted(self.started),
+            "members": {str(c): sorted(us) for c, us in self.members.items()},
+            "admins": {str(c): sorted(us) for c, us in self.admins.items()},
+        }  # fmt: skip
+
+    def load_chats(self, data: dict[str, Any]) -> None:
+        for m in data["messages"]:
+            self.messages[m["chat_id"]][m["message_id"]] = StoredMessage(**m)
+        for chat, first in data["next_ids"].items():
+            self.message_ids[int(chat)] = itertools.count(first)
+        self.started.update(data["started"])
+        for chat, users in data["members"].items():
+            self.members[int(chat)].update(users)
+        for chat, users in data["admins"].items():
+            self.admins[int(chat)].update(users)
 
     def live(self, chat_id: int) -> list[StoredMessage]:
         return [m for m in self.messages[chat_id].values() if not m.deleted]

@@ -42,6 +42,7 @@ from bot.model.refusals import Refused
 from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
+from bot.service.play import of_this_hand
 from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, shown_row, sign_menu_row
 from bot.views.common import cards_text, plain, plain_name, seating_at
@@ -194,7 +195,7 @@ async def _sign(
     if not table.geometry.partners(table.seat_of(user.id) or 0):
         await query.answer(t("sign.only_2v2"))
         return
-    if data.step != table.state.step:
+    if not of_this_hand(table.state, data.step):
         raise Refusal(Refused.STALE)
     message = query.message
     if data.sign == SIGN_MENU:  # the menu of señas, in place of the hand's buttons
@@ -202,7 +203,7 @@ async def _sign(
         await query.answer(plain(sign_menu_text(t, who, table.seat_of(user.id) or 0)))
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private or await r.deliverer.in_group(table, user.id):
-            await r.outbox.send([sign_menu_row(table, user.id, data.step)])
+            await r.outbox.send([sign_menu_row(table, user.id, table.state.step)])
         return
     if data.sign == SIGN_BACK:
         await query.answer()

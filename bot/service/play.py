@@ -161,6 +161,14 @@ def what_changed(state: MatchState, action: Action, step: int) -> Refusal | None
 CHANT_FAMILIES = (frozenset(TRUCO_CHANTS), frozenset(ENVIDO_CHANTS))
 
 
+def of_this_hand(state: MatchState, step: int) -> bool:
+    """Whether a button drawn at `step` belongs to the hand in play: a seña is of the hand,
+    so a hand message a few moves behind (its owner had nothing new to do) still makes one."""
+    h = state.hand
+    behind = state.step - step
+    return h is not None and 0 <= behind <= len(h.history)
+
+
 def _chanted_over(action: Action, said: list[Action]) -> bool:
     """Whether a chant tapped before the calls `said` (others', in order) keeps its stake:
     each of them a chant of the other family (an envido over the rivals' truco, R17)."""
@@ -443,7 +451,7 @@ class Play:
                 hand = table.state.hand
                 if hand is not None and hand.duel is not None:
                     raise Refusal(Refused.NO_SIGNS_IN_DUELS)
-                if step != table.state.step:
+                if not of_this_hand(table.state, step):
                     raise Refusal(Refused.STALE)
                 shown = [s.sign for s in table.hand_signs() if s.seat == seat]
                 if sign in shown:
@@ -476,9 +484,7 @@ class Play:
                 except (Conflict, Refusal):  # the table moved on meanwhile: nothing to show
                     log.info("seña of table=%s seat=%s not made: the table changed", table_id, seat)
 
-    async def _signed(
-        self, table: Table, seat: int, sign: str, actor: int | None
-    ) -> SignChange:
+    async def _signed(self, table: Table, seat: int, sign: str, actor: int | None) -> SignChange:
         """Make the seña (the caller holds the table's lock): who catches it, then the commit."""
         assert table.state is not None
         step = table.state.step

@@ -173,9 +173,7 @@ async def test_a_computer_partner_keeps_its_senas_across_a_restart(
 
 
 @pytest.mark.postgresql
-async def test_senas_are_one_record_across_workers(
-    workers: Workers, fake: FakeTelegram
-) -> None:
+async def test_senas_are_one_record_across_workers(workers: Workers, fake: FakeTelegram) -> None:
     """Three workers on one PostgreSQL, the taps spread over them: a seña made through one is
     known to every other (refused if made again, counted toward the three, seen by its
     partner's page and computer partner), and told once."""
@@ -206,3 +204,31 @@ async def test_senas_are_one_record_across_workers(
         seat = table.seat_of(caro.id)
         assert seat is not None and [s.sign for s in table.signs_to(seat)] == ["ae"]
     assert len([t for t in fake.texts(caro.id) if MADE in t]) == 1
+
+
+async def test_a_sena_from_a_hand_message_a_few_cards_behind_is_made(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A seña is of the hand, not of the moment: a partner whose hand message was not edited
+    while the others played (nothing new for them to do) still makes one from it."""
+    async with harness_with(fake, tmp_path / "s.db") as h:
+        users = [h.user(10 + i, name) for i, name in enumerate(["Ana", "Beto", "Caro", "Dani"])]
+        await open_table(h, users, "2v2")
+        hands = {u.id: next(m for m in reversed(h.fake.live(u.id)) if m.buttons()) for u in users}
+        drawn = {u: len(m.history) for u, m in hands.items()}
+        tapped = set()
+        for _ in range(2):  # the first two cards, each the first its player may play
+            table = await the_table(h)
+            acting = table.seats[table.state.legal_actions()[0].seat]  # type: ignore[union-attr]
+            player = next(u for u in users if u.id == acting)
+            mine = next(m for m in reversed(h.fake.live(player.id)) if m.buttons())
+            card = next(b for b in mine.buttons() if b["callback_data"].count(":") == 4)
+            await player.tap(player.id, mine.message_id, card["text"])
+            await h.settle()
+            tapped.add(player.id)
+        # one who has not played and whose hand message was drawn before both cards
+        waiting = next(
+            u for u in users if u.id not in tapped and len(hands[u.id].history) == drawn[u.id]
+        )
+        assert await sign(h, waiting, waiting.id, "Guiñar un ojo") == "Seña enviada."
+        assert [s.sign for s in (await the_table(h)).signs] == ["ab"]
