@@ -19,10 +19,12 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
+from bot import links
 from bot.game.ending import HandEnding
 from bot.i18n import Translator, translator
 from bot.league.tournament import Status as TourneyStatus
 from bot.league.tournament import Tournament, parse_tag
+from bot.links import HandLink, JoinLink, TableLink, TourneyLink
 from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import HandPlace, Table, TableStatus
 from bot.service.core import Core
@@ -173,7 +175,7 @@ class Deliverer:
         if own and self.webapp_url:
             button = Button(t("button.webapp"), web_app=f"{self.webapp_url}?table={table.id}")
         elif not own and self.webapp_name:
-            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=t{table.id}"
+            link = links.url(TableLink(table.id), self.bot_username, self.webapp_name)
             button = Button(t("button.webapp_watch"), url=link)
         else:
             return keys
@@ -193,7 +195,7 @@ class Deliverer:
         return self._latest.get(chat_id, 0) - message_id >= BURIED
 
     def join_link(self, tg: TelegramTable) -> str:
-        return f"https://t.me/{self.bot_username}?start=j{tg.join or ''}"
+        return links.url(JoinLink(tg.join or ""), self.bot_username)
 
     async def records(self, table: Table) -> TelegramTable:
         return TelegramTable.of(await self.tables.records.of(FRONT, table.id))
@@ -489,7 +491,7 @@ class Deliverer:
         page = turned if turned is not None and turned < len(pages) else now
         keys = bracket_keys(t, tour, page, len(pages))
         if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
-            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
+            link = links.url(TourneyLink(tour.id), self.bot_username, self.webapp_name)
             keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
         return pages[page], keys
 
@@ -771,7 +773,7 @@ class Deliverer:
             rows.append(hand_row(table, user_id, urgent=True))  # (shown at once by an admin)
         else:
             text = t("dm.blocked", name=name)
-            link = f"https://t.me/{self.bot_username}?start=h{table.id}"
+            link = links.url(HandLink(table.id), self.bot_username)
             markup = Keys([(Button(t("button.open_private"), url=link),)])
         notice = text_row(
             table.chat_id, text, table.thread_id, markup, key=f"blocked:{table.id}:{user_id}"
