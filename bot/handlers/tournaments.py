@@ -14,7 +14,7 @@ from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import links
-from bot.callbacks import TOURNEY_KEEP, PageData, PageView, TourneyData, TourneyOp, pattern
+from bot.callbacks import PageData, PageView, TourneyData, TourneyEnd, TourneyOp, pattern
 from bot.handlers.common import (
     MODE_WORDS,
     can_write,
@@ -180,7 +180,8 @@ async def _tap(
         await tours.begin(tour.id, user.id, await admin())
         await query.answer(t("tourney.started_answer"))
     elif data.op is TourneyOp.CANCEL:
-        await tours.cancel(tour.id, user.id, await admin(), finish_matches=data.arg == TOURNEY_KEEP)
+        keep = data.arg is TourneyEnd.KEEP
+        await tours.cancel(tour.id, user.id, await admin(), finish_matches=keep)
         await query.answer(t("tourney.cancelled_answer"))
     else:  # TourneyOp.PAUSE
         _, paused = await tours.pause(tour.id, user.id)
