@@ -154,9 +154,8 @@ def decode(channel: Channel, text: str | None) -> Link | None:
 
 def url(link: Link, bot: str | None, app: str = "") -> str:
     """The `t.me` address of `link`: the bot's chat, or its Mini App `app`."""
-    if link.CHANNEL is Channel.APP:
-        return f"https://t.me/{bot}/{app}?startapp={encode(link)}"
-    return f"https://t.me/{bot}?start={encode(link)}"
+    where = f"{bot}/{app}" if link.CHANNEL is Channel.APP else f"{bot}"
+    return f"https://t.me/{where}?{link.CHANNEL}={encode(link)}"
 
 
 def start_pattern(kind: type[Link]) -> str:
