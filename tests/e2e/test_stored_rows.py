@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.model.outbox import URGENT, Outgoing
 from bot.storage.connect import open_database
 from bot.storage.outbox import OutboxStore
@@ -16,6 +18,7 @@ KEYS = {"inline_keyboard": [[{"text": "Ver", "url": "https://t.me/truco_test_bot
 EFFECT = "5046509860389126442"
 
 
+@pytest.mark.postgresql  # (the same JSON in either database)
 async def test_rows_stored_in_the_old_format_are_delivered_after_a_restart(
     harness: Harness,
 ) -> None:
