@@ -95,7 +95,7 @@ def test_what_we_did_not_make_is_no_link(channel: str, text: str) -> None:
     assert decode(Channel(channel), text) is None
 
 
-@settings(max_examples=1500)
+@settings(max_examples=500)
 @given(st.sampled_from(list(Channel)), st.one_of(
     st.text(max_size=80),
     st.tuples(st.sampled_from([k.PREFIX for k in KINDS]), st.text(max_size=20)).map("".join),

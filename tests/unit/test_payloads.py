@@ -65,7 +65,7 @@ def _instances(cls: type[Payload]) -> st.SearchStrategy[Payload]:
     return st.builds(cls, **fields).filter(lambda p: p.valid())
 
 
-@settings(max_examples=400)
+@settings(max_examples=200)
 @given(st.sampled_from(KINDS).flatmap(_instances))
 def test_every_payload_reads_back_as_written(payload: Payload) -> None:
     stored = write(payload)
