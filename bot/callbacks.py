@@ -4,7 +4,9 @@ A button type is declared once, as a frozen dataclass over `CallbackData` with i
 typed fields; packing and unpacking are generic. A field is an `int` (ASCII digits, at most
 `MAX_DIGITS`), a `StrEnum` (its value), an `ActionKind` (its short code), a `Card` (its code),
 a `Scope` (/tabla's key, a number), or a `str` declared `Annotated[str, Word(...)]` (an `int`
-of more digits, `Annotated[int, Digits(n)]`). A last
+of more digits, `Annotated[int, Digits(n)]`); a word or a few fixed meanings, `E | Annotated[str,
+Word(...)]` with `E` a `StrEnum` (its codes read first: what a button means besides a word is a
+member, never a string compared by hand). A last
 field `X | None = None` is left out when None. The worst case of every type is measured when
 it is declared: one that could ever pack over 64 bytes is not a type. Anything else a button
 may carry (forged, garbled, from a release that wrote other codes) unpacks to None: the
@@ -177,6 +179,23 @@ class _Word:
         return self.word.check(text)
 
 
+class _Either:
+    """A `StrEnum`'s members, or else a word (`E | Annotated[str, Word(...)]`)."""
+
+    def __init__(self, members: _Codes, word: _Word) -> None:
+        self.members, self.word = members, word
+        self.width = max(members.width, word.width)
+
+    def encode(self, value: Any) -> str:
+        if value in self.members.codes:  # (a member, or a word spelled as one: the same bytes)
+            return self.members.encode(value)
+        return self.word.encode(value)
+
+    def decode(self, text: str) -> Any:
+        found = self.members.by_code.get(text)
+        return found if found is not None else self.word.decode(text)
+
+
 def _checked(text: str, width: int) -> str:
     if SEP in text or not text.isascii() or len(text) > width:
         raise ValueError(f"not a button field: {text!r}")
@@ -184,7 +203,13 @@ def _checked(text: str, width: int) -> str:
 
 
 def _codec_of(hint: Any) -> FieldCodec:
-    if get_origin(hint) is Annotated:
+    if get_origin(hint) in (Union, types.UnionType):
+        parts = [_codec_of(x) for x in get_args(hint)]
+        members = [x for x in parts if isinstance(x, _Codes)]
+        texts = [x for x in parts if isinstance(x, _Word)]
+        if len(parts) == 2 and len(members) == 1 and len(texts) == 1:
+            return _Either(members[0], texts[0])
+    elif get_origin(hint) is Annotated:
         base, *extras = get_args(hint)
         words = [x for x in extras if isinstance(x, Word)]
         if base is str and len(words) == 1:
@@ -202,7 +227,9 @@ def _codec_of(hint: Any) -> FieldCodec:
         return _Codes(dict(KIND_CODES))
     elif isinstance(hint, type) and issubclass(hint, StrEnum):
         return _Codes({member: member.value for member in hint})
-    raise TypeError(f"a button field must be int, a StrEnum, Card, Scope or a Word: {hint!r}")
+    raise TypeError(
+        f"a button field must be int, a StrEnum, Card, Scope, a Word or a StrEnum | Word: {hint!r}"
+    )
 
 
 @dataclass(frozen=True)
@@ -330,13 +357,16 @@ class LobbyOp(StrEnum):
     PLACE = "p"  # a full lobby waiting in line: its place now
 
 
-LOBBY_CANCEL = "cancel"  # LobbyOp.OPTION's arg that cancels the table
+class LobbyAct(StrEnum):
+    """LobbyOp.OPTION's arg that is no option."""
+
+    CANCEL = "cancel"  # the table is cancelled
 
 
 class LobbyData(CallbackData, prefix="l"):
     table: int
     op: LobbyOp
-    arg: Annotated[str, Word(16, least=0)] = ""
+    arg: LobbyAct | Annotated[str, Word(16, least=0)] = ""
 
 
 class CardsData(CallbackData, prefix="c"):
@@ -345,13 +375,17 @@ class CardsData(CallbackData, prefix="c"):
     table: int
 
 
-SIGN_MENU, SIGN_BACK = "m", "b"
+class SignMove(StrEnum):
+    """A tap on the way to a seña, not one."""
+
+    MENU = "m"  # open the menu of señas
+    BACK = "b"  # back to the hand's own buttons
 
 
 class SignData(CallbackData, prefix="s"):
     table: int
     step: int
-    sign: Annotated[str, Word(8)]  # SIGN_MENU: open the menu, SIGN_BACK: back, else the sign
+    sign: SignMove | Annotated[str, Word(8)]  # a move in the menu, or the seña made
 
 
 class HintOp(StrEnum):
@@ -406,11 +440,15 @@ class TourneyOp(StrEnum):
     UNSIGN = "u"  # take one's name off
     OPTION = "o"  # arg: the option's name
     START = "g"
-    CANCEL = "x"  # arg: KEEP the matches in play keep going, CUT they are cancelled
+    CANCEL = "x"  # arg: a TourneyEnd
     PAUSE = "z"  # an arena's player pauses or comes back
 
 
-TOURNEY_KEEP, TOURNEY_CUT = "k", "c"
+class TourneyEnd(StrEnum):
+    """TourneyOp.CANCEL's arg: what becomes of the matches in play (none said: CUT)."""
+
+    KEEP = "k"  # they keep going
+    CUT = "c"  # they are cancelled
 
 
 class TourneyData(CallbackData, prefix="T"):
@@ -418,7 +456,7 @@ class TourneyData(CallbackData, prefix="T"):
 
     tourney: int
     op: TourneyOp
-    arg: Annotated[str, Word(16, digits=False, least=0)] = ""
+    arg: TourneyEnd | Annotated[str, Word(16, digits=False, least=0)] = ""
 
 
 class PageView(StrEnum):

@@ -10,17 +10,16 @@ from telegram.constants import ChatType
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
 from bot.callbacks import (
-    LOBBY_CANCEL,
-    SIGN_BACK,
-    SIGN_MENU,
     ActData,
     CardsData,
     HintData,
     HintOp,
+    LobbyAct,
     LobbyData,
     LobbyOp,
     RematchData,
     SignData,
+    SignMove,
     Vacated,
     VacatedData,
     pattern,
@@ -107,7 +106,7 @@ async def _lobby(
     elif data.op is LobbyOp.PLACE:
         place = await lobby.place(table.id)
         await query.answer(t("queue.place", place=place) if place else "")
-    elif data.arg == LOBBY_CANCEL:
+    elif data.arg is LobbyAct.CANCEL:
         admin = user.id != table.opener_id and await is_admin(context, table.chat_id, user.id)
         why = await cancel_table(r, table, user.id, admin, t)
         await query.answer(why or "")
@@ -198,14 +197,14 @@ async def _sign(
     if not of_this_hand(table.state, data.step):
         raise Refusal(Refused.STALE)
     message = query.message
-    if data.sign == SIGN_MENU:  # the menu of señas, in place of the hand's buttons
+    if data.sign is SignMove.MENU:  # the menu of señas, in place of the hand's buttons
         who = seating_at(t, table, await r.core.people.at(table))
         await query.answer(plain(sign_menu_text(t, who, table.seat_of(user.id) or 0)))
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private or await r.deliverer.in_group(table, user.id):
             await r.outbox.send([sign_menu_row(table, user.id, table.state.step)])
         return
-    if data.sign == SIGN_BACK:
+    if data.sign is SignMove.BACK:
         await query.answer()
         await r.outbox.send([hand_row(table, user.id, urgent=True)])
         return

@@ -14,6 +14,7 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
+from bot import links
 from bot.callbacks import Language, LanguageData, PageData, PageView, pack, pattern
 from bot.game import MatchConfig
 from bot.game.seats import seats
@@ -21,7 +22,6 @@ from bot.handlers.common import (
     MODE_WORDS,
     GroupCommand,
     Quiet,
-    ascii_number,
     can_write,
     cancel_table,
     chat_translator,
@@ -42,6 +42,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import Translator
 from bot.i18n import translator as translator_for
+from bot.links import Channel, HandLink, JoinLink, NotifyLink, PartnerLink, PlaceLink, PracticeLink
 from bot.model.outbox import Record
 from bot.model.refusals import Refused
 from bot.model.table import HandPlace, Table, TableStatus
@@ -170,7 +171,7 @@ async def _practice(
         await reply(context, message, t(key))
         return
     if not in_private and not await _reachable(context, r, user, t("practice.opening")):
-        link = f"https://t.me/{context.bot.username}?start=practica"
+        link = links.url(PracticeLink(), context.bot.username)
         keys = Keys.of([[Button(t("button.open_private"), url=link)]])
         await reply(context, message, t("practice.cannot_write"), keys)
         return
@@ -233,7 +234,7 @@ async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     title = " ".join((chat.title or "").split())[:64]
     group = f"<b>{escape(title)}</b>" if title else t("avisame.the_group")
     if not await _reachable(context, r, user, t("avisame.on_private", group=group)):
-        link = f"https://t.me/{context.bot.username}?start=avisame"
+        link = links.url(NotifyLink(), context.bot.username)
         keys = Keys.of([[Button(t("button.open_private"), url=link)]])
         await reply(context, message, t("avisame.cannot_write"), keys)
         return
@@ -267,7 +268,7 @@ async def mano(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, t("mano.usage"))
         return
     if place is HandPlace.PRIVATE and not in_private and not await can_write(context, r, user, t):
-        link = f"https://t.me/{context.bot.username}?start=mano"
+        link = links.url(PlaceLink(), context.bot.username)
         keys = Keys.of([[Button(t("button.open_private"), url=link)]])
         await reply(context, message, t("mano.start_first"), keys)
         return
@@ -291,21 +292,20 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, *shown)
         return
     await see(r, user, can_dm=True)
-    payload = (context.args or [""])[0]
-    number = ascii_number(payload[1:]) if payload[:1] == "h" else None
-    if number is not None:  # a player who blocked the bot, back
-        table = await r.tables.get(number)
+    link = links.decode(Channel.START, (context.args or [""])[0])
+    if isinstance(link, HandLink):  # a player who blocked the bot, back
+        table = await r.tables.get(link.table)
         if table is not None and table.seat_of(user.id) is not None:
             await r.outbox.send([hand_row(table, user.id, loud=True)])
             return
-    elif payload[:2] == "tp" and len(payload) > 2:  # a partner's link to a tournament
+    elif isinstance(link, PartnerLink):  # a partner's link to a tournament
         try:
-            tour = await r.core.tournaments.open_with_invite(payload[2:])
+            tour = await r.core.tournaments.open_with_invite(link.token)
             if tour is None:
                 raise Refusal(Refused.NO_TOURNEY)
             t = translator_for(tour.language)
             await check_member(context, tour.chat_id, user.id, tapped_in_group=False)
-            tour, inviter = await r.core.tournaments.join_team(payload[2:], user.id)
+            tour, inviter = await r.core.tournaments.join_team(link.token, user.id)
         except Refusal as refusal:
             await reply(context, message, t("start.join_failed", why=refusal_text(t, refusal)))
             return
@@ -313,8 +313,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         partner = escape(names.get(inviter, "?"))
         await reply(context, message, t("tourney.partner_joined", number=tour.number, name=partner))
         return
-    elif payload[:1] == "j" and len(payload) > 1:
-        found = await r.core.records.find(FRONT, JOIN, payload[1:])
+    elif isinstance(link, JoinLink):
+        found = await r.core.records.find(FRONT, JOIN, link.token)
         table = await r.tables.get(found) if found is not None else None
         t = table_translator(table, t)
         try:

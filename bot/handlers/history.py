@@ -10,6 +10,7 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
+from bot import links
 from bot.callbacks import PageData, PageView, pattern
 from bot.game import Deal
 from bot.game.record import hands_of
@@ -27,6 +28,7 @@ from bot.handlers.common import (
     zone,
 )
 from bot.i18n import Translator, translator
+from bot.links import ReplayLink, ReviewLink
 from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
 from bot.views.common import Button, Keys, seating_at
@@ -130,7 +132,7 @@ def _keys(
     bot/handlers/review.py)."""
     keys = match_markup(table.id, page, pages, t, _watch(context, r, table))
     if table.status is TableStatus.FINISHED and context.bot.username:
-        link = f"https://t.me/{context.bot.username}?start=v{table.id}"
+        link = links.url(ReviewLink(table.id), context.bot.username)
         keys = Keys((*keys, (Button(t("revision.button"), url=link),)))
     return keys
 
@@ -140,7 +142,7 @@ def _watch(context: ContextTypes.DEFAULT_TYPE, r: Runtime, table: Table) -> str 
     name = r.settings.webapp_name
     if not name or not r.settings.webapp_url:
         return None
-    return f"https://t.me/{context.bot.username}/{name}?startapp=r{table.id}"
+    return links.url(ReplayLink(table.id), context.bot.username, name)
 
 
 async def _log(r: Runtime, table: Table) -> list[Any]:

@@ -16,6 +16,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot import links
 from bot.callbacks import PageData, PageView, QuizData, QuizOp, pattern
 from bot.handlers.common import (
     ascii_number,
@@ -29,6 +30,7 @@ from bot.handlers.common import (
     tapped_message,
 )
 from bot.i18n import Translator
+from bot.links import Channel, ReviewLink
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
@@ -46,13 +48,12 @@ from bot.views.quiz import (
 )
 from bot.views.review import review_pager, review_pages
 
-START = "v"  # `/start v<n>`: the review of match n, from a link
 AGAIN_WORDS = ("repaso", "repasar", "again")  # `/revision repaso`: the moments missed, due now
 
 
 def review_link(username: str | None, number: int) -> str | None:
     """The link that opens the bot's private chat asking for match `number`'s review."""
-    return f"https://t.me/{username}?start={START}{number}" if username else None
+    return links.url(ReviewLink(number), username) if username else None
 
 
 async def send_review(
@@ -138,10 +139,10 @@ async def start_review(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
-    payload = (context.args or [""])[0]
-    number = ascii_number(payload[len(START) :])
-    if number is None:
+    link = links.decode(Channel.START, (context.args or [""])[0])
+    if not isinstance(link, ReviewLink):
         return  # not a review link after all: /start answers as ever
+    number = link.table
     r = runtime(context)
     await see(r, user, can_dm=True)
     t = await chat_translator(context, chat.id)
@@ -233,7 +234,7 @@ async def _review_page(
 
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler(["revision", "review"], revision))
-    private_link = filters.ChatType.PRIVATE & filters.Regex(rf"^/start {START}\d+$")
+    private_link = filters.ChatType.PRIVATE & filters.Regex(links.start_pattern(ReviewLink))
     app.add_handler(CommandHandler("start", start_review, filters=private_link), group=-1)
     review = tapped(PageData, _review)
     app.add_handler(CallbackQueryHandler(review, pattern=pattern(PageData, PageView.REVIEW)))

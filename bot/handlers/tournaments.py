@@ -13,7 +13,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import TOURNEY_KEEP, PageData, PageView, TourneyData, TourneyOp, pattern
+from bot import links
+from bot.callbacks import PageData, PageView, TourneyData, TourneyEnd, TourneyOp, pattern
 from bot.handlers.common import (
     MODE_WORDS,
     can_write,
@@ -31,6 +32,7 @@ from bot.i18n import Translator
 from bot.league.formats import ARENA_MINUTES, SWISS_ROUNDS
 from bot.league.later import parse_when
 from bot.league.tournament import Format, Status, Tournament
+from bot.links import PartnerLink
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
@@ -165,7 +167,7 @@ async def _tap(
             await query.answer(t("tourney.partner_needs_start"), show_alert=True)
             return
         _, token = await tours.invite(tour.id, user.id)
-        link = f"https://t.me/{r.deliverer.bot_username}?start=tp{token}"
+        link = links.url(PartnerLink(token), r.deliverer.bot_username)
         await r.outbox.send([text_row(user.id, t("tourney.partner_link", link=link))])
         await query.answer(t("tourney.partner_sent"))
     elif data.op is TourneyOp.UNSIGN:
@@ -178,7 +180,8 @@ async def _tap(
         await tours.begin(tour.id, user.id, await admin())
         await query.answer(t("tourney.started_answer"))
     elif data.op is TourneyOp.CANCEL:
-        await tours.cancel(tour.id, user.id, await admin(), finish_matches=data.arg == TOURNEY_KEEP)
+        keep = data.arg is TourneyEnd.KEEP
+        await tours.cancel(tour.id, user.id, await admin(), finish_matches=keep)
         await query.answer(t("tourney.cancelled_answer"))
     else:  # TourneyOp.PAUSE
         _, paused = await tours.pause(tour.id, user.id)

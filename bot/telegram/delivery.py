@@ -19,16 +19,29 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 
+from bot import links
 from bot.game.ending import HandEnding
 from bot.i18n import Translator, translator
 from bot.league.tournament import Status as TourneyStatus
 from bot.league.tournament import Tournament, parse_tag
+from bot.links import HandLink, JoinLink, TableLink, TourneyLink
 from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import HandPlace, Table, TableStatus
 from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
+from bot.telegram import payloads
 from bot.telegram.http import JsonBody
 from bot.telegram.members import Members
+from bot.telegram.payloads import (
+    ClosePayload,
+    DailyPayload,
+    EditPayload,
+    HandPayload,
+    TablePayload,
+    TagPayload,
+    TextPayload,
+    TourneyPayload,
+)
 from bot.telegram.records import (
     BOARD,
     DAILY_FRONT,
@@ -173,7 +186,7 @@ class Deliverer:
         if own and self.webapp_url:
             button = Button(t("button.webapp"), web_app=f"{self.webapp_url}?table={table.id}")
         elif not own and self.webapp_name:
-            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=t{table.id}"
+            link = links.url(TableLink(table.id), self.bot_username, self.webapp_name)
             button = Button(t("button.webapp_watch"), url=link)
         else:
             return keys
@@ -193,7 +206,7 @@ class Deliverer:
         return self._latest.get(chat_id, 0) - message_id >= BURIED
 
     def join_link(self, tg: TelegramTable) -> str:
-        return f"https://t.me/{self.bot_username}?start=j{tg.join or ''}"
+        return links.url(JoinLink(tg.join or ""), self.bot_username)
 
     async def records(self, table: Table) -> TelegramTable:
         return TelegramTable.of(await self.tables.records.of(FRONT, table.id))
@@ -204,21 +217,25 @@ class Deliverer:
     # -- delivering: one row, one or two Bot API calls -------------------------------------------
     async def deliver(self, row: Pending) -> Delivery:
         kind = row.kind
-        if kind is RowKind.TEXT:
-            return await self._deliver_text(row)
-        if kind is RowKind.EDIT:
-            return await self._deliver_edit(row)
         if kind is None:
             log.warning("outbox row %s of a kind this code no longer makes: dropped", row.id)
             return Delivery(called=False)
-        if kind is RowKind.TOURNEY:
-            return await self._deliver_tourney(int(row.payload["n"]))
-        if kind is RowKind.DAILY:
-            return await self._deliver_daily(int(row.payload["d"]))
-        if kind is RowKind.TAG:
-            user, tag = int(row.payload["u"]), str(row.payload["tag"])
-            return await self._deliver_tag(row.chat_id, user, tag)
-        table = await self.tables.to_show(int(row.payload["t"]), row.stamp)
+        payload = payloads.read(kind, row.payload)
+        if payload is None:
+            log.warning("outbox row %s whose payload fits no %s: dropped", row.id, kind)
+            return Delivery(called=False)
+        if isinstance(payload, TextPayload):
+            return await self._deliver_text(row, payload)
+        if isinstance(payload, EditPayload):
+            return await self._deliver_edit(row, payload)
+        if isinstance(payload, TourneyPayload):
+            return await self._deliver_tourney(payload.tourney)
+        if isinstance(payload, DailyPayload):
+            return await self._deliver_daily(payload.hand)
+        if isinstance(payload, TagPayload):
+            return await self._deliver_tag(row.chat_id, payload.user, payload.tag)
+        assert isinstance(payload, TablePayload | ClosePayload | HandPayload)
+        table = await self.tables.to_show(payload.table, row.stamp)
         if table is None:
             return Delivery(called=False)
         if kind is RowKind.BOARD:
@@ -231,17 +248,15 @@ class Deliverer:
             if table.status is not TableStatus.LOBBY:
                 return Delivery(called=False)
             return await self._show_in_group(table, *await self.lobby_view(table))
-        if kind is RowKind.HAND:
-            menu = row.payload.get("menu")
-            user_id = int(row.payload["u"])
-            tapped = row.payload.get("q")  # a tap of theirs that lets the bot show them the hand
+        if isinstance(payload, HandPayload):
+            tapped = payload.query  # a tap of theirs that lets the bot show them the hand
             fresh = self.sender.now() - row.created_at < EPHEMERAL_WINDOW
-            query = str(tapped) if tapped and fresh else None
-            if menu is not None:
-                return await self._deliver_sign_menu(table, user_id, int(menu), query)
-            return await self._deliver_hand(table, user_id, row.loud, query)
-        if kind is RowKind.CLOSE:
-            return await self._deliver_close(table, str(row.payload["key"]))
+            query = tapped if tapped and fresh else None
+            if payload.menu is not None:
+                return await self._deliver_sign_menu(table, payload.user, payload.menu, query)
+            return await self._deliver_hand(table, payload.user, row.loud, query)
+        if isinstance(payload, ClosePayload):
+            return await self._deliver_close(table, payload.key)
         return await self._deliver_match_end(table)
 
     async def send(
@@ -310,47 +325,45 @@ class Deliverer:
         if len(self._sent) > SENT_REMEMBERED:
             self._sent.popitem(last=False)
 
-    def _markup(self, payload: dict[str, Any]) -> InlineKeyboardMarkup | None:
-        data = payload.get("markup")
+    def _markup(self, data: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
         return InlineKeyboardMarkup.de_json(data, self.bot) if data else None
 
-    async def _deliver_edit(self, row: Pending) -> Delivery:
-        payload = row.payload
+    async def _deliver_edit(self, row: Pending, payload: EditPayload) -> Delivery:
+        markup = self._markup(payload.markup)
         try:
-            if "e" in payload:  # a person's ephemeral message in a group (its lane: theirs)
+            if payload.ephemeral is not None:  # a person's ephemeral message in a group (its
+                assert payload.group is not None  # lane: theirs)
                 called = await self.edit_ephemeral(
-                    int(payload["in"]), row.chat_id, int(payload["e"]), str(payload["text"]),
-                    self._markup(payload),
-                )  # fmt: skip
-            else:
-                called = await self.edit(
-                    row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
+                    payload.group, row.chat_id, payload.ephemeral, payload.text, markup
                 )
+            else:
+                assert payload.message is not None
+                called = await self.edit(row.chat_id, payload.message, payload.text, markup)
         except BadRequest as error:
             if not _gone(error):
                 raise
             return Delivery()
         return Delivery(called=called)
 
-    async def _deliver_text(self, row: Pending) -> Delivery:
-        payload = row.payload
-        if payload.get("ring") and self.sender.now() - row.created_at > RING_FRESH:
+    async def _deliver_text(self, row: Pending, payload: TextPayload) -> Delivery:
+        if payload.ring and self.sender.now() - row.created_at > RING_FRESH:
             return Delivery(called=False)  # a ring-out the group's lane was too slow for
-        group = payload.get("member_of")
-        if group is not None and await self.members.of(int(group), row.chat_id) is False:
+        group = payload.member_of
+        if group is not None and await self.members.of(group, row.chat_id) is False:
             # An /avisame note for someone no longer in the group: not sent, and their wish
             # for notes goes with them (with the row's completion). A group that will not say
             # (None) still writes to whoever asked: they were a member when they did.
             log.info("note to %s dropped: no longer in %s", row.chat_id, group)
             return Delivery(
-                called=False, commit=self._commit(unwatch_record(int(group), row.chat_id))
+                called=False, commit=self._commit(unwatch_record(group, row.chat_id))
             )
-        markup = self._markup(payload)
-        if "asked" in payload:  # the answer to an ephemeral command: to its asker alone
+        markup = self._markup(payload.markup)
+        if payload.asked is not None:  # the answer to an ephemeral command: to its asker alone
+            assert payload.group is not None
             try:
                 await self.send_ephemeral(
-                    int(payload["in"]), row.chat_id, str(payload["text"]), markup,
-                    int(payload.get("thread", 0)), asked=int(payload["asked"]),
+                    payload.group, row.chat_id, payload.text, markup, payload.thread,
+                    asked=payload.asked,
                 )  # fmt: skip
             except BadRequest as error:  # (its window passed: nothing to do but say why)
                 log.info("ephemeral answer to %s not shown: %s", row.chat_id, error)
@@ -358,11 +371,11 @@ class Deliverer:
         try:
             await self.send(
                 row.chat_id,
-                str(payload["text"]),
+                payload.text,
                 markup,
-                int(payload.get("thread", 0)),
-                payload.get("reply_to"),
-                effect=payload.get("effect"),
+                payload.thread,
+                payload.reply_to,
+                effect=payload.effect,
             )
         except Forbidden:
             if row.chat_id > 0:  # a player who blocked the bot: nothing to do about a text
@@ -489,7 +502,7 @@ class Deliverer:
         page = turned if turned is not None and turned < len(pages) else now
         keys = bracket_keys(t, tour, page, len(pages))
         if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
-            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
+            link = links.url(TourneyLink(tour.id), self.bot_username, self.webapp_name)
             keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
         return pages[page], keys
 
@@ -771,7 +784,7 @@ class Deliverer:
             rows.append(hand_row(table, user_id, urgent=True))  # (shown at once by an admin)
         else:
             text = t("dm.blocked", name=name)
-            link = f"https://t.me/{self.bot_username}?start=h{table.id}"
+            link = links.url(HandLink(table.id), self.bot_username)
             markup = Keys([(Button(t("button.open_private"), url=link),)])
         notice = text_row(
             table.chat_id, text, table.thread_id, markup, key=f"blocked:{table.id}:{user_id}"

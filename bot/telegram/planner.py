@@ -461,10 +461,10 @@ class Planner:
             side = table.geometry.side(seat)
             step = (next_steps or {}).get(user)
             text = private_ending(t, who, outcome, side, seat, table.state, step)
-            row = text_row(user, text, markup=keys, key=f"end:{table.id}:{user}")
-            if outcome.winner == side:  # 🎉 over "¡Ganaste!" (a private chat's message effect)
-                row = replace(row, payload={**row.payload, "effect": WIN_EFFECT})
-            rows.append(row)
+            # 🎉 over "¡Ganaste!" (a private chat's message effect)
+            effect = WIN_EFFECT if outcome.winner == side else None
+            key = f"end:{table.id}:{user}"
+            rows.append(text_row(user, text, markup=keys, key=key, effect=effect))
         return rows
 
     async def _match_notices(self, table: Table, told: bool = False) -> list[Outgoing]:
@@ -591,8 +591,7 @@ class Planner:
         self._rung.move_to_end(table.id)
         if len(self._rung) > RUNG_REMEMBERED:
             self._rung.popitem(last=False)
-        row = text_row(table.chat_id, text, table.thread_id, key=f"ring:{table.id}")
-        return [replace(row, payload={**row.payload, "ring": 1})]
+        return [text_row(table.chat_id, text, table.thread_id, key=f"ring:{table.id}", ring=True)]
 
     def _hands_after(self, change: TableChange) -> list[Outgoing]:
         """Each player's hand message after an action: at a table whose group board shows

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.ai.characters import character_of
-from bot.callbacks import LOBBY_CANCEL, LobbyData, LobbyOp, pack
+from bot.callbacks import LobbyAct, LobbyData, LobbyOp, pack
 from bot.game.seats import SIDES
 from bot.i18n import Translator
 from bot.model.names import BOT_MARK
@@ -92,7 +92,7 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
         return Keys.of([
             [Button(t("button.place"), pack(LobbyData(tid, LobbyOp.PLACE))),
              Button(t("button.leave"), pack(LobbyData(tid, LobbyOp.LEAVE)))],
-            [Button(t("button.cancel"), pack(LobbyData(tid, LobbyOp.OPTION, LOBBY_CANCEL)))],
+            [Button(t("button.cancel"), pack(LobbyData(tid, LobbyOp.OPTION, LobbyAct.CANCEL)))],
         ])  # fmt: skip
     if table.geometry.team_size > 1:
         first = [
@@ -115,7 +115,7 @@ def lobby_keys(t: Translator, table: Table, join_link: str) -> Keys:
     ]
     last = [
         Button(t("button.open_private"), url=join_link),
-        Button(t("button.cancel"), pack(LobbyData(tid, LobbyOp.OPTION, LOBBY_CANCEL))),
+        Button(t("button.cancel"), pack(LobbyData(tid, LobbyOp.OPTION, LobbyAct.CANCEL))),
     ]
     pairs = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]  # two to a row on a phone
     return Keys.of([first, *pairs, bot_buttons(t, table), last])

@@ -6,14 +6,13 @@ from collections.abc import Sequence
 
 from bot.ai.signs import SIGNS
 from bot.callbacks import (
-    SIGN_BACK,
-    SIGN_MENU,
     ActData,
     CardsData,
     HintData,
     HintOp,
     RematchData,
     SignData,
+    SignMove,
     Vacated,
     VacatedData,
     pack,
@@ -375,7 +374,7 @@ def _call_buttons(
     if K.MAZO in kinds:
         last.append(Button(kind_label(t, K.MAZO), pack(ActData(table_id, step, K.MAZO))))
     if signs:
-        last.append(Button(t("button.signs"), pack(SignData(table_id, step, SIGN_MENU))))
+        last.append(Button(t("button.signs"), pack(SignData(table_id, step, SignMove.MENU))))
     if last:
         rows.append(tuple(last))
     return rows
@@ -581,7 +580,7 @@ def sign_menu_keys(t: Translator, table_id: int, step: int) -> Keys:
         [Button(t(f"sign.{key}"), pack(SignData(table_id, step, key))) for key in pair]
         for pair in (SIGNS[i : i + 2] for i in range(0, len(SIGNS), 2))
     ]
-    rows.append([Button(t("button.back"), pack(SignData(table_id, step, SIGN_BACK)))])
+    rows.append([Button(t("button.back"), pack(SignData(table_id, step, SignMove.BACK)))])
     return Keys.of(rows)
 
 

@@ -11,7 +11,7 @@ from html import escape
 from typing import NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.callbacks import TOURNEY_CUT, TOURNEY_KEEP, PageData, PageView, TourneyData, pack
+from bot.callbacks import PageData, PageView, TourneyData, TourneyEnd, pack
 from bot.callbacks import TourneyOp as Op
 from bot.game.seats import mode_of
 from bot.i18n import Translator
@@ -196,10 +196,9 @@ def signup_keys(t: Translator, tour: Tournament) -> Keys:
 def running_keys(t: Translator, tour: Tournament) -> Keys:
     """Under a running tournament's bracket: calling it off (whoever opened it, or an admin),
     its matches in play cut short or left to finish; an arena's players pause and come back."""
-    stop = [
-        Button(t("tourney.button.stop_cut"), pack(TourneyData(tour.id, Op.CANCEL, TOURNEY_CUT))),
-        Button(t("tourney.button.stop_keep"), pack(TourneyData(tour.id, Op.CANCEL, TOURNEY_KEEP))),
-    ]
+    cut = pack(TourneyData(tour.id, Op.CANCEL, TourneyEnd.CUT))
+    keep = pack(TourneyData(tour.id, Op.CANCEL, TourneyEnd.KEEP))
+    stop = [Button(t("tourney.button.stop_cut"), cut), Button(t("tourney.button.stop_keep"), keep)]
     if tour.rules.runs_on_time:
         pause = Button(t("tourney.button.pause"), pack(TourneyData(tour.id, Op.PAUSE)))
         return Keys.of([[pause], stop])

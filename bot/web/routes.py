@@ -31,6 +31,7 @@ from bot.game.actions import KINDS_BY_CODE
 from bot.game.ending import ended_hands
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
+from bot.links import page_links
 from bot.model.limits import Buckets
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
@@ -71,6 +72,7 @@ WEB_WORDS = tuple(
 
 MAX_BODY = 4096  # an action is a few dozen bytes
 STATIC = ("index.html", "app.js", "style.css")
+LINKS_MARK = "@LINKS@"  # in index.html: where the page's links go
 REPLAYS_KEPT = 32  # finished matches' replays kept drawn (a few kB each, gzipped)
 JSON = "application/json"
 B = TypeVar("B", bound=BaseModel)
@@ -177,6 +179,8 @@ class Routes:
         found = self._files.get(name)
         if found is None:
             text = resources.files("bot.web").joinpath("static", name).read_text(encoding="utf-8")
+            if name == "index.html":  # (the links app.js reads, from their one declaration)
+                text = text.replace(LINKS_MARK, codec.dumps(page_links()))
             kind = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
             found = self._files[name] = Static.of(text, kind[name.rsplit(".", 1)[1]])
         # (the page asks again each time, a reload costs a 304 when nothing changed)

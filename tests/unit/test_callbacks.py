@@ -14,13 +14,8 @@ from hypothesis import strategies as st
 
 from bot.callbacks import (
     KINDS,
-    LOBBY_CANCEL,
     MAX_BYTES,
     MAX_DIGITS,
-    SIGN_BACK,
-    SIGN_MENU,
-    TOURNEY_CUT,
-    TOURNEY_KEEP,
     ActData,
     BadButton,
     CallbackData,
@@ -31,6 +26,7 @@ from bot.callbacks import (
     HintOp,
     Language,
     LanguageData,
+    LobbyAct,
     LobbyData,
     LobbyOp,
     PageData,
@@ -38,8 +34,10 @@ from bot.callbacks import (
     RematchData,
     Scope,
     SignData,
+    SignMove,
     TablaData,
     TourneyData,
+    TourneyEnd,
     TourneyOp,
     Vacated,
     VacatedData,
@@ -96,8 +94,8 @@ def test_unpack_never_raises(text: str) -> None:
 def _values(hint: Any) -> st.SearchStrategy[Any]:
     """Any value a field of this declared type may hold (read from the declaration alone)."""
     if get_origin(hint) in (Union, types.UnionType):
-        (inner,) = [x for x in get_args(hint) if x is not type(None)]
-        return st.none() | _values(inner)
+        inner = st.one_of(*(_values(x) for x in get_args(hint) if x is not type(None)))
+        return st.none() | inner if type(None) in get_args(hint) else inner
     if get_origin(hint) is Annotated:
         _, word = get_args(hint)
         if isinstance(word, Digits):
@@ -169,13 +167,13 @@ OLD_BUTTONS: list[tuple[str, CallbackData]] = [
     ("l:9:j:1", LobbyData(9, LobbyOp.JOIN, "1")),
     ("l:9:x:", LobbyData(9, LobbyOp.LEAVE)),
     ("l:9:o:house", LobbyData(9, LobbyOp.OPTION, "house")),
-    ("l:9:o:cancel", LobbyData(9, LobbyOp.OPTION, LOBBY_CANCEL)),
+    ("l:9:o:cancel", LobbyData(9, LobbyOp.OPTION, LobbyAct.CANCEL)),
     ("l:9:b:", LobbyData(9, LobbyOp.ADD_BOT)),
     ("l:9:b:0", LobbyData(9, LobbyOp.ADD_BOT, "0")),
     ("l:9:r:", LobbyData(9, LobbyOp.REMOVE_BOT)),
     ("c:9", CardsData(9)),
-    ("s:9:4:m", SignData(9, 4, SIGN_MENU)),
-    ("s:9:4:b", SignData(9, 4, SIGN_BACK)),
+    ("s:9:4:m", SignData(9, 4, SignMove.MENU)),
+    ("s:9:4:b", SignData(9, 4, SignMove.BACK)),
     ("s:9:4:ae", SignData(9, 4, "ae")),
     ("h:9:4:h", HintData(9, 4, HintOp.HINT)),
     ("h:9:4:d", HintData(9, 4, HintOp.HAND_OFF)),
@@ -190,8 +188,8 @@ OLD_BUTTONS: list[tuple[str, CallbackData]] = [
     ("T:3:o:format", TourneyData(3, TourneyOp.OPTION, "format")),
     ("T:3:g:", TourneyData(3, TourneyOp.START)),
     ("T:3:x:", TourneyData(3, TourneyOp.CANCEL)),
-    ("T:3:x:k", TourneyData(3, TourneyOp.CANCEL, TOURNEY_KEEP)),
-    ("T:3:x:c", TourneyData(3, TourneyOp.CANCEL, TOURNEY_CUT)),
+    ("T:3:x:k", TourneyData(3, TourneyOp.CANCEL, TourneyEnd.KEEP)),
+    ("T:3:x:c", TourneyData(3, TourneyOp.CANCEL, TourneyEnd.CUT)),
     ("T:3:z:", TourneyData(3, TourneyOp.PAUSE)),
     ("p:h:5:0", PageData(PageView.MATCH, 5)),
     ("p:m:5:2", PageData(PageView.PAGE, 5, 2)),
@@ -256,3 +254,27 @@ def test_fields_that_do_not_fit_together_are_refused_both_ways() -> None:
         pack(ActData(1, 1, ActionKind.PLAY))
     with pytest.raises(ValueError):
         pack(LobbyData(1, LobbyOp.OPTION, "no:colons"))
+
+
+def test_what_a_button_means_besides_a_word_is_a_member_not_a_string() -> None:
+    """The lobby's cancel, the seña menu's moves and a tournament's end are enum members read
+    from the same bytes; words stay words, and what is neither is still refused."""
+    assert _field(unpack("l:9:o:cancel"), "arg") is LobbyAct.CANCEL
+    assert type(_field(unpack("l:9:o:house"), "arg")) is str
+    assert _field(unpack("s:9:4:m"), "sign") is SignMove.MENU
+    assert _field(unpack("s:9:4:b"), "sign") is SignMove.BACK
+    assert type(_field(unpack("s:9:4:ae"), "sign")) is str
+    assert _field(unpack("T:3:x:k"), "arg") is TourneyEnd.KEEP
+    assert _field(unpack("T:3:x:c"), "arg") is TourneyEnd.CUT
+    assert _field(unpack("T:3:x:"), "arg") == "" and type(_field(unpack("T:3:x:"), "arg")) is str
+    assert unpack("s:9:4:") is None and unpack("s:9:4:m:x") is None
+    assert unpack("T:3:x:k1") is None and unpack("l:9:o:cancel!") is None
+    with pytest.raises(TypeError, match="a button field"):
+
+        class TwoEnums(CallbackData, prefix="zztwo"):
+            arg: SignMove | TourneyEnd
+
+
+def _field(data: CallbackData | None, name: str) -> Any:
+    assert data is not None
+    return getattr(data, name)

@@ -1535,16 +1535,30 @@ function roundsList(data) {  // a liguilla: its rounds, each tie a link when the
 }
 
 // -- start ----------------------------------------------------------------------------------------
+// The Mini App links the page is opened with, as the bot declares them (bot/links.py: each
+// kind's prefix and most digits, served inside the page): { name, value } or null, the digits
+// kept as text, as links.decode reads a `startapp` payload.
+const LINKS = JSON.parse(document.getElementById("links").textContent);
+function readLink(param) {
+  const kinds = Object.entries(LINKS).sort((a, b) => b[1].prefix.length - a[1].prefix.length);
+  for (const [name, { prefix, digits }] of kinds) {
+    const rest = param.startsWith(prefix) ? param.slice(prefix.length) : "";
+    if (rest.length >= 1 && rest.length <= digits && /^[0-9]+$/.test(rest)) return { name, value: rest };
+  }
+  return null;
+}
+
 (async function start() {
   // (one round trip, not two: the words and, on the local table, who this browser is)
   const asked = initData ? Promise.resolve({}) : api("GET", "/api/local/me").catch(() => ({}));
   await loadWords(lang);
   const startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     new URLSearchParams(initData).get("start_param") || fragment.get("tgWebAppStartParam") || "";
-  const fromLink = /^t(\d+)$/.exec(startParam);
-  const toWatch = query.get("replay") || (/^r(\d+)$/.exec(startParam) || [])[1];
-  const tourney = query.get("tourney") || (/^k(\d+)$/.exec(startParam) || [])[1];
-  const table = query.get("table") || (fromLink && fromLink[1]);
+  const link = readLink(startParam);
+  const linked = (name) => (link && link.name === name ? link.value : undefined);
+  const toWatch = query.get("replay") || linked("replay");
+  const tourney = query.get("tourney") || linked("tourney");
+  const table = query.get("table") || linked("table");
   if (initData) {
     if (tourney) showTourney(+tourney);
     else if (toWatch) showReplay(+toWatch, { review: query.get("review") === "1" });
