@@ -22,6 +22,7 @@ from telegram.ext import ExtBot
 from bot.config import Settings
 from bot.metrics import CONTENT_TYPE_LATEST, Metrics
 from bot.model.limits import Buckets
+from bot.model.occupants import is_person
 from bot.model.outbox import Outgoing, Planned
 from bot.model.table import TableStatus
 from bot.service.ai import AiPlayers
@@ -50,7 +51,7 @@ class MetricsFeed:
 
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
         table = change.table
-        tap = change.kind is ChangeKind.ACTION and (change.tapper or 0) > 0
+        tap = change.kind is ChangeKind.ACTION and is_person(change.tapper)
         playing = table is not None and table.status is TableStatus.PLAYING
         self.metrics.change(change.kind.value, table.id if table else None, playing, tap, len(rows))
 

@@ -128,7 +128,7 @@ async def _rematch(
         raise Refusal(Refused.REMATCH_NOT_YOURS)
     message = query.message
     in_group = message is not None and message.chat.id == old.chat_id
-    if old.chat_id < 0:  # (a practice's place is its player's own chat: no group to be in)
+    if not old.practice:  # (a practice's place is its player's own chat: no group to be in)
         await check_member(context, old.chat_id, user.id, tapped_in_group=in_group)
     await see(r, user)
     await r.core.lobby.rematch(old.id, user.id)

@@ -44,7 +44,7 @@ from bot.i18n import Translator
 from bot.i18n import translator as translator_for
 from bot.model.outbox import Record
 from bot.model.refusals import Refused
-from bot.model.table import HandPlace, Table, TableStatus
+from bot.model.table import HandPlace, PlaceKind, Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.records import FRONT, JOIN, NOTIFY
@@ -184,6 +184,7 @@ async def _practice(
             defaults.timer,
             seat_opener=True,
             hints=True,  # a practice table teaches (💡 can go unused)
+            place=PlaceKind.PRACTICE,
         )
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))

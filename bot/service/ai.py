@@ -38,6 +38,7 @@ from bot.ai.search import Machine
 from bot.ai.signs import signs_to_show
 from bot.game import Action, MatchConfig, Observation, observe
 from bot.game.past import PastHand
+from bot.model.occupants import is_person
 from bot.model.outbox import Outgoing, Planned
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus, is_bot
@@ -441,7 +442,7 @@ class AiPlayers:
         if found is not None:
             self._priors.move_to_end(table.id)
             return found
-        people = {u: s for s, u in enumerate(table.seats) if u is not None and u > 0}
+        people = {u: s for s, u in enumerate(table.seats) if is_person(u)}
         try:
             stored = await self.rivals.load(table.chat_id, list(people)) if self.remember else {}
         except Exception as error:  # (rows the database cannot read): play as without memory
@@ -488,7 +489,7 @@ class AiPlayers:
             bots = set(table.bot_seats)
             people = {
                 s: u for s, u in enumerate(table.seats)
-                if u is not None and u > 0 and any(b in table.geometry.rivals(s) for b in bots)
+                if is_person(u) and any(b in table.geometry.rivals(s) for b in bots)
             }  # fmt: skip
             past = observe(state, None).past
             if not people or not past:

@@ -35,6 +35,7 @@ from bot.game.events import (
     WentToMazo,
 )
 from bot.game.fair import fair_deal, new_seed, seed_for_tests
+from bot.model.occupants import is_person
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
 from bot.model.table import Call, Note, Sign, Table, TableStatus, is_bot
@@ -359,7 +360,7 @@ class Play:
             table.outcome = Outcome.reached(state.winner, table.scores)
         if not timed_out:
             table.strikes[table.geometry.side(action.seat)] = 0
-        if user_id > 0:
+        if is_person(user_id):
             if timed_out:  # the timer played for them: they are not looking
                 table.acted.pop(user_id, None)
             else:
@@ -414,7 +415,7 @@ class Play:
             raise Refusal(Refused.NO_PARTNER_TO_HAND)
         table.handed = table.state.step
         user = table.seats[seat]
-        if not timed_out and user is not None and user > 0 and user not in table.came:
+        if not timed_out and is_person(user) and user not in table.came:
             table.came.append(user)  # (a tap: they came)
         self.arm(table)  # nobody's clock runs while the partner thinks
         change = TableChange(
@@ -488,7 +489,7 @@ class Play:
         caught = tuple(
             rival
             for rival in table.geometry.rivals(seat)
-            if (table.seats[rival] or 0) > 0 and rng.random() < chance
+            if is_person(table.seats[rival]) and rng.random() < chance
         )
         table.signs.append(Sign(table.state.hand_number, step, seat, sign, caught))
         change = SignChange(table, seat, sign, actor, caught)

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from bot.model.errors import Unavailable
+from bot.model.occupants import people
 from bot.model.outbox import Outgoing, Planned, Record
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
@@ -164,7 +165,7 @@ class Tables:
         if table.state is None or table.status is not TableStatus.PLAYING:
             return set()
         seats = {a.seat for a in table.state.legal_actions()}
-        return {u for s, u in enumerate(table.seats) if s in seats and u is not None and u > 0}
+        return set(people(u for s, u in enumerate(table.seats) if s in seats))
 
     # -- writing ---------------------------------------------------------------------------------
     async def commit(

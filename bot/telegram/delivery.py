@@ -558,7 +558,7 @@ class Deliverer:
         only they see) rather than in their private chat: a group's own table (a practice's
         place is the private chat; a tournament's matches are played there), as they chose
         (`People.plays_in`)."""
-        if table.chat_id > 0 or table.tournament is not None:
+        if table.practice or table.tournament is not None:
             return False
         return await self.people.plays_in(user_id) is HandPlace.GROUP
 

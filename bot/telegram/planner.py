@@ -198,7 +198,7 @@ class Planner:
             # group gets the tournament's bracket and results, not a board per match, which
             # keeps a round of many matches within the group's few messages a minute.
             return await self._private_table(change)
-        if table.chat_id > 0:  # a practice: its place is the player's private chat
+        if table.practice:  # its place is the player's private chat
             return await self._private_table(change)
         if change.kind is ChangeKind.SIGN:
             return await self._sign(change)
@@ -604,7 +604,7 @@ class Planner:
         new_hand = any(isinstance(e, HandDealt) for e in change.events)
         waiting_now = self.tables.waiting_users(table)
         now = self.tables.clock()
-        boarded = table.tournament is None and table.chat_id < 0
+        boarded = table.tournament is None and not table.practice
         concerned = waiting_now | change.waiting_before | {change.actor}
         rows = []
         for user in table.players:

@@ -236,7 +236,7 @@ class Routes:
 
     async def _may_not_watch(self, table: Table, viewer: Viewer) -> str | None:
         """Why a viewer not seated at `table` may not watch it (a locale key), or None."""
-        if table.chat_id > 0:
+        if table.practice:
             # A practice: its place is its player's private chat, no group whose members may
             # watch (Telegram, asked, could not tell, and asking later would not help).
             return None if table.chat_id == viewer.user_id else "web.error.private"
