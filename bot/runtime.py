@@ -31,7 +31,6 @@ from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge
-from bot.telegram.members import is_member
 from bot.telegram.planner import Planner
 from bot.web.auth import TelegramAuth
 from bot.web.hub import Hub
@@ -129,8 +128,10 @@ class Runtime:
             hub = Hub(settings.web_streams)
             core.changes.subscribe(hub)
 
-            async def member(chat_id: int, user_id: int) -> bool | None:
-                return await is_member(bot, chat_id, user_id)  # (the web remembers answers)
+            async def member(
+                chat_id: int, user_id: int, fresh: bool, may_ask: Callable[[], bool]
+            ) -> bool | None:  # (one memory of members: the Telegram adapter's)
+                return await deliverer.members.of(chat_id, user_id, fresh=fresh, may_ask=may_ask)
 
             token = settings.bot_token.get_secret_value()
             auth = TelegramAuth(token, settings.webapp_max_age, core.clock, member)

@@ -42,7 +42,6 @@ from bot.model.refusals import Refused
 from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, shown_row, sign_menu_row
 from bot.views.common import cards_text, plain, plain_name, seating_at
 from bot.views.hints import hint_text
@@ -54,10 +53,9 @@ async def _move(
 ) -> None:
     """A card or a chant: the busiest path. It speaks the language of the table it changed
     (read from the change), so nothing more is read before the move."""
-    with tapped_in_chat(query.from_user.id):
-        change = await r.core.play.act(
-            data.table, query.from_user.id, data.step, data.kind, data.card
-        )
+    change = await r.core.play.act(
+        data.table, query.from_user.id, data.step, data.kind, data.card, in_chat=True
+    )
     t = translator(change.the_table.language)
     label = kind_label(t, data.kind) if data.card is None else ""
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
@@ -208,8 +206,7 @@ async def _sign(
         await query.answer()
         await r.outbox.send([hand_row(table, user.id, urgent=True)])
         return
-    with tapped_in_chat(user.id):
-        await r.core.play.sign(table.id, user.id, data.step, data.sign)
+    await r.core.play.sign(table.id, user.id, data.step, data.sign, in_chat=True)
     await query.answer(t("sign.sent"))
 
 
@@ -221,8 +218,7 @@ async def _hint(
     partner), from a player's own hand message."""
     user = query.from_user
     if data.op is HintOp.HAND_OFF:
-        with tapped_in_chat(user.id):
-            change = await r.core.play.hand_off(data.table, user.id, data.step)
+        change = await r.core.play.hand_off(data.table, user.id, data.step, in_chat=True)
         handed = change.the_table
         who = seating_at(t, handed, await r.core.people.at(handed))
         await query.answer(handed_text(t, who, change.seat if change.seat is not None else 0))

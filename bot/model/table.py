@@ -44,6 +44,7 @@ class PlaceKind(StrEnum):
     GROUP = "group"
     PRACTICE = "practice"
 
+
 # A computer player's level by its occupant code, and back (`bot.model.occupants` writes them).
 BOT_LEVELS = COMPUTER_LEVELS
 BOT_IDS = COMPUTER_CODES

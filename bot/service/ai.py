@@ -197,6 +197,7 @@ class _Due:
     step: int
     seat: int
     at: float
+    in_chat: int | None = None  # the change it follows answered this person's tap in a chat
 
 
 class AiPlayers:
@@ -269,7 +270,7 @@ class AiPlayers:
                 self.spawn(self._remember(table))
         if change.kind is ChangeKind.SIGN:
             return  # (a seña moves no one: a computer partner reads it off the table)
-        self.consider(table)
+        self.consider(table, change.in_chat if isinstance(change, TableChange) else None)
 
     # -- the pools -----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -306,12 +307,14 @@ class AiPlayers:
         return bool(self._tasks) or any(due.at <= now for due in self._due.values())
 
     # -- scheduling ----------------------------------------------------------------------------
-    def consider(self, table: Table) -> None:
-        """After every commit: is a computer player to move at this table now?"""
+    def consider(self, table: Table, in_chat: int | None = None) -> None:
+        """After every commit: is a computer player to move at this table now? (`in_chat`:
+        the commit answered this person's tap in a chat; what the computer players do after it
+        does too.)"""
         if table.status is not TableStatus.PLAYING or table.state is None:
             self._due.pop(table.id, None)
             return
-        self._show_signs(table)
+        self._show_signs(table, in_chat)
         seat = bot_to_move(table)
         if seat is None:
             self._due.pop(table.id, None)
@@ -320,7 +323,7 @@ class AiPlayers:
         due = self._due.get(table.id)
         if due is not None and due.step == step and due.seat == seat:
             return
-        self._due[table.id] = _Due(step, seat, self.clock() + self.delay)
+        self._due[table.id] = _Due(step, seat, self.clock() + self.delay, in_chat)
         if self.delay <= 0:
             self.tick()
         else:  # on time, rather than at the next sweep (which still catches it if need be)
@@ -353,7 +356,7 @@ class AiPlayers:
             character = character_of(table.lineage, due.seat)
             action = await self._run(_think, obs, level, seed, signs, priors, character)
             try:
-                outcome = await self.play.bot_act(table_id, due.seat, due.step, action)
+                outcome = await self.play.bot_act(table_id, due.seat, due.step, action, due.in_chat)
             except Refusal:  # the table changed in another process meanwhile
                 outcome = None
             if outcome is not None:
@@ -372,7 +375,7 @@ class AiPlayers:
             return
         table = await self.tables.get(table_id)
         if table is not None:
-            self.consider(table)  # a move that was dropped is looked at again
+            self.consider(table, due.in_chat)  # a move that was dropped is looked at again
         self.tick()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -507,7 +510,7 @@ class AiPlayers:
             log.exception("remembering the people of table=%s failed", table.id)
 
     # -- señas ---------------------------------------------------------------------------------
-    def _show_signs(self, table: Table) -> None:
+    def _show_signs(self, table: Table, in_chat: int | None) -> None:
         """At the start of each hand every computer player with people among its partners shows
         them its señas (through the table: once, whoever's worker sees the hand first)."""
         state = table.state
@@ -529,7 +532,7 @@ class AiPlayers:
             )
             if people and seat not in made:
                 shown = signs_to_show(state.hand.dealt[seat])
-                self.spawn(self.play.bot_signs(table.id, seat, state.hand_number, shown))
+                self.spawn(self.play.bot_signs(table.id, seat, state.hand_number, shown, in_chat))
 
 
 def signs_for(table: Table, seat: int) -> tuple[str, ...]:

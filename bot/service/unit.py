@@ -15,7 +15,10 @@ from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Changes, Conflict, Refusal, SignChange, TableChange
 from bot.service.league import record_league
-from bot.storage.db import Conn
+
+# (re-exported: the typed connection a front end's own writes get inside a commit; front ends
+# do not import the storage)
+from bot.storage.db import Conn as Conn
 from bot.storage.outbox import OutboxStore
 from bot.storage.records import RecordStore
 from bot.storage.repo import TABLES_CHANNEL, Store

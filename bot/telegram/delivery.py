@@ -27,6 +27,7 @@ from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import HandPlace, Table, TableStatus
 from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
+from bot.service.unit import Conn
 from bot.telegram.http import JsonBody
 from bot.telegram.members import Members
 from bot.telegram.records import (
@@ -407,7 +408,7 @@ class Deliverer:
         stub = edit_row(table.chat_id, board, translator(table.language)("board.stub"))
 
         async def commit(writer: Writer) -> None:
-            async def both(conn: Any) -> None:
+            async def both(conn: Conn) -> None:
                 await writer(conn)
                 await self.sender.write(conn, [stub])
 

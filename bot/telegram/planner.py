@@ -10,9 +10,7 @@ costs one edit.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC
 from html import escape
@@ -89,22 +87,6 @@ TOLD = (TourneyNote.RESULT, TourneyNote.CHAMPION, TourneyNote.STARTED, TourneyNo
         TourneyNote.BROKEN)  # fmt: skip
 # The big moments that ring out in the group as a new message (the rest are the board's edits)
 RINGING = (ActionKind.VALE_CUATRO, ActionKind.CONTRAFLOR, ActionKind.CONTRAFLOR_AL_RESTO)
-# The person whose tap in a Telegram chat the change being planned answers (set by a handler
-# around the core's call): they are in the chat, so their hand message is refreshed even
-# while they also have the web table open.
-_IN_CHAT: ContextVar[int | None] = ContextVar("in_chat", default=None)
-
-
-@contextmanager
-def tapped_in_chat(user_id: int) -> Iterator[None]:
-    """A handler's block whose change answers `user_id`'s tap in a Telegram chat."""
-    token = _IN_CHAT.set(user_id)
-    try:
-        yield
-    finally:
-        _IN_CHAT.reset(token)
-
-
 # Telegram's 🎉 message effect (`message_effect_id`, private chats only, Bot API 7.4): the
 # identifier its clients show for the confetti among the free effects
 WIN_EFFECT = "5046509860389126442"
@@ -160,9 +142,10 @@ class Planner:
             return planned
         # A person with the table's web page open sees it there, live: their hand message is
         # not edited meanwhile (a notifying one still goes: it is their turn and they were
-        # away), unless the change answers their own tap in the chat.
+        # away), unless the change answers their own tap in the chat (`in_chat`).
         watching = await self.presence.watching(change.the_table.id)
-        watching -= {_IN_CHAT.get() or 0}
+        if change.in_chat is not None:
+            watching -= {change.in_chat}
         if not watching:
             return planned
         return [

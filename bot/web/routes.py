@@ -281,7 +281,7 @@ class Routes:
     async def _member(self, table: Table, viewer: Viewer) -> None:
         """Only the group's members sit at its tables, as the Telegram button asks (a page is
         no tap on the group's own message: a membership that cannot be told now refuses)."""
-        allowed = await self.auth.may_watch(table.chat_id, viewer)
+        allowed = await self.auth.may_sit(table.chat_id, viewer)
         if not allowed:
             code = Refused.NOT_MEMBER if allowed is False else Refused.MEMBER_UNKNOWN
             t = translator(table.language)

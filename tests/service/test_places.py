@@ -24,9 +24,7 @@ BOT = BOT_IDS["normal"]
 
 # the migration that adds `games.place` and `games.computers` (later ones come after it)
 PLACES = next(
-    i
-    for i, m in enumerate(MIGRATIONS)
-    if isinstance(m, tuple) and "ADD COLUMN computers" in m[0]
+    i for i, m in enumerate(MIGRATIONS) if isinstance(m, tuple) and "ADD COLUMN computers" in m[0]
 )
 
 # (id, chat, opener, status, seats, updated_at) as the schema before it kept them
