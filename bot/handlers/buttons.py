@@ -42,7 +42,6 @@ from bot.model.refusals import Refused
 from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.rows import hand_row, shown_row, sign_menu_row
 from bot.views.common import cards_text, plain, plain_name, seating_at
 from bot.views.hints import hint_text
 from bot.views.table import handed_text, kind_label, sign_menu_text
@@ -66,7 +65,7 @@ async def _lobby(
     t: Translator,
 ) -> None:  # fmt: skip
     user = query.from_user
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     if table is None or table.status is not TableStatus.LOBBY:
         raise Refusal(Refused.LOBBY_CLOSED)
     lobby = r.core.lobby
@@ -89,7 +88,7 @@ async def _lobby(
         said = "lobby.joined_here" if here else "lobby.joined"
         await query.answer(t(said, name=plain_name(user.full_name)))
         if here:  # (in the lobby still, the place of their hand; or, if it just filled, the hand)
-            await r.outbox.send([shown_row(table, user.id, query.id)])  # (no HTML)
+            await r.planner.show_hand(table, user.id, query.id)  # (no HTML)
     elif data.op is LobbyOp.LEAVE:
         await lobby.leave(table.id, user.id)
         await query.answer()
@@ -121,7 +120,7 @@ async def _rematch(
 ) -> None:  # fmt: skip
     """🔁 Revancha, from the match's end in the group or from a player's own chat."""
     user = query.from_user
-    old = await r.tables.get(data.table)
+    old = await r.core.table(data.table)
     if old is None or old.seat_of(user.id) is None:
         raise Refusal(Refused.REMATCH_NOT_YOURS)
     message = query.message
@@ -137,7 +136,7 @@ async def _vacated(
     query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: VacatedData,
     t: Translator,
 ) -> None:  # fmt: skip
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     if table is None:
         raise Refusal(Refused.NO_GAME)
     level = (await r.core.chats.defaults(table.chat_id)).bot
@@ -162,7 +161,7 @@ async def _my_cards(
     query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: CardsData,
     t: Translator,
 ) -> None:  # fmt: skip
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     seat = table.seat_of(query.from_user.id) if table is not None else None
     if table is None or table.state is None or seat is None:
         await query.answer(t("popup.not_playing"), show_alert=True)
@@ -174,7 +173,7 @@ async def _my_cards(
         # shown before may never have arrived, or may have vanished); the answer to the tap
         # tells the cards at once, in a toast, whatever Telegram does with the message
         await query.answer(cards_line(t, obs))
-        await r.outbox.send([shown_row(table, user_id, query.id)])
+        await r.planner.show_hand(table, user_id, query.id)
         return
     await query.answer(cards_line(t, obs, "\n"), show_alert=True)  # only the tapper sees it
 
@@ -184,7 +183,7 @@ async def _sign(
     t: Translator,
 ) -> None:  # fmt: skip
     user = query.from_user
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     if table is None or table.state is None or table.status is not TableStatus.PLAYING:
         raise Refusal(Refused.NO_GAME)
     if table.seat_of(user.id) is None:
@@ -200,11 +199,11 @@ async def _sign(
         await query.answer(plain(sign_menu_text(t, who, table.seat_of(user.id) or 0)))
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private or await r.deliverer.in_group(table, user.id):
-            await r.outbox.send([sign_menu_row(table, user.id, data.step)])
+            await r.planner.show_sign_menu(table, user.id, data.step)
         return
     if data.sign == SIGN_BACK:
         await query.answer()
-        await r.outbox.send([hand_row(table, user.id, urgent=True)])
+        await r.planner.show_hand_again(table, user.id)
         return
     await r.core.play.sign(table.id, user.id, data.step, data.sign, in_chat=True)
     await query.answer(t("sign.sent"))
@@ -228,7 +227,7 @@ async def _hint(
     hint = await r.core.ai.hint(data.table, user.id, data.step)
     if hint is None:
         return  # its answer window passed while it waited: Telegram would refuse an answer
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     team = table is not None and table.geometry.team_size > 1
     await query.answer(hint_text(t, hint, team), show_alert=True)  # only the tapper sees it
 

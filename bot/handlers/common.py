@@ -298,7 +298,7 @@ async def _refuse(
     who = None
     table_id = getattr(data, "table", None)
     if "since" in refusal.params and isinstance(table_id, int):  # say what changed, by name
-        table = await r.tables.get(table_id)
+        table = await r.core.table(table_id)
         if table is not None:
             who = seating_at(t, table, await r.core.people.at(table))
     await query.answer(refusal_text(t, refusal, who))
@@ -312,7 +312,7 @@ async def button_translator(
 ) -> Translator:
     """The table's language, else the chat's."""
     table_id = getattr(data, "table", None)
-    language = await r.tables.language_of(table_id) if isinstance(table_id, int) else None
+    language = await r.core.language_of(table_id) if isinstance(table_id, int) else None
     if language is not None:
         return translator(language)
     return await chat_translator(context, button_chat(query))

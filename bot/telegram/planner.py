@@ -46,6 +46,8 @@ from bot.telegram.rows import (
     lobby_row,
     match_end_row,
     note_row,
+    shown_row,
+    sign_menu_row,
     tag_row,
     text_row,
     tourney_row,
@@ -152,6 +154,19 @@ class Planner:
             p for p in planned
             if not (isinstance(p, Outgoing) and _refresh_of_hand(p) and p.chat_id in watching)
         ]  # fmt: skip
+
+    # -- what a tap shows its tapper alone (asked by the handlers; no change of the table) ------
+    async def show_hand(self, table: Table, user_id: int, query_id: str) -> None:
+        """The person's hand, in the group under the board, seen by them alone, anew."""
+        await self.sender.send([shown_row(table, user_id, query_id)])
+
+    async def show_sign_menu(self, table: Table, user_id: int, step: int) -> None:
+        """The menu of señas, in place of the hand's buttons."""
+        await self.sender.send([sign_menu_row(table, user_id, step)])
+
+    async def show_hand_again(self, table: Table, user_id: int) -> None:
+        """The person's hand message as the table stands (back from the señas' menu)."""
+        await self.sender.send([hand_row(table, user_id, urgent=True)])
 
     async def converge(self, table_id: int, user_id: int, also: Writer) -> None:
         """The person closed the table's web page: their hand message shows the table as it
