@@ -27,11 +27,6 @@ def is_computer(occupant: Occupant) -> bool:
     return occupant is not None and occupant < 0
 
 
-def computer(level: str) -> int:
-    """The occupant that is a computer player of `level` (a key of COMPUTER_CODES)."""
-    return COMPUTER_CODES[level]
-
-
 def computer_level(occupant: Occupant) -> str | None:
     """A computer player's level; None for a person or an empty seat."""
     return COMPUTER_LEVELS.get(occupant) if occupant is not None else None
@@ -39,7 +34,7 @@ def computer_level(occupant: Occupant) -> str | None:
 
 def people(occupants: Iterable[Occupant]) -> list[int]:
     """The people among `occupants`, in order (computer players and empty seats left out)."""
-    return [o for o in occupants if o is not None and o > 0]
+    return [o for o in occupants if is_person(o)]
 
 
 def computer_sql(column: str) -> str:
