@@ -22,6 +22,7 @@ from telegram.ext import ExtBot
 from bot.config import Settings
 from bot.metrics import CONTENT_TYPE_LATEST, Metrics
 from bot.model.limits import Buckets
+from bot.model.occupants import is_person
 from bot.model.outbox import Outgoing, Planned
 from bot.model.table import TableStatus
 from bot.service.ai import AiPlayers
@@ -30,7 +31,6 @@ from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge
-from bot.telegram.members import is_member
 from bot.telegram.planner import Planner
 from bot.web.auth import TelegramAuth
 from bot.web.hub import Hub
@@ -50,7 +50,7 @@ class MetricsFeed:
 
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
         table = change.table
-        tap = change.kind is ChangeKind.ACTION and (change.tapper or 0) > 0
+        tap = change.kind is ChangeKind.ACTION and is_person(change.tapper)
         playing = table is not None and table.status is TableStatus.PLAYING
         self.metrics.change(change.kind.value, table.id if table else None, playing, tap, len(rows))
 
@@ -128,8 +128,10 @@ class Runtime:
             hub = Hub(settings.web_streams)
             core.changes.subscribe(hub)
 
-            async def member(chat_id: int, user_id: int) -> bool | None:
-                return await is_member(bot, chat_id, user_id)  # (the web remembers answers)
+            async def member(
+                chat_id: int, user_id: int, fresh: bool, may_ask: Callable[[], bool]
+            ) -> bool | None:  # (one memory of members: the Telegram adapter's)
+                return await deliverer.members.of(chat_id, user_id, fresh=fresh, may_ask=may_ask)
 
             token = settings.bot_token.get_secret_value()
             auth = TelegramAuth(token, settings.webapp_max_age, core.clock, member)

@@ -42,8 +42,6 @@ from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.service.play import of_this_hand
-from bot.telegram.planner import tapped_in_chat
-from bot.telegram.rows import hand_row, shown_row, sign_menu_row
 from bot.views.common import cards_text, plain, plain_name, seating_at
 from bot.views.hints import hint_text
 from bot.views.table import handed_text, kind_label, sign_menu_text
@@ -54,10 +52,9 @@ async def _move(
 ) -> None:
     """A card or a chant: the busiest path. It speaks the language of the table it changed
     (read from the change), so nothing more is read before the move."""
-    with tapped_in_chat(query.from_user.id):
-        change = await r.core.play.act(
-            data.table, query.from_user.id, data.step, data.kind, data.card
-        )
+    change = await r.core.play.act(
+        data.table, query.from_user.id, data.step, data.kind, data.card, in_chat=True
+    )
     t = translator(change.the_table.language)
     label = kind_label(t, data.kind) if data.card is None else ""
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
@@ -68,7 +65,7 @@ async def _lobby(
     t: Translator,
 ) -> None:  # fmt: skip
     user = query.from_user
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     if table is None or table.status is not TableStatus.LOBBY:
         raise Refusal(Refused.LOBBY_CLOSED)
     lobby = r.core.lobby
@@ -91,7 +88,7 @@ async def _lobby(
         said = "lobby.joined_here" if here else "lobby.joined"
         await query.answer(t(said, name=plain_name(user.full_name)))
         if here:  # (in the lobby still, the place of their hand; or, if it just filled, the hand)
-            await r.outbox.send([shown_row(table, user.id, query.id)])  # (no HTML)
+            await r.planner.show_hand(table, user.id, query.id)  # (no HTML)
     elif data.op is LobbyOp.LEAVE:
         await lobby.leave(table.id, user.id)
         await query.answer()
@@ -123,12 +120,12 @@ async def _rematch(
 ) -> None:  # fmt: skip
     """🔁 Revancha, from the match's end in the group or from a player's own chat."""
     user = query.from_user
-    old = await r.tables.get(data.table)
+    old = await r.core.table(data.table)
     if old is None or old.seat_of(user.id) is None:
         raise Refusal(Refused.REMATCH_NOT_YOURS)
     message = query.message
     in_group = message is not None and message.chat.id == old.chat_id
-    if old.chat_id < 0:  # (a practice's place is its player's own chat: no group to be in)
+    if not old.practice:  # (a practice's place is its player's own chat: no group to be in)
         await check_member(context, old.chat_id, user.id, tapped_in_group=in_group)
     await see(r, user)
     await r.core.lobby.rematch(old.id, user.id)
@@ -139,7 +136,7 @@ async def _vacated(
     query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: VacatedData,
     t: Translator,
 ) -> None:  # fmt: skip
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     if table is None:
         raise Refusal(Refused.NO_GAME)
     level = (await r.core.chats.defaults(table.chat_id)).bot
@@ -164,7 +161,7 @@ async def _my_cards(
     query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: CardsData,
     t: Translator,
 ) -> None:  # fmt: skip
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     seat = table.seat_of(query.from_user.id) if table is not None else None
     if table is None or table.state is None or seat is None:
         await query.answer(t("popup.not_playing"), show_alert=True)
@@ -176,7 +173,7 @@ async def _my_cards(
         # shown before may never have arrived, or may have vanished); the answer to the tap
         # tells the cards at once, in a toast, whatever Telegram does with the message
         await query.answer(cards_line(t, obs))
-        await r.outbox.send([shown_row(table, user_id, query.id)])
+        await r.planner.show_hand(table, user_id, query.id)
         return
     await query.answer(cards_line(t, obs, "\n"), show_alert=True)  # only the tapper sees it
 
@@ -186,7 +183,7 @@ async def _sign(
     t: Translator,
 ) -> None:  # fmt: skip
     user = query.from_user
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     if table is None or table.state is None or table.status is not TableStatus.PLAYING:
         raise Refusal(Refused.NO_GAME)
     if table.seat_of(user.id) is None:
@@ -202,14 +199,13 @@ async def _sign(
         await query.answer(plain(sign_menu_text(t, who, table.seat_of(user.id) or 0)))
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private or await r.deliverer.in_group(table, user.id):
-            await r.outbox.send([sign_menu_row(table, user.id, table.state.step)])
+            await r.planner.show_sign_menu(table, user.id, table.state.step)
         return
     if data.sign is SignMove.BACK:
         await query.answer()
-        await r.outbox.send([hand_row(table, user.id, urgent=True)])
+        await r.planner.show_hand_again(table, user.id)
         return
-    with tapped_in_chat(user.id):
-        await r.core.play.sign(table.id, user.id, data.step, data.sign)
+    await r.core.play.sign(table.id, user.id, data.step, data.sign, in_chat=True)
     await query.answer(t("sign.sent"))
 
 
@@ -221,8 +217,7 @@ async def _hint(
     partner), from a player's own hand message."""
     user = query.from_user
     if data.op is HintOp.HAND_OFF:
-        with tapped_in_chat(user.id):
-            change = await r.core.play.hand_off(data.table, user.id, data.step)
+        change = await r.core.play.hand_off(data.table, user.id, data.step, in_chat=True)
         handed = change.the_table
         who = seating_at(t, handed, await r.core.people.at(handed))
         await query.answer(handed_text(t, who, change.seat if change.seat is not None else 0))
@@ -232,7 +227,7 @@ async def _hint(
     hint = await r.core.ai.hint(data.table, user.id, data.step)
     if hint is None:
         return  # its answer window passed while it waited: Telegram would refuse an answer
-    table = await r.tables.get(data.table)
+    table = await r.core.table(data.table)
     team = table is not None and table.geometry.team_size > 1
     await query.answer(hint_text(t, hint, team), show_alert=True)  # only the tapper sees it
 

@@ -45,7 +45,7 @@ from bot.i18n import translator as translator_for
 from bot.links import Channel, HandLink, JoinLink, NotifyLink, PartnerLink, PlaceLink, PracticeLink
 from bot.model.outbox import Record
 from bot.model.refusals import Refused
-from bot.model.table import HandPlace, Table, TableStatus
+from bot.model.table import HandPlace, PlaceKind, Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.records import FRONT, JOIN, NOTIFY
@@ -131,7 +131,7 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await see(r, user)
     thread = thread_of(message)
-    if await r.tables.table_in(chat.id, thread) is not None:
+    if await r.core.table_in(chat.id, thread) is not None:
         await reply(context, message, t("refusal.table_already_open"))
         return
     await can_write(context, r, user, t)  # (whether their hand can live in their private chat)
@@ -166,7 +166,7 @@ async def _practice(
         await reply(context, message, t("nueva.bad_arg", arg=_plain(bad)) + t("nueva.usage"))
         return
     await see(r, user, can_dm=True if in_private else None)
-    if await r.tables.table_in(user.id, 0) is not None:
+    if await r.core.table_in(user.id, 0) is not None:
         key = "practice.already" if in_private else "practice.already_group"
         await reply(context, message, t(key))
         return
@@ -185,6 +185,7 @@ async def _practice(
             defaults.timer,
             seat_opener=True,
             hints=True,  # a practice table teaches (💡 can go unused)
+            place=PlaceKind.PRACTICE,
         )
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))
@@ -227,8 +228,8 @@ async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     message, user, chat, r, t, _ = command
     name = str(user.id)
-    if name in await r.tables.records.of(NOTIFY, chat.id):
-        await r.tables.records.put([Record(NOTIFY, chat.id, name, None)])
+    if name in await r.core.records.of(NOTIFY, chat.id):
+        await r.core.records.put([Record(NOTIFY, chat.id, name, None)])
         await reply(context, message, t("avisame.off"))
         return
     title = " ".join((chat.title or "").split())[:64]
@@ -238,7 +239,7 @@ async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         keys = Keys.of([[Button(t("button.open_private"), url=link)]])
         await reply(context, message, t("avisame.cannot_write"), keys)
         return
-    await r.tables.records.put([Record(NOTIFY, chat.id, name, title)])
+    await r.core.records.put([Record(NOTIFY, chat.id, name, title)])
     await reply(context, message, t("avisame.on"))
 
 
@@ -338,7 +339,7 @@ async def group_table(
     if command is None:
         return None
     message, _, chat, r, t, _ = command
-    table = await r.tables.table_in(chat.id, thread_of(message))
+    table = await r.core.table_in(chat.id, thread_of(message))
     if table is None or (missing == "no_game" and table.status is not TableStatus.PLAYING):
         await reply(context, message, t(f"refusal.{missing}"))
         return None
@@ -351,7 +352,7 @@ async def cancelar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if message is not None and chat is not None and user is not None and private:
         r = runtime(context)  # a practice, played here: conceded
         t = await chat_translator(context, chat.id)
-        practice = await r.tables.table_in(chat.id, 0)
+        practice = await r.core.table_in(chat.id, 0)
         if practice is None:
             await reply(context, message, t("refusal.no_game"))
             return
@@ -380,16 +381,16 @@ async def abandonar(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     t = await chat_translator(context, chat.id)
     table = None
     if is_group(chat):
-        table = await r.tables.table_in(chat.id, thread_of(message))
+        table = await r.core.table_in(chat.id, thread_of(message))
         if table is not None and table.seat_of(user.id) is None:
             table = None
     elif chat.type == ChatType.PRIVATE:
-        table = await r.tables.table_in(chat.id, 0)  # a practice, played here
+        table = await r.core.table_in(chat.id, 0)  # a practice, played here
     if table is None:
         table = await r.core.tournaments.match_of(user.id, chat.id if is_group(chat) else None)
     if table is None or table.status is not TableStatus.PLAYING:
         if table is not None and table.in_line:  # (not begun: /cancelar or 🚪 takes it out)
-            place = await r.tables.place_in_line(table)
+            place = await r.core.place_in_line(table)
             await reply(context, message, t("refusal.in_line", place=place))
             return
         await reply(context, message, t("refusal.no_game"))
@@ -406,7 +407,7 @@ async def reglas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if message and chat:
         t = await chat_translator(context, chat.id)
         r = runtime(context)
-        table = await r.tables.table_in(chat.id, thread_of(message))
+        table = await r.core.table_in(chat.id, thread_of(message))
         if table is not None:
             config = table.config
         else:

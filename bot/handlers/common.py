@@ -17,11 +17,9 @@ from bot.callbacks import CallbackData, unpack
 from bot.game.state import CHOICES
 from bot.i18n import Translator, translator
 from bot.model.limits import Admit
-from bot.model.refusals import Refused
 from bot.model.table import Table
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.members import is_member as member_of
 from bot.telegram.rows import (
     Markup,
     edit_row,
@@ -138,7 +136,7 @@ async def edit_tapped(
 async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool | None:
     """Whether the user is in the group now, asked afresh (a join must not trust an old
     answer); None when Telegram will not say."""
-    return await member_of(context.bot, chat_id, user_id)
+    return await runtime(context).deliverer.members.of(chat_id, user_id, fresh=True)
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
@@ -215,13 +213,8 @@ async def can_write(
 async def check_member(
     context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, tapped_in_group: bool
 ) -> None:
-    """Only the group's members sit at its tables (and sign up for its tournaments). When
-    Telegram will not tell (a supergroup that hides its members), a tap on the group's own
-    message is taken as proof enough, since only who sees the group can tap there; a link alone
-    is not."""
-    member = await is_member(context, chat_id, user_id)
-    if member is False or (member is None and not tapped_in_group):
-        raise Refusal(Refused.NOT_MEMBER if member is False else Refused.MEMBER_UNKNOWN)
+    """Only the group's members sit at its tables (`Members.check`, the one rule)."""
+    await runtime(context).deliverer.members.check(chat_id, user_id, tapped_in_group)
 
 
 async def cancel_table(
@@ -305,7 +298,7 @@ async def _refuse(
     who = None
     table_id = getattr(data, "table", None)
     if "since" in refusal.params and isinstance(table_id, int):  # say what changed, by name
-        table = await r.tables.get(table_id)
+        table = await r.core.table(table_id)
         if table is not None:
             who = seating_at(t, table, await r.core.people.at(table))
     await query.answer(refusal_text(t, refusal, who))
@@ -319,7 +312,7 @@ async def button_translator(
 ) -> Translator:
     """The table's language, else the chat's."""
     table_id = getattr(data, "table", None)
-    language = await r.tables.language_of(table_id) if isinstance(table_id, int) else None
+    language = await r.core.language_of(table_id) if isinstance(table_id, int) else None
     if language is not None:
         return translator(language)
     return await chat_translator(context, button_chat(query))

@@ -13,6 +13,15 @@ from typing import Any
 
 from bot.game import ActionKind, MatchConfig, MatchState
 from bot.game.seats import Seats, seats
+from bot.model.occupants import (
+    COMPUTER_CODES,
+    COMPUTER_LEVELS,
+    Occupant,
+    computer_level,
+    is_computer,
+    is_person,
+    people,
+)
 from bot.model.options import DEFAULT_BOT_LEVEL, TableOptions
 from bot.model.outcome import Outcome
 
@@ -26,14 +35,20 @@ class TableStatus(StrEnum):
 
 OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
 
-# A computer player sits where a user id would: a negative number that names its level
-# (Telegram's user ids are positive).
-BOT_LEVELS: dict[int, str] = {-1: "facil", -2: "normal", -3: "dificil"}
-BOT_IDS: dict[str, int] = {level: uid for uid, level in BOT_LEVELS.items()}
+
+class PlaceKind(StrEnum):
+    """What kind of place a table is in (stored as these strings): a group's (or a forum
+    topic's, or a tournament's of that group), whose members sit; or a practice, one person's
+    table with computer players in their own chat."""
+
+    GROUP = "group"
+    PRACTICE = "practice"
 
 
-def is_bot(user_id: int | None) -> bool:
-    return user_id is not None and user_id < 0
+# A computer player's level by its occupant code, and back (`bot.model.occupants` writes them).
+BOT_LEVELS = COMPUTER_LEVELS
+BOT_IDS = COMPUTER_CODES
+is_bot = is_computer
 
 
 class Note(StrEnum):
@@ -107,7 +122,7 @@ class Table:
     status: TableStatus
     opener_id: int
     config: MatchConfig
-    seats: list[int | None]
+    seats: list[Occupant]
     language: str
     created_at: float
     updated_at: float
@@ -138,6 +153,7 @@ class Table:
     # matches as Telegram's budget allows: `bot.service.admission`); kept once it starts (the
     # wait is started_at - queued), None: it never waited, or a player left the line.
     queued: float | None = None
+    place: PlaceKind = PlaceKind.GROUP
     # Every seña made in the match, in order: part of the match (every worker and a restarted
     # bot know them; a replay shows each where it was made).
     signs: list[Sign] = field(default_factory=list)
@@ -147,6 +163,11 @@ class Table:
         """The table whose number draws its computer players' names and characters: the first
         of a chain of rematches (a rematch keeps its computer players), else this one."""
         return self.rematch_of if self.rematch_of is not None else self.id
+
+    @property
+    def practice(self) -> bool:
+        """One person's table with computer players, in their own chat."""
+        return self.place is PlaceKind.PRACTICE
 
     @property
     def is_open(self) -> bool:
@@ -164,7 +185,7 @@ class Table:
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a person (never of a computer player)."""
-        if user_id < 0:
+        if not is_person(user_id):
             return None
         for seat, occupant in enumerate(self.seats):
             if occupant == user_id:
@@ -174,15 +195,14 @@ class Table:
     @property
     def players(self) -> list[int]:
         """The people seated (computer players are not among them)."""
-        return [u for u in self.seats if u is not None and u > 0]
+        return people(self.seats)
 
     @property
     def bot_seats(self) -> list[int]:
         return [seat for seat, u in enumerate(self.seats) if is_bot(u)]
 
     def bot_level(self, seat: int) -> str | None:
-        user = self.seats[seat]
-        return BOT_LEVELS.get(user) if user is not None else None
+        return computer_level(self.seats[seat])
 
     @property
     def options(self) -> TableOptions:

@@ -38,6 +38,7 @@ from bot.ai.search import Machine
 from bot.ai.signs import signs_to_show
 from bot.game import Action, MatchConfig, Observation, observe
 from bot.game.past import PastHand
+from bot.model.occupants import is_person
 from bot.model.outbox import Outgoing, Planned
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus, is_bot
@@ -196,6 +197,7 @@ class _Due:
     step: int
     seat: int
     at: float
+    in_chat: int | None = None  # the change it follows answered this person's tap in a chat
 
 
 class AiPlayers:
@@ -268,7 +270,7 @@ class AiPlayers:
                 self.spawn(self._remember(table))
         if change.kind is ChangeKind.SIGN:
             return  # (a seña moves no one: a computer partner reads it off the table)
-        self.consider(table)
+        self.consider(table, change.in_chat if isinstance(change, TableChange) else None)
 
     # -- the pools -----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -305,12 +307,14 @@ class AiPlayers:
         return bool(self._tasks) or any(due.at <= now for due in self._due.values())
 
     # -- scheduling ----------------------------------------------------------------------------
-    def consider(self, table: Table) -> None:
-        """After every commit: is a computer player to move at this table now?"""
+    def consider(self, table: Table, in_chat: int | None = None) -> None:
+        """After every commit: is a computer player to move at this table now? (`in_chat`:
+        the commit answered this person's tap in a chat; what the computer players do after it
+        does too.)"""
         if table.status is not TableStatus.PLAYING or table.state is None:
             self._due.pop(table.id, None)
             return
-        self._show_signs(table)
+        self._show_signs(table, in_chat)
         seat = bot_to_move(table)
         if seat is None:
             self._due.pop(table.id, None)
@@ -319,7 +323,7 @@ class AiPlayers:
         due = self._due.get(table.id)
         if due is not None and due.step == step and due.seat == seat:
             return
-        self._due[table.id] = _Due(step, seat, self.clock() + self.delay)
+        self._due[table.id] = _Due(step, seat, self.clock() + self.delay, in_chat)
         if self.delay <= 0:
             self.tick()
         else:  # on time, rather than at the next sweep (which still catches it if need be)
@@ -352,7 +356,7 @@ class AiPlayers:
             character = character_of(table.lineage, due.seat)
             action = await self._run(_think, obs, level, seed, signs, priors, character)
             try:
-                outcome = await self.play.bot_act(table_id, due.seat, due.step, action)
+                outcome = await self.play.bot_act(table_id, due.seat, due.step, action, due.in_chat)
             except Refusal:  # the table changed in another process meanwhile
                 outcome = None
             if outcome is not None:
@@ -371,7 +375,7 @@ class AiPlayers:
             return
         table = await self.tables.get(table_id)
         if table is not None:
-            self.consider(table)  # a move that was dropped is looked at again
+            self.consider(table, due.in_chat)  # a move that was dropped is looked at again
         self.tick()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -441,7 +445,7 @@ class AiPlayers:
         if found is not None:
             self._priors.move_to_end(table.id)
             return found
-        people = {u: s for s, u in enumerate(table.seats) if u is not None and u > 0}
+        people = {u: s for s, u in enumerate(table.seats) if is_person(u)}
         try:
             stored = await self.rivals.load(table.chat_id, list(people)) if self.remember else {}
         except Exception as error:  # (rows the database cannot read): play as without memory
@@ -488,7 +492,7 @@ class AiPlayers:
             bots = set(table.bot_seats)
             people = {
                 s: u for s, u in enumerate(table.seats)
-                if u is not None and u > 0 and any(b in table.geometry.rivals(s) for b in bots)
+                if is_person(u) and any(b in table.geometry.rivals(s) for b in bots)
             }  # fmt: skip
             past = observe(state, None).past
             if not people or not past:
@@ -506,7 +510,7 @@ class AiPlayers:
             log.exception("remembering the people of table=%s failed", table.id)
 
     # -- señas ---------------------------------------------------------------------------------
-    def _show_signs(self, table: Table) -> None:
+    def _show_signs(self, table: Table, in_chat: int | None) -> None:
         """At the start of each hand every computer player with people among its partners shows
         them its señas (through the table: once, whoever's worker sees the hand first)."""
         state = table.state
@@ -528,7 +532,7 @@ class AiPlayers:
             )
             if people and seat not in made:
                 shown = signs_to_show(state.hand.dealt[seat])
-                self.spawn(self.play.bot_signs(table.id, seat, state.hand_number, shown))
+                self.spawn(self.play.bot_signs(table.id, seat, state.hand_number, shown, in_chat))
 
 
 def signs_for(table: Table, seat: int) -> tuple[str, ...]:

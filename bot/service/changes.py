@@ -104,6 +104,10 @@ class TableChange:
     # a match a computer player goes on playing (VACATED, then BOT_IN) is recorded so at once.
     outcome: Outcome | None = None
     place: int = 0  # QUEUED: the table's place in line (1: the next to start)
+    # The person whose tap in a chat this change answers, or whose tap the computer players'
+    # moves after it answer: they look at the chat, so their hand there follows the change
+    # even while their web page is open (None: a tap on a web page, the timer, nobody).
+    in_chat: int | None = None
 
     def __post_init__(self) -> None:
         if not self.chat_id:
@@ -135,6 +139,7 @@ class SignChange:
     actor: int | None = None
     caught_by: tuple[int, ...] = ()
     kind: Literal[ChangeKind.SIGN] = ChangeKind.SIGN
+    in_chat: int | None = None  # as TableChange's
 
     @property
     def chat_id(self) -> int:

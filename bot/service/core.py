@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.metrics import Metrics
+from bot.model.table import Table
 from bot.service.admission import Admission
 from bot.service.ai import AiPlayers
 from bot.service.changes import Changes
@@ -149,6 +150,20 @@ class Core:
     def records(self) -> Records:
         """Each front end's own records of a table."""
         return self.tables.records
+
+    # -- what a front end reads of the tables (the unit of work, `tables`, is the core's own) --
+    async def table(self, table_id: int) -> Table | None:
+        return await self.tables.get(table_id)
+
+    async def table_in(self, chat_id: int, thread_id: int) -> Table | None:
+        """The open table of a chat's topic (a tournament's matches are none)."""
+        return await self.tables.table_in(chat_id, thread_id)
+
+    async def place_in_line(self, table: Table) -> int:
+        return await self.tables.place_in_line(table)
+
+    async def language_of(self, table_id: int) -> str | None:
+        return await self.tables.language_of(table_id)
 
     @property
     def clock(self) -> Callable[[], float]:

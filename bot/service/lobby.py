@@ -12,7 +12,7 @@ from bot.game.seats import SIDES
 from bot.model.options import LOBBY_OPTIONS, Option, bot_level
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
-from bot.model.table import BOT_IDS, Table, TableStatus
+from bot.model.table import BOT_IDS, PlaceKind, Table, TableStatus
 from bot.service.admission import Admission
 from bot.service.changes import ChangeKind, Refusal, TableChange, TableKind
 from bot.service.play import Play
@@ -47,6 +47,7 @@ class Lobby:
         turn_seconds: int = 0,
         seat_opener: bool = False,
         hints: bool = False,
+        place: PlaceKind = PlaceKind.GROUP,
     ) -> Table:
         """Open a lobby; the opener sits in the first seat (team 1) when they can be messaged
         privately, in the same commit, so the first lobby message already shows them."""
@@ -72,6 +73,7 @@ class Lobby:
                 updated_at=now,
                 turn_seconds=turn_seconds,
                 hints=hints,
+                place=place,
             )
             if seat_opener:
                 table.seats[0] = opener_id
@@ -118,6 +120,7 @@ class Lobby:
             old.language,
             old.turn_seconds,
             hints=old.hints,
+            place=old.place,
         )
         async with self.tables.locked(opened.id):
             table = await self._lobby(opened.id)

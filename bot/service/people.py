@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from bot.model.names import clean_name
+from bot.model.occupants import people
 from bot.model.table import HandPlace, Table
 from bot.storage.repo import Store
 
@@ -65,7 +66,7 @@ class People:
 
     async def names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The names of these people (computer players and unknown ids are left out)."""
-        wanted = [u for u in dict.fromkeys(user_ids) if u > 0]
+        wanted = people(dict.fromkeys(user_ids))
         missing = [u for u in wanted if u not in self._names]
         if missing:
             for uid, player in (await self.store.players(missing)).items():

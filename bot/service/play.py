@@ -35,6 +35,7 @@ from bot.game.events import (
     WentToMazo,
 )
 from bot.game.fair import fair_deal, new_seed, seed_for_tests
+from bot.model.occupants import is_person
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
 from bot.model.table import Call, Note, Sign, Table, TableStatus, is_bot
@@ -295,9 +296,16 @@ class Play:
 
     # -- actions -----------------------------------------------------------------------------------
     async def act(
-        self, table_id: int, user_id: int, step: int, kind: ActionKind, card: Card | None
+        self,
+        table_id: int,
+        user_id: int,
+        step: int,
+        kind: ActionKind,
+        card: Card | None,
+        in_chat: bool = False,
     ) -> TableChange:
-        """A person's action, decided on the table at `step`."""
+        """A person's action, decided on the table at `step` (`in_chat`: tapped in a chat, not
+        on a web page)."""
         started = time.perf_counter()
         for attempt in range(RETRIES):
             async with self.tables.locked(table_id):
@@ -310,7 +318,10 @@ class Play:
                     if changed is not None:
                         raise changed
                 try:
-                    change = await self.apply(table, user_id, Action(seat, kind, card))
+                    change = await self.apply(
+                        table, user_id, Action(seat, kind, card),
+                        in_chat=user_id if in_chat else None,
+                    )  # fmt: skip
                     break
                 except Conflict:
                     # Another process saved the table first without moving the game (a
@@ -341,7 +352,12 @@ class Play:
         return table, seat
 
     async def apply(
-        self, table: Table, user_id: int, action: Action, timed_out: bool = False
+        self,
+        table: Table,
+        user_id: int,
+        action: Action,
+        timed_out: bool = False,
+        in_chat: int | None = None,
     ) -> TableChange:
         """Apply, deal the next hand if due, and commit; the caller holds the table's lock."""
         state = table.state
@@ -367,7 +383,7 @@ class Play:
             table.outcome = Outcome.reached(state.winner, table.scores)
         if not timed_out:
             table.strikes[table.geometry.side(action.seat)] = 0
-        if user_id > 0:
+        if is_person(user_id):
             if timed_out:  # the timer played for them: they are not looking
                 table.acted.pop(user_id, None)
             else:
@@ -377,16 +393,17 @@ class Play:
         self.arm(table)
         change = TableChange(
             ChangeKind.ACTION, table, table.chat_id, tuple(events), user_id, action.seat, action,
-            timed_out, waiting_before,
+            timed_out, waiting_before, in_chat=in_chat,
         )  # fmt: skip
         await self.tables.commit(table, change, entries, first_seq)
         return change
 
     async def bot_act(
-        self, table_id: int, seat: int, step: int, action: Action
+        self, table_id: int, seat: int, step: int, action: Action, in_chat: int | None = None
     ) -> TableChange | None:
         """A computer player's move, decided for `step`: applied only if the game is still
-        there and waits on that seat (a late or doubled decision changes nothing)."""
+        there and waits on that seat (a late or doubled decision changes nothing; `in_chat`:
+        the change it follows was a tap in that person's chat)."""
         async with self.tables.locked(table_id):
             table = await self.tables.get(table_id)
             if table is None or table.state is None or table.state.step != step:
@@ -398,12 +415,17 @@ class Play:
             if not table.state.is_legal(action):
                 log.warning("bot offered an illegal action table=%s %s", table.id, action.code)
                 return None
-            change = await self.apply(table, user, action)
+            change = await self.apply(table, user, action, in_chat=in_chat)
         log.info("bot action table=%s seat=%s action=%s step=%s", table.id, seat, action.code, step)
         return change
 
     async def hand_off(
-        self, table_id: int, user_id: int, step: int, timed_out: bool = False
+        self,
+        table_id: int,
+        user_id: int,
+        step: int,
+        timed_out: bool = False,
+        in_chat: bool = False,
     ) -> TableChange:
         """🤖 Que decida: a person hands the chant their side must answer to their computer
         partner (or the timer does, when their time runs out)."""
@@ -412,9 +434,11 @@ class Play:
             assert table.state is not None
             if step != table.state.step:
                 raise Refusal(Refused.STALE)
-            return await self.handed(table, seat, timed_out)
+            return await self.handed(table, seat, timed_out, user_id if in_chat else None)
 
-    async def handed(self, table: Table, seat: int, timed_out: bool = False) -> TableChange:
+    async def handed(
+        self, table: Table, seat: int, timed_out: bool = False, in_chat: int | None = None
+    ) -> TableChange:
         """The decision of `seat`'s side goes to its computer partner; the caller holds the lock."""
         assert table.state is not None
         partner = partner_for(table, seat)
@@ -422,18 +446,20 @@ class Play:
             raise Refusal(Refused.NO_PARTNER_TO_HAND)
         table.handed = table.state.step
         user = table.seats[seat]
-        if not timed_out and user is not None and user > 0 and user not in table.came:
+        if not timed_out and is_person(user) and user not in table.came:
             table.came.append(user)  # (a tap: they came)
         self.arm(table)  # nobody's clock runs while the partner thinks
         change = TableChange(
             ChangeKind.HANDED, table, table.chat_id, actor=table.seats[seat], seat=partner,
-            timed_out=timed_out,
+            timed_out=timed_out, in_chat=in_chat,
         )  # fmt: skip
         await self.tables.commit(table, change)
         return change
 
     # -- señas -------------------------------------------------------------------------------------
-    async def sign(self, table_id: int, user_id: int, step: int, sign: str) -> SignChange:
+    async def sign(
+        self, table_id: int, user_id: int, step: int, sign: str, in_chat: bool = False
+    ) -> SignChange:
         """A person shows their partners a seña (2v2, a 3v3 redondo); each rival may catch it.
         The seña is part of the match: committed with the table (`Table.signs`)."""
         if sign not in SIGNS:
@@ -459,13 +485,17 @@ class Play:
                 if len(shown) >= SIGNS_PER_HAND:
                     raise Refusal(Refused.SIGNS_SPENT)
                 try:
-                    return await self._signed(table, seat, sign, user_id)
+                    return await self._signed(
+                        table, seat, sign, user_id, user_id if in_chat else None
+                    )
                 except Conflict:  # another process saved the table first: look again
                     if attempt == RETRIES - 1:
                         raise
         raise AssertionError("unreachable")  # (the last attempt returned or raised)
 
-    async def bot_signs(self, table_id: int, seat: int, hand: int, signs: list[str]) -> None:
+    async def bot_signs(
+        self, table_id: int, seat: int, hand: int, signs: list[str], in_chat: int | None = None
+    ) -> None:
         """A computer player shows its partners (people among them) its señas for hand `hand`:
         once (a seña the table already holds is not made again: after a restart, or when
         another worker made it first)."""
@@ -480,11 +510,13 @@ class Play:
                 ):  # fmt: skip
                     continue
                 try:
-                    await self._signed(table, seat, sign, None)
+                    await self._signed(table, seat, sign, None, in_chat)
                 except (Conflict, Refusal):  # the table moved on meanwhile: nothing to show
                     log.info("seña of table=%s seat=%s not made: the table changed", table_id, seat)
 
-    async def _signed(self, table: Table, seat: int, sign: str, actor: int | None) -> SignChange:
+    async def _signed(
+        self, table: Table, seat: int, sign: str, actor: int | None, in_chat: int | None
+    ) -> SignChange:
         """Make the seña (the caller holds the table's lock): who catches it, then the commit."""
         assert table.state is not None
         step = table.state.step
@@ -494,9 +526,9 @@ class Play:
         caught = tuple(
             rival
             for rival in table.geometry.rivals(seat)
-            if (table.seats[rival] or 0) > 0 and rng.random() < chance
+            if is_person(table.seats[rival]) and rng.random() < chance
         )
         table.signs.append(Sign(table.state.hand_number, step, seat, sign, caught))
-        change = SignChange(table, seat, sign, actor, caught)
+        change = SignChange(table, seat, sign, actor, caught, in_chat=in_chat)
         await self.tables.commit(table, change)
         return change

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
+from bot.model.occupants import is_person
 from bot.model.outbox import Record
 from bot.service.unit import Records
 from bot.storage.db import Conn
@@ -70,7 +71,7 @@ class Presence:
         """While the block runs, `user_id` has `table_id`'s page open (0: nobody to keep, an
         onlooker's page). Its writes are tasks of their own, made in the order the pages
         opened and closed (a stream's end may be a cancellation: nothing awaits in it)."""
-        if not self.enabled or user_id <= 0:
+        if not self.enabled or not is_person(user_id):
             yield
             return
         self._spawn(self.opened(table_id, user_id))
@@ -89,7 +90,7 @@ class Presence:
             await step
 
     async def opened(self, table_id: int, user_id: int) -> None:
-        if not self.enabled or user_id <= 0:
+        if not self.enabled or not is_person(user_id):
             return
         key = (table_id, user_id)
         self._open[key] += 1

@@ -19,6 +19,7 @@ from typing import Any
 from bot import codec
 from bot.ai.review import Moment, Review, lessons, review
 from bot.game import AnyAction, MatchConfig, parse_any
+from bot.model.occupants import is_person
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Refusal
@@ -79,7 +80,7 @@ class Reviews:
         table = await self.history.table(table_id)
         if table is None or table.state is None:
             raise Refusal(Refused.REVIEW_NO_MATCH)
-        seat = table.seat_of(user_id) if user_id > 0 else None
+        seat = table.seat_of(user_id) if is_person(user_id) else None
         if seat is None:
             raise Refusal(Refused.REVIEW_NOT_YOURS)
         if table.status is not TableStatus.FINISHED:
@@ -89,7 +90,7 @@ class Reviews:
     def played(self, table: Table, user_id: int) -> bool:
         """Whether `user_id` may ask for the review of `table` (a person who played it, over)."""
         return (
-            user_id > 0
+            is_person(user_id)
             and table.status is TableStatus.FINISHED
             and table.seat_of(user_id) is not None
         )

@@ -41,6 +41,7 @@ from bot.league.tournament import (
 from bot.league.tournament import (
     Refusal as Why,
 )
+from bot.model import occupants
 from bot.model.errors import Unavailable
 from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Outcome, Termination
@@ -89,7 +90,7 @@ def _never_came(table: Table) -> set[int]:
     never = set()
     for side in (0, 1):
         seated = [table.seats[s] for s in table.geometry.of_side(side)]
-        people = [u for u in seated if u is not None and u > 0]
+        people = occupants.people(seated)
         if people and not any(u in table.came for u in people):
             never.add(side)
     return never
@@ -624,7 +625,7 @@ class Tournaments:
             return False
         tournament_id = parse_tag(table.tournament)[0]
         user = table.seats[seat]
-        if user is None or user < 0:
+        if user is None or not occupants.is_person(user):
             return False
 
         async def change(t: Tournament) -> TourneyNote:

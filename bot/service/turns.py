@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.game import Action
+from bot.model.occupants import is_person
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Call, Note, Table, TableStatus
@@ -172,7 +173,7 @@ class Turns:
             table.strikes[table.geometry.side(seat)] = 0
             await self.tables.commit(table, TableChange(ChangeKind.BOT_IN, table, seat=seat))
             return
-        people = [s for s in table.geometry.partners(seat) if (table.seats[s] or 0) > 0]
+        people = [s for s in table.geometry.partners(seat) if is_person(table.seats[s])]
         if not people:
             await self._finish_conceded(table, seat, user_id, timed_out)
             return

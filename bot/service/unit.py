@@ -9,12 +9,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from bot.model.errors import Unavailable
+from bot.model.occupants import people
 from bot.model.outbox import Outgoing, Planned, Record
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Changes, Conflict, Refusal, SignChange, TableChange
 from bot.service.league import record_league
-from bot.storage.db import Conn
+
+# (re-exported: the typed connection a front end's own writes get inside a commit; front ends
+# do not import the storage)
+from bot.storage.db import Conn as Conn
 from bot.storage.outbox import OutboxStore
 from bot.storage.records import RecordStore
 from bot.storage.repo import TABLES_CHANNEL, Store
@@ -164,7 +168,7 @@ class Tables:
         if table.state is None or table.status is not TableStatus.PLAYING:
             return set()
         seats = {a.seat for a in table.state.legal_actions()}
-        return {u for s, u in enumerate(table.seats) if s in seats and u is not None and u > 0}
+        return set(people(u for s, u in enumerate(table.seats) if s in seats))
 
     # -- writing ---------------------------------------------------------------------------------
     async def commit(

@@ -8,6 +8,7 @@ from itertools import pairwise
 from bot.league.ratings import Rated, Rating, Rerated
 from bot.league.stats import STAT_NAMES, PlayerMatchStats
 from bot.league.values import Pair, PlayerNumbers, RatingChange, Tally
+from bot.model.occupants import computer_sql
 from bot.model.records import Counting
 from bot.model.table import BOT_LEVELS
 from bot.storage.db import Conn, Database
@@ -244,7 +245,7 @@ class League:
             "  SELECT m.game_id, MIN(b.user_id) AS bot,"
             "  MIN(CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END) AS won"
             "  FROM match_players mp JOIN matches m ON m.game_id = mp.game_id"
-            "  JOIN match_players b ON b.game_id = mp.game_id AND b.user_id < 0"
+            f"  JOIN match_players b ON b.game_id = mp.game_id AND {computer_sql('b.user_id')}"
             "    AND b.side != mp.side"
             f" WHERE mp.user_id = ? AND {where}{scope}"
             "  GROUP BY m.game_id) AS per_game"

@@ -498,3 +498,28 @@ CREATE TABLE review_answers (
 CREATE INDEX review_answers_due ON review_answers (user_id, due_at) WHERE due_at IS NOT NULL
 """
 )
+
+# A table's kind of place and how many computer players sit at it, as columns: what was read from
+# the sign of its chat id and from a '-' in its seats' JSON. A practice is the table its player
+# opened in their own chat (its chat is its opener's).
+MIGRATIONS.append(
+    (
+        """
+ALTER TABLE games ADD COLUMN place TEXT NOT NULL DEFAULT 'group';
+ALTER TABLE games ADD COLUMN computers INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET place = 'practice' WHERE chat_id = opener_id;
+{computers}
+""",
+        {
+            "sqlite": {
+                "computers": "UPDATE games SET computers = (SELECT count(*)"
+                " FROM json_each(games.seats) AS s WHERE s.value IN (-1, -2, -3))"
+            },
+            "postgresql": {
+                "computers": "UPDATE games SET computers = (SELECT count(*)"
+                " FROM json_array_elements_text(games.seats::json) AS s(v)"
+                " WHERE s.v IN ('-1', '-2', '-3'))"
+            },
+        },
+    )
+)

@@ -10,7 +10,7 @@ from bot.model.options import ChatDefaults
 from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
 from bot.model.records import Counting, MatchRecord
-from bot.model.table import Call, HandPlace, Note, Player, Sign, Table, TableStatus
+from bot.model.table import Call, HandPlace, Note, PlaceKind, Player, Sign, Table, TableStatus
 from bot.storage import snapshots
 from bot.storage.db import Conn, Database, Row
 from bot.storage.league import counted
@@ -58,6 +58,7 @@ def _table(row: Row, state: MatchState | None) -> Table:
         handed=row["handed"],
         queued=row["queued"],
         signs=[Sign.from_json(s) for s in codec.loads(row["signs"])],
+        place=PlaceKind(row["place"]),
     )
     if table.outcome is None and not table.is_open and table.started_at is not None:
         table.outcome = _saved_before_outcomes(table)
@@ -141,6 +142,8 @@ def _columns(table: Table) -> dict[str, object]:
         "handed": table.handed,
         "queued": table.queued,
         "signs": codec.dumps([s.to_json() for s in table.signs]),
+        "place": table.place.value,
+        "computers": len(table.bot_seats),
     }
 
 
@@ -210,13 +213,12 @@ class Store:
     async def due_tables(self, now: float, lobby_seconds: float, stalled: float) -> list[Table]:
         """Open tables a sweep has something to do with, and no others: a lobby past its time,
         a match past half its turn (a reminder, then the deadline), and a match with a computer
-        player nobody moved for `stalled` seconds (the process that should have moved it died).
-        A table holds a computer player when its seats hold a negative id: a '-' in its JSON."""
+        player nobody moved for `stalled` seconds (the process that should have moved it died)."""
         rows = await self.db.fetchall(
             f"{GAMES} WHERE (status = 'lobby' AND queued IS NULL AND created_at <= ?)"
             " OR (status = 'playing' AND deadline IS NOT NULL"
             "     AND deadline - turn_seconds / 2.0 <= ?)"
-            " OR (status = 'playing' AND updated_at <= ? AND seats LIKE '%-%')"
+            " OR (status = 'playing' AND updated_at <= ? AND computers > 0)"
             " ORDER BY id",
             now - lobby_seconds,
             now,

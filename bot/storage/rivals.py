@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.model.occupants import people
 from bot.storage.db import Database
 
 RIVALS_PER_GROUP = 500  # a group's people remembered at most (the longest unseen go first)
@@ -18,7 +19,7 @@ class RivalStore:
 
     async def load(self, chat_id: int, users: Sequence[int]) -> dict[int, str]:
         """The stored beliefs of `users` in group `chat_id` (who has none is left out)."""
-        users = [u for u in users if u > 0]
+        users = people(users)
         if not users:
             return {}
         marks = ",".join("?" * len(users))

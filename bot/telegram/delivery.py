@@ -29,6 +29,7 @@ from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import HandPlace, Table, TableStatus
 from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
+from bot.service.unit import Conn
 from bot.telegram import payloads
 from bot.telegram.http import JsonBody
 from bot.telegram.members import Members
@@ -420,7 +421,7 @@ class Deliverer:
         stub = edit_row(table.chat_id, board, translator(table.language)("board.stub"))
 
         async def commit(writer: Writer) -> None:
-            async def both(conn: Any) -> None:
+            async def both(conn: Conn) -> None:
                 await writer(conn)
                 await self.sender.write(conn, [stub])
 
@@ -571,7 +572,7 @@ class Deliverer:
         only they see) rather than in their private chat: a group's own table (a practice's
         place is the private chat; a tournament's matches are played there), as they chose
         (`People.plays_in`)."""
-        if table.chat_id > 0 or table.tournament is not None:
+        if table.practice or table.tournament is not None:
             return False
         return await self.people.plays_in(user_id) is HandPlace.GROUP
 

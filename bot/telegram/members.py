@@ -1,6 +1,6 @@
 """Whether a person is in a group, as Telegram says (`getChatMember`): the one reading of its
-answer, for a join, the web table and the notes of /avisame, and a bounded memory of the
-answers for what is asked where a moment's lateness costs nothing (a note's delivery)."""
+answer and the one memory of the answers (`Members`), for a join (asked afresh, `Members.check`:
+who may sit), the web table (who may watch) and the notes of /avisame."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ExtBot
 
+from bot.model.refusals import Refusal, Refused
+
 log = logging.getLogger(__name__)
 
 MEMBER_TTL = 120.0  # seconds an answer is trusted
 ADMIN_TTL = 300.0  # seconds the bot's own rank in a group is trusted (a change is told at once)
-MEMBERS_REMEMBERED = 10_000  # (group, person) answers kept, the least recently asked go first
+MEMBERS_REMEMBERED = 50_000  # (group, person) answers kept, the least recently asked go first
 _IN = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
 
 
@@ -57,12 +59,24 @@ class Members:
         self._known: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self._admin: OrderedDict[int, tuple[bool, float]] = OrderedDict()
 
-    async def of(self, chat_id: int, user_id: int) -> bool | None:
+    async def of(
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        fresh: bool = False,
+        may_ask: Callable[[], bool] | None = None,
+    ) -> bool | None:
+        """Whether the user is in the group: the answer remembered, unless `fresh` (a join must
+        not trust an old one); Telegram is asked only if `may_ask` lets it (a person's lookups
+        rate limited: None, unknown, when it does not)."""
         key = (chat_id, user_id)
         known = self._known.get(key)
-        if known is not None and self.clock() < known[1]:
+        if not fresh and known is not None and self.clock() < known[1]:
             self._known.move_to_end(key)
             return known[0]
+        if may_ask is not None and not may_ask():
+            return None
         member = await is_member(self.bot, chat_id, user_id)
         if member is None:
             self._known.pop(key, None)
@@ -72,6 +86,15 @@ class Members:
         if len(self._known) > self.size:
             self._known.popitem(last=False)
         return member
+
+    async def check(self, chat_id: int, user_id: int, tapped_in_group: bool) -> None:
+        """Only the group's members sit at its tables (and sign up for its tournaments), asked
+        afresh. When Telegram will not tell (a supergroup that hides its members), a tap on the
+        group's own message is taken as proof enough, since only who sees the group can tap
+        there; a link alone is not."""
+        member = await self.of(chat_id, user_id, fresh=True)
+        if member is False or (member is None and not tapped_in_group):
+            raise Refusal(Refused.NOT_MEMBER if member is False else Refused.MEMBER_UNKNOWN)
 
     async def bot_is_admin(self, chat_id: int) -> bool:
         """Whether the bot is an administrator of the group (then it may show a member their

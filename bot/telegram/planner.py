@@ -10,9 +10,7 @@ costs one edit.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC
 from html import escape
@@ -48,6 +46,8 @@ from bot.telegram.rows import (
     lobby_row,
     match_end_row,
     note_row,
+    shown_row,
+    sign_menu_row,
     tag_row,
     text_row,
     tourney_row,
@@ -89,22 +89,6 @@ TOLD = (TourneyNote.RESULT, TourneyNote.CHAMPION, TourneyNote.STARTED, TourneyNo
         TourneyNote.BROKEN)  # fmt: skip
 # The big moments that ring out in the group as a new message (the rest are the board's edits)
 RINGING = (ActionKind.VALE_CUATRO, ActionKind.CONTRAFLOR, ActionKind.CONTRAFLOR_AL_RESTO)
-# The person whose tap in a Telegram chat the change being planned answers (set by a handler
-# around the core's call): they are in the chat, so their hand message is refreshed even
-# while they also have the web table open.
-_IN_CHAT: ContextVar[int | None] = ContextVar("in_chat", default=None)
-
-
-@contextmanager
-def tapped_in_chat(user_id: int) -> Iterator[None]:
-    """A handler's block whose change answers `user_id`'s tap in a Telegram chat."""
-    token = _IN_CHAT.set(user_id)
-    try:
-        yield
-    finally:
-        _IN_CHAT.reset(token)
-
-
 # Telegram's 🎉 message effect (`message_effect_id`, private chats only, Bot API 7.4): the
 # identifier its clients show for the confetti among the free effects
 WIN_EFFECT = "5046509860389126442"
@@ -160,15 +144,29 @@ class Planner:
             return planned
         # A person with the table's web page open sees it there, live: their hand message is
         # not edited meanwhile (a notifying one still goes: it is their turn and they were
-        # away), unless the change answers their own tap in the chat.
+        # away), unless the change answers their own tap in the chat (`in_chat`).
         watching = await self.presence.watching(change.the_table.id)
-        watching -= {_IN_CHAT.get() or 0}
+        if change.in_chat is not None:
+            watching -= {change.in_chat}
         if not watching:
             return planned
         return [
             p for p in planned
             if not (isinstance(p, Outgoing) and _refresh_of_hand(p) and p.chat_id in watching)
         ]  # fmt: skip
+
+    # -- what a tap shows its tapper alone (asked by the handlers; no change of the table) ------
+    async def show_hand(self, table: Table, user_id: int, query_id: str) -> None:
+        """The person's hand, in the group under the board, seen by them alone, anew."""
+        await self.sender.send([shown_row(table, user_id, query_id)])
+
+    async def show_sign_menu(self, table: Table, user_id: int, step: int) -> None:
+        """The menu of señas, in place of the hand's buttons."""
+        await self.sender.send([sign_menu_row(table, user_id, step)])
+
+    async def show_hand_again(self, table: Table, user_id: int) -> None:
+        """The person's hand message as the table stands (back from the señas' menu)."""
+        await self.sender.send([hand_row(table, user_id, urgent=True)])
 
     async def converge(self, table_id: int, user_id: int, also: Writer) -> None:
         """The person closed the table's web page: their hand message shows the table as it
@@ -198,7 +196,7 @@ class Planner:
             # group gets the tournament's bracket and results, not a board per match, which
             # keeps a round of many matches within the group's few messages a minute.
             return await self._private_table(change)
-        if table.chat_id > 0:  # a practice: its place is the player's private chat
+        if table.practice:  # its place is the player's private chat
             return await self._private_table(change)
         if change.kind is ChangeKind.SIGN:
             return await self._sign(change)
@@ -603,7 +601,7 @@ class Planner:
         new_hand = any(isinstance(e, HandDealt) for e in change.events)
         waiting_now = self.tables.waiting_users(table)
         now = self.tables.clock()
-        boarded = table.tournament is None and table.chat_id < 0
+        boarded = table.tournament is None and not table.practice
         concerned = waiting_now | change.waiting_before | {change.actor}
         rows = []
         for user in table.players:

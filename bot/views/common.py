@@ -16,6 +16,7 @@ from bot.game import Action, ActionKind, Card, MatchConfig
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import Seats, mode_of, seats
 from bot.i18n import Translator, translator
+from bot.model import occupants
 from bot.model.names import BOT_MARK, clean_name, told_apart
 from bot.model.options import Option, TableOptions
 from bot.model.refusals import Refusal, Refused
@@ -259,7 +260,7 @@ def feminine_names(t: Translator) -> frozenset[str]:
 def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
     """Who sits where at `table`: people by their names (the same ones told apart),
     computer players by theirs. (Remembered: every view of every edit asks it again.)"""
-    people = tuple(names.get(u, "?") for u in table.seats if u and u > 0)
+    people = tuple(names.get(u, "?") for u in occupants.people(table.seats))
     return _seating(t.language, table.lineage, tuple(table.seats), people)
 
 
@@ -268,7 +269,7 @@ def _seating(
     language: str, lineage: int, seats_: tuple[int | None, ...], people: tuple[str, ...]
 ) -> Seating:
     t = translator(language)
-    ids = [u for u in seats_ if u and u > 0]
+    ids = occupants.people(seats_)
     table = _Seats(lineage, list(seats_), ids)
     bots = computer_names(t, table, dict(zip(ids, people, strict=True)))
     shown_people = told_apart([clean_name(name) or "?" for name in people])
@@ -311,7 +312,7 @@ class _Seats:
 
     @property
     def bot_seats(self) -> list[int]:
-        return [seat for seat, u in enumerate(self.seats) if u is not None and u < 0]
+        return [seat for seat, u in enumerate(self.seats) if occupants.is_computer(u)]
 
 
 def level_name(t: Translator, level: str) -> str:

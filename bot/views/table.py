@@ -445,7 +445,7 @@ def _hand_in_play(t: Translator, scene: Scene) -> list[str]:
     answering = obs.pending_chant is not None
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
-    if scene.table.chat_id > 0:  # a practice: its señas are here, not messages of their own
+    if scene.table.practice:  # its señas are here, not messages of their own
         lines += sign_lines(t, who, scene.table, obs.seat, seen=True)
     helper = helper_of(scene.table, obs)
     if helper is not None and scene.table.handed == obs.step:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -43,30 +42,35 @@ class Auth(Protocol):
         cannot be told now)."""
         ...
 
+    async def may_sit(self, chat_id: int, viewer: Viewer) -> bool | None:
+        """Whether the viewer may sit at a table of this group, asked afresh (None: it cannot be
+        told now)."""
+        ...
 
-MEMBER_TTL = 120.0  # seconds a membership answer is trusted
+
 LOOKUPS = (1 / 10, 5.0)  # a person's membership lookups at Telegram: one per 10 s, 5 at once
-MEMBERS_REMEMBERED = 50_000
+# Whether a person is in a group (chat, person, `fresh`: not from memory), as the front end that
+# knows the group tells it: asked of Telegram only when the given `may_ask` lets it.
+Membership = Callable[[int, int, bool, Callable[[], bool]], Awaitable[bool | None]]
 
 
 class TelegramAuth:
     """Telegram's launch data, signed with the bot's token, no older than `max_age`. Whether
-    a person belongs to a table's group is asked of Telegram (`is_member`) at most once per
-    `MEMBER_TTL` per group and person, and a person's lookups are rate limited: a stranger's
-    flood costs the bot a handful of Bot API calls, not one a request."""
+    a person belongs to a table's group is the Telegram adapter's answer (`is_member`: its one
+    memory of them), and a person's lookups at Telegram are rate limited: a stranger's flood
+    costs the bot a handful of Bot API calls, not one a request."""
 
     def __init__(
         self,
         token: str,
         max_age: float,
         clock: Callable[[], float],
-        is_member: Callable[[int, int], Awaitable[bool | None]],
+        is_member: Membership,
     ) -> None:
         self._token = token
         self.max_age = max_age
         self.clock = clock
         self.is_member = is_member
-        self._members: OrderedDict[tuple[int, int], tuple[bool | None, float]] = OrderedDict()
         self._lookups = Buckets(*LOOKUPS, clock=clock)
         self.asked = 0  # lookups made at Telegram (a stranger's flood is measured by it)
 
@@ -80,20 +84,19 @@ class TelegramAuth:
         return Viewer(launch.user_id, clean_name(launch.first_name or "") or "?")
 
     async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
-        key = (chat_id, viewer.user_id)
-        now = self.clock()
-        known = self._members.get(key)
-        if known is not None and known[1] > now:
-            return known[0]
-        if not self._lookups.take(viewer.user_id):
-            return None  # asked too often: not answered now (and Telegram is not asked)
-        self.asked += 1
-        member = await self.is_member(*key)
-        self._members[key] = (member, now + MEMBER_TTL)
-        self._members.move_to_end(key)
-        if len(self._members) > MEMBERS_REMEMBERED:
-            self._members.popitem(last=False)
-        return member
+        return await self._member(chat_id, viewer, False)
+
+    async def may_sit(self, chat_id: int, viewer: Viewer) -> bool | None:
+        return await self._member(chat_id, viewer, True)
+
+    async def _member(self, chat_id: int, viewer: Viewer, fresh: bool) -> bool | None:
+        def may_ask() -> bool:
+            if not self._lookups.take(viewer.user_id):
+                return False  # asked too often: not answered now (and Telegram is not asked)
+            self.asked += 1
+            return True
+
+        return await self.is_member(chat_id, viewer.user_id, fresh, may_ask)
 
 
 LOCAL_CHAT = -1  # the local try-out's one "group"
@@ -156,4 +159,7 @@ class LocalAuth:
         return viewer
 
     async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
+        return chat_id == LOCAL_CHAT
+
+    async def may_sit(self, chat_id: int, viewer: Viewer) -> bool | None:
         return chat_id == LOCAL_CHAT

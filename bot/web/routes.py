@@ -240,7 +240,7 @@ class Routes:
 
     async def _may_not_watch(self, table: Table, viewer: Viewer) -> str | None:
         """Why a viewer not seated at `table` may not watch it (a locale key), or None."""
-        if table.chat_id > 0:
+        if table.practice:
             # A practice: its place is its player's private chat, no group whose members may
             # watch (Telegram, asked, could not tell, and asking later would not help).
             return None if table.chat_id == viewer.user_id else "web.error.private"
@@ -285,7 +285,7 @@ class Routes:
     async def _member(self, table: Table, viewer: Viewer) -> None:
         """Only the group's members sit at its tables, as the Telegram button asks (a page is
         no tap on the group's own message: a membership that cannot be told now refuses)."""
-        allowed = await self.auth.may_watch(table.chat_id, viewer)
+        allowed = await self.auth.may_sit(table.chat_id, viewer)
         if not allowed:
             code = Refused.NOT_MEMBER if allowed is False else Refused.MEMBER_UNKNOWN
             t = translator(table.language)

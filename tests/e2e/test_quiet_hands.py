@@ -279,3 +279,36 @@ async def test_a_page_open_still_lets_the_turn_notify_and_a_tap_in_the_chat_edit
     assert hand_calls(h, ana.id, since) == 1
     assert current(h, await table_of(h), ana)
     await page.close()
+
+
+async def test_a_tap_in_the_chat_and_the_computer_players_answer_to_it_follow_there(
+    web: Harness,
+) -> None:
+    """A practice, its page open: a tap in the chat answers the person there, and so do the
+    computer player's moves that follow it (they were waiting for the tap), or the hand message
+    they just tapped in would fall behind."""
+    h = web
+    ana = h.user(1, "Ana")
+    ana.send(ana.id, "/nueva bot")
+    await h.settle()
+    table = await h.services.tables.table_in(ana.id, 0)
+    assert table is not None and table.state is not None
+    page = Page(h, ana, table.id)
+    await page.open()
+    answered = False
+    for _ in range(30):  # (taps until the computer player moves after one, then Ana again)
+        assert table.state is not None and ana.id in waiting(table)
+        seat = table.seat_of(ana.id)
+        kinds = {a.kind for a in table.state.legal_actions() if a.seat == seat}
+        before = table.state.step
+        await tap(h, ana, ActionKind.PLAY if ActionKind.PLAY in kinds else ActionKind.QUIERO)
+        table = await h.services.tables.get(table.id)
+        assert table is not None and table.state is not None
+        if table.state.is_over:
+            break
+        if table.state.step > before + 1 and ana.id in waiting(table):
+            assert current(h, table, ana)  # the computer player's move, in the chat too
+            answered = True
+            break
+    assert answered
+    await page.close()

@@ -235,7 +235,9 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
     for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands", "DROP TABLE daily_named",
                    "DROP TABLE review_answers",
                    "ALTER TABLE chats DROP COLUMN daily_hour",
-                   "ALTER TABLE chats DROP COLUMN daily_set_at"):  # fmt: skip
+                   "ALTER TABLE chats DROP COLUMN daily_set_at",
+                   "ALTER TABLE games DROP COLUMN place",
+                   "ALTER TABLE games DROP COLUMN computers"):  # fmt: skip
         raw.execute(undone)
     old_state = {"config": {"players": 2}, "scores": [0, 0], "last_hand": {"number": 1}}
     raw.execute(
@@ -280,7 +282,9 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
         for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands",
                        "DROP TABLE daily_named", "DROP TABLE review_answers",
                        "ALTER TABLE chats DROP COLUMN daily_hour",
-                       "ALTER TABLE chats DROP COLUMN daily_set_at"):  # fmt: skip
+                       "ALTER TABLE chats DROP COLUMN daily_set_at",
+                   "ALTER TABLE games DROP COLUMN place",
+                   "ALTER TABLE games DROP COLUMN computers"):  # fmt: skip
             await conn.execute(undone)
         await conn.execute(
             "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",

@@ -209,3 +209,26 @@ async def test_the_review_route_checks_what_revision_checks(h: Harness) -> None:
         first = [x for x in twin.splitlines() if x.strip()]
         assert code == 200 and web.startswith(title) and lines[: len(first)] == first, found[name]
     assert reviews.computed == 2  # one each, the twin's the one kept
+
+
+async def test_a_seat_taken_on_the_web_asks_telegram_afresh(h: Harness) -> None:
+    """🔁 Revancha on the web, as its twin, asks Telegram afresh whether the person is still in
+    the group: what was remembered when they watched another of its tables (a member then)
+    does not seat someone who has left since."""
+    ana, juan, carla = h.user(1, "Ana"), h.user(2, "Juan"), h.user(3, "Carla")
+    await open_table(h, [ana, juan], "1v1 15 sinflor")
+    played = await h.services.core.table_in(GROUP, 0)
+    assert played is not None
+    await play_to_the_end(h, [ana, juan], seed=3)
+    await h.settle()
+    carla.send(GROUP, "/nueva")  # another table of the group, Juan not at it: he watches it
+    await h.settle()
+    other = await h.services.core.table_in(GROUP, 0)
+    assert other is not None and other.id != played.id
+    code, _ = await call(h, "GET", f"/api/table/{other.id}", launch(h, juan))
+    assert code == 200  # a member: he may watch (and that is remembered a while)
+    carla.send(GROUP, "/cancelar")
+    await h.settle()
+    juan.leave_group(GROUP)
+    code, answer = await call(h, "POST", f"/api/table/{played.id}/rematch", launch(h, juan))
+    assert (code, checked(answer.get("error", ""))) == (403, "member"), (code, answer)
