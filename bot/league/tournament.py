@@ -5,7 +5,8 @@ and who plays next. No I/O: the core's `Tournaments` service stores it and opens
 
 Entries are numbered by seed once the tournament starts (entry 0 is seed 1). A fixture is one
 tie between two entries (`a` and `b`), played as a series of matches; each match is a table of
-its own, found again by its tag (`tag_of`), so that a result is counted once whoever reads it.
+its own, found again by its place in the tournament (`bot.model.tourney.TourneyPlace`), so that
+a result is counted once whoever reads it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from bot.game import MatchConfig
 from bot.game.seats import SEAT_COUNTS, seats
@@ -207,26 +208,6 @@ class Tournament:
 def _next(choices: Sequence[Any], value: Any) -> Any:
     index = list(choices).index(value) if value in choices else -1
     return choices[(index + 1) % len(choices)]
-
-
-class Tag(NamedTuple):
-    """Which tie a tournament's table plays, and which match of its series: kept with the
-    table as the text `tag_of` writes ("<tournament>:<round>:<slot>:<game>")."""
-
-    tournament: int
-    round: int
-    slot: int
-    game: int
-
-
-def tag_of(tournament_id: int, round_: int, slot: int, game: int) -> str:
-    """The tag of a tournament's table: which tie and which match of its series it plays."""
-    return f"{tournament_id}:{round_}:{slot}:{game}"
-
-
-def parse_tag(tag: str) -> Tag:
-    tournament, round_, slot, game = (int(x) for x in tag.split(":"))
-    return Tag(tournament, round_, slot, game)
 
 
 # -- the start ---------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from html import escape
 from bot.game.actions import ActionKind
 from bot.game.events import Chanted, EnvidoResolved, HandDealt, HandEnded
 from bot.i18n import translator
-from bot.league.tournament import parse_tag
 from bot.model.daily import DailyNote
 from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
 from bot.model.table import Table, TableStatus
@@ -414,7 +413,7 @@ class Planner:
         """A tournament match's hand ended: its bracket shows the new score (a keyed refresh,
         coalesced at the group's pace)."""
         assert table.tournament is not None
-        tour = await self.tournaments.get(parse_tag(table.tournament)[0])
+        tour = await self.tournaments.get(table.tournament.tournament)
         return [tourney_row(tour.chat_id, tour.id)] if tour is not None else []
 
     async def _next_steps(self, table: Table) -> dict[int, str] | None:
@@ -423,9 +422,9 @@ class Planner:
         outcome = table.outcome
         if table.tournament is None or outcome is None or outcome.winner is None:
             return None
-        number, round_, slot, _ = parse_tag(table.tournament)
-        tour = await self.tournaments.get(number)
-        fixture = tour.fixture(round_, slot) if tour is not None else None
+        place = table.tournament
+        tour = await self.tournaments.get(place.tournament)
+        fixture = tour.fixture(*place.tie) if tour is not None else None
         if tour is None or fixture is None or tour.series > 1:
             return None  # (a game of a longer series decides nothing by itself)
         t = translator(tour.language)
@@ -471,16 +470,16 @@ class Planner:
         """Each player of a tournament's match that starts: against whom, in which round; and
         (`told`) the group, when it is a knockout's final (watched in the bracket, live)."""
         assert table.tournament is not None
-        number, round_, slot, _ = parse_tag(table.tournament)
-        tour = await self.tournaments.get(number)
-        fixture = tour.fixture(round_, slot) if tour is not None else None
+        place = table.tournament
+        tour = await self.tournaments.get(place.tournament)
+        fixture = tour.fixture(*place.tie) if tour is not None else None
         if tour is None or fixture is None:
             return []
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
         rows = [text_row(u, match_notice(t, tour, fixture, len(fixture.games), names, u))
                 for u in table.players]  # fmt: skip
-        if told and knockout_of(tour) and round_ + 1 == tour.rounds and not fixture.games:
+        if told and knockout_of(tour) and place.round + 1 == tour.rounds and not fixture.games:
             said = final_started_text(t, tour, fixture, names)
             rows.append(text_row(tour.chat_id, said, tour.thread_id, key=f"final:{tour.id}"))
         return rows
