@@ -3,8 +3,10 @@ tie opens next (a winner carried into the next round, the next round paired), wh
 and who won it, its table of standings, and the names of its rounds. Everything else about a
 tournament (sign-ups, seeds, series, the tables its matches are played at, walkovers) is the
 same for every format and lives in `bot.league.tournament`; the service and the views ask the
-format (`Tournament.rules`) and never branch on its name. A format reads and moves what
-of a tournament `Bracket` names.
+format (`Tournament.rules`) and never branch on its name: what a front end needs of a format
+(the words that name it in a command, a number it takes, whether its rounds eliminate, its web
+page's layout) is declared here, with it. A format reads and moves what of a tournament
+`Bracket` names.
 
 A format that pairs round by round (the Swiss) lays out its first round only and appends the
 next one in `advance`, in the same step that counts the result that closed a round, so it is
@@ -17,6 +19,8 @@ import functools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from bot.league.bracket import Bracket, Fixture, Format, Line
 
@@ -24,12 +28,48 @@ LEAGUE_MOST = 8  # a liguilla of 8 is 28 fixtures: about the most a night holds
 KNOCKOUT_MOST = 32
 SWISS_MOST = 32
 PAIRING_BUDGET = 20_000  # steps of the search for a round without rematches before it gives up
+SWISS_ROUNDS = range(1, 10)  # the rounds a Swiss may be asked for
+ARENA_MINUTES = (30, 60, 90)
+
+
+@dataclass(frozen=True)
+class Page:
+    """How the web page lays a tournament of this format out. `view`: its ties drawn as a
+    bracket ("bracket"), listed round by round ("rounds"), or only those in play and those
+    played ("live"). `columns`: its standings' columns, in order, each a column the page knows
+    ("played", "won", "points", "buchholz", "diff", "streak", "games", "in_play"). `board`:
+    the page's word for its standings ("standings", "leaderboard")."""
+
+    view: str = "rounds"
+    columns: tuple[str, ...] = ("played", "won", "diff")
+    board: str = "standings"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"view": self.view, "columns": list(self.columns), "board": self.board}
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number `/torneo` may give a format after its word: the tournament's field it sets
+    (`field`), the values it may take, and whether it must come right after the format's word
+    (an arena's minutes: `relampago 30` is 30 minutes, not a target of 30) or anywhere after
+    (a Swiss's rounds)."""
+
+    field: str
+    allowed: Sequence[int]
+    right_after: bool = False
 
 
 class Rules(ABC):
     """What a format decides. `least`/`most`: the entries it can start with."""
 
     format: Format
+    words: tuple[str, ...] = ()  # the words that name it in `/torneo` (with or without accents)
+    count: Count | None = None  # a number `/torneo` may give it after its word
+    page: Page = Page()
+    eliminates = False  # its rounds are eliminations (the final, the semifinals...): a player
+    # is told where they go after the match that decided their tie, the group when the final
+    # starts
     least: int = 2
     most: int = KNOCKOUT_MOST
     bye_scores = False  # a bye counts as a tie won (the Swiss), or only lets an entry through
@@ -144,6 +184,9 @@ def carry(fixtures: Sequence[Fixture]) -> None:
 
 class Knockout(Rules):
     format = Format.KNOCKOUT
+    words = ("ko", "eliminacion", "eliminación", "directa", "copa")
+    page = Page(view="bracket")
+    eliminates = True
     most = KNOCKOUT_MOST
 
     def lay_out(self, t: Bracket) -> list[Fixture]:
@@ -223,6 +266,7 @@ def league_table(t: Bracket) -> list[Line]:
 
 class League(Rules):
     format = Format.LEAGUE
+    words = ("liga", "liguilla", "todoscontratodos")
     least = 3
     most = LEAGUE_MOST
 
@@ -338,6 +382,9 @@ def swiss_round(t: Bracket, round_: int) -> list[Fixture]:
 
 class Swiss(Rules):
     format = Format.SWISS
+    words = ("suizo", "swiss")
+    count = Count("planned", SWISS_ROUNDS)
+    page = Page(columns=("played", "points", "buchholz", "diff"))
     least = 3
     most = SWISS_MOST
     bye_scores = True
@@ -377,7 +424,6 @@ class Swiss(Rules):
 
 
 # -- arena (relámpago) -----------------------------------------------------------------------
-ARENA_MINUTES = (30, 60, 90)
 ARENA_WIN = 2
 ARENA_STREAK = 2  # wins in a row after which a win scores double
 ARENA_WAIT = 60.0  # seconds two who just met wait for anyone else to free up before they
@@ -551,6 +597,9 @@ def _matching(
 
 class Arena(Rules):
     format = Format.ARENA
+    words = ("relampago", "relámpago", "arena")
+    count = Count("minutes", ARENA_MINUTES, right_after=True)
+    page = Page(view="live", columns=("points", "streak", "games", "in_play"), board="leaderboard")
     least = 2
     most = SWISS_MOST
     runs_on_time = True
@@ -592,4 +641,3 @@ RULES: dict[Format, Rules] = {
     rules.format: rules for rules in (Knockout(), League(), Swiss(), Arena())
 }
 FORMATS = tuple(RULES)  # (the order the sign-up message's button goes round)
-SWISS_ROUNDS = range(1, 10)  # the rounds a Swiss may be asked for

@@ -72,7 +72,7 @@ class Tournament:
     status: Status = Status.SIGNUP
     number: int = 0  # its number in its group, what its messages say (the first is 1; `id`
     # is what its buttons, links and tables carry)
-    format: Format = Format.KNOCKOUT
+    format: Format = FORMATS[0]  # (the first the sign-up message's button offers)
     config: MatchConfig = field(default_factory=lambda: MatchConfig(target=15))
     series: int = 1
     turn_seconds: int = 60

@@ -431,8 +431,7 @@ def result_text(
                      y=played.points[1])  # fmt: skip
         moves_on = tour.rules.next_round(tour, fixture)
         if moves_on is not None:
-            after = t(f"tourney.to.{round_key(tour, moves_on)[len('round.'):]}",
-                      number=moves_on + 1)  # fmt: skip
+            after = going_to(t, tour, moves_on)
             winner = fixture.winner
             size = len(tour.entries[winner]) if winner is not None else 1
             line += " " + t("tourney.advances", name=entry_name(t, tour, winner, names),
@@ -481,8 +480,7 @@ def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None
     after = tour.rules.next_round(tour, fixture)
     if after is None:
         return None
-    to = t(f"tourney.to.{round_key(tour, after)[len('round.'):]}", number=after + 1)
-    return t("tourney.through", number=tour.number, round=to)
+    return t("tourney.through", number=tour.number, round=going_to(t, tour, after))
 
 
 def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
@@ -519,7 +517,14 @@ def final_started_text(
 
 def knockout_of(tour: Tournament) -> bool:
     """A bracket whose rounds are eliminations (the final, the semifinals...)."""
-    return tour.rules.round_key(tour, 0) not in ("round.league", "round.swiss", "round.arena")
+    return tour.rules.eliminates
+
+
+def going_to(t: Translator, tour: Tournament, round_: int) -> str:
+    """Round `round_` as where someone goes ("a la final", "a semifinales"): its name's
+    `tourney.to.` form (`round_key` names it `round.<name>`)."""
+    name = round_key(tour, round_).removeprefix("round.")
+    return t(f"tourney.to.{name}", number=round_ + 1)
 
 
 def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> str | None:
@@ -532,12 +537,10 @@ def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> s
     if won:
         if final:
             return None
-        after = round_key(tour, fixture.round + 1)[len("round.") :]
-        return t("tourney.step.advance", round=t(f"tourney.to.{after}", number=fixture.round + 2))
+        return t("tourney.step.advance", round=going_to(t, tour, fixture.round + 1))
     if final:
         return t("tourney.step.runner_up")
-    here = round_key(tour, fixture.round)[len("round.") :]
-    return t("tourney.step.out", round=t(f"tourney.to.{here}", number=fixture.round + 1))
+    return t("tourney.step.out", round=going_to(t, tour, fixture.round))
 
 
 def match_notice(
