@@ -51,6 +51,26 @@ START_WINDOW = 5 * 60  # a side none of whose players acted this long after its 
 # loses the tie by walkover
 
 
+class Said(StrEnum):
+    """A piece of a tournament's news (a front end words each)."""
+
+    STARTED = "started"  # it started, with so many entries
+    CANCELLED = "cancelled"  # called off by its opener or an admin
+    BROKEN = "broken"  # a step of it raised: it waits for its opener or an admin
+    RESULTS = "results"  # the results the change counted, with what they decided
+    CHAMPION = "champion"  # the champion and their path (or the podium)
+    REMINDER = "reminder"  # one set for later starts in ten minutes
+    CALLED_OFF = "called_off"  # one set for later closed its sign-ups with too few
+
+
+class Step(StrEnum):
+    """Where a knockout's player goes after the match that decided their tie."""
+
+    ADVANCE = "advance"  # on to the next round
+    RUNNER_UP = "runner_up"  # lost the final
+    OUT = "out"  # out, in this round
+
+
 class Refusal(StrEnum):
     """Why a tournament cannot start (the service turns these into the core's refusals)."""
 
@@ -378,6 +398,19 @@ def path_of(t: Tournament, entry: int) -> list[Fixture]:
         for f in sorted(t.fixtures, key=lambda f: f.key)
         if entry in (f.a, f.b) and not f.bye and f.decided
     ]
+
+
+def paired_now(t: Tournament, results: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The rounds these results (round, slot, match) paired (a format that pairs round by
+    round: the round after each one they closed)."""
+    if not t.rules.pairs_as_it_goes or t.champion is not None:
+        return []
+    closed = sorted({round_ for round_, _, _ in results})
+    return [r + 1 for r in closed if r + 1 < t.rounds and _round_over(t, r)]
+
+
+def _round_over(t: Tournament, round_: int) -> bool:
+    return all(f.decided for f in t.fixtures if f.round == round_)
 
 
 def round_key(t: Tournament, round_: int) -> str:

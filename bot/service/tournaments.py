@@ -188,6 +188,18 @@ class Tournaments:
     async def tables_of(self, tournament_id: int) -> dict[TourneyPlace, int]:
         return await self.store.tables_of(tournament_id)
 
+    async def tie_of(self, table: Table) -> tuple[Tournament, Fixture] | None:
+        """The tournament a table's match is played for, and the tie it plays (None: a table
+        of no tournament, or one gone)."""
+        place = table.tournament
+        if place is None:
+            return None
+        tour = await self.store.get(place.tournament)
+        fixture = tour.fixture(*place.tie) if tour is not None else None
+        if tour is None or fixture is None:
+            return None
+        return tour, fixture
+
     async def match_of(self, user_id: int, chat_id: int | None) -> Table | None:
         """The tournament match a person is playing now (in that group's tournaments, or in
         any), or None."""

@@ -18,8 +18,11 @@ from bot.i18n import Translator
 from bot.league.tournament import (
     Fixture,
     Line,
+    Said,
     Status,
+    Step,
     Tournament,
+    paired_now,
     path_of,
     round_key,
 )
@@ -455,19 +458,6 @@ def result_text(
     return "\n".join(lines)
 
 
-def paired_now(tour: Tournament, results: Sequence[tuple[int, int, int]]) -> list[int]:
-    """The rounds these results paired (a format that pairs round by round: the round after
-    each one they closed)."""
-    if not tour.rules.pairs_as_it_goes or tour.champion is not None:
-        return []
-    closed = sorted({round_ for round_, _, _ in results})
-    return [r + 1 for r in closed if r + 1 < tour.rounds and _round_over(tour, r)]
-
-
-def _round_over(tour: Tournament, round_: int) -> bool:
-    return all(f.decided for f in tour.fixtures if f.round == round_)
-
-
 def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None:
     """Who rests in a round (a bye), told in private: a Swiss's point without playing, or an
     eliminación's pass to the next round (None: `fixture` is no bye)."""
@@ -515,9 +505,24 @@ def final_started_text(
              b=entry_name(t, tour, fixture.b, names))  # fmt: skip
 
 
-def knockout_of(tour: Tournament) -> bool:
-    """A bracket whose rounds are eliminations (the final, the semifinals...)."""
-    return tour.rules.eliminates
+def news_text(
+    t: Translator, tour: Tournament, said: Said, results: Sequence[tuple[int, int, int]],
+    names: Mapping[int, str], zone: tzinfo,
+) -> str:  # fmt: skip
+    """A piece of a tournament's news worded (`results`: the ties a change counted)."""
+    if said is Said.REMINDER:
+        return reminder_text(t, tour, zone)
+    if said is Said.CALLED_OFF:
+        return called_off_text(t, tour, zone)
+    if said is Said.STARTED:
+        return t("tourney.started", number=tour.number, count=len(tour.entries))
+    if said is Said.CANCELLED:
+        return t("tourney.cancelled_told", number=tour.number)
+    if said is Said.BROKEN:
+        return t("tourney.broken_told", number=tour.number)
+    if said is Said.RESULTS:
+        return result_text(t, tour, results, names)
+    return champion_text(t, tour, names)
 
 
 def going_to(t: Translator, tour: Tournament, round_: int) -> str:
@@ -527,18 +532,13 @@ def going_to(t: Translator, tour: Tournament, round_: int) -> str:
     return t(f"tourney.to.{name}", number=round_ + 1)
 
 
-def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> str | None:
-    """A knockout player's next step after the match of `fixture` that decided it (None where
-    a tournament has no such step: a liguilla, a Swiss, a game of a longer series; and for
-    the final's winner, whom the champion's own notice tells, right after)."""
-    if not knockout_of(tour):
-        return None
-    final = fixture.round + 1 >= tour.rounds
-    if won:
-        if final:
-            return None
+def step_text(t: Translator, tour: Tournament, fixture: Fixture, step: Step) -> str:
+    """A knockout player's next step after the match of `fixture` that decided it (decided by
+    the tournament, `bot.service.tourney_news.steps_after`): "Pasás a semifinales", "Quedaste
+    afuera en cuartos", the final lost."""
+    if step is Step.ADVANCE:
         return t("tourney.step.advance", round=going_to(t, tour, fixture.round + 1))
-    if final:
+    if step is Step.RUNNER_UP:
         return t("tourney.step.runner_up")
     return t("tourney.step.out", round=going_to(t, tour, fixture.round))
 
