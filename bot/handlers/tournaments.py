@@ -28,9 +28,8 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import Translator
-from bot.league.formats import RULES, Count
 from bot.league.later import parse_when
-from bot.league.tournament import Format, Status, Tournament
+from bot.league.tournament import FORMAT_WORDS, Count, Format, Status, Tournament, rules_of
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
@@ -40,7 +39,6 @@ from bot.views.tournament import past_text, people_of
 
 log = logging.getLogger(__name__)
 
-FORMAT_WORDS = {word: rules.format for rules in RULES.values() for word in rules.words}
 SERIES_WORDS = {"bo3": 3, "x3": 3, "mejordetres": 3, "alotres": 3, "bo1": 1, "x1": 1}
 
 
@@ -54,7 +52,7 @@ def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | 
     for raw in args:
         word = raw.lower().replace("-", "")
         just_after, named = named, FORMAT_WORDS.get(word)
-        right_after = RULES[just_after].count if just_after is not None else None
+        right_after = rules_of(just_after).count if just_after is not None else None
         if right_after is not None and right_after.right_after and _counted(word, right_after):
             t = _counting(t, right_after, word)
         elif word in FORMAT_WORDS:

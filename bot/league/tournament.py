@@ -27,9 +27,18 @@ from bot.league.formats import FORMATS as FORMATS
 from bot.league.formats import KNOCKOUT_MOST as KNOCKOUT_MOST
 from bot.league.formats import LEAGUE_MOST as LEAGUE_MOST
 from bot.league.formats import RULES, Rules
+from bot.league.formats import Count as Count
 from bot.league.formats import knockout as knockout
 from bot.league.formats import round_robin as round_robin
 from bot.league.formats import seed_positions as seed_positions
+
+# `/torneo`'s words for each format (each format says its own, `Rules.words`)
+FORMAT_WORDS = {word: rules.format for rules in RULES.values() for word in rules.words}
+
+
+def rules_of(format_: Format) -> Rules:
+    """What a format decides and declares (`bot.league.formats`)."""
+    return RULES[format_]
 
 
 class Status(StrEnum):
