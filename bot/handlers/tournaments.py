@@ -29,9 +29,8 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import Translator
-from bot.league.formats import ARENA_MINUTES, SWISS_ROUNDS
 from bot.league.later import parse_when
-from bot.league.tournament import Format, Status, Tournament
+from bot.league.tournament import FORMAT_WORDS, Count, Format, Status, Tournament, rules_of
 from bot.links import PartnerLink
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
@@ -42,27 +41,22 @@ from bot.views.tournament import past_text, people_of
 
 log = logging.getLogger(__name__)
 
-FORMAT_WORDS = {
-    "ko": Format.KNOCKOUT, "eliminacion": Format.KNOCKOUT, "eliminación": Format.KNOCKOUT,
-    "directa": Format.KNOCKOUT, "copa": Format.KNOCKOUT,
-    "liga": Format.LEAGUE, "liguilla": Format.LEAGUE, "todoscontratodos": Format.LEAGUE,
-    "suizo": Format.SWISS, "swiss": Format.SWISS,
-    "relampago": Format.ARENA, "relámpago": Format.ARENA, "arena": Format.ARENA,
-}  # fmt: skip
 SERIES_WORDS = {"bo3": 3, "x3": 3, "mejordetres": 3, "alotres": 3, "bo1": 1, "x1": 1}
 
 
 def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | None]:
     """`/torneo liga 2v2 15 bo3`, `/torneo suizo 5`, `/torneo relampago 60`: the options over
-    `base`, or the first word not understood (a number of rounds only after `suizo`; an
-    arena's minutes right after `relampago`, so that `relampago 30` is 30 minutes)."""
+    `base`, or the first word not understood (a number only where the format named takes one,
+    `Rules.count`: a number of rounds after `suizo`; an arena's minutes right after
+    `relampago`, so that `relampago 30` is 30 minutes)."""
     t = base
-    after_arena = False
+    named: Format | None = None  # the format the word before named
     for raw in args:
         word = raw.lower().replace("-", "")
-        just_after, after_arena = after_arena, FORMAT_WORDS.get(word) is Format.ARENA
-        if just_after and word.isdigit() and int(word) in ARENA_MINUTES:
-            t = replace(t, minutes=int(word))
+        just_after, named = named, FORMAT_WORDS.get(word)
+        right_after = rules_of(just_after).count if just_after is not None else None
+        if right_after is not None and right_after.right_after and _counted(word, right_after):
+            t = _counting(t, right_after, word)
         elif word in FORMAT_WORDS:
             t = replace(t, format=FORMAT_WORDS[word])
         elif word in MODE_WORDS:
@@ -75,11 +69,22 @@ def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | 
             t = replace(t, config=replace(t.config, flor=False))
         elif word in SERIES_WORDS:
             t = replace(t, series=SERIES_WORDS[word])
-        elif t.format is Format.SWISS and word.isdigit() and int(word) in SWISS_ROUNDS:
-            t = replace(t, planned=int(word))
+        elif (count := t.rules.count) is not None and not count.right_after and _counted(
+            word, count
+        ):
+            t = _counting(t, count, word)
         else:
             return base, raw[:32]
     return t, None
+
+
+def _counted(word: str, count: Count) -> bool:
+    return word.isdigit() and int(word) in count.allowed
+
+
+def _counting(t: Tournament, count: Count, word: str) -> Tournament:
+    changes: dict[str, Any] = {count.field: int(word)}
+    return replace(t, **changes)
 
 
 async def torneo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

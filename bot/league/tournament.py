@@ -5,7 +5,8 @@ and who plays next. No I/O: the core's `Tournaments` service stores it and opens
 
 Entries are numbered by seed once the tournament starts (entry 0 is seed 1). A fixture is one
 tie between two entries (`a` and `b`), played as a series of matches; each match is a table of
-its own, found again by its tag (`tag_of`), so that a result is counted once whoever reads it.
+its own, found again by its place in the tournament (`bot.model.tourney.TourneyPlace`), so that
+a result is counted once whoever reads it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from bot.game import MatchConfig
 from bot.game.seats import SEAT_COUNTS, seats
@@ -26,9 +27,18 @@ from bot.league.formats import FORMATS as FORMATS
 from bot.league.formats import KNOCKOUT_MOST as KNOCKOUT_MOST
 from bot.league.formats import LEAGUE_MOST as LEAGUE_MOST
 from bot.league.formats import RULES, Rules
+from bot.league.formats import Count as Count
 from bot.league.formats import knockout as knockout
 from bot.league.formats import round_robin as round_robin
 from bot.league.formats import seed_positions as seed_positions
+
+# `/torneo`'s words for each format (each format says its own, `Rules.words`)
+FORMAT_WORDS = {word: rules.format for rules in RULES.values() for word in rules.words}
+
+
+def rules_of(format_: Format) -> Rules:
+    """What a format decides and declares (`bot.league.formats`)."""
+    return RULES[format_]
 
 
 class Status(StrEnum):
@@ -48,6 +58,26 @@ SIGNUP_SECONDS = 30 * 60  # sign-ups close by themselves (the tournament starts,
 # off for want of entries)
 START_WINDOW = 5 * 60  # a side none of whose players acted this long after its match started
 # loses the tie by walkover
+
+
+class Said(StrEnum):
+    """A piece of a tournament's news (a front end words each)."""
+
+    STARTED = "started"  # it started, with so many entries
+    CANCELLED = "cancelled"  # called off by its opener or an admin
+    BROKEN = "broken"  # a step of it raised: it waits for its opener or an admin
+    RESULTS = "results"  # the results the change counted, with what they decided
+    CHAMPION = "champion"  # the champion and their path (or the podium)
+    REMINDER = "reminder"  # one set for later starts in ten minutes
+    CALLED_OFF = "called_off"  # one set for later closed its sign-ups with too few
+
+
+class Step(StrEnum):
+    """Where a knockout's player goes after the match that decided their tie."""
+
+    ADVANCE = "advance"  # on to the next round
+    RUNNER_UP = "runner_up"  # lost the final
+    OUT = "out"  # out, in this round
 
 
 class Refusal(StrEnum):
@@ -71,7 +101,7 @@ class Tournament:
     status: Status = Status.SIGNUP
     number: int = 0  # its number in its group, what its messages say (the first is 1; `id`
     # is what its buttons, links and tables carry)
-    format: Format = Format.KNOCKOUT
+    format: Format = FORMATS[0]  # (the first the sign-up message's button offers)
     config: MatchConfig = field(default_factory=lambda: MatchConfig(target=15))
     series: int = 1
     turn_seconds: int = 60
@@ -207,26 +237,6 @@ class Tournament:
 def _next(choices: Sequence[Any], value: Any) -> Any:
     index = list(choices).index(value) if value in choices else -1
     return choices[(index + 1) % len(choices)]
-
-
-class Tag(NamedTuple):
-    """Which tie a tournament's table plays, and which match of its series: kept with the
-    table as the text `tag_of` writes ("<tournament>:<round>:<slot>:<game>")."""
-
-    tournament: int
-    round: int
-    slot: int
-    game: int
-
-
-def tag_of(tournament_id: int, round_: int, slot: int, game: int) -> str:
-    """The tag of a tournament's table: which tie and which match of its series it plays."""
-    return f"{tournament_id}:{round_}:{slot}:{game}"
-
-
-def parse_tag(tag: str) -> Tag:
-    tournament, round_, slot, game = (int(x) for x in tag.split(":"))
-    return Tag(tournament, round_, slot, game)
 
 
 # -- the start ---------------------------------------------------------------------------------
@@ -397,6 +407,19 @@ def path_of(t: Tournament, entry: int) -> list[Fixture]:
         for f in sorted(t.fixtures, key=lambda f: f.key)
         if entry in (f.a, f.b) and not f.bye and f.decided
     ]
+
+
+def paired_now(t: Tournament, results: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The rounds these results (round, slot, match) paired (a format that pairs round by
+    round: the round after each one they closed)."""
+    if not t.rules.pairs_as_it_goes or t.champion is not None:
+        return []
+    closed = sorted({round_ for round_, _, _ in results})
+    return [r + 1 for r in closed if r + 1 < t.rounds and _round_over(t, r)]
+
+
+def _round_over(t: Tournament, round_: int) -> bool:
+    return all(f.decided for f in t.fixtures if f.round == round_)
 
 
 def round_key(t: Tournament, round_: int) -> str:

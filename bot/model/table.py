@@ -24,6 +24,7 @@ from bot.model.occupants import (
 )
 from bot.model.options import DEFAULT_BOT_LEVEL, TableOptions
 from bot.model.outcome import Outcome
+from bot.model.tourney import TourneyPlace
 
 
 class TableStatus(StrEnum):
@@ -145,7 +146,7 @@ class Table:
     # are that table's: the same names and characters); None: not a rematch.
     rematch_of: int | None = None
     outcome: Outcome | None = None  # how the match ended (set when it does)
-    tournament: str | None = None  # a tournament's match: its tag (bot/league/tournament.py)
+    tournament: TourneyPlace | None = None  # a tournament's match: the tie and match it plays
     hints: bool = False  # 💡 consejos: a seat may ask what difícil would do
     hinted: list[int] = field(default_factory=list)  # the people who asked (then: not rated)
     handed: int | None = None  # the step a person handed to their computer partner

@@ -1,12 +1,12 @@
 """A group's tournaments: sign-ups, the start, and a bracket that runs itself.
 
 A tournament is one row (`bot.league.tournament` for its rules); each match it plays is a table
-of its own, tagged with the tie and the match of the series it plays (`tag_of`: unique in the
-database, so two processes never open one twice). `settle` is the one step that moves a
-tournament on, and anyone may run it at any time: it counts the results of its finished tables
-(each once), opens the tables of the ties that can be played, and starts any left unstarted.
-It runs when a tournament's table ends (after that commit) and on the sweep, so a restart in
-the middle of a round loses and duplicates nothing.
+of its own, at its place in the tournament: the tie and the match of the series it plays
+(`TourneyPlace`: unique in the database, so two processes never open one twice). `settle` is
+the one step that moves a tournament on, and anyone may run it at any time: it counts the
+results of its finished tables (each once), opens the tables of the ties that can be played,
+and starts any left unstarted. It runs when a tournament's table ends (after that commit) and on
+the sweep, so a restart in the middle of a round loses and duplicates nothing.
 """
 
 from __future__ import annotations
@@ -29,13 +29,11 @@ from bot.league.tournament import (
     can_start,
     fits,
     misfit,
-    parse_tag,
     playable,
     record,
     seats_for,
     sides_of,
     start,
-    tag_of,
     tick,
 )
 from bot.league.tournament import (
@@ -47,6 +45,7 @@ from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Outcome, Termination
 from bot.model.refusals import Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
+from bot.model.tourney import TourneyPlace
 from bot.service.changes import (
     Change,
     ChangeKind,
@@ -128,7 +127,7 @@ class Tournaments:
         table = change.table
         if table is None or table.tournament is None or table.is_open:
             return
-        tournament = parse_tag(table.tournament)[0]
+        tournament = table.tournament.tournament
         task = asyncio.get_running_loop().create_task(self._settle_quietly(tournament))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -187,8 +186,20 @@ class Tournaments:
         """Tournaments of this group a person played, and won."""
         return await self.store.won(chat_id, user_id)
 
-    async def tables_of(self, tournament_id: int) -> dict[str, int]:
+    async def tables_of(self, tournament_id: int) -> dict[TourneyPlace, int]:
         return await self.store.tables_of(tournament_id)
+
+    async def tie_of(self, table: Table) -> tuple[Tournament, Fixture] | None:
+        """The tournament a table's match is played for, and the tie it plays (None: a table
+        of no tournament, or one gone)."""
+        place = table.tournament
+        if place is None:
+            return None
+        tour = await self.store.get(place.tournament)
+        fixture = tour.fixture(*place.tie) if tour is not None else None
+        if tour is None or fixture is None:
+            return None
+        return tour, fixture
 
     async def match_of(self, user_id: int, chat_id: int | None) -> Table | None:
         """The tournament match a person is playing now (in that group's tournaments, or in
@@ -455,10 +466,10 @@ class Tournaments:
             if t is None or t.status is not Status.RUNNING or t.broken is not None:
                 return 0
             window = self.start_window or 2.0 * t.turn_seconds
-            tags = await self.store.tables_of(tournament_id)
+            places = await self.store.tables_of(tournament_id)
             results: list[tuple[int, int, int]] = []
-            for tag, table_id in sorted(tags.items(), key=lambda kv: parse_tag(kv[0])):
-                _, round_, slot, _ = parse_tag(tag)
+            for place, table_id in sorted(places.items()):
+                round_, slot = place.tie
                 fixture = t.fixture(round_, slot)
                 table = await self.tables.get(table_id)
                 if fixture is None or table is None or fixture.decided:
@@ -555,15 +566,14 @@ class Tournaments:
             t = await self.store.get(tournament_id)
             if t is None or t.status is not Status.RUNNING or t.broken is not None:
                 return 0
-            tags = await self.store.tables_of(t.id)
+            places = await self.store.tables_of(t.id)
             busy: set[int] = set()
             made: dict[tuple[int, int], int] = {}  # tie -> tables opened for it so far
             waiting: set[tuple[int, int]] = set()  # ties with a result not counted here yet
             to_start = []
-            for tag, table_id in tags.items():
-                _, round_, slot, number = parse_tag(tag)
-                made[(round_, slot)] = max(made.get((round_, slot), 0), number + 1)
-                fixture = t.fixture(round_, slot)
+            for place, table_id in places.items():
+                made[place.tie] = max(made.get(place.tie, 0), place.game + 1)
+                fixture = t.fixture(*place.tie)
                 table = await self.tables.get(table_id)
                 if table is None or fixture is None:
                     continue
@@ -587,7 +597,7 @@ class Tournaments:
                     seats=seats_for(t, fixture, len(fixture.games)), language=t.language,
                     created_at=self.clock(), updated_at=self.clock(),
                     turn_seconds=t.turn_seconds,
-                    tournament=tag_of(t.id, fixture.round, fixture.slot, number),
+                    tournament=TourneyPlace(t.id, fixture.round, fixture.slot, number),
                 )  # fmt: skip
                 for seat, user in enumerate(table.seats):
                     if user is not None and user in t.replaced:
@@ -623,7 +633,7 @@ class Tournaments:
         concedes as anywhere (False). The caller holds the table's lock."""
         if table.tournament is None:
             return False
-        tournament_id = parse_tag(table.tournament)[0]
+        tournament_id = table.tournament.tournament
         user = table.seats[seat]
         if user is None or not occupants.is_person(user):
             return False

@@ -523,3 +523,47 @@ UPDATE games SET place = 'practice' WHERE chat_id = opener_id;
         },
     )
 )
+
+# A table's place in a tournament in columns of its own (`bot.model.tourney.TourneyPlace`): the
+# tournament, the tie's round and slot, the match of its series; they replace the text tag
+# "<tournament>:<round>:<slot>:<game>" (`games.tournament`), read into them here. Unique as the
+# tag was (two workers never open one match twice); a tournament's tables are still not the
+# topic's one open table.
+MIGRATIONS.append(
+    (
+        """
+ALTER TABLE games ADD COLUMN tournament_id INTEGER;
+ALTER TABLE games ADD COLUMN tournament_round INTEGER;
+ALTER TABLE games ADD COLUMN tournament_slot INTEGER;
+ALTER TABLE games ADD COLUMN tournament_game INTEGER;
+{places};
+DROP INDEX games_tournament;
+DROP INDEX games_one_open_per_topic;
+ALTER TABLE games DROP COLUMN tournament;
+CREATE UNIQUE INDEX games_tournament ON games
+    (tournament_id, tournament_round, tournament_slot, tournament_game)
+    WHERE tournament_id IS NOT NULL;
+CREATE UNIQUE INDEX games_one_open_per_topic ON games (chat_id, thread_id)
+    WHERE status IN ('lobby', 'playing') AND tournament_id IS NULL
+""",
+        {
+            "sqlite": {
+                "places": "UPDATE games SET "
+                + ", ".join(
+                    f"tournament_{column} = json_extract('[' || replace(tournament, ':', ',')"
+                    f" || ']', '$[{part}]')"
+                    for part, column in enumerate(("id", "round", "slot", "game"))
+                )
+                + " WHERE tournament IS NOT NULL",
+            },
+            "postgresql": {
+                "places": "UPDATE games SET "
+                + ", ".join(
+                    f"tournament_{column} = split_part(tournament, ':', {part})::bigint"
+                    for part, column in enumerate(("id", "round", "slot", "game"), start=1)
+                )
+                + " WHERE tournament IS NOT NULL",
+            },
+        },
+    )
+)

@@ -11,6 +11,7 @@ from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
 from bot.model.records import Counting, MatchRecord
 from bot.model.table import Call, HandPlace, Note, PlaceKind, Player, Sign, Table, TableStatus
+from bot.model.tourney import TourneyPlace
 from bot.storage import snapshots
 from bot.storage.db import Conn, Database, Row
 from bot.storage.league import counted
@@ -52,7 +53,7 @@ def _table(row: Row, state: MatchState | None) -> Table:
         seed=row["seed"],
         rematch_of=row["rematch_of"],
         outcome=Outcome.from_json(codec.loads(row["outcome"])) if row["outcome"] else None,
-        tournament=row["tournament"],
+        tournament=_place(row),
         hints=bool(row["hints"]),
         hinted=[int(u) for u in codec.loads(row["hinted"])],
         handed=row["handed"],
@@ -109,8 +110,18 @@ def _config(row: Row) -> MatchConfig:
     return MatchConfig.of(codec.loads(row["config"]))
 
 
+def _place(row: Row) -> TourneyPlace | None:
+    if row["tournament_id"] is None:
+        return None
+    return TourneyPlace(
+        row["tournament_id"], row["tournament_round"], row["tournament_slot"],
+        row["tournament_game"],
+    )  # fmt: skip
+
+
 def _columns(table: Table) -> dict[str, object]:
     """A table's row in `games`, but for its id (names are fixed, values are bound)."""
+    place = table.tournament
     return {
         "chat_id": table.chat_id,
         "thread_id": table.thread_id,
@@ -136,7 +147,10 @@ def _columns(table: Table) -> dict[str, object]:
         "seed": table.seed,
         "rematch_of": table.rematch_of,
         "outcome": codec.dumps(table.outcome.to_json()) if table.outcome else None,
-        "tournament": table.tournament,
+        "tournament_id": place.tournament if place else None,
+        "tournament_round": place.round if place else None,
+        "tournament_slot": place.slot if place else None,
+        "tournament_game": place.game if place else None,
         "hints": int(table.hints),
         "hinted": codec.dumps(table.hinted),
         "handed": table.handed,
@@ -183,7 +197,7 @@ class Store:
     async def open_table_in(self, chat_id: int, thread_id: int) -> Table | None:
         row = await self.db.fetchone(
             f"{GAMES} WHERE chat_id = ? AND thread_id = ? "
-            "AND status IN ('lobby', 'playing') AND tournament IS NULL",
+            "AND status IN ('lobby', 'playing') AND tournament_id IS NULL",
             chat_id,
             thread_id,
         )
@@ -201,7 +215,7 @@ class Store:
         opened in the name of whoever opened the tournament, are not theirs to count)."""
         row = await self.db.fetchone(
             "SELECT count(*) AS n FROM games"
-            " WHERE opener_id = ? AND status IN ('lobby', 'playing') AND tournament IS NULL",
+            " WHERE opener_id = ? AND status IN ('lobby', 'playing') AND tournament_id IS NULL",
             opener_id,
         )
         return int(row["n"]) if row else 0

@@ -1,9 +1,11 @@
-"""Tournaments to rows and back (`tournaments`), and the tables of a tournament by their tags."""
+"""Tournaments to rows and back (`tournaments`), and the tables of a tournament by their places
+in it."""
 
 from __future__ import annotations
 
 from bot import codec
 from bot.league.tournament import Status, Tournament
+from bot.model.tourney import TourneyPlace
 from bot.storage.db import Conn, Database, Row
 
 _OPEN = "('signup', 'running')"
@@ -83,12 +85,19 @@ class TournamentStore:
         )
         return changed == 1
 
-    async def tables_of(self, tournament_id: int) -> dict[str, int]:
-        """The tables of a tournament: tag -> table id."""
+    async def tables_of(self, tournament_id: int) -> dict[TourneyPlace, int]:
+        """The tables of a tournament: where each stands in it -> its table id."""
         rows = await self.db.fetchall(
-            "SELECT id, tournament FROM games WHERE tournament LIKE ?", f"{tournament_id}:%"
+            "SELECT id, tournament_round, tournament_slot, tournament_game FROM games"
+            " WHERE tournament_id = ?",
+            tournament_id,
         )
-        return {r["tournament"]: int(r["id"]) for r in rows}
+        return {
+            TourneyPlace(
+                tournament_id, r["tournament_round"], r["tournament_slot"], r["tournament_game"]
+            ): int(r["id"])
+            for r in rows
+        }
 
     async def won(self, chat_id: int, user_id: int) -> tuple[int, int]:
         """Tournaments of this group a person played, and won."""

@@ -23,7 +23,7 @@ from bot import links
 from bot.game.ending import HandEnding
 from bot.i18n import Translator, translator
 from bot.league.tournament import Status as TourneyStatus
-from bot.league.tournament import Tournament, parse_tag
+from bot.league.tournament import Tournament
 from bot.links import HandLink, JoinLink, TableLink, TourneyLink
 from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import HandPlace, Table, TableStatus
@@ -513,11 +513,10 @@ class Deliverer:
         names = await self.people.names(people_of(tour))
         live: dict[tuple[int, int], tuple[int, int] | None] = {}
         if tour.status is TourneyStatus.RUNNING:
-            for tag, table_id in (await self.core.tournaments.tables_of(tour.id)).items():
+            for place, table_id in (await self.core.tournaments.tables_of(tour.id)).items():
                 table = await self.tables.get(table_id)
                 if table is not None and table.is_open:
-                    _, round_, slot, _ = parse_tag(tag)
-                    live[(round_, slot)] = live_score(tour, round_, slot, table)
+                    live[place.tie] = live_score(tour, place.round, place.slot, table)
         return bracket_pages(t, tour, names, live, self.tables.clock(), self.zone)
 
     def _commit(self, record: Record) -> Committer:

@@ -16,9 +16,8 @@ from datetime import UTC
 from html import escape
 
 from bot.game.actions import ActionKind
-from bot.game.events import Chanted, EnvidoResolved, HandDealt, HandEnded
+from bot.game.events import Chanted, EnvidoResolved, HandDealt
 from bot.i18n import translator
-from bot.league.tournament import parse_tag
 from bot.model.daily import DailyNote
 from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
 from bot.model.table import Table, TableStatus
@@ -29,12 +28,12 @@ from bot.service.changes import (
     SignChange,
     TableChange,
     TourneyChange,
-    TourneyNote,
 )
 from bot.service.mailbox import Mailbox
 from bot.service.people import People
 from bot.service.presence import Presence, Writer
 from bot.service.tournaments import Tournaments
+from bot.service.tourney_news import news_of, redraws_bracket, starts_final, steps_after
 from bot.service.turns import VACATED_SECONDS
 from bot.service.unit import Tables
 from bot.telegram.records import NOTIFIED, NOTIFY, board_record, new_join_record
@@ -67,26 +66,18 @@ from bot.views.review import review_keys
 from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
 from bot.views.tournament import (
-    called_off_text,
-    champion_text,
     final_started_text,
-    knockout_of,
     match_notice,
-    next_step,
-    paired_now,
+    news_text,
     people_of,
-    reminder_text,
     rest_notice,
-    result_text,
+    step_text,
 )
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is remembered
 NOTE_EVERY = 3600.0  # /avisame: at most one note a person this often (records.py: NOTIFIED)
 RUNG_REMEMBERED = 50_000  # tables whose last ring-out's hand is remembered
-# a tournament's changes told in its group (with its results, if any)
-TOLD = (TourneyNote.RESULT, TourneyNote.CHAMPION, TourneyNote.STARTED, TourneyNote.CANCELLED,
-        TourneyNote.BROKEN)  # fmt: skip
 # The big moments that ring out in the group as a new message (the rest are the board's edits)
 RINGING = (ActionKind.VALE_CUATRO, ActionKind.CONTRAFLOR, ActionKind.CONTRAFLOR_AL_RESTO)
 # Telegram's 🎉 message effect (`message_effect_id`, private chats only, Bot API 7.4): the
@@ -298,50 +289,28 @@ class Planner:
         return t("timeout.acted", name=who.seat(seat), action=what)
 
     async def _tourney(self, change: TourneyChange) -> list[Outgoing]:
-        """A tournament's change: its group message redrawn; a result, the champion, the start
-        or the end told in the group (each a message that notifies)."""
+        """A tournament's change: its group message redrawn, and what the tournament tells
+        (`news_of`), worded: a message in the group, notes in private, the champion's tag."""
         tour = change.tournament
-        assert tour is not None
         t = translator(tour.language)
+        news = news_of(change)
         rows = [tourney_row(tour.chat_id, tour.id)]
-        if change.note is TourneyNote.REMINDER:  # a tournament set for later starts in ten minutes
-            said = reminder_text(t, tour, UTC)
-            return rows + [text_row(u, said) for u in tour.signed]
-        if change.note is TourneyNote.CALLED_OFF:  # too few at its hour: the group, each one told
-            said = called_off_text(t, tour, UTC)
-            return [*rows, text_row(tour.chat_id, said, tour.thread_id),
-                    *(text_row(u, said) for u in tour.signed)]  # fmt: skip
-        if change.note in TOLD:
-            names = await self.people.names(people_of(tour))
-            lines = []
-            if change.note is TourneyNote.STARTED:
-                lines.append(t("tourney.started", number=tour.number, count=len(tour.entries)))
-            if change.note is TourneyNote.CANCELLED:
-                lines.append(t("tourney.cancelled_told", number=tour.number))
-            if change.note is TourneyNote.BROKEN:
-                lines.append(t("tourney.broken_told", number=tour.number))
-            if change.results:
-                lines.append(result_text(t, tour, change.results, names))
-            if change.note is TourneyNote.CHAMPION:
-                lines.append(champion_text(t, tour, names))
-            text = "\n\n".join(x for x in lines if x)
-            if text:
-                rows.append(text_row(tour.chat_id, text, tour.thread_id))
-            # who rests in a round just laid out is told in private (nobody calls them)
-            laid = {0} if change.note is TourneyNote.STARTED else set(
-                paired_now(tour, change.results))  # fmt: skip
-            for fixture in (f for f in tour.fixtures if f.round in laid and f.bye):
-                rest = rest_notice(t, tour, fixture)
-                entry = fixture.a if fixture.a is not None else fixture.b
-                if rest is not None and entry is not None:
-                    rows += [text_row(u, rest) for u in tour.entries[entry] if u > 0]
-            if change.note is TourneyNote.CHAMPION and tour.champion is not None:
-                # each champion told in private too, and tagged in the group where the bot may
-                said = t("tourney.champion_private", number=tour.number)
-                for user in tour.entries[tour.champion]:
-                    if user > 0:
-                        rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))
-                        rows.append(tag_row(tour.chat_id, user, t("tourney.champion_tag")))
+        names = await self.people.names(people_of(tour)) if news.group else {}
+        lines = (news_text(t, tour, said, change.results, names, UTC) for said in news.group)
+        text = "\n\n".join(x for x in lines if x)
+        if text:
+            rows.append(text_row(tour.chat_id, text, tour.thread_id))
+        if news.signed is not None:
+            said = news_text(t, tour, news.signed, change.results, names, UTC)
+            rows += [text_row(u, said) for u in tour.signed]
+        for fixture, people in news.resting:
+            rest = rest_notice(t, tour, fixture)
+            if rest is not None:
+                rows += [text_row(u, rest) for u in people]
+        for user in news.crowned:  # each champion told in private, and tagged in the group
+            said = t("tourney.champion_private", number=tour.number)
+            rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))
+            rows.append(tag_row(tour.chat_id, user, t("tourney.champion_tag")))
         return rows
 
     async def _daily(self, change: DailyChange) -> list[Outgoing]:
@@ -404,7 +373,7 @@ class Planner:
             return rows + [hand_row(table, u) for u in table.players]
         if kind is ChangeKind.ACTION:
             rows += self._hands_after(change)
-            if not practice and any(isinstance(e, HandEnded) for e in change.events):
+            if not practice and isinstance(change, TableChange) and redraws_bracket(change):
                 rows += await self._live_score(table)
         return rows
 
@@ -412,30 +381,19 @@ class Planner:
         """A tournament match's hand ended: its bracket shows the new score (a keyed refresh,
         coalesced at the group's pace)."""
         assert table.tournament is not None
-        tour = await self.tournaments.get(parse_tag(table.tournament)[0])
+        tour = await self.tournaments.get(table.tournament.tournament)
         return [tourney_row(tour.chat_id, tour.id)] if tour is not None else []
 
     async def _next_steps(self, table: Table) -> dict[int, str] | None:
         """Each player of a knockout's match that decided its tie: where they go now
-        ("Pasás a semifinales", "Quedaste afuera en cuartos", "🥇 ¡Ganaste el torneo!")."""
-        outcome = table.outcome
-        if table.tournament is None or outcome is None or outcome.winner is None:
+        ("Pasás a semifinales", "Quedaste afuera en cuartos"; `steps_after` decides)."""
+        tie = await self.tournaments.tie_of(table)
+        if tie is None:
             return None
-        number, round_, slot, _ = parse_tag(table.tournament)
-        tour = await self.tournaments.get(number)
-        fixture = tour.fixture(round_, slot) if tour is not None else None
-        if tour is None or fixture is None or tour.series > 1:
-            return None  # (a game of a longer series decides nothing by itself)
+        tour, fixture = tie
         t = translator(tour.language)
-        steps = {}
-        for user in table.players:
-            seat = table.seat_of(user)
-            if seat is None:
-                continue
-            step = next_step(t, tour, fixture, table.geometry.side(seat) == outcome.winner)
-            if step is not None:
-                steps[user] = step
-        return steps
+        steps = steps_after(tour, fixture, table)
+        return {user: step_text(t, tour, fixture, step) for user, step in steps.items()}
 
     async def _private_endings(
         self, table: Table, again: bool, next_steps: dict[int, str] | None = None
@@ -467,18 +425,16 @@ class Planner:
 
     async def _match_notices(self, table: Table, told: bool = False) -> list[Outgoing]:
         """Each player of a tournament's match that starts: against whom, in which round; and
-        (`told`) the group, when it is a knockout's final (watched in the bracket, live)."""
-        assert table.tournament is not None
-        number, round_, slot, _ = parse_tag(table.tournament)
-        tour = await self.tournaments.get(number)
-        fixture = tour.fixture(round_, slot) if tour is not None else None
-        if tour is None or fixture is None:
+        (`told`) the group, when it is a knockout's final (`starts_final`)."""
+        tie = await self.tournaments.tie_of(table)
+        if tie is None:
             return []
+        tour, fixture = tie
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
         rows = [text_row(u, match_notice(t, tour, fixture, len(fixture.games), names, u))
                 for u in table.players]  # fmt: skip
-        if told and knockout_of(tour) and round_ + 1 == tour.rounds and not fixture.games:
+        if told and starts_final(tour, fixture):
             said = final_started_text(t, tour, fixture, names)
             rows.append(text_row(tour.chat_id, said, tour.thread_id, key=f"final:{tour.id}"))
         return rows

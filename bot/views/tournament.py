@@ -18,8 +18,11 @@ from bot.i18n import Translator
 from bot.league.tournament import (
     Fixture,
     Line,
+    Said,
     Status,
+    Step,
     Tournament,
+    paired_now,
     path_of,
     round_key,
 )
@@ -430,8 +433,7 @@ def result_text(
                      y=played.points[1])  # fmt: skip
         moves_on = tour.rules.next_round(tour, fixture)
         if moves_on is not None:
-            after = t(f"tourney.to.{round_key(tour, moves_on)[len('round.'):]}",
-                      number=moves_on + 1)  # fmt: skip
+            after = going_to(t, tour, moves_on)
             winner = fixture.winner
             size = len(tour.entries[winner]) if winner is not None else 1
             line += " " + t("tourney.advances", name=entry_name(t, tour, winner, names),
@@ -455,19 +457,6 @@ def result_text(
     return "\n".join(lines)
 
 
-def paired_now(tour: Tournament, results: Sequence[tuple[int, int, int]]) -> list[int]:
-    """The rounds these results paired (a format that pairs round by round: the round after
-    each one they closed)."""
-    if not tour.rules.pairs_as_it_goes or tour.champion is not None:
-        return []
-    closed = sorted({round_ for round_, _, _ in results})
-    return [r + 1 for r in closed if r + 1 < tour.rounds and _round_over(tour, r)]
-
-
-def _round_over(tour: Tournament, round_: int) -> bool:
-    return all(f.decided for f in tour.fixtures if f.round == round_)
-
-
 def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None:
     """Who rests in a round (a bye), told in private: a Swiss's point without playing, or an
     eliminación's pass to the next round (None: `fixture` is no bye)."""
@@ -480,8 +469,7 @@ def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None
     after = tour.rules.next_round(tour, fixture)
     if after is None:
         return None
-    to = t(f"tourney.to.{round_key(tour, after)[len('round.'):]}", number=after + 1)
-    return t("tourney.through", number=tour.number, round=to)
+    return t("tourney.through", number=tour.number, round=going_to(t, tour, after))
 
 
 def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
@@ -516,27 +504,42 @@ def final_started_text(
              b=entry_name(t, tour, fixture.b, names))  # fmt: skip
 
 
-def knockout_of(tour: Tournament) -> bool:
-    """A bracket whose rounds are eliminations (the final, the semifinals...)."""
-    return tour.rules.round_key(tour, 0) not in ("round.league", "round.swiss", "round.arena")
+def news_text(
+    t: Translator, tour: Tournament, said: Said, results: Sequence[tuple[int, int, int]],
+    names: Mapping[int, str], zone: tzinfo,
+) -> str:  # fmt: skip
+    """A piece of a tournament's news worded (`results`: the ties a change counted)."""
+    if said is Said.REMINDER:
+        return reminder_text(t, tour, zone)
+    if said is Said.CALLED_OFF:
+        return called_off_text(t, tour, zone)
+    if said is Said.STARTED:
+        return t("tourney.started", number=tour.number, count=len(tour.entries))
+    if said is Said.CANCELLED:
+        return t("tourney.cancelled_told", number=tour.number)
+    if said is Said.BROKEN:
+        return t("tourney.broken_told", number=tour.number)
+    if said is Said.RESULTS:
+        return result_text(t, tour, results, names)
+    return champion_text(t, tour, names)
 
 
-def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> str | None:
-    """A knockout player's next step after the match of `fixture` that decided it (None where
-    a tournament has no such step: a liguilla, a Swiss, a game of a longer series; and for
-    the final's winner, whom the champion's own notice tells, right after)."""
-    if not knockout_of(tour):
-        return None
-    final = fixture.round + 1 >= tour.rounds
-    if won:
-        if final:
-            return None
-        after = round_key(tour, fixture.round + 1)[len("round.") :]
-        return t("tourney.step.advance", round=t(f"tourney.to.{after}", number=fixture.round + 2))
-    if final:
+def going_to(t: Translator, tour: Tournament, round_: int) -> str:
+    """Round `round_` as where someone goes ("a la final", "a semifinales"): its name's
+    `tourney.to.` form (`round_key` names it `round.<name>`)."""
+    name = round_key(tour, round_).removeprefix("round.")
+    return t(f"tourney.to.{name}", number=round_ + 1)
+
+
+def step_text(t: Translator, tour: Tournament, fixture: Fixture, step: Step) -> str:
+    """A knockout player's next step after the match of `fixture` that decided it (decided by
+    the tournament, `bot.service.tourney_news.steps_after`): "Pasás a semifinales", "Quedaste
+    afuera en cuartos", the final lost."""
+    if step is Step.ADVANCE:
+        return t("tourney.step.advance", round=going_to(t, tour, fixture.round + 1))
+    if step is Step.RUNNER_UP:
         return t("tourney.step.runner_up")
-    here = round_key(tour, fixture.round)[len("round.") :]
-    return t("tourney.step.out", round=t(f"tourney.to.{here}", number=fixture.round + 1))
+    return t("tourney.step.out", round=going_to(t, tour, fixture.round))
 
 
 def match_notice(

@@ -30,7 +30,6 @@ from bot.game import DECK, AnyAction, Card
 from bot.game.actions import KINDS_BY_CODE
 from bot.game.ending import ended_hands
 from bot.i18n import translator
-from bot.league.tournament import parse_tag
 from bot.links import page_links
 from bot.model.limits import Buckets
 from bot.model.refusals import Refused
@@ -372,12 +371,11 @@ class Routes:
             return error_answer(404, t("web.error.no_tourney"))
         names = await self.core.people.names(people_of(tour))
         tables: dict[tuple[int, int], list[Table]] = {}
-        tags = await self.core.tournaments.tables_of(tour.id)
-        for tag, table_id in sorted(tags.items(), key=lambda kv: parse_tag(kv[0])):
+        places = await self.core.tournaments.tables_of(tour.id)
+        for place, table_id in sorted(places.items()):
             found = await self.core.tables.get(table_id)
             if found is not None:
-                _, round_, slot, _ = parse_tag(tag)
-                tables.setdefault((round_, slot), []).append(found)
+                tables.setdefault(place.tie, []).append(found)
         return web.json_response(tourney_view(tour, names, tables), headers=self._now())
 
     async def get_table(self, request: web.Request) -> web.Response:

@@ -335,6 +335,7 @@ def tourney_view(
         "rules": rules_text(t, tour),
         "status": tour.status.value,
         "format": tour.format.value,
+        "page": tour.rules.page.to_json(),  # (how the page lays it out: its format's say)
         "champion": name(tour.champion),
         "rounds": rounds,
         "standings": table,

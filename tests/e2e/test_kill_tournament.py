@@ -26,6 +26,11 @@ from tests.e2e.test_kill import (
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
 
 GROUP = -100_703
+# A tournament's tables, each with its place in it written as "<tournament>:<round>:<slot>:<game>"
+TOURNEY_GAMES = (
+    "SELECT *, tournament_id || ':' || tournament_round || ':' || tournament_slot || ':'"
+    " || tournament_game AS tournament FROM games WHERE tournament_id IS NOT NULL"
+)
 
 
 async def hands(
@@ -117,7 +122,7 @@ async def test_kill_9_mid_tournament_and_start_again(fake: FakeTelegram, tmp_pat
     db.row_factory = sqlite3.Row
     try:
         assert db.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
-        games = db.execute("SELECT * FROM games WHERE tournament IS NOT NULL").fetchall()
+        games = db.execute(TOURNEY_GAMES).fetchall()
         assert sorted(g["tournament"] for g in games) == ["1:0:0:0", "1:0:1:0", "1:1:0:0"]
         for game in games:
             whole_log(db, game)
@@ -152,7 +157,7 @@ async def test_kill_9_mid_swiss_and_start_again(fake: FakeTelegram, tmp_path: Pa
     db.row_factory = sqlite3.Row
     try:
         assert db.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
-        games = db.execute("SELECT * FROM games WHERE tournament IS NOT NULL").fetchall()
+        games = db.execute(TOURNEY_GAMES).fetchall()
         tags = sorted(g["tournament"] for g in games)
         assert tags == ["1:0:0:0", "1:0:1:0", "1:1:0:0", "1:1:1:0"]
         for game in games:
@@ -235,7 +240,7 @@ async def test_kill_9_mid_arena_and_start_again(fake: FakeTelegram, tmp_path: Pa
     db.row_factory = sqlite3.Row
     try:
         assert db.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
-        games = db.execute("SELECT * FROM games WHERE tournament IS NOT NULL").fetchall()
+        games = db.execute(TOURNEY_GAMES).fetchall()
         tags = [g["tournament"] for g in games]
         assert len(tags) == len(set(tags)), tags  # no tie played at two tables
         by_tag = {g["tournament"]: g for g in games}

@@ -23,6 +23,7 @@ from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
 from tests.pg import Cluster
+from tests.service.test_tournaments import BEFORE_PLACES
 
 Stop = Callable[[MatchState], bool]
 SHORT = (ActionKind.FALTA_ENVIDO, ActionKind.MAZO)
@@ -227,6 +228,8 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
 
     raw = sqlite3.connect(path)
     raw.execute(f"PRAGMA user_version={RENAME - 1}")  # as a database of before it
+    for statement in BEFORE_PLACES:
+        raw.execute(statement)
     raw.execute("ALTER TABLE senders DROP COLUMN queued")  # (and of before those after it)
     raw.execute("ALTER TABLE games DROP COLUMN signs")
     raw.execute("ALTER TABLE players DROP COLUMN hand_place")
@@ -274,6 +277,8 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
     db = await open_database(url)
     async with db.transaction() as conn:
         await conn.execute("DELETE FROM schema_version WHERE version >= ?", (RENAME,))
+        for statement in BEFORE_PLACES:
+            await conn.execute(statement)
         await conn.execute("ALTER TABLE senders DROP COLUMN queued")  # (those after it too)
         await conn.execute("ALTER TABLE games DROP COLUMN signs")
         await conn.execute("ALTER TABLE players DROP COLUMN hand_place")

@@ -16,11 +16,12 @@ import pytest
 
 from bot import codec
 from bot.game import ActionKind, MatchConfig
-from bot.league.tournament import Format, Status, Tournament, knockout, parse_tag, standings
+from bot.league.tournament import Format, Status, Tournament, knockout, standings
 from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
+from bot.model.tourney import TourneyPlace
 from bot.service.changes import Change, ChangeKind, TourneyNote
 from bot.service.core import Core
 from bot.storage.connect import open_database
@@ -120,7 +121,7 @@ async def test_pairs_are_drawn_for_2v2_and_a_best_of_three_swaps_sides(core: Cor
     assert final.wins() == (2, 0) and t.champion == 0
     tables = await core.tournaments.tables_of(t.id)
     assert len(tables) == 2
-    second = await core.tables.get(tables[f"{t.id}:0:0:1"])
+    second = await core.tables.get(tables[TourneyPlace(t.id, 0, 0, 1)])
     assert second is not None and {second.seats[0], second.seats[2]} != first_side0
 
 
@@ -392,7 +393,7 @@ async def test_in_a_best_of_three_a_walkover_gives_only_the_match_not_played(
     assert [g.walkover for g in final.games] == [False, True]
     assert final.wins() == (1, 1) and not final.decided and t.status is Status.RUNNING
     (third,) = await live_tables(core, t)  # the series' rule decides: a third match
-    assert third.tournament == f"{t.id}:0:0:2"
+    assert third.tournament == TourneyPlace(t.id, 0, 0, 2)
 
 
 # -- the options and the sign-ups agree; one tournament that raises stops nobody (issue 45) -----
@@ -494,7 +495,7 @@ async def test_a_swiss_of_seven_over_three_rounds_worked_by_hand(core: Core) -> 
         t = await core.tournaments.get(t.id)  # type: ignore[assignment]
         assert t.rounds == round_ + 1 and round_pairs(t, round_) == expected[round_]
         tables = await live_tables(core, t)
-        assert sorted(parse_tag(x.tournament or "")[1:3] for x in tables) == [
+        assert sorted(x.tournament.tie for x in tables) == [  # type: ignore[union-attr]
             (round_, 0), (round_, 1), (round_, 2)
         ]  # fmt: skip
         for played, table in enumerate(tables, start=1):
@@ -543,7 +544,7 @@ async def test_a_swiss_round_waits_no_longer_than_a_knockout_for_a_side_that_nev
     assert first is not None and first.walkover and first.winner != t.entry_of(waited)
     assert t.rounds == 2 and t.status is Status.RUNNING
     (table,) = await live_tables(core, t)  # the second round's match is on
-    assert table.tournament == f"{t.id}:1:0:0"
+    assert table.tournament == TourneyPlace(t.id, 1, 0, 0)
 
 
 async def test_a_swiss_of_pairs_seats_its_teams(core: Core) -> None:
@@ -773,5 +774,110 @@ async def test_an_older_database_numbers_each_groups_tournaments_in_order(
         assert again is not None and again.number == 4
         elsewhere = await core.tournaments.open(-99, 0, 1, "es", base())
         assert elsewhere.number == 1
+    finally:
+        await db.close()
+
+
+# -- a database of before a table's place in a tournament had columns of its own ------------------
+# the migration that reads the tags into columns (later ones come after it)
+PLACES = next(i for i, m in enumerate(MIGRATIONS) if "tournament_slot" in str(m))
+# What that migration changed, undone: a tournament's table tagged "<id>:<round>:<slot>:<game>",
+# as the code of before wrote it, with the indexes of before.
+BEFORE_PLACES = [
+    "DROP INDEX games_tournament",
+    "DROP INDEX games_one_open_per_topic",
+    "ALTER TABLE games ADD COLUMN tournament TEXT",
+    "UPDATE games SET tournament = tournament_id || ':' || tournament_round || ':'"
+    " || tournament_slot || ':' || tournament_game WHERE tournament_id IS NOT NULL",
+    *(
+        f"ALTER TABLE games DROP COLUMN tournament_{column}"
+        for column in ("id", "round", "slot", "game")
+    ),
+    "CREATE UNIQUE INDEX games_tournament ON games (tournament) WHERE tournament IS NOT NULL",
+    "CREATE UNIQUE INDEX games_one_open_per_topic ON games (chat_id, thread_id)"
+    " WHERE status IN ('lobby', 'playing') AND tournament IS NULL",
+]
+
+
+async def _to_tags(target: Path | str) -> None:
+    """The database as the code of before the columns left it (its schema, its rows)."""
+    if isinstance(target, Path):
+        raw = sqlite3.connect(target)
+        for statement in BEFORE_PLACES:
+            raw.execute(statement)
+        raw.execute(f"PRAGMA user_version={PLACES}")
+        raw.commit()
+        raw.close()
+        return
+    import asyncpg
+
+    conn = await asyncpg.connect(target)
+    try:
+        async with conn.transaction():
+            for statement in BEFORE_PLACES:
+                await conn.execute(statement)
+            await conn.execute("DELETE FROM schema_version WHERE version > $1", PLACES)
+    finally:
+        await conn.close()
+
+
+def _games_schema(raw: sqlite3.Connection) -> tuple[set[str], set[str]]:
+    columns = {r[1] for r in raw.execute("PRAGMA table_info(games)")}
+    indexes = {
+        " ".join(r[0].split())
+        for r in raw.execute("SELECT sql FROM sqlite_master WHERE tbl_name = 'games'")
+        if r[0] is not None and r[0].startswith("CREATE UNIQUE INDEX")
+    }
+    return columns, indexes
+
+
+@pytest.mark.postgresql
+async def test_a_tournament_in_play_on_a_database_of_tags_migrates_and_plays_on(
+    db_target: Path | str, tmp_path: Path
+) -> None:
+    """A knockout of four with one semifinal played and the other in play, on a database of
+    the schema before its tables' places had columns (tags): opened again, each table has its
+    place, the match in play is still not the topic's open table, and the tournament plays on
+    to its champion, its final at its place."""
+    db = await open_database(db_target)
+    before = Core.build(Store(db), seed=3, clock=Clock())
+    for user in range(1, 5):
+        await before.people.see(user, f"P{user}", None)
+    t = await started(before, 4)
+    first, second = sorted(await live_tables(before, t), key=lambda x: x.id)
+    await play_out(before, first.id, loser_side=1)
+    await before.tournaments.idle()
+    await db.close()
+    await _to_tags(db_target)
+    if isinstance(db_target, Path):  # the schema is the one the migrations of before make
+        fresh = sqlite3.connect(tmp_path / "fresh.db")
+        for migration in MIGRATIONS[:PLACES]:
+            fresh.executescript(script_of(migration, "sqlite"))
+        raw = sqlite3.connect(db_target)
+        assert _games_schema(raw) == _games_schema(fresh)
+        tags = [r[0] for r in raw.execute("SELECT tournament FROM games ORDER BY id")]
+        assert tags == [f"{t.id}:0:0:0", f"{t.id}:0:1:0"]
+        raw.close()
+        fresh.close()
+
+    db = await open_database(db_target)  # migrates
+    try:
+        core = Core.build(Store(db), seed=3, clock=Clock())
+        assert await core.tournaments.tables_of(t.id) == {
+            TourneyPlace(t.id, 0, 0, 0): first.id, TourneyPlace(t.id, 0, 1, 0): second.id
+        }  # fmt: skip
+        found = await core.tables.get(second.id)
+        assert found is not None and found.status is TableStatus.PLAYING
+        assert found.tournament == TourneyPlace(t.id, 0, 1, 0)
+        assert await core.store.open_table_in(CHAT, 0) is None
+        semis = await core.tournaments.get(t.id)
+        assert semis is not None and semis.fixture(0, 0).decided  # type: ignore[union-attr]
+        done = await run(core, semis)
+        assert done.status is Status.FINISHED and done.champion is not None
+        tables = await core.tournaments.tables_of(t.id)
+        assert sorted(tables) == [
+            TourneyPlace(t.id, 0, 0, 0), TourneyPlace(t.id, 0, 1, 0), TourneyPlace(t.id, 1, 0, 0)
+        ]  # fmt: skip
+        await core.tournaments.idle()
     finally:
         await db.close()

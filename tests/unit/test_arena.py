@@ -10,7 +10,7 @@ import itertools
 import random
 
 from bot.game import MatchConfig
-from bot.league.formats import ARENA_FRESH, ARENA_WAIT
+from bot.league.formats.arena import ARENA_FRESH, ARENA_WAIT
 from bot.league.tournament import (
     Format,
     Status,

@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 from bot.game import MatchConfig
-from bot.league.formats import swiss_round
+from bot.league.formats.swiss import swiss_round
 from bot.league.tournament import (
     Fixture,
     Format,

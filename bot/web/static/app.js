@@ -1366,6 +1366,9 @@ function svg(tag, attrs, ...children) {
 }
 
 let tourneyTimer = null;
+// A tournament's ties as its format lays them out (`data.page.view`): a drawn bracket, only
+// the matches in play and played (an arena), or round by round.
+const TOURNEY_VIEWS = { bracket: bracketSvg, live: arenaLive, rounds: roundsList };
 
 async function showTourney(id) {
   leave();
@@ -1376,9 +1379,7 @@ async function showTourney(id) {
   const parts = [el("h1", {}, data.title), el("p", { class: "hint" }, data.rules)];
   if (data.champion) parts.push(el("p", { id: "champion" }, `${w("champion")}: ${data.champion}`));
   if (data.standings.length) parts.push(standingsTable(data));
-  if (data.format === "ko") parts.push(bracketSvg(data));
-  else if (data.format === "relampago") parts.push(arenaLive(data));
-  else parts.push(roundsList(data));
+  parts.push((TOURNEY_VIEWS[data.page.view] || roundsList)(data));  // (its format's layout)
   leave();
   $app.replaceChildren(el("section", { id: "tourney" }, parts));
   fitNames($app);
@@ -1485,22 +1486,24 @@ function fitNames(root) {
 
 const signed = (n) => (n > 0 ? "+" : "") + n;
 
-// Each format's table: a liguilla's (played, won, difference), a Swiss's (points, Buchholz,
-// difference), an arena's leaderboard (points, the streak 🔥, games, in play now).
-const STANDINGS = {
-  suizo: [["colPlayed", (r) => r.played], ["colPts", (r) => r.points],
-    ["colBuchholz", (r) => r.buchholz ?? 0], ["colDiff", (r) => signed(r.diff)]],
-  relampago: [["colPts", (r) => r.points], ["colStreak", (r) => (r.fire ? "🔥" : "")],
-    ["colGames", (r) => r.played],
-    ["colInPlay", (r) => (r.playing ? el("span", { title: w("live"), "aria-label": w("live") }, "▶️")
-      : r.paused ? "⏸️" : "")]],
+// The columns a format's standings may have, by the names its declaration gives them
+// (`data.page.columns`: a liguilla's played, won, difference; a Swiss's played, points,
+// Buchholz, difference; an arena's points, the streak 🔥, games, in play now).
+const STANDINGS_COLUMNS = {
+  played: ["colPlayed", (r) => r.played],
+  won: ["colWon", (r) => r.won],
+  points: ["colPts", (r) => r.points],
+  buchholz: ["colBuchholz", (r) => r.buchholz ?? 0],
+  diff: ["colDiff", (r) => signed(r.diff)],
+  streak: ["colStreak", (r) => (r.fire ? "🔥" : "")],
+  games: ["colGames", (r) => r.played],
+  in_play: ["colInPlay", (r) => (r.playing ? el("span", { title: w("live"), "aria-label": w("live") }, "▶️")
+    : r.paused ? "⏸️" : "")],
 };
-const LEAGUE_COLUMNS = [["colPlayed", (r) => r.played], ["colWon", (r) => r.won],
-  ["colDiff", (r) => signed(r.diff)]];
 
 function standingsTable(data) {
-  const columns = STANDINGS[data.format] || LEAGUE_COLUMNS;
-  const label = data.format === "relampago" ? w("leaderboard") : w("standings");
+  const columns = data.page.columns.map((name) => STANDINGS_COLUMNS[name]);
+  const label = { standings: w("standings"), leaderboard: w("leaderboard") }[data.page.board];
   return el("div", { class: "standings-box" }, el("table", { id: "standings", class: data.format, "aria-label": label },
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, w("colName")),
       columns.map(([word]) => el("th", { scope: "col" }, w(word))))),
