@@ -369,17 +369,18 @@ def timer_text(t: Translator, seconds: int) -> str:
     return t("lobby.timer", seconds=seconds) if seconds else t("lobby.no_timer")
 
 
-def card_name(t: Translator, card: Card) -> str:
+def card_name(t: Translator, card: Card, *, picture: bool = False) -> str:
     """ "4 de copa 🍷"; the four top cards as players name them: "ancho de espada 🗡️",
-    "siete de oro 🪙"."""
+    "siete de oro 🪙". A `picture`'s name (the web's card, its text alternative) says what is
+    printed on it, without the emoji: "7 de oro", "ancho de espada"."""
     suit = t(f"suit.{card.suit.value}")
     if card.number == 1 and card.suit.value in "eb":
         name = t("card.ancho", suit=suit)
-    elif card.number == 7 and card.suit.value in "eo":  # the sietes that kill: by name
+    elif card.number == 7 and card.suit.value in "eo" and not picture:  # the killers, by name
         name = t("card.siete", suit=suit)
     else:
         name = t("card", number=card.number, suit=suit)
-    return f"{name} {SUIT_EMOJI[card.suit.value]}"
+    return name if picture else f"{name} {SUIT_EMOJI[card.suit.value]}"
 
 
 def card_label(card: Card) -> str:
