@@ -23,7 +23,7 @@ from bot.model.table import Table, TableStatus
 from bot.service.play import calls_of, remember_calls
 from bot.views.common import Seating, card_name, plain
 from bot.views.ending import reason_text
-from bot.views.scene import scene_of
+from bot.views.scene import SEAL_SHOWN, scene_of
 from bot.web.view import _said_now, table_view
 
 Held = list[dict[str, Any] | None]
@@ -120,4 +120,5 @@ def replay_of(table: Table, names: dict[int, str], log: Sequence[AnyAction]) -> 
         "players": table.config.players,
         "seed": table.seed,
         "commitment": commitment(table.seed) if table.seed else None,
+        "seal": commitment(table.seed)[:SEAL_SHOWN] if table.seed else None,  # (as the board)
     }

@@ -1345,7 +1345,7 @@ async function verifySeal(data) {
     const dealt = Array.from({ length: data.players }, (_, p) => order.slice(3 * p, 3 * p + 3).join(" "));
     if (dealt.join("|") === data.deals[i]) good++;
   }
-  const all = `${good}/${data.deals.length} · ${data.commitment.slice(0, 12)}`;
+  const all = `${good}/${data.deals.length} · ${data.seal}`;
   return sealed && good === data.deals.length ? `${w("sealOk")} ${all}` : `${w("sealBad")} ${all}`;
 }
 
