@@ -78,7 +78,7 @@ class MatchConfig:
     players: int = 2
     target: int = 30
     flor: bool = True
-    mazo_penalty: bool = True  # R24 house rule
+    house_rule: bool = True  # R24
     pica_pica: bool = True  # 3v3 only (R36)
     duel_falta: int = 0  # 3v3 option: a falta envido in a duel is worth R18 (0) or a fixed 6 (R42)
     falta_malas: bool = False  # R46: in a match to 30, the falta counted to the end of the malas
@@ -130,7 +130,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "players": SEAT_COUNTS,
     "target": (30, 15),
     "flor": (True, False),
-    "mazo_penalty": (True, False),
+    "house_rule": (True, False),
     "pica_pica": (True, False),
     "duel_falta": (0, 6),
     "falta_malas": (False, True),
@@ -1092,7 +1092,7 @@ class MatchState:
             if self.phase is Phase.OVER:
                 return
         early = (
-            self.config.mazo_penalty
+            self.config.house_rule
             and not h.results
             and not h.envido_chanted
             and not h.flor_chanted

@@ -71,9 +71,9 @@ def parse_options(
         elif word in ("sinflor", "noflor"):
             config = replace(config, flor=False)
         elif word in ("casa", "mazo2"):
-            config = replace(config, mazo_penalty=True)
+            config = replace(config, house_rule=True)
         elif word in ("sincasa", "mazo1"):
-            config = replace(config, mazo_penalty=False)
+            config = replace(config, house_rule=False)
         elif word in ("malas", "alasmalas", "faltamalas"):  # R46 (matches to 30)
             config = replace(config, falta_malas=True)
         else:

@@ -344,7 +344,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.MODE: ("mode", mode_of(config.players)),
         Option.TARGET: ("target", t("option.target_value", points=config.target)),
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
-        Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
+        Option.HOUSE_RULE: ("house", "2" if config.house_rule else "1"),
         Option.MALAS: ("malas", t("option.yes") if config.falta_malas else t("option.no")),
         Option.PICA: ("pica", t("option.flor_on") if config.pica_pica else t("option.flor_off")),
         Option.FALTA: (
@@ -420,7 +420,7 @@ def rules_line(t: Translator, config: MatchConfig) -> str:
         mode=mode_of(config.players),
         target=config.target,
         flor=t("rules.con_flor") if config.flor else t("rules.sin_flor"),
-        house=t("rules.house_on") if config.mazo_penalty else t("rules.house_off"),
+        house=t("rules.house_on") if config.house_rule else t("rules.house_off"),
     )
     if config.falta_malas and config.target == 30:
         line += t("rules.falta_malas")

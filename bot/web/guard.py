@@ -163,7 +163,7 @@ class NewTableBody(_Body):
     mode: Literal["1v1", "2v2", "3v3"] = "1v1"  # (3v3: on the local table only, for now)
     target: Literal[15, 30] = 30
     flor: bool = True
-    house: bool = True
+    house_rule: bool = True  # R24
     pica: bool = True  # 3v3: pica-pica hands (R36)
     duel_falta: Literal[0, 6] = 0  # 3v3: a falta envido in a duel, R18 (0) or a fixed 6 (R42)
     falta_malas: bool = False  # R46: the falta counted to the end of the malas (to 30 only)
