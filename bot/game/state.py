@@ -322,12 +322,7 @@ class HandState:
 
     def can_start_envido(self, seat: int) -> bool:
         """R15, F3: round 1, not yet played, envido still open, truco not wanted."""
-        return (
-            not self.envido_closed
-            and self.truco_level == 0
-            and not self.results
-            and len(self.held[seat]) == 3
-        )
+        return _envido_opening(self, seat) is None
 
     def say_in_turn(self, seats: Sequence[int], values: Sequence[int]) -> list[Said]:
         """R19: the values said at the table, in seat order from the mano, going round again
