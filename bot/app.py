@@ -36,7 +36,7 @@ from bot.handlers import (
     tournaments,
 )
 from bot.handlers.common import chat_translator
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import DEFAULT_LANGUAGE, languages, translator
 from bot.metrics import Metrics
 from bot.model.errors import Unavailable
 from bot.runtime import Runtime
@@ -147,7 +147,7 @@ async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 
 async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    for language in LANGUAGES:
+    for language in languages():
         t = translator(language)
         commands = [
             BotCommand(name, t(f"cmd.{name}"), api_kwargs={"is_ephemeral": True})
@@ -156,7 +156,7 @@ async def _set_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         ]  # fmt: skip
         try:
             await app.bot.set_my_commands(
-                commands, language_code=None if language == "es" else language
+                commands, language_code=None if language == DEFAULT_LANGUAGE else language
             )
         except TelegramError:
             log.warning("could not register the commands for %s", language)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import (
@@ -34,6 +35,7 @@ from typing import (
 from bot.game import ActionKind, Card
 from bot.game.actions import KIND_CODES
 from bot.game.seats import SEAT_COUNTS
+from bot.i18n import languages
 
 MAX_BYTES = 64
 MAX_DIGITS = 12  # table numbers and ids fit in SQLite's and PostgreSQL's 64-bit integers
@@ -52,10 +54,13 @@ class Word:
     size: int
     digits: bool = True
     least: int = 1
+    among: Callable[[], Collection[str]] | None = None  # the words there are, when not fixed
 
     def check(self, text: str) -> str:
         ok = text.isalnum() if self.digits else text.isalpha()
         if not (self.least <= len(text) <= self.size and text.isascii() and (ok or not text)):
+            raise BadButton(text)
+        if self.among is not None and text not in self.among():
             raise BadButton(text)
         return text
 
@@ -401,13 +406,10 @@ class HintData(CallbackData, prefix="h"):
     op: HintOp
 
 
-class Language(StrEnum):
-    ES = "es"
-    EN = "en"
-
-
 class LanguageData(CallbackData, prefix="g"):
-    language: Language
+    """/idioma: a language we speak (its locale file, read when the button is)."""
+
+    language: Annotated[str, Word(8, digits=False, among=languages)]
 
 
 class ConfigData(CallbackData, prefix="k"):

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.i18n import DEFAULT_LANGUAGE, languages
 
 
 class Settings(BaseSettings):
@@ -31,7 +33,9 @@ class Settings(BaseSettings):
         default="https://api.telegram.org/bot",
         description="Bot API base URL; point it at a local Bot API server if you run one",
     )
-    language: Literal["es", "en"] = Field(default="es", description="Default language of chats")
+    language: str = Field(
+        default=DEFAULT_LANGUAGE, description="Default language of chats (one of locales/)"
+    )
     seed: int | None = Field(default=None, description="Reproducible deals (tests, demos)")
     turn_seconds: int = Field(
         default=120, ge=0, description="Default seconds a player has to move; 0: sin tiempo"
@@ -171,6 +175,13 @@ class Settings(BaseSettings):
             "webhook_url": self.webhook_url,
             "secret_token": self.webhook_secret.get_secret_value(),
         }
+
+    @field_validator("language")
+    @classmethod
+    def _spoken(cls, value: str) -> str:
+        if value not in languages():
+            raise ValueError(f"no locale file for it: one of {', '.join(languages())}")
+        return value
 
     @model_validator(mode="after")
     def _webhook_needs_a_secret(self) -> Settings:

@@ -16,18 +16,50 @@ from pathlib import Path
 
 from babel import Locale
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
-LANGUAGES = ("es", "en")
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"  # the project's own
 DEFAULT_LANGUAGE = "es"
+
+# Where the locale files are read from: the project's own unless `use_locales` says otherwise.
+_directory = LOCALES_DIR
 
 
 Entry = str | dict[str, str]  # a string, or its plural forms
 
 
+def use_locales(directory: Path) -> None:
+    """Read the locale files from `directory` (a test of a language the project does not ship;
+    the bot itself never calls it: it reads nothing outside the project)."""
+    global _directory
+    _directory = directory
+
+
+def languages() -> tuple[str, ...]:
+    """Every language we speak: one a locale file, so a new language is its file and nothing
+    else. The default comes first and the rest by code: the order of /idioma's buttons and of
+    /config's turns."""
+    return _languages(_directory)
+
+
 @cache
+def _languages(directory: Path) -> tuple[str, ...]:
+    others = sorted(path.stem for path in directory.glob("*.json") if path.stem != DEFAULT_LANGUAGE)
+    return (DEFAULT_LANGUAGE, *others)
+
+
+def language_for(tag: str, fallback: str = DEFAULT_LANGUAGE) -> str:
+    """The language we speak that a reader's tag names ("en-US" -> "en"; Telegram's
+    `language_code`, a browser's `Accept-Language`), else `fallback`."""
+    tag = tag.lower()
+    return next((language for language in languages() if tag.startswith(language)), fallback)
+
+
 def catalog(language: str) -> dict[str, Entry]:
-    path = LOCALES_DIR / f"{language}.json"
-    data: dict[str, Entry] = json.loads(path.read_text(encoding="utf-8"))
+    return _catalog(_directory, language)
+
+
+@cache
+def _catalog(directory: Path, language: str) -> dict[str, Entry]:
+    data: dict[str, Entry] = json.loads((directory / f"{language}.json").read_text("utf-8"))
     return data
 
 
@@ -51,7 +83,7 @@ class Translator:
     """`t("board.turn", name=...)` in one language, falling back to Spanish for a missing key."""
 
     def __init__(self, language: str) -> None:
-        self.language = language if language in LANGUAGES else DEFAULT_LANGUAGE
+        self.language = language if language in languages() else DEFAULT_LANGUAGE
 
     def __call__(self, key: str, **params: object) -> str:
         language = self.language

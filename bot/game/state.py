@@ -78,7 +78,7 @@ class MatchConfig:
     players: int = 2
     target: int = 30
     flor: bool = True
-    mazo_penalty: bool = True  # R24 house rule
+    house_rule: bool = True  # R24
     pica_pica: bool = True  # 3v3 only (R36)
     duel_falta: int = 0  # 3v3 option: a falta envido in a duel is worth R18 (0) or a fixed 6 (R42)
     falta_malas: bool = False  # R46: in a match to 30, the falta counted to the end of the malas
@@ -130,7 +130,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "players": SEAT_COUNTS,
     "target": (30, 15),
     "flor": (True, False),
-    "mazo_penalty": (True, False),
+    "house_rule": (True, False),
     "pica_pica": (True, False),
     "duel_falta": (0, 6),
     "falta_malas": (False, True),
@@ -322,12 +322,7 @@ class HandState:
 
     def can_start_envido(self, seat: int) -> bool:
         """R15, F3: round 1, not yet played, envido still open, truco not wanted."""
-        return (
-            not self.envido_closed
-            and self.truco_level == 0
-            and not self.results
-            and len(self.held[seat]) == 3
-        )
+        return _envido_opening(self, seat) is None
 
     def say_in_turn(self, seats: Sequence[int], values: Sequence[int]) -> list[Said]:
         """R19: the values said at the table, in seat order from the mano, going round again
@@ -391,6 +386,60 @@ class HandLog:
 
 
 RECENT_HANDS = 4  # hands kept whole (with their deals) after they end, for their records
+
+
+# -- the statements of what may be done ----------------------------------------------------------
+# Each rule is said once, as what it allows or the reason it refuses: `MatchState._generate`
+# lists what they allow (the engine's hottest path: each is a few comparisons, no allocation
+# where the turn's seat acts), `MatchState._explain` says their reasons.
+
+
+def _flor_answers(h: HandState) -> tuple[ActionKind, ...]:
+    """R22: what answers the last flor call."""
+    last = h.flor_chain[-1]
+    if last is K.FLOR:
+        return _OVER_FLOR
+    return _OVER_CONTRAFLOR if last is K.CONTRAFLOR else _OVER_AL_RESTO
+
+
+def _envido_answers(h: HandState) -> tuple[ActionKind, ...]:
+    """R16: an envido is wanted, not wanted, raised (as its chain allows), or its side leaves
+    (in the buttons' order)."""
+    return (K.QUIERO, K.NO_QUIERO, *envido_raises(h.envido_chain), K.MAZO)
+
+
+def _envido_opening(h: HandState, seat: int) -> Reason | None:
+    """R15, F3: an envido is opened in round 1, by a seat that has not played, while the envido
+    is open and no truco was wanted."""
+    if h.envido_closed or h.truco_level > 0:
+        return Reason.ENVIDO_CLOSED
+    if h.results or len(h.held[seat]) != 3:
+        return Reason.ENVIDO_ALREADY_PLAYED
+    return None
+
+
+def _envido_over_truco(h: HandState, seat: int) -> Reason | None:
+    """R17, F4: the envido goes first, over the first truco only (not a retruco's)."""
+    if h.truco_pending == 1:
+        return _envido_opening(h, seat)
+    return Reason.ENVIDO_CLOSED if h.envido_closed else Reason.ENVIDO_ALREADY_PLAYED
+
+
+def _truco_raise(h: HandState, seat: int) -> ActionKind | Reason:
+    """R9-R11: the chant a seat may raise the truco with on its turn (the next one, by the side
+    that did not last raise it), else why not."""
+    level = h.truco_level
+    if level >= 3:
+        return Reason.TRUCO_MAX
+    if level and h.truco_side != seat % 2:
+        return Reason.TRUCO_NOT_YOURS
+    return TRUCO_CHANTS[level]
+
+
+def _truco_answer_raise(h: HandState) -> ActionKind | Reason:
+    """R10: the chant that answers a truco chant by raising it, else why there is none."""
+    level = h.truco_pending
+    return TRUCO_CHANTS[level] if level < 3 else Reason.TRUCO_MAX
 
 
 class MatchState:
@@ -561,18 +610,14 @@ class MatchState:
             forced = [s for s in h.table.all if not h.flor_declared[s] and len(h.held[s]) == 3]
         out: list[Action] = []
         if h.flor_pending:  # R22: only the other side's flores answer
-            last = h.flor_chain[-1]
-            kinds = (
-                _OVER_FLOR if last is K.FLOR else _OVER_CONTRAFLOR if last is K.CONTRAFLOR
-                else _OVER_AL_RESTO
-            )  # fmt: skip
+            kinds = _flor_answers(h)
             for seat in h.table.sides[1 - h.flor_side]:
                 if h.flor_holders[seat] or not exclusive:
                     calls = CALLS[seat]
                     out.extend(calls[kind] for kind in kinds)
             return out
         if h.envido_pending:  # F6: every undeclared flor is declared first
-            raises = envido_raises(h.envido_chain)
+            kinds = _envido_answers(h)
             answering = 1 - h.envido_side
             first = bool(forced) and exclusive
             for seat in h.table.all:
@@ -581,13 +626,10 @@ class MatchState:
                     out.append(calls[K.FLOR])
                 if first or seat % 2 != answering:
                     continue
-                out.append(calls[K.QUIERO])
-                out.append(calls[K.NO_QUIERO])
-                out.extend(calls[kind] for kind in raises)
-                out.append(calls[K.MAZO])
+                out.extend(calls[kind] for kind in kinds)
             return out
         if h.truco_pending:  # R10-R12; R17/F4: the envido goes first, over the first truco
-            level = h.truco_pending
+            chant = _truco_answer_raise(h)
             for seat in h.table.sides[1 - h.truco_pending_side]:
                 calls = CALLS[seat]
                 if seat in forced:
@@ -596,9 +638,9 @@ class MatchState:
                         continue
                 out.append(calls[K.QUIERO])
                 out.append(calls[K.NO_QUIERO])
-                if level < 3:
-                    out.append(calls[TRUCO_CHANTS[level]])
-                if level == 1 and h.can_start_envido(seat):
+                if chant.__class__ is K:
+                    out.append(calls[chant])
+                if _envido_over_truco(h, seat) is None:
                     out.extend(calls[kind] for kind in ENVIDO_CHANTS)
                 out.append(calls[K.MAZO])
             return out
@@ -608,10 +650,10 @@ class MatchState:
             out.append(calls[K.FLOR])
             if exclusive:
                 return out
-        level = h.truco_level
-        if level < 3 and (level == 0 or h.truco_side == seat % 2):
-            out.append(calls[TRUCO_CHANTS[level]])
-        if h.can_start_envido(seat):
+        chant = _truco_raise(h, seat)
+        if chant.__class__ is K:
+            out.append(calls[chant])
+        if _envido_opening(h, seat) is None:
             out.extend(calls[kind] for kind in ENVIDO_CHANTS)
         out.append(calls[K.MAZO])
         plays = PLAYS[seat]
@@ -680,12 +722,7 @@ class MatchState:
         """A flor waits for an answer: only the other side's flores answer (R22)."""
         if side_of(seat) != 1 - h.flor_side or (exclusive and not h.flor_holders[seat]):
             return Reason.WAIT_FOR_ANSWER
-        last = h.flor_chain[-1]
-        answers = (
-            _OVER_FLOR if last is K.FLOR else _OVER_CONTRAFLOR if last is K.CONTRAFLOR
-            else _OVER_AL_RESTO
-        )  # fmt: skip
-        return None if kind in answers else Reason.NOT_ALLOWED
+        return None if kind in _flor_answers(h) else Reason.NOT_ALLOWED
 
     @staticmethod
     def _verify_declaring(h: HandState, seat: int) -> Reason | None:
@@ -707,7 +744,7 @@ class MatchState:
             return Reason.FLOR_FIRST
         if side_of(seat) == h.envido_side:
             return Reason.WAIT_FOR_ANSWER
-        if kind in (K.QUIERO, K.NO_QUIERO, K.MAZO) or kind in envido_raises(h.envido_chain):
+        if kind in _envido_answers(h):
             return None
         if kind is K.PLAY:
             return Reason.ANSWER_PENDING
@@ -723,17 +760,15 @@ class MatchState:
         the first truco (R17, F4)."""
         if side_of(seat) == h.truco_pending_side:
             return Reason.WAIT_FOR_ANSWER
-        level = h.truco_pending
         if kind in (K.QUIERO, K.NO_QUIERO, K.MAZO):
             return None
         if kind in TRUCO_CHANTS:
-            if level < 3 and kind is TRUCO_CHANTS[level]:
+            chant = _truco_answer_raise(h)
+            if chant is kind:
                 return None
-            return Reason.TRUCO_MAX if level >= 3 else Reason.NOT_ALLOWED
+            return chant if chant.__class__ is Reason else Reason.NOT_ALLOWED
         if kind in ENVIDO_CHANTS:
-            if level == 1 and h.can_start_envido(seat):
-                return None
-            return Reason.ENVIDO_CLOSED if h.envido_closed else Reason.ENVIDO_ALREADY_PLAYED
+            return _envido_over_truco(h, seat)
         if kind is K.PLAY:
             return Reason.ANSWER_PENDING
         return Reason.NOT_ALLOWED
@@ -750,17 +785,12 @@ class MatchState:
         if kind is K.MAZO:
             return None
         if kind in ENVIDO_CHANTS:
-            if h.can_start_envido(seat):
-                return None
-            if h.envido_closed or h.truco_level > 0:
-                return Reason.ENVIDO_CLOSED
-            return Reason.ENVIDO_ALREADY_PLAYED
+            return _envido_opening(h, seat)
         if kind in TRUCO_CHANTS:
-            level = h.truco_level
-            mine = level == 0 or h.truco_side == side_of(seat)
-            if level < 3 and kind is TRUCO_CHANTS[level] and mine:
+            chant = _truco_raise(h, seat)
+            if chant is kind:
                 return None
-            return Reason.TRUCO_MAX if level >= 3 else Reason.TRUCO_NOT_YOURS
+            return chant if chant.__class__ is Reason else Reason.TRUCO_NOT_YOURS
         return Reason.NOT_ALLOWED
 
     # -- apply -----------------------------------------------------------------------------
@@ -1092,7 +1122,7 @@ class MatchState:
             if self.phase is Phase.OVER:
                 return
         early = (
-            self.config.mazo_penalty
+            self.config.house_rule
             and not h.results
             and not h.envido_chanted
             and not h.flor_chanted

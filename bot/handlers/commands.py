@@ -15,7 +15,7 @@ from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot import links
-from bot.callbacks import Language, LanguageData, PageData, PageView, pack, pattern
+from bot.callbacks import LanguageData, PageData, PageView, pack, pattern
 from bot.game import MatchConfig
 from bot.game.seats import seats
 from bot.handlers.common import (
@@ -40,7 +40,7 @@ from bot.handlers.common import (
     tapped_message,
     thread_of,
 )
-from bot.i18n import Translator
+from bot.i18n import Translator, languages
 from bot.i18n import translator as translator_for
 from bot.links import Channel, HandLink, JoinLink, NotifyLink, PartnerLink, PlaceLink, PracticeLink
 from bot.model.outbox import Record
@@ -72,9 +72,9 @@ def parse_options(
         elif word in ("sinflor", "noflor"):
             config = replace(config, flor=False)
         elif word in ("casa", "mazo2"):
-            config = replace(config, mazo_penalty=True)
+            config = replace(config, house_rule=True)
         elif word in ("sincasa", "mazo1"):
-            config = replace(config, mazo_penalty=False)
+            config = replace(config, house_rule=False)
         elif word in ("malas", "alasmalas", "faltamalas"):  # R46 (matches to 30)
             config = replace(config, falta_malas=True)
         else:
@@ -467,15 +467,15 @@ async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if update.effective_message is None or update.effective_chat is None:
         return
     t = await chat_translator(context, update.effective_chat.id)
-    keys = Keys.of(
-        [
-            [
-                Button("🇦🇷 Castellano", pack(LanguageData(Language.ES))),
-                Button("🇬🇧 English", pack(LanguageData(Language.EN))),
-            ]
-        ]
-    )
-    await reply(context, update.effective_message, t("idioma.choose"), keys)
+    await reply(context, update.effective_message, t("idioma.choose"), language_keys())
+
+
+def language_keys() -> Keys:
+    """/idioma's buttons: every language we speak, each named in itself."""
+    return Keys.of(
+        [[Button(translator_for(language)("language.name"), pack(LanguageData(language)))
+          for language in languages()]]
+    )  # fmt: skip
 
 
 async def _language(

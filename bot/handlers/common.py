@@ -13,7 +13,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.callbacks import CallbackData, unpack
+from bot.callbacks import MAX_DIGITS, CallbackData, unpack
 from bot.game.state import CHOICES
 from bot.i18n import Translator, translator
 from bot.model.limits import Admit
@@ -46,9 +46,6 @@ def thread_of(message: Message | None) -> int:
 
 def display_name(user: User) -> str:
     return user.full_name or user.username or str(user.id)
-
-
-MAX_DIGITS = 12  # table numbers and ids fit in SQLite's and PostgreSQL's 64-bit integers
 
 
 def ascii_number(text: str, digits: int = MAX_DIGITS) -> int | None:

@@ -10,7 +10,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from bot.callbacks import ConfigData, pack, pattern
 from bot.handlers.common import in_group, is_admin, reply, tapped, tapped_message
-from bot.i18n import LANGUAGES, Translator, translator
+from bot.i18n import Translator, languages, translator
 from bot.model.options import CONFIG_OPTIONS, Option, TableOptions, next_of, parse_option
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
@@ -73,7 +73,7 @@ async def _config(
     chats = r.core.chats
     options = await chats.defaults(chat_id)
     if option is Option.LANG:
-        t = translator(next_of(LANGUAGES, t.language))
+        t = translator(next_of(languages(), t.language))
         text, keys = config_view(t, with_zone(options, r))
         await chats.set_language(chat_id, t.language, [edit_row(chat_id, message.message_id,
                                                                  text, keys)])  # fmt: skip

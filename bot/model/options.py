@@ -20,7 +20,7 @@ class Option(StrEnum):
     MODE = "mode"  # 1v1, 2v2 (or 3v3): the seats
     TARGET = "target"  # a 30 or a 15
     FLOR = "flor"  # con or sin flor
-    HOUSE = "house"  # R24's house rule: leaving early in round 1 gives 2
+    HOUSE_RULE = "house"  # R24: leaving early in round 1 gives 2
     PICA = "pica"  # pica-pica in 3v3 (R36): shown for 3v3 only
     FALTA = "falta"  # a falta envido in a pica-pica duel: R18 or a fixed 6 (R42's option)
     MALAS = "malas"  # R46: the falta envido counted to the end of the malas (matches to 30)
@@ -37,13 +37,13 @@ RULE_OF = {
     Option.MODE: "players",
     Option.TARGET: "target",
     Option.FLOR: "flor",
-    Option.HOUSE: "mazo_penalty",
+    Option.HOUSE_RULE: "house_rule",
     Option.PICA: "pica_pica",
     Option.FALTA: "duel_falta",
     Option.MALAS: "falta_malas",
 }
 LOBBY_OPTIONS = (
-    Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.MALAS, Option.PICA,
+    Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE_RULE, Option.MALAS, Option.PICA,
     Option.FALTA, Option.TIMER, Option.BOT, Option.HINTS,
 )  # fmt: skip
 CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG, Option.ZONE, Option.DAILY)

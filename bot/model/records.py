@@ -20,7 +20,7 @@ class MatchRecord:
     players: int
     target: int
     flor: bool
-    house_rule: bool  # R24's mazo penalty
+    house_rule: bool  # R24
     termination: Termination
     winner: int | None  # the side that won (None: cancelled)
     scores: tuple[int, int]

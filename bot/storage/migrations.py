@@ -567,3 +567,48 @@ CREATE UNIQUE INDEX games_one_open_per_topic ON games (chat_id, thread_id)
         },
     )
 )
+
+# The house rule (R24) by the rule sheet's name, as the league's column (`matches.house_rule`)
+# already says it: a group's defaults, a table's rules and a tournament's rules stored under
+# "mazo_penalty" take it. (A snapshot holds the rules too: its format changes with the name, so
+# the old ones are not believed and their matches replay from the log.)
+MIGRATIONS.append(
+    (
+        """
+{chats};
+{games};
+{tournaments}
+""",
+        {
+            "sqlite": {
+                "chats": "UPDATE chats SET defaults = json_remove(json_insert(defaults,"
+                " '$.house_rule', json(CASE WHEN json_extract(defaults, '$.mazo_penalty')"
+                " THEN 'true' ELSE 'false' END)), '$.mazo_penalty')"
+                " WHERE json_type(defaults, '$.mazo_penalty') IS NOT NULL",
+                "games": "UPDATE games SET config = json_remove(json_insert(config,"
+                " '$.house_rule', json(CASE WHEN json_extract(config, '$.mazo_penalty')"
+                " THEN 'true' ELSE 'false' END)), '$.mazo_penalty')"
+                " WHERE json_type(config, '$.mazo_penalty') IS NOT NULL",
+                "tournaments": "UPDATE tournaments SET data = json_remove(json_insert(data,"
+                " '$.config.house_rule', json(CASE WHEN"
+                " json_extract(data, '$.config.mazo_penalty') THEN 'true' ELSE 'false' END)),"
+                " '$.config.mazo_penalty')"
+                " WHERE json_type(data, '$.config.mazo_penalty') IS NOT NULL",
+            },
+            "postgresql": {
+                "chats": "UPDATE chats SET defaults = jsonb_set(defaults::jsonb - 'mazo_penalty',"
+                " '{house_rule}', COALESCE(defaults::jsonb -> 'house_rule',"
+                " defaults::jsonb -> 'mazo_penalty'))::text"
+                " WHERE defaults::jsonb -> 'mazo_penalty' IS NOT NULL",
+                "games": "UPDATE games SET config = jsonb_set(config::jsonb - 'mazo_penalty',"
+                " '{house_rule}', COALESCE(config::jsonb -> 'house_rule',"
+                " config::jsonb -> 'mazo_penalty'))::text"
+                " WHERE config::jsonb -> 'mazo_penalty' IS NOT NULL",
+                "tournaments": "UPDATE tournaments SET data = jsonb_set(data::jsonb"
+                " #- '{config,mazo_penalty}', '{config,house_rule}', COALESCE(data::jsonb"
+                " #> '{config,house_rule}', data::jsonb #> '{config,mazo_penalty}'))::text"
+                " WHERE data::jsonb #> '{config,mazo_penalty}' IS NOT NULL",
+            },
+        },
+    )
+)

@@ -536,7 +536,7 @@ class Store:
                 table.config.players,
                 table.config.target,
                 int(table.config.flor),
-                int(table.config.mazo_penalty),
+                int(table.config.house_rule),
                 outcome.winner,
                 scores[0],
                 scores[1],

@@ -97,7 +97,6 @@ RING_FRESH = 20.0  # seconds: a ring-out still waiting after this is news no mor
 # Seconds after a person's tap within which the bot may show them a message in the group
 # (Telegram allows 15: a row that waited longer is sent as an edit, or not at all)
 EPHEMERAL_WINDOW = 13.0
-SEAL_SHOWN = 12  # hex digits of the seal on the board: enough to compare with /verificar
 # Given in every call (the application's Defaults reach only PTB's typed methods).
 TEXT_OPTIONS = {"parse_mode": "HTML", "link_preview_options": {"is_disabled": True}}
 

@@ -345,7 +345,7 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.MODE: ("mode", mode_of(config.players)),
         Option.TARGET: ("target", t("option.target_value", points=config.target)),
         Option.FLOR: ("flor", t("option.flor_on") if config.flor else t("option.flor_off")),
-        Option.HOUSE: ("house", "2" if config.mazo_penalty else "1"),
+        Option.HOUSE_RULE: ("house", "2" if config.house_rule else "1"),
         Option.MALAS: ("malas", t("option.yes") if config.falta_malas else t("option.no")),
         Option.PICA: ("pica", t("option.flor_on") if config.pica_pica else t("option.flor_off")),
         Option.FALTA: (
@@ -370,17 +370,18 @@ def timer_text(t: Translator, seconds: int) -> str:
     return t("lobby.timer", seconds=seconds) if seconds else t("lobby.no_timer")
 
 
-def card_name(t: Translator, card: Card) -> str:
+def card_name(t: Translator, card: Card, *, picture: bool = False) -> str:
     """ "4 de copa 🍷"; the four top cards as players name them: "ancho de espada 🗡️",
-    "siete de oro 🪙"."""
+    "siete de oro 🪙". A `picture`'s name (the web's card, its text alternative) says what is
+    printed on it, without the emoji: "7 de oro", "ancho de espada"."""
     suit = t(f"suit.{card.suit.value}")
     if card.number == 1 and card.suit.value in "eb":
         name = t("card.ancho", suit=suit)
-    elif card.number == 7 and card.suit.value in "eo":  # the sietes that kill: by name
+    elif card.number == 7 and card.suit.value in "eo" and not picture:  # the killers, by name
         name = t("card.siete", suit=suit)
     else:
         name = t("card", number=card.number, suit=suit)
-    return f"{name} {SUIT_EMOJI[card.suit.value]}"
+    return name if picture else f"{name} {SUIT_EMOJI[card.suit.value]}"
 
 
 def card_label(card: Card) -> str:
@@ -420,7 +421,7 @@ def rules_line(t: Translator, config: MatchConfig) -> str:
         mode=mode_of(config.players),
         target=config.target,
         flor=t("rules.con_flor") if config.flor else t("rules.sin_flor"),
-        house=t("rules.house_on") if config.mazo_penalty else t("rules.house_off"),
+        house=t("rules.house_on") if config.house_rule else t("rules.house_off"),
     )
     if config.falta_malas and config.target == 30:
         line += t("rules.falta_malas")

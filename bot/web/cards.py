@@ -12,6 +12,8 @@ from functools import cache
 from html import escape
 
 from bot.game import Card
+from bot.i18n import DEFAULT_LANGUAGE, translator
+from bot.views.common import card_name
 
 WIDTH, HEIGHT = 60, 92
 COLOURS = {"o": "#c8961e", "c": "#b3261e", "e": "#1f4e9c", "b": "#2e7d32"}
@@ -157,23 +159,14 @@ def _ace(card: Card) -> str:
     return _symbol(suit, 30, 46, 40)
 
 
-def card_name(card: Card, language: str = "es") -> str:
-    suits = {
-        "es": {"o": "oro", "c": "copa", "e": "espada", "b": "basto"},
-        "en": {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"},
-    }[language]
-    if card.number == 1 and card.suit.value in "eb":  # the two top cards, as players name them
-        return f"ancho de {'espada' if card.suit.value == 'e' else 'basto'}" + (
-            "" if language == "es" else " (1)"
-        )
-    word = "de" if language == "es" else "of"
-    return f"{card.number} {word} {suits[card.suit.value]}"
-
-
-@cache
-def card_svg(card: Card, language: str = "es") -> str:
+def card_svg(card: Card, language: str = DEFAULT_LANGUAGE) -> str:
     """The card's SVG, with its name as title and label (the text alternative)."""
-    suit, name = card.suit.value, escape(card_name(card, language))
+    return _drawn(card, card_name(translator(language), card, picture=True))
+
+
+@cache  # (by the name, not the language: the name is what the locale files say now)
+def _drawn(card: Card, said: str) -> str:
+    suit, name = card.suit.value, escape(said)
     if card.number == 1:
         pips = _ace(card)
     elif card.number <= 7:

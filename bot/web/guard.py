@@ -20,11 +20,12 @@ from typing import Annotated, Literal
 
 from aiohttp import web
 from aiohttp.typedefs import Middleware
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from bot.ai.signs import SIGNS
 from bot.game import DECK
 from bot.game.actions import KINDS_BY_CODE
+from bot.i18n import DEFAULT_LANGUAGE, language_for, languages
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,15 @@ STEP = Annotated[int, Field(ge=0, le=10_000_000)]
 TEAM = Literal[0, 1]
 
 
+def _spoken(value: str) -> str:
+    if value not in languages():
+        raise ValueError("no such language")
+    return value
+
+
+LANGUAGE = Annotated[str, Field(max_length=16), AfterValidator(_spoken)]
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
@@ -144,7 +154,7 @@ class StepBody(_Body):
 
 class LoginBody(_Body):
     name: str = Field(max_length=256)
-    language: Literal["es", "en"] = "es"
+    language: LANGUAGE = DEFAULT_LANGUAGE
 
 
 class NewTableBody(_Body):
@@ -153,14 +163,14 @@ class NewTableBody(_Body):
     mode: Literal["1v1", "2v2", "3v3"] = "1v1"  # (3v3: on the local table only, for now)
     target: Literal[15, 30] = 30
     flor: bool = True
-    house: bool = True
+    house_rule: bool = True  # R24
     pica: bool = True  # 3v3: pica-pica hands (R36)
     duel_falta: Literal[0, 6] = 0  # 3v3: a falta envido in a duel, R18 (0) or a fixed 6 (R42)
     falta_malas: bool = False  # R46: the falta counted to the end of the malas (to 30 only)
     level: Literal["facil", "normal", "dificil"] = "normal"
     friend: bool = False  # a friend takes a seat: the rival in 1v1, the partner in 2v2
     timer: Literal[0, 30, 60, 120] = 0  # seconds a move (0: sin tiempo)
-    language: Literal["es", "en"] = "es"
+    language: LANGUAGE = DEFAULT_LANGUAGE
     hints: bool = True  # 💡 (a table with computer players is practice: on unless turned off)
 
 
@@ -169,13 +179,11 @@ class JoinBody(_Body):
 
 
 CARD_CODES = frozenset(card.code for card in DECK)
-LANGUAGES = ("es", "en")
 
 
-def language_of(request: web.Request, fallback: str = "es") -> str:
+def language_of(request: web.Request) -> str:
     """The reader's language when no table says it: the page's `lang`, else their browser's."""
     asked = request.query.get("lang", "")
-    if asked in LANGUAGES:
+    if asked in languages():
         return asked
-    accepted = request.headers.get("Accept-Language", "").lower()
-    return "en" if accepted.startswith("en") else fallback
+    return language_for(request.headers.get("Accept-Language", ""))

@@ -21,10 +21,9 @@ from bot.game.state import HandLog, HandState
 from bot.i18n import Translator, translator
 from bot.model.table import Table, TableStatus
 from bot.service.play import calls_of, remember_calls
-from bot.views.common import Seating, plain
+from bot.views.common import Seating, card_name, plain
 from bot.views.ending import reason_text
-from bot.views.scene import scene_of
-from bot.web.cards import card_name
+from bot.views.scene import SEAL_SHOWN, scene_of
 from bot.web.view import _said_now, table_view
 
 Held = list[dict[str, Any] | None]
@@ -39,7 +38,7 @@ def _held(t: Translator, who: Seating, hand: HandState) -> Held:
         if seats is not None and seat not in seats:
             out.append(None)
             continue
-        cards = [{"card": c.code, "name": card_name(c, t.language)} for c in dealt]
+        cards = [{"card": c.code, "name": card_name(t, c, picture=True)} for c in dealt]
         label = t("web.held", name=plain(who.seat(seat)), cards=", ".join(c["name"] for c in cards))
         out.append({"cards": cards, "label": label})
     return out
@@ -121,4 +120,5 @@ def replay_of(table: Table, names: dict[int, str], log: Sequence[AnyAction]) -> 
         "players": table.config.players,
         "seed": table.seed,
         "commitment": commitment(table.seed) if table.seed else None,
+        "seal": commitment(table.seed)[:SEAL_SHOWN] if table.seed else None,  # (as the board)
     }

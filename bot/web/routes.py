@@ -29,7 +29,7 @@ from bot import codec
 from bot.game import DECK, AnyAction, Card
 from bot.game.actions import KINDS_BY_CODE
 from bot.game.ending import ended_hands
-from bot.i18n import translator
+from bot.i18n import language_for, languages, translator
 from bot.links import page_links
 from bot.model.limits import Buckets
 from bot.model.refusals import Refused
@@ -42,7 +42,7 @@ from bot.views.review import REVIEW_WORDS, review_json
 from bot.views.tournament import people_of
 from bot.web.auth import Auth, LocalAuth, Viewer
 from bot.web.cards import back_svg, card_svg
-from bot.web.guard import LANGUAGES, ActBody, SignBody, StepBody, language_of
+from bot.web.guard import ActBody, SignBody, StepBody, language_of
 from bot.web.hub import Hub, stream
 from bot.web.replay import replay_of
 from bot.web.view import table_view, tourney_view
@@ -56,7 +56,7 @@ WEB_WORDS = tuple(
         "worth", "won", "over", "again", "waiting", "team", "sign", "signs_seen", "seats",
         "timer", "notimer", "options", "seal", "rematch", "final", "half", "left", "points",
         "played", "wonRound", "parda", "round", "fromGroup", "yourCards", "answers", "watch",
-        "sealLocal", "buenas", "record", "sound",
+        "sealLocal", "buenas", "record", "sound", "and",
         "replay", "back", "step", "playReplay", "pause", "prevHand", "nextHand", "of", "sealOk",
         "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
         "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",
@@ -323,10 +323,13 @@ class Routes:
         return found
 
     async def words(self, request: web.Request) -> web.Response:
-        """The page's own words, from the locale files (`web.*`)."""
-        language = request.match_info["language"]
-        t = translator(language if language in LANGUAGES else "es")
-        return web.json_response({key[4:]: t(key) for key in WEB_WORDS})
+        """The page's own words, from the locale files (`web.*`), in the language we speak that
+        the page's tag names (Content-Language says which: the page keeps it as its own)."""
+        asked = request.match_info["language"]
+        t = translator(asked if asked in languages() else language_for(asked))
+        return web.json_response(
+            {key[4:]: t(key) for key in WEB_WORDS}, headers={"Content-Language": t.language}
+        )
 
     async def sign(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)

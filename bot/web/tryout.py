@@ -63,7 +63,7 @@ class TryOutRoutes(Routes):
         body = await self._body(request, NewTableBody, language_of(request))
         config = MatchConfig(
             players=players_of(body.mode), target=body.target, flor=body.flor,
-            mazo_penalty=body.house, pica_pica=body.pica, duel_falta=body.duel_falta,
+            house_rule=body.house_rule, pica_pica=body.pica, duel_falta=body.duel_falta,
             falta_malas=body.falta_malas and body.target == 30,
         )  # fmt: skip
         table_seats = seats(config.players)

@@ -27,8 +27,7 @@ from bot.game.seats import duel_pair, side_of
 from bot.i18n import Translator, translator
 from bot.league.tournament import Tournament, standings
 from bot.model.table import Call, Note, Table, TableStatus
-from bot.views.common import Seating, plain, rules_line
-from bot.views.common import card_name as card_words
+from bot.views.common import Seating, card_name, plain, rules_line
 from bot.views.ending import record_lines
 from bot.views.scene import Scene, scene_of
 from bot.views.table import (
@@ -41,7 +40,6 @@ from bot.views.table import (
     status_lines,
 )
 from bot.views.tournament import entry_name, round_title, rules_text
-from bot.web.cards import card_name
 
 
 @dataclass(frozen=True)
@@ -65,7 +63,7 @@ def _timed_out(t: Translator, who: Seating, table: Table, timed: TimedOut) -> st
     action = timed.action
     assert action is not None
     what = (
-        t("timeout.card", card=card_words(t, action.card))
+        t("timeout.card", card=card_name(t, action.card))
         if action.card is not None
         else t("timeout.said", chant=kind_label(t, action.kind))
     )
@@ -82,7 +80,7 @@ def _actions(t: Translator, obs: Observation, language: str) -> list[dict[str, A
     out: list[dict[str, Any]] = []
     for action in obs.actions:
         if action.card is not None:
-            label = card_name(action.card, language)
+            label = card_name(t, action.card, picture=True)
             out.append({"code": action.code, "card": action.card.code, "label": label})
     order = {kind: i for i, kind in enumerate(BUTTON_ORDER)}
     chants = sorted((a for a in obs.actions if a.card is None), key=lambda a: order[a.kind])
@@ -104,7 +102,8 @@ def _round_winner(obs: Observation, index: int) -> int | None:
 
 
 def _card(card: Card, language: str, seat: int | None = None) -> dict[str, Any]:
-    shown: dict[str, Any] = {"card": card.code, "name": card_name(card, language)}
+    name = card_name(translator(language), card, picture=True)
+    shown: dict[str, Any] = {"card": card.code, "name": name}
     if seat is not None:
         shown["seat"] = seat
     return shown

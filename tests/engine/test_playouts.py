@@ -30,7 +30,7 @@ from bot.storage.snapshots import to_json
 # said while a truco waits), which the rule tests reach anyway (docs/performance.md, "The test
 # suite").
 CONFIGS = [
-    (MatchConfig(players=p, flor=f, target=t, mazo_penalty=h), n)
+    (MatchConfig(players=p, flor=f, target=t, house_rule=h), n)
     for p, f, t, h, n in [
         (2, True, 30, True, 150),
         (2, False, 30, True, 150),
@@ -145,7 +145,7 @@ RUN = 50
 RUNS = [
     pytest.param(
         c, range(start, min(start + RUN, n)),
-        id=f"{c.players}p-{c.target}-flor{c.flor}-house{c.mazo_penalty}-{start}",
+        id=f"{c.players}p-{c.target}-flor{c.flor}-house{c.house_rule}-{start}",
         marks=[pytest.mark.slow("more random matches")] if start else [],
     )
     for c, n in CONFIGS

@@ -62,7 +62,7 @@ def test_the_worked_hand_replays_exactly() -> None:
     ],
 )
 def test_machete_truco(row: str, script: tuple[str, ...], scorer: int, points: int) -> None:
-    state = start("1e 1b 6e | 4o 5c 6b", MatchConfig(mazo_penalty=False))
+    state = start("1e 1b 6e | 4o 5c 6b", MatchConfig(house_rule=False))
     events = do(state, *script)
     if not any(isinstance(e, HandEnded) for e in events):
         for code in ("0:p:1e", "1:p:4o", "0:p:1b", "1:p:5c"):

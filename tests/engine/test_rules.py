@@ -36,7 +36,7 @@ from bot.game.scoring import fosforos, malas_buenas
 from tests.engine.helpers import codes, deal_of, do, start
 
 SIN_FLOR = MatchConfig(flor=False)
-NO_HOUSE = MatchConfig(mazo_penalty=False)
+NO_HOUSE = MatchConfig(house_rule=False)
 
 
 def hand_end(events: list[object]) -> HandEnded:

@@ -155,7 +155,7 @@ def test_r34_one_side_alone_with_flor_scores_3_for_each_flor_declared() -> None:
 
 def test_r35_one_seat_gives_up_the_hand_for_its_whole_side() -> None:
     for house, points in ((False, 1), (True, 2)):  # R23: the hand's value; R24: 2 in round 1
-        config = MatchConfig(players=6, flor=False, mazo_penalty=house)
+        config = MatchConfig(players=6, flor=False, house_rule=house)
         state = start("4c 5o 6e | 4o 5c 6b | 4e 5e 7c | 4b 5b 6c | 7o 10c 11e | 7b 10b 12o", config)
         do(state, "0:p:4c")
         end = hand_end(do(state, "1:m"))  # seat 1 leaves: side 1 (seats 1, 3, 5) gives it up

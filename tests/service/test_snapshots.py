@@ -215,7 +215,7 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
     the house rule's old name take its name, in a group's defaults, a table and a tournament."""
     path = tmp_path / "old.db"
     core = await open_core(path)
-    table = await core.lobby.open(-1, 0, 1, MatchConfig(players=2, mazo_penalty=False), "es")
+    table = await core.lobby.open(-1, 0, 1, MatchConfig(players=2, house_rule=False), "es")
     for user in (1, 2):
         await core.lobby.join(table.id, user)
     rng = random.Random(2)
@@ -258,14 +258,14 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
     try:
         rows = await again.store.db.fetchall("SELECT state, config FROM games")
         assert [r["state"] for r in rows] == [None]
-        assert codec.loads(rows[0]["config"]) == {"players": 2, "mazo_penalty": False}
+        assert codec.loads(rows[0]["config"]) == {"players": 2, "house_rule": False}
         assert (await again.store.chat_defaults(-5)).chosen == {
-            "target": 15, "mazo_penalty": False
+            "target": 15, "house_rule": False
         }  # fmt: skip
         assert (await again.store.chat_defaults(-6)).chosen == {"target": 15}
         found = await again.store.table(table.id)
         assert found is not None and found.state is not None
-        assert not found.config.mazo_penalty
+        assert not found.config.house_rule
         assert snapshots.dump(found.state) == truth
     finally:
         await again.store.db.close()
@@ -305,10 +305,97 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
     try:
         row = await again.fetchone("SELECT defaults FROM chats WHERE chat_id = -5")
         assert row is not None and codec.loads(row["defaults"]) == {
-            "flor": False, "mazo_penalty": True
+            "flor": False, "house_rule": True
         }  # fmt: skip
         row = await again.fetchone("SELECT data FROM tournaments")
         assert row is not None
-        assert codec.loads(row["data"])["config"] == {"players": 2, "mazo_penalty": False}
+        assert codec.loads(row["data"])["config"] == {"players": 2, "house_rule": False}
+    finally:
+        await again.close()
+
+
+# The migration that names the house rule as the rule sheet does (its version)
+HOUSE_RULE = next(i for i, m in enumerate(MIGRATIONS, 1) if "'$.house_rule'" in str(m))
+AS_STORED = {"players": 2, "mazo_penalty": False}  # (the rules as the code before it wrote them)
+
+
+async def test_the_house_rule_takes_the_rule_sheets_name_and_the_match_plays_on(
+    tmp_path: Path,
+) -> None:
+    """A database the code before it wrote (its rules under "mazo_penalty": a group's defaults,
+    a table in play with its snapshot, a tournament) opens, migrates, and the match plays on
+    under the same rules."""
+    path = tmp_path / "old.db"
+    core = await open_core(path)
+    table = await core.lobby.open(-1, 0, 1, MatchConfig(players=2, house_rule=False), "es")
+    for user in (1, 2):
+        await core.lobby.join(table.id, user)
+    rng = random.Random(5)
+    for _ in range(6):
+        await step_once(core, table.id, rng)
+    played = await core.store.table(table.id)
+    assert played is not None and played.state is not None
+    await core.store.db.close()
+
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA user_version={HOUSE_RULE - 1}")
+    raw.execute("UPDATE games SET config = ? WHERE id = ?", (codec.dumps(AS_STORED), table.id))
+    raw.execute(
+        "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",
+        (codec.dumps({"mazo_penalty": False, "target": 15}),),
+    )
+    raw.execute(
+        "INSERT INTO tournaments (chat_id, status, opener_id, language, data, created_at,"
+        " updated_at) VALUES (-5, 'signup', 1, 'es', ?, 0, 0)",
+        (codec.dumps({"format": "ko", "config": AS_STORED}),),
+    )
+    raw.commit()
+    raw.close()
+
+    again = await open_core(path)
+    try:
+        row = await again.store.db.fetchone("SELECT config FROM games")
+        assert row is not None and codec.loads(row["config"]) == {"players": 2, "house_rule": False}
+        defaults = await again.store.chat_defaults(-5)
+        assert defaults.chosen == {"target": 15, "house_rule": False}
+        row = await again.store.db.fetchone("SELECT data FROM tournaments")
+        assert row is not None
+        assert codec.loads(row["data"])["config"] == {"players": 2, "house_rule": False}
+        found = await again.store.table(table.id)
+        assert found is not None and found.state is not None and not found.config.house_rule
+        assert snapshots.dump(found.state) == snapshots.dump(played.state)
+        for _ in range(6):
+            await step_once(again, table.id, rng)
+        moved = await again.store.table(table.id)
+        assert moved is not None and moved.state is not None
+        assert moved.state.step > played.state.step and not moved.state.config.house_rule
+    finally:
+        await again.store.db.close()
+
+
+async def test_postgresql_names_the_house_rule(pg_cluster: Cluster | None) -> None:
+    assert pg_cluster is not None, "PostgreSQL's server binaries are needed"
+    url = pg_cluster.new_database()
+    db = await open_database(url)
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM schema_version WHERE version >= ?", (HOUSE_RULE,))
+        await conn.execute(
+            "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",
+            (codec.dumps({"mazo_penalty": True, "flor": False}),),
+        )
+        await conn.execute(
+            "INSERT INTO tournaments (chat_id, status, opener_id, language, data, created_at,"
+            " updated_at) VALUES (-5, 'signup', 1, 'es', ?, 0, 0)",
+            (codec.dumps({"format": "ko", "config": AS_STORED}),),
+        )
+    await db.close()
+    again = await open_database(url)
+    try:
+        row = await again.fetchone("SELECT defaults FROM chats WHERE chat_id = -5")
+        assert row is not None
+        assert codec.loads(row["defaults"]) == {"flor": False, "house_rule": True}
+        row = await again.fetchone("SELECT data FROM tournaments")
+        assert row is not None
+        assert codec.loads(row["data"])["config"] == {"players": 2, "house_rule": False}
     finally:
         await again.close()

@@ -24,7 +24,6 @@ from bot.callbacks import (
     Digits,
     HintData,
     HintOp,
-    Language,
     LanguageData,
     LobbyAct,
     LobbyData,
@@ -59,7 +58,7 @@ from bot.game.seats import SEAT_COUNTS
         LobbyData(99, LobbyOp.OPTION, "house"),
         CardsData(7),
         SignData(7, 12, "ae"),
-        LanguageData(Language.EN),
+        LanguageData("en"),
     ],
 )
 def test_round_trip_and_size(data: object) -> None:
@@ -101,6 +100,8 @@ def _values(hint: Any) -> st.SearchStrategy[Any]:
         if isinstance(word, Digits):
             return st.integers(0, 10**word.most - 1)
         assert isinstance(word, Word)
+        if word.among is not None:
+            return st.sampled_from(sorted(word.among()))
         alphabet = string.ascii_letters + (string.digits if word.digits else "")
         return st.text(alphabet, min_size=word.least, max_size=word.size)
     if hint is int:
@@ -177,7 +178,7 @@ OLD_BUTTONS: list[tuple[str, CallbackData]] = [
     ("s:9:4:ae", SignData(9, 4, "ae")),
     ("h:9:4:h", HintData(9, 4, HintOp.HINT)),
     ("h:9:4:d", HintData(9, 4, HintOp.HAND_OFF)),
-    ("g:es", LanguageData(Language.ES)),
+    ("g:es", LanguageData("es")),
     ("k:lang", ConfigData("lang")),
     ("v:9:b", VacatedData(9, Vacated.BOT)),
     ("v:9:e", VacatedData(9, Vacated.END)),

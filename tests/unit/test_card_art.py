@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from bot.game import DECK
+from bot.game import DECK, Card
 from bot.web.cards import back_svg, card_svg
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -25,6 +25,17 @@ def test_every_card_is_its_own_picture_with_its_name() -> None:
         assert len(corners) == 2  # the number in two corners
     assert card_svg(DECK[0], "en").count(" of ") >= 1
     assert ET.fromstring(back_svg()).get("aria-label") == "carta boca abajo"
+
+
+def test_an_english_picture_names_its_card_as_the_chat_does() -> None:
+    """The pictures' names come from the locales, as the chat's: the English anchos say their
+    suit as every other English card does ("espadas", not "espada")."""
+    label = {code: ET.fromstring(card_svg(Card.parse(code), "en")).get("aria-label")
+             for code in ("1e", "1b", "7o", "4c")}  # fmt: skip
+    assert label == {
+        "1e": "ancho de espadas (1)", "1b": "ancho de bastos (1)",
+        "7o": "7 of oros", "4c": "4 of copas",
+    }  # fmt: skip
 
 
 def test_the_frame_is_cut_once_for_copas_twice_for_espadas_three_times_for_bastos() -> None:

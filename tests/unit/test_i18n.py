@@ -11,9 +11,10 @@ import pytest
 from bot.ai.signs import SIGNS
 from bot.game import ActionKind, Reason
 from bot.game.events import ScoreReason
-from bot.i18n import LANGUAGES, LOCALES_DIR, catalog, placeholders, plural_forms, translator
+from bot.i18n import LOCALES_DIR, catalog, languages, placeholders, plural_forms, translator
 from bot.model.refusals import Refused
 
+LANGUAGES = languages()
 ROOT = Path(__file__).resolve().parents[2]
 
 

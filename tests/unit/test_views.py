@@ -145,7 +145,7 @@ def test_the_hand_record_names_the_real_reason() -> None:
     assert "<b>Ana</b> +1 (truco no querido)" in record("0:t", "1:nq")
     won = record("0:t", "1:rt", "0:v4", "1:q", "0:p:1e", "1:p:3o", "0:p:4c", "1:p:4o")
     assert "<b>Ana</b> +4 (vale cuatro querido)" in won
-    early = record("0:m", config=MatchConfig(flor=False, mazo_penalty=True))
+    early = record("0:m", config=MatchConfig(flor=False, house_rule=True))
     assert "<b>Beto</b> +2 (<b>Ana</b> se fue al mazo en la 1ª, sin envido: vale 2)" in early
     late = record("0:p:1e", "1:p:3o", "0:m")
     assert "+1 (<b>Ana</b> se fue al mazo)" in late

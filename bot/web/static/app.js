@@ -11,17 +11,22 @@ const tg = window.Telegram && window.Telegram.WebApp;
 const initData = (tg && tg.initData) || fragment.get("tgWebAppData") || "";
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 let WORDS = {};  // the page's own words, from the locale files (/api/words/<language>)
-let lang = (function language() {  // Telegram's language for its user, else the browser's
+// Telegram's language for its user, else the browser's: a tag ("en-US") until the server, which
+// knows the languages there are, answers the words with the one it speaks (Content-Language).
+let lang = (function language() {
   try {
     const user = JSON.parse(new URLSearchParams(initData).get("user") || "{}");
-    if (user.language_code) return user.language_code.startsWith("en") ? "en" : "es";
+    if (user.language_code) return user.language_code;
   } catch (e) { /* no user */ }
-  return (navigator.language || "es").startsWith("en") ? "en" : "es";
+  return navigator.language || "es";
 })();
 async function loadWords(language) {
   try {
-    const response = await fetch(`/api/words/${language}`);
-    if (response.ok) { WORDS = await response.json(); lang = language; }
+    const response = await fetch(`/api/words/${encodeURIComponent(language)}`);
+    if (response.ok) {
+      WORDS = await response.json();
+      lang = response.headers.get("Content-Language") || language;
+    }
   } catch (e) { /* the keys stand in */ }
 }
 const w = (key) => WORDS[key] || key;
@@ -624,7 +629,7 @@ const popped = new Set();  // bubbles already drawn once (they pop in the first 
 const seen = new Set();  // cards already drawn on the felt (a new one moves in from its seat)
 
 function sideNames(view) {
-  const and = lang === "en" ? " & " : " y ";
+  const and = ` ${w("and")} `;
   return [0, 1].map((side) => {
     const names = view.seats.filter((s) => s.side === side).map((s) => s.name);
     return names.length > 2 ? `${names.slice(0, -1).join(", ")}${and}${names[names.length - 1]}`
@@ -1340,7 +1345,7 @@ async function verifySeal(data) {
     const dealt = Array.from({ length: data.players }, (_, p) => order.slice(3 * p, 3 * p + 3).join(" "));
     if (dealt.join("|") === data.deals[i]) good++;
   }
-  const all = `${good}/${data.deals.length} · ${data.commitment.slice(0, 12)}`;
+  const all = `${good}/${data.deals.length} · ${data.seal}`;
   return sealed && good === data.deals.length ? `${w("sealOk")} ${all}` : `${w("sealBad")} ${all}`;
 }
 
