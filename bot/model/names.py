@@ -22,11 +22,11 @@ _DROPPED = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 def clean_name(name: str) -> str:
     """`name` as it may be shown (possibly empty)."""
     kept = "".join(
-        c
-        for c in unicodedata.normalize("NFC", name)
-        if unicodedata.category(c) not in _DROPPED and c != BOT_MARK
+        c for c in name if unicodedata.category(c) not in _DROPPED and c != BOT_MARK
     )
-    return " ".join(kept.split())[:MAX_NAME]
+    # composed after the dropping (a mark the dropped character kept apart joins its letter
+    # now, not at the next cleaning), cut after the collapse (no space left at the cut)
+    return " ".join(unicodedata.normalize("NFC", kept).split())[:MAX_NAME].rstrip()
 
 
 def told_apart(names: list[str]) -> list[str]:

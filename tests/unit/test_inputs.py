@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.callbacks import MAX_BYTES, pack, unpack
@@ -62,6 +62,8 @@ def test_start_payload_numbers_are_small_ascii_or_nothing(payload: str) -> None:
 
 @settings(max_examples=1000)
 @given(name=st.text(max_size=120))
+@example(name="H\x1f\u0323")  # a mark the control kept apart from its letter (seen in a run)
+@example(name="a" * 63 + " b")  # the cut at a space
 def test_a_name_keeps_nothing_invisible_or_misleading(name: str) -> None:
     clean = clean_name(name)
     assert clean == clean_name(clean)  # settled
