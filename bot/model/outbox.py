@@ -37,6 +37,7 @@ def row_kind(text: str) -> RowKind | None:
         return None
 
 
+FIRST = -1  # a table's first deal: the hands of people who just sat down (before all else)
 POST = 0  # new messages and announcements: in the order they were decided
 URGENT = 1  # the tapper's own hand, the hand of whoever must act now, a hand that notifies
 REFRESH = 2  # edits that only need their latest version

@@ -22,9 +22,11 @@ was let go until a window after it ended). With several senders (PostgreSQL) it 
 the live ones by load, each renewing its row in `senders` every `beat` with its load and its
 share (`_heartbeats`, `split`): a sender with more to send takes more, only what the others'
 shares leave free; a sender that dies gives its part up when its row expires, within a lease.
-What waits for the budget goes by `rank`: the hand of whoever must act now, the tapper's, the
-boards, then everyone else's hands; rows coalesce while they wait, and a board or hand is
-rendered when it goes, in its latest state.
+What waits for the budget goes by deadline (when it began to wait plus its `rank`'s
+`ALLOWANCE`): the hand of whoever must act now, the tapper's, the boards, then everyone else's
+hands, none of them later than its allowance plus the calls already waiting then (the bound,
+stated at `ALLOWANCE`); a table's first deal ahead of all (`LEAD`). Rows coalesce while they
+wait, and a board or hand is rendered when it goes, in its latest state.
 
 Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
 works, let go when it stops, and still its own while its heartbeat says it lives, even past the
@@ -60,7 +62,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.metrics import Metrics
-from bot.model.outbox import POST, URGENT, Load, Outgoing, Pending, RowKind
+from bot.model.outbox import FIRST, POST, URGENT, Load, Outgoing, Pending, RowKind
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -108,21 +110,39 @@ def _unknown(error: Exception) -> Verdict:
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
 RANKS = 4
-AGE = 30.0  # seconds waiting for the budget that move a call up one rank
+# Seconds a call of each rank may wait for the budget before nothing that comes after it goes
+# ahead of it (its deadline: when it began to wait, plus its rank's allowance; the budget lets
+# the earliest deadline go first). The bound, whatever the load: a call is let go within its
+# allowance plus the time the budget takes to let go the calls already waiting then with an
+# earlier deadline, at most one a chat (a lane waits with one call at a time): allowance +
+# chats waiting / rate. At 30 tables' worth of turns a second, everyone else's hand waits 6 s
+# more than the turn to show, not for ever (at 30 s a rank, 8 of 50 tables waited 90 s).
+ALLOWANCE = (0.0, 0.5, 3.0, 6.0)
+# A table's first deal (`FIRST`): ahead of every turn that waited less than this, and of every
+# call not this far past its allowance (a person who just sat down waits for nothing).
+LEAD = 2.0
 
 
 def rank(row: Pending) -> int:
-    """Where a row waits for the overall budget: a hand that notifies (whoever must act now),
-    then the other urgent hands (the tapper's, the acting seat's) and private messages, then
-    what a group shows (its board: rendered when it goes, so a board that waited goes with the
-    latest state), then everyone else's hand messages (background refreshes)."""
+    """Where a row waits for the overall budget: a hand that notifies (whoever must act now,
+    a table's first deal), then the other urgent hands (the tapper's, the acting seat's) and
+    private messages, then what a group shows (its board: rendered when it goes, so a board
+    that waited goes with the latest state), then everyone else's hand messages (background
+    refreshes)."""
     if row.chat_id < 0:  # (a lobby: people wait for it to sit, as for their own hand)
         return OWN if row.kind is RowKind.LOBBY else GROUP
+    if row.priority == FIRST:
+        return TURN
     if row.priority == URGENT:
         return TURN if row.loud else OWN
     if row.priority == POST:
         return OWN
     return OTHERS
+
+
+def allowance(row: Pending, allowances: Sequence[float] = ALLOWANCE) -> float:
+    """How long `row` may wait for the budget before it goes ahead of what comes after it."""
+    return -LEAD if row.priority == FIRST else allowances[rank(row)]
 
 
 class _Budget:
@@ -131,19 +151,18 @@ class _Budget:
     ended (so the calls Telegram receives within any window were all counted here at the
     moment the last of them went, whatever the latency in between). The quota is the bot's
     rate split among the live senders (`share`, set by the mailbox from their heartbeats).
-    What waits goes by rank (`rank`), then in the order it came; a call that has waited
-    `age` seconds goes up a rank, another `age` another (so what is least urgent is late,
-    never starved: a lobby, a board, everyone's hand get their turn under any load)."""
+    What waits goes by deadline (when it began to wait plus its rank's allowance, `ALLOWANCE`),
+    then in the order it came: what is least urgent is late by its allowance, never starved
+    (a lobby, a board, everyone's hand get their turn under any load)."""
 
-    def __init__(self, per_second: float, window: float = 1.0, age: float = AGE) -> None:
+    def __init__(self, per_second: float, window: float = 1.0) -> None:
         self.rate = per_second  # the bot's (0: no budget)
         self.window = window
         self.share = per_second  # this process's part, calls a second
         self.flying = 0  # calls let go and not yet ended
         self.ended: deque[float] = deque()  # when recent calls ended (monotonic)
-        self.age = age
-        # what waits, by rank: (order, ticket, since, turn), first come first
-        self._waiting: dict[int, list[tuple[int, int, float, asyncio.Future[None]]]] = {}
+        # what waits: (deadline, order, ticket, rank, turn), the earliest deadline first
+        self._waiting: list[tuple[float, int, int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self.waited = 0  # calls that waited for the budget
@@ -172,27 +191,14 @@ class _Budget:
     def free(self) -> bool:
         return self.rate <= 0 or (not self._waiting and self._used(time.monotonic()) < self.quota)
 
-    def _next(self, now: float) -> asyncio.Future[None] | None:
-        """The turn that goes next (by rank, aged; then first come), taken off the queue."""
-        best: tuple[int, int] | None = None
-        pick = None
-        for place, queue in list(self._waiting.items()):
-            while queue and queue[0][-1].done():
-                heapq.heappop(queue)
-            if not queue:
-                del self._waiting[place]
-                continue
-            order, _, since, _ = queue[0]
-            key = (self._aged(place, since, now), order)
-            if best is None or key < best:
-                best, pick = key, place
-        if pick is None:
-            return None
-        queue = self._waiting[pick]
-        turn = heapq.heappop(queue)[-1]
-        if not queue:
-            del self._waiting[pick]
-        return turn
+    def _prune(self) -> None:
+        while self._waiting and self._waiting[0][-1].done():
+            heapq.heappop(self._waiting)
+
+    def _next(self) -> asyncio.Future[None] | None:
+        """The turn that goes next (the earliest deadline; then first come), off the queue."""
+        self._prune()
+        return heapq.heappop(self._waiting)[-1] if self._waiting else None
 
     def ticket(self) -> int:
         """A place in the queue (first come, first served within a rank)."""
@@ -204,10 +210,12 @@ class _Budget:
         woken: asyncio.Future[None] | None = None,
         order: int | None = None,
         since: float | None = None,
+        allowed: float | None = None,
     ) -> bool:
-        """Wait for a call's turn (by `place`, aged from `since`, then by `order`: first
-        come); False if `woken` came first (the lane has newer rows: it reads them, and what
-        is most urgent asks again, keeping its `order` and `since`)."""
+        """Wait for a call's turn (`place`: its rank; by its deadline, `since` plus `allowed`,
+        its rank's allowance unless said, then by `order`: first come); False if `woken` came
+        first (the lane has newer rows: it reads them, and what is most urgent asks again,
+        keeping its `order` and `since`)."""
         if self.rate <= 0:
             return True
         if self.free():
@@ -217,7 +225,8 @@ class _Budget:
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         first = self.ticket() if order is None else order
         began = time.monotonic() if since is None else since
-        heapq.heappush(self._waiting.setdefault(place, []), (first, self.ticket(), began, turn))
+        deadline = began + (ALLOWANCE[place] if allowed is None else allowed)
+        heapq.heappush(self._waiting, (deadline, first, self.ticket(), place, turn))
         self._arm()
         try:
             if woken is None:
@@ -257,11 +266,7 @@ class _Budget:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        for place, queue in list(self._waiting.items()):
-            while queue and queue[0][-1].done():
-                heapq.heappop(queue)
-            if not queue:
-                del self._waiting[place]
+        self._prune()
         if not self._waiting:
             return
         now = time.monotonic()
@@ -278,7 +283,7 @@ class _Budget:
         self._timer = None
         now = time.monotonic()
         while self._waiting and self._used(now) < self.quota:
-            turn = self._next(now)
+            turn = self._next()
             if turn is None:
                 break
             turn.set_result(None)
@@ -289,21 +294,17 @@ class _Budget:
         """This process's load: the calls counted in the window now and those waiting."""
         if self.rate <= 0:
             return 0.0
-        return float(self._used(time.monotonic()) + sum(map(len, self._waiting.values())))
+        return float(self._used(time.monotonic()) + len(self._waiting))
 
     def queued(self) -> tuple[int, ...]:
-        """The calls waiting for their turn, by rank (`TURN` .. `OTHERS`; aged as they go)."""
-        now = time.monotonic()
+        """The calls waiting for their turn, by rank (`TURN` .. `OTHERS`). By their own rank,
+        not their deadline: the senders split the budget so that the turns to show go first
+        wherever they wait (`split`); each sender's deadlines order its own part."""
         counts = [0] * RANKS
-        for place, queue in self._waiting.items():
-            for _, _, since, turn in queue:
-                if not turn.done():
-                    counts[self._aged(place, since, now)] += 1
+        for _, _, _, place, turn in self._waiting:
+            if not turn.done():
+                counts[place] += 1
         return tuple(counts)
-
-    def _aged(self, place: int, since: float, now: float) -> int:
-        """A call's rank now: up one for every `age` seconds it has waited since `since`."""
-        return max(0, place - int((now - since) / self.age))
 
     def spent(self) -> float:
         """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
@@ -456,7 +457,6 @@ class Mailbox:
         overall_per_second: float = 30.0,
         *,
         budget_window: float = 1.0,
-        budget_age: float = AGE,
         owner: str | None = None,
         lease: float = 15.0,
         poll: float = 1.0,
@@ -482,7 +482,7 @@ class Mailbox:
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
-        self._budget = _Budget(overall_per_second, budget_window, budget_age)
+        self._budget = _Budget(overall_per_second, budget_window)
         # seconds between this sender's heartbeats (several a lease): how late its part of the
         # budget follows what waits, and how long a part it gave up still counts as its own
         # (`_claim`: a beat more than Telegram's window). At 1 s the budget followed the turns
@@ -920,7 +920,7 @@ class Mailbox:
         """The row's turn in the overall budget; False if the lane was woken (new rows
         written, or this row's key bumped to urgent) while it waited."""
         if self._budget.free():
-            return await self._budget.take(rank(row))
+            return await self._budget.take(rank(row), allowed=allowance(row))
         if lane.dirty:
             return False
         if lane.place is None:
@@ -928,7 +928,9 @@ class Mailbox:
             lane.since = time.monotonic()
         lane.woken = asyncio.get_running_loop().create_future()
         try:
-            went = await self._budget.take(rank(row), lane.woken, lane.place, lane.since)
+            went = await self._budget.take(
+                rank(row), lane.woken, lane.place, lane.since, allowance(row)
+            )
         finally:
             lane.woken = None
         if went:

@@ -141,11 +141,12 @@ class Planner:
         if len(self._buzzed) > BUZZED_REMEMBERED:
             self._buzzed.popitem(last=False)
 
-    def _loud_hands(self, table: Table) -> list[Outgoing]:
-        """Every player's hand as a new message (the match starts)."""
+    def _loud_hands(self, table: Table, first: bool = False) -> list[Outgoing]:
+        """Every player's hand as a new message (the match starts; `first`: before anything
+        else waiting, in their chat and for the bot's budget)."""
         for user in table.players:
             self._buzz(table, user)
-        return [hand_row(table, u, loud=True) for u in table.players]
+        return [hand_row(table, u, loud=True, first=first) for u in table.players]
 
     # -- a subscriber of the core ----------------------------------------------------------------
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
@@ -209,7 +210,9 @@ class Planner:
         if kind is ChangeKind.STARTED:
             # (a table that waited in line: the group told, as its board takes the lobby's place)
             told = [text_row(table.chat_id, t("queue.started"), table.thread_id)]
-            return [*(told if table.queued else []), board_row(table), *self._loud_hands(table)]
+            # (its first deal goes before any other table's refreshes: people just sat down)
+            hands = self._loud_hands(table, first=True)
+            return [*(told if table.queued else []), board_row(table), *hands]
         if kind is ChangeKind.QUEUED:
             said = t("queue.queued", place=change.place)
             return [text_row(table.chat_id, said, table.thread_id), lobby_row(table)]

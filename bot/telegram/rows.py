@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
-from bot.model.outbox import POST, REFRESH, URGENT, Outgoing, RowKind
+from bot.model.outbox import FIRST, POST, REFRESH, URGENT, Outgoing, RowKind
 from bot.model.table import Table
 
 
@@ -33,9 +33,12 @@ def lobby_row(table: Table) -> Outgoing:
     return Outgoing(table.chat_id, RowKind.LOBBY, {"t": table.id}, f"lobby:{table.id}", REFRESH)
 
 
-def hand_row(table: Table, user_id: int, loud: bool = False, urgent: bool = False) -> Outgoing:
-    """The user's hand message: edited, or (loud) sent anew so that Telegram notifies them."""
-    priority = URGENT if loud or urgent else REFRESH
+def hand_row(
+    table: Table, user_id: int, loud: bool = False, urgent: bool = False, first: bool = False
+) -> Outgoing:
+    """The user's hand message: edited, or (loud) sent anew so that Telegram notifies them;
+    `first`: the table's first deal, before everything else waiting (they just sat down)."""
+    priority = FIRST if first else URGENT if loud or urgent else REFRESH
     return Outgoing(
         user_id, RowKind.HAND, {"t": table.id, "u": user_id}, f"hand:{table.id}", priority, loud
     )

@@ -97,54 +97,6 @@ async def test_a_private_lane_keeps_its_pace_and_what_waits_coalesces(tmp_path: 
         await db.close()
 
 
-async def test_what_waits_longest_for_the_budget_goes_up_and_is_never_starved(
-    tmp_path: Path,
-) -> None:
-    """A flood of notifying hands (the first rank), twice what the budget lets go, and one
-    group's board (a lower rank) waiting behind it: the board ages up a rank every half second
-    here (`AGE` seconds in the bot) and goes while the flood goes on, not after it."""
-    db = await open_database(tmp_path / "aging.db")
-    outbox = Mailbox(
-        db, group_interval=0.0, overall_per_second=10, budget_window=0.2, budget_age=0.5
-    )
-    went: list[int] = []
-    flooding = True
-
-    async def deliver(row: Pending) -> Delivery:
-        went.append(row.chat_id)
-        return Delivery()
-
-    outbox.start(deliver)
-
-    sent = 0
-
-    async def flood() -> None:
-        nonlocal sent
-
-        def behind() -> bool:  # paced by the outbox itself, whatever the machine's speed
-            return not flooding or sent < 2 * len(went) + 10
-
-        for chat in itertools.count(1_000):
-            if not flooding:
-                return
-            hand = Outgoing(chat, RowKind.HAND, {"u": chat}, f"hand:{chat}", URGENT, True)
-            await outbox.send([hand])
-            sent += 1
-            await until(behind)  # two sent for each that goes: the budget always binds
-
-    try:
-        flooder = asyncio.get_running_loop().create_task(flood())
-        await until(lambda: len(outbox.held()) > 5)  # the budget binds
-        await outbox.send([Outgoing(-5, RowKind.BOARD, {"t": 1}, "board:1", REFRESH)])
-        await until(lambda: -5 in went, 60)
-        assert not flooder.done()  # it went while the flood went on
-        assert len(outbox.held()) > 5
-    finally:
-        flooding = False
-        await outbox.close()
-        await db.close()
-
-
 async def test_a_budget_past_its_fence_lets_nothing_go_until_it_is_renewed() -> None:
     """A sender's heartbeat fences its budget where its row may run out (the others then take
     its part): past the fence no call is let go, however much of its part is unused, and a
