@@ -4,17 +4,20 @@ wrote it, through a front end's `deliver` (the Telegram adapter's).
 Everything the bot says is first a row in the database (see `bot.storage.outbox`), written in
 the same transaction as the change that caused it; this module hands it to the front end. A
 lane is owned by one sender at a time (a lease in `lanes`), delivers its rows in order (posts
-first, then urgent refreshes, then the rest) and, in a group, leaves `group_interval` seconds
-between calls, a pace kept in the database so that a restart does not burst. A row is marked
+first, then urgent refreshes, then the rest) and keeps its chat's pace, which the front end
+says (`Pacing`: what kind of place a chat is is the front end's to know, never the mailbox's):
+a place many see (a Telegram group) leaves `LanePolicy.interval` seconds between calls, a pace
+kept in the database so that a restart does not burst. A row is marked
 sent in a transaction after the front end's call succeeded: a crash in between sends it once
 more, nothing else does.
 
 What a failed call means is the front end's to say (`Judge`): a pause it was asked for is
 waited out in its own lane (other chats go on), a passing fault is retried with a growing
 pause, and a call refused is logged and dropped so it cannot block the lane.
-A private chat's lane keeps Telegram's pace for one chat (about a call a second): a small
-burst goes at once, then the lane waits its turn (`private_per_second`, `private_burst`), and
-what waits coalesces (a hand edited five times while it waits goes out once, as it is now).
+A person's lane (a private chat) keeps a pace for one chat (Telegram's: about a call a
+second): a small burst goes at once, then the lane waits its turn (`LanePolicy.per_second`,
+`burst`), and what waits coalesces (a hand edited five times while it waits goes out once, as
+it is now).
 
 The bot's overall budget (`overall_per_second`, Telegram's 30 a second) is a ceiling: no call
 goes out over it, urgent or not (`_Budget`: calls counted in a sliding window, from when each
@@ -59,7 +62,7 @@ import uuid
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.metrics import Metrics
 from bot.model.outbox import FIRST, POST, URGENT, Load, Outgoing, Pending, RowKind
@@ -107,6 +110,27 @@ def _unknown(error: Exception) -> Verdict:
     return Verdict(called=False)
 
 
+@dataclass(frozen=True)
+class LanePolicy:
+    """How a lane keeps its chat's pace, as its front end says for that kind of place."""
+
+    name: str  # what the metrics call it ("group", "private")
+    # A place many see (a group): its rows are what it shows (a board) for the budget's ranks,
+    # and its lane leaves `interval` seconds between calls, kept in the database (a restart
+    # does not burst)
+    shown: bool = False
+    interval: float = 0.0
+    # A person's chat: `burst` calls at once, then `per_second` (0: not paced), kept in memory
+    per_second: float = 0.0
+    burst: int = 1
+
+
+class Pacing(Protocol):
+    """A front end's pacing: the policy of each of its chats' lanes."""
+
+    def lane(self, chat_id: int) -> LanePolicy: ...
+
+
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
 RANKS = 4
@@ -123,13 +147,13 @@ ALLOWANCE = (0.0, 0.5, 3.0, 6.0)
 LEAD = 2.0
 
 
-def rank(row: Pending) -> int:
+def rank(row: Pending, shown: bool = False) -> int:
     """Where a row waits for the overall budget: a hand that notifies (whoever must act now,
     a table's first deal), then the other urgent hands (the tapper's, the acting seat's) and
     private messages, then what a group shows (its board: rendered when it goes, so a board
     that waited goes with the latest state), then everyone else's hand messages (background
-    refreshes)."""
-    if row.chat_id < 0:  # (a lobby: people wait for it to sit, as for their own hand)
+    refreshes). `shown`: the row's lane is a place many see (`LanePolicy.shown`)."""
+    if shown:  # (a lobby: people wait for it to sit, as for their own hand)
         return OWN if row.kind is RowKind.LOBBY else GROUP
     if row.priority == FIRST:
         return TURN
@@ -140,9 +164,9 @@ def rank(row: Pending) -> int:
     return OTHERS
 
 
-def allowance(row: Pending, allowances: Sequence[float] = ALLOWANCE) -> float:
+def allowance(row: Pending, shown: bool = False) -> float:
     """How long `row` may wait for the budget before it goes ahead of what comes after it."""
-    return -LEAD if row.priority == FIRST else allowances[rank(row)]
+    return -LEAD if row.priority == FIRST else ALLOWANCE[rank(row, shown)]
 
 
 class _Budget:
@@ -430,10 +454,13 @@ class _Pace:
 
 
 class _Lane:
-    def __init__(self, chat_id: int, interval: float, pace: _Pace | None = None) -> None:
+    def __init__(self, chat_id: int, policy: LanePolicy) -> None:
         self.chat_id = chat_id
-        self.interval = interval
-        self.pace = pace  # a private chat's (None: not paced, or a group's `interval`)
+        self.policy = policy
+        self.interval = policy.interval
+        # a person's chat's pace (None: not paced, or a place's `interval`)
+        pace = _Pace(policy.per_second, policy.burst) if policy.per_second > 0 else None
+        self.pace = pace
         self.task: asyncio.Task[None] | None = None
         self.dirty = False
         self.next_at = 0.0  # the database's clock: the lane's pace is shared through it
@@ -453,7 +480,7 @@ class Mailbox:
     def __init__(
         self,
         db: Database,
-        group_interval: float,
+        pacing: Pacing,
         overall_per_second: float = 30.0,
         *,
         budget_window: float = 1.0,
@@ -463,8 +490,6 @@ class Mailbox:
         store: OutboxStore | None = None,
         judge: Judge = _unknown,
         metrics: Metrics | None = None,
-        private_per_second: float = 0.0,
-        private_burst: int = 3,
     ) -> None:
         self.db = db
         # The clock of every time this sender shares with others (leases, heartbeats, a lane's
@@ -476,9 +501,7 @@ class Mailbox:
         self.owner = owner or (store.owner if store else uuid.uuid4().hex)
         # shared with the core's commits (what they learned of other senders' lanes)
         self.store = store or OutboxStore(db, self.owner)
-        self.group_interval = group_interval
-        self.private_per_second = private_per_second  # 0: private chats are not paced
-        self.private_burst = private_burst
+        self.pacing = pacing  # the front end's: each chat's lane's policy
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
@@ -534,11 +557,7 @@ class Mailbox:
             return
         lane = self._lanes.get(chat_id)
         if lane is None:
-            interval = self.group_interval if chat_id < 0 else 0.0
-            pace = None
-            if chat_id > 0 and self.private_per_second > 0:
-                pace = _Pace(self.private_per_second, self.private_burst)
-            lane = self._lanes[chat_id] = _Lane(chat_id, interval, pace)
+            lane = self._lanes[chat_id] = _Lane(chat_id, self.pacing.lane(chat_id))
         lane.dirty = True
         if lane.woken is not None and not lane.woken.done():
             lane.woken.set_result(None)  # what came may be urgent: it must not wait behind
@@ -846,7 +865,7 @@ class Mailbox:
         lane.failures = 0
         now = self.now()
         if self.metrics is not None and delivery.called:
-            self.metrics.sent(lane.chat_id, now - row.created_at)
+            self.metrics.sent(lane.policy.name, now - row.created_at)
         next_at = None
         if delivery.called and lane.interval > 0:
             next_at = lane.next_at = now + lane.interval
@@ -919,8 +938,9 @@ class Mailbox:
     async def _take(self, lane: _Lane, row: Pending) -> bool:
         """The row's turn in the overall budget; False if the lane was woken (new rows
         written, or this row's key bumped to urgent) while it waited."""
+        shown = lane.policy.shown
         if self._budget.free():
-            return await self._budget.take(rank(row), allowed=allowance(row))
+            return await self._budget.take(rank(row, shown), allowed=allowance(row, shown))
         if lane.dirty:
             return False
         if lane.place is None:
@@ -929,7 +949,7 @@ class Mailbox:
         lane.woken = asyncio.get_running_loop().create_future()
         try:
             went = await self._budget.take(
-                rank(row), lane.woken, lane.place, lane.since, allowance(row)
+                rank(row, shown), lane.woken, lane.place, lane.since, allowance(row, shown)
             )
         finally:
             lane.woken = None

@@ -15,6 +15,7 @@ import aiohttp
 from bot.model.outbox import FIRST, POST, REFRESH, URGENT, Outgoing, Pending, RowKind
 from bot.service.mailbox import Delivery, Mailbox, Verdict
 from bot.storage.connect import open_database
+from bot.telegram.pacing import TelegramPacing
 from tests.fakebot import TOKEN, FakeTelegram
 from tests.waiting import until
 
@@ -40,7 +41,7 @@ async def test_the_lowest_rank_is_sent_within_its_bound_under_a_flood_of_turns(
     fake = FakeTelegram(overall_limit=(RATE, 1.0))
     await fake.start()
     db = await open_database(tmp_path / "fair.db")
-    outbox = Mailbox(db, group_interval=0.0, overall_per_second=RATE, judge=_limited)
+    outbox = Mailbox(db, TelegramPacing(0.0), overall_per_second=RATE, judge=_limited)
     api = f"http://127.0.0.1:{fake.port}/bot{TOKEN}"
     went: dict[int, float] = {}
     flooding = True
@@ -98,7 +99,7 @@ async def test_a_new_tables_first_hands_go_before_the_refreshes_of_old_ones(
     (everyone else's refreshes, a board); then a new table deals: its players' first hands
     go first, before every refresh that was waiting (and before the board)."""
     db = await open_database(tmp_path / "first.db")
-    outbox = Mailbox(db, group_interval=0.0, overall_per_second=4, budget_window=0.25)
+    outbox = Mailbox(db, TelegramPacing(0.0), overall_per_second=4, budget_window=0.25)
     gate = asyncio.Event()
     went: list[int] = []
 
