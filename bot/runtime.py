@@ -112,6 +112,7 @@ class Runtime:
             poll=settings.outbox_poll,
             judge=judge,
             metrics=metrics,
+            defer=settings.own_hand_defer,
         )
         planner = Planner(core.tables, core.people, outbox, core.tournaments, core.presence)
         deliverer = Deliverer(

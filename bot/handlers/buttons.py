@@ -44,7 +44,7 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, shown_row, sign_menu_row
-from bot.views.common import cards_text, plain, plain_name, seating_at
+from bot.views.common import cards_text, plain, plain_name, played, seating_at
 from bot.views.hints import hint_text
 from bot.views.table import handed_text, kind_label, sign_menu_text
 
@@ -59,7 +59,9 @@ async def _move(
             data.table, query.from_user.id, data.step, data.kind, data.card
         )
     t = translator(change.the_table.language)
-    label = kind_label(t, data.kind) if data.card is None else ""
+    # (a card: the answer says which went, for the tapper's own hand is edited at their next
+    # turn, not now: telegram/planner.py, `_hands_after`)
+    label = kind_label(t, data.kind) if data.card is None else played(t, data.card)
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
 
 

@@ -172,6 +172,7 @@ class Core:
         poll: float = 1.0,
         judge: Judge | None = None,
         metrics: Metrics | None = None,
+        defer: float = 0.0,
     ) -> Mailbox:
         """The mailbox that hands a front end the rows this core commits for it, each chat's
         lane paced as the front end's `pacing` says."""
@@ -183,6 +184,7 @@ class Core:
             poll=poll,
             store=self.tables.outbox,
             metrics=metrics,
+            defer=defer,
         )
         if judge is not None:
             mailbox.judge = judge

@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.metrics import Metrics
-from bot.model.outbox import FIRST, POST, URGENT, Load, Outgoing, Pending, RowKind
+from bot.model.outbox import FIRST, LATER, POST, URGENT, Load, Outgoing, Pending, RowKind
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -490,6 +490,7 @@ class Mailbox:
         store: OutboxStore | None = None,
         judge: Judge = _unknown,
         metrics: Metrics | None = None,
+        defer: float = 0.0,
     ) -> None:
         self.db = db
         # The clock of every time this sender shares with others (leases, heartbeats, a lane's
@@ -502,6 +503,9 @@ class Mailbox:
         # shared with the core's commits (what they learned of other senders' lanes)
         self.store = store or OutboxStore(db, self.owner)
         self.pacing = pacing  # the front end's: each chat's lane's policy
+        # Seconds a `LATER` row waits from its last write before it goes (a write that is not
+        # `LATER`, while it waits, makes it go at once: the priority kept is the most urgent)
+        self.defer = defer
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
@@ -758,7 +762,7 @@ class Mailbox:
                     await asyncio.sleep(wait)
                     lane.dirty = False
                 overdue = lane.interval > 0 and lane.posts >= POSTS_IN_A_ROW
-                rows = await self._lane_rows(lane.chat_id, overdue)
+                rows = self._due(lane, await self._lane_rows(lane.chat_id, overdue))
                 if lane.noticed:
                     self._delays(lane, rows)
                 if overdue:
@@ -795,6 +799,18 @@ class Mailbox:
             self._running -= 1
             if self._running == 0:
                 self._idle.set()
+
+    def _due(self, lane: _Lane, rows: list[Pending]) -> list[Pending]:
+        """The rows that may go now: a `LATER` row waits `defer` seconds from its last write
+        (the lane looks again then)."""
+        if self.defer <= 0 or not any(row.priority == LATER for row in rows):
+            return rows
+        now = self.now()
+        due = [r for r in rows if r.priority != LATER or r.created_at + self.defer <= now]
+        waiting = [r.created_at + self.defer for r in rows if r not in due]
+        if waiting:
+            self._wake_at(lane, min(waiting))
+        return due
 
     def _delays(self, lane: _Lane, rows: list[Pending]) -> None:
         """Rows read after another process's notice: how long after their commit (rows

@@ -627,9 +627,18 @@ class Planner:
             if notify:
                 self._buzz(table, user)
             mine = user == change.tapper
-            # The tapper's own hand and the hand of whoever must act now go first and never
-            # wait for the overall budget; the others' are background refreshes.
-            rows.append(hand_row(table, user, loud=notify, urgent=mine or turn))
+            # The tapper's own hand, when the game does not wait on them now, waits for their
+            # next turn (which edits it once) or `own_hand_defer` seconds, whichever is first:
+            # the answer to their tap said which card went and the board shows it, so the edit
+            # now would tell them nothing they need (a call a tap). At a new hand their new
+            # cards go now; where no board shows the play (a practice, a tournament's match),
+            # the hand is the board, and goes now too.
+            later = boarded and mine and not new_hand and user not in waiting_now
+            # The hand of whoever must act now goes first and never waits for the overall
+            # budget, the tapper's own too when it goes now; the others' are background
+            # refreshes.
+            urgent = (mine or turn) and not later
+            rows.append(hand_row(table, user, loud=notify, urgent=urgent, later=later))
         return rows
 
     async def _match_over(self, table: Table, actor: int | None = None) -> list[Outgoing]:

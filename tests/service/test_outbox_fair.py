@@ -12,7 +12,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.model.outbox import FIRST, POST, REFRESH, URGENT, Outgoing, Pending, RowKind
+from bot.model.outbox import FIRST, LATER, POST, REFRESH, URGENT, Outgoing, Pending, RowKind
 from bot.service.mailbox import Delivery, Mailbox, Verdict
 from bot.storage.connect import open_database
 from bot.telegram.pacing import TelegramPacing
@@ -122,6 +122,43 @@ async def test_a_new_tables_first_hands_go_before_the_refreshes_of_old_ones(
         gate.set()
         await until(lambda: len(went) == 7, 60)
         assert sorted(went[1:3]) == [20, 21], went
+    finally:
+        await outbox.close()
+        await db.close()
+
+
+async def test_a_deferred_hand_goes_after_its_wait_or_at_once_when_made_urgent(
+    tmp_path: Path,
+) -> None:
+    """A `LATER` row (the tapper's own hand after their move) waits `defer` seconds from its
+    write, then goes; written again as urgent while it waits (their next turn), it goes at
+    once, as one call of its newest version."""
+    db = await open_database(tmp_path / "later.db")
+    defer = 2.0
+    outbox = Mailbox(db, TelegramPacing(0.0), overall_per_second=0, defer=defer)
+    went: list[tuple[int, int, float]] = []
+
+    async def deliver(row: Pending) -> Delivery:
+        went.append((row.chat_id, row.version, time.monotonic()))
+        return Delivery()
+
+    def hand(chat: int, priority: int) -> Outgoing:
+        return Outgoing(chat, RowKind.HAND, {"u": chat}, f"hand:1:{chat}", priority)
+
+    outbox.start(deliver)
+    try:
+        began = time.monotonic()
+        await outbox.send([hand(7, LATER), hand(8, LATER)])
+        await until(lambda: any(chat == 7 for chat, _, _ in went), 30)
+        assert went[0][2] - began >= defer - 0.01  # it waited
+        await outbox.send([hand(10, LATER), hand(9, LATER)])
+        await outbox.send([hand(9, URGENT)])  # their turn came: at once
+        await until(lambda: any(chat == 9 for chat, _, _ in went), 30)
+        nine = [w for w in went if w[0] == 9]
+        assert len(nine) == 1 and nine[0][1] == 2  # one call, of the newest version
+        assert all(chat != 10 for chat, _, _ in went)  # (written with it, still waiting)
+        assert await outbox.drain(30)
+        assert sorted(chat for chat, _, _ in went) == [7, 8, 9, 10]
     finally:
         await outbox.close()
         await db.close()
