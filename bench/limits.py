@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stack import REFUSALS, free_port, live_hand, pct, wait_change  # noqa: E402
 from tests.e2e.helpers import action_buttons  # noqa: E402
-from tests.fakebot import OVERALL_COUNTED, TOKEN, FakeTelegram, FakeUser  # noqa: E402
+from tests.fakebot import OVERALL_COUNTED, TOKEN, FakeTelegram, FakeUser, StoredMessage  # noqa: E402
 
 
 class Probe:
@@ -104,8 +104,19 @@ async def play(
         await wait_change(fake, ids, 0.5)
     else:
         probe.first_ms.append((time.perf_counter() - seated) * 1000)
+    # A person does not tap again the hand message they just played from while it has not
+    # changed: what they could do there, they did (a hand the bot leaves unedited after its
+    # owner's move, until their next turn, still shows its buttons meanwhile)
+    tapped: dict[int, tuple[int, int]] = {}
+
+    def fresh(user: FakeUser) -> StoredMessage | None:
+        message = live_hand(fake, user)
+        if message is None or tapped.get(user.id) == (message.message_id, len(message.history)):
+            return None
+        return message
+
     while time.monotonic() < until:
-        options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+        options = [(u, m) for u in users if (m := fresh(u)) is not None]
         if not options:
             if any("🏆" in t for t in fake.texts(chat)):
                 return
@@ -114,10 +125,11 @@ async def play(
         await asyncio.sleep(rng.uniform(*think))
         if time.monotonic() >= until:
             return
-        options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+        options = [(u, m) for u in users if (m := fresh(u)) is not None]
         if not options:
             continue
         user, message = rng.choice(options)
+        tapped[user.id] = (message.message_id, len(message.history))
         buttons = action_buttons(message)
         weights = [5.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
         button = rng.choices(buttons, weights)[0]
@@ -199,9 +211,10 @@ async def line_figures(database: str, at: float) -> str:
     )
 
 
-async def outbox_waits(ports: list[int]) -> Counter[float]:
+async def outbox_waits(ports: list[int], deferred: bool = False) -> Counter[float]:
     """Messages by how long they waited from their commit to their call (the bot's own
-    histogram, `truco_outbox_delay_seconds`, each worker's, added): upper bound -> count."""
+    histogram, `truco_outbox_delay_seconds`, each worker's, added): upper bound -> count.
+    `deferred`: only the tappers' own hands, which wait by design (else all the others)."""
     import aiohttp
 
     buckets: Counter[float] = Counter()
@@ -211,7 +224,9 @@ async def outbox_waits(ports: list[int]) -> Counter[float]:
                 async with session.get(f"http://127.0.0.1:{port}/metrics") as answer:
                     text = await answer.text()
                 for line in text.splitlines():
-                    if line.startswith("truco_outbox_delay_seconds_bucket"):
+                    if line.startswith("truco_outbox_delay_seconds_bucket") and deferred == (
+                        'chat="deferred"' in line
+                    ):
                         bound = line.split('le="')[1].split('"')[0]
                         buckets[math.inf if bound == "+Inf" else float(bound)] += float(
                             line.rsplit(" ", 1)[1]
@@ -332,6 +347,7 @@ async def main() -> None:
         settled = max(0.0, last - stopped)
         line = await line_figures(database, stopped)
         waits = await outbox_waits(metrics_ports)
+        deferred = await outbox_waits(metrics_ports, deferred=True)
     finally:
         await fake.stop_balancing()
         for bot in bots:
@@ -382,6 +398,8 @@ async def main() -> None:
             f" max {first[-1]:.0f} ms over {len(first)}; {probe.first_missing} tables missing one"
         )
     print(f"  outbox waits (commit -> call): {waits_line(waits)}")
+    if deferred:
+        print(f"    the tappers' own hands (deferred by design): {waits_line(deferred)}")
     print(f"  every view current {settled:.1f} s after the load stopped")
     print(f"  tables: {line}")
     print(

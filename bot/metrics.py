@@ -88,7 +88,8 @@ class Metrics:
     # -- the mailbox -----------------------------------------------------------------------------
     def sent(self, lane: str, waited: float) -> None:
         """A message went `waited` seconds after its commit, in a lane of this kind (its front
-        end's name for it: "group", "private")."""
+        end's name for it: "group", "private"; "deferred": a tapper's own hand, which waits
+        by design)."""
         self.delay.labels(lane).observe(max(0.0, waited))
 
     def watch(self, spent: Callable[[], float], held: Callable[[], int]) -> None:
