@@ -383,7 +383,7 @@ def card_name(t: Translator, card: Card) -> str:
 
 
 def played(t: Translator, card: Card) -> str:
-    """The answer to a tap on a card: which went ("Jugaste el siete de espada 🗡️.")."""
+    """The answer to a tap on a card: which went ("Jugaste siete de espada 🗡️.")."""
     return t("move.played", card=card_name(t, card))
 
 
