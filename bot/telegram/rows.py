@@ -44,9 +44,7 @@ def hand_row(
     """The user's hand message: edited, or (loud) sent anew so that Telegram notifies them;
     `first`: the table's first deal, before everything else waiting (they just sat down);
     `later`: the tapper's own, which waits for their next turn (a bounded wait: `LATER`)."""
-    priority = (
-        FIRST if first else URGENT if loud or urgent else LATER if later else REFRESH
-    )
+    priority = FIRST if first else URGENT if loud or urgent else LATER if later else REFRESH
     return Outgoing(
         user_id, RowKind.HAND, {"t": table.id, "u": user_id}, f"hand:{table.id}", priority, loud
     )
