@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import math
 import os
 import random
 import sqlite3
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stack import REFUSALS, free_port, live_hand, pct, wait_change  # noqa: E402
 from tests.e2e.helpers import action_buttons  # noqa: E402
-from tests.fakebot import OVERALL_COUNTED, TOKEN, FakeTelegram, FakeUser  # noqa: E402
+from tests.fakebot import OVERALL_COUNTED, TOKEN, FakeTelegram, FakeUser, StoredMessage  # noqa: E402
 
 
 class Probe:
@@ -50,6 +51,8 @@ class Probe:
         self.unopened = 0  # tables that never opened within the run
         self.unanswered = 0  # taps the bot never answered (its handler failed)
         self.started: set[int] = set()
+        self.first_ms: list[float] = []  # the last join answered -> every player has a hand
+        self.first_missing = 0  # tables where some player had no hand by the end
 
 
 def snapshot(fake: FakeTelegram, users: list[FakeUser]) -> dict[int, tuple[int, int]]:
@@ -93,8 +96,27 @@ async def play(
         return
     probe.started.add(chat)
     ids = [u.id for u in users]
+    seated = time.perf_counter()
+    while not all(fake.live(u.id) for u in users):
+        if time.monotonic() >= until + 30:
+            probe.first_missing += 1
+            break
+        await wait_change(fake, ids, 0.5)
+    else:
+        probe.first_ms.append((time.perf_counter() - seated) * 1000)
+    # A person does not tap again the hand message they just played from while it has not
+    # changed: what they could do there, they did (a hand the bot leaves unedited after its
+    # owner's move, until their next turn, still shows its buttons meanwhile)
+    tapped: dict[int, tuple[int, int]] = {}
+
+    def fresh(user: FakeUser) -> StoredMessage | None:
+        message = live_hand(fake, user)
+        if message is None or tapped.get(user.id) == (message.message_id, len(message.history)):
+            return None
+        return message
+
     while time.monotonic() < until:
-        options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+        options = [(u, m) for u in users if (m := fresh(u)) is not None]
         if not options:
             if any("🏆" in t for t in fake.texts(chat)):
                 return
@@ -103,10 +125,11 @@ async def play(
         await asyncio.sleep(rng.uniform(*think))
         if time.monotonic() >= until:
             return
-        options = [(u, m) for u in users if (m := live_hand(fake, u)) is not None]
+        options = [(u, m) for u in users if (m := fresh(u)) is not None]
         if not options:
             continue
         user, message = rng.choice(options)
+        tapped[user.id] = (message.message_id, len(message.history))
         buttons = action_buttons(message)
         weights = [5.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
         button = rng.choices(buttons, weights)[0]
@@ -188,6 +211,42 @@ async def line_figures(database: str, at: float) -> str:
     )
 
 
+async def outbox_waits(ports: list[int], deferred: bool = False) -> Counter[float]:
+    """Messages by how long they waited from their commit to their call (the bot's own
+    histogram, `truco_outbox_delay_seconds`, each worker's, added): upper bound -> count.
+    `deferred`: only the tappers' own hands, which wait by design (else all the others)."""
+    import aiohttp
+
+    buckets: Counter[float] = Counter()
+    async with aiohttp.ClientSession() as session:
+        for port in ports:
+            with contextlib.suppress(Exception):
+                async with session.get(f"http://127.0.0.1:{port}/metrics") as answer:
+                    text = await answer.text()
+                for line in text.splitlines():
+                    if line.startswith("truco_outbox_delay_seconds_bucket") and deferred == (
+                        'chat="deferred"' in line
+                    ):
+                        bound = line.split('le="')[1].split('"')[0]
+                        buckets[math.inf if bound == "+Inf" else float(bound)] += float(
+                            line.rsplit(" ", 1)[1]
+                        )
+    return buckets
+
+
+def waits_line(buckets: Counter[float]) -> str:
+    """The longest wait's bucket and the share within each bound (cumulative counts)."""
+    bounds = sorted(buckets)
+    total = buckets[math.inf] if bounds else 0
+    if not total:
+        return "no figures (metrics off)"
+    longest = next(b for b in bounds if buckets[b] >= total)
+    below = "".join(
+        f", {buckets[b] / total:.1%} <= {b:g} s" for b in bounds if b in (1.0, 3.5, 10.0)
+    )
+    return f"{total:.0f} messages, the longest <= {longest:g} s{below}"
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=50)
@@ -234,8 +293,9 @@ async def main() -> None:
         env["TRUCO_MAX_LIVE_TABLES"] = str(args.max_live)
     hooked = args.workers > 1
     bots = []
+    metrics_ports = [free_port() for _ in range(args.workers)]
     for index in range(args.workers):
-        worker_env = dict(env)
+        worker_env = dict(env, TRUCO_METRICS_PORT=str(metrics_ports[index]))
         if hooked:
             port = free_port()
             worker_env.update(
@@ -286,6 +346,8 @@ async def main() -> None:
         )
         settled = max(0.0, last - stopped)
         line = await line_figures(database, stopped)
+        waits = await outbox_waits(metrics_ports)
+        deferred = await outbox_waits(metrics_ports, deferred=True)
     finally:
         await fake.stop_balancing()
         for bot in bots:
@@ -329,6 +391,15 @@ async def main() -> None:
             f"  acting player's update: p50 {pct(ms, 0.5):.0f} ms, p95 {pct(ms, 0.95):.0f} ms,"
             f" max {ms[-1]:.0f} ms over {len(ms)}"
         )
+    first = sorted(probe.first_ms)
+    if first:
+        print(
+            f"  first hands (both joined -> every player's hand): p50 {pct(first, 0.5):.0f} ms,"
+            f" max {first[-1]:.0f} ms over {len(first)}; {probe.first_missing} tables missing one"
+        )
+    print(f"  outbox waits (commit -> call): {waits_line(waits)}")
+    if deferred:
+        print(f"    the tappers' own hands (deferred by design): {waits_line(deferred)}")
     print(f"  every view current {settled:.1f} s after the load stopped")
     print(f"  tables: {line}")
     print(

@@ -55,6 +55,12 @@ class Settings(BaseSettings):
     private_burst: int = Field(
         default=3, ge=1, description="Calls at once in one private chat before its pace holds"
     )
+    own_hand_defer: float = Field(
+        default=10.0,
+        ge=0,
+        description="Seconds the tapper's own hand may wait after their move (their next turn"
+        " edits it sooner; 0: at once)",
+    )
     max_live_tables: int = Field(
         default=50,
         ge=0,

@@ -86,8 +86,11 @@ class Metrics:
             self.failed.labels(method).inc()
 
     # -- the mailbox -----------------------------------------------------------------------------
-    def sent(self, chat_id: int, waited: float) -> None:
-        self.delay.labels("group" if chat_id < 0 else "private").observe(max(0.0, waited))
+    def sent(self, lane: str, waited: float) -> None:
+        """A message went `waited` seconds after its commit, in a lane of this kind (its front
+        end's name for it: "group", "private"; "deferred": a tapper's own hand, which waits
+        by design)."""
+        self.delay.labels(lane).observe(max(0.0, waited))
 
     def watch(self, spent: Callable[[], float], held: Callable[[], int]) -> None:
         """Read the budget and the held lanes when scraped (nothing to update meanwhile)."""

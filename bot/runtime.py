@@ -31,6 +31,7 @@ from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge
+from bot.telegram.pacing import TelegramPacing
 from bot.telegram.planner import Planner
 from bot.web.auth import TelegramAuth
 from bot.web.hub import Hub
@@ -102,13 +103,16 @@ class Runtime:
         metrics: Metrics | None = None,
     ) -> Runtime:
         core = await Core.open(settings, clock=clock)  # (None: the database's)
+        pacing = TelegramPacing(
+            settings.group_interval, settings.private_per_second, settings.private_burst
+        )
         outbox = core.mailbox(
-            settings.group_interval,
+            pacing,
             settings.rate_overall_per_second,
             poll=settings.outbox_poll,
             judge=judge,
             metrics=metrics,
-            private=(settings.private_per_second, settings.private_burst),
+            defer=settings.own_hand_defer,
         )
         planner = Planner(core.tables, core.people, outbox, core.tournaments, core.presence)
         deliverer = Deliverer(

@@ -42,7 +42,7 @@ from bot.model.table import TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.service.play import of_this_hand
-from bot.views.common import cards_text, plain, plain_name, seating_at
+from bot.views.common import cards_text, plain, plain_name, played, seating_at
 from bot.views.hints import hint_text
 from bot.views.table import handed_text, kind_label, sign_menu_text
 
@@ -56,7 +56,9 @@ async def _move(
         data.table, query.from_user.id, data.step, data.kind, data.card, in_chat=True
     )
     t = translator(change.the_table.language)
-    label = kind_label(t, data.kind) if data.card is None else ""
+    # (a card: the answer says which went, for the tapper's own hand is edited at their next
+    # turn, not now: telegram/planner.py, `_hands_after`)
+    label = kind_label(t, data.kind) if data.card is None else played(t, data.card)
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
 
 

@@ -37,9 +37,13 @@ def row_kind(text: str) -> RowKind | None:
         return None
 
 
+FIRST = -1  # a table's first deal: the hands of people who just sat down (before all else)
 POST = 0  # new messages and announcements: in the order they were decided
 URGENT = 1  # the tapper's own hand, the hand of whoever must act now, a hand that notifies
 REFRESH = 2  # edits that only need their latest version
+# The tapper's own hand after their move: it waits (`Mailbox(defer=...)` seconds from its last
+# write) for their next turn, whose write makes it urgent and sends it at once, as one call
+LATER = 3
 
 
 @dataclass(frozen=True)

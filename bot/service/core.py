@@ -21,7 +21,7 @@ from bot.service.chats import Chats
 from bot.service.daily import Daily
 from bot.service.history import History
 from bot.service.lobby import Lobby
-from bot.service.mailbox import Judge, Mailbox
+from bot.service.mailbox import Judge, Mailbox, Pacing
 from bot.service.people import People
 from bot.service.play import Play
 from bot.service.presence import Presence
@@ -181,25 +181,25 @@ class Core:
 
     def mailbox(
         self,
-        group_interval: float,
+        pacing: Pacing,
         overall_per_second: float = 30.0,
         *,
         poll: float = 1.0,
         judge: Judge | None = None,
         metrics: Metrics | None = None,
-        private: tuple[float, int] = (0.0, 3),
+        defer: float = 0.0,
     ) -> Mailbox:
-        """The mailbox that hands a front end the rows this core commits for it."""
+        """The mailbox that hands a front end the rows this core commits for it, each chat's
+        lane paced as the front end's `pacing` says."""
         mailbox = Mailbox(
             self.store.db,
-            group_interval,
+            pacing,
             overall_per_second,
             owner=self.tables.outbox.owner,
             poll=poll,
             store=self.tables.outbox,
             metrics=metrics,
-            private_per_second=private[0],
-            private_burst=private[1],
+            defer=defer,
         )
         if judge is not None:
             mailbox.judge = judge

@@ -4,17 +4,20 @@ wrote it, through a front end's `deliver` (the Telegram adapter's).
 Everything the bot says is first a row in the database (see `bot.storage.outbox`), written in
 the same transaction as the change that caused it; this module hands it to the front end. A
 lane is owned by one sender at a time (a lease in `lanes`), delivers its rows in order (posts
-first, then urgent refreshes, then the rest) and, in a group, leaves `group_interval` seconds
-between calls, a pace kept in the database so that a restart does not burst. A row is marked
+first, then urgent refreshes, then the rest) and keeps its chat's pace, which the front end
+says (`Pacing`: what kind of place a chat is is the front end's to know, never the mailbox's):
+a place many see (a Telegram group) leaves `LanePolicy.interval` seconds between calls, a pace
+kept in the database so that a restart does not burst. A row is marked
 sent in a transaction after the front end's call succeeded: a crash in between sends it once
 more, nothing else does.
 
 What a failed call means is the front end's to say (`Judge`): a pause it was asked for is
 waited out in its own lane (other chats go on), a passing fault is retried with a growing
 pause, and a call refused is logged and dropped so it cannot block the lane.
-A private chat's lane keeps Telegram's pace for one chat (about a call a second): a small
-burst goes at once, then the lane waits its turn (`private_per_second`, `private_burst`), and
-what waits coalesces (a hand edited five times while it waits goes out once, as it is now).
+A person's lane (a private chat) keeps a pace for one chat (Telegram's: about a call a
+second): a small burst goes at once, then the lane waits its turn (`LanePolicy.per_second`,
+`burst`), and what waits coalesces (a hand edited five times while it waits goes out once, as
+it is now).
 
 The bot's overall budget (`overall_per_second`, Telegram's 30 a second) is a ceiling: no call
 goes out over it, urgent or not (`_Budget`: calls counted in a sliding window, from when each
@@ -22,9 +25,11 @@ was let go until a window after it ended). With several senders (PostgreSQL) it 
 the live ones by load, each renewing its row in `senders` every `beat` with its load and its
 share (`_heartbeats`, `split`): a sender with more to send takes more, only what the others'
 shares leave free; a sender that dies gives its part up when its row expires, within a lease.
-What waits for the budget goes by `rank`: the hand of whoever must act now, the tapper's, the
-boards, then everyone else's hands; rows coalesce while they wait, and a board or hand is
-rendered when it goes, in its latest state.
+What waits for the budget goes by deadline (when it began to wait plus its `rank`'s
+`ALLOWANCE`): the hand of whoever must act now, the tapper's, the boards, then everyone else's
+hands, none of them later than its allowance plus the calls already waiting then (the bound,
+stated at `ALLOWANCE`); a table's first deal ahead of all (`LEAD`). Rows coalesce while they
+wait, and a board or hand is rendered when it goes, in its latest state.
 
 Several processes (PostgreSQL): a lane stays with the sender that claimed it (renewed while it
 works, let go when it stops, and still its own while its heartbeat says it lives, even past the
@@ -57,10 +62,10 @@ import uuid
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.metrics import Metrics
-from bot.model.outbox import POST, URGENT, Load, Outgoing, Pending, RowKind
+from bot.model.outbox import FIRST, LATER, POST, URGENT, Load, Outgoing, Pending, RowKind
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -105,24 +110,64 @@ def _unknown(error: Exception) -> Verdict:
     return Verdict(called=False)
 
 
+@dataclass(frozen=True)
+class LanePolicy:
+    """How a lane keeps its chat's pace, as its front end says for that kind of place."""
+
+    name: str  # what the metrics call it ("group", "private")
+    # A place many see (a group): its rows are what it shows (a board) for the budget's ranks,
+    # and its lane leaves `interval` seconds between calls, kept in the database (a restart
+    # does not burst)
+    shown: bool = False
+    interval: float = 0.0
+    # A person's chat: `burst` calls at once, then `per_second` (0: not paced), kept in memory
+    per_second: float = 0.0
+    burst: int = 1
+
+
+class Pacing(Protocol):
+    """A front end's pacing: the policy of each of its chats' lanes."""
+
+    def lane(self, chat_id: int) -> LanePolicy: ...
+
+
 # Who waits first for the overall budget when it binds (lower first; see `rank`)
 TURN, OWN, GROUP, OTHERS = 0, 1, 2, 3
 RANKS = 4
-AGE = 30.0  # seconds waiting for the budget that move a call up one rank
+# Seconds a call of each rank may wait for the budget before nothing that comes after it goes
+# ahead of it (its deadline: when it began to wait, plus its rank's allowance; the budget lets
+# the earliest deadline go first). The bound, whatever the load: a call is let go within its
+# allowance plus the time the budget takes to let go the calls already waiting then with an
+# earlier deadline, at most one a chat (a lane waits with one call at a time): allowance +
+# chats waiting / rate. Under a flood of turns, everyone else's hand waits 10 s more than the
+# turn to show, not for ever (at 30 s a rank it could wait 90 s; at 0.5, 3 and 6 s the boards
+# that came back took the acting player's turn: p95 0.9-1.2 s at 100 tables, 0.4 s at these).
+ALLOWANCE = (0.0, 1.0, 5.0, 10.0)
+# A table's first deal (`FIRST`): ahead of every turn that waited less than this, and of every
+# call not this far past its allowance (a person who just sat down waits for nothing).
+LEAD = 2.0
 
 
-def rank(row: Pending) -> int:
-    """Where a row waits for the overall budget: a hand that notifies (whoever must act now),
-    then the other urgent hands (the tapper's, the acting seat's) and private messages, then
-    what a group shows (its board: rendered when it goes, so a board that waited goes with the
-    latest state), then everyone else's hand messages (background refreshes)."""
-    if row.chat_id < 0:  # (a lobby: people wait for it to sit, as for their own hand)
+def rank(row: Pending, shown: bool = False) -> int:
+    """Where a row waits for the overall budget: a hand that notifies (whoever must act now,
+    a table's first deal), then the other urgent hands (the tapper's, the acting seat's) and
+    private messages, then what a group shows (its board: rendered when it goes, so a board
+    that waited goes with the latest state), then everyone else's hand messages (background
+    refreshes). `shown`: the row's lane is a place many see (`LanePolicy.shown`)."""
+    if shown:  # (a lobby: people wait for it to sit, as for their own hand)
         return OWN if row.kind is RowKind.LOBBY else GROUP
+    if row.priority == FIRST:
+        return TURN
     if row.priority == URGENT:
         return TURN if row.loud else OWN
     if row.priority == POST:
         return OWN
     return OTHERS
+
+
+def allowance(row: Pending, shown: bool = False, allowances: Sequence[float] = ALLOWANCE) -> float:
+    """How long `row` may wait for the budget before it goes ahead of what comes after it."""
+    return -LEAD if row.priority == FIRST else allowances[rank(row, shown)]
 
 
 class _Budget:
@@ -131,19 +176,18 @@ class _Budget:
     ended (so the calls Telegram receives within any window were all counted here at the
     moment the last of them went, whatever the latency in between). The quota is the bot's
     rate split among the live senders (`share`, set by the mailbox from their heartbeats).
-    What waits goes by rank (`rank`), then in the order it came; a call that has waited
-    `age` seconds goes up a rank, another `age` another (so what is least urgent is late,
-    never starved: a lobby, a board, everyone's hand get their turn under any load)."""
+    What waits goes by deadline (when it began to wait plus its rank's allowance, `ALLOWANCE`),
+    then in the order it came: what is least urgent is late by its allowance, never starved
+    (a lobby, a board, everyone's hand get their turn under any load)."""
 
-    def __init__(self, per_second: float, window: float = 1.0, age: float = AGE) -> None:
+    def __init__(self, per_second: float, window: float = 1.0) -> None:
         self.rate = per_second  # the bot's (0: no budget)
         self.window = window
         self.share = per_second  # this process's part, calls a second
         self.flying = 0  # calls let go and not yet ended
         self.ended: deque[float] = deque()  # when recent calls ended (monotonic)
-        self.age = age
-        # what waits, by rank: (order, ticket, since, turn), first come first
-        self._waiting: dict[int, list[tuple[int, int, float, asyncio.Future[None]]]] = {}
+        # what waits: (deadline, order, ticket, rank, turn), the earliest deadline first
+        self._waiting: list[tuple[float, int, int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self.waited = 0  # calls that waited for the budget
@@ -172,27 +216,14 @@ class _Budget:
     def free(self) -> bool:
         return self.rate <= 0 or (not self._waiting and self._used(time.monotonic()) < self.quota)
 
-    def _next(self, now: float) -> asyncio.Future[None] | None:
-        """The turn that goes next (by rank, aged; then first come), taken off the queue."""
-        best: tuple[int, int] | None = None
-        pick = None
-        for place, queue in list(self._waiting.items()):
-            while queue and queue[0][-1].done():
-                heapq.heappop(queue)
-            if not queue:
-                del self._waiting[place]
-                continue
-            order, _, since, _ = queue[0]
-            key = (self._aged(place, since, now), order)
-            if best is None or key < best:
-                best, pick = key, place
-        if pick is None:
-            return None
-        queue = self._waiting[pick]
-        turn = heapq.heappop(queue)[-1]
-        if not queue:
-            del self._waiting[pick]
-        return turn
+    def _prune(self) -> None:
+        while self._waiting and self._waiting[0][-1].done():
+            heapq.heappop(self._waiting)
+
+    def _next(self) -> asyncio.Future[None] | None:
+        """The turn that goes next (the earliest deadline; then first come), off the queue."""
+        self._prune()
+        return heapq.heappop(self._waiting)[-1] if self._waiting else None
 
     def ticket(self) -> int:
         """A place in the queue (first come, first served within a rank)."""
@@ -204,10 +235,12 @@ class _Budget:
         woken: asyncio.Future[None] | None = None,
         order: int | None = None,
         since: float | None = None,
+        allowed: float | None = None,
     ) -> bool:
-        """Wait for a call's turn (by `place`, aged from `since`, then by `order`: first
-        come); False if `woken` came first (the lane has newer rows: it reads them, and what
-        is most urgent asks again, keeping its `order` and `since`)."""
+        """Wait for a call's turn (`place`: its rank; by its deadline, `since` plus `allowed`,
+        its rank's allowance unless said, then by `order`: first come); False if `woken` came
+        first (the lane has newer rows: it reads them, and what is most urgent asks again,
+        keeping its `order` and `since`)."""
         if self.rate <= 0:
             return True
         if self.free():
@@ -217,7 +250,8 @@ class _Budget:
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         first = self.ticket() if order is None else order
         began = time.monotonic() if since is None else since
-        heapq.heappush(self._waiting.setdefault(place, []), (first, self.ticket(), began, turn))
+        deadline = began + (ALLOWANCE[place] if allowed is None else allowed)
+        heapq.heappush(self._waiting, (deadline, first, self.ticket(), place, turn))
         self._arm()
         try:
             if woken is None:
@@ -257,11 +291,7 @@ class _Budget:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        for place, queue in list(self._waiting.items()):
-            while queue and queue[0][-1].done():
-                heapq.heappop(queue)
-            if not queue:
-                del self._waiting[place]
+        self._prune()
         if not self._waiting:
             return
         now = time.monotonic()
@@ -278,7 +308,7 @@ class _Budget:
         self._timer = None
         now = time.monotonic()
         while self._waiting and self._used(now) < self.quota:
-            turn = self._next(now)
+            turn = self._next()
             if turn is None:
                 break
             turn.set_result(None)
@@ -289,21 +319,17 @@ class _Budget:
         """This process's load: the calls counted in the window now and those waiting."""
         if self.rate <= 0:
             return 0.0
-        return float(self._used(time.monotonic()) + sum(map(len, self._waiting.values())))
+        return float(self._used(time.monotonic()) + len(self._waiting))
 
     def queued(self) -> tuple[int, ...]:
-        """The calls waiting for their turn, by rank (`TURN` .. `OTHERS`; aged as they go)."""
-        now = time.monotonic()
+        """The calls waiting for their turn, by rank (`TURN` .. `OTHERS`). By their own rank,
+        not their deadline: the senders split the budget so that the turns to show go first
+        wherever they wait (`split`); each sender's deadlines order its own part."""
         counts = [0] * RANKS
-        for place, queue in self._waiting.items():
-            for _, _, since, turn in queue:
-                if not turn.done():
-                    counts[self._aged(place, since, now)] += 1
+        for _, _, _, place, turn in self._waiting:
+            if not turn.done():
+                counts[place] += 1
         return tuple(counts)
-
-    def _aged(self, place: int, since: float, now: float) -> int:
-        """A call's rank now: up one for every `age` seconds it has waited since `since`."""
-        return max(0, place - int((now - since) / self.age))
 
     def spent(self) -> float:
         """The share of the budget in use now (0: none; 1: calls wait for their turn)."""
@@ -429,10 +455,13 @@ class _Pace:
 
 
 class _Lane:
-    def __init__(self, chat_id: int, interval: float, pace: _Pace | None = None) -> None:
+    def __init__(self, chat_id: int, policy: LanePolicy) -> None:
         self.chat_id = chat_id
-        self.interval = interval
-        self.pace = pace  # a private chat's (None: not paced, or a group's `interval`)
+        self.policy = policy
+        self.interval = policy.interval
+        # a person's chat's pace (None: not paced, or a place's `interval`)
+        pace = _Pace(policy.per_second, policy.burst) if policy.per_second > 0 else None
+        self.pace = pace
         self.task: asyncio.Task[None] | None = None
         self.dirty = False
         self.next_at = 0.0  # the database's clock: the lane's pace is shared through it
@@ -452,19 +481,18 @@ class Mailbox:
     def __init__(
         self,
         db: Database,
-        group_interval: float,
+        pacing: Pacing,
         overall_per_second: float = 30.0,
         *,
         budget_window: float = 1.0,
-        budget_age: float = AGE,
+        budget_allowance: Sequence[float] = ALLOWANCE,
         owner: str | None = None,
         lease: float = 15.0,
         poll: float = 1.0,
         store: OutboxStore | None = None,
         judge: Judge = _unknown,
         metrics: Metrics | None = None,
-        private_per_second: float = 0.0,
-        private_burst: int = 3,
+        defer: float = 0.0,
     ) -> None:
         self.db = db
         # The clock of every time this sender shares with others (leases, heartbeats, a lane's
@@ -476,13 +504,15 @@ class Mailbox:
         self.owner = owner or (store.owner if store else uuid.uuid4().hex)
         # shared with the core's commits (what they learned of other senders' lanes)
         self.store = store or OutboxStore(db, self.owner)
-        self.group_interval = group_interval
-        self.private_per_second = private_per_second  # 0: private chats are not paced
-        self.private_burst = private_burst
+        self.pacing = pacing  # the front end's: each chat's lane's policy
+        # Seconds a `LATER` row waits from its last write before it goes (a write that is not
+        # `LATER`, while it waits, makes it go at once: the priority kept is the most urgent)
+        self.defer = defer
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
-        self._budget = _Budget(overall_per_second, budget_window, budget_age)
+        self._budget = _Budget(overall_per_second, budget_window)
+        self.allowances = budget_allowance  # (a test's, shorter)
         # seconds between this sender's heartbeats (several a lease): how late its part of the
         # budget follows what waits, and how long a part it gave up still counts as its own
         # (`_claim`: a beat more than Telegram's window). At 1 s the budget followed the turns
@@ -534,11 +564,7 @@ class Mailbox:
             return
         lane = self._lanes.get(chat_id)
         if lane is None:
-            interval = self.group_interval if chat_id < 0 else 0.0
-            pace = None
-            if chat_id > 0 and self.private_per_second > 0:
-                pace = _Pace(self.private_per_second, self.private_burst)
-            lane = self._lanes[chat_id] = _Lane(chat_id, interval, pace)
+            lane = self._lanes[chat_id] = _Lane(chat_id, self.pacing.lane(chat_id))
         lane.dirty = True
         if lane.woken is not None and not lane.woken.done():
             lane.woken.set_result(None)  # what came may be urgent: it must not wait behind
@@ -595,9 +621,7 @@ class Mailbox:
             self._budget.resized(chosen[-1])
             await asyncio.sleep(self.beat)
 
-    def _choose(
-        self, load: Load, chosen: list[float], others: list[tuple[Load, float]]
-    ) -> float:
+    def _choose(self, load: Load, chosen: list[float], others: list[tuple[Load, float]]) -> float:
         share = split(self._budget.rate, load, others)
         chosen.append(share)
         # (stamped when it is chosen, after the beat's wait for its lock, not at its start)
@@ -739,7 +763,7 @@ class Mailbox:
                     await asyncio.sleep(wait)
                     lane.dirty = False
                 overdue = lane.interval > 0 and lane.posts >= POSTS_IN_A_ROW
-                rows = await self._lane_rows(lane.chat_id, overdue)
+                rows = self._due(lane, await self._lane_rows(lane.chat_id, overdue))
                 if lane.noticed:
                     self._delays(lane, rows)
                 if overdue:
@@ -776,6 +800,18 @@ class Mailbox:
             self._running -= 1
             if self._running == 0:
                 self._idle.set()
+
+    def _due(self, lane: _Lane, rows: list[Pending]) -> list[Pending]:
+        """The rows that may go now: a `LATER` row waits `defer` seconds from its last write
+        (the lane looks again then)."""
+        if self.defer <= 0 or not any(row.priority == LATER for row in rows):
+            return rows
+        now = self.now()
+        due = [r for r in rows if r.priority != LATER or r.created_at + self.defer <= now]
+        waiting = [r.created_at + self.defer for r in rows if r not in due]
+        if waiting:
+            self._wake_at(lane, min(waiting))
+        return due
 
     def _delays(self, lane: _Lane, rows: list[Pending]) -> None:
         """Rows read after another process's notice: how long after their commit (rows
@@ -846,7 +882,9 @@ class Mailbox:
         lane.failures = 0
         now = self.now()
         if self.metrics is not None and delivery.called:
-            self.metrics.sent(lane.chat_id, now - row.created_at)
+            # (the tappers' own hands apart: they wait by design, `defer`)
+            kind = "deferred" if row.priority == LATER else lane.policy.name
+            self.metrics.sent(kind, now - row.created_at)
         next_at = None
         if delivery.called and lane.interval > 0:
             next_at = lane.next_at = now + lane.interval
@@ -919,8 +957,10 @@ class Mailbox:
     async def _take(self, lane: _Lane, row: Pending) -> bool:
         """The row's turn in the overall budget; False if the lane was woken (new rows
         written, or this row's key bumped to urgent) while it waited."""
+        shown = lane.policy.shown
         if self._budget.free():
-            return await self._budget.take(rank(row))
+            allowed = allowance(row, shown, self.allowances)
+            return await self._budget.take(rank(row, shown), allowed=allowed)
         if lane.dirty:
             return False
         if lane.place is None:
@@ -928,7 +968,13 @@ class Mailbox:
             lane.since = time.monotonic()
         lane.woken = asyncio.get_running_loop().create_future()
         try:
-            went = await self._budget.take(rank(row), lane.woken, lane.place, lane.since)
+            went = await self._budget.take(
+                rank(row, shown),
+                lane.woken,
+                lane.place,
+                lane.since,
+                allowance(row, shown, self.allowances),
+            )
         finally:
             lane.woken = None
         if went:

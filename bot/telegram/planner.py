@@ -116,11 +116,12 @@ class Planner:
         if len(self._buzzed) > BUZZED_REMEMBERED:
             self._buzzed.popitem(last=False)
 
-    def _loud_hands(self, table: Table) -> list[Outgoing]:
-        """Every player's hand as a new message (the match starts)."""
+    def _loud_hands(self, table: Table, first: bool = False) -> list[Outgoing]:
+        """Every player's hand as a new message (the match starts; `first`: before anything
+        else waiting, in their chat and for the bot's budget)."""
         for user in table.players:
             self._buzz(table, user)
-        return [hand_row(table, u, loud=True) for u in table.players]
+        return [hand_row(table, u, loud=True, first=first) for u in table.players]
 
     # -- a subscriber of the core ----------------------------------------------------------------
     def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
@@ -198,7 +199,9 @@ class Planner:
         if kind is ChangeKind.STARTED:
             # (a table that waited in line: the group told, as its board takes the lobby's place)
             told = [text_row(table.chat_id, t("queue.started"), table.thread_id)]
-            return [*(told if table.queued else []), board_row(table), *self._loud_hands(table)]
+            # (its first deal goes before any other table's refreshes: people just sat down)
+            hands = self._loud_hands(table, first=True)
+            return [*(told if table.queued else []), board_row(table), *hands]
         if kind is ChangeKind.QUEUED:
             said = t("queue.queued", place=change.place)
             return [text_row(table.chat_id, said, table.thread_id), lobby_row(table)]
@@ -577,9 +580,18 @@ class Planner:
             if notify:
                 self._buzz(table, user)
             mine = user == change.tapper
-            # The tapper's own hand and the hand of whoever must act now go first and never
-            # wait for the overall budget; the others' are background refreshes.
-            rows.append(hand_row(table, user, loud=notify, urgent=mine or turn))
+            # The tapper's own hand, when the game does not wait on them now, waits for their
+            # next turn (which edits it once) or `own_hand_defer` seconds, whichever is first:
+            # the answer to their tap said which card went and the board shows it, so the edit
+            # now would tell them nothing they need (a call a tap). At a new hand their new
+            # cards go now; where no board shows the play (a practice, a tournament's match),
+            # the hand is the board, and goes now too.
+            later = boarded and mine and not new_hand and user not in waiting_now
+            # The hand of whoever must act now goes first and never waits for the overall
+            # budget, the tapper's own too when it goes now; the others' are background
+            # refreshes.
+            urgent = (mine or turn) and not later
+            rows.append(hand_row(table, user, loud=notify, urgent=urgent, later=later))
         return rows
 
     async def _match_over(self, table: Table, actor: int | None = None) -> list[Outgoing]:

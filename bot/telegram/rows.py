@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
-from bot.model.outbox import POST, REFRESH, URGENT, Outgoing, RowKind
+from bot.model.outbox import FIRST, LATER, POST, REFRESH, URGENT, Outgoing, RowKind
 from bot.model.table import Table
 from bot.telegram.payloads import (
     ClosePayload,
@@ -49,9 +49,18 @@ def lobby_row(table: Table) -> Outgoing:
     return Outgoing(table.chat_id, RowKind.LOBBY, payload, f"lobby:{table.id}", REFRESH)
 
 
-def hand_row(table: Table, user_id: int, loud: bool = False, urgent: bool = False) -> Outgoing:
-    """The user's hand message: edited, or (loud) sent anew so that Telegram notifies them."""
-    priority = URGENT if loud or urgent else REFRESH
+def hand_row(
+    table: Table,
+    user_id: int,
+    loud: bool = False,
+    urgent: bool = False,
+    first: bool = False,
+    later: bool = False,
+) -> Outgoing:
+    """The user's hand message: edited, or (loud) sent anew so that Telegram notifies them;
+    `first`: the table's first deal, before everything else waiting (they just sat down);
+    `later`: the tapper's own, which waits for their next turn (a bounded wait: `LATER`)."""
+    priority = FIRST if first else URGENT if loud or urgent else LATER if later else REFRESH
     payload = write(HandPayload(table.id, user_id))
     return Outgoing(user_id, RowKind.HAND, payload, f"hand:{table.id}", priority, loud)
 

@@ -384,6 +384,11 @@ def card_name(t: Translator, card: Card, *, picture: bool = False) -> str:
     return name if picture else f"{name} {SUIT_EMOJI[card.suit.value]}"
 
 
+def played(t: Translator, card: Card) -> str:
+    """The answer to a tap on a card: which went ("Jugaste siete de espada 🗡️.")."""
+    return t("move.played", card=card_name(t, card))
+
+
 def card_label(card: Card) -> str:
     """A card on a button, three to a row on a phone: "7 🗡️", "12 🍷", and the two top cards
     by the name every player uses for them, "ancho 🗡️" (the game's word, in every language)."""

@@ -17,6 +17,7 @@ from bot.model.outbox import Pending
 from bot.service.mailbox import Delivery, Mailbox, Verdict
 from bot.storage.connect import open_database
 from bot.storage.outbox import OutboxStore
+from bot.telegram.pacing import TelegramPacing
 
 LEASE = 3.0  # a lane's lease and a sender's heartbeat's (a dead one's part is free within it)
 
@@ -36,8 +37,8 @@ def judge(error: Exception) -> Verdict:
 async def main(url: str, api: str, owner: str, rate: float) -> None:
     db = await open_database(url)
     outbox = Mailbox(
-        db, 0.0, rate, owner=owner, lease=LEASE, poll=0.1, store=OutboxStore(db, owner),
-        judge=judge,
+        db, TelegramPacing(0.0), rate, owner=owner, lease=LEASE, poll=0.1,
+        store=OutboxStore(db, owner), judge=judge,
     )  # fmt: skip
     async with aiohttp.ClientSession() as session:
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from bot.model.outbox import REFRESH, URGENT, Load, Outgoing, Pending, RowKind
 from bot.service.mailbox import RANKS, Delivery, Mailbox, _Budget, split
 from bot.storage.connect import open_database
+from bot.telegram.pacing import TelegramPacing
 from tests.waiting import until
 
 
@@ -25,7 +26,7 @@ async def test_a_held_refresh_bumped_to_urgent_goes_once_in_its_newest_version(
 ) -> None:
     db = await open_database(tmp_path / "budget.db")
     # One call a second overall, urgent or not
-    outbox = Mailbox(db, group_interval=0.0, overall_per_second=1)
+    outbox = Mailbox(db, TelegramPacing(0.0), overall_per_second=1)
     delivered: list[tuple[int, int, int]] = []
 
     async def deliver(row: Pending) -> Delivery:
@@ -58,8 +59,8 @@ async def test_a_private_lane_keeps_its_pace_and_what_waits_coalesces(tmp_path: 
     db = await open_database(tmp_path / "pace.db")
     per_second = 4.0  # (a quarter of a second a call: the test waits on conditions, not time)
     outbox = Mailbox(
-        db, group_interval=0.0, overall_per_second=0, private_per_second=per_second,
-        private_burst=3,
+        db, TelegramPacing(0.0, private_per_second=per_second, private_burst=3),
+        overall_per_second=0,
     )  # fmt: skip
     calls: list[tuple[float, str | None, int, int]] = []
 
@@ -93,54 +94,6 @@ async def test_a_private_lane_keeps_its_pace_and_what_waits_coalesces(tmp_path: 
         await outbox.send([Outgoing(6, RowKind.TEXT, {"text": "hola"})])
         await until(lambda: any(c[1] is None and c[0] > calls[-2][0] for c in calls[6:]))
     finally:
-        await outbox.close()
-        await db.close()
-
-
-async def test_what_waits_longest_for_the_budget_goes_up_and_is_never_starved(
-    tmp_path: Path,
-) -> None:
-    """A flood of notifying hands (the first rank), twice what the budget lets go, and one
-    group's board (a lower rank) waiting behind it: the board ages up a rank every half second
-    here (`AGE` seconds in the bot) and goes while the flood goes on, not after it."""
-    db = await open_database(tmp_path / "aging.db")
-    outbox = Mailbox(
-        db, group_interval=0.0, overall_per_second=10, budget_window=0.2, budget_age=0.5
-    )
-    went: list[int] = []
-    flooding = True
-
-    async def deliver(row: Pending) -> Delivery:
-        went.append(row.chat_id)
-        return Delivery()
-
-    outbox.start(deliver)
-
-    sent = 0
-
-    async def flood() -> None:
-        nonlocal sent
-
-        def behind() -> bool:  # paced by the outbox itself, whatever the machine's speed
-            return not flooding or sent < 2 * len(went) + 10
-
-        for chat in itertools.count(1_000):
-            if not flooding:
-                return
-            hand = Outgoing(chat, RowKind.HAND, {"u": chat}, f"hand:{chat}", URGENT, True)
-            await outbox.send([hand])
-            sent += 1
-            await until(behind)  # two sent for each that goes: the budget always binds
-
-    try:
-        flooder = asyncio.get_running_loop().create_task(flood())
-        await until(lambda: len(outbox.held()) > 5)  # the budget binds
-        await outbox.send([Outgoing(-5, RowKind.BOARD, {"t": 1}, "board:1", REFRESH)])
-        await until(lambda: -5 in went, 60)
-        assert not flooder.done()  # it went while the flood went on
-        assert len(outbox.held()) > 5
-    finally:
-        flooding = False
         await outbox.close()
         await db.close()
 
@@ -200,7 +153,7 @@ async def test_the_share_written_never_falls_below_the_part_in_use(tmp_path: Pat
     a beat and half a second more, then 10."""
     db = await open_database(tmp_path / "claim.db")
     try:
-        outbox = Mailbox(db, 0.0, 30.0)
+        outbox = Mailbox(db, TelegramPacing(0.0), 30.0)
         outbox._budget.resized(20.0)  # the part in use, from its last beat that went through
         t = 1000.0
         for _ in range(40):  # ten seconds of beats that choose 10 and fail
@@ -223,7 +176,7 @@ async def test_a_part_behind_a_passed_fence_is_not_written_back(tmp_path: Path) 
     rate of 20 and both sent at 20)."""
     db = await open_database(tmp_path / "fenced.db")
     try:
-        outbox = Mailbox(db, 0.0, 20.0)
+        outbox = Mailbox(db, TelegramPacing(0.0), 20.0)
         outbox._budget.resized(20.0)  # its part before the hold
         outbox._budget.fence(time.monotonic() - 0.1)  # and the fence passed while it stood
         assert outbox._budget.quota == 0

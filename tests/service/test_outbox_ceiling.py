@@ -24,6 +24,7 @@ from bot.service.mailbox import Delivery, Mailbox, Verdict
 from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.outbox import OutboxStore
+from bot.telegram.pacing import TelegramPacing
 from tests.fakebot import TOKEN, FakeTelegram
 from tests.pg import INSTALL_HINT, Cluster
 from tests.service.budget_sender import LEASE
@@ -249,7 +250,7 @@ async def test_what_waits_for_the_budget_goes_by_rank(tmp_path: Path) -> None:
     it waited: one call, of its newest version), then everyone else's hands."""
     db = await open_database(tmp_path / "rank.db")
     # one call in the window (a quarter second: what waits goes four times a second)
-    outbox = Mailbox(db, group_interval=0.0, overall_per_second=4, budget_window=0.25)
+    outbox = Mailbox(db, TelegramPacing(0.0), overall_per_second=4, budget_window=0.25)
     gate = asyncio.Event()
     went: list[tuple[int, int]] = []
 
@@ -295,7 +296,7 @@ async def test_a_private_lane_is_paced_and_coalesced_under_the_private_limit(
     fake.started.add(77)
     db = await open_database(tmp_path / "private.db")
     outbox = Mailbox(
-        db, group_interval=0.0, private_per_second=4.0, private_burst=3, judge=_limited
+        db, TelegramPacing(0.0, private_per_second=4.0, private_burst=3), judge=_limited
     )
     api = f"http://127.0.0.1:{fake.port}/bot{TOKEN}"
     versions: list[int] = []
@@ -353,7 +354,7 @@ async def test_the_budget_goes_to_the_worker_with_more_to_send_and_first_to_the_
     boxes = [
         Mailbox(
             db,
-            0.0,
+            TelegramPacing(0.0),
             RATE,
             owner=owner,
             lease=LEASE,

@@ -20,6 +20,7 @@ from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.outbox import OutboxStore, lane_channel
 from bot.storage.repo import Store
+from bot.telegram.pacing import TelegramPacing
 from tests.pg import INSTALL_HINT, Cluster
 from tests.service.test_service import started_table
 from tests.waiting import until
@@ -56,7 +57,8 @@ async def workers(pg_url: str) -> AsyncIterator[list[Worker]]:
     made: list[Worker] = []
     for name in ("w1", "w2"):
         db = await open_database(pg_url)
-        outbox = Mailbox(db, 0.0, owner=name, poll=NO_POLL, store=OutboxStore(db, name))
+        store = OutboxStore(db, name)
+        outbox = Mailbox(db, TelegramPacing(0.0), owner=name, poll=NO_POLL, store=store)
         worker = Worker(db, outbox)
         outbox.start(worker.deliver)
         made.append(worker)
@@ -263,7 +265,7 @@ async def test_a_live_workers_lane_is_not_taken_while_a_call_outlasts_its_lease(
     made: list[Worker] = []
     for name in ("w1", "w2"):
         db = await open_database(pg_url)
-        outbox = Mailbox(db, 0.0, owner=name, lease=lease, poll=NO_POLL,
+        outbox = Mailbox(db, TelegramPacing(0.0), owner=name, lease=lease, poll=NO_POLL,
                          store=OutboxStore(db, name))  # fmt: skip
         made.append(Worker(db, outbox))
     w1, w2 = made

@@ -1,0 +1,113 @@
+"""Calls a tap costs in 1v1, by design (docs/operations.md, "Calls a tap"): the hand of whoever
+must act now and the group's board; the tapper's own hand waits (the answer to their tap names
+the card that went) until their next turn, which edits it once, or until `own_hand_defer`
+seconds have passed: it is never left showing a turn they no longer have."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+from bot.callbacks import ActData, decode
+from bot.i18n import translator
+from bot.views.common import card_name
+from tests.conftest import GROUP, Harness, harness_with
+from tests.e2e.helpers import action_buttons, open_table
+from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
+from tests.waiting import until, until_async
+
+HAND_CALLS = ("editMessageText", "editMessageReplyMarkup", "sendMessage", "deleteMessage")
+
+
+async def acting(h: Harness) -> int | None:
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None
+    waiting = h.services.tables.waiting_users(table)
+    return next(iter(waiting)) if len(waiting) == 1 else None
+
+
+def newest_hand(h: Harness, user: FakeUser) -> StoredMessage:
+    return [m for m in h.fake.live(user.id) if action_buttons(m)][-1]
+
+
+def a_card(message: StoredMessage) -> dict[str, str]:
+    return next(b for b in action_buttons(message) if b["callback_data"].count(":") == 4)
+
+
+def calls_since(h: Harness, mark: int) -> Counter[tuple[int | None, str]]:
+    return Counter((chat, method) for _, method, chat in h.fake.calls[mark:])
+
+
+async def test_a_card_in_1v1_costs_the_acting_hand_and_the_board_not_the_tappers_hand(
+    fake: FakeTelegram, db_target: Path | str
+) -> None:
+    t = translator("es")
+    async with harness_with(fake, db_target, own_hand_defer=600.0) as h:
+        ana, beto = h.user(730, "Ana"), h.user(731, "Beto")
+        people = {ana.id: ana, beto.id: beto}
+        await open_table(h, [ana, beto])
+        store = h.services.outbox.store
+        for _ in range(2):  # the first round: each plays a card
+            who = await acting(h)
+            assert who is not None
+            tapper = people[who]
+            message = newest_hand(h, tapper)
+            button = a_card(message)
+            data = decode(button["callback_data"])
+            assert isinstance(data, ActData) and data.card is not None
+            mark = len(h.fake.calls)
+            answer = await tapper.tap(tapper.id, message.message_id, button["text"])
+            # the answer to the tap says which card went
+            assert answer["text"] == t("move.played", card=card_name(t, data.card)), answer
+            nxt = await acting(h)
+            assert nxt is not None
+            waited_on = people[nxt]
+
+            async def shown() -> bool:
+                seen = calls_since(h, mark)  # noqa: B023
+                return (
+                    sum(n for (c, _), n in seen.items() if c == nxt) > 0  # noqa: B023
+                    and seen[(GROUP, "editMessageText")] > 0
+                    and not h.services.outbox.busy()
+                    and await store.waiting() <= 1  # (at most the tapper's hand, waiting)
+                )
+
+            await until_async(shown, 60)
+            seen = calls_since(h, mark)
+            by_chat = Counter(c for c, m in seen.elements() if m in HAND_CALLS and c in people)
+            # one message changes for the person who must act now: an edit, or a new message
+            # that notifies them (and the old one's buttons taken away)
+            turn = {m: n for (c, m), n in seen.items() if c == waited_on.id}
+            assert turn in ({"editMessageText": 1}, {"sendMessage": 1},
+                            {"sendMessage": 1, "deleteMessage": 1}), turn  # fmt: skip
+            if waited_on is not tapper:
+                assert by_chat[tapper.id] == 0, seen  # the tapper's hand waits
+            assert seen[(GROUP, "editMessageText")] == 1, seen  # one board edit
+            assert sum(by_chat.values()) == sum(turn.values()), seen
+
+
+async def test_the_tappers_hand_is_edited_within_its_bound_when_no_turn_comes_first(
+    fake: FakeTelegram, db_target: Path | str
+) -> None:
+    """Nobody plays after the tap: the tapper's hand is edited anyway, `own_hand_defer`
+    seconds after the tap (not at once), and no longer offers the card that went nor says it
+    is their turn."""
+    defer = 1.0
+    async with harness_with(fake, db_target, own_hand_defer=defer) as h:
+        ana, beto = h.user(732, "Ana"), h.user(733, "Beto")
+        people = {ana.id: ana, beto.id: beto}
+        await open_table(h, [ana, beto])
+        who = await acting(h)
+        assert who is not None
+        tapper = people[who]
+        message = newest_hand(h, tapper)
+        button = a_card(message)
+        mark, began = len(h.fake.calls), time.monotonic()
+        await tapper.tap(tapper.id, message.message_id, button["text"])
+        await until(lambda: any(c == tapper.id for _, _, c in h.fake.calls[mark:]), 60)
+        assert time.monotonic() - began >= defer - 0.05  # it waited, as designed
+        shown = [m for m in h.fake.live(tapper.id) if m.message_id == message.message_id]
+        assert shown, "the hand message was replaced instead of edited"
+        assert button["callback_data"] not in [b.get("callback_data") for b in shown[0].buttons()]
+        assert "Te toca" not in shown[0].text  # ("👉 Te toca.": no longer their turn)
