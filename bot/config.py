@@ -61,6 +61,13 @@ class Settings(BaseSettings):
         description="Seconds the tapper's own hand may wait after their move (their next turn"
         " edits it sooner; 0: at once)",
     )
+    own_hand_defer_above: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="The share of the bot's send budget in use above which the tapper's own"
+        " hand waits (below it the budget has room: the hand is edited at once; 0: always)",
+    )
     max_live_tables: int = Field(
         default=50,
         ge=0,

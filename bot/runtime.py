@@ -113,6 +113,7 @@ class Runtime:
             judge=judge,
             metrics=metrics,
             defer=settings.own_hand_defer,
+            defer_above=settings.own_hand_defer_above,
         )
         planner = Planner(core.tables, core.people, outbox, core.tournaments, core.presence)
         deliverer = Deliverer(

@@ -188,6 +188,7 @@ class Core:
         judge: Judge | None = None,
         metrics: Metrics | None = None,
         defer: float = 0.0,
+        defer_above: float = 0.0,
     ) -> Mailbox:
         """The mailbox that hands a front end the rows this core commits for it, each chat's
         lane paced as the front end's `pacing` says."""
@@ -200,6 +201,7 @@ class Core:
             store=self.tables.outbox,
             metrics=metrics,
             defer=defer,
+            defer_above=defer_above,
         )
         if judge is not None:
             mailbox.judge = judge

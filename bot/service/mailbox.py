@@ -493,6 +493,7 @@ class Mailbox:
         judge: Judge = _unknown,
         metrics: Metrics | None = None,
         defer: float = 0.0,
+        defer_above: float = 0.0,
     ) -> None:
         self.db = db
         # The clock of every time this sender shares with others (leases, heartbeats, a lane's
@@ -508,6 +509,9 @@ class Mailbox:
         # Seconds a `LATER` row waits from its last write before it goes (a write that is not
         # `LATER`, while it waits, makes it go at once: the priority kept is the most urgent)
         self.defer = defer
+        # ... only while this sender's part of the budget is used above this share: below it
+        # the budget has room, and a wait would save nothing (a quiet night edits it at once)
+        self.defer_above = defer_above
         self.lease = lease
         self.poll = poll
         self.deliver: Deliver | None = None
@@ -802,9 +806,12 @@ class Mailbox:
                 self._idle.set()
 
     def _due(self, lane: _Lane, rows: list[Pending]) -> list[Pending]:
-        """The rows that may go now: a `LATER` row waits `defer` seconds from its last write
-        (the lane looks again then)."""
+        """The rows that may go now: a `LATER` row, while the budget is busy (`defer_above`),
+        waits `defer` seconds from its last write (the lane looks again then); while it has
+        room, it goes now."""
         if self.defer <= 0 or not any(row.priority == LATER for row in rows):
+            return rows
+        if self.defer_above > 0 and self._budget.spent() < self.defer_above:
             return rows
         now = self.now()
         due = [r for r in rows if r.priority != LATER or r.created_at + self.defer <= now]

@@ -1,7 +1,8 @@
 """Calls a tap costs in 1v1, by design (docs/operations.md, "Calls a tap"): the hand of whoever
-must act now and the group's board; the tapper's own hand waits (the answer to their tap names
-the card that went) until their next turn, which edits it once, or until `own_hand_defer`
-seconds have passed: it is never left showing a turn they no longer have."""
+must act now and the group's board; while the bot's send budget is busy, the tapper's own hand
+waits (the answer to their tap names the card that went) until their next turn, which edits it
+once, or until `own_hand_defer` seconds have passed: it is never left showing a turn they no
+longer have. While the budget has room, nothing is saved by waiting: it is edited at once."""
 
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ async def test_a_card_in_1v1_costs_the_acting_hand_and_the_board_not_the_tappers
     fake: FakeTelegram, db_target: Path | str
 ) -> None:
     t = translator("es")
-    async with harness_with(fake, db_target, own_hand_defer=600.0) as h:
+    async with harness_with(
+        fake, db_target, own_hand_defer=600.0, own_hand_defer_above=0.0
+    ) as h:
         ana, beto = h.user(730, "Ana"), h.user(731, "Beto")
         people = {ana.id: ana, beto.id: beto}
         await open_table(h, [ana, beto])
@@ -94,7 +97,9 @@ async def test_the_tappers_hand_is_edited_within_its_bound_when_no_turn_comes_fi
     seconds after the tap (not at once), and no longer offers the card that went nor says it
     is their turn."""
     defer = 1.0
-    async with harness_with(fake, db_target, own_hand_defer=defer) as h:
+    async with harness_with(
+        fake, db_target, own_hand_defer=defer, own_hand_defer_above=0.0
+    ) as h:
         ana, beto = h.user(732, "Ana"), h.user(733, "Beto")
         people = {ana.id: ana, beto.id: beto}
         await open_table(h, [ana, beto])
@@ -111,3 +116,26 @@ async def test_the_tappers_hand_is_edited_within_its_bound_when_no_turn_comes_fi
         assert shown, "the hand message was replaced instead of edited"
         assert button["callback_data"] not in [b.get("callback_data") for b in shown[0].buttons()]
         assert "Te toca" not in shown[0].text  # ("👉 Te toca.": no longer their turn)
+
+
+async def test_while_the_budget_has_room_the_tappers_hand_is_edited_at_once(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A quiet night (the budget far from its ceiling): the tapper's hand does not wait, even
+    with a long `own_hand_defer`, so nobody sees a turn they no longer have."""
+    async with harness_with(fake, tmp_path / "q.db", own_hand_defer=600.0) as h:
+        ana, beto = h.user(734, "Ana"), h.user(735, "Beto")
+        people = {ana.id: ana, beto.id: beto}
+        await open_table(h, [ana, beto])
+        who = await acting(h)
+        assert who is not None
+        tapper = people[who]
+        message = newest_hand(h, tapper)
+        button = a_card(message)
+        mark = len(h.fake.calls)
+        await tapper.tap(tapper.id, message.message_id, button["text"])
+        await h.settle()  # (with the hand waiting, the outbox would not be empty: no settling)
+        assert any(c == tapper.id for _, _, c in h.fake.calls[mark:]), calls_since(h, mark)
+        shown = [m for m in h.fake.live(tapper.id) if m.message_id == message.message_id]
+        assert button["callback_data"] not in [b.get("callback_data") for b in shown[0].buttons()]
+        assert "Te toca" not in shown[0].text
