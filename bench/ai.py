@@ -13,8 +13,6 @@
     python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
     python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
                                                 # rival across a series of matches, or not
-    python bench/ai.py --tells normal:envido_bluffer --matches 40   # what bot/ai/tells.py
-                                                # learns of a player over matches
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
 (`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3, sandbagger, gambler,
