@@ -4,7 +4,6 @@ same tables once migrated, and plays on."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,9 @@ from bot.game import MatchConfig
 from bot.model.table import BOT_IDS, PlaceKind, TableStatus
 from bot.service.core import Core
 from bot.storage.connect import open_database
-from bot.storage.migrations import MIGRATIONS, script_of
-from bot.storage.postgres import postgres_ddl, to_postgres
+from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
+from tests.olddb import database_before
 
 CHAT = -77
 ANA, BETO, CARLA, DANI = 1, 2, 3, 4
@@ -38,7 +37,6 @@ OLD_GAMES = [
 
 
 async def _before_places(target: Path | str) -> None:
-    old = MIGRATIONS[:PLACES]
     insert = (
         "INSERT INTO games (id, chat_id, status, opener_id, config, seats, language,"
         " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'es', ?, ?)"
@@ -48,31 +46,12 @@ async def _before_places(target: Path | str) -> None:
         (game, chat, status, opener, config, codec.dumps(seats), 5.0, updated)
         for game, chat, opener, status, seats, updated in OLD_GAMES
     ]
-    if isinstance(target, Path):
-        raw = sqlite3.connect(target)
-        for migration in old:
-            raw.executescript(script_of(migration, "sqlite"))
-        raw.execute(f"PRAGMA user_version={len(old)}")
-        raw.executemany(insert, values)
-        raw.commit()
-        raw.close()
-        return
-    import asyncpg
-
-    conn = await asyncpg.connect(target)
-    try:
-        async with conn.transaction():
-            await conn.execute("CREATE TABLE schema_version (version BIGINT)")
-            for number, migration in enumerate(old, start=1):
-                for statement in postgres_ddl(script_of(migration, "postgresql")).split(";\n"):
-                    if statement.strip():
-                        await conn.execute(statement)
-                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
-            for value in values:
-                await conn.execute(to_postgres(insert), *value)
-            await conn.execute("SELECT setval('games_id_seq', 5)")
-    finally:
-        await conn.close()
+    await database_before(
+        target,
+        PLACES,
+        [(insert, value) for value in values],
+        ["SELECT setval('games_id_seq', 5)"],
+    )
 
 
 @pytest.mark.postgresql

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -18,9 +17,9 @@ from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.core import Core
 from bot.service.league import COUNTED, record_league
 from bot.storage.connect import open_database
-from bot.storage.migrations import MIGRATIONS, script_of
-from bot.storage.postgres import postgres_ddl, to_postgres
+from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
+from tests.olddb import database_before
 
 CHAT = -77
 ANA, BETO = 1, 2
@@ -91,32 +90,7 @@ DROPS_OUTCOME = next(
 async def old_database(target: Path | str) -> None:
     """A database at the schema before the migration that dropped `matches.outcome`, with
     records in its shape."""
-    old = MIGRATIONS[:DROPS_OUTCOME]
-    if isinstance(target, Path):
-        raw = sqlite3.connect(target)
-        for migration in old:
-            raw.executescript(script_of(migration, "sqlite"))
-        raw.execute(f"PRAGMA user_version={len(old)}")
-        for sql, args in _old_shape_inserts():
-            raw.execute(sql, args)
-        raw.commit()
-        raw.close()
-        return
-    import asyncpg
-
-    conn = await asyncpg.connect(target)
-    try:
-        async with conn.transaction():
-            await conn.execute("CREATE TABLE schema_version (version BIGINT)")
-            for number, migration in enumerate(old, start=1):
-                for statement in postgres_ddl(script_of(migration, "postgresql")).split(";\n"):
-                    if statement.strip():
-                        await conn.execute(statement)
-                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
-            for sql, args in _old_shape_inserts():
-                await conn.execute(to_postgres(sql), *args)
-    finally:
-        await conn.close()
+    await database_before(target, DROPS_OUTCOME, list(_old_shape_inserts()))
 
 
 def expected(game: int) -> MatchRecord:

@@ -26,8 +26,8 @@ from bot.service.changes import Change, ChangeKind, TourneyNote
 from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS, script_of
-from bot.storage.postgres import postgres_ddl, to_postgres
 from bot.storage.repo import Store
+from tests.olddb import database_before
 from tests.service.test_league import play_out
 
 CHAT = -77
@@ -708,7 +708,6 @@ NUMBERS = next(
 
 async def _before_numbers(target: Path | str, rows: Sequence[Tournament]) -> None:
     """A database at the schema before tournaments had a number in their group, with `rows`."""
-    old = MIGRATIONS[:NUMBERS]
     insert = (
         "INSERT INTO tournaments (id, chat_id, thread_id, status, opener_id, language, data,"
         " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)"
@@ -718,31 +717,12 @@ async def _before_numbers(target: Path | str, rows: Sequence[Tournament]) -> Non
          codec.dumps(t.to_json()), t.created_at, t.created_at)
         for t in rows
     ]  # fmt: skip
-    if isinstance(target, Path):
-        raw = sqlite3.connect(target)
-        for migration in old:
-            raw.executescript(script_of(migration, "sqlite"))
-        raw.execute(f"PRAGMA user_version={len(old)}")
-        raw.executemany(insert, values)
-        raw.commit()
-        raw.close()
-        return
-    import asyncpg
-
-    conn = await asyncpg.connect(target)
-    try:
-        async with conn.transaction():
-            await conn.execute("CREATE TABLE schema_version (version BIGINT)")
-            for number, migration in enumerate(old, start=1):
-                for statement in postgres_ddl(script_of(migration, "postgresql")).split(";\n"):
-                    if statement.strip():
-                        await conn.execute(statement)
-                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
-            for value in values:
-                await conn.execute(to_postgres(insert), *value)
-            await conn.execute("SELECT setval('tournaments_id_seq', 5)")
-    finally:
-        await conn.close()
+    await database_before(
+        target,
+        NUMBERS,
+        [(insert, value) for value in values],
+        ["SELECT setval('tournaments_id_seq', 5)"],
+    )
 
 
 @pytest.mark.postgresql
