@@ -30,7 +30,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import Translator
 from bot.league.later import parse_when
-from bot.league.tournament import FORMAT_WORDS, Count, Format, Status, Tournament, rules_of
+from bot.league.tournament import Count, Format, Status, Tournament, format_named, rules_of
 from bot.links import PartnerLink
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
@@ -53,12 +53,12 @@ def parse_tourney(args: list[str], base: Tournament) -> tuple[Tournament, str | 
     named: Format | None = None  # the format the word before named
     for raw in args:
         word = raw.lower().replace("-", "")
-        just_after, named = named, FORMAT_WORDS.get(word)
+        just_after, named = named, format_named(word)
         right_after = rules_of(just_after).count if just_after is not None else None
         if right_after is not None and right_after.right_after and _counted(word, right_after):
             t = _counting(t, right_after, word)
-        elif word in FORMAT_WORDS:
-            t = replace(t, format=FORMAT_WORDS[word])
+        elif named is not None:
+            t = replace(t, format=named)
         elif word in MODE_WORDS:
             t = replace(t, config=replace(t.config, players=MODE_WORDS[word]))
         elif word in ("15", "30"):

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, NewType, Protocol
 
-
-class Format(StrEnum):
-    KNOCKOUT = "ko"  # eliminación directa
-    LEAGUE = "liga"  # liguilla: everyone against everyone
-    SWISS = "suizo"  # a few rounds, each paired by the score so far
-    ARENA = "relampago"  # a fixed time; whoever is free is paired again at once
+# A format's code, as `tournaments.data` stores it and its locale keys name it
+# (`tourney.format.<code>`): each format's file declares its own (`Rules.format`), and no list
+# of them is kept anywhere but the one `bot.league.formats` finds in its files.
+Format = NewType("Format", str)
 
 
 @dataclass(frozen=True)

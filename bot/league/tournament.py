@@ -23,7 +23,6 @@ from bot.league.bracket import Fixture as Fixture
 from bot.league.bracket import Format as Format
 from bot.league.bracket import Game as Game
 from bot.league.bracket import Line as Line
-from bot.league.formats import FORMATS as FORMATS
 from bot.league.formats import KNOCKOUT_MOST as KNOCKOUT_MOST
 from bot.league.formats import LEAGUE_MOST as LEAGUE_MOST
 from bot.league.formats import RULES, Rules
@@ -32,13 +31,21 @@ from bot.league.formats import knockout as knockout
 from bot.league.formats import round_robin as round_robin
 from bot.league.formats import seed_positions as seed_positions
 
-# `/torneo`'s words for each format (each format says its own, `Rules.words`)
-FORMAT_WORDS = {word: rules.format for rules in RULES.values() for word in rules.words}
+
+def formats() -> tuple[Format, ...]:
+    """Every format, in the order the sign-up message's button goes round (the first: a
+    tournament's format unless asked)."""
+    return tuple(RULES)
 
 
-def rules_of(format_: Format) -> Rules:
+def format_named(word: str) -> Format | None:
+    """The format a word of `/torneo` names (each format says its own, `Rules.words`)."""
+    return next((rules.format for rules in RULES.values() if word in rules.words), None)
+
+
+def rules_of(format_: str) -> Rules:
     """What a format decides and declares (`bot.league.formats`)."""
-    return RULES[format_]
+    return RULES[Format(format_)]
 
 
 class Status(StrEnum):
@@ -101,7 +108,8 @@ class Tournament:
     status: Status = Status.SIGNUP
     number: int = 0  # its number in its group, what its messages say (the first is 1; `id`
     # is what its buttons, links and tables carry)
-    format: Format = FORMATS[0]  # (the first the sign-up message's button offers)
+    format: Format = field(default_factory=lambda: formats()[0])  # (the first the sign-up
+    # message's button offers)
     config: MatchConfig = field(default_factory=lambda: MatchConfig(target=15))
     series: int = 1
     turn_seconds: int = 60
@@ -168,7 +176,7 @@ class Tournament:
     def cycled(self, option: str) -> Tournament:
         """The tournament after a tap on an option of its sign-up message (its next value)."""
         if option == "format":
-            return replace(self, format=_next(FORMATS, self.format))
+            return replace(self, format=_next(formats(), self.format))
         if option == "mode":  # the next mode every team signed up together fits in
             after = replace(self, config=self.config.cycled("players"))
             while misfit(after) is not None and after.config.players != self.config.players:
@@ -190,7 +198,7 @@ class Tournament:
     # -- stored form -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": self.format.value, "config": self.config.options(), "series": self.series,
+            "format": self.format, "config": self.config.options(), "series": self.series,
             "turn_seconds": self.turn_seconds, "bots": self.bots, "signed": self.signed,
             "entries": [list(e) for e in self.entries], "seeded": self.seeded,
             "fixtures": [f.to_json() for f in self.fixtures], "champion": self.champion,
@@ -203,7 +211,7 @@ class Tournament:
 
     def from_json(self, data: Mapping[str, Any]) -> Tournament:
         """These identity fields with the stored data (`to_json`) over them."""
-        self.format = Format(data["format"])
+        self.format = rules_of(data["format"]).format  # (one the bot has)
         self.config = MatchConfig.of(data["config"])
         self.series = int(data["series"])
         self.turn_seconds = int(data["turn_seconds"])

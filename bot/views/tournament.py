@@ -48,7 +48,7 @@ def entry_name(t: Translator, tour: Tournament, entry: int | None, names: Mappin
 
 def rules_text(t: Translator, tour: Tournament) -> str:
     config = tour.config
-    named = t(f"tourney.format.{tour.format.value}")
+    named = t(f"tourney.format.{tour.format}")
     rounds = tour.rules.rounds_told(tour)
     if rounds is not None:
         named += " " + t("tourney.rounds", count=rounds)
@@ -71,7 +71,7 @@ def rules_text(t: Translator, tour: Tournament) -> str:
 def option_text(t: Translator, tour: Tournament, option: str) -> str:
     config = tour.config
     value = {
-        "format": t(f"tourney.format.{tour.format.value}"),
+        "format": t(f"tourney.format.{tour.format}"),
         "mode": mode_of(config.players),
         "target": t("option.target_value", points=config.target),
         "flor": t("option.flor_on") if config.flor else t("option.flor_off"),

@@ -333,7 +333,7 @@ def tourney_view(
         "title": plain(t("tourney.title", number=tour.number)),
         "rules": rules_text(t, tour),
         "status": tour.status.value,
-        "format": tour.format.value,
+        "format": tour.format,
         "page": tour.rules.page.to_json(),  # (how the page lays it out: its format's say)
         "champion": name(tour.champion),
         "rounds": rounds,

@@ -96,7 +96,7 @@ async def run(core: Core, t: Tournament, loser: object = None) -> Tournament:
 
 
 async def test_a_liguilla_of_five_plays_every_tie_once_to_its_standings(core: Core) -> None:
-    t = await started(core, 5, format=Format.LEAGUE)
+    t = await started(core, 5, format=Format("liga"))
     assert len(t.fixtures) == 10 and len(await live_tables(core, t)) == 2  # one rests
     t = await run(core, t)
     assert t.status is Status.FINISHED and all(len(f.games) == 1 for f in t.fixtures)
@@ -484,7 +484,7 @@ async def test_a_swiss_of_seven_over_three_rounds_worked_by_hand(core: Core) -> 
     wins every match 16-0 (the loser goes to the mazo each hand, 2 points a hand), so the unit
     test's differences times 16/15. Each round opens when the last match of the one before
     ends; every match counts in the league."""
-    t = await started(core, 7, format=Format.SWISS)
+    t = await started(core, 7, format=Format("suizo"))
     assert t.rules.total_rounds(t) == 3
     expected = [
         [(0, 1), (2, 3), (4, 5), (6, None)],
@@ -529,7 +529,7 @@ async def test_a_swiss_round_waits_no_longer_than_a_knockout_for_a_side_that_nev
     loses by walkover as in a knockout, and the next round opens at once (paired with it)."""
     clock = core.clock
     assert isinstance(clock, Clock)
-    t = await started(core, 3, format=Format.SWISS, turn_seconds=60)
+    t = await started(core, 3, format=Format("suizo"), turn_seconds=60)
     (table,) = await live_tables(core, t)
     waited = waited_on(table)
     for _ in range(3):
@@ -548,7 +548,7 @@ async def test_a_swiss_round_waits_no_longer_than_a_knockout_for_a_side_that_nev
 
 
 async def test_a_swiss_of_pairs_seats_its_teams(core: Core) -> None:
-    t = await started(core, 6, format=Format.SWISS,
+    t = await started(core, 6, format=Format("suizo"),
                       config=MatchConfig(players=4, target=15, flor=False))  # fmt: skip
     assert [len(e) for e in t.entries] == [2, 2, 2] and t.rules.total_rounds(t) == 2
     (table,) = await live_tables(core, t)
@@ -566,7 +566,7 @@ async def test_a_twelve_player_arena_of_thirty_minutes_to_its_podium(core: Core)
     assert isinstance(clock, Clock)
     for user in (11, 12):
         await core.people.see(user, f"P{user}", None)
-    t = await started(core, 12, format=Format.ARENA, minutes=30)
+    t = await started(core, 12, format=Format("relampago"), minutes=30)
     assert len(await live_tables(core, t)) == 6
     end = clock.now + 30 * 60
     resting = t.entries[5][0]  # the person of entry 5 pauses for a while

@@ -26,7 +26,7 @@ START = 5.0
 
 
 def arena(n: int, minutes: int = 30) -> Tournament:
-    t = Tournament(1, -100, 0, 1, "es", 0.0, 100.0, format=Format.ARENA, minutes=minutes,
+    t = Tournament(1, -100, 0, 1, "es", 0.0, 100.0, format=Format("relampago"), minutes=minutes,
                    config=MatchConfig(players=2, target=15))  # fmt: skip
     t.signed = list(range(1, n + 1))
     assert can_start(t) is None

@@ -1,7 +1,7 @@
 """Nothing branches on a tournament format's name outside the format's own module
-(`bot.league.formats`, its names in `bot.league.bracket`): what the views, the handlers and the
-web page need of a format is its declaration (`Rules`: its words, its number, whether its rounds
-eliminate, its page's layout, served to the page in the bracket JSON)."""
+(`bot.league.formats`): what the views, the handlers and the web page need of a format is its
+declaration (`Rules`: its words, its number, whether its rounds eliminate, its page's layout,
+served to the page in the bracket JSON)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,8 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 FORMATS = BOT / "league" / "formats"
 # each format's own file (it alone may name it), and where the names are given
 OWN = {Path(sys.modules[type(r).__module__].__file__ or ""): r.format for r in RULES.values()}
-NAMING = BOT / "league" / "bracket.py"
-NAMES = "|".join(re.escape(f.value) for f in Format)
-PYTHON = re.compile(rf"Format\.(?:{'|'.join(f.name for f in Format)})\b|[\"'](?:{NAMES})[\"']")
+NAMES = "|".join(re.escape(f) for f in RULES)
+PYTHON = re.compile(rf"[\"'](?:{NAMES})[\"']")
 SCRIPT = re.compile(rf"[\"'`](?:{NAMES})[\"'`]|\.(?:{NAMES})\b")
 
 
@@ -30,7 +29,6 @@ def test_no_module_but_the_formats_own_names_a_format() -> None:
     said = [
         f"{path.relative_to(BOT)}:{number}: {line.strip()}"
         for path in sorted(BOT.rglob("*.py"))
-        if path != NAMING
         for number, line in enumerate(path.read_text().splitlines(), start=1)
         for name in PYTHON.findall(line)
         if name.strip("\"'") not in _own(path)
@@ -41,7 +39,7 @@ def test_no_module_but_the_formats_own_names_a_format() -> None:
 def _own(path: Path) -> set[str]:
     """How the file of a format names it (none for any other file)."""
     mine = OWN.get(path)
-    return set() if mine is None else {f"Format.{mine.name}", mine.value}
+    return set() if mine is None else {mine}
 
 
 def test_the_page_names_no_format() -> None:
@@ -56,7 +54,7 @@ def test_each_format_declares_what_its_page_and_its_command_need() -> None:
     for rules in RULES.values():
         assert rules.page.view in views and set(rules.page.columns) <= columns
         assert rules.page.board in ("standings", "leaderboard")
-        assert rules.format.value in rules.words  # (the name the locales give it is a word)
+        assert rules.format in rules.words  # (the name the locales give it is a word)
 
 
 def test_torneo_reads_each_formats_number_where_it_takes_one() -> None:
@@ -66,7 +64,7 @@ def test_torneo_reads_each_formats_number_where_it_takes_one() -> None:
         t, wrong = parse_tourney(text.split(), base)
         return t.format, t.minutes, t.planned, t.config.target, t.config.players, wrong
 
-    ko, liga, suizo, arena = Format.KNOCKOUT, Format.LEAGUE, Format.SWISS, Format.ARENA
+    ko, liga, suizo, arena = Format("ko"), Format("liga"), Format("suizo"), Format("relampago")
     assert read("relampago 30 15") == (arena, 30, 0, 15, 2, None)
     assert read("relampago 15") == (arena, 0, 0, 15, 2, None)  # (a target, not minutes)
     assert read("relámpago 90 30") == (arena, 90, 0, 30, 2, None)

@@ -145,11 +145,11 @@ def tournament(fmt: Format, entries: int, players: int = 2, **kw: int) -> Tourna
 AT = 1_800_000_000.0  # a moment to start at
 NAMES = {u: f"{LONG[u % len(LONG)][:22]} {u}" for u in range(1, 70)}
 SIZES = [
-    (Format.KNOCKOUT, 32, {}),
-    (Format.KNOCKOUT, 16, {"series": 3}),
-    (Format.LEAGUE, 8, {}),
-    (Format.SWISS, 32, {}),
-    (Format.ARENA, 32, {"minutes": 30}),
+    (Format("ko"), 32, {}),
+    (Format("ko"), 16, {"series": 3}),
+    (Format("liga"), 8, {}),
+    (Format("suizo"), 32, {}),
+    (Format("relampago"), 32, {"minutes": 30}),
 ]
 
 
@@ -187,7 +187,7 @@ def test_a_tournament_fits_a_phone_at_every_step(
     fits(bracket_pages(t, tour, NAMES, {}, now, UTC)[0])
     # the group's message of the last result and the champion with their path (the planner's)
     fits([result_text(t, tour, last, NAMES) + "\n\n" + champion_text(t, tour, NAMES)])
-    print(f"{fmt.value} of {entries}: {tallest} pages at most")
+    print(f"{fmt} of {entries}: {tallest} pages at most")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -195,7 +195,7 @@ def test_torneos_fits(language: str) -> None:
     t = translator(language)
     past = []
     for number in range(1, 11):  # (the storage's most)
-        tour = tournament(Format.SWISS, 4, players=6, series=3)
+        tour = tournament(Format("suizo"), 4, players=6, series=3)
         tour.number, tour.status, tour.champion = number, Status.FINISHED, 0
         tour.entries = [tuple(range(1, 4)), tuple(range(4, 7))]
         tour.ended_at = AT
@@ -207,7 +207,7 @@ def test_a_match_notice_is_said_to_its_reader() -> None:
     """Each player's notice of a tournament match names whom they meet (and their partner),
     never themselves in the third person."""
     t = translator("es")
-    tour = tournament(Format.KNOCKOUT, 2, players=4)
+    tour = tournament(Format("ko"), 2, players=4)
     start(tour, {}, random.Random(1), AT)
     (fixture,) = [f for f in tour.fixtures if not f.bye]
     names = {u: f"P{u}" for u in range(1, 5)}

@@ -25,7 +25,7 @@ from bot.league.tournament import (
 
 
 def swiss(n: int, planned: int = 0) -> Tournament:
-    t = Tournament(1, -100, 0, 1, "es", 0.0, 100.0, format=Format.SWISS, planned=planned,
+    t = Tournament(1, -100, 0, 1, "es", 0.0, 100.0, format=Format("suizo"), planned=planned,
                    config=MatchConfig(players=2, target=15))  # fmt: skip
     t.signed = list(range(1, n + 1))
     assert can_start(t) is None
@@ -119,7 +119,7 @@ def test_the_rounds_a_swiss_plays() -> None:
     assert t.rules.total_rounds(t) == 5  # (no more than there are rivals, with byes)
     t = swiss(4, planned=9)
     assert t.rules.total_rounds(t) == 3
-    few = Tournament(1, -100, 0, 1, "es", 0.0, 100.0, format=Format.SWISS)
+    few = Tournament(1, -100, 0, 1, "es", 0.0, 100.0, format=Format("suizo"))
     few.signed = [1, 2]
     assert can_start(few) == (Refusal.TOO_FEW, 1)
 

@@ -69,7 +69,7 @@ def test_sign_ups_for_later_are_reminded_or_called_off_each_in_private() -> None
 
 
 def test_a_longer_series_or_a_liguilla_tells_no_steps() -> None:
-    for t in (tournament(2, series=3), tournament(3, Format.LEAGUE)):
+    for t in (tournament(2, series=3), tournament(3, Format("liga"))):
         (first, *_) = playable(t, ())
         assert steps_after(t, first, decided(t, first, 0, 10)) == {}
     assert not starts_final(t, first)  # (a liguilla has no final)

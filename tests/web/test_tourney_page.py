@@ -87,7 +87,7 @@ async def test_the_bracket_drawn_with_links_to_watch_and_replay(
     browser: Browser, tmp_path: Path, scheme: str, size: dict[str, int]
 ) -> None:
     path = tmp_path / "local.db"
-    number = await a_tournament(path, Format.KNOCKOUT, 8, leave_live=True)
+    number = await a_tournament(path, Format("ko"), 8, leave_live=True)
     async with serving(path) as url:
         context = await browser.new_context(viewport=size, color_scheme=scheme, locale="es-AR")
         page = await context.new_page()
@@ -127,7 +127,7 @@ async def test_a_liguilla_shows_its_table_and_its_champion(
     browser: Browser, tmp_path: Path
 ) -> None:
     path = tmp_path / "local.db"
-    number = await a_tournament(path, Format.LEAGUE, 4, leave_live=False)
+    number = await a_tournament(path, Format("liga"), 4, leave_live=False)
     async with serving(path) as url:
         context = await browser.new_context(viewport={"width": 360, "height": 640}, locale="es-AR")
         page = await context.new_page()
@@ -184,7 +184,7 @@ async def test_a_long_name_of_wide_letters_stays_in_its_box(
     where they must, clear of the score and the notes; the whole name is still there to read
     (the name's title, the tie's label)."""
     path = tmp_path / "local.db"
-    number = await a_tournament(path, Format.KNOCKOUT, 8, leave_live=True, names=WIDE)
+    number = await a_tournament(path, Format("ko"), 8, leave_live=True, names=WIDE)
     async with serving(path) as url:
         context = await browser.new_context(viewport=size, locale="es-AR")
         page = await context.new_page()
@@ -212,7 +212,7 @@ async def an_arena(path: Path, people: int, waves: int) -> int:
     try:
         for user, name in enumerate(NAMES[:people], start=1):
             await core.people.see(user, name, None)
-        base = Tournament(0, LOCAL_CHAT, 0, 1, "es", 0.0, 0.0, format=Format.ARENA,
+        base = Tournament(0, LOCAL_CHAT, 0, 1, "es", 0.0, 0.0, format=Format("relampago"),
                           config=MatchConfig(target=15, flor=False))  # fmt: skip
         t = await core.tournaments.open(LOCAL_CHAT, 0, 1, "es", base)
         for user in range(1, people + 1):
@@ -289,7 +289,7 @@ async def test_a_swiss_shows_its_rounds_and_its_standings_with_the_tie_breaks(
     browser: Browser, tmp_path: Path, scheme: str, size: dict[str, int]
 ) -> None:
     path = tmp_path / "local.db"
-    number = await a_tournament(path, Format.SWISS, 7, leave_live=False)
+    number = await a_tournament(path, Format("suizo"), 7, leave_live=False)
     async with serving(path) as url:
         context = await browser.new_context(viewport=size, color_scheme=scheme, locale="es-AR")
         page = await context.new_page()

@@ -9,9 +9,10 @@ page's layout) is declared with it. A format reads and moves what of a tournamen
 names.
 
 One file a format (`knockout`, `liguilla`, `swiss`, `arena`), each declaring its `Rules`
-(`base`), none knowing another; a new format is one more file, its line in `RULES` and its
-words in the locales. Nothing but `bot.league.tournament` imports this package (the import
-contracts say so): the rest of the bot reaches a format through its tournament.
+(`base`), none knowing another; a new format is one more file and its words in the locales:
+the package finds its formats in its files (`found`), and nothing lists them. Nothing but
+`bot.league.tournament` imports this package (the import contracts say so): the rest of the
+bot reaches a format through its tournament.
 
 A format that pairs round by round (the Swiss) lays out its first round only and appends the
 next one in `advance`, in the same step that counts the result that closed a round, so it is
@@ -20,21 +21,46 @@ stored with that result and a crash repeats neither.
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+
 from bot.league.bracket import Format
-from bot.league.formats.arena import Arena
 from bot.league.formats.base import Count as Count
 from bot.league.formats.base import Page as Page
 from bot.league.formats.base import Rules as Rules
 from bot.league.formats.knockout import KNOCKOUT_MOST as KNOCKOUT_MOST
-from bot.league.formats.knockout import Knockout
 from bot.league.formats.knockout import knockout as knockout
 from bot.league.formats.knockout import seed_positions as seed_positions
 from bot.league.formats.liguilla import LEAGUE_MOST as LEAGUE_MOST
-from bot.league.formats.liguilla import League
 from bot.league.formats.liguilla import round_robin as round_robin
-from bot.league.formats.swiss import Swiss
 
-RULES: dict[Format, Rules] = {
-    rules.format: rules for rules in (Knockout(), League(), Swiss(), Arena())
-}
-FORMATS = tuple(RULES)  # (the order the sign-up message's button goes round)
+# every format, by code, in the order the sign-up message's button goes round (`found`)
+RULES: dict[Format, Rules] = {}
+
+
+def found() -> dict[Format, Rules]:
+    """Every format declared in a file of this package (a `Rules` of its own module), by code,
+    in the order the sign-up message offers them: read at import, and again after a file is
+    added beside them (a test's format)."""
+    declared = dict(RULES)
+    for module in pkgutil.iter_modules(__path__, f"{__name__}."):
+        for value in vars(importlib.import_module(module.name)).values():
+            if not _a_format(value, module.name):
+                continue
+            rules: Rules = value()
+            if declared.setdefault(rules.format, rules).__class__ is not value:
+                raise ValueError(f"two formats are {rules.format!r}")
+    RULES.clear()
+    RULES.update(sorted(declared.items(), key=lambda item: item[1].offered))
+    return RULES
+
+
+def _a_format(value: object, module: str) -> bool:
+    return (
+        isinstance(value, type) and issubclass(value, Rules) and value.__module__ == module
+        and not inspect.isabstract(value)
+    )  # fmt: skip
+
+
+found()

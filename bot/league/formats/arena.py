@@ -185,7 +185,8 @@ def _matching(
 
 
 class Arena(Rules):
-    format = Format.ARENA
+    format = Format("relampago")
+    offered = 3
     words = ("relampago", "relámpago", "arena")
     count = Count("minutes", ARENA_MINUTES, right_after=True)
     page = Page(view="live", columns=("points", "streak", "games", "in_play"), board="leaderboard")

@@ -1,7 +1,7 @@
 """What every format declares (`Rules`): the rules it plays by, the words that name it in a
 command and the number it takes (`Count`), whether its rounds eliminate, the names of its
 rounds, and how the web page lays it out (`Page`). Each format is a file of its own beside
-this one, which knows none of them."""
+this one, which knows none of them: the package finds them (`bot.league.formats.found`)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,9 @@ class Count:
 class Rules(ABC):
     """What a format decides. `least`/`most`: the entries it can start with."""
 
-    format: Format
+    format: Format  # its code (stored with its tournaments; its locale key's last word)
+    offered = 99  # where it comes as the sign-up message's format button goes round (the
+    # first: a tournament's format unless asked)
     words: tuple[str, ...] = ()  # the words that name it in `/torneo` (with or without accents)
     count: Count | None = None  # a number `/torneo` may give it after its word
     page: Page = Page()

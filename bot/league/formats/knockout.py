@@ -63,7 +63,8 @@ def carry(fixtures: Sequence[Fixture]) -> None:
 
 
 class Knockout(Rules):
-    format = Format.KNOCKOUT
+    format = Format("ko")
+    offered = 0
     words = ("ko", "eliminacion", "eliminación", "directa", "copa")
     page = Page(view="bracket")
     eliminates = True

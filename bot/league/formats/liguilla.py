@@ -62,7 +62,8 @@ def league_table(t: Bracket) -> list[Line]:
 
 
 class League(Rules):
-    format = Format.LEAGUE
+    format = Format("liga")
+    offered = 1
     words = ("liga", "liguilla", "todoscontratodos")
     least = 3
     most = LEAGUE_MOST

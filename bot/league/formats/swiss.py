@@ -113,7 +113,8 @@ def swiss_round(t: Bracket, round_: int) -> list[Fixture]:
 
 
 class Swiss(Rules):
-    format = Format.SWISS
+    format = Format("suizo")
+    offered = 2
     words = ("suizo", "swiss")
     count = Count("planned", SWISS_ROUNDS)
     page = Page(columns=("played", "points", "buchholz", "diff"))
