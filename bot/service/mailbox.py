@@ -139,10 +139,12 @@ RANKS = 4
 # the earliest deadline go first). The bound, whatever the load: a call is let go within its
 # allowance plus the time the budget takes to let go the calls already waiting then with an
 # earlier deadline, at most one a chat (a lane waits with one call at a time): allowance +
-# chats waiting / rate. Under a flood of turns, everyone else's hand waits 10 s more than the
-# turn to show, not for ever (at 30 s a rank it could wait 90 s; at 0.5, 3 and 6 s the boards
-# that came back took the acting player's turn: p95 0.9-1.2 s at 100 tables, 0.4 s at these).
-ALLOWANCE = (0.0, 1.0, 5.0, 10.0)
+# chats waiting / rate. Under a flood of turns, everyone else's hand waits 20 s more than the
+# turn to show, not for ever (at 30 s a rank it could wait 90 s). A board that waits longer
+# coalesces more taps into one edit, which leaves more of the budget to the turns: at 0.5, 3
+# and 6 s late boards took the acting player's turn (p95 0.9-1.2 s at 100 tables); at 5 and
+# 10 s, 0.4 s at 100 tables and 3.1 s at 200; at 10 and 20 s, 0.19 s and 2.2-2.4 s.
+ALLOWANCE = (0.0, 1.0, 10.0, 20.0)
 # A table's first deal (`FIRST`): ahead of every turn that waited less than this, and of every
 # call not this far past its allowance (a person who just sat down waits for nothing).
 LEAD = 2.0

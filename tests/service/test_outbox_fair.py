@@ -20,8 +20,8 @@ from tests.fakebot import TOKEN, FakeTelegram
 from tests.waiting import until
 
 RATE = 10  # the bot's calls a second here (Telegram's is 30): the budget binds at once
-# The stated bounds (bot/service/mailbox.py, ALLOWANCE: 0, 1, 5, 10 s; five times shorter
-# here): a board may wait its allowance for the budget and everyone else's hand theirs before
+# The stated bounds (bot/service/mailbox.py, ALLOWANCE: 0, 1, 10, 20 s; shorter here, the
+# test's own): a board may wait its allowance for the budget and everyone else's hand theirs before
 # nothing that comes later goes ahead of them; then they go after at most the calls already
 # waiting (one a chat), at the budget's rate.
 ALLOWANCES = (0.0, 0.2, 1.0, 2.0)
