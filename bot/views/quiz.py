@@ -12,7 +12,7 @@ from bot.ai.review import Moment, Review
 from bot.callbacks import QuizData, QuizOp, pack
 from bot.game import Action
 from bot.i18n import Translator
-from bot.views.common import Button, Keys
+from bot.views.common import Button, Keys, plain
 from bot.views.daily import (
     choice_label,
     choice_text,
@@ -127,3 +127,38 @@ def end_keys(t: Translator, table_id: int, due: int) -> Keys:
         rows.append([Button(t("quiz.next_due"), pack(QuizData(0, 0, QuizOp.DUE)))])
     return Keys.of(rows)
 
+
+
+def quiz_json(
+    t: Translator, review: Review, match: str, answers: Mapping[int, bool]
+) -> dict[str, object]:
+    """The web table's 📝 answered first: each asked moment as Telegram puts it (the question,
+    a choice a button), and whether the person answered it already (`answers`: step -> their
+    first answer right; an answered moment is told, never asked again, as on Telegram's
+    list of what is due). The slips' own fields in `review_json` are what its answer reveals."""
+    moments: dict[str, object] = {}
+    for index in asked(review):
+        moment = review.slips[index]
+        puzzle = moment.puzzle
+        assert puzzle is not None
+        answered = answers.get(moment.step)
+        moments[str(index)] = {
+            "question": plain(question_of(t, review, index, match)),
+            "choices": [choice_label(t, c.code) for c in puzzle.choices],
+            "answered": answered,
+            # (the worth of each choice is the answer: sent once answered, not before)
+            "told": None if answered is None else plain(answered_text(t, moment, answered)),
+        }
+    return {
+        "intro": plain(t("quiz.intro", decisions=review.decisions, count=len(moments))),
+        "all": t("quiz.all"),
+        "moments": moments,
+    }
+
+
+def answered_text(t: Translator, moment: Moment, right: bool) -> str:
+    """A moment answered before (the choice itself is not kept): right or not, and what each
+    choice was worth."""
+    assert moment.puzzle is not None
+    return "\n".join([t("quiz.right_pop" if right else "quiz.wrong_pop"),
+                      values_line(t, moment.puzzle)])  # fmt: skip

@@ -152,6 +152,14 @@ class StepBody(_Body):
     step: STEP
 
 
+class AnswerBody(_Body):
+    """📝 an answer to a review's question: the moment (its place among the review's slips)
+    and the choice tapped (checked against the review by the service)."""
+
+    index: int = Field(ge=0, le=1000)
+    choice: int = Field(ge=0, le=100)
+
+
 class LoginBody(_Body):
     name: str = Field(max_length=256)
     language: LANGUAGE = DEFAULT_LANGUAGE

@@ -38,11 +38,12 @@ from bot.service.changes import Refusal
 from bot.service.core import Core
 from bot.views.common import plain, refusal_text, seating_at
 from bot.views.hints import hint_text
+from bot.views.quiz import answer_text, quiz_json
 from bot.views.review import REVIEW_WORDS, review_json
 from bot.views.tournament import people_of
 from bot.web.auth import Auth, LocalAuth, Viewer
 from bot.web.cards import back_svg, card_svg
-from bot.web.guard import ActBody, SignBody, StepBody, language_of
+from bot.web.guard import ActBody, AnswerBody, SignBody, StepBody, language_of
 from bot.web.hub import Hub, stream
 from bot.web.replay import replay_of
 from bot.web.view import table_view, tourney_view
@@ -122,9 +123,11 @@ def _refused(status: int, language: str, refusal: Refusal) -> web.Response:
 REQUESTS = (20.0, 60.0)  # an address's API requests: 20 a second, 60 at once
 # A refusal's status, as the exception a route raises for it
 REFUSED: dict[int, type[web.HTTPException]] = {
-    403: web.HTTPForbidden, 404: web.HTTPNotFound, 409: web.HTTPConflict,
+    400: web.HTTPBadRequest, 403: web.HTTPForbidden, 404: web.HTTPNotFound, 409: web.HTTPConflict,
 }  # fmt: skip
-REVIEW_REFUSED = {Refused.REVIEW_NO_MATCH: 404, Refused.REVIEW_NOT_YOURS: 403}
+REVIEW_REFUSED = {
+    Refused.REVIEW_NO_MATCH: 404, Refused.REVIEW_NOT_YOURS: 403, Refused.BAD_BUTTON: 400,
+}  # fmt: skip
 
 
 class Routes:
@@ -432,7 +435,26 @@ class Routes:
         t = translator(language)
         table = await self.core.history.table(number)
         who = seating_at(t, table, await self.core.people.at(table)) if table else None
-        return web.json_response(review_json(t, found, str(number), who))
+        data = review_json(t, found, str(number), who)
+        answers = await self.core.reviews.first_answers(number, viewer.user_id)
+        data["quiz"] = quiz_json(t, found, str(number), answers)
+        return web.json_response(data)
+
+    async def review_answer(self, request: web.Request) -> web.Response:
+        """An answer to one of the viewer's costly moments, as Telegram's quiz button gives it
+        (the same service call: kept for the repaso alike); what it was worth, in Telegram's
+        words. Only the player's own review; a moment or choice not asked is a 400."""
+        viewer = await self._viewer(request)
+        language = language_of(request)
+        number = int(request.match_info["id"])
+        body = await self._body(request, AnswerBody, language)
+        answering = self.core.reviews.answer(number, viewer.user_id, body.index, body.choice)
+        _, moment, right = await self._service(
+            answering, None, language, statuses=REVIEW_REFUSED
+        )
+        t = translator(language)
+        told = answer_text(t, moment, body.choice, right)
+        return web.json_response({"index": body.index, "right": right, "told": plain(told)})
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,

@@ -46,6 +46,7 @@ class WebTable(TryOutRoutes):
         app.router.add_post(table + "/rematch", self.rematch)
         app.router.add_get(table + "/replay", self.replay)
         app.router.add_get(table + "/review", self.review)
+        app.router.add_post(table + "/review/answer", self.review_answer)
         app.router.add_get(table + "/events", self.events)
         app.router.add_get("/api/tourney/{id:[0-9]{1,15}}", self.get_tourney)
         if self.local is not None:

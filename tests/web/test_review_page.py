@@ -12,9 +12,12 @@ button and a moment open, at 360×640 and 390×844, light and dark."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -25,12 +28,15 @@ from playwright.async_api import Browser, Page, Route, expect
 from bot.i18n import translator
 from bot.model.refusals import Refused
 from bot.service.changes import Refusal
-from bot.views.common import refusal_text
-from tests.conftest import GROUP, harness_with
+from bot.service.review import AGAIN
+from bot.views.common import plain, refusal_text
+from bot.views.daily import choice_label
+from bot.views.quiz import answer_text, answered_text, asked, question_of
+from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import open_table
 from tests.e2e.helpers import play_to_the_end as play_in_telegram
 from tests.e2e.test_web import launch
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeTelegram, FakeUser
 from tests.web.conftest import ARTIFACTS
 from tests.web.test_local_table import enter
 from tests.web.test_replay_page import serious
@@ -214,6 +220,19 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     assert held_answers == [200]
     await page.unroute(f"**/api/table/{number}/review")
     await expect(page.locator("#review")).to_have_attribute("aria-busy", "false")
+    # Asked first (the next test checks the quiz): a tall phone, asked and told, light and dark.
+    await page.set_viewport_size(TALL)
+    await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
+    await shoot(page, "quiz-asked-light-390")
+    await page.emulate_media(color_scheme="dark")
+    await shoot(page, "quiz-asked-dark-390")
+    await page.locator("#quiz-choices button").first.click()
+    await expect(page.locator("#quiz-told")).to_be_visible()
+    await shoot(page, "quiz-told-dark-390")
+    await page.emulate_media(color_scheme="light")
+    await shoot(page, "quiz-told-light-390")
+    await page.set_viewport_size(PHONE)
+    await page.click("#review-all")  # (the rest at once, as before)
     slips = [m for m in moments if not m["praised"]]
     assert [await c.locator("b").text_content() for c in await chips.all()] == [
         str(i + 1) for i in range(len(slips))
@@ -316,6 +335,142 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     assert errors == []
 
 
+def answers_kept(db: Path, number: int) -> list[tuple[int, int, int, int, float | None]]:
+    """The review_answers rows of match `number`, as the database has them."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(
+            "SELECT user_id, step, first_right, box, due_at FROM review_answers"
+            " WHERE game_id = ? ORDER BY user_id, step", (number,),
+        ).fetchall()  # fmt: skip
+    return [tuple(r) for r in rows]
+
+
+async def answered_first(
+    h: Harness, page: Page, base: str, number: int, db: Path, ana: FakeUser, carla: FakeUser,
+    data: dict[str, Any], opened: Callable[[], str],
+) -> None:  # fmt: skip
+    """📝 answered first on the web, as /revision asks in Telegram: the first costly moment a
+    question (Telegram's words, no answer shown, no card marked); a wrong tap tells what was
+    best and is kept as Telegram's tap keeps it (back tomorrow in /revision repaso); a reload
+    keeps it answered; a forged answer is refused and changes nothing; a moment answered in
+    Telegram is not asked on the web; "📄 Ver la revisión entera" tells the rest at once."""
+    T = translator("es")
+    review = await h.services.core.reviews.of(number, ana.id)
+    order = asked(review)
+    assert len(order) >= 2, "a match whose review asks two moments"
+    assert order[:2] == [0, 1]  # (the costliest slips have a question: chips 1 and 2)
+    await page.set_viewport_size(TALL)
+    await page.click("#moment-1")
+    question = page.locator("#quiz-question")
+    await expect(question).to_have_text(plain(question_of(T, review, 0, str(number))))
+    await expect(question).to_contain_text("¿Qué hacés?")
+    await expect(page.locator("#moment .row")).to_have_count(0)  # (the answer: after)
+    await expect(page.locator("#moment-1 .cost")).to_have_text("?")
+    await expect(page.locator("#hand .mark")).to_have_count(0)
+    puzzle = review.slips[0].puzzle
+    assert puzzle is not None
+    labels = [choice_label(T, c.code) for c in puzzle.choices]
+    buttons = await page.locator("#quiz-choices button").all()
+    assert [await b.text_content() for b in buttons] == labels
+    assert answers_kept(db, number) == []
+    await shoot(page, "quiz-asked-telegram-dark-390")
+    assert await serious(Axe(), page, "quiz asked") == []
+
+    # A wrong tap: Telegram's words for it, and the review_answers row Telegram's tap makes.
+    wrong = next(i for i in range(len(puzzle.choices)) if i not in puzzle.right)
+    await page.locator(f"#quiz-choices button[data-choice='{wrong}']").click()
+    told = page.locator("#quiz-told")
+    await expect(told).to_have_text(plain(answer_text(T, review.slips[0], wrong, False)))
+    await expect(told).to_contain_text("Lo mejor era")
+    await expect(page.locator("#moment .row.made")).to_have_count(1)
+    await expect(page.locator("#moment-1 .cost")).to_have_text(data["moments"][0]["shown"])
+    step = review.slips[0].step
+    now = h.clock.now
+    assert answers_kept(db, number) == [(ana.id, step, 0, 1, now + AGAIN[0])]
+    await shoot(page, "quiz-told-telegram-dark-390")
+    assert await serious(Axe(), page, "quiz told") == []
+
+    # A reload: answered, told (Telegram keeps no choice, only whether it was right), not asked.
+    await page.reload()
+    await expect(page.locator("#moment-1")).to_have_attribute("aria-pressed", "true")
+    await expect(told).to_have_text(plain(answered_text(T, review.slips[0], False)))
+    await expect(page.locator("#quiz-question")).to_have_count(0)
+    await expect(page.locator("#moment .row.best")).to_have_count(1)
+
+    # Forged answers: refused, clearly, and nothing kept.
+    def post(who: FakeUser, body: dict[str, Any]) -> Any:
+        return page.request.post(
+            f"{base}/api/table/{number}/review/answer", data=json.dumps(body),
+            headers={"X-Telegram-Init-Data": launch(h, who), "Accept-Language": "es",
+                     "Content-Type": "application/json"},
+        )  # fmt: skip
+
+    no_question = next((i for i, m in enumerate(review.slips) if m.puzzle is None), 999)
+    bad_button = refusal_text(T, Refusal(Refused.BAD_BUTTON))
+    for body in ({"index": 999, "choice": 0}, {"index": 1, "choice": 99},
+                 {"index": no_question, "choice": 0}, {"index": -1, "choice": 0},
+                 {"index": "1", "choice": 0}):  # fmt: skip
+        refused = await post(ana, body)
+        assert refused.status == 400, (body, refused.status)
+        assert (await refused.json())["error"] == bad_button, body
+    refused = await post(carla, {"index": 1, "choice": 0})  # (not her review)
+    assert refused.status == 403
+    assert (await refused.json())["error"] == refusal_text(T, Refusal(Refused.REVIEW_NOT_YOURS))
+    assert answers_kept(db, number) == [(ana.id, step, 0, 1, now + AGAIN[0])]
+
+    # In Telegram: the moment missed on the web is due tomorrow in /revision repaso, as a
+    # moment missed in Telegram is; there she answers the second moment (right).
+    ana.send(ana.id, "/revision repaso")
+    await h.settle()
+    assert h.fake.last(ana.id).text == T("quiz.none_due")
+    ana.send(ana.id, f"/revision {number}")
+    await h.settle()
+    asking = h.fake.last(ana.id)  # (Telegram asks the match from its first moment, as ever)
+    await ana.tap(ana.id, asking.message_id, labels[wrong])
+    await h.settle()
+    await ana.tap(ana.id, asking.message_id, "Siguiente ▶️")
+    await h.settle()
+    second = h.fake.last(ana.id)
+    assert plain(second.text).startswith("Pregunta 2 de")
+    puzzle2 = review.slips[1].puzzle
+    assert puzzle2 is not None
+    await ana.tap(ana.id, second.message_id, choice_label(T, puzzle2.choices[puzzle2.best].code))
+    await h.settle()
+    step2 = review.slips[1].step
+    assert answers_kept(db, number) == sorted(
+        [(ana.id, step, 0, 1, now + AGAIN[0]), (ana.id, step2, 1, 0, None)]
+    )  # (the web's answer as it was: asked again before it was due changes nothing)
+    await page.reload()  # (the one answered in Telegram: told on the web, not asked)
+    await page.click("#moment-2")
+    await expect(told).to_have_text(plain(answered_text(T, review.slips[1], True)))
+    await expect(page.locator("#quiz-question")).to_have_count(0)
+    h.clock.advance(AGAIN[0])
+    ana.send(ana.id, "/revision repaso")
+    await h.settle()
+    assert plain(h.fake.last(ana.id).text) == plain(
+        question_of(T, review, 0, str(number), again=True)
+    )
+
+    # A new day: the page opened afresh (Telegram's launch data of a day before is too old).
+    await page.goto(opened())
+    await expect(page.locator("#moment-1")).to_have_attribute("aria-pressed", "true")
+    # The whole review at once: nothing asked, nothing kept.
+    if len(order) > 2:
+        await page.click(f"#moment-{order[2] + 1}")
+        await expect(question).to_be_visible()
+        await page.click("#review-all")
+        await expect(question).to_have_count(0)
+        await expect(page.locator("#moment .row.made")).to_have_count(1)
+    else:
+        await page.click("#moment-1")
+        await page.click("#review-close")
+        await page.click("#review-open")
+        await expect(page.locator("#moment-1")).to_have_attribute("aria-pressed", "true")
+    await page.click("#moment-1")
+    await page.set_viewport_size(PHONE)
+    assert len(answers_kept(db, number)) == 2
+
+
 # Telegram's dark theme, on a phone whose own scheme is light.
 TELEGRAM_DARK = {
     "bg_color": "#1c1c1d", "text_color": "#ffffff", "hint_color": "#aaaaaa",
@@ -369,6 +524,10 @@ async def test_in_telegram_the_review_wears_its_theme_and_is_the_players_alone(
             ).json()
         )["frames"]
         assert found.praise, data["text"]  # (this match has good decisions too)
+        await answered_first(
+            h, page, base, table.id, tmp_path / "review.db", ana, carla, data,
+            lambda: opened(ana).replace("?replay=", "?review=1&replay="),
+        )  # fmt: skip
         covered: list[str] = []
         praised = [i for i, m in enumerate(data["moments"]) if m["praised"]]
         for index, moment in enumerate(data["moments"]):

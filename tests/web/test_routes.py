@@ -36,6 +36,8 @@ TWINS: dict[str, tuple[str, frozenset[str]]] = {
     TABLE + "/hint": ("💡 from the hand message (_hint)", frozenset({"seat"})),
     TABLE + "/handoff": ("🤖 Que decida from the hand message (_hint)", frozenset({"seat"})),
     TABLE + "/rematch": ("🔁 Revancha (_rematch)", frozenset({"seat", "member"})),
+    # (walked in test_the_review_route_checks_what_revision_checks: a player of the match alone)
+    TABLE + "/review/answer": ("a choice under a /revision question (_quiz)", frozenset({"seat"})),
 }
 # The try-out's own: they exist in local mode only, where there is no Telegram and every
 # local person is of the one local "group"; a Mini App never has them.
@@ -187,6 +189,12 @@ async def test_the_review_route_checks_what_revision_checks(h: Harness) -> None:
             h, "GET", TABLE.format(id=table.id) + "/review", launch(h, who), None
         )  # fmt: skip
         web = answer.get("error") or answer["text"]
+        if who in (zoe, carla):  # (an answer to a question of it: refused alike, nothing kept)
+            refused = await call(
+                h, "POST", TABLE.format(id=table.id) + "/review/answer", launch(h, who),
+                {"index": 0, "choice": 0},
+            )  # fmt: skip
+            assert refused == (403, {"error": not_yours}), refused
         who.send(who.id, f"/revision {table.id}")
         await h.settle()
         # (the review asks its questions first: its whole text is a tap away)

@@ -1181,6 +1181,25 @@ function reviewButton(onclick) {
     title: w("reviewOpen"), onclick }, w("review"));
 }
 
+// A moment asked before it is told: a costly one with a question, not answered yet (on the web
+// or in Telegram: the answers are the same), unless the whole review was asked for.
+function asking(state, index) {
+  const q = state.data.quiz && state.data.quiz.moments[String(index)];
+  return !!q && q.answered === null && !state.all;
+}
+
+// A tap on a choice: the server keeps it as Telegram's button would, and says what it was worth.
+async function answerMoment(r, state, index, choice, button) {
+  const q = state.data.quiz.moments[String(index)];
+  for (const b of document.querySelectorAll("#quiz-choices button")) b.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    const told = await api("POST", `/api/table/${r.data.id}/review/answer`, { index, choice });
+    q.answered = told.right; q.told = told.told; q.error = null;
+  } catch (e) { q.error = e.message; }
+  if (replaying === r && r.review === state) drawReplay(false, `moment-${index + 1}`);
+}
+
 // The sheet under the felt (never over it): the list of moments (1, 2, 3, ✅), and the one the
 // replay is at: what the person did and what difícil would have done, and what each was worth.
 function reviewSheet(r) {
@@ -1201,41 +1220,60 @@ function reviewSheet(r) {
       loadReview(r); drawReplay(); } }, w("reviewRetry")));
   }
   const data = state.data;
+  const quiz = data.quiz || { moments: {} };
   let slips = 0;
-  let open = null;
+  let open = null, openAt = -1;
   const chips = data.moments.map((m, i) => {
     const at = momentFrame(r, m);
     const here = at === r.index;
-    if (here) open = m;
+    if (here) { open = m; openAt = i; }
+    const ask = asking(state, i);
     const label = m.praised ? `${w("reviewPraise")}: ${w("reviewGain")} ${m.shown} ${w("points")}`
-      : `${w("reviewSlip")} ${++slips}: ${w("reviewCost")} ${unsigned(m.shown)} ${w("points")}`;
-    return el("button", { type: "button", class: `moment ${m.praised ? "praise" : "slip"}`,
+      : `${w("reviewSlip")} ${++slips}: ` + (ask ? "?" : `${w("reviewCost")} ${unsigned(m.shown)} ${w("points")}`);
+    return el("button", { type: "button", class: `moment ${m.praised ? "praise" : "slip"}${ask ? " asking" : ""}`,
       id: `moment-${i + 1}`, "aria-pressed": here ? "true" : "false", "aria-label": label,
       "data-step": m.step, "data-frame": at, disabled: at < 0,
       onclick: () => { if (r.timer) { clearInterval(r.timer); r.timer = null; }
         r.index = at; drawReplay(false, `moment-${i + 1}`); } },
     el("b", {}, m.praised ? "✅" : String(slips)),
-    el("span", { class: "cost" }, m.shown));
+    el("span", { class: "cost" }, ask ? "?" : m.shown));
   });
   const bar = el("div", { class: "review-bar" },
     el("div", { class: "moments", id: "moments", role: "group", "aria-label": w("reviewMoments") }, chips),
     close);
+  // (the whole review at once, for who does not want the questions: nothing is recorded)
+  const everything = () => el("button", { type: "button", class: "secondary", id: "review-all",
+    onclick: () => { state.all = true; drawReplay(false, openAt >= 0 ? `moment-${openAt + 1}` : "review-close"); } },
+  quiz.all);
+  const questions = data.moments.some((_, i) => asking(state, i));
   if (!open) {  // (between moments: what the review is, and the tap that goes to one)
     return sheet(false, bar, el("p", { class: "hint intro", id: "review-intro" },
-      data.none ? `${data.none} ` : "", data.intro));
+      data.none ? `${data.none} ` : "", questions ? quiz.intro : data.intro), questions ? everything() : null);
   }
+  if (asking(state, openAt)) {  // (asked first: what they knew then, a choice a button)
+    const q = quiz.moments[String(openAt)];
+    return sheet(false, bar, el("div", { class: "moment-body quiz", id: "moment", "data-step": open.step },
+      el("p", { class: "question", id: "quiz-question" }, q.question),
+      el("div", { class: "choices", id: "quiz-choices", role: "group" },
+        q.choices.map((label, c) => el("button", { type: "button", class: "secondary choice", "data-choice": c,
+          onclick: (event) => answerMoment(r, state, openAt, c, event.currentTarget) }, label))),
+      q.error ? el("p", { class: "failed", id: "quiz-error", role: "alert" }, q.error) : null,
+      everything()));
+  }
+  const told = quiz.moments[String(openAt)] && quiz.moments[String(openAt)].told;
   const row = (cls, who, act, value, shown, worth) => el("div", { class: `row ${cls}` },
     el("dt", {}, el("span", { class: "who" }, who), " ", act),
     el("dd", {}, el("b", { class: "pts", "data-points": value }, shown), " ",
       el("span", { class: "worth" }, worth)));
   return sheet(false, bar, el("div", { class: `moment-body ${open.praised ? "praise" : "slip"}`,
     id: "moment", "data-step": open.step },
+  told ? el("p", { class: "told", id: "quiz-told", role: "status" }, told) : null,
   el("p", { class: "title", id: "moment-title" }, open.title),
   el("p", { class: "hint position", id: "moment-position" }, open.position),
   el("dl", { class: "compare" },
     row("made", `${w("reviewYou")}:`, open.made_act, open.made_points, open.made_shown, open.made_worth),
     row("best", `${open.praised ? w("reviewInstead") : w("reviewDificil")}:`, open.best_act,
-      open.best_points, open.best_shown, open.best_worth))));
+      open.best_points, open.best_shown, open.best_worth))), questions ? everything() : null);
 }
 
 // A moment's frame as the person saw it: from their seat, their cards then in hand (the one
@@ -1246,15 +1284,18 @@ function asSeen(r, frame) {
     return r.played === null ? frame : { ...frame, seat: r.played, hand: heldAt(r, r.index) };
   }
   const seen = { ...frame, seat: state.data.seat, hand: heldAt(r, r.index) };
-  const open = state.data.moments.find((m) => momentFrame(r, m) === r.index);
+  const openAt = state.data.moments.findIndex((m) => momentFrame(r, m) === r.index);
+  const open = openAt >= 0 ? state.data.moments[openAt] : null;
   if (!open) return seen;
   // (the hand they decided in, as it was: not the end of the one before, still on the felt at
   // a deal or a pica-pica duel's start)
   seen.ended = [];
   seen.hand_over = false;
   const made = playedCard(open.made), best = playedCard(open.best);
+  const ask = asking(state, openAt);  // (asked: nothing marked until they answer)
   seen.hand = open.held.map((c) => {
     const marks = [];
+    if (ask) return { card: c, name: r.names.get(c) || c, mark: null, note: null };
     if (c === made) marks.push(["made", w("reviewMade")]);
     if (c === best) marks.push(["best", open.praised ? w("reviewOther") : w("reviewBest")]);
     return { card: c, name: r.names.get(c) || c, mark: marks.map((m) => "mark-" + m[0]).join(" ") || null,
