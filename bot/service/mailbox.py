@@ -162,7 +162,7 @@ def rank(row: Pending, shown: bool = False) -> int:
         return TURN
     if row.priority == URGENT:
         return TURN if row.loud else OWN
-    if row.priority == POST:
+    if row.priority in (POST, LATER):  # (the tapper's own hand, once its wait is over)
         return OWN
     return OTHERS
 
