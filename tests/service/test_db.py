@@ -93,9 +93,13 @@ async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
             async with db.transaction() as conn:
                 await _add(conn, 1000, "Mano")
 
+        # (the key it breaks was written before: were it one of the two hundred's, which of the
+        # two came first would be the scheduler's choice, and the other would hear the error)
+        await db.write(adding(9999, "Antes"))
+
         async def clash(conn: Conn) -> None:
             await _add(conn, 500, "Doble")
-            await _add(conn, 7, "otra vez 7")  # 7 is one of the others'
+            await _add(conn, 9999, "otra vez 9999")
 
         names = {i: f"J{i}" for i in range(200)}
         outcomes = await asyncio.gather(
@@ -110,7 +114,7 @@ async def test_writes_at_once_all_land_and_each_hears_only_of_its_own_error(
         landed = {r["user_id"]: (r["name"], r["can_dm"]) for r in rows}
         assert {i: landed[i] for i in names} == {i: (n, 0) for i, n in names.items()}
         assert landed[1000] == ("Mano", 1)
-        assert landed[7] == ("J7", 0)
+        assert landed[9999] == ("Antes", 0)
         if is_postgres(db_target):  # each statement commits: a failed writer's prefix stays
             assert landed[500] == ("Doble", 1)
         else:  # a writer is a transaction: all or nothing
