@@ -476,24 +476,46 @@ _TOKEN = re.compile(r"<[^>]*>|&#?[a-zA-Z0-9]+;|[^<&]+|[<&]")
 _TAG_NAME = re.compile(r"</?\s*([a-zA-Z-]+)")
 
 
+class _OpenTags:
+    """The tags open at a point of HTML text, followed token by token: what closes them at a
+    cut, and what opens them again after it (both ways of cutting a text in pieces share it)."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[str, str]] = []  # (name, start tag) of the tags open here
+
+    def closing(self) -> str:
+        return "".join(f"</{name}>" for name, _ in reversed(self.stack))
+
+    def reopening(self) -> list[str]:
+        return [tag for _, tag in self.stack]
+
+    def take(self, token: str) -> None:
+        if token.startswith("<") and len(token) > 1:
+            found = _TAG_NAME.match(token)
+            name = found.group(1).lower() if found else ""
+            if token.startswith("</"):
+                if self.stack and self.stack[-1][0] == name:
+                    self.stack.pop()
+            elif not token.endswith("/>"):
+                self.stack.append((name, token))
+
+
 def split_html(text: str, limit: int) -> list[str]:
     """HTML text in pieces of at most `limit` characters, cut on line boundaries where it can
     be and never inside a tag or an entity; a tag open at a cut is closed at the end of its
     piece and opened again at the start of the next, so each piece is whole HTML."""
     pieces: list[str] = []
-    stack: list[tuple[str, str]] = []  # (name, start tag) of the tags open here
+    tags = _OpenTags()
+    closing = tags.closing
     current: list[str] = []
     size = 0
-
-    def closing() -> str:
-        return "".join(f"</{name}>" for name, _ in reversed(stack))
 
     def flush() -> None:
         nonlocal current, size
         body = "".join(current)
         if body.strip():
             pieces.append(body + closing())
-        current = [tag for _, tag in stack]
+        current = tags.reopening()
         size = sum(len(x) for x in current)
 
     def room(extra: int) -> bool:
@@ -501,14 +523,7 @@ def split_html(text: str, limit: int) -> list[str]:
 
     def add(token: str) -> None:
         nonlocal size
-        if token.startswith("<") and len(token) > 1:
-            found = _TAG_NAME.match(token)
-            name = found.group(1).lower() if found else ""
-            if token.startswith("</"):
-                if stack and stack[-1][0] == name:
-                    stack.pop()
-            elif not token.endswith("/>"):
-                stack.append((name, token))
+        tags.take(token)
         current.append(token)
         size += len(token)
 
@@ -541,11 +556,8 @@ def split_lines(text: str, most: int) -> list[str]:
     never inside a tag or an entity; a tag open at a cut is closed at the end of its piece and
     opened again at the start of the next, so each piece is whole HTML."""
     pieces: list[str] = []
-    stack: list[tuple[str, str]] = []  # (name, start tag) of the tags open here
+    tags = _OpenTags()
     current: list[str] = []
-
-    def closing() -> str:
-        return "".join(f"</{name}>" for name, _ in reversed(stack))
 
     def fits(*more: str) -> bool:
         return phone_lines("".join(current) + "".join(more)) <= most  # (tags are not seen)
@@ -556,18 +568,11 @@ def split_lines(text: str, most: int) -> list[str]:
     def flush() -> None:
         nonlocal current
         if seen():
-            pieces.append("".join(current) + closing())
-        current = [tag for _, tag in stack]
+            pieces.append("".join(current) + tags.closing())
+        current = tags.reopening()
 
     def add(token: str) -> None:
-        if token.startswith("<") and len(token) > 1:
-            found = _TAG_NAME.match(token)
-            name = found.group(1).lower() if found else ""
-            if token.startswith("</"):
-                if stack and stack[-1][0] == name:
-                    stack.pop()
-            elif not token.endswith("/>"):
-                stack.append((name, token))
+        tags.take(token)
         current.append(token)
 
     for number, line in enumerate(text.split("\n")):
