@@ -16,13 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from pathlib import Path
 
-from bot.ai import decide
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.luck import play
 from bot.ai.daily import position
 from bot.ai.puzzle import askable, pose
-from bot.game import AnyAction, Deal, MatchConfig, MatchState, new_match, observe, random_deal
+from bot.game import AnyAction, Deal, MatchConfig, MatchState, observe
 from bot.game.actions import ActionKind
 
 CONFIGS = (
@@ -35,20 +38,7 @@ LEVELS = ("normal", "facil")
 
 
 def match(seed: int, config: MatchConfig) -> list[AnyAction]:
-    state = new_match(config)
-    log: list[AnyAction] = []
-    rng = random.Random(seed)
-    while not state.is_over:
-        if state.needs_deal:
-            deal = random_deal(random.Random(f"{seed}:{state.hand_number + 1}"), config.players)
-            state.apply(deal)
-            log.append(deal)
-            continue
-        seat = state.legal_actions()[0].seat
-        action = decide(observe(state, seat), LEVELS[seat % 2], rng.getrandbits(32), budget=1.0)
-        state.apply(action)
-        log.append(action)
-    return log
+    return play(seed, LEVELS[0], config, rival=LEVELS[1])
 
 
 def through_hand(log: list[AnyAction], step: int) -> list[str]:

@@ -40,7 +40,9 @@ LEVELS = ("facil", "normal", "dificil")  # seat 0's, in turn
 RIVAL = "normal"
 
 
-def play(seed: int, level: str, config: MatchConfig) -> list[AnyAction]:
+def play(seed: int, level: str, config: MatchConfig, rival: str = RIVAL) -> list[AnyAction]:
+    """A match of computer players, `level` in the even seats and `rival` in the odd ones, its
+    deals and dice from `seed` (bench/daily_bank.py plays its matches here too)."""
     state = new_match(config)
     log: list[AnyAction] = []
     rng = random.Random(seed)
@@ -51,7 +53,7 @@ def play(seed: int, level: str, config: MatchConfig) -> list[AnyAction]:
             log.append(deal)
             continue
         seat = state.legal_actions()[0].seat
-        who = level if seat % 2 == 0 else RIVAL
+        who = level if seat % 2 == 0 else rival
         action = decide(observe(state, seat), who, rng.getrandbits(32), budget=1.0)
         state.apply(action)
         log.append(action)
