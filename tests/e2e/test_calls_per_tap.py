@@ -36,6 +36,16 @@ def a_card(message: StoredMessage) -> dict[str, str]:
     return next(b for b in action_buttons(message) if b["callback_data"].count(":") == 4)
 
 
+async def the_first_mover(h: Harness, ids: tuple[int, int]) -> tuple[FakeUser, StoredMessage]:
+    """Ana and Beto at a 1v1 in the group: who must play first, and their hand message."""
+    ana, beto = h.user(ids[0], "Ana"), h.user(ids[1], "Beto")
+    await open_table(h, [ana, beto])
+    who = await acting(h)
+    assert who is not None
+    tapper = ana if who == ana.id else beto
+    return tapper, newest_hand(h, tapper)
+
+
 def calls_since(h: Harness, mark: int) -> Counter[tuple[int | None, str]]:
     return Counter((chat, method) for _, method, chat in h.fake.calls[mark:])
 
@@ -44,9 +54,7 @@ async def test_a_card_in_1v1_costs_the_acting_hand_and_the_board_not_the_tappers
     fake: FakeTelegram, db_target: Path | str
 ) -> None:
     t = translator("es")
-    async with harness_with(
-        fake, db_target, own_hand_defer=600.0, own_hand_defer_above=0.0
-    ) as h:
+    async with harness_with(fake, db_target, own_hand_defer=600.0, own_hand_defer_above=0.0) as h:
         ana, beto = h.user(730, "Ana"), h.user(731, "Beto")
         people = {ana.id: ana, beto.id: beto}
         await open_table(h, [ana, beto])
@@ -97,16 +105,8 @@ async def test_the_tappers_hand_is_edited_within_its_bound_when_no_turn_comes_fi
     seconds after the tap (not at once), and no longer offers the card that went nor says it
     is their turn."""
     defer = 1.0
-    async with harness_with(
-        fake, db_target, own_hand_defer=defer, own_hand_defer_above=0.0
-    ) as h:
-        ana, beto = h.user(732, "Ana"), h.user(733, "Beto")
-        people = {ana.id: ana, beto.id: beto}
-        await open_table(h, [ana, beto])
-        who = await acting(h)
-        assert who is not None
-        tapper = people[who]
-        message = newest_hand(h, tapper)
+    async with harness_with(fake, db_target, own_hand_defer=defer, own_hand_defer_above=0.0) as h:
+        tapper, message = await the_first_mover(h, (732, 733))
         button = a_card(message)
         mark, began = len(h.fake.calls), time.monotonic()
         await tapper.tap(tapper.id, message.message_id, button["text"])
@@ -124,13 +124,7 @@ async def test_while_the_budget_has_room_the_tappers_hand_is_edited_at_once(
     """A quiet night (the budget far from its ceiling): the tapper's hand does not wait, even
     with a long `own_hand_defer`, so nobody sees a turn they no longer have."""
     async with harness_with(fake, tmp_path / "q.db", own_hand_defer=600.0) as h:
-        ana, beto = h.user(734, "Ana"), h.user(735, "Beto")
-        people = {ana.id: ana, beto.id: beto}
-        await open_table(h, [ana, beto])
-        who = await acting(h)
-        assert who is not None
-        tapper = people[who]
-        message = newest_hand(h, tapper)
+        tapper, message = await the_first_mover(h, (734, 735))
         button = a_card(message)
         mark = len(h.fake.calls)
         await tapper.tap(tapper.id, message.message_id, button["text"])
