@@ -17,6 +17,7 @@ from types import CodeType
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from bot.app import build_application, running
 from bot.config import Settings
@@ -46,6 +47,13 @@ pytest_plugins = ["tests.schedule", "tests.warm", "tests.sqlseen"]
 # environment that asks Python not to write it (PYTHONDONTWRITEBYTECODE) made each restart of
 # tests/e2e/test_kill*.py compile the whole bot. (Read by the processes started from here on.)
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The property tests judge what the code does, never how fast a busy machine does it: no
+# per-example deadline and no "too slow" health check (a run beside other work failed
+# tests/unit/test_payloads.py on Hypothesis' timing alone, at load 15, while it passed alone).
+# Each test's own settings (its number of examples) still apply on top of this profile.
+settings.register_profile("truco", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("truco")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:

@@ -155,7 +155,9 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 FUZZ = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 
