@@ -1,5 +1,13 @@
-"""How a match ended: one typed value, in the table, the change that ended it, the league and
-every front end's text (no front end works it out again from what it shows)."""
+"""How a match ended: one typed value, for two facts, each stored once (no front end works either
+out again from what it shows):
+- the game's end, `Table.outcome` (`games.outcome`): how play at the table ended, a computer
+  player's play in a seat a person left included. The table's texts and a tournament read it.
+- the league's result, `TableChange.credited` then the `matches` row (`MatchRecord`): what the
+  league credits. /tabla, the ratings, /historial and /partida's export read it.
+They are one value but when a side leaves a 2v2 and the match goes on: the league credits the
+other side at once, at the score of that moment, whatever the game's end turns out to be (the
+side that left may even win the game with a computer player in its seat). Neither can be worked
+out from the other."""
 
 from __future__ import annotations
 

@@ -13,7 +13,9 @@ DECIDED = frozenset(t for t in Termination if t is not Termination.CANCELLED)  #
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     """The league's record of a finished match (`matches`): what /historial, /partida's export,
-    the replay and the league read."""
+    the replay and the league read. Its result (`termination`, `winner`, `scores`, `ended_at`)
+    is the league's, not the game's end (`Table.outcome`): when a side left a 2v2 it is settled
+    then, whatever was played after (`bot.model.outcome`)."""
 
     table_id: int
     chat_id: int

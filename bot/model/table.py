@@ -145,7 +145,8 @@ class Table:
     # The first table of a chain of 🔁 Revanchas this one continues (its computer players
     # are that table's: the same names and characters); None: not a rematch.
     rematch_of: int | None = None
-    outcome: Outcome | None = None  # how the match ended (set when it does)
+    outcome: Outcome | None = None  # the game's end, set when it ends (not the league's result:
+    # see `bot.model.outcome`)
     tournament: TourneyPlace | None = None  # a tournament's match: the tie and match it plays
     hints: bool = False  # 💡 consejos: a seat may ask what difícil would do
     hinted: list[int] = field(default_factory=list)  # the people who asked (then: not rated)

@@ -100,9 +100,10 @@ class TableChange:
     timed_out: bool = False  # the action was the timer's, not the player's
     waiting_before: frozenset[int] = frozenset()  # users the game waited on before
     was: TableStatus | None = None  # the status before a cancel
-    # How the match ended, for the league: the table's outcome when it ended; a side that left
-    # a match a computer player goes on playing (VACATED, then BOT_IN) is recorded so at once.
-    outcome: Outcome | None = None
+    # The league's result when this change settles it before the game ends: a side that left a
+    # match a computer player may go on playing (VACATED, then BOT_IN) loses in the league at
+    # once, whatever the game's end (`Table.outcome`) turns out to be.
+    credited: Outcome | None = None
     place: int = 0  # QUEUED: the table's place in line (1: the next to start)
     # The person whose tap in a chat this change answers, or whose tap the computer players'
     # moves after it answer: they look at the chat, so their hand there follows the change

@@ -25,21 +25,21 @@ AGAINST_BOTS = Counting(DECIDED)
 LISTED = Counting(DECIDED)
 
 
-def counts(table: Table, outcome: Outcome, at: float) -> bool:
-    """Whether the league counts this table's match, ended so at `at`: `COUNTED` asked of the
-    table (the same decision the storage's filter makes of the match's record)."""
+def counts(table: Table, credited: Outcome, at: float) -> bool:
+    """Whether the league counts this table's match, its result `credited` at `at`: `COUNTED`
+    asked of the table (the same decision the storage's filter makes of the match's record)."""
     return COUNTED.takes(
-        outcome.termination, len(table.bot_seats), bool(table.hinted), table.config.players, at
+        credited.termination, len(table.bot_seats), bool(table.hinted), table.config.players, at
     )
 
 
-async def record_league(conn: Conn, table: Table, outcome: Outcome, at: float) -> None:
-    """A match the league counts, in the caller's transaction: per-player stats from the action
-    log, and new ratings. Practice and hinted matches move nobody's numbers or rating, nor does
-    a cancelled one."""
-    if not counts(table, outcome, at) or outcome.winner is None:
+async def record_league(conn: Conn, table: Table, credited: Outcome, at: float) -> None:
+    """A match the league counts, its result `credited`, in the caller's transaction: per-player
+    stats from the action log, and new ratings. Practice and hinted matches move nobody's
+    numbers or rating, nor does a cancelled one."""
+    if not counts(table, credited, at) or credited.winner is None:
         return
-    winner_side = outcome.winner
+    winner_side = credited.winner
     stats = match_stats(table.config, await rows.match_log(conn, table.id))
     seated = [(seat, user) for seat, user in enumerate(table.seats) if user is not None]
     await rows.save_stats(conn, table.id, [(user, stats[seat]) for seat, user in seated])

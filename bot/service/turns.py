@@ -179,10 +179,10 @@ class Turns:
             return
         table.vacated = seat
         table.deadline = self.clock() + VACATED_SECONDS
-        outcome = Outcome.left(seat, table.scores, timed_out)
+        credited = Outcome.left(seat, table.scores, timed_out)
         change = TableChange(
             ChangeKind.VACATED, table, actor=user_id, seat=seat, timed_out=timed_out,
-            outcome=outcome,
+            credited=credited,
         )  # fmt: skip
         await self.tables.commit(table, change)
 

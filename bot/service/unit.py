@@ -189,8 +189,8 @@ class Tables:
             # The commit that ends a match is on disk before its seed is revealed: a power
             # cut must not bring back to life a match whose every deal is now public.
             ends = not table.is_open
-            outcome = change.outcome if isinstance(change, TableChange) else None
-            if not (ends or outcome is not None or also is not None):
+            credited = change.credited if isinstance(change, TableChange) else None
+            if not (ends or credited is not None or also is not None):
                 # The ordinary change (a move, a join): the storage's own commit (on PostgreSQL
                 # one statement).
                 saved = await self.store.save_change(
@@ -239,14 +239,17 @@ class Tables:
             await self.store.tell_table(conn, table.id)
             if actions:
                 await self.store.append_actions(conn, table.id, first_seq, list(actions), at)
-            # The league's record: a match that ended (a cancelled lobby never began), or a
-            # side that left a 2v2 match (recorded as it stands, the leaving side losing,
-            # whatever a computer player in the empty seat plays afterwards).
-            outcome = (change.outcome if isinstance(change, TableChange) else None) or table.outcome
-            if outcome is not None and table.started_at is not None:
-                recorded = await self.store.record_match(conn, table, outcome, at)
+            # The league's result, written once: a side that left a 2v2 match (recorded as it
+            # stands, the leaving side losing, whatever a computer player in the empty seat
+            # plays afterwards), else the game's end when it ends (a cancelled lobby never
+            # began: no result).
+            credited = (change.credited if isinstance(change, TableChange) else None) or (
+                table.outcome
+            )
+            if credited is not None and table.started_at is not None:
+                recorded = await self.store.record_match(conn, table, credited, at)
                 if recorded:  # (the league counts it or not: `record_league` decides)
-                    await record_league(conn, table, outcome, at)
+                    await record_league(conn, table, credited, at)
             if rows:
                 await self.outbox.enqueue(conn, rows, stamp=table.version)
             if records:

@@ -612,3 +612,49 @@ MIGRATIONS.append(
         },
     )
 )
+
+# A match's end is two facts, each kept once: the game's end (`games.outcome`, how play at the
+# table ended) and the league's result (the `matches` row, what the league credits: settled when
+# a side leaves a 2v2, whatever a computer player in its seat then plays). A match that ended
+# before the game's end was stored gets it here from its league's row, where the two are one: no
+# computer player took a seat after the row was written (`games.computers` is what sat at the
+# end, `matches.bots` what sat when the row was written). A concession's seat is the last
+# "concede" of its calls (none: as the tables' reading took it, nobody won). A match a computer
+# player played on after its league's row keeps no game's end: only its log, replayed, tells it.
+_OLD_END = (
+    "UPDATE games SET outcome = (SELECT (CASE"
+    " WHEN games.status = 'cancelled' OR m.termination = 'cancelled'"
+    " OR (m.termination = 'concession' AND {seat} IS NULL)"
+    " THEN {array}('cancelled', NULL, {array}(m.score0, m.score1), NULL)"
+    " WHEN m.termination = 'target'"
+    " THEN {array}('target', m.winner_side, {array}(m.score0, m.score1), NULL)"
+    " ELSE {array}('concession', 1 - {seat} % 2, {array}(m.score0, m.score1), {seat}) END){text}"
+    " FROM matches m WHERE m.game_id = games.id)"
+    " WHERE outcome IS NULL AND status IN ('finished', 'cancelled') AND started_at IS NOT NULL"
+    " AND EXISTS (SELECT 1 FROM matches m WHERE m.game_id = games.id"
+    " AND m.termination IN ('target', 'concession', 'cancelled') AND m.bots >= games.computers)"
+)
+MIGRATIONS.append(
+    (
+        "{ends}",
+        {
+            "sqlite": {
+                "ends": _OLD_END.format(
+                    array="json_array",
+                    text="",
+                    seat="(SELECT json_extract(c.value, '$[0]') FROM json_each(games.calls) AS c"
+                    " WHERE json_extract(c.value, '$[1]') = 'concede' ORDER BY c.key DESC LIMIT 1)",
+                )
+            },
+            "postgresql": {
+                "ends": _OLD_END.format(
+                    array="json_build_array",
+                    text="::text",
+                    seat="(SELECT (c.v ->> 0)::bigint FROM jsonb_array_elements(games.calls::jsonb)"
+                    " WITH ORDINALITY AS c(v, n) WHERE c.v ->> 1 = 'concede' ORDER BY c.n DESC"
+                    " LIMIT 1)",
+                )
+            },
+        },
+    )
+)

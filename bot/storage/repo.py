@@ -10,7 +10,7 @@ from bot.model.options import ChatDefaults
 from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
 from bot.model.records import Counting, MatchRecord
-from bot.model.table import Call, HandPlace, Note, PlaceKind, Player, Sign, Table, TableStatus
+from bot.model.table import Call, HandPlace, PlaceKind, Player, Sign, Table, TableStatus
 from bot.model.tourney import TourneyPlace
 from bot.storage import snapshots
 from bot.storage.db import Conn, Database, Row
@@ -27,7 +27,7 @@ GAMES = (
 
 def _table(row: Row, state: MatchState | None) -> Table:
     """A table from its row and its match's state (`Store._tables`)."""
-    table = Table(
+    return Table(
         id=row["id"],
         chat_id=row["chat_id"],
         thread_id=row["thread_id"],
@@ -61,9 +61,6 @@ def _table(row: Row, state: MatchState | None) -> Table:
         signs=[Sign.from_json(s) for s in codec.loads(row["signs"])],
         place=PlaceKind(row["place"]),
     )
-    if table.outcome is None and not table.is_open and table.started_at is not None:
-        table.outcome = _saved_before_outcomes(table)
-    return table
 
 
 def _player(row: Row) -> Player:
@@ -91,19 +88,6 @@ def _match(row: Row) -> MatchRecord:
         bots=row["bots"],
         hinted=bool(row["hinted"]),
     )
-
-
-def _saved_before_outcomes(table: Table) -> Outcome:
-    """A match that ended before outcomes were saved: as its state and last calls tell it."""
-    state = table.state
-    if table.status is TableStatus.CANCELLED or state is None:
-        return Outcome.cancelled(table.scores)
-    if state.is_over and state.winner is not None:
-        return Outcome.reached(state.winner, table.scores)
-    for call in reversed(table.calls):
-        if call.what is Note.CONCEDE and call.seat is not None:
-            return Outcome.left(call.seat, table.scores)
-    return Outcome.cancelled(table.scores)
 
 
 def _config(row: Row) -> MatchConfig:
@@ -520,11 +504,12 @@ class Store:
         )
         return int(row["game_id"]) if row is not None else None
 
-    async def record_match(self, conn: Conn, table: Table, outcome: Outcome, at: float) -> bool:
-        """The match's record, once: False (and nothing written) if it has one already (a 2v2
-        match is recorded when a side leaves it, whatever a bot then plays)."""
+    async def record_match(self, conn: Conn, table: Table, credited: Outcome, at: float) -> bool:
+        """The league's result of the match, `credited`, once: False (and nothing written) if
+        it has one already (a 2v2 match is recorded when a side leaves it, whatever a computer
+        player then plays: the game's end, `games.outcome`, may then differ)."""
         state = table.state
-        scores = outcome.scores
+        scores = credited.scores
         inserted = await conn.execute(
             "INSERT INTO matches (game_id, chat_id, players, target, flor, house_rule,"
             " winner_side, score0, score1, hands, started_at, ended_at, bots,"
@@ -537,14 +522,14 @@ class Store:
                 table.config.target,
                 int(table.config.flor),
                 int(table.config.house_rule),
-                outcome.winner,
+                credited.winner,
                 scores[0],
                 scores[1],
                 state.hand_number if state else 0,
                 table.started_at,
                 at,
                 len(table.bot_seats),
-                outcome.termination.value,
+                credited.termination.value,
                 int(bool(table.hinted)),
             ),
         )

@@ -25,7 +25,7 @@ def _fields(kind: type) -> set[str]:
 
 
 def test_each_variant_carries_only_its_own_fields() -> None:
-    table_only = {"events", "action", "timed_out", "waiting_before", "was", "outcome"}
+    table_only = {"events", "action", "timed_out", "waiting_before", "was", "credited"}
     assert table_only <= _fields(TableChange)
     assert not table_only & (_fields(SignChange) | _fields(ChatChange) | _fields(TourneyChange))
     assert {"sign", "caught_by"} <= _fields(SignChange)
