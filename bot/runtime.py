@@ -33,6 +33,7 @@ from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge
 from bot.telegram.pacing import TelegramPacing
 from bot.telegram.planner import Planner
+from bot.telegram.say import Say
 from bot.web.auth import TelegramAuth
 from bot.web.hub import Hub
 from bot.web.server import WebServer, WebTable
@@ -92,6 +93,7 @@ class Runtime:
     planner: Planner  # what the bot says in Telegram about each change
     deliverer: Deliverer  # how each outbox row becomes Bot API calls
     replies: Buckets  # answers to one person's commands in one chat
+    say: Say  # what the handlers ask the Telegram adapter to say
     web: WebServer | None = None  # the web table (a Mini App), when TRUCO_WEBAPP_URL is set
     metrics: MetricsServer | None = None  # /metrics, when TRUCO_METRICS_PORT is set
 
@@ -148,7 +150,8 @@ class Runtime:
         # (on the core's clock: a wall clock set back is taken as no time passed, and the tests
         # move it to refill a bucket)
         replies = Buckets(1 / settings.reply_every, settings.reply_burst, clock=core.clock)
-        return Runtime(settings, core, outbox, planner, deliverer, replies, web, served)
+        say = Say(core, outbox, bot, settings.paid_broadcast)
+        return Runtime(settings, core, outbox, planner, deliverer, replies, say, web, served)
 
     @property
     def tables(self) -> Tables:

@@ -43,13 +43,10 @@ from bot.handlers.common import (
 from bot.i18n import Translator, languages
 from bot.i18n import translator as translator_for
 from bot.links import Channel, HandLink, JoinLink, NotifyLink, PartnerLink, PlaceLink, PracticeLink
-from bot.model.outbox import Record
 from bot.model.refusals import Refused
 from bot.model.table import HandPlace, PlaceKind, Table, TableStatus
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.records import FRONT, JOIN, NOTIFY
-from bot.telegram.rows import edit_row, hand_row
 from bot.views.common import Button, Keys
 from bot.views.pages import pager, text_pages
 
@@ -227,9 +224,8 @@ async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if command is None:
         return
     message, user, chat, r, t, _ = command
-    name = str(user.id)
-    if name in await r.core.records.of(NOTIFY, chat.id):
-        await r.core.records.put([Record(NOTIFY, chat.id, name, None)])
+    if await r.say.notes_asked(chat.id, user.id):
+        await r.say.ask_notes(chat.id, user.id, None)
         await reply(context, message, t("avisame.off"))
         return
     title = " ".join((chat.title or "").split())[:64]
@@ -239,7 +235,7 @@ async def avisame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         keys = Keys.of([[Button(t("button.open_private"), url=link)]])
         await reply(context, message, t("avisame.cannot_write"), keys)
         return
-    await r.core.records.put([Record(NOTIFY, chat.id, name, title)])
+    await r.say.ask_notes(chat.id, user.id, title)
     await reply(context, message, t("avisame.on"))
 
 
@@ -297,7 +293,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if isinstance(link, HandLink):  # a player who blocked the bot, back
         table = await r.tables.get(link.table)
         if table is not None and table.seat_of(user.id) is not None:
-            await r.outbox.send([hand_row(table, user.id, loud=True)])
+            await r.say.hand_anew(table, user.id)
             return
     elif isinstance(link, PartnerLink):  # a partner's link to a tournament
         try:
@@ -315,7 +311,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, message, t("tourney.partner_joined", number=tour.number, name=partner))
         return
     elif isinstance(link, JoinLink):
-        found = await r.core.records.find(FRONT, JOIN, link.token)
+        found = await r.say.table_joined_by(link.token)
         table = await r.tables.get(found) if found is not None else None
         t = table_translator(table, t)
         try:
@@ -491,9 +487,7 @@ async def _language(
         await query.answer(t("refusal.only_opener_or_admin"))
         return
     new = translator_for(language)
-    await r.core.chats.set_language(
-        chat_id, language, [edit_row(chat_id, message_id, new("idioma.set"))]
-    )
+    await r.say.set_language(chat_id, language, message_id, new("idioma.set"))
     await query.answer(new("idioma.set"))
 
 

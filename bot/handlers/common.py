@@ -10,7 +10,7 @@ from typing import Any, Literal, NamedTuple, TypeVar, cast, overload
 
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.callbacks import MAX_DIGITS, CallbackData, unpack
@@ -20,14 +20,7 @@ from bot.model.limits import Admit
 from bot.model.table import Table
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.rows import (
-    Markup,
-    edit_row,
-    ephemeral_edit_row,
-    ephemeral_reply_row,
-    reply_row,
-    text_row,
-)
+from bot.telegram.say import Markup
 from bot.views.common import refusal_text as refusal_text
 from bot.views.common import seating_at
 
@@ -96,23 +89,18 @@ async def reply(
     if asked is not None and is_group(message.chat) and asker:
         # An ephemeral command (Bot API 10.2): answered to the asker alone, in the group, in
         # their own lane (the group's is not touched), within Telegram's window for a reply
-        await r.outbox.send([ephemeral_reply_row(chat, asker, text, int(asked), markup,
-                                                 thread_of(message))])  # fmt: skip
+        await r.say.ephemeral_reply(chat, asker, text, int(asked), markup, thread_of(message))
         return
     admitted = r.replies.admit((chat, asker)) if is_group(message.chat) else Admit.YES
     if admitted is not Admit.YES:
         log.info("reply to %s in %s dropped: too many commands", asker, chat)
         if admitted is Admit.PAUSE:  # said once: silence alone looked like a broken bot
             t = await chat_translator(context, chat)
-            said = text_row(
-                chat, t("limit.pause"), thread_of(message), reply_to=message.message_id,
-                key=f"pause:{chat}:{asker}",
-            )  # fmt: skip
-            await r.outbox.send([said])
+            await r.say.pausing(chat, asker, t("limit.pause"), thread_of(message),
+                                message.message_id)  # fmt: skip
         return
-    await r.outbox.send(
-        [reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)]
-    )  # (if the database takes no write, not even this: bot.app.on_error answers directly)
+    await r.say.reply(message.chat.id, text, thread_of(message), markup, message.message_id)
+    # (if the database takes no write, not even this: bot.app.on_error answers directly)
 
 
 async def edit_tapped(
@@ -124,10 +112,11 @@ async def edit_tapped(
     (editEphemeralMessageText): editMessageText finds no message 0."""
     ephemeral = message.api_kwargs.get("ephemeral_message_id")
     if not message.message_id and ephemeral is not None and is_group(message.chat):
-        row = ephemeral_edit_row(message.chat.id, query.from_user.id, int(ephemeral), text, markup)
+        await r.say.edit_ephemeral(
+            message.chat.id, query.from_user.id, int(ephemeral), text, markup
+        )
     else:
-        row = edit_row(message.chat.id, message.message_id, text, markup)
-    await r.outbox.send([row])
+        await r.say.edit(message.chat.id, message.message_id, text, markup)
 
 
 async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool | None:
@@ -197,14 +186,9 @@ async def can_write(
     context: ContextTypes.DEFAULT_TYPE, r: Runtime, user: User, t: Translator
 ) -> bool:
     """Try the private chat: the join confirmation doubles as the check."""
-    try:
-        async with r.outbox.direct():  # (within the bot's overall budget, as the outbox is)
-            await context.bot.send_message(user.id, t("dm.joined"), allow_paid_broadcast=paid(r))
-    except Forbidden:
-        await see(r, user, can_dm=False)
-        return False
-    await see(r, user, can_dm=True)
-    return True
+    sent = await r.say.at_once(user.id, t("dm.joined"))
+    await see(r, user, can_dm=sent)
+    return sent
 
 
 async def check_member(

@@ -15,7 +15,6 @@ from bot.model.options import CONFIG_OPTIONS, Option, TableOptions, next_of, par
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.rows import edit_row
 from bot.views.common import (
     Button,
     Keys,
@@ -75,14 +74,12 @@ async def _config(
     if option is Option.LANG:
         t = translator(next_of(languages(), t.language))
         text, keys = config_view(t, with_zone(options, r))
-        await chats.set_language(chat_id, t.language, [edit_row(chat_id, message.message_id,
-                                                                 text, keys)])  # fmt: skip
+        await r.say.set_language(chat_id, t.language, message.message_id, text, keys)
     else:
         # (the zone moves on from the one shown; any other tap leaves it the operator's)
         options = (with_zone(options, r) if option is Option.ZONE else options).cycled(option)
         text, keys = config_view(t, with_zone(options, r))
-        await chats.set_defaults(chat_id, options, [edit_row(chat_id, message.message_id,
-                                                             text, keys)])  # fmt: skip
+        await r.say.set_defaults(chat_id, options, message.message_id, text, keys)
     await query.answer(t("config.saved"))
 
 

@@ -14,7 +14,6 @@ from bot.i18n import Translator
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.rows import text_row
 from bot.views.common import plain
 from bot.views.daily import answered_text, name_keys, name_text, puzzle_of
 
@@ -53,7 +52,7 @@ async def _name(
         raise Refusal(Refused.NEED_PRIVATE)
     named = data.op is DailyOp.NAMED
     await r.core.daily.set_named(user.id, named)
-    await r.outbox.send([text_row(user.id, name_text(t, named), markup=name_keys(t, named))])
+    await r.say.message(user.id, name_text(t, named), name_keys(t, named))
     await query.answer()
 
 

@@ -34,7 +34,6 @@ from bot.links import Channel, ReviewLink
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.rows import edit_row
 from bot.views.common import Button, Keys, plain, seating_at
 from bot.views.quiz import (
     answer_text,
@@ -183,7 +182,7 @@ async def _quiz(
         told += "\n\n" + answer_text(t, moment, data.choice or 0, right)
         more = bool(await reviews.due(user.id)) if again else False
         keys = next_keys(t, data.table, data.index, again, more)
-        await r.outbox.send([edit_row(message.chat.id, message.message_id, told, keys)])
+        await r.say.edit(message.chat.id, message.message_id, told, keys)
         await query.answer(plain(t("quiz.right_pop" if right else "quiz.wrong_pop")))
         return
     await query.answer()

@@ -35,8 +35,6 @@ from bot.links import PartnerLink
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.records import FRONT, TelegramTable, board_record, page_record, tourney_key
-from bot.telegram.rows import edit_row, text_row, tourney_row
 from bot.views.tournament import past_text, people_of
 
 log = logging.getLogger(__name__)
@@ -100,14 +98,8 @@ async def torneo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         # The tournament's message, sent again below (and edited from then on); the earlier
         # one becomes a stub that points down (no buttons that look alive).
-        key = tourney_key(open_one.id)
-        earlier = TelegramTable.of(await r.tables.records.of(FRONT, key)).board
-        await r.tables.records.put([board_record(key, None)])
-        rows = [tourney_row(chat.id, open_one.id)]
-        if earlier:
-            stub = t("tourney.moved", number=open_one.number)
-            rows.insert(0, edit_row(chat.id, earlier, stub))
-        await r.outbox.send(rows)
+        stub = t("tourney.moved", number=open_one.number)
+        await r.say.tourney_again(chat.id, open_one.id, stub)
         return
     defaults = await r.core.chats.defaults(chat.id)
     base = Tournament(0, chat.id, thread, user.id, t.language, 0.0, 0.0)
@@ -173,7 +165,7 @@ async def _tap(
             return
         _, token = await tours.invite(tour.id, user.id)
         link = links.url(PartnerLink(token), r.deliverer.bot_username)
-        await r.outbox.send([text_row(user.id, t("tourney.partner_link", link=link))])
+        await r.say.message(user.id, t("tourney.partner_link", link=link))
         await query.answer(t("tourney.partner_sent"))
     elif data.op is TourneyOp.UNSIGN:
         await tours.unsign(tour.id, user.id)
@@ -207,8 +199,7 @@ async def _page(
     if tour.status is Status.SIGNUP or data.page >= len(pages):
         await query.answer(t("refusal.stale_page"))
         return
-    await r.tables.records.put([page_record(tour.id, data.page, now)])
-    await r.outbox.send([tourney_row(tour.chat_id, tour.id)])
+    await r.say.tourney_page(tour.chat_id, tour.id, data.page, now)
     await query.answer()
 
 
