@@ -21,6 +21,12 @@ def alive(pid: int) -> bool:
     return fields is not None and fields[0] != "Z"
 
 
+def nice_of(pid: int) -> int:
+    """`pid`'s nice value (0 if it is gone)."""
+    fields = _stat(pid)
+    return int(fields[16]) if fields is not None else 0
+
+
 def thinking(parent: int) -> dict[int, int]:
     """`parent`'s pool processes alive, each with its nice value (the hints' runs at 10)."""
     found = {}

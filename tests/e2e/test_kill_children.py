@@ -16,7 +16,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from tests.children import alive, thinking
+from tests.children import alive, nice_of, thinking
 from tests.e2e.forked import Forked, Zygote
 from tests.e2e.test_kill import bot_env, live_hand
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -28,11 +28,13 @@ BROKE = "pool: a process died"  # what the log says of each pool that broke
 
 
 async def the_one(bot: int, nice: int, besides: frozenset[int] = frozenset()) -> int:
-    """The bot's one thinking process at `nice`, not in `besides` (waited for: a pool may be
-    being made again)."""
+    """The bot's one thinking process at `nice` above the bot's own, not in `besides` (waited
+    for: a pool may be being made again). Relative, so that a suite run under `nice` finds
+    them too (a child's nice adds to its parent's, up to 19)."""
     deadline = time.monotonic() + TURN
+    niceness = min(nice_of(bot) + nice, 19)
     while time.monotonic() < deadline:
-        found = [p for p, n in thinking(bot).items() if n == nice and p not in besides]
+        found = [p for p, n in thinking(bot).items() if n == niceness and p not in besides]
         if len(found) == 1:
             return found[0]
         await asyncio.sleep(0.02)
