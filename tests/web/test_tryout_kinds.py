@@ -6,6 +6,7 @@ the database's next, and known as the try-out's by their kind."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,15 @@ import pytest
 from bot import codec
 from bot.game import MatchConfig
 from bot.model.occupants import PersonKind
+from bot.model.outbox import Outgoing
 from bot.model.table import BOT_IDS, PlaceKind, TableStatus
+from bot.service.changes import Change, ChangeKind
 from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
+from bot.telegram.planner import Planner
+from bot.web.auth import LOCAL_CHAT
 from tests.olddb import database_before
 from tests.web.test_local_restart import browser, get, login
 from tests.web.test_tourney_page import serving
@@ -119,5 +124,47 @@ async def test_an_old_tryout_lobby_is_listed_joined_and_played_after_the_upgrade
         assert table is not None and table.place is PlaceKind.TRYOUT
         known = await store.players([ANA + 1, ANA + 2])
         assert {p.kind for p in known.values()} == {PersonKind.TRYOUT} and len(known) == 2
+    finally:
+        await db.close()
+
+
+async def test_telegram_plans_nothing_for_a_tryout_table(tmp_path: Path) -> None:
+    """A try-out match played to its end in a database the Telegram bot also serves: its
+    planner writes no row for it (no board for the try-out's room, no hand for its people)."""
+    db = await open_database(tmp_path / "t.db")
+    core = Core.build(Store(db), seed=3)
+    telegram = Planner(core.tables, core.people, None, core.tournaments)  # type: ignore[arg-type]
+    planned: list[tuple[ChangeKind, list[Outgoing]]] = []
+
+    class Recorder:
+        async def plan(self, change: Change) -> list[Outgoing]:
+            rows = await telegram.plan(change)
+            planned.append((change.kind, rows))
+            return rows
+
+        def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
+            pass
+
+    core.changes.subscribe(Recorder())
+    try:
+        ana = await core.people.new_person("Ana", PersonKind.TRYOUT)
+        beto = await core.people.new_person("Beto", PersonKind.TRYOUT)
+        config = MatchConfig(players=2, target=15, flor=False)
+        table = await core.lobby.open(
+            LOCAL_CHAT, 1, ana, config, "es", seat_opener=True, place=PlaceKind.TRYOUT
+        )
+        await core.lobby.join(table.id, beto)
+        while True:
+            found = await core.tables.get(table.id)
+            assert found is not None and found.state is not None
+            if found.state.is_over:
+                break
+            action = found.state.legal_actions()[0]
+            user = found.seats[action.seat]
+            assert user is not None
+            await core.play.act(table.id, user, found.state.step, action.kind, action.card)
+        kinds = {kind for kind, _ in planned}
+        assert {ChangeKind.OPENED, ChangeKind.STARTED, ChangeKind.ACTION} <= kinds, kinds
+        assert [rows for _, rows in planned if rows] == []
     finally:
         await db.close()
