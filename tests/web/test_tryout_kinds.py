@@ -6,7 +6,6 @@ the database's next, and known as the try-out's by their kind."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -14,15 +13,15 @@ import pytest
 from bot import codec
 from bot.game import MatchConfig
 from bot.model.occupants import PersonKind
-from bot.model.outbox import Outgoing
 from bot.model.table import BOT_IDS, PlaceKind, TableStatus
-from bot.service.changes import Change, ChangeKind
 from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store
-from bot.telegram.planner import Planner
 from bot.web.auth import LOCAL_CHAT
+from tests.conftest import harness_with
+from tests.e2e.test_web import call, launch
+from tests.fakebot import FakeTelegram
 from tests.olddb import database_before
 from tests.web.test_local_restart import browser, get, login
 from tests.web.test_tourney_page import serving
@@ -128,25 +127,18 @@ async def test_an_old_tryout_lobby_is_listed_joined_and_played_after_the_upgrade
         await db.close()
 
 
-async def test_telegram_plans_nothing_for_a_tryout_table(tmp_path: Path) -> None:
-    """A try-out match played to its end in a database the Telegram bot also serves: its
-    planner writes no row for it (no board for the try-out's room, no hand for its people)."""
-    db = await open_database(tmp_path / "t.db")
-    core = Core.build(Store(db), seed=3)
-    telegram = Planner(core.tables, core.people, None, core.tournaments)  # type: ignore[arg-type]
-    planned: list[tuple[ChangeKind, list[Outgoing]]] = []
-
-    class Recorder:
-        async def plan(self, change: Change) -> list[Outgoing]:
-            rows = await telegram.plan(change)
-            planned.append((change.kind, rows))
-            return rows
-
-        def committed(self, change: Change, rows: Sequence[Outgoing]) -> None:
-            pass
-
-    core.changes.subscribe(Recorder())
-    try:
+async def test_the_telegram_bot_never_writes_or_asks_about_the_tryout(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The Telegram bot serving a database that holds a try-out match, played to its end: no
+    Bot API call goes to the try-out's room or its people (its planner writes no row for the
+    table), and a Mini App's viewer who asks for the table is refused without Telegram being
+    asked whether they are in a group."""
+    async with harness_with(
+        fake, tmp_path / "both.db", webapp_url="https://x.invalid/t", webapp_name="mesa",
+        web_port=0,
+    ) as h:  # fmt: skip
+        core = h.services.core
         ana = await core.people.new_person("Ana", PersonKind.TRYOUT)
         beto = await core.people.new_person("Beto", PersonKind.TRYOUT)
         config = MatchConfig(players=2, target=15, flor=False)
@@ -163,8 +155,9 @@ async def test_telegram_plans_nothing_for_a_tryout_table(tmp_path: Path) -> None
             user = found.seats[action.seat]
             assert user is not None
             await core.play.act(table.id, user, found.state.step, action.kind, action.card)
-        kinds = {kind for kind, _ in planned}
-        assert {ChangeKind.OPENED, ChangeKind.STARTED, ChangeKind.ACTION} <= kinds, kinds
-        assert [rows for _, rows in planned if rows] == []
-    finally:
-        await db.close()
+        juan = h.user(2, "Juan")
+        code, answer = await call(h, "GET", f"/api/table/{table.id}", launch(h, juan))
+        assert code == 403, answer
+        await h.settle()
+        assert [c for c in fake.calls if c[2] in (LOCAL_CHAT, ana, beto)] == []
+        assert [c for c in fake.calls if c[1] == "getChatMember"] == []
