@@ -17,6 +17,7 @@ from bot.model.occupants import (
     COMPUTER_CODES,
     COMPUTER_LEVELS,
     Occupant,
+    PersonKind,
     computer_level,
     is_computer,
     is_person,
@@ -39,11 +40,13 @@ OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
 
 class PlaceKind(StrEnum):
     """What kind of place a table is in (stored as these strings): a group's (or a forum
-    topic's, or a tournament's of that group), whose members sit; or a practice, one person's
-    table with computer players in their own chat."""
+    topic's, or a tournament's of that group), whose members sit; a practice, one person's
+    table with computer players in their own chat; or the web try-out's (`python -m bot
+    --local`), which no Telegram chat is."""
 
     GROUP = "group"
     PRACTICE = "practice"
+    TRYOUT = "tryout"
 
 
 # A computer player's level by its occupant code, and back (`bot.model.occupants` writes them).
@@ -252,6 +255,7 @@ class Player:
     username: str | None
     can_dm: bool
     hand_place: HandPlace | None = None  # their choice (None: none made)
+    kind: PersonKind = PersonKind.TELEGRAM  # the front end they belong to
 
     @property
     def plays_in(self) -> HandPlace:

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from bot.model.names import clean_name
-from bot.model.occupants import people
+from bot.model.occupants import PersonKind, people
 from bot.model.table import HandPlace, Table
 from bot.storage.repo import Store
 
@@ -40,6 +40,15 @@ class People:
         if can_dm is not None:
             self._places.pop(user_id, None)
         self._remember(user_id, name)
+
+    async def new_person(self, name: str, kind: PersonKind) -> int:
+        """A new person of a kind whose ids the database allocates (the try-out's), by the name
+        they typed: their id, one nobody had."""
+        name = clean_name(name)
+        async with self.store.db.transaction() as conn:
+            user_id = await self.store.new_person(conn, name, kind, self.clock())
+        self._remember(user_id, name)
+        return user_id
 
     async def set_can_dm(self, user_id: int, can_dm: bool) -> None:
         async with self.store.db.transaction() as conn:

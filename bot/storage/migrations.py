@@ -658,3 +658,16 @@ MIGRATIONS.append(
         },
     )
 )
+
+# The web try-out's own kinds, recorded rather than read from numbers: its tables (seated until
+# now in a group -1 no Telegram chat is) are places of the kind 'tryout', and its people (given
+# ids drawn in [2**52, 2**53), above every Telegram id) are people of the kind 'tryout', whose
+# ids the database now allocates from there up (`bot.model.occupants.ALLOCATED_FROM`). Every
+# other person is Telegram's. Ids, seats and the league's rows stay as they are.
+MIGRATIONS.append(
+    """
+ALTER TABLE players ADD COLUMN kind TEXT NOT NULL DEFAULT 'telegram';
+UPDATE players SET kind = 'tryout' WHERE user_id >= 4503599627370496;
+UPDATE games SET place = 'tryout' WHERE chat_id = -1
+"""
+)

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot import codec
 from bot.game import MatchConfig, MatchState
+from bot.model.occupants import ALLOCATED_FROM, PersonKind
 from bot.model.options import ChatDefaults
 from bot.model.outbox import Outgoing, Record
 from bot.model.outcome import Outcome, Termination
@@ -17,6 +18,8 @@ from bot.storage.db import Conn, Database, Row
 from bot.storage.league import counted
 from bot.storage.outbox import TOLD, OutboxStore
 from bot.storage.records import RecordStore
+
+LOCK_PEOPLE = 2  # Conn.lock space: the numbering of the people whose ids the database allocates
 
 # A table's row, and how many actions its log holds (its snapshot is current if it saw as many).
 GAMES = (
@@ -67,7 +70,7 @@ def _player(row: Row) -> Player:
     place = row["hand_place"]
     return Player(
         row["user_id"], row["name"], row["username"], bool(row["can_dm"]),
-        HandPlace(place) if place in ("group", "private") else None,
+        HandPlace(place) if place in ("group", "private") else None, PersonKind(row["kind"]),
     )  # fmt: skip
 
 
@@ -392,6 +395,20 @@ class Store:
             " username = excluded.username, updated_at = excluded.updated_at",
             (user_id, name, username, at),
         )
+
+    async def new_person(self, conn: Conn, name: str, kind: PersonKind, at: float) -> int:
+        """A person of a kind whose ids the database allocates (not Telegram's): the next id
+        after every one it allocated, from `ALLOCATED_FROM` up (never one it holds)."""
+        assert kind is not PersonKind.TELEGRAM, "Telegram gives its people's ids"
+        await conn.lock(LOCK_PEOPLE, 0)  # (two workers never take the same next id)
+        row = await conn.fetchone(
+            "INSERT INTO players (user_id, name, updated_at, kind) VALUES ((SELECT"
+            " COALESCE(max(user_id) + 1, ?) FROM players WHERE kind <> ?), ?, ?, ?)"
+            " RETURNING user_id",
+            (ALLOCATED_FROM, PersonKind.TELEGRAM.value, name, at, kind.value),
+        )
+        assert row is not None
+        return int(row["user_id"])
 
     async def set_can_dm(self, conn: Conn, user_id: int, can_dm: bool) -> None:
         await conn.execute(

@@ -20,7 +20,7 @@ from bot.game.events import Chanted, EnvidoResolved, HandDealt
 from bot.i18n import translator
 from bot.model.daily import DailyNote
 from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
-from bot.model.table import Table, TableStatus
+from bot.model.table import PlaceKind, Table, TableStatus
 from bot.service.changes import (
     Change,
     ChangeKind,
@@ -178,6 +178,8 @@ class Planner:
             return await self._daily(change)
         kind = change.kind
         table = change.the_table
+        if table.place is PlaceKind.TRYOUT:
+            return []  # the web try-out's: no Telegram chat, no Telegram person at it
         t = translator(table.language)
         if kind is ChangeKind.HINTED:
             return []  # kept with the table (the match is marked so); the hint is the tapper's

@@ -99,41 +99,29 @@ class TelegramAuth:
         return await self.is_member(chat_id, viewer.user_id, fresh, may_ask)
 
 
-LOCAL_CHAT = -1  # the local try-out's one "group"
-# Local people's ids: drawn at random in [2**52, 2**53), never one the database knows, so that
-# none repeats across restarts. Above every Telegram id (Telegram's have at most 52 significant
-# bits; computer players are negative) and whole in the page's JavaScript numbers.
-LOCAL_USERS = (2**52, 2**53)
+# The try-out's one room: where it opens its tables and keeps its league. A table is the
+# try-out's by its kind of place (`PlaceKind.TRYOUT`) and a person by their kind
+# (`PersonKind.TRYOUT`, their id the database's), never by a number.
+LOCAL_CHAT = -1
 SESSION_IDLE = 86_400.0  # a local session unused this long is gone
 SESSION_COOKIE = "truco_session"
-
-
-def _local_id() -> int:
-    low, high = LOCAL_USERS
-    return low + secrets.randbelow(high - low)
 
 
 @dataclass
 class LocalAuth:
     """The try-out's people: a name typed on the page, a session kept by the page (a random
-    token bound to one person's id, kept in this process: after a restart it is nobody's);
-    a session idle for a day expires."""
+    token bound to one person, whose id the database allocated: kept in this process, after a
+    restart it is nobody's); a session idle for a day expires. They watch and sit in the
+    try-out's room (`room`) alone."""
 
     clock: Callable[[], float] = time.time
     sessions: dict[str, tuple[Viewer, float]] = field(default_factory=dict)
-    draw: Callable[[], int] = _local_id
+    room: int = LOCAL_CHAT
 
-    def new_id(self) -> int:
-        """An id no session of this process has (the caller also asks the database)."""
-        taken = {viewer.user_id for viewer, _ in self.sessions.values()}
-        while (user_id := self.draw()) in taken:
-            pass
-        return user_id
-
-    def login(self, name: str, user_id: int | None = None) -> tuple[str, Viewer]:
-        """A new session for a new person (`user_id`: one drawn by `new_id`)."""
+    def login(self, name: str, user_id: int) -> tuple[str, Viewer]:
+        """A new session for a new person (`user_id`: theirs, allocated by the database)."""
         self._expire()
-        viewer = Viewer(self.new_id() if user_id is None else user_id, name)
+        viewer = Viewer(user_id, name)
         token = secrets.token_urlsafe(18)
         self.sessions[token] = (viewer, self.clock())
         return token, viewer
@@ -159,7 +147,7 @@ class LocalAuth:
         return viewer
 
     async def may_watch(self, chat_id: int, viewer: Viewer) -> bool | None:
-        return chat_id == LOCAL_CHAT
+        return chat_id == self.room
 
     async def may_sit(self, chat_id: int, viewer: Viewer) -> bool | None:
-        return chat_id == LOCAL_CHAT
+        return chat_id == self.room

@@ -33,7 +33,7 @@ from bot.i18n import language_for, languages, translator
 from bot.links import page_links
 from bot.model.limits import Buckets
 from bot.model.refusals import Refused
-from bot.model.table import Table, TableStatus
+from bot.model.table import PlaceKind, Table, TableStatus
 from bot.service.changes import Refusal
 from bot.service.core import Core
 from bot.views.common import plain, refusal_text, seating_at
@@ -246,6 +246,8 @@ class Routes:
             # A practice: its place is its player's private chat, no group whose members may
             # watch (Telegram, asked, could not tell, and asking later would not help).
             return None if table.chat_id == viewer.user_id else "web.error.private"
+        if table.place is PlaceKind.TRYOUT and self.local is None:
+            return "web.error.not_here"  # the try-out's: its room is no Telegram group to ask
         allowed = await self.auth.may_watch(table.chat_id, viewer)
         if allowed:
             return None
@@ -287,7 +289,11 @@ class Routes:
     async def _member(self, table: Table, viewer: Viewer) -> None:
         """Only the group's members sit at its tables, as the Telegram button asks (a page is
         no tap on the group's own message: a membership that cannot be told now refuses)."""
-        allowed = await self.auth.may_sit(table.chat_id, viewer)
+        allowed = (
+            False  # the try-out's: its room is no Telegram group to ask
+            if table.place is PlaceKind.TRYOUT and self.local is None
+            else await self.auth.may_sit(table.chat_id, viewer)
+        )
         if not allowed:
             code = Refused.NOT_MEMBER if allowed is False else Refused.MEMBER_UNKNOWN
             t = translator(table.language)

@@ -12,9 +12,10 @@ from bot.game import MatchConfig
 from bot.game.seats import players_of, seats, side_of
 from bot.i18n import translator
 from bot.model.names import clean_name
-from bot.model.table import Table
+from bot.model.occupants import PersonKind
+from bot.model.table import PlaceKind, Table
 from bot.views.common import plain, rules_line, seating_at
-from bot.web.auth import LOCAL_CHAT, SESSION_COOKIE, SESSION_IDLE, Viewer
+from bot.web.auth import SESSION_COOKIE, SESSION_IDLE, Viewer
 from bot.web.guard import JoinBody, LoginBody, NewTableBody, language_of
 from bot.web.routes import Routes, error_answer
 
@@ -32,13 +33,10 @@ class TryOutRoutes(Routes):
         name = clean_name(body.name)
         if not name:
             return error_answer(400, translator(body.language)("web.error.name"))
-        # A new person: an id nobody had, in this run or any before it (the names the
-        # database keeps are every local person's who ever logged in).
-        while await self.core.people.names([user_id := self.local.new_id()]):
-            pass
-        token, viewer = self.local.login(name, user_id)
-        seeing = self.core.people.see(viewer.user_id, viewer.name, None)
-        await self._service(seeing, None, body.language)
+        # A new person of the try-out, numbered by the database: an id nobody had, in this
+        # run or any before it.
+        arriving = self.core.people.new_person(name, PersonKind.TRYOUT)
+        token, viewer = self.local.login(name, await self._service(arriving, None, body.language))
         answer = web.json_response({"session": token, "user_id": viewer.user_id})
         # A cookie the page's script cannot read, sent to this server alone: a new tab or a
         # reload keeps the seat.
@@ -75,7 +73,7 @@ class TryOutRoutes(Routes):
         else:
             partners = [0] * (table_seats.team_size - 1)
             bots = [*([1] * table_seats.team_size), *(partners[1:] if body.friend else partners)]
-        thread = await self.core.lobby.last_thread(LOCAL_CHAT) + 1
+        thread = await self.core.lobby.last_thread(self.local.room) + 1
         opening = self._open_local(viewer, thread, config, body, bots)
         table = await self._service(opening, None, body.language)
         return web.json_response({"table": table.id})
@@ -88,9 +86,10 @@ class TryOutRoutes(Routes):
         body: NewTableBody,
         bots: Sequence[int | None],
     ) -> Table:
+        assert self.local is not None
         table = await self.core.lobby.open(
-            LOCAL_CHAT, thread, viewer.user_id, config, body.language, body.timer,
-            seat_opener=True, hints=body.hints and bool(bots),
+            self.local.room, thread, viewer.user_id, config, body.language, body.timer,
+            seat_opener=True, hints=body.hints and bool(bots), place=PlaceKind.TRYOUT,
         )  # fmt: skip
         for team in bots:
             await self.core.lobby.add_bot(table.id, viewer.user_id, team, body.level)
@@ -99,13 +98,15 @@ class TryOutRoutes(Routes):
     async def local_tables(self, request: web.Request) -> web.Response:
         """Lobbies with a free seat, for friends in other windows; and the viewer's last
         finished matches, to watch again."""
+        assert self.local is not None
         viewer = await self._viewer(request)
         lobbies = sorted(
-            (t for t in self.core.tables.lobbies() if t.chat_id == LOCAL_CHAT), key=lambda t: t.id
+            (t for t in self.core.tables.lobbies() if t.place is PlaceKind.TRYOUT),
+            key=lambda t: t.id,
         )  # (local mode is SQLite: every open table is in the core's cache)
         out = [await self._view(t, None) for t in lobbies if None in t.seats]
         played = []
-        for record in await self.core.history.recent(LOCAL_CHAT, PAST_LOOKED_AT):
+        for record in await self.core.history.recent(self.local.room, PAST_LOOKED_AT):
             table = await self.core.history.table(record.table_id)
             seat = table.seat_of(viewer.user_id) if table is not None else None
             if table is None or seat is None:

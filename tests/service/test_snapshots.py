@@ -233,6 +233,7 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
     raw.execute("ALTER TABLE senders DROP COLUMN queued")  # (and of before those after it)
     raw.execute("ALTER TABLE games DROP COLUMN signs")
     raw.execute("ALTER TABLE players DROP COLUMN hand_place")
+    raw.execute("ALTER TABLE players DROP COLUMN kind")
     raw.execute("DROP INDEX tournaments_number")
     raw.execute("ALTER TABLE tournaments DROP COLUMN number")
     for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands", "DROP TABLE daily_named",
@@ -282,6 +283,7 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
         await conn.execute("ALTER TABLE senders DROP COLUMN queued")  # (those after it too)
         await conn.execute("ALTER TABLE games DROP COLUMN signs")
         await conn.execute("ALTER TABLE players DROP COLUMN hand_place")
+        await conn.execute("ALTER TABLE players DROP COLUMN kind")
         await conn.execute("DROP INDEX tournaments_number")
         await conn.execute("ALTER TABLE tournaments DROP COLUMN number")
         for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands",
@@ -339,6 +341,7 @@ async def test_the_house_rule_takes_the_rule_sheets_name_and_the_match_plays_on(
 
     raw = sqlite3.connect(path)
     raw.execute(f"PRAGMA user_version={HOUSE_RULE - 1}")
+    raw.execute("ALTER TABLE players DROP COLUMN kind")  # (and of before the one after it)
     raw.execute("UPDATE games SET config = ? WHERE id = ?", (codec.dumps(AS_STORED), table.id))
     raw.execute(
         "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",
@@ -379,6 +382,7 @@ async def test_postgresql_names_the_house_rule(pg_cluster: Cluster | None) -> No
     db = await open_database(url)
     async with db.transaction() as conn:
         await conn.execute("DELETE FROM schema_version WHERE version >= ?", (HOUSE_RULE,))
+        await conn.execute("ALTER TABLE players DROP COLUMN kind")  # (the one after it too)
         await conn.execute(
             "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",
             (codec.dumps({"mazo_penalty": True, "flor": False}),),

@@ -785,6 +785,7 @@ async def _to_tags(target: Path | str) -> None:
         raw = sqlite3.connect(target)
         for statement in BEFORE_PLACES:
             raw.execute(statement)
+        raw.execute("ALTER TABLE players DROP COLUMN kind")  # (a later one, undone too)
         raw.execute(f"PRAGMA user_version={PLACES}")
         raw.commit()
         raw.close()
@@ -796,6 +797,7 @@ async def _to_tags(target: Path | str) -> None:
         async with conn.transaction():
             for statement in BEFORE_PLACES:
                 await conn.execute(statement)
+            await conn.execute("ALTER TABLE players DROP COLUMN kind")  # (a later one too)
             await conn.execute("DELETE FROM schema_version WHERE version > $1", PLACES)
     finally:
         await conn.close()

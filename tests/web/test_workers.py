@@ -11,6 +11,7 @@ from typing import Any
 import aiohttp
 
 from bot.game import ActionKind, MatchConfig
+from bot.model.occupants import PersonKind
 from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
@@ -35,7 +36,8 @@ async def test_a_page_on_one_worker_sees_a_move_made_on_another(pg_cluster: Clus
         auth = LocalAuth()
         server = WebServer(WebTable(core_a, auth, hub), hub, "127.0.0.1", 0)
         await server.start()
-        token, ana = auth.login("Ana")
+        ana_id = await core_a.people.new_person("Ana", PersonKind.TRYOUT)
+        token, ana = auth.login("Ana", ana_id)
         beto = 8_000_000_000_999
         for user_id, name in ((ana.user_id, "Ana"), (beto, "Beto")):
             await core_a.people.see(user_id, name, None)
