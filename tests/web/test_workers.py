@@ -10,8 +10,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from bot.web.auth import LocalAuth
