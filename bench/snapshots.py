@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig
-from bot.service.core import Core
 from bot.storage import snapshots
 from bot.storage.connect import open_database
 from bot.storage.repo import Store

@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig
-from bot.league.tournament import Status, Tournament
 from bot.model.outbox import Outgoing, Planned
 from bot.service.changes import Change, ChangeKind
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
+from bot.tourney.model import Status, Tournament
 
 
 class GroupRows:

@@ -31,7 +31,7 @@ async def preflight(settings: Settings) -> None:
     from telegram import Bot
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
-    from bot.service.core import Core
+    from bot.core import Core
 
     wrong = await Core.check(settings.database)
     if wrong is not None:

@@ -20,6 +20,7 @@ from aiohttp import web as aioweb
 from telegram.ext import ExtBot
 
 from bot.config import Settings
+from bot.core import Core
 from bot.metrics import CONTENT_TYPE_LATEST, Metrics
 from bot.model.limits import Buckets
 from bot.model.occupants import is_person
@@ -27,7 +28,6 @@ from bot.model.outbox import Outgoing, Planned
 from bot.model.table import TableStatus
 from bot.service.ai import AiPlayers
 from bot.service.changes import Change, ChangeKind
-from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.service.unit import Tables
 from bot.telegram.delivery import Deliverer, judge

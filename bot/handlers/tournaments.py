@@ -29,13 +29,13 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.i18n import Translator
-from bot.league.later import parse_when
-from bot.league.tournament import Count, Format, Status, Tournament, format_named, rules_of
 from bot.links import PartnerLink
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.views.tournament import past_text, people_of
+from bot.tourney.later import parse_when
+from bot.tourney.model import Count, Format, Status, Tournament, format_named, rules_of
+from bot.tourney.views import past_text, people_of
 
 log = logging.getLogger(__name__)
 

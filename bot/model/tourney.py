@@ -1,5 +1,6 @@
 """Where a table stands in a tournament: a value of the core's model, kept in columns of its
-own with the table (`games.tournament_id`, `_round`, `_slot`, `_game`)."""
+own with the table (`games.tournament_id`, `_round`, `_slot`, `_game`). The table knows this
+much of its tournament; the tournament itself is a feature above the core (`bot.tourney`)."""
 
 from __future__ import annotations
 

@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, Protocol
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from bot.game import Action
 from bot.game.events import Event
-from bot.league.tournament import Tournament
 from bot.model.daily import Closing, DailyHand, DailyNote
 from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Outcome
@@ -164,12 +163,23 @@ class ChatChange:
     table: None = None
 
 
+class Held(Protocol):
+    """What the core reads of a tournament it carries: its chat. (A tournament is a feature
+    built on the core, `bot.tourney`: the core carries its changes without knowing it.)"""
+
+    @property
+    def chat_id(self) -> int: ...
+
+
+Tourney = TypeVar("Tourney", bound=Held)
+
+
 @dataclass(frozen=True)
-class TourneyChange:
+class TourneyChange(Generic[Tourney]):
     """TOURNEY: the tournament as committed, what happened to it (`note`), who caused it, and
     the ties whose results it counted (round, slot, the match's number in its series)."""
 
-    tournament: Tournament
+    tournament: Tourney
     note: TourneyNote
     actor: int | None = None
     results: tuple[tuple[int, int, int], ...] = ()
@@ -200,7 +210,9 @@ class DailyChange:
 # One committed change: a subscriber dispatches on `change.kind` (which narrows the type: a
 # field its kind does not carry cannot be read). `table` is None only for CHAT, TOURNEY and
 # DAILY.
-Change = TableChange | SignChange | ChatChange | TourneyChange | DailyChange
+# (a tournament's change as the core carries it: its subscribers above know it as a
+# `TourneyChange[bot.tourney.model.Tournament]`)
+Change = TableChange | SignChange | ChatChange | TourneyChange[Any] | DailyChange
 
 
 class Subscriber(Protocol):

@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.game import Action
 from bot.model.occupants import is_person
@@ -22,7 +23,6 @@ from bot.model.table import BOT_IDS, Call, Note, Table, TableStatus
 from bot.service.changes import ChangeKind, Refusal, TableChange
 from bot.service.lobby import Lobby
 from bot.service.play import Play, conservative_action, partner_for, people_to_move
-from bot.service.tournaments import Tournaments
 from bot.service.unit import Tables
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,13 @@ class TimedOut:
     action: Action | None  # None when the side conceded instead
 
 
+class Replacer(Protocol):
+    """Who may give the seat a person left to a computer player at once: a group's
+    tournaments (`bot.tourney`, built on the core, so known here by this alone)."""
+
+    async def replace(self, table: Table, seat: int) -> bool: ...
+
+
 class Turns:
     def __init__(
         self,
@@ -48,7 +55,7 @@ class Turns:
         *,
         lobby_seconds: float,
         clock: Callable[[], float] = time.time,
-        tournaments: Tournaments | None = None,
+        tournaments: Replacer | None = None,
     ) -> None:
         self.tables = tables
         self.play = play

@@ -239,7 +239,7 @@ ALTER TABLE games DROP COLUMN hand_messages
     )
 )
 
-# Tournaments (`bot.league.tournament`): one open per group topic, its state as JSON; each of its
+# Tournaments (`bot.tourney.model`): one open per group topic, its state as JSON; each of its
 # matches is a table tagged with the tie and match it plays (unique: two workers never open one
 # twice), and a tournament's tables are not the topic's one open table.
 MIGRATIONS.append(

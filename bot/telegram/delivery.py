@@ -20,14 +20,12 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from telegram.ext import ExtBot
 
 from bot import links
+from bot.core import Core
 from bot.game.ending import HandEnding
 from bot.i18n import Translator, translator
-from bot.league.tournament import Status as TourneyStatus
-from bot.league.tournament import Tournament
 from bot.links import HandLink, JoinLink, TableLink, TourneyLink
 from bot.model.outbox import Pending, Record, RowKind
 from bot.model.table import HandPlace, Table, TableStatus
-from bot.service.core import Core
 from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.service.unit import Conn
 from bot.telegram import payloads
@@ -56,6 +54,15 @@ from bot.telegram.records import (
     unwatch_record,
 )
 from bot.telegram.rows import Markup, edit_row, hand_row, text_row
+from bot.tourney.model import Status as TourneyStatus
+from bot.tourney.model import Tournament
+from bot.tourney.views import (
+    bracket_keys,
+    bracket_pages,
+    people_of,
+    signup_keys,
+    signup_text,
+)
 from bot.views.common import (
     Button,
     Keys,
@@ -78,13 +85,6 @@ from bot.views.table import (
     helper_of,
     rematch_keys,
     sign_menu_keys,
-)
-from bot.views.tournament import (
-    bracket_keys,
-    bracket_pages,
-    people_of,
-    signup_keys,
-    signup_text,
 )
 
 log = logging.getLogger(__name__)

@@ -32,8 +32,6 @@ from bot.service.changes import (
 from bot.service.mailbox import Mailbox
 from bot.service.people import People
 from bot.service.presence import Presence, Writer
-from bot.service.tournaments import Tournaments
-from bot.service.tourney_news import news_of, redraws_bracket, starts_final, steps_after
 from bot.service.turns import VACATED_SECONDS
 from bot.service.unit import Tables
 from bot.telegram.records import NOTIFIED, NOTIFY, board_record, new_join_record
@@ -51,6 +49,17 @@ from bot.telegram.rows import (
     text_row,
     tourney_row,
 )
+from bot.tourney.model import Tournament
+from bot.tourney.news import news_of, redraws_bracket, starts_final, steps_after
+from bot.tourney.service import Tournaments
+from bot.tourney.views import (
+    final_started_text,
+    match_notice,
+    news_text,
+    people_of,
+    rest_notice,
+    step_text,
+)
 from bot.views.common import (
     Keys,
     Seating,
@@ -65,14 +74,6 @@ from bot.views.lobby import practice_text
 from bot.views.review import review_keys
 from bot.views.summary import private_ending
 from bot.views.table import kind_label, rematch_keys, vacated_keys
-from bot.views.tournament import (
-    final_started_text,
-    match_notice,
-    news_text,
-    people_of,
-    rest_notice,
-    step_text,
-)
 
 ATTENTIVE_SECONDS = 20.0  # acted this recently: looking at the chat, no need to notify
 BUZZED_REMEMBERED = 50_000  # (table, person) pairs whose last notifying hand is remembered
@@ -293,7 +294,7 @@ class Planner:
         )
         return t("timeout.acted", name=who.seat(seat), action=what)
 
-    async def _tourney(self, change: TourneyChange) -> list[Outgoing]:
+    async def _tourney(self, change: TourneyChange[Tournament]) -> list[Outgoing]:
         """A tournament's change: its group message redrawn, and what the tournament tells
         (`news_of`), worded: a message in the group, notes in private, the champion's tag."""
         tour = change.tournament

@@ -10,10 +10,10 @@ from typing import Any
 from telegram.error import Forbidden
 from telegram.ext import ExtBot
 
+from bot.core import Core
 from bot.model.options import TableOptions
 from bot.model.outbox import Record
 from bot.model.table import Table
-from bot.service.core import Core
 from bot.service.mailbox import Mailbox
 from bot.telegram.records import (
     FRONT,

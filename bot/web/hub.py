@@ -14,11 +14,11 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.core import Core
 from bot.game.events import HandEnded
 from bot.model.outbox import Outgoing, Planned
 from bot.model.table import Table
 from bot.service.changes import Change, ChangeKind, TableChange
-from bot.service.core import Core
 from bot.service.unit import Tables
 from bot.web.view import TimedOut
 

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 
 from bot.config import Settings
-from bot.service.core import Core
+from bot.core import Core
 from bot.web.auth import LocalAuth
 from bot.web.hub import Hub
 from bot.web.server import WebTable, serve

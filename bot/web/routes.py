@@ -26,6 +26,7 @@ from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from bot import codec
+from bot.core import Core
 from bot.game import DECK, AnyAction, Card
 from bot.game.actions import KINDS_BY_CODE
 from bot.game.ending import ended_hands
@@ -35,12 +36,11 @@ from bot.model.limits import Buckets
 from bot.model.refusals import Refused
 from bot.model.table import PlaceKind, Table, TableStatus
 from bot.service.changes import Refusal
-from bot.service.core import Core
+from bot.tourney.views import people_of
 from bot.views.common import plain, refusal_text, seating_at
 from bot.views.hints import hint_text
 from bot.views.quiz import answer_text, quiz_json
 from bot.views.review import REVIEW_WORDS, review_json
-from bot.views.tournament import people_of
 from bot.web.auth import Auth, LocalAuth, Viewer
 from bot.web.cards import back_svg, card_svg
 from bot.web.guard import ActBody, AnswerBody, SignBody, StepBody, language_of

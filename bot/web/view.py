@@ -25,8 +25,9 @@ from bot.game.events import Said
 from bot.game.scoring import fosforos, malas_buenas
 from bot.game.seats import duel_pair, side_of
 from bot.i18n import Translator, translator
-from bot.league.tournament import Tournament, standings
 from bot.model.table import Call, Note, Table, TableStatus
+from bot.tourney.model import Tournament, standings
+from bot.tourney.views import entry_name, round_title, rules_text
 from bot.views.common import Seating, card_name, plain, rules_line
 from bot.views.ending import record_lines
 from bot.views.scene import Scene, scene_of
@@ -39,7 +40,6 @@ from bot.views.table import (
     pending_line,
     status_lines,
 )
-from bot.views.tournament import entry_name, round_title, rules_text
 
 
 @dataclass(frozen=True)

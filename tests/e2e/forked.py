@@ -21,7 +21,7 @@ from typing import IO
 
 ZYGOTE = """
 import os, signal, sys, threading
-import bot.app, bot.service.core, telegram  # what a start loads (bot/__main__.py, lazily)
+import bot.app, bot.core, telegram  # what a start loads (bot/__main__.py, lazily)
 assert threading.active_count() == 1, "a fork copies only the thread that forks"
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # each bot reaped by the kernel when it ends
 for line in sys.stdin:

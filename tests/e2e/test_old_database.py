@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from bot.league.tournament import Status
+from bot.tourney.model import Status
 from tests.conftest import Harness, make_settings
 from tests.data.make_old import FINISHED, HALF_1V1, HALF_2V2, IN_GROUP, TOURNEY
 from tests.e2e.helpers import match_over, play_to_the_end

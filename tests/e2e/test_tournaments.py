@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.i18n import translator
-from bot.league.tournament import Status, Tournament, knockout
+from bot.tourney.model import Status, Tournament, knockout
+from bot.tourney.views import rules_text
 from bot.views.common import phone_lines, plain
-from bot.views.tournament import rules_text
 from tests.conftest import GROUP, Harness, harness_with, make_settings
 from tests.e2e.helpers import play_to_the_end
 from tests.fakebot import BOT_ID, FakeTelegram, FakeUser, StoredMessage

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig
 from bot.i18n import translator
 from bot.league.ratings import Rating, rate
 from bot.league.stats import match_stats
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.db import Database
 from bot.storage.repo import Store

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.core import Core
 from bot.handlers.tournaments import parse_tourney
 from bot.i18n import LOCALES_DIR, translator, use_locales
-from bot.league import formats
-from bot.league.tournament import Format, Status
 from bot.model.table import Table
-from bot.service.core import Core
-from bot.views.tournament import people_of, round_title
+from bot.tourney import formats
+from bot.tourney.model import Format, Status
+from bot.tourney.views import people_of, round_title
 from bot.web.view import tourney_view
 from tests.service.test_tournaments import base, core, run, started
 
@@ -31,8 +31,8 @@ DESAFIO = '''"""Desafío: two entries, one tie; its winner is the champion."""
 
 from __future__ import annotations
 
-from bot.league.bracket import Bracket, Fixture, Format
-from bot.league.formats.base import Page, Rules
+from bot.tourney.bracket import Bracket, Fixture, Format
+from bot.tourney.formats.base import Page, Rules
 
 
 class Desafio(Rules):

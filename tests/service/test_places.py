@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot import codec
+from bot.core import Core
 from bot.game import MatchConfig
 from bot.model.table import BOT_IDS, PlaceKind, TableStatus
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.core import Core
 from bot.game import MatchConfig
 from bot.model.outcome import Outcome, Termination
 from bot.model.records import DECIDED, Counting, MatchRecord
 from bot.model.table import BOT_IDS, Table, TableStatus
-from bot.service.core import Core
 from bot.service.league import COUNTED, record_league
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from bot.core import Core
 from bot.game import ActionKind
 from bot.model.outbox import Outgoing, Pending
 from bot.service.changes import Change
-from bot.service.core import Core
 from bot.service.mailbox import Delivery, Mailbox
 from bot.storage.connect import open_database
 from bot.storage.db import Database

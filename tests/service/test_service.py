@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig, replay
 from bot.game.actions import parse_any
 from bot.model.outbox import POST, Outgoing, Record
 from bot.model.outcome import Termination
 from bot.model.table import Table, TableStatus
 from bot.service.changes import Change, Refusal
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.db import DatabaseTooNewError
 from bot.storage.migrations import MIGRATIONS

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot import codec
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig, MatchState, Pending
 from bot.model.outcome import Termination
 from bot.model.table import TableStatus
-from bot.service.core import Core
 from bot.storage import snapshots
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS

@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 
 from bot import codec
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig
-from bot.league.tournament import Format, Status, Tournament, knockout, standings
 from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Termination
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.model.tourney import TourneyPlace
 from bot.service.changes import Change, ChangeKind, TourneyNote
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS, script_of
 from bot.storage.repo import Store
+from bot.tourney.model import Format, Status, Tournament, knockout, standings
 from tests.olddb import database_before
 from tests.service.test_league import play_out
 

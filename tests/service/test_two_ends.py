@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot import codec
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig
 from bot.model.outcome import Outcome, Termination
 from bot.model.table import BOT_IDS, TableStatus
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.repo import Store

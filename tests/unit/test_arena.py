@@ -10,8 +10,8 @@ import itertools
 import random
 
 from bot.game import MatchConfig
-from bot.league.formats.arena import ARENA_FRESH, ARENA_WAIT
-from bot.league.tournament import (
+from bot.tourney.formats.arena import ARENA_FRESH, ARENA_WAIT
+from bot.tourney.model import (
     Format,
     Status,
     Tournament,

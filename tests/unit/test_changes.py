@@ -8,7 +8,6 @@ import dataclasses
 import pytest
 
 from bot.game import MatchConfig
-from bot.league.tournament import Tournament
 from bot.model.table import Table, TableStatus
 from bot.service.changes import (
     ChangeKind,
@@ -18,6 +17,7 @@ from bot.service.changes import (
     TourneyChange,
     TourneyNote,
 )
+from bot.tourney.model import Tournament
 
 
 def _fields(kind: type) -> set[str]:

@@ -1,5 +1,5 @@
 """Nothing branches on a tournament format's name outside the format's own module
-(`bot.league.formats`): what the views, the handlers and the web page need of a format is its
+(`bot.tourney.formats`): what the views, the handlers and the web page need of a format is its
 declaration (`Rules`: its words, its number, whether its rounds eliminate, its page's layout,
 served to the page in the bracket JSON)."""
 
@@ -12,12 +12,12 @@ from pathlib import Path
 
 from bot.game import MatchConfig
 from bot.handlers.tournaments import parse_tourney
-from bot.league.bracket import Format
-from bot.league.formats import RULES
-from bot.league.tournament import Tournament
+from bot.tourney.bracket import Format
+from bot.tourney.formats import RULES
+from bot.tourney.model import Tournament
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-FORMATS = BOT / "league" / "formats"
+FORMATS = BOT / "tourney" / "formats"
 # each format's own file (it alone may name it), and where the names are given
 OWN = {Path(sys.modules[type(r).__module__].__file__ or ""): r.format for r in RULES.values()}
 NAMES = "|".join(re.escape(f) for f in RULES)

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.league.later import Later, parse_when
+from bot.tourney.later import Later, parse_when
 
 ZONE = ZoneInfo("America/Argentina/Buenos_Aires")
 # Wednesday 2 December 2026, 18:00 in Buenos Aires

@@ -17,17 +17,12 @@ from bot.game import Deal, MatchConfig
 from bot.game.fair import fair_deal
 from bot.i18n import translator
 from bot.league.stats import PlayerMatchStats
-from bot.league.tournament import Format, Status, Tournament, playable, record, start, tick
 from bot.league.values import Pair, PlayerNumbers, Standing
 from bot.model.outcome import Termination
 from bot.model.records import MatchRecord
 from bot.model.table import Table, TableStatus
-from bot.views.common import Seating, phone_lines, plain
-from bot.views.history import history_view, verify_text
-from bot.views.pages import PAGE_LINES, text_pages
-from bot.views.review import lesson_text
-from bot.views.standings import numbers_pages, standings_pages
-from bot.views.tournament import (
+from bot.tourney.model import Format, Status, Tournament, playable, record, start, tick
+from bot.tourney.views import (
     bracket_pages,
     champion_text,
     match_notice,
@@ -35,6 +30,11 @@ from bot.views.tournament import (
     result_text,
     signup_text,
 )
+from bot.views.common import Seating, phone_lines, plain
+from bot.views.history import history_view, verify_text
+from bot.views.pages import PAGE_LINES, text_pages
+from bot.views.review import lesson_text
+from bot.views.standings import numbers_pages, standings_pages
 from tests.botapi_rules import html_error
 
 LANGUAGES = ("es", "en")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot import codec
+from bot.core import Core
 from bot.game import ActionKind
 from bot.model.outbox import Outgoing, RowKind
 from bot.model.table import Call, Note
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.outbox import OutboxStore
 from bot.storage.repo import Store

@@ -9,8 +9,8 @@ import random
 from dataclasses import replace
 
 from bot.game import MatchConfig
-from bot.league.formats.swiss import swiss_round
-from bot.league.tournament import (
+from bot.tourney.formats.swiss import swiss_round
+from bot.tourney.model import (
     Fixture,
     Format,
     Refusal,

@@ -7,7 +7,7 @@ import itertools
 import random
 
 from bot.game import MatchConfig
-from bot.league.tournament import (
+from bot.tourney.model import (
     Format,
     Refusal,
     Status,
@@ -240,8 +240,8 @@ def test_results_and_the_champion_read_right_for_one_and_for_a_pair() -> None:
     """ "Eva y Hugo pasan a la final", "Dani pasa a semifinales" (no stray colon), a
     champion's line that fits anyone, a walkover of a pair, and neither side coming."""
     from bot.i18n import translator
+    from bot.tourney.views import bracket_text, champion_text, result_text
     from bot.views.common import plain
-    from bot.views.tournament import bracket_text, champion_text, result_text
 
     es, en = translator("es"), translator("en")
     pairs = tournament(4, players=4)  # four pairs: semifinals, then the final

@@ -1,11 +1,14 @@
-"""What a tournament tells and whom (`bot.service.tourney_news`), decided on plain values: the
+"""What a tournament tells and whom (`bot.tourney.news`), decided on plain values: the
 front end only words it. A knockout of three: the start told in the group and seed 1's bye in
 private; a semifinal's players told where they go; the champion crowned; a reminder and a
 call-off to everyone signed up; a Swiss's bye told when its round is paired."""
 
 from __future__ import annotations
 
-from bot.league.tournament import (
+from bot.model.outcome import Outcome, Termination
+from bot.model.table import Table, TableStatus
+from bot.service.changes import TourneyChange, TourneyNote
+from bot.tourney.model import (
     Fixture,
     Format,
     Said,
@@ -15,10 +18,7 @@ from bot.league.tournament import (
     playable,
     record,
 )
-from bot.model.outcome import Outcome, Termination
-from bot.model.table import Table, TableStatus
-from bot.service.changes import TourneyChange, TourneyNote
-from bot.service.tourney_news import TourneyNews, news_of, starts_final, steps_after
+from bot.tourney.news import TourneyNews, news_of, starts_final, steps_after
 from tests.unit.test_tournament import tournament
 
 

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core import Core
 from bot.game import MatchConfig
-from bot.league.tournament import Tournament
 from bot.model.limits import Buckets
-from bot.service.core import Core
+from bot.tourney.model import Tournament
 from bot.web import hub as web_hub
 from bot.web.auth import LocalAuth
 from bot.web.hub import Hub

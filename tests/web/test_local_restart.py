@@ -11,8 +11,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.core import Core
 from bot.model.table import TableStatus
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from tests.web.test_tourney_page import serving

@@ -13,11 +13,11 @@ import aiohttp
 import pytest
 
 from bot.ai.characters import character_of
+from bot.core import Core
 from bot.game import MatchConfig
 from bot.i18n import translator
 from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.changes import Refusal
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from bot.views.common import seating_at

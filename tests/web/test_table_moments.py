@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
+from bot.core import Core
 from bot.game import ActionKind
 from bot.model.table import Table, is_bot
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from bot.web.auth import LocalAuth

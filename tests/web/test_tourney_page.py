@@ -14,11 +14,11 @@ import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, expect
 
+from bot.core import Core
 from bot.game import MatchConfig
-from bot.league.tournament import Format, Status, Tournament
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
+from bot.tourney.model import Format, Status, Tournament
 from bot.web.auth import LOCAL_CHAT
 from bot.web.local import run_local
 from tests.service.test_league import play_out

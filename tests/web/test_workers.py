@@ -10,9 +10,9 @@ from typing import Any
 
 import aiohttp
 
+from bot.core import Core
 from bot.game import ActionKind, MatchConfig
 from bot.model.occupants import PersonKind
-from bot.service.core import Core
 from bot.storage.connect import open_database
 from bot.storage.repo import Store
 from bot.web.auth import LocalAuth

@@ -19,17 +19,17 @@ from typing import Any
 
 from bot.game import MatchConfig
 from bot.game.seats import SEAT_COUNTS, seats
-from bot.league.bracket import Fixture as Fixture
-from bot.league.bracket import Format as Format
-from bot.league.bracket import Game as Game
-from bot.league.bracket import Line as Line
-from bot.league.formats import KNOCKOUT_MOST as KNOCKOUT_MOST
-from bot.league.formats import LEAGUE_MOST as LEAGUE_MOST
-from bot.league.formats import RULES, Rules
-from bot.league.formats import Count as Count
-from bot.league.formats import knockout as knockout
-from bot.league.formats import round_robin as round_robin
-from bot.league.formats import seed_positions as seed_positions
+from bot.tourney.bracket import Fixture as Fixture
+from bot.tourney.bracket import Format as Format
+from bot.tourney.bracket import Game as Game
+from bot.tourney.bracket import Line as Line
+from bot.tourney.formats import KNOCKOUT_MOST as KNOCKOUT_MOST
+from bot.tourney.formats import LEAGUE_MOST as LEAGUE_MOST
+from bot.tourney.formats import RULES, Rules
+from bot.tourney.formats import Count as Count
+from bot.tourney.formats import knockout as knockout
+from bot.tourney.formats import round_robin as round_robin
+from bot.tourney.formats import seed_positions as seed_positions
 
 
 def formats() -> tuple[Format, ...]:
@@ -44,7 +44,7 @@ def format_named(word: str) -> Format | None:
 
 
 def rules_of(format_: str) -> Rules:
-    """What a format decides and declares (`bot.league.formats`)."""
+    """What a format decides and declares (`bot.tourney.formats`)."""
     return RULES[Format(format_)]
 
 
@@ -145,7 +145,7 @@ class Tournament:
 
     @property
     def rules(self) -> Rules:
-        """What its format decides (`bot.league.formats`)."""
+        """What its format decides (`bot.tourney.formats`)."""
         return RULES[self.format]
 
     @property

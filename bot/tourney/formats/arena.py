@@ -8,8 +8,8 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 
-from bot.league.bracket import Bracket, Fixture, Format, Line
-from bot.league.formats.base import Count, Page, Rules
+from bot.tourney.bracket import Bracket, Fixture, Format, Line
+from bot.tourney.formats.base import Count, Page, Rules
 
 ARENA_MINUTES = (30, 60, 90)
 ARENA_MOST = 32

@@ -3,8 +3,8 @@ its table of standings decides the champion."""
 
 from __future__ import annotations
 
-from bot.league.bracket import Bracket, Fixture, Format, Line
-from bot.league.formats.base import Rules
+from bot.tourney.bracket import Bracket, Fixture, Format, Line
+from bot.tourney.formats.base import Rules
 
 LEAGUE_MOST = 8  # a liguilla of 8 is 28 fixtures: about the most a night holds
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from bot.league.bracket import Bracket, Fixture, Format, Line
-from bot.league.formats.base import Count, Page, Rules
+from bot.tourney.bracket import Bracket, Fixture, Format, Line
+from bot.tourney.formats.base import Count, Page, Rules
 
 SWISS_MOST = 32
 PAIRING_BUDGET = 20_000  # steps of the search for a round without rematches before it gives up

@@ -1,6 +1,6 @@
 """A tournament's ties as plain values: a format's name, a tie (`Fixture`) and the matches of its
-series (`Game`), and a line of a table of standings (`Line`). The formats (`bot.league.formats`)
-lay these out and move them on; `bot.league.tournament` holds the whole tournament."""
+series (`Game`), and a line of a table of standings (`Line`). The formats (`bot.tourney.formats`)
+lay these out and move them on; `bot.tourney.model` holds the whole tournament."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, NewType, Protocol
 
 # A format's code, as `tournaments.data` stores it and its locale keys name it
 # (`tourney.format.<code>`): each format's file declares its own (`Rules.format`), and no list
-# of them is kept anywhere but the one `bot.league.formats` finds in its files.
+# of them is kept anywhere but the one `bot.tourney.formats` finds in its files.
 Format = NewType("Format", str)
 
 

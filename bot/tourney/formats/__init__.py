@@ -2,7 +2,7 @@
 tie opens next (a winner carried into the next round, the next round paired), when it is over
 and who won it, its table of standings, and the names of its rounds. Everything else about a
 tournament (sign-ups, seeds, series, the tables its matches are played at, walkovers) is the
-same for every format and lives in `bot.league.tournament`; the service and the views ask the
+same for every format and lives in `bot.tourney.model`; the service and the views ask the
 format (`Tournament.rules`) and never branch on its name: what a front end needs of a format
 (the words that name it in a command, a number it takes, whether its rounds eliminate, its web
 page's layout) is declared with it. A format reads and moves what of a tournament `Bracket`
@@ -11,7 +11,7 @@ names.
 One file a format (`knockout`, `liguilla`, `swiss`, `arena`), each declaring its `Rules`
 (`base`), none knowing another; a new format is one more file and its words in the locales:
 the package finds its formats in its files (`found`), and nothing lists them. Nothing but
-`bot.league.tournament` imports this package (the import contracts say so): the rest of the
+`bot.tourney.model` imports this package (the import contracts say so): the rest of the
 bot reaches a format through its tournament.
 
 A format that pairs round by round (the Swiss) lays out its first round only and appends the
@@ -25,15 +25,15 @@ import importlib
 import inspect
 import pkgutil
 
-from bot.league.bracket import Format
-from bot.league.formats.base import Count as Count
-from bot.league.formats.base import Page as Page
-from bot.league.formats.base import Rules as Rules
-from bot.league.formats.knockout import KNOCKOUT_MOST as KNOCKOUT_MOST
-from bot.league.formats.knockout import knockout as knockout
-from bot.league.formats.knockout import seed_positions as seed_positions
-from bot.league.formats.liguilla import LEAGUE_MOST as LEAGUE_MOST
-from bot.league.formats.liguilla import round_robin as round_robin
+from bot.tourney.bracket import Format
+from bot.tourney.formats.base import Count as Count
+from bot.tourney.formats.base import Page as Page
+from bot.tourney.formats.base import Rules as Rules
+from bot.tourney.formats.knockout import KNOCKOUT_MOST as KNOCKOUT_MOST
+from bot.tourney.formats.knockout import knockout as knockout
+from bot.tourney.formats.knockout import seed_positions as seed_positions
+from bot.tourney.formats.liguilla import LEAGUE_MOST as LEAGUE_MOST
+from bot.tourney.formats.liguilla import round_robin as round_robin
 
 # every format, by code, in the order the sign-up message's button goes round (`found`)
 RULES: dict[Format, Rules] = {}

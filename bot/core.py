@@ -1,5 +1,6 @@
-"""The game core, built in one place: every job of the service with its collaborators given to
-its constructor. Front ends subscribe to `changes`; nothing here knows any of them.
+"""The game core, built in one place: every job of the service (`bot.service`) and the features
+built on it (a group's tournaments, `bot.tourney`) with their collaborators given to their
+constructors. Front ends subscribe to `changes`; nothing here knows any of them.
 
 `Core.open` is the one assembly every mode uses (the Telegram bot, the local web table, the
 tests): the database, its migrations, the services. `sweep` is the one timer every mode runs.
@@ -26,12 +27,12 @@ from bot.service.people import People
 from bot.service.play import Play
 from bot.service.presence import Presence
 from bot.service.review import Reviews
-from bot.service.tournaments import Tournaments
 from bot.service.turns import Turns
 from bot.service.unit import Records, Tables
 from bot.storage.connect import open_database, preflight
 from bot.storage.db import Meter
 from bot.storage.repo import Store
+from bot.tourney.service import Tournaments
 
 
 @dataclass(frozen=True)

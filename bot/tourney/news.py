@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.game.events import HandEnded
-from bot.league.tournament import Fixture, Said, Step, Tournament, paired_now
 from bot.model.occupants import people
 from bot.model.table import Table
 from bot.service.changes import ChangeKind, TableChange, TourneyChange, TourneyNote
+from bot.tourney.model import Fixture, Said, Step, Tournament, paired_now
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class TourneyNews:
     crowned: tuple[int, ...] = ()
 
 
-def news_of(change: TourneyChange) -> TourneyNews:
+def news_of(change: TourneyChange[Tournament]) -> TourneyNews:
     tour, note = change.tournament, change.note
     if note is TourneyNote.REMINDER:
         return TourneyNews(signed=Said.REMINDER)

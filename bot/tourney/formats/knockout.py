@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.league.bracket import Bracket, Fixture, Format
-from bot.league.formats.base import Page, Rules
+from bot.tourney.bracket import Bracket, Fixture, Format
+from bot.tourney.formats.base import Page, Rules
 
 KNOCKOUT_MOST = 32
 

@@ -1,6 +1,6 @@
 """A group's tournaments: sign-ups, the start, and a bracket that runs itself.
 
-A tournament is one row (`bot.league.tournament` for its rules); each match it plays is a table
+A tournament is one row (`bot.tourney.model` for its rules); each match it plays is a table
 of its own, at its place in the tournament: the tie and the match of the series it plays
 (`TourneyPlace`: unique in the database, so two processes never open one twice). `settle` is
 the one step that moves a tournament on, and anyone may run it at any time: it counts the
@@ -20,25 +20,6 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
-from bot.league.later import REMIND_BEFORE
-from bot.league.tournament import (
-    SIGNUP_SECONDS,
-    Fixture,
-    Status,
-    Tournament,
-    can_start,
-    fits,
-    misfit,
-    playable,
-    record,
-    seats_for,
-    sides_of,
-    start,
-    tick,
-)
-from bot.league.tournament import (
-    Refusal as Why,
-)
 from bot.model import occupants
 from bot.model.errors import Unavailable
 from bot.model.outbox import Outgoing, Planned
@@ -59,7 +40,26 @@ from bot.service.history import History
 from bot.service.play import Play
 from bot.service.unit import Tables
 from bot.storage.db import Conn, is_conflict
-from bot.storage.tournaments import TournamentStore
+from bot.tourney.later import REMIND_BEFORE
+from bot.tourney.model import (
+    SIGNUP_SECONDS,
+    Fixture,
+    Status,
+    Tournament,
+    can_start,
+    fits,
+    misfit,
+    playable,
+    record,
+    seats_for,
+    sides_of,
+    start,
+    tick,
+)
+from bot.tourney.model import (
+    Refusal as Why,
+)
+from bot.tourney.store import TournamentStore
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from bot.callbacks import PageData, PageView, TourneyData, TourneyEnd, pack
 from bot.callbacks import TourneyOp as Op
 from bot.game.seats import mode_of
 from bot.i18n import Translator
-from bot.league.tournament import (
+from bot.model.names import BOT_MARK
+from bot.tourney.model import (
     Fixture,
     Line,
     Said,
@@ -26,7 +27,6 @@ from bot.league.tournament import (
     path_of,
     round_key,
 )
-from bot.model.names import BOT_MARK
 from bot.views.common import Button, Keys, both, phone_lines, short_name
 from bot.views.pages import PAGE_LINES, pager, paginate
 
@@ -533,7 +533,7 @@ def going_to(t: Translator, tour: Tournament, round_: int) -> str:
 
 def step_text(t: Translator, tour: Tournament, fixture: Fixture, step: Step) -> str:
     """A knockout player's next step after the match of `fixture` that decided it (decided by
-    the tournament, `bot.service.tourney_news.steps_after`): "Pasás a semifinales", "Quedaste
+    the tournament, `bot.tourney.news.steps_after`): "Pasás a semifinales", "Quedaste
     afuera en cuartos", the final lost."""
     if step is Step.ADVANCE:
         return t("tourney.step.advance", round=going_to(t, tour, fixture.round + 1))

@@ -1,7 +1,7 @@
 """What every format declares (`Rules`): the rules it plays by, the words that name it in a
 command and the number it takes (`Count`), whether its rounds eliminate, the names of its
 rounds, and how the web page lays it out (`Page`). Each format is a file of its own beside
-this one, which knows none of them: the package finds them (`bot.league.formats.found`)."""
+this one, which knows none of them: the package finds them (`bot.tourney.formats.found`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.league.bracket import Bracket, Fixture, Format, Line
+from bot.tourney.bracket import Bracket, Fixture, Format, Line
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ in it."""
 from __future__ import annotations
 
 from bot import codec
-from bot.league.tournament import Status, Tournament
 from bot.model.tourney import TourneyPlace
 from bot.storage.db import Conn, Database, Row
+from bot.tourney.model import Status, Tournament
 
 _OPEN = "('signup', 'running')"
 
