@@ -141,7 +141,7 @@ class Reviews:
         before = await self.store.answered(user_id, table_id, moment.step)
         after = spaced(before, right, now)
         if after is not None:
-            await self.store.answer(user_id, table_id, moment.step, right, *after, now)
+            await self.store.answer(user_id, table_id, moment.step, right, *after, now, choice)
         return found, moment, right
 
     async def due(self, user_id: int) -> list[tuple[int, int]]:
@@ -161,6 +161,10 @@ class Reviews:
     async def first_answers(self, table_id: int, user_id: int) -> dict[int, bool]:
         """A person's first answers to a match's moments: step -> right."""
         return await self.store.first_answers(user_id, table_id)
+
+    async def first_choices(self, table_id: int, user_id: int) -> dict[int, int]:
+        """The choice a person tapped first on a match's moments: step -> its place."""
+        return await self.store.first_choices(user_id, table_id)
 
     async def luck_since(self, user_id: int, since: float) -> tuple[int, int, float, float]:
         """¿Suerte o viveza? over a person's reviewed matches that ended since `since`:

@@ -612,3 +612,7 @@ MIGRATIONS.append(
         },
     )
 )
+
+# Which choice a person tapped first on a review's question (`review_answers`), not only whether
+# it was right: a reload of the review tells it. NULL for the answers kept before.
+MIGRATIONS.append("ALTER TABLE review_answers ADD COLUMN first_choice INTEGER")

@@ -177,7 +177,8 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
     code, body = await call(h, "GET", path.format(99999), launch(h, ana))
     assert code == 404
     assert h.services.core.reviews.computed == 0
-    code, body = await call(h, "GET", path.format(table.id), launch(h, ana))
+    whole = path + "?all=1"  # (the whole review at once: its questions' answers too)
+    code, body = await call(h, "GET", whole.format(table.id), launch(h, ana))
     assert code == 200, body
     assert body["table"] == table.id and f"Tu revisión de la partida {table.id}" in body["text"]
     assert "<b>" not in body["text"]
@@ -185,7 +186,7 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
     assert len(body["moments"]) == len(found.slips) + len(found.praise)
     for moment in body["moments"]:
         assert {"hand", "step", "made", "best", "cost", "text"} <= set(moment)
-    again = await call(h, "GET", path.format(table.id), launch(h, ana))
+    again = await call(h, "GET", whole.format(table.id), launch(h, ana))
     assert again == (200, body) and h.services.core.reviews.computed == 1
 
 
