@@ -13,15 +13,17 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import codec
 from bot.ai.review import Moment, Review, lessons, review
+from bot.ai.search import Machine
 from bot.game import AnyAction, MatchConfig, parse_any
 from bot.model.occupants import is_person
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
+from bot.service.ai import machines_of
 from bot.service.changes import Refusal
 from bot.service.history import History
 from bot.service.pools import Supervised, processes
@@ -52,10 +54,14 @@ def spaced(
     return (box, now + AGAIN[box - 1]) if box <= len(AGAIN) else (box, None)
 
 
-def compute(config: MatchConfig, codes: Sequence[str], seat: int, table_id: int) -> str:
-    """The review of `seat` in the match of the action log `codes`, as JSON (in the pool)."""
+def compute(
+    config: MatchConfig, codes: Sequence[str], seat: int, table_id: int,
+    machines: Mapping[int, Machine] | None = None,
+) -> str:  # fmt: skip
+    """The review of `seat` in the match of the action log `codes`, as JSON (in the pool); the
+    seats of `machines`, our computer players, weighed as they play (¿suerte o viveza?)."""
     actions: list[AnyAction] = [parse_any(code) for code in codes]
-    return codec.dumps(review(config, actions, seat, table_id).to_json())
+    return codec.dumps(review(config, actions, seat, table_id, machines=machines).to_json())
 
 
 class Reviews:
@@ -119,7 +125,7 @@ class Reviews:
 
     async def _compute(self, table: Table, seat: int, user_id: int) -> str:
         codes = [code for _, _, code in await self.history.store.action_log(table.id)]
-        data = await self._run(compute, table.config, codes, seat, table.id)
+        data = await self._run(compute, table.config, codes, seat, table.id, machines_of(table))
         self.computed += 1
         return await self.store.save(table.id, user_id, seat, data, self.clock())
 
