@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from bot.ai import decide
-from bot.ai.review import luck_of
+from bot.ai.review import decisions, luck_of
 from bot.ai.rules import play_normal
 from bot.ai.search import Machine, edge_of, facing, rivals_of
 from bot.game import AnyAction, Deal, MatchConfig, MatchState, new_match, observe, random_deal
@@ -69,10 +69,10 @@ def play(seed: int, level: str, config: MatchConfig, rival: str = RIVAL) -> list
     return log
 
 
-def baseline_hand(start: MatchState, rng: random.Random) -> int:
-    """One hand played from `start` (copied): seat 0 as the bots' baseline, the rival as its
-    level; seat 0's side's points minus the rival's."""
-    state = start.copy()
+def baseline_hand(start: MatchState, rng: random.Random, inplace: bool = False) -> int:
+    """One hand played from `start` (copied, unless `inplace`): seat 0 as the bots' baseline,
+    the rival as its level; seat 0's side's points minus the rival's."""
+    state = start if inplace else start.copy()
     before = (state.scores[0], state.scores[1])
     hand = state.hand_number
     while state.phase is Phase.PLAY and state.hand_number == hand:
@@ -86,6 +86,39 @@ def baseline_hand(start: MatchState, rng: random.Random) -> int:
         if any(isinstance(e, HandEnded) for e in events):
             break
     return (state.scores[0] - before[0]) - (state.scores[1] - before[1])
+
+
+def in_truth(config: MatchConfig, log: list[AnyAction], replays: int, seed: int) -> float:
+    """A: D as it would be if the unseen cards and the rival were known: each decision of seat
+    0 with a choice, its move against the baseline's in the one true state, both hands played
+    out by the baseline and the rival's real level, `replays` times on the same dice each. R − A
+    − C* has nothing left but the rival's own dice and the replays' error (`--truth`)."""
+    chosen = {obs.step: made for obs, made in decisions(config, log, 0)}
+    state = MatchState(config)
+    total = 0.0
+    rng = random.Random(f"truth:{seed}")
+    for action in log:
+        if not isinstance(action, Deal) and state.phase is Phase.PLAY and action.seat == 0:
+            obs = observe(state, 0)
+            made = chosen.get(obs.step)
+            if made is not None:
+                diffs = []
+                for _ in range(replays):
+                    dice = rng.getrandbits(32)
+                    usual = play_normal(obs, random.Random(dice), (), facing(rivals_of(obs)),
+                                        edge_of(obs))  # fmt: skip
+                    values = []
+                    for move in (made, usual):
+                        after = state.copy()
+                        before = after.scores[0] - after.scores[1]
+                        ended = any(isinstance(e, HandEnded) for e in after.apply(move))
+                        if not ended and after.phase is Phase.PLAY:
+                            baseline_hand(after, random.Random(dice + 1), inplace=True)
+                        values.append(after.scores[0] - after.scores[1] - before)
+                    diffs.append(values[0] - values[1])
+                total += statistics.fmean(diffs)
+        state.apply(action)
+    return total
 
 
 def cards_again(
@@ -115,6 +148,9 @@ def main() -> None:
     parser.add_argument("--model", action="store_true", help="the rival as a person's model")
     parser.add_argument("--part", default="1/1", help="k/n: the matches whose index is k-1 mod n")
     parser.add_argument("--merge", nargs="*", help="the rows of parts run before: summed up")
+    parser.add_argument("--only", choices=LEVELS, help="seat 0's level: its matches alone")
+    parser.add_argument("--skip", type=int, default=0, help="of the matches chosen, the first N")
+    parser.add_argument("--truth", action="store_true", help="A too (`in_truth`): R − A − C*")
     args = parser.parse_args()
     if args.merge:
         summary([row for path in args.merge for row in json.loads(Path(path).read_text())])
@@ -123,8 +159,9 @@ def main() -> None:
     config = MatchConfig(players=2, target=args.target, flor=False)
     rows = []
     started = time.process_time()
-    for index in range(args.matches):
-        if index % parts != part - 1:
+    chosen = [i for i in range(args.matches) if args.only in (None, LEVELS[i % len(LEVELS)])]
+    for place, index in enumerate(chosen[args.skip :]):
+        if place % parts != part - 1:
             continue
         seed = args.seed + index
         level = LEVELS[index % len(LEVELS)]
@@ -139,6 +176,9 @@ def main() -> None:
             "C_star_error": round(again_error, 3), "residual": round(luck.cards - again, 3),
             "spread": round(luck.spread, 3), "bound": round(luck.bound(again_error), 3),
         }  # fmt: skip
+        if args.truth:
+            truth = in_truth(config, log, args.replays, seed)
+            row |= {"A": round(truth, 3), "residual_A": round(luck.result - truth - again, 3)}
         rows.append(row)
         print(json.dumps(row), f"({time.process_time() - started:.0f} s)", flush=True)
         if args.out:
@@ -158,10 +198,15 @@ def summary(rows: list[dict[str, object]]) -> None:
         errors = [math.hypot(float(r["D_error"]), float(r["C_star_error"])) for r in some]  # type: ignore[arg-type]
         z = [float(r["residual"]) / e for r, e in zip(some, errors, strict=True) if e > 0]  # type: ignore[arg-type]
         within = sum(1 for v in z if abs(v) <= 2) / len(z)
-        bounded = sum(1 for r in some if abs(float(r["residual"])) <= float(r["bound"])) / len(some)  # type: ignore[arg-type]
+        bounded = sum(1 for r in some if abs(float(r["residual"])) <= float(r["bound"])) / len(some)  # type: ignore[arg-type,misc]
         bounds = [float(r["bound"]) for r in some]  # type: ignore[arg-type]
         se = sd / math.sqrt(len(some))
         mean_of = {k: statistics.fmean(float(r[k]) for r in some) for k in ("R", "D", "C_star")}  # type: ignore[arg-type]
+        if all("residual_A" in r for r in some):
+            truth = [float(r["residual_A"]) for r in some]  # type: ignore[arg-type]
+            print(f"{level or 'all'}: R − A − C* mean {statistics.fmean(truth):+.2f}"
+                  f" ± {statistics.stdev(truth) / math.sqrt(len(truth)):.2f}"
+                  f" sd {statistics.stdev(truth):.2f}")  # fmt: skip
         print(
             f"{level or 'all'}: n={len(some)} residual mean {mean:+.2f} ± {se:.2f} sd {sd:.2f}"
             f" p5 {q[0]:+.1f} p25 {q[4]:+.1f} p50 {q[9]:+.1f} p75 {q[14]:+.1f} p95 {q[18]:+.1f};"
