@@ -123,9 +123,10 @@ def in_truth(config: MatchConfig, log: list[AnyAction], replays: int, seed: int)
 
 def cards_again(
     config: MatchConfig, log: list[AnyAction], replays: int, seed: int
-) -> tuple[float, float]:
+) -> tuple[float, float, float]:
     """C*: every hand of the match replayed from its real start, `replays` times, the means
-    summed; and its standard error."""
+    summed; its standard error; and the dice, the standard deviation of one such play of the
+    whole match (the one really played is one: the rival's bluffs and the baseline's)."""
     state = MatchState(config)
     total = variance = 0.0
     rng = random.Random(seed)
@@ -135,7 +136,7 @@ def cards_again(
             runs = [baseline_hand(state, rng) for _ in range(replays)]
             total += statistics.fmean(runs)
             variance += statistics.variance(runs) / replays
-    return total, math.sqrt(variance)
+    return total, math.sqrt(variance), math.sqrt(variance * replays)
 
 
 def main() -> None:
@@ -169,12 +170,13 @@ def main() -> None:
         machines = None if args.model else {1: Machine(RIVAL)}
         luck = luck_of(config, log, 0, table_id=seed, machines=machines)  # (the review's own)
         assert luck is not None
-        again, again_error = cards_again(config, log, args.replays, seed)
+        again, again_error, dice = cards_again(config, log, args.replays, seed)
         row = {
             "seed": seed, "level": level, "R": luck.result, "D": round(luck.decisions, 3),
             "D_error": round(luck.error, 3), "C": round(luck.cards, 3), "C_star": round(again, 3),
             "C_star_error": round(again_error, 3), "residual": round(luck.cards - again, 3),
-            "spread": round(luck.spread, 3), "bound": round(luck.bound(again_error), 3),
+            "spread": round(luck.spread, 3), "dice": round(dice, 3),
+            "bound": round(luck.bound(again_error, dice), 3),
         }  # fmt: skip
         if args.truth:
             truth = in_truth(config, log, args.replays, seed)

@@ -137,11 +137,13 @@ class Luck:
     def cards(self) -> float:
         return self.result - self.decisions
 
-    def bound(self, other_error: float = 0.0) -> float:
-        """How far an independent estimate of the cards (with its own standard error
-        `other_error`) may be from `cards` by chance: two standard deviations of the spread and
-        both sampling errors together."""
-        return 2 * math.sqrt(self.spread**2 + self.error**2 + other_error**2)
+    def bound(self, other_error: float = 0.0, dice: float = 0.0) -> float:
+        """How far an independent estimate of the cards, the same deals played again from each
+        hand's start (its standard error `other_error`; `dice`, the standard deviation of one
+        such play of the whole match: the match really played is one) may be from `cards` by
+        chance: two standard deviations of the spread, the dice and both sampling errors
+        together (docs/computer-players.md: 95% of matches within it)."""
+        return 2 * math.sqrt(self.spread**2 + self.error**2 + other_error**2 + dice**2)
 
     def to_json(self) -> dict[str, Any]:
         return {
