@@ -60,10 +60,15 @@ class ReviewStore:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO review_answers (user_id, game_id, step, first_right, box, due_at,"
-                " answered_at, first_choice) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id, game_id, step) DO UPDATE SET box = excluded.box,"
-                " due_at = excluded.due_at, answered_at = excluded.answered_at",
-                (user_id, game_id, step, 1 if right else 0, box, due_at, at, choice),
+                " answered_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game_id, step)"
+                " DO UPDATE SET box = excluded.box, due_at = excluded.due_at,"
+                " answered_at = excluded.answered_at",
+                (user_id, game_id, step, 1 if right else 0, box, due_at, at),
+            )
+            await conn.execute(
+                "INSERT INTO review_choices (user_id, game_id, step, choice) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (user_id, game_id, step) DO NOTHING",
+                (user_id, game_id, step, choice),
             )
 
     async def due(self, user_id: int, now: float, most: int) -> list[tuple[int, int]]:
@@ -87,11 +92,10 @@ class ReviewStore:
         """The choice a person tapped first on a match's moments: step -> its place among the
         question's choices (none for an answer kept before choices were)."""
         rows = await self.db.fetchall(
-            "SELECT step, first_choice FROM review_answers WHERE user_id = ? AND game_id = ?"
-            " AND first_choice IS NOT NULL",
+            "SELECT step, choice FROM review_choices WHERE user_id = ? AND game_id = ?",
             user_id, game_id,
         )  # fmt: skip
-        return {int(r["step"]): int(r["first_choice"]) for r in rows}
+        return {int(r["step"]): int(r["choice"]) for r in rows}
 
     async def of_person_since(self, user_id: int, since: float) -> list[str]:
         """A person's reviews of the matches that ended since `since`."""

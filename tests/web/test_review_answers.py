@@ -78,10 +78,10 @@ async def test_the_review_json_keeps_the_answer_until_the_question_is_answered(
         assert again["moments"][order[0]] == told["moment"]
         assert all(closed(again["moments"][i]) for i in order[1:])
         row = await h.services.core.history.store.db.fetchone(
-            "SELECT first_choice FROM review_answers WHERE user_id = ? AND game_id = ?",
-            ana.id, table.id,
+            "SELECT choice FROM review_choices WHERE user_id = ? AND game_id = ? AND step = ?",
+            ana.id, table.id, first.step,
         )  # fmt: skip
-        assert row is not None and row["first_choice"] == wrong
+        assert row is not None and row["choice"] == wrong
 
         # A second tap on it (asked again before it is due) keeps the first choice.
         await call(h, "POST", route + "/answer", launch(h, ana),
