@@ -26,18 +26,19 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai.puzzle import Puzzle, askable, pose
 from bot.ai.rules import play_facil, play_normal
-from bot.ai.search import play_dificil
+from bot.ai.search import Machine, play_dificil
 from bot.ai.weigh import (
     PARTNER,
     RIVAL,
     WORLDS,
     YOU,
+    Gain,
     Weighed,
     Worth,
     over_baseline,
@@ -114,7 +115,11 @@ class Luck:
     worth over the move the bots' baseline player would have made there (`over_baseline`: the
     player every value of the review assumes after a decision), with its standard error
     `error`; the cards, all the rest: `result − decisions` (the deals, and how the others
-    played and the unseen cards fell). `hands`: the decisions' part hand by hand."""
+    played and the unseen cards fell). `hands`: the decisions' part hand by hand. `spread`:
+    how far the one deal really dealt may put the cards' part from what the same deals played
+    again by the baseline show (each decision's worth over the baseline's varies from world
+    to world: summed in a hand as if they all fell the same way, the hands' independent), the
+    bound the check holds it to (`bound`)."""
 
     mine: int  # their side's points at the end
     theirs: int  # the other side's
@@ -122,6 +127,7 @@ class Luck:
     error: float
     weighed: int  # decisions weighed
     hands: tuple[tuple[int, float], ...] = ()
+    spread: float = 0.0  # (a review kept before it was measured: 0)
 
     @property
     def result(self) -> int:
@@ -131,18 +137,26 @@ class Luck:
     def cards(self) -> float:
         return self.result - self.decisions
 
+    def bound(self, other_error: float = 0.0, dice: float = 0.0) -> float:
+        """How far an independent estimate of the cards, the same deals played again from each
+        hand's start (its standard error `other_error`; `dice`, the standard deviation of one
+        such play of the whole match: the match really played is one) may be from `cards` by
+        chance: two standard deviations of the spread, the dice and both sampling errors
+        together (docs/computer-players.md: 95% of matches within it)."""
+        return 2 * math.sqrt(self.spread**2 + self.error**2 + other_error**2 + dice**2)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "mine": self.mine, "theirs": self.theirs, "decisions": round(self.decisions, 3),
             "error": round(self.error, 3), "weighed": self.weighed,
-            "hands": [[h, round(p, 3)] for h, p in self.hands],
+            "hands": [[h, round(p, 3)] for h, p in self.hands], "spread": round(self.spread, 3),
         }  # fmt: skip
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Luck:
         hands = tuple((int(h), float(p)) for h, p in d["hands"])
         return Luck(int(d["mine"]), int(d["theirs"]), float(d["decisions"]), float(d["error"]),
-                    int(d["weighed"]), hands)  # fmt: skip
+                    int(d["weighed"]), hands, float(d.get("spread", 0.0)))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,10 +362,12 @@ def review(
     max_moments: int = MAX_MOMENTS,
     max_praise: int = MAX_PRAISE,
     luck: bool = True,
+    machines: Mapping[int, Machine] | None = None,
 ) -> Review:
     """The review of `seat`'s play in the match of `log` (deterministic: the same match, the
-    same review); with `luck`, every decision where difícil would have done otherwise is
-    weighed, for ¿suerte o viveza? (`Luck`)."""
+    same review); with `luck`, every decision with a choice is weighed against the baseline's
+    move, for ¿suerte o viveza? (`Luck`), the seats of `machines` (our computer players) played
+    as they play."""
     started = time.process_time()
     found = decisions(config, log, seat)
     asked = found
@@ -367,7 +383,6 @@ def review(
     slips: list[Moment] = []
     praise: list[Moment] = []
     seen: dict[int, Observation] = {}
-    gains: list[tuple[int, float, float]] = []  # (hand, EV(made) − EV(difícil's), its error)
     differs = agrees = 0
     for (prio, _), _, obs, made, best in judged:
         seen[obs.step] = obs
@@ -385,13 +400,6 @@ def review(
             agrees += 1
             if moment is not None and -moment.cost > max(PRAISE, 2 * moment.error):
                 praise.append(moment)
-    if luck:  # every decision with a choice, against the bots' baseline move there
-        for obs, made in found:
-            gain, error, count = over_baseline(
-                obs, made, f"review:{table_id}:{seat}:{obs.step}:luck", LUCK_WORLDS
-            )
-            if count:
-                gains.append((obs.hand_number, gain, error))
     slips.sort(key=lambda m: -m.cost)
     praise.sort(key=lambda m: m.cost)
     told = [
@@ -403,13 +411,31 @@ def review(
         table_id, seat, config.target,
         tuple(told), tuple(praise[:SHOWN_PRAISE]),
         tuple((m.habit, m.cost) for m in slips), len(found), differs + agrees,
-        time.process_time() - started, split(config, log, seat, gains) if luck else None,
+        time.process_time() - started,
+        luck_of(config, log, seat, table_id, machines, found) if luck else None,
     )  # fmt: skip
+
+
+def luck_of(
+    config: MatchConfig, log: Sequence[AnyAction], seat: int, table_id: int = 0,
+    machines: Mapping[int, Machine] | None = None,
+    found: Sequence[tuple[Observation, Action]] | None = None,
+) -> Luck | None:  # fmt: skip
+    """¿Suerte o viveza? of `seat` in the match of `log` (the review's `luck`): every decision
+    with a choice (`found`, the match's `decisions`) against the bots' baseline move there."""
+    gains: list[tuple[int, Gain]] = []  # (hand, what the move made was worth over the baseline's)
+    for obs, made in decisions(config, log, seat) if found is None else found:
+        gain = over_baseline(
+            obs, made, f"review:{table_id}:{seat}:{obs.step}:luck", LUCK_WORLDS, machines
+        )
+        if gain.count:
+            gains.append((obs.hand_number, gain))
+    return split(config, log, seat, gains)
 
 
 def split(
     config: MatchConfig, log: Sequence[AnyAction], seat: int,
-    gains: Sequence[tuple[int, float, float]],
+    gains: Sequence[tuple[int, Gain]],
 ) -> Luck | None:  # fmt: skip
     """¿Suerte o viveza? from the decisions weighed (None: a match not played to its end, a
     concession: its result is no hand's)."""
@@ -420,11 +446,14 @@ def split(
         return None
     side = side_of(seat)
     by_hand: dict[int, float] = {}
-    for hand, gain, _ in gains:
-        by_hand[hand] = by_hand.get(hand, 0.0) + gain
+    spread: dict[int, float] = {}  # (a hand's decisions fall with its one deal: summed)
+    for hand, gain in gains:
+        by_hand[hand] = by_hand.get(hand, 0.0) + gain.points
+        spread[hand] = spread.get(hand, 0.0) + gain.spread
     return Luck(
-        state.scores[side], state.scores[1 - side], sum(g for _, g, _ in gains),
-        math.sqrt(sum(e * e for _, _, e in gains)), len(gains), tuple(sorted(by_hand.items())),
+        state.scores[side], state.scores[1 - side], sum(g.points for _, g in gains),
+        math.sqrt(sum(g.error**2 for _, g in gains)), len(gains), tuple(sorted(by_hand.items())),
+        math.sqrt(sum(s * s for s in spread.values())),
     )
 
 

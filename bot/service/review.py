@@ -13,15 +13,17 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import codec
 from bot.ai.review import Moment, Review, lessons, review
+from bot.ai.search import Machine
 from bot.game import AnyAction, MatchConfig, parse_any
 from bot.model.occupants import is_person
 from bot.model.refusals import Refused
 from bot.model.table import Table, TableStatus
+from bot.service.ai import machines_of
 from bot.service.changes import Refusal
 from bot.service.history import History
 from bot.service.pools import Supervised, processes
@@ -52,10 +54,14 @@ def spaced(
     return (box, now + AGAIN[box - 1]) if box <= len(AGAIN) else (box, None)
 
 
-def compute(config: MatchConfig, codes: Sequence[str], seat: int, table_id: int) -> str:
-    """The review of `seat` in the match of the action log `codes`, as JSON (in the pool)."""
+def compute(
+    config: MatchConfig, codes: Sequence[str], seat: int, table_id: int,
+    machines: Mapping[int, Machine] | None = None,
+) -> str:  # fmt: skip
+    """The review of `seat` in the match of the action log `codes`, as JSON (in the pool); the
+    seats of `machines`, our computer players, weighed as they play (¿suerte o viveza?)."""
     actions: list[AnyAction] = [parse_any(code) for code in codes]
-    return codec.dumps(review(config, actions, seat, table_id).to_json())
+    return codec.dumps(review(config, actions, seat, table_id, machines=machines).to_json())
 
 
 class Reviews:
@@ -119,7 +125,7 @@ class Reviews:
 
     async def _compute(self, table: Table, seat: int, user_id: int) -> str:
         codes = [code for _, _, code in await self.history.store.action_log(table.id)]
-        data = await self._run(compute, table.config, codes, seat, table.id)
+        data = await self._run(compute, table.config, codes, seat, table.id, machines_of(table))
         self.computed += 1
         return await self.store.save(table.id, user_id, seat, data, self.clock())
 
@@ -141,7 +147,7 @@ class Reviews:
         before = await self.store.answered(user_id, table_id, moment.step)
         after = spaced(before, right, now)
         if after is not None:
-            await self.store.answer(user_id, table_id, moment.step, right, *after, now)
+            await self.store.answer(user_id, table_id, moment.step, right, *after, now, choice)
         return found, moment, right
 
     async def due(self, user_id: int) -> list[tuple[int, int]]:
@@ -161,6 +167,10 @@ class Reviews:
     async def first_answers(self, table_id: int, user_id: int) -> dict[int, bool]:
         """A person's first answers to a match's moments: step -> right."""
         return await self.store.first_answers(user_id, table_id)
+
+    async def first_choices(self, table_id: int, user_id: int) -> dict[int, int]:
+        """The choice a person tapped first on a match's moments: step -> its place."""
+        return await self.store.first_choices(user_id, table_id)
 
     async def luck_since(self, user_id: int, since: float) -> tuple[int, int, float, float]:
         """¿Suerte o viveza? over a person's reviewed matches that ended since `since`:

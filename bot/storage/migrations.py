@@ -671,3 +671,19 @@ UPDATE players SET kind = 'tryout' WHERE user_id >= 4503599627370496;
 UPDATE games SET place = 'tryout' WHERE chat_id = -1
 """
 )
+
+# Which choice a person tapped first on a review's question (`review_answers` keeps whether it
+# was right): a reload of the review tells it; none for the answers kept before. A table of its
+# own, made only if missing, so that running it again changes nothing (the migration tests set
+# a database's version back and run what follows again)
+MIGRATIONS.append(
+    """
+CREATE TABLE IF NOT EXISTS review_choices (
+    user_id INTEGER NOT NULL,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    step INTEGER NOT NULL,
+    choice INTEGER NOT NULL,
+    PRIMARY KEY (user_id, game_id, step)
+)
+"""
+)

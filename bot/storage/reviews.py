@@ -54,9 +54,9 @@ class ReviewStore:
 
     async def answer(
         self, user_id: int, game_id: int, step: int, right: bool, box: int,
-        due_at: float | None, at: float,
+        due_at: float | None, at: float, choice: int,
     ) -> None:  # fmt: skip
-        """Keep an answer: its box and due time (the first answer's rightness stays)."""
+        """Keep an answer: its box and due time (the first answer's rightness and choice stay)."""
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO review_answers (user_id, game_id, step, first_right, box, due_at,"
@@ -64,6 +64,11 @@ class ReviewStore:
                 " DO UPDATE SET box = excluded.box, due_at = excluded.due_at,"
                 " answered_at = excluded.answered_at",
                 (user_id, game_id, step, 1 if right else 0, box, due_at, at),
+            )
+            await conn.execute(
+                "INSERT INTO review_choices (user_id, game_id, step, choice) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (user_id, game_id, step) DO NOTHING",
+                (user_id, game_id, step, choice),
             )
 
     async def due(self, user_id: int, now: float, most: int) -> list[tuple[int, int]]:
@@ -82,6 +87,15 @@ class ReviewStore:
             user_id, game_id,
         )  # fmt: skip
         return {int(r["step"]): bool(r["first_right"]) for r in rows}
+
+    async def first_choices(self, user_id: int, game_id: int) -> dict[int, int]:
+        """The choice a person tapped first on a match's moments: step -> its place among the
+        question's choices (none for an answer kept before choices were)."""
+        rows = await self.db.fetchall(
+            "SELECT step, choice FROM review_choices WHERE user_id = ? AND game_id = ?",
+            user_id, game_id,
+        )  # fmt: skip
+        return {int(r["step"]): int(r["choice"]) for r in rows}
 
     async def of_person_since(self, user_id: int, since: float) -> list[str]:
         """A person's reviews of the matches that ended since `since`."""

@@ -6,6 +6,7 @@ later (a repaso, spaced)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from bot.ai.puzzle import Puzzle
 from bot.ai.review import Moment, Review
@@ -130,24 +131,29 @@ def end_keys(t: Translator, table_id: int, due: int) -> Keys:
 
 
 def quiz_json(
-    t: Translator, review: Review, match: str, answers: Mapping[int, bool]
-) -> dict[str, object]:
+    t: Translator, review: Review, match: str, answers: Mapping[int, bool],
+    chosen: Mapping[int, int] | None = None,
+) -> dict[str, object]:  # fmt: skip
     """The web table's 📝 answered first: each asked moment as Telegram puts it (the question,
     a choice a button), and whether the person answered it already (`answers`: step -> their
-    first answer right; an answered moment is told, never asked again, as on Telegram's
-    list of what is due). The slips' own fields in `review_json` are what its answer reveals."""
+    first answer right; `chosen`: step -> the choice they tapped first, where it was kept; an
+    answered moment is told, never asked again, as on Telegram's list of what is due). The
+    slips' own fields in `review_json` are what its answer reveals (`closed` keeps them back)."""
+    chosen = chosen or {}
     moments: dict[str, object] = {}
     for index in asked(review):
         moment = review.slips[index]
         puzzle = moment.puzzle
         assert puzzle is not None
         answered = answers.get(moment.step)
+        choice = chosen.get(moment.step)
         moments[str(index)] = {
             "question": plain(question_of(t, review, index, match)),
             "choices": [choice_label(t, c.code) for c in puzzle.choices],
             "answered": answered,
+            "chosen": None if answered is None else choice,
             # (the worth of each choice is the answer: sent once answered, not before)
-            "told": None if answered is None else plain(answered_text(t, moment, answered)),
+            "told": None if answered is None else plain(answered_text(t, moment, answered, choice)),
         }
     return {
         "intro": plain(t("quiz.intro", decisions=review.decisions, count=len(moments))),
@@ -156,9 +162,34 @@ def quiz_json(
     }
 
 
-def answered_text(t: Translator, moment: Moment, right: bool) -> str:
-    """A moment answered before (the choice itself is not kept): right or not, and what each
-    choice was worth."""
-    assert moment.puzzle is not None
-    return "\n".join([t("quiz.right_pop" if right else "quiz.wrong_pop"),
-                      values_line(t, moment.puzzle)])  # fmt: skip
+# A moment's fields in the review's JSON that tell nothing of its answer: where it is, what the
+# person held and did, what they knew
+OPEN_FIELDS = ("hand", "step", "praised", "dealt", "held", "scores", "pending", "made", "position")
+
+
+def closed(data: dict[str, Any], review: Review, answers: Mapping[int, bool]) -> dict[str, Any]:
+    """The web's review (`review_json`) with each moment still asked kept back: only where it
+    is and what the person knew (`OPEN_FIELDS`), and no whole text (it tells every answer),
+    until they answer it; the answer's route gives the rest then."""
+    moments = list(data["moments"])
+    asking = [i for i in asked(review) if review.slips[i].step not in answers]
+    for index in asking:
+        moments[index] = {k: moments[index][k] for k in OPEN_FIELDS} | {"asked": True}
+    return data | {"moments": moments, "text": None if asking else data["text"]}
+
+
+def answered_text(
+    t: Translator, moment: Moment, right: bool, choice: int | None = None
+) -> str:
+    """A moment answered before: the choice tapped and what it was worth (only right or not,
+    for an answer kept before its choice was), and what each choice was worth (the best move
+    and the one made are the sheet's own lines)."""
+    p = moment.puzzle
+    assert p is not None
+    if choice is not None and 0 <= choice < len(p.choices):
+        chosen = p.choices[choice]
+        head = t("quiz.right" if right else "quiz.wrong", choice=choice_text(t, p, chosen.code),
+                 worth=worth_of(t, p, chosen))  # fmt: skip
+    else:
+        head = t("quiz.right_pop" if right else "quiz.wrong_pop")
+    return "\n".join([head, values_line(t, p)])

@@ -26,11 +26,12 @@ from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from bot import codec
+from bot.ai.review import Review
 from bot.core import Core
 from bot.game import DECK, AnyAction, Card
 from bot.game.actions import KINDS_BY_CODE
 from bot.game.ending import ended_hands
-from bot.i18n import language_for, languages, translator
+from bot.i18n import Translator, language_for, languages, translator
 from bot.links import page_links
 from bot.model.limits import Buckets
 from bot.model.refusals import Refused
@@ -39,7 +40,7 @@ from bot.service.changes import Refusal
 from bot.tourney.views import people_of
 from bot.views.common import plain, refusal_text, seating_at
 from bot.views.hints import hint_text
-from bot.views.quiz import answer_text, quiz_json
+from bot.views.quiz import answer_text, closed, quiz_json
 from bot.views.review import REVIEW_WORDS, review_json
 from bot.web.auth import Auth, LocalAuth, Viewer
 from bot.web.cards import back_svg, card_svg
@@ -432,19 +433,26 @@ class Routes:
     async def review(self, request: web.Request) -> web.Response:
         """The viewer's review of a match they played (computed once and kept), as /revision
         gives it: for them alone; anyone else, or a match not over, is refused and nothing
-        is computed."""
+        is computed. A moment still asked as a question says nothing of its answer (`closed`)
+        unless the whole review is asked for at once (`?all=1`, "📄 Ver la revisión entera")."""
         viewer = await self._viewer(request)
         language = language_of(request)
         number = int(request.match_info["id"])
         reviewing = self.core.reviews.of(number, viewer.user_id)
         found = await self._service(reviewing, None, language, statuses=REVIEW_REFUSED)
         t = translator(language)
+        data = await self._review_json(t, found, number)
+        answers = await self.core.reviews.first_answers(number, viewer.user_id)
+        chosen = await self.core.reviews.first_choices(number, viewer.user_id)
+        if request.query.get("all") != "1":
+            data = closed(data, found, answers)
+        data["quiz"] = quiz_json(t, found, str(number), answers, chosen)
+        return web.json_response(data)
+
+    async def _review_json(self, t: Translator, found: Review, number: int) -> dict[str, Any]:
         table = await self.core.history.table(number)
         who = seating_at(t, table, await self.core.people.at(table)) if table else None
-        data = review_json(t, found, str(number), who)
-        answers = await self.core.reviews.first_answers(number, viewer.user_id)
-        data["quiz"] = quiz_json(t, found, str(number), answers)
-        return web.json_response(data)
+        return review_json(t, found, str(number), who)
 
     async def review_answer(self, request: web.Request) -> web.Response:
         """An answer to one of the viewer's costly moments, as Telegram's quiz button gives it
@@ -455,12 +463,15 @@ class Routes:
         number = int(request.match_info["id"])
         body = await self._body(request, AnswerBody, language)
         answering = self.core.reviews.answer(number, viewer.user_id, body.index, body.choice)
-        _, moment, right = await self._service(
+        found, moment, right = await self._service(
             answering, None, language, statuses=REVIEW_REFUSED
         )
         t = translator(language)
         told = answer_text(t, moment, body.choice, right)
-        return web.json_response({"index": body.index, "right": right, "told": plain(told)})
+        # (answered: what was best, the moment's whole, which the review's JSON kept back)
+        whole = (await self._review_json(t, found, number))["moments"][body.index]
+        return web.json_response({"index": body.index, "right": right, "told": plain(told),
+                                  "choice": body.choice, "moment": whole})  # fmt: skip
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,

@@ -13,9 +13,9 @@ import statistics
 import pytest
 
 from bot.ai import decide
-from bot.ai.review import review
+from bot.ai.review import luck_of, review
 from bot.ai.rules import play_normal
-from bot.ai.search import edge_of, facing, rivals_of
+from bot.ai.search import Machine, edge_of, facing, rivals_of
 from bot.game import AnyAction, Deal, MatchConfig, MatchState, new_match, observe, random_deal
 from bot.game.events import HandEnded
 from bot.game.state import Phase
@@ -46,9 +46,15 @@ def played(seed: int, level: str) -> list[AnyAction]:
 def cards_again(log: list[AnyAction], seed: int) -> float:
     """Every hand of the match from its real start, seat 0 as the bots' baseline, the rival
     as its level, REPLAYS times: the mean points, summed over the hands."""
+    return cards_again_with_error(log, seed)[0]
+
+
+def cards_again_with_error(log: list[AnyAction], seed: int) -> tuple[float, float, float]:
+    """`cards_again`, its standard error, and the standard deviation of one play of the whole
+    match from each hand's start (the one really played is one)."""
     state = MatchState(CONFIG)
     rng = random.Random(seed)
-    total = 0.0
+    total = variance = 0.0
     for action in log:
         state.apply(action)
         if not isinstance(action, Deal) or state.phase is not Phase.PLAY:
@@ -69,7 +75,8 @@ def cards_again(log: list[AnyAction], seed: int) -> float:
                     break
             runs.append((s.scores[0] - before[0]) - (s.scores[1] - before[1]))
         total += statistics.fmean(runs)
-    return total
+        variance += statistics.variance(runs) / REPLAYS
+    return total, math.sqrt(variance), math.sqrt(variance * REPLAYS)
 
 
 @pytest.mark.slow("many cases: the whole suite runs them")
@@ -89,3 +96,31 @@ def test_the_cards_as_told_agree_with_the_same_deals_played_again() -> None:
 
 
 SPREAD_15 = 2.5  # points: the residual's spread in a match to 15 (docs/computer-players.md)
+
+
+@pytest.mark.slow("many cases: the whole suite runs them")
+def test_for_a_wild_player_against_one_of_ours_the_split_adds_up_match_by_match() -> None:
+    """fácil against normal, the rival weighed as the computer player it is (as the bot's
+    reviews do): the matches' residuals within the bound the split states (`Luck.bound`), and
+    on average nothing left over beyond chance (weighed against the model of a person, fácil's
+    decisions were counted about 10 points a match to 30 costlier than the deals played again
+    show)."""
+    residuals = []
+    outside = []
+    for seed in FACIL_SEEDS:
+        log = played(seed, "facil")
+        luck = luck_of(CONFIG, log, 0, table_id=seed, machines={1: Machine(RIVAL)})
+        assert luck is not None
+        again, error, dice = cards_again_with_error(log, seed)
+        residual = luck.cards - again
+        residuals.append(residual)
+        if abs(residual) > luck.bound(error, dice):
+            outside.append((seed, residual, luck.bound(error, dice)))
+    # (the bound is stated for 95% of matches: one of eight may fall outside by chance; seed 16
+    # does, by 26 points against 17: its envido answered with 33, weighed over 16 worlds)
+    assert len(outside) <= 1, outside
+    mean, error = statistics.fmean(residuals), statistics.stdev(residuals) / len(residuals) ** 0.5
+    assert abs(mean) < 3 * error, residuals
+
+
+FACIL_SEEDS = (1, 4, 7, 10, 13, 16, 19, 22)

@@ -5,11 +5,16 @@ match, and /yo's lesson from it; and on the web table, for the person alone."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.ai.characters import character_of
+from bot.ai.review import Luck, review
+from bot.ai.search import Machine
+from bot.game import parse_any
 from bot.i18n import translator
 from bot.model.refusals import Refusal, Refused
 from bot.views.common import plain, refusal_text
@@ -17,6 +22,7 @@ from bot.views.quiz import asked, intro_text, question_of
 from bot.views.review import lesson_text, review_pages
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import play_to_the_end
+from tests.e2e.test_daily import reviewed_match
 from tests.e2e.test_web import WEBAPP, call, launch
 from tests.fakebot import BOT_USERNAME, FakeTelegram, FakeUser
 
@@ -177,7 +183,8 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
     code, body = await call(h, "GET", path.format(99999), launch(h, ana))
     assert code == 404
     assert h.services.core.reviews.computed == 0
-    code, body = await call(h, "GET", path.format(table.id), launch(h, ana))
+    whole = path + "?all=1"  # (the whole review at once: its questions' answers too)
+    code, body = await call(h, "GET", whole.format(table.id), launch(h, ana))
     assert code == 200, body
     assert body["table"] == table.id and f"Tu revisión de la partida {table.id}" in body["text"]
     assert "<b>" not in body["text"]
@@ -185,7 +192,7 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
     assert len(body["moments"]) == len(found.slips) + len(found.praise)
     for moment in body["moments"]:
         assert {"hand", "step", "made", "best", "cost", "text"} <= set(moment)
-    again = await call(h, "GET", path.format(table.id), launch(h, ana))
+    again = await call(h, "GET", whole.format(table.id), launch(h, ana))
     assert again == (200, body) and h.services.core.reviews.computed == 1
 
 
@@ -211,3 +218,32 @@ async def test_revision_in_the_group_without_a_number_points_to_the_askers_last_
     beto.send(GROUP, "/revision")
     await h.settle()
     assert h.fake.last(GROUP).text == T("revision.usage")
+
+
+async def test_a_review_weighs_a_computer_player_as_it_plays(harness: Harness) -> None:
+    """¿Suerte o viveza? against one of our computer players: its decisions are weighed with
+    that player played as it plays (its level and character), not as the model of a person
+    (against fácil's chants the model answers otherwise than normal does: the split missed by
+    10 points a match, docs/computer-players.md)."""
+    h = harness
+    ana = h.user(1, "Ana")
+    number = await reviewed_match(h, ana, 13)
+    kept = await h.services.core.reviews.of(number, ana.id)
+    table = await h.services.core.history.table(number)
+    assert table is not None
+    seat = table.seat_of(ana.id)
+    assert seat is not None
+    bot = 1 - seat
+    level = table.bot_level(bot)
+    assert level is not None
+    machines = {bot: Machine(level, character_of(table.lineage, bot).value)}
+    codes = [code for _, _, code in await h.services.core.history.store.action_log(number)]
+    log = [parse_any(code) for code in codes]
+    assert kept.luck is not None
+    # (off the loop, as the bot computes a review: the bot under test keeps polling meanwhile)
+    weighed = (await asyncio.to_thread(review, table.config, log, seat, number,
+                                       machines=machines)).luck  # fmt: skip
+    modelled = (await asyncio.to_thread(review, table.config, log, seat, number)).luck
+    assert weighed is not None and modelled is not None
+    kept_as = Luck.from_json  # (kept as JSON: its numbers to the thousandth)
+    assert kept.luck == kept_as(weighed.to_json()) != kept_as(modelled.to_json())

@@ -210,7 +210,7 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     seen_loading.set()
 
     # The list: each moment of the review's JSON, in its order (the costliest first, ✅ last).
-    answer = await page.request.get(f"{local_url}/api/table/{number}/review")
+    answer = await page.request.get(f"{local_url}/api/table/{number}/review?all=1")
     assert answer.ok, await answer.text()
     review = await answer.json()
     moments = review["moments"]
@@ -390,10 +390,11 @@ async def answered_first(
     await shoot(page, "quiz-told-telegram-dark-390")
     assert await serious(Axe(), page, "quiz told") == []
 
-    # A reload: answered, told (Telegram keeps no choice, only whether it was right), not asked.
+    # A reload: answered, told with the choice tapped (it is kept), not asked.
     await page.reload()
     await expect(page.locator("#moment-1")).to_have_attribute("aria-pressed", "true")
-    await expect(told).to_have_text(plain(answered_text(T, review.slips[0], False)))
+    await expect(told).to_have_text(plain(answered_text(T, review.slips[0], False, wrong)))
+    await expect(told).to_contain_text("Elegiste ")
     await expect(page.locator("#quiz-question")).to_have_count(0)
     await expect(page.locator("#moment .row.best")).to_have_count(1)
 
@@ -442,7 +443,7 @@ async def answered_first(
     )  # (the web's answer as it was: asked again before it was due changes nothing)
     await page.reload()  # (the one answered in Telegram: told on the web, not asked)
     await page.click("#moment-2")
-    await expect(told).to_have_text(plain(answered_text(T, review.slips[1], True)))
+    await expect(told).to_have_text(plain(answered_text(T, review.slips[1], True, puzzle2.best)))
     await expect(page.locator("#quiz-question")).to_have_count(0)
     h.clock.advance(AGAIN[0])
     ana.send(ana.id, "/revision repaso")
@@ -511,7 +512,7 @@ async def test_in_telegram_the_review_wears_its_theme_and_is_the_players_alone(
         await expect(page.locator("#moments button.moment")).to_have_count(moments, timeout=60_000)
         data = await (
             await page.request.get(
-                f"{base}/api/table/{table.id}/review",
+                f"{base}/api/table/{table.id}/review?all=1",
                 headers={"X-Telegram-Init-Data": launch(h, ana), "Accept-Language": "es"},
             )
         ).json()

@@ -186,7 +186,7 @@ async def test_the_review_route_checks_what_revision_checks(h: Harness) -> None:
     found: dict[str, tuple[tuple[int, str], str]] = {}
     for who in [zoe, carla, ana, juan]:
         code, answer = await call(
-            h, "GET", TABLE.format(id=table.id) + "/review", launch(h, who), None
+            h, "GET", TABLE.format(id=table.id) + "/review?all=1", launch(h, who), None
         )  # fmt: skip
         web = answer.get("error") or answer["text"]
         if who in (zoe, carla):  # (an answer to a question of it: refused alike, nothing kept)

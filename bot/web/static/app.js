@@ -1195,9 +1195,21 @@ async function answerMoment(r, state, index, choice, button) {
   button.setAttribute("aria-busy", "true");
   try {
     const told = await api("POST", `/api/table/${r.data.id}/review/answer`, { index, choice });
-    q.answered = told.right; q.told = told.told; q.error = null;
+    q.answered = told.right; q.told = told.told; q.chosen = told.choice; q.error = null;
+    state.data.moments[index] = told.moment;  // (what was best: the review kept it back until now)
   } catch (e) { q.error = e.message; }
   if (replaying === r && r.review === state) drawReplay(false, `moment-${index + 1}`);
+}
+
+async function wholeReview(r, state, openAt, button) {
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    const whole = await api("GET", `/api/table/${r.data.id}/review?all=1`);
+    state.data = { ...whole, quiz: state.data.quiz };
+    state.all = true;
+  } catch (e) { button.disabled = false; button.removeAttribute("aria-busy"); toast(e.message); return; }
+  if (replaying === r && r.review === state) drawReplay(false, openAt >= 0 ? `moment-${openAt + 1}` : "review-close");
 }
 
 // The sheet under the felt (never over it): the list of moments (1, 2, 3, ✅), and the one the
@@ -1241,10 +1253,10 @@ function reviewSheet(r) {
   const bar = el("div", { class: "review-bar" },
     el("div", { class: "moments", id: "moments", role: "group", "aria-label": w("reviewMoments") }, chips),
     close);
-  // (the whole review at once, for who does not want the questions: nothing is recorded)
+  // (the whole review at once, for who does not want the questions: nothing is recorded; the
+  // answers the review kept back are asked for now)
   const everything = () => el("button", { type: "button", class: "secondary", id: "review-all",
-    onclick: () => { state.all = true; drawReplay(false, openAt >= 0 ? `moment-${openAt + 1}` : "review-close"); } },
-  quiz.all);
+    onclick: (event) => wholeReview(r, state, openAt, event.currentTarget) }, quiz.all);
   const questions = data.moments.some((_, i) => asking(state, i));
   if (!open) {  // (between moments: what the review is, and the tap that goes to one)
     return sheet(false, bar, el("p", { class: "hint intro", id: "review-intro" },
@@ -1291,8 +1303,8 @@ function asSeen(r, frame) {
   // a deal or a pica-pica duel's start)
   seen.ended = [];
   seen.hand_over = false;
-  const made = playedCard(open.made), best = playedCard(open.best);
-  const ask = asking(state, openAt);  // (asked: nothing marked until they answer)
+  const ask = asking(state, openAt);  // (asked: nothing marked until they answer, nor known)
+  const made = playedCard(open.made), best = ask ? null : playedCard(open.best);
   seen.hand = open.held.map((c) => {
     const marks = [];
     if (ask) return { card: c, name: r.names.get(c) || c, mark: null, note: null };
