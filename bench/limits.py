@@ -69,10 +69,9 @@ class Probe:
         # those that waited in the admission line first, whose wait this includes)
         self.first_ms: list[float] = []
         self.first_queued_ms: list[float] = []
-        # a tap answered -> the group's next board call (how far behind the play a spectator
-        # is, at most: that call may have been rendered before the tap's commit)
-        self.board_ms: list[float] = []
-        self.answers: list[tuple[int, float]] = []  # (group, when a tap was answered: time())
+        # (group, when a tap was made: time()), not refused: how far behind the play the
+        # group's board is (`board_lags`)
+        self.answers: list[tuple[int, float]] = []
         self.first_missing = 0  # tables where some player had no hand by the end
 
 
@@ -173,7 +172,7 @@ async def play(
         weights = [5.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
         button = rng.choices(buttons, weights)[0]
         before = snapshot(fake, users)
-        started = time.perf_counter()
+        started, sent_at = time.perf_counter(), time.time()
         query = user.tap_data(user.id, message.message_id, button["callback_data"])
         try:
             answer = await user.answer_of(query, within=60)
@@ -184,7 +183,7 @@ async def play(
         if answer["text"] in REFUSALS:
             probe.refused += 1
             continue
-        probe.answers.append((chat, time.time()))
+        probe.answers.append((chat, sent_at))
         deadline = time.monotonic() + 30
         while (who := acting(fake, users, before)) is None and time.monotonic() < deadline:
             if any("🏆" in t for t in fake.texts(chat)):
@@ -310,7 +309,10 @@ def waits_line(buckets: Counter[float], longest: float | None = None) -> str:
 
 
 def board_lags(fake: FakeTelegram, answers: list[tuple[int, float]]) -> list[float]:
-    """For each tap answered, ms until the group's next board call (an edit or a send)."""
+    """For each tap, ms from when it was made until the group's next board call (an edit or a
+    send): what a spectator waits to see it. Indicative: a call rendered just before the tap's
+    commit counts as showing it (a board that waits goes with the latest state, so that is
+    rare where boards wait, and where they do not, the next call is ms away)."""
     import bisect
 
     calls: dict[int, list[float]] = {}
@@ -484,7 +486,7 @@ async def main() -> None:
     lags = board_lags(fake, probe.answers)
     if lags:
         print(
-            f"  board behind a tap (answered -> the group's next board call): p50"
+            f"  board behind a tap (tapped -> the group's next board call): p50"
             f" {pct(lags, 0.5):.0f} ms, p95 {pct(lags, 0.95):.0f} ms, max {lags[-1]:.0f} ms"
         )
     others = max((v for k, v in longest.items() if k != "deferred"), default=None)

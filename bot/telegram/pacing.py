@@ -24,10 +24,13 @@ class TelegramPacing:
     group_interval: float
     private_per_second: float = 0.0  # 0: private chats are not paced
     private_burst: int = 3
+    # Seconds between two edits of a board only watchers need (`WATCHED`): its players see
+    # the table in their own hand messages, edited when they can act
+    watched: float = 0.0
 
     @property
     def group(self) -> LanePolicy:
-        return LanePolicy("group", shown=True, interval=self.group_interval)
+        return LanePolicy("group", shown=True, interval=self.group_interval, watched=self.watched)
 
     @property
     def private(self) -> LanePolicy:
