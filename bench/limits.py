@@ -72,6 +72,9 @@ class Probe:
         # (group, when a tap was made: time()), not refused: how far behind the play the
         # group's board is (`board_lags`)
         self.answers: list[tuple[int, float]] = []
+        # each table's chats (its group, its players') -> when its play began (time()): the
+        # calls a tap of play costs, without the lobby's and the first deal's
+        self.playing: dict[int, float] = {}
         self.first_missing = 0  # tables where some player had no hand by the end
 
 
@@ -136,6 +139,9 @@ async def play(
                     break
                 await wait_change(fake, ids, 0.5)
             await answered
+            if len(arrived) == len(users):  # (its play: from its last first hand on)
+                probe.playing[chat] = time.time()
+                probe.playing.update(dict.fromkeys(ids, probe.playing[chat]))
             queued = any(QUEUED in text for text in fake.texts(chat))
             (probe.first_queued_ms if queued else probe.first_ms).extend(arrived.values())
     except TimeoutError:
@@ -510,6 +516,19 @@ async def main() -> None:
         "  by kind, a tap: "
         + ", ".join(f"{k} {kinds[k] / max(done, 1):.2f}" for k in KINDS)
         + f" (taps counted {done})"
+    )
+    # In play only: the calls in a table's chats from its first hands on (the lobby's edits,
+    # the joins' answers and notes and the first deal left out; an answer has no chat: one a
+    # tap, the refused too)
+    played = Counter(
+        kind_of(method, chat) for at, method, chat in fake.taken
+        if chat is not None and at >= probe.playing.get(chat, math.inf)
+    )  # fmt: skip
+    played["answers"] = probe.taps
+    counted = sum(n for k, n in played.items() if k not in ("answers", "deletes", "other"))
+    print(
+        f"  in play, a tap: {counted / max(done, 1):.2f} counted calls: "
+        + ", ".join(f"{k} {played[k] / max(done, 1):.2f}" for k in KINDS)
     )
 
 
