@@ -12,9 +12,13 @@ Prints, for the measured window: 429s by kind, the calls made in the busiest sli
 answer until the hand of whoever must act now shows their options) p50/p95/max, how long after
 the load stops until every view is current (the bot quiet, nothing left in the outbox), and
 Bot API messages per tap, by kind (board edits, hand edits, hand sends, answers to taps, posts
-in the group, deletes), and the line of tables waiting to start (`TRUCO_MAX_LIVE_TABLES`, the
-default unless `--max-live` says): tables admitted (started), tables that waited in line, how
-long those that started waited (p50/max), and those still in line at the end (waiting so far).
+in the group, deletes), over the whole run and in play only (each table's chats from its first
+hands on), each player's first hand from the tap of their table's last join, how far the board
+is behind a tap (the tap -> the group's next board call), the longest wait of any message
+(exact, the bot's `truco_outbox_delay_longest_seconds`), and the line of tables waiting to
+start (`TRUCO_MAX_LIVE_TABLES`, the default unless `--max-live` says): tables admitted
+(started), tables that waited in line, how long those that started waited (p50/max), and those
+still in line at the end (waiting so far).
 A shared machine makes the figures indicative, not exact.
 """
 
