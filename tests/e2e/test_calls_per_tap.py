@@ -10,6 +10,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from bot.callbacks import ActData, decode
 from bot.i18n import translator
 from bot.views.common import card_name, card_short
@@ -138,6 +140,7 @@ async def test_while_the_budget_has_room_the_tappers_hand_is_edited_at_once(
 COUNTED = ("editMessageText", "editMessageReplyMarkup", "sendMessage")  # (Telegram's limits')
 
 
+@pytest.mark.postgresql  # (the mailbox's lanes are claimed there)
 async def test_a_1v1_hand_played_from_private_hands_costs_one_call_a_card_and_three_at_its_end(
     fake: FakeTelegram, db_target: Path | str
 ) -> None:
@@ -197,6 +200,7 @@ async def test_a_1v1_hand_played_from_private_hands_costs_one_call_a_card_and_th
         assert len(costs) >= 4 and costs == [1] * (len(costs) - 1) + [3], costs
 
 
+@pytest.mark.postgresql  # (the mailbox's lanes are claimed there)
 async def test_a_watched_board_shows_the_latest_play_within_its_window(
     fake: FakeTelegram, db_target: Path | str
 ) -> None:
