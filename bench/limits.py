@@ -12,9 +12,13 @@ Prints, for the measured window: 429s by kind, the calls made in the busiest sli
 answer until the hand of whoever must act now shows their options) p50/p95/max, how long after
 the load stops until every view is current (the bot quiet, nothing left in the outbox), and
 Bot API messages per tap, by kind (board edits, hand edits, hand sends, answers to taps, posts
-in the group, deletes), and the line of tables waiting to start (`TRUCO_MAX_LIVE_TABLES`, the
-default unless `--max-live` says): tables admitted (started), tables that waited in line, how
-long those that started waited (p50/max), and those still in line at the end (waiting so far).
+in the group, deletes), over the whole run and in play only (each table's chats from its first
+hands on), each player's first hand from the tap of their table's last join, how far the board
+is behind a tap (the tap -> the group's next board call), the longest wait of any message
+(exact, the bot's `truco_outbox_delay_longest_seconds`), and the line of tables waiting to
+start (`TRUCO_MAX_LIVE_TABLES`, the default unless `--max-live` says): tables admitted
+(started), tables that waited in line, how long those that started waited (p50/max), and those
+still in line at the end (waiting so far).
 A shared machine makes the figures indicative, not exact.
 """
 
@@ -42,6 +46,20 @@ from tests.e2e.helpers import action_buttons  # noqa: E402
 from tests.fakebot import OVERALL_COUNTED, TOKEN, FakeTelegram, FakeUser, StoredMessage  # noqa: E402
 
 
+def _words(key: str) -> str:
+    """A text of the bot's (es): the longest piece of it with no tag, before its first
+    placeholder (what any message saying it contains)."""
+    import json
+    import re
+
+    texts = json.loads((ROOT / "locales" / "es.json").read_text(encoding="utf-8"))
+    return max(re.split(r"<[^>]*>", str(texts[key]).split("{", 1)[0]), key=len)
+
+
+QUEUED = _words("queue.queued")  # a group told its table waits in the admission line
+CARDS = _words("hand.cards")  # a hand message ("✅ Te sumaste" comes before it, at the join)
+
+
 class Probe:
     def __init__(self) -> None:
         self.acting_ms: list[float] = []  # tap answered -> the acting seat's hand current
@@ -51,7 +69,16 @@ class Probe:
         self.unopened = 0  # tables that never opened within the run
         self.unanswered = 0  # taps the bot never answered (its handler failed)
         self.started: set[int] = set()
-        self.first_ms: list[float] = []  # the last join answered -> every player has a hand
+        # the last join tapped -> each player's first hand (tables that started at once; and
+        # those that waited in the admission line first, whose wait this includes)
+        self.first_ms: list[float] = []
+        self.first_queued_ms: list[float] = []
+        # (group, when a tap was made: time()), not refused: how far behind the play the
+        # group's board is (`board_lags`)
+        self.answers: list[tuple[int, float]] = []
+        # each table's chats (its group, its players') -> when its play began (time()): the
+        # calls a tap of play costs, without the lobby's and the first deal's
+        self.playing: dict[int, float] = {}
         self.first_missing = 0  # tables where some player had no hand by the end
 
 
@@ -87,23 +114,44 @@ async def play(
             return
         await wait_change(fake, [chat], 1.0)
     lobby = fake.live(chat)[0]
+    ids = [u.id for u in users]
     try:
         for index, user in enumerate(users[1:], start=1):  # (partners sit opposite)
             label = f"✋ Equipo {index % 2 + 1}" if len(users) > 2 else "✋ Unirme"
-            await user.tap(chat, lobby.message_id, label, within=max(1.0, until - time.monotonic()))
+            within = max(1.0, until - time.monotonic())
+            if index < len(users) - 1:
+                await user.tap(chat, lobby.message_id, label, within=within)
+                continue
+            # The last join: each player's first hand is timed from this tap (the hands may
+            # come before its answer does), each as it arrives
+            data = fake.messages[chat][lobby.message_id].button(label)["callback_data"]
+            seated = time.perf_counter()
+            answered = asyncio.ensure_future(
+                user.answer_of(user.tap_data(chat, lobby.message_id, data), within)
+            )
+            arrived: dict[int, float] = {}
+            while len(arrived) < len(users):
+                for u in users:
+                    if u.id not in arrived and any(CARDS in m.text for m in fake.live(u.id)):
+                        arrived[u.id] = (time.perf_counter() - seated) * 1000
+                if len(arrived) == len(users):
+                    break
+                if answered.done() and answered.exception() is not None:
+                    break
+                if time.monotonic() >= until + 30:
+                    probe.first_missing += 1
+                    break
+                await wait_change(fake, ids, 0.5)
+            await answered
+            if len(arrived) == len(users):  # (its play: from its last first hand on)
+                probe.playing[chat] = time.time()
+                probe.playing.update(dict.fromkeys(ids, probe.playing[chat]))
+            queued = any(QUEUED in text for text in fake.texts(chat))
+            (probe.first_queued_ms if queued else probe.first_ms).extend(arrived.values())
     except TimeoutError:
         probe.unopened += 1
         return
     probe.started.add(chat)
-    ids = [u.id for u in users]
-    seated = time.perf_counter()
-    while not all(fake.live(u.id) for u in users):
-        if time.monotonic() >= until + 30:
-            probe.first_missing += 1
-            break
-        await wait_change(fake, ids, 0.5)
-    else:
-        probe.first_ms.append((time.perf_counter() - seated) * 1000)
     # A person does not tap again the hand message they just played from while it has not
     # changed: what they could do there, they did (a hand the bot leaves unedited after its
     # owner's move, until their next turn, still shows its buttons meanwhile)
@@ -134,7 +182,7 @@ async def play(
         weights = [5.0 if b["callback_data"].count(":") == 4 else 0.3 for b in buttons]
         button = rng.choices(buttons, weights)[0]
         before = snapshot(fake, users)
-        started = time.perf_counter()
+        started, sent_at = time.perf_counter(), time.time()
         query = user.tap_data(user.id, message.message_id, button["callback_data"])
         try:
             answer = await user.answer_of(query, within=60)
@@ -145,6 +193,7 @@ async def play(
         if answer["text"] in REFUSALS:
             probe.refused += 1
             continue
+        probe.answers.append((chat, sent_at))
         deadline = time.monotonic() + 30
         while (who := acting(fake, users, before)) is None and time.monotonic() < deadline:
             if any("🏆" in t for t in fake.texts(chat)):
@@ -234,17 +283,59 @@ async def outbox_waits(ports: list[int], deferred: bool = False) -> Counter[floa
     return buckets
 
 
-def waits_line(buckets: Counter[float]) -> str:
-    """The longest wait's bucket and the share within each bound (cumulative counts)."""
+async def longest_waits(ports: list[int]) -> dict[str, float]:
+    """The longest wait of any message, by kind of lane (`truco_outbox_delay_longest_seconds`,
+    the largest of the workers')."""
+    import aiohttp
+
+    found: dict[str, float] = {}
+    async with aiohttp.ClientSession() as session:
+        for port in ports:
+            with contextlib.suppress(Exception):
+                async with session.get(f"http://127.0.0.1:{port}/metrics") as answer:
+                    text = await answer.text()
+                for line in text.splitlines():
+                    if line.startswith("truco_outbox_delay_longest_seconds{"):
+                        lane = line.split('chat="')[1].split('"')[0]
+                        value = float(line.rsplit(" ", 1)[1])
+                        found[lane] = max(found.get(lane, 0.0), value)
+    return found
+
+
+def waits_line(buckets: Counter[float], longest: float | None = None) -> str:
+    """The longest wait (exact, where the bot says it; else its bucket) and the share within
+    each bound (cumulative counts)."""
     bounds = sorted(buckets)
     total = buckets[math.inf] if bounds else 0
     if not total:
         return "no figures (metrics off)"
-    longest = next(b for b in bounds if buckets[b] >= total)
     below = "".join(
         f", {buckets[b] / total:.1%} <= {b:g} s" for b in bounds if b in (1.0, 3.5, 10.0)
     )
-    return f"{total:.0f} messages, the longest <= {longest:g} s{below}"
+    if longest is not None:
+        return f"{total:.0f} messages, the longest {longest:.2f} s{below}"
+    bucket = next(b for b in bounds if buckets[b] >= total)
+    return f"{total:.0f} messages, the longest <= {bucket:g} s{below}"
+
+
+def board_lags(fake: FakeTelegram, answers: list[tuple[int, float]]) -> list[float]:
+    """For each tap, ms from when it was made until the group's next board call (an edit or a
+    send): what a spectator waits to see it. Indicative: a call rendered just before the tap's
+    commit counts as showing it (a board that waits goes with the latest state, so that is
+    rare where boards wait, and where they do not, the next call is ms away)."""
+    import bisect
+
+    calls: dict[int, list[float]] = {}
+    for at, method, chat in fake.taken:
+        if chat is not None and chat < 0 and method in ("editMessageText", "sendMessage"):
+            calls.setdefault(chat, []).append(at)
+    lags = []
+    for chat, at in answers:
+        times = calls.get(chat, [])
+        i = bisect.bisect_left(times, at)
+        if i < len(times):
+            lags.append((times[i] - at) * 1000)
+    return sorted(lags)
 
 
 async def main() -> None:
@@ -348,6 +439,7 @@ async def main() -> None:
         line = await line_figures(database, stopped)
         waits = await outbox_waits(metrics_ports)
         deferred = await outbox_waits(metrics_ports, deferred=True)
+        longest = await longest_waits(metrics_ports)
     finally:
         await fake.stop_balancing()
         for bot in bots:
@@ -391,15 +483,32 @@ async def main() -> None:
             f"  acting player's update: p50 {pct(ms, 0.5):.0f} ms, p95 {pct(ms, 0.95):.0f} ms,"
             f" max {ms[-1]:.0f} ms over {len(ms)}"
         )
-    first = sorted(probe.first_ms)
-    if first:
+    for name, values in (("at once", probe.first_ms), ("after the line", probe.first_queued_ms)):
+        first = sorted(values)
+        if first:
+            late = sum(1 for v in first if v > 10_000)
+            print(
+                f"  first hands, tables started {name} (last join tapped -> each player's first"
+                f" hand): p50 {pct(first, 0.5):.0f} ms, p95 {pct(first, 0.95):.0f} ms,"
+                f" max {first[-1]:.0f} ms over {len(first)} players, {late} over 10 s"
+            )
+    print(f"    tables missing a first hand at the end: {probe.first_missing}")
+    lags = board_lags(fake, probe.answers)
+    if lags:
         print(
-            f"  first hands (both joined -> every player's hand): p50 {pct(first, 0.5):.0f} ms,"
-            f" max {first[-1]:.0f} ms over {len(first)}; {probe.first_missing} tables missing one"
+            f"  board behind a tap (tapped -> the group's next board call): p50"
+            f" {pct(lags, 0.5):.0f} ms, p95 {pct(lags, 0.95):.0f} ms, max {lags[-1]:.0f} ms"
         )
-    print(f"  outbox waits (commit -> call): {waits_line(waits)}")
+    others = max((v for k, v in longest.items() if k != "deferred"), default=None)
+    print(f"  outbox waits (last write -> call): {waits_line(waits, others)}")
+    if longest:
+        print("    the longest by lane: " + ", ".join(
+            f"{k} {v:.2f} s" for k, v in sorted(longest.items())))  # fmt: skip
     if deferred:
-        print(f"    the tappers' own hands (deferred by design): {waits_line(deferred)}")
+        print(
+            "    the tappers' own hands (deferred by design):"
+            f" {waits_line(deferred, longest.get('deferred'))}"
+        )
     print(f"  every view current {settled:.1f} s after the load stopped")
     print(f"  tables: {line}")
     print(
@@ -411,6 +520,19 @@ async def main() -> None:
         "  by kind, a tap: "
         + ", ".join(f"{k} {kinds[k] / max(done, 1):.2f}" for k in KINDS)
         + f" (taps counted {done})"
+    )
+    # In play only: the calls in a table's chats from its first hands on (the lobby's edits,
+    # the joins' answers and notes and the first deal left out; an answer has no chat: one a
+    # tap, the refused too)
+    played = Counter(
+        kind_of(method, chat) for at, method, chat in fake.taken
+        if chat is not None and at >= probe.playing.get(chat, math.inf)
+    )  # fmt: skip
+    played["answers"] = probe.taps
+    counted = sum(n for k, n in played.items() if k not in ("answers", "deletes", "other"))
+    print(
+        f"  in play, a tap: {counted / max(done, 1):.2f} counted calls: "
+        + ", ".join(f"{k} {played[k] / max(done, 1):.2f}" for k in KINDS)
     )
 
 

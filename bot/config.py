@@ -55,6 +55,13 @@ class Settings(BaseSettings):
     private_burst: int = Field(
         default=3, ge=1, description="Calls at once in one private chat before its pace holds"
     )
+    watched_board_interval: float = Field(
+        default=10.0,
+        ge=0,
+        description="Seconds between two edits of a group's board while every player at its"
+        " table has their hand in their private chat, which shows the table (a hand's end and"
+        " the match's go at once; 0: every change at the group's pace)",
+    )
     own_hand_defer: float = Field(
         default=10.0,
         ge=0,

@@ -7,7 +7,7 @@ count apart. The figures are this process's; with several workers, scrape each o
 What is counted, and where:
 - every Bot API call by method, and the 429s among them (the HTTP layer: each answer seen);
 - how long a message waited from the commit that wrote it to the call that sent it (the
-  mailbox; this includes the pace a group's lane keeps by design);
+  mailbox; this includes the pace a group's lane keeps by design), and the longest such wait;
 - the changes the core committed by kind, and the people's own actions among them (taps), so
   that calls per tap is `rate(truco_bot_api_calls_total[5m]) / rate(truco_taps_total[5m])`;
 - the tables in play, and how much of the overall budget is spent right now.
@@ -53,6 +53,15 @@ class Metrics:
             buckets=DELAY_BUCKETS,
             registry=r,
         )
+        # The histogram's buckets say how many waited how long; the longest is its own figure
+        # (a bucket of 10 to 30 s does not say whether it was 10.1 s or 29 s)
+        self.longest = Gauge(
+            "truco_outbox_delay_longest_seconds",
+            "The longest any message waited from its commit to its call, since this start",
+            ["chat"],
+            registry=r,
+        )
+        self._longest: dict[str, float] = {}
         self.changes = Counter(
             "truco_changes", "Changes the core committed, by kind", ["kind"], registry=r
         )
@@ -90,7 +99,11 @@ class Metrics:
         """A message went `waited` seconds after its commit, in a lane of this kind (its front
         end's name for it: "group", "private"; "deferred": a tapper's own hand, which waits
         by design)."""
-        self.delay.labels(lane).observe(max(0.0, waited))
+        waited = max(0.0, waited)
+        self.delay.labels(lane).observe(waited)
+        if waited >= self._longest.get(lane, -1.0):
+            self._longest[lane] = waited
+            self.longest.labels(lane).set(waited)
 
     def watch(self, spent: Callable[[], float], held: Callable[[], int]) -> None:
         """Read the budget and the held lanes when scraped (nothing to update meanwhile)."""

@@ -106,7 +106,10 @@ class Runtime:
     ) -> Runtime:
         core = await Core.open(settings, clock=clock)  # (None: the database's)
         pacing = TelegramPacing(
-            settings.group_interval, settings.private_per_second, settings.private_burst
+            settings.group_interval,
+            settings.private_per_second,
+            settings.private_burst,
+            watched=settings.watched_board_interval,
         )
         outbox = core.mailbox(
             pacing,

@@ -309,6 +309,7 @@ def make_settings(base_url: str, database: Path | str, **overrides: Any) -> Sett
         "bot_delay": 0,
         "ai_workers": 0,
         "own_hand_defer": 0.0,  # (the tapper's hand at once: tests/e2e/test_calls_per_tap.py)
+        "watched_board_interval": 0.0,  # (every board at once: the same file)
         "reply_burst": 1_000,  # the tests send many commands; tests/e2e/test_hardening.py not
     }
     values.update(overrides)

@@ -44,6 +44,10 @@ REFRESH = 2  # edits that only need their latest version
 # The tapper's own hand after their move: it waits (`Mailbox(defer=...)` seconds from its last
 # write) for their next turn, whose write makes it urgent and sends it at once, as one call
 LATER = 3
+# A view only watchers need now (a group's board while every player at its table has their own
+# hand message, which shows the table): at most one call a `LanePolicy.watched` seconds, with
+# the latest state; written again as anything more urgent (a hand's end), it goes at once
+WATCHED = 4
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.metrics import Metrics
-from bot.model.outbox import FIRST, LATER, POST, URGENT, Load, Outgoing, Pending, RowKind
+from bot.model.outbox import (
+    FIRST,
+    LATER,
+    POST,
+    URGENT,
+    WATCHED,
+    Load,
+    Outgoing,
+    Pending,
+    RowKind,
+)
 from bot.storage.db import Conn, Database
 from bot.storage.outbox import OutboxStore, lane_channel
 
@@ -123,6 +133,8 @@ class LanePolicy:
     # A person's chat: `burst` calls at once, then `per_second` (0: not paced), kept in memory
     per_second: float = 0.0
     burst: int = 1
+    # Seconds a `WATCHED` row waits after the call for the last version of its key (0: none)
+    watched: float = 0.0
 
 
 class Pacing(Protocol):
@@ -148,6 +160,10 @@ ALLOWANCE = (0.0, 1.0, 10.0, 20.0)
 # A table's first deal (`FIRST`): ahead of every turn that waited less than this, and of every
 # call not this far past its allowance (a person who just sat down waits for nothing).
 LEAD = 2.0
+
+
+# What the metrics call the rows that wait by design (`LATER`, `WATCHED`), apart from their lanes'
+WAITED = {LATER: "deferred", WATCHED: "watched"}
 
 
 def rank(row: Pending, shown: bool = False) -> int:
@@ -477,6 +493,13 @@ class _Lane:
         self.unwritten: _Unwritten | None = None  # delivered, its completion not yet recorded
         self.noticed = 0.0  # when another process's notice about this lane arrived (0: none)
         self.timer: asyncio.TimerHandle | None = None  # wake when another's lease ends
+        # when each key's last version was called for (the database's clock): a `WATCHED` row
+        # waits `policy.watched` from it (kept in memory: a restart sends one at once)
+        self.watched_at: dict[str, float] = {}
+
+    def watching(self, now: float) -> bool:
+        """A `WATCHED` row of this lane may still be waiting out its window."""
+        return any(at + self.policy.watched > now for at in self.watched_at.values())
 
 
 class Mailbox:
@@ -720,6 +743,7 @@ class Mailbox:
                 and lane.lease_until <= now
                 and lane.next_at <= now
                 and not paced
+                and not lane.watching(now)
             ):
                 del self._lanes[chat_id]
 
@@ -809,18 +833,26 @@ class Mailbox:
 
     def _due(self, lane: _Lane, rows: list[Pending]) -> list[Pending]:
         """The rows that may go now: a `LATER` row, while the budget is busy (`defer_above`),
-        waits `defer` seconds from its last write (the lane looks again then); while it has
-        room, it goes now."""
-        if self.defer <= 0 or not any(row.priority == LATER for row in rows):
-            return rows
-        if self.defer_above > 0 and self._budget.spent() < self.defer_above:
-            return rows
+        waits `defer` seconds from its last write; a `WATCHED` row, its lane's `watched`
+        seconds from the call for its key's last version (the lane looks again then). While
+        the budget has room, a `LATER` row goes now; a `WATCHED` one keeps its window (what
+        it saves is the group's and the bot's calls, at any load)."""
         now = self.now()
-        due = [r for r in rows if r.priority != LATER or r.created_at + self.defer <= now]
-        waiting = [r.created_at + self.defer for r in rows if r not in due]
-        if waiting:
-            self._wake_at(lane, min(waiting))
-        return due
+        until: dict[int, float] = {}  # row id -> when it may go
+        deferring = self.defer > 0 and any(row.priority == LATER for row in rows)
+        if deferring and (self.defer_above <= 0 or self._budget.spent() >= self.defer_above):
+            for row in rows:
+                if row.priority == LATER:
+                    until[row.id] = row.created_at + self.defer
+        if lane.policy.watched > 0:
+            for row in rows:
+                if row.priority == WATCHED and row.key in lane.watched_at:
+                    until[row.id] = lane.watched_at[row.key] + lane.policy.watched
+        waiting = [at for at in until.values() if at > now]
+        if not waiting:
+            return rows
+        self._wake_at(lane, min(waiting))
+        return [r for r in rows if until.get(r.id, now) <= now]
 
     def _delays(self, lane: _Lane, rows: list[Pending]) -> None:
         """Rows read after another process's notice: how long after their commit (rows
@@ -891,9 +923,14 @@ class Mailbox:
         lane.failures = 0
         now = self.now()
         if self.metrics is not None and delivery.called:
-            # (the tappers' own hands apart: they wait by design, `defer`)
-            kind = "deferred" if row.priority == LATER else lane.policy.name
+            # (the tappers' own hands and the watched boards apart: they wait by design)
+            kind = WAITED.get(row.priority, lane.policy.name)
             self.metrics.sent(kind, now - row.created_at)
+        if delivery.called and row.key is not None and lane.policy.watched > 0:
+            lane.watched_at[row.key] = now
+            for key, at in list(lane.watched_at.items()):
+                if at + lane.policy.watched <= now:
+                    del lane.watched_at[key]  # (its window is over: a lane carries few)
         next_at = None
         if delivery.called and lane.interval > 0:
             next_at = lane.next_at = now + lane.interval

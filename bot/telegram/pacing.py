@@ -3,7 +3,8 @@ id, and the pace Telegram allows there (the mailbox in `bot.service` knows neith
 
 - A group (a negative id): about 20 messages a minute, `group_interval` seconds between calls
   kept in the database; its rows are what the group shows (its board), ranked as such for the
-  overall budget.
+  overall budget. A board only watchers need (`WATCHED`, the planner's: every player sees the
+  table in their own private hand message) goes at most once every `watched` seconds.
 - A private chat (a positive id): about a call a second after a small burst. The hands shown
   inside a group (ephemeral messages, Bot API 10.2) go in their reader's own lane and are paced
   with it, as Telegram paces a member's ephemeral messages like their private chat
@@ -24,10 +25,13 @@ class TelegramPacing:
     group_interval: float
     private_per_second: float = 0.0  # 0: private chats are not paced
     private_burst: int = 3
+    # Seconds between two edits of a board only watchers need (`WATCHED`): its players see
+    # the table in their own hand messages, edited when they can act
+    watched: float = 0.0
 
     @property
     def group(self) -> LanePolicy:
-        return LanePolicy("group", shown=True, interval=self.group_interval)
+        return LanePolicy("group", shown=True, interval=self.group_interval, watched=self.watched)
 
     @property
     def private(self) -> LanePolicy:

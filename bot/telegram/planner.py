@@ -20,7 +20,7 @@ from bot.game.events import Chanted, EnvidoResolved, HandDealt
 from bot.i18n import translator
 from bot.model.daily import DailyNote
 from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
-from bot.model.table import PlaceKind, Table, TableStatus
+from bot.model.table import HandPlace, PlaceKind, Table, TableStatus
 from bot.service.changes import (
     Change,
     ChangeKind,
@@ -512,13 +512,29 @@ class Planner:
         # The end of a hand is told on the board itself (its record on top of the next hand):
         # one coalesced message per group, so the group is never more than a call behind.
         over = table.state is not None and table.state.is_over
-        if over or table.status is TableStatus.PLAYING:
-            rows.append(final(board_row(table)) if over else board_row(table))
+        if over:
+            rows.append(final(board_row(table)))
+        elif table.status is TableStatus.PLAYING:
+            rows.append(board_row(table, watched=await self._watched_only(change)))
         if over:
             rows += await self._match_over(table, change.tapper)
         if over or not table.is_open:
             return rows
         return rows + await self._ring_out(change) + self._hands_after(change)
+
+    async def _watched_only(self, change: TableChange) -> bool:
+        """Whether the board after this change is only for those watching: every person at
+        the table has their hand in their private chat, whose message shows the table (the
+        rounds, the bets, the score, whose turn) and is edited when they can act, so the
+        board says nothing they need (a hand shown in the group is short: it leans on the
+        board). A hand's end (the next deal) is news for the group: it goes at once."""
+        if any(isinstance(e, HandDealt) for e in change.events):
+            return False
+        table = change.the_table
+        for user in table.players:
+            if await self.people.plays_in(user) is not HandPlace.PRIVATE:
+                return False
+        return True
 
     async def _ring_out(self, change: TableChange) -> list[Outgoing]:
         """A big moment of the hand (a falta envido wanted, a vale cuatro, a flor against flor)

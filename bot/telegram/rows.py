@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
-from bot.model.outbox import FIRST, LATER, POST, REFRESH, URGENT, Outgoing, RowKind
+from bot.model.outbox import FIRST, LATER, POST, REFRESH, URGENT, WATCHED, Outgoing, RowKind
 from bot.model.table import Table
 from bot.telegram.payloads import (
     ClosePayload,
@@ -26,9 +26,12 @@ class Markup(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
-def board_row(table: Table) -> Outgoing:
+def board_row(table: Table, watched: bool = False) -> Outgoing:
+    """The group's board, rendered when it goes; `watched`: only watchers need it now (its
+    players see the table in their own hand messages), at most one a window (`WATCHED`)."""
+    priority = WATCHED if watched else REFRESH
     return Outgoing(
-        table.chat_id, RowKind.BOARD, write(TablePayload(table.id)), f"board:{table.id}", REFRESH
+        table.chat_id, RowKind.BOARD, write(TablePayload(table.id)), f"board:{table.id}", priority
     )
 
 

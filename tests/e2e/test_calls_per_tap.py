@@ -10,9 +10,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from bot.callbacks import ActData, decode
 from bot.i18n import translator
-from bot.views.common import card_name
+from bot.views.common import card_name, card_short
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import action_buttons, open_table
 from tests.fakebot import FakeTelegram, FakeUser, StoredMessage
@@ -133,3 +135,94 @@ async def test_while_the_budget_has_room_the_tappers_hand_is_edited_at_once(
         shown = [m for m in h.fake.live(tapper.id) if m.message_id == message.message_id]
         assert button["callback_data"] not in [b.get("callback_data") for b in shown[0].buttons()]
         assert "Te toca" not in shown[0].text
+
+
+COUNTED = ("editMessageText", "editMessageReplyMarkup", "sendMessage")  # (Telegram's limits')
+
+
+@pytest.mark.postgresql  # (the mailbox's lanes are claimed there)
+async def test_a_1v1_hand_played_from_private_hands_costs_one_call_a_card_and_three_at_its_end(
+    fake: FakeTelegram, db_target: Path | str
+) -> None:
+    """Both players' hands in their private chats, which show the table: the group's board
+    is only for those watching, one edit a window (`watched_board_interval`, long here) and
+    at once at a hand's end. A card costs one call, the hand of whoever must act now, which
+    shows the card that went; the tapper's hand waits for their next turn (the budget busy);
+    the card that ends the hand costs three: the board, and each player's new cards."""
+    async with harness_with(
+        fake, db_target, own_hand_defer=600.0, own_hand_defer_above=0.0,
+        watched_board_interval=600.0,
+    ) as h:  # fmt: skip
+        ana, beto = h.user(736, "Ana"), h.user(737, "Beto")
+        people = {ana.id: ana, beto.id: beto}
+        await open_table(h, [ana, beto])
+        store = h.services.outbox.store
+
+        async def hand_number() -> int:
+            table = await h.services.tables.table_in(GROUP, 0)
+            assert table is not None and table.state is not None
+            return table.state.hand_number
+
+        first = await hand_number()
+        costs: list[int] = []
+        while await hand_number() == first:
+            who = await acting(h)
+            assert who is not None
+            tapper = people[who]
+            message = newest_hand(h, tapper)
+            button = a_card(message)
+            data = decode(button["callback_data"])
+            assert isinstance(data, ActData) and data.card is not None
+            mark = len(h.fake.calls)
+            await tapper.tap(tapper.id, message.message_id, button["text"])
+            ended = await hand_number() != first
+            nxt = await acting(h)
+            assert nxt is not None
+
+            async def shown() -> bool:
+                seen = calls_since(h, mark)  # noqa: B023
+                called = {c for (c, m) in seen if m in COUNTED}
+                return (
+                    (called >= {GROUP, ana.id, beto.id} if ended else nxt in called)  # noqa: B023
+                    and not h.services.outbox.busy()
+                    and await store.waiting() <= (0 if ended else 2)  # noqa: B023
+                )
+
+            await until_async(shown, 60)
+            seen = calls_since(h, mark)
+            counted = Counter({c: n for (c, m), n in seen.items() if m in COUNTED})
+            if ended:  # the board and both hands, once each
+                assert counted == {GROUP: 1, ana.id: 1, beto.id: 1}, seen
+            else:  # the hand of whoever acts now, and it shows the card that went
+                assert counted == {nxt: 1}, seen
+                assert card_short(data.card) in newest_hand(h, people[nxt]).text
+            costs.append(sum(counted.values()))
+        assert len(costs) >= 4 and costs == [1] * (len(costs) - 1) + [3], costs
+
+
+@pytest.mark.postgresql  # (the mailbox's lanes are claimed there)
+async def test_a_watched_board_shows_the_latest_play_within_its_window(
+    fake: FakeTelegram, db_target: Path | str
+) -> None:
+    """The same table with a short window: after a card, the group's board is not edited
+    sooner than its window after its last edit, and then shows the card that went and whose
+    turn it is now, within its bound (the window; the budget is free here), in one edit."""
+    window = 2.0
+    async with harness_with(fake, db_target, watched_board_interval=window) as h:
+        tapper, message = await the_first_mover(h, (738, 739))
+        board = h.fake.live(GROUP)[-1]
+        before = [at for at, m, c in h.fake.calls if c == GROUP and m in COUNTED][-1]
+        button = a_card(message)
+        data = decode(button["callback_data"])
+        assert isinstance(data, ActData) and data.card is not None
+        mark, tapped = len(h.fake.calls), time.time()
+        await tapper.tap(tapper.id, message.message_id, button["text"])
+        nxt = await acting(h)
+        assert nxt is not None and nxt != tapper.id
+        await until(lambda: card_short(data.card) in board.text, 60)  # type: ignore[union-attr]
+        edits = [at for at, m, c in h.fake.calls[mark:] if c == GROUP and m in COUNTED]
+        assert len(edits) == 1, edits
+        assert edits[0] - before >= window - 0.05, edits[0] - before  # it kept its window
+        assert edits[0] - tapped <= window + 10.0, edits[0] - tapped  # within its bound
+        turn = [line for line in board.text.split("\n") if line.startswith("👉")]
+        assert turn and {738: "Ana", 739: "Beto"}[nxt] in turn[0], board.text

@@ -72,10 +72,9 @@ async def quiet(fake: FakeTelegram, database: Path, within: float = 120.0) -> No
 
 def bot_env(fake: FakeTelegram, database: str, **settings: str) -> dict[str, str]:
     """The environment of a `python -m bot` under test: the fake Bot API, `database`, a fixed
-    seed, Telegram's pace and budget as fast as the rest, the tapper's hand at once (these
-    tests are about what a kill loses, not Telegram's limits: tests/service/test_outbox_ceiling.py),
-    and `settings`
-    (`TRUCO_` and the name in capitals)."""
+    seed, Telegram's pace and budget as fast as the rest, the tapper's hand and the board at
+    once (these tests are about what a kill loses, not Telegram's limits:
+    tests/service/test_outbox_ceiling.py), and `settings` (`TRUCO_` and the name in capitals)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRUCO_")}
     env.update(
         {
@@ -86,6 +85,7 @@ def bot_env(fake: FakeTelegram, database: str, **settings: str) -> dict[str, str
             "TRUCO_GROUP_INTERVAL": "0.005",
             "TRUCO_PRIVATE_PER_SECOND": "620",
             "TRUCO_OWN_HAND_DEFER": "0",
+            "TRUCO_WATCHED_BOARD_INTERVAL": "0",
             "TRUCO_RATE_OVERALL_PER_SECOND": "1000000",
             "TRUCO_RATE_GROUP_PER_MINUTE": "1000000",
             "TRUCO_TURN_SECONDS": "0",

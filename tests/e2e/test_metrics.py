@@ -69,6 +69,21 @@ async def test_metrics_agree_with_the_bot_apis_counts(fake: FakeTelegram, tmp_pa
             n for m, n in seen.items() if m in ("sendMessage", "editMessageText", "deleteMessage")
         )
         assert 0 < delays <= sends
+        # the longest wait of each kind of lane, exactly: within the histogram's bucket that
+        # first holds all of that lane's messages
+        lanes = {dict(labels)["chat"] for (n, labels), _ in samples.items()
+                 if n == "truco_outbox_delay_seconds_count"}  # fmt: skip
+        assert lanes
+        for lane in lanes:
+            longest = samples[("truco_outbox_delay_longest_seconds", (("chat", lane),))]
+            total = samples[("truco_outbox_delay_seconds_count", (("chat", lane),))]
+            bounds = sorted(
+                (float(dict(labels)["le"]), v) for (n, labels), v in samples.items()
+                if n == "truco_outbox_delay_seconds_bucket" and dict(labels)["chat"] == lane
+            )  # fmt: skip
+            upper = next(b for b, v in bounds if v >= total)
+            lower = max((b for b, v in bounds if v < total), default=0.0)
+            assert lower < longest <= upper or (lower == 0.0 and longest == 0.0), (lane, longest)
         assert 0 <= samples[("truco_budget_spent", ())] <= 1
     # off by default: no port is opened
     async with harness_with(fake, tmp_path / "other.db") as h:

@@ -12,7 +12,17 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.model.outbox import FIRST, LATER, POST, REFRESH, URGENT, Outgoing, Pending, RowKind
+from bot.model.outbox import (
+    FIRST,
+    LATER,
+    POST,
+    REFRESH,
+    URGENT,
+    WATCHED,
+    Outgoing,
+    Pending,
+    RowKind,
+)
 from bot.service.mailbox import Delivery, Mailbox, Verdict
 from bot.storage.connect import open_database
 from bot.telegram.pacing import TelegramPacing
@@ -161,6 +171,45 @@ async def test_a_deferred_hand_goes_after_its_wait_or_at_once_when_made_urgent(
         assert all(chat != 10 for chat, _, _ in went)  # (written with it, still waiting)
         assert await outbox.drain(30)
         assert sorted(chat for chat, _, _ in went) == [7, 8, 9, 10]
+    finally:
+        await outbox.close()
+        await db.close()
+
+
+async def test_a_watched_board_goes_once_a_window_in_its_latest_state(tmp_path: Path) -> None:
+    """A board only watchers need (`WATCHED`: every player has their own hand message) goes
+    at most once every `watched` seconds, as its newest version: the taps in between are one
+    edit, which goes within its window of the last (its bound, with the budget free); written
+    as a plain refresh (a hand's end), it goes at once."""
+    db = await open_database(tmp_path / "watched.db")
+    watched = 1.5
+    outbox = Mailbox(db, TelegramPacing(0.0, watched=watched), overall_per_second=0)
+    went: list[tuple[int, float]] = []
+
+    async def deliver(row: Pending) -> Delivery:
+        went.append((row.version, time.monotonic()))
+        return Delivery()
+
+    def board(priority: int) -> Outgoing:
+        return Outgoing(-5, RowKind.BOARD, {"t": 1}, "board:1", priority)
+
+    outbox.start(deliver)
+    try:
+        await outbox.send([board(WATCHED)])  # none went lately: at once
+        await until(lambda: len(went) == 1, 30)
+        for _ in range(4):  # taps while the window runs: nothing goes
+            await outbox.send([board(WATCHED)])
+            await asyncio.sleep(0.1)
+        await until(lambda: len(went) == 2, 30)
+        first, second = went[0][1], went[1][1]
+        assert second - first >= watched - 0.01, second - first  # it waited its window
+        assert second - first <= watched + 1.0, second - first  # and no longer (the bound)
+        assert went[1][0] == 4, went  # one call, of the newest version (its fourth write)
+        await outbox.send([board(WATCHED)])
+        await outbox.send([board(REFRESH)])  # a moment that matters: the window gives way
+        await until(lambda: len(went) == 3, 30)
+        assert went[2][1] - second < watched, went
+        assert await outbox.drain(30) and len(went) == 3
     finally:
         await outbox.close()
         await db.close()
