@@ -10,6 +10,9 @@
                                                 # itself with each character (`dificil~cantor`)
     python bench/ai.py --calibration 120 [--topic envido|hand] --seed 2  # hints' chances vs what
                                                 # happened, by tenth (and calibration points)
+    python bench/ai.py --calibration 12 --opponents all --rows R --jobs 1  # the table per
+                                                # opponent and topic, with chance alone's bound
+    python bench/ai.py --tables R1,R2           # that table again, from kept rows
     python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
     python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
                                                 # rival across a series of matches, or not
@@ -653,6 +656,7 @@ def calibration(
     print(f"{matches} matches a rival, {len(rows)} hints with a chance, "
           f"{time.perf_counter() - started:.0f} s")  # fmt: skip
     report(rows)
+    bound_tables(rows)
 
 
 def report(rows: list[Row], stated: str = "stated") -> None:
@@ -768,6 +772,79 @@ def noise_bound(
         worst.append(max(abs(won[t] - expected[t]) / count[t] * 100 for t in cells))
     worst.sort()
     return worst[min(draws - 1, int(0.95 * draws))]
+
+
+def tenth_bounds(
+    rows: list[Kept], key: str = "stated", draws: int = 200, seed: int = 0
+) -> dict[int, float]:
+    """For each tenth of the stated chance, how far off it may look by chance alone (points,
+    95%): the 95th percentile of its |error| when what happened is drawn from the stated
+    chances themselves, one draw per hand (as `noise_bound`, but each tenth on its own: the
+    bound to read beside that tenth; `noise_bound` is the one for the worst of them)."""
+    said = [float(r[key]) for r in rows]
+    tenth = [min(int(p * 10), 9) for p in said]
+    hands: dict[tuple[object, ...], int] = {}
+    hand = [hands.setdefault((r["rival"], r["seed"], r["hand"]), len(hands)) for r in rows]
+    count = Counter(tenth)
+    expected = [0.0] * 10
+    for t, p in zip(tenth, said, strict=True):
+        expected[t] += p
+    rng = random.Random(seed)
+    errors: dict[int, list[float]] = {t: [] for t in count}
+    for _ in range(draws):
+        u = [rng.random() for _ in range(len(hands))]
+        won = [0] * 10
+        for t, p, h in zip(tenth, said, hand, strict=True):
+            won[t] += u[h] < p
+        for t in count:
+            errors[t].append(abs(won[t] - expected[t]) / count[t] * 100)
+    return {t: sorted(e)[min(draws - 1, int(0.95 * draws))] for t, e in errors.items()}
+
+
+def bound_tables(rows: list[Kept], least: int = 100, key: str = "stated") -> list[str]:
+    """The calibration table per opponent and topic, by tenth: each tenth as `predicted →
+    observed (n hints, ± its bound)`, points; bold where it has `least` hints or more, and
+    **off** where its error is beyond what chance alone gives to the worst tenth of `least`
+    hints (`noise_bound`, the issue's yardstick; a tenth beyond its own bound alone is marked
+    `!`). Then one line an opponent and topic: its worst tenth and `noise_bound`. Returned as
+    markdown lines (also printed)."""
+    out: list[str] = []
+    opponents = [*dict.fromkeys(str(r["rival"]) for r in rows)]
+    head = " | ".join(f"{t * 10}–{t * 10 + 10}%" for t in range(10))
+    for topic in TOPICS:
+        out += ["", f"{topic}: predicted → observed % (hints, ± chance alone at 95%)", "",
+                f"| opponent | hints | {head} | worst (≥{least}) | chance alone (95%) |",
+                "|---|---|" + "---|" * 12]  # fmt: skip
+        for opponent in opponents:
+            chosen = [r for r in rows if r["rival"] == opponent and r["topic"] == topic]
+            if not chosen:
+                continue
+            bounds = tenth_bounds(chosen, key)
+            family = noise_bound(chosen, key, least)
+            worst, where = worst_tenth(chosen, key, least)
+            cells = []
+            for t in range(10):
+                cell = [r for r in chosen if min(int(float(r[key]) * 10), 9) == t]
+                if not cell:
+                    cells.append("–")
+                    continue
+                said = sum(float(r[key]) for r in cell) / len(cell) * 100
+                seen = sum(float(r["won"]) for r in cell) / len(cell) * 100
+                text = f"{said:.0f} → {seen:.0f} ({len(cell)}, ±{bounds[t]:.0f})"
+                if len(cell) >= least:
+                    text = f"**{text}**"
+                    if abs(seen - said) > family:
+                        text += " **off**"
+                elif abs(seen - said) > bounds[t]:
+                    text += " !"
+                cells.append(text)
+            told = f"{worst:+.1f} ({where * 10}–{where * 10 + 10}%)" if where >= 0 else "–"
+            mark = " **off**" if where >= 0 and abs(worst) > family else ""
+            out.append(f"| {opponent} | {len(chosen)} | {' | '.join(cells)} | {told}{mark} | "
+                       f"{family:.1f} |" if where >= 0 else
+                       f"| {opponent} | {len(chosen)} | {' | '.join(cells)} | – | – |")  # fmt: skip
+    print("\n".join(out))
+    return out
 
 
 def summary(rows: list[Kept], least: int = 100) -> None:
@@ -1089,7 +1166,12 @@ def main() -> None:
     )
     parser.add_argument("--gauntlet", action="store_true", help="levels against every style")
     parser.add_argument("--levels", default=",".join(GAUNTLET_LEVELS))
-    parser.add_argument("--opponents", default=",".join(OPPONENTS))
+    parser.add_argument(
+        "--opponents",
+        default="",
+        help="--gauntlet's opponents; --calibration's rivals (all: "
+        "every style of the gauntlet, normal and difícil)",
+    )
     parser.add_argument(
         "--no-clock",
         action="store_true",
@@ -1107,6 +1189,12 @@ def main() -> None:
     parser.add_argument("--rivals", default="", help="calibration: each rival apart, a,b,...")
     parser.add_argument("--rows", default="", help="calibration: keep its rows (JSON lines)")
     parser.add_argument("--check", default="", help="calibration rows files to report: a,b")
+    parser.add_argument(
+        "--tables",
+        default="",
+        help="calibration rows files: the table per opponent and topic, "
+        "by tenth, with what chance alone gives beside each",
+    )
     parser.add_argument("--held", default="", help="--check: rivals held out of the fit, a,b")
     parser.add_argument("--fit", default="", help="calibration rows files to fit RECKONING on")
     parser.add_argument("--fit-on", default="", help="--fit: the rivals to fit on, a,b,...")
@@ -1129,12 +1217,16 @@ def main() -> None:
     if args.fit:
         fit(args.fit.split(","), args.fit_on.split(","), topics=tuple(args.fit_topics.split(",")))
         return
+    if args.tables:
+        bound_tables(load_rows(args.tables.split(",")))
+        return
     if args.check:
         held = set(args.held.split(",")) if args.held else None
         calibration_check(args.check.split(","), held)
         return
     if args.calibration:
-        rivals = args.rivals.split(",") if args.rivals else None
+        named = args.rivals or args.opponents
+        rivals = [*STYLES, *RIVAL_LEVELS] if named == "all" else named.split(",") if named else None
         calibration(args.calibration, args.jobs, args.seed, args.topic, rivals, args.rows)
         return
     if args.hint_times:
@@ -1160,7 +1252,9 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)
         if args.gauntlet:
-            gauntlet(run, args.levels.split(","), args.opponents.split(","))
+            gauntlet(
+                run, args.levels.split(","), (args.opponents or ",".join(OPPONENTS)).split(",")
+            )
         else:
             pairs = args.teams or args.pairs
             rows = []

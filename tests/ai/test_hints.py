@@ -40,7 +40,7 @@ from bot.game.events import Scored
 from bot.game.state import Pending
 from bot.i18n import translator
 from bot.views.common import card_name
-from bot.views.hints import hint_text
+from bot.views.hints import hint_text, move_text
 from bot.views.table import FLOR_FAMILY
 from tests.ai.test_players import CONFIGS, _hidden_swapped, configs, states
 
@@ -420,3 +420,39 @@ def test_a_flor_tells_the_chance_it_is_the_best() -> None:
     got = hint(obs, 2)
     assert got.topic is Topic.FLOR and got.chance is not None and got.chance > 0.9
     assert got.flor == 38
+
+
+# What a hint gives as its reason, after the move: the envido, the hand, a flor, a bluff's
+# success (each language's words for them)
+REASONS = {
+    "es": ("el envido", "la mano", "flor", "sale bien"),
+    "en": ("the envido", "the hand", "flor", "it works"),
+}
+
+
+@pytest.mark.parametrize("config", configs(fast=2))
+def test_no_hint_of_a_real_position_is_a_bare_choice(config: MatchConfig) -> None:
+    """Over positions of real matches, whatever the asking seat may do: every hint, in both
+    languages, alone or with partners, says its move, why, and its odds ("💡 Quiero" alone
+    never), even with no time left for its chance (the busiest machine: budget 0)."""
+    from bot.views.common import plain
+
+    told = 0
+    for index, (state, _) in enumerate(states(config, seed=23, count=40)):
+        for seat in state.acting_seats():
+            obs = observe(state, seat)
+            if len(obs.actions) < 2:  # (no choice: nothing to advise)
+                continue
+            got = advise(obs, index, budget=0.0, worlds=FLOOR)
+            assert got.chance is not None, (got, obs.actions)
+            for t in (translator("es"), translator("en")):
+                ten = "de cada 10" if t.language == "es" else "in 10"
+                for team in (False, True):
+                    said = plain(hint_text(t, got, team))
+                    move = plain(move_text(t, got.action))
+                    assert said.startswith(f"💡 {move}") and said != f"💡 {move}", said
+                    rest = said.removeprefix(f"💡 {move}")
+                    assert ten in rest or "time in 10" in rest or "once in 10" in rest, said
+                    assert any(w in rest for w in REASONS[t.language]), said
+            told += 1
+    assert told >= 30, told
