@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.ai import personas, rivals
+from bot.ai.estimate import ENVIDO_FLOOR
 from bot.ai.search import Machine, Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
 from bot.game.actions import ENVIDO_CHANTS, FLOR_CHANTS, TRUCO_CHANTS, Action, ActionKind
@@ -389,6 +390,8 @@ def _share(
     won = total = 0.0
     count = 0
     first: MatchState | None = None
+    chanted = rival_envidos(obs) if topic is Topic.ENVIDO else {}
+    drawn: list[tuple[float, bool, tuple[bool, ...]]] = []  # (weight, won, weak per chanter)
     for index in range(worlds):
         found = sampler.world()
         if found is None:
@@ -398,6 +401,8 @@ def _share(
             first = world.copy()
         if topic is Topic.ENVIDO:
             win = envido_won(world, side)
+            if chanted:
+                drawn.append((weight, win, _weak(world, chanted)))
         elif topic is Topic.FLOR:
             win = flor_won(world, side)
         else:
@@ -416,7 +421,104 @@ def _share(
             break
     if total <= 0 or count < min(FLOOR, worlds):
         return None, count, known, first
+    if chanted:
+        return _as_shown(drawn, [tells for _, tells in chanted.values()]), count, known, first
     return won / total, count, known, first
+
+
+# -- what a rival's envido chants came with ----------------------------------------------------
+# The worlds weigh a rival's envido chant by how a stranger's reads (the persona belief, bluffs
+# now and then included). A rival whose chants the table has seen come with less than the
+# chant's floor far more often (an envido bluffer; one who calls real envido with anything), or
+# never, is another matter: against the gauntlet's envido bluffer, answering its envido, 18% was
+# told and 34% won; against its envido caller's real envido, 6% told and 23% won
+# (docs/computer-players.md). So the share of the worlds in which each rival's last envido chant
+# of the hand came with less than its floor (`ENVIDO_FLOOR`) is moved to what the table saw of
+# that rival's chants of that kind, the worlds' own share standing for SHOWN_WEIGHT showings;
+# within each part the worlds keep their weights. A rival whose chants were never shown is
+# reckoned as before.
+SHOWN_WEIGHT = 4.0
+
+
+Shown = tuple[float, float]  # of a rival's chants of one kind: (weak, shown), showings
+
+
+def envido_tells(obs: Observation) -> dict[int, dict[ActionKind, Shown]]:
+    """For each rival seat of the asking seat, for each envido chant it made in the match's
+    earlier hands, how many of those the table saw the envido of, and how many came with less
+    than the chant's floor: the value said aloud, a "son buenas" over a value under the floor,
+    or its three cards all seen. The one place the hint reads a rival's envido tells: where a
+    rival model keeps such rates (`bot.ai.tells`, issue 74), this is where it is read."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    out: dict[int, dict[ActionKind, Shown]] = {}
+    for past in obs.past:
+        if past.players != obs.config.players or past.duel is not None:
+            continue
+        said = dict(past.announced)
+        for seat in range(past.players):
+            if side_of(seat) == side:
+                continue
+            kinds = {a.kind for a in past.history if a.seat == seat and a.kind in ENVIDO_CHANTS}
+            if not kinds or any(a.kind in FLOR_FAMILY for a in past.history):
+                continue  # (no envido chanted; a flor's value said is not an envido's)
+            value = said.get(seat)
+            known = past.known(seat)
+            if value is None and len(known) == 3:
+                value = envido_value(known)
+            below = [v for who, v, _ in past.son_buenas if who == seat]
+            for kind in kinds:
+                floor = ENVIDO_FLOOR[kind]
+                if value is not None:
+                    weak = float(value < floor)
+                elif below and below[0] < floor:  # (it had less than a value under the floor)
+                    weak = 1.0
+                else:
+                    continue
+                weak_, shown_ = out.setdefault(seat, {}).get(kind, (0.0, 0.0))
+                out[seat][kind] = (weak_ + weak, shown_ + 1)
+    return out
+
+
+def rival_envidos(obs: Observation) -> dict[int, tuple[ActionKind, Shown]]:
+    """The rival seats that chanted an envido this hand and whose chants of that kind (their
+    last of the hand) the table has seen: the kind, and what those showings were."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    last = {a.seat: a.kind for a in obs.history
+            if a.kind in ENVIDO_CHANTS and side_of(a.seat) != side}  # fmt: skip
+    if not last:
+        return {}
+    tells = envido_tells(obs)
+    return {seat: (kind, tells[seat][kind]) for seat, kind in last.items()
+            if kind in tells.get(seat, {})}  # fmt: skip
+
+
+def _weak(world: MatchState, chanted: Mapping[int, tuple[ActionKind, Shown]]) -> tuple[bool, ...]:
+    """Whether each chanter of `chanted` holds less than its chant's floor in `world`."""
+    h = world.hand
+    assert h is not None
+    return tuple(envido_value(h.dealt[s]) < ENVIDO_FLOOR[k] for s, (k, _) in chanted.items())
+
+
+def _as_shown(
+    drawn: Sequence[tuple[float, bool, tuple[bool, ...]]], tells: Sequence[Shown]
+) -> float:
+    """The envido's share with each chanter's weak part of the worlds moved to what its chants
+    were shown to come with (one pass a chanter, as raking does)."""
+    weights = [w for w, _, _ in drawn]
+    for i, (weak, shown) in enumerate(tells):
+        part = sum(w for w, (_, _, flags) in zip(weights, drawn, strict=True) if flags[i])
+        total = sum(weights)
+        if total <= 0 or part <= 0 or part >= total:
+            continue  # (every world on one side: nothing to move)
+        share = part / total
+        target = (weak + SHOWN_WEIGHT * share) / (shown + SHOWN_WEIGHT)
+        up, down = target / share, (1 - target) / (1 - share)
+        weights = [w * (up if flags[i] else down)
+                   for w, (_, _, flags) in zip(weights, drawn, strict=True)]  # fmt: skip
+    total = sum(weights)
+    return sum(w for w, (_, win, _) in zip(weights, drawn, strict=True) if win) / total
 
 
 # -- calibration -------------------------------------------------------------------------------

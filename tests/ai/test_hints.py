@@ -456,3 +456,51 @@ def test_no_hint_of_a_real_position_is_a_bare_choice(config: MatchConfig) -> Non
                     assert any(w in rest for w in REASONS[t.language]), said
             told += 1
     assert told >= 30, told
+
+
+def _chanted_envidos(rival_cards: str, hands: int) -> MatchState:
+    """A match (1v1, no flor) whose first `hands` hands went alike: seat 1, dealt
+    `rival_cards`, chanted envido; seat 0 (an envido of 7) wanted it; the cards were played
+    out. Then a new hand, seat 0 dealt an envido of 27, in which seat 1 chants envido again."""
+    config = MatchConfig(players=2, flor=False)
+    state = new_match(config)
+    ours = tuple(Card.parse(c) for c in "1e 1b 7o".split())
+    theirs = tuple(Card.parse(c) for c in rival_cards.split())
+    for _ in range(hands):
+        state.apply(Deal((ours, theirs)))
+        number = state.hand_number
+        while state.hand_number == number and not state.is_over and not state.needs_deal:
+            legal = state.legal_actions()
+            kinds = {a.kind: a for a in legal}
+            seat = legal[0].seat
+            if seat == 1 and K.ENVIDO in kinds:
+                state.apply(kinds[K.ENVIDO])
+            elif seat == 0 and K.QUIERO in kinds:
+                state.apply(kinds[K.QUIERO])
+            else:
+                state.apply(next((a for a in legal if a.kind is K.PLAY), legal[0]))
+    state.apply(Deal((tuple(Card.parse(c) for c in "7e 12e 4o".split()),
+                      tuple(Card.parse(c) for c in "5c 6o 2b".split()))))  # fmt: skip
+    while not any(a.seat == 1 and a.kind is K.ENVIDO for a in state.legal_actions()):
+        state.apply(next(a for a in state.legal_actions() if a.kind is K.PLAY))
+    state.apply(Action(1, K.ENVIDO))
+    return state
+
+
+def test_a_rivals_envido_weighs_what_its_envidos_were_shown_to_come_with() -> None:
+    """The envido's chance against a rival whose envidos the table saw come with less than an
+    envido's floor (25) every time is the chance against such a chant: with 27, answering it
+    wins mostly; against one whose envidos came with 33 every time, no more than against an
+    envido of 25 or more. (The worlds took every rival's envido for what the persona belief
+    reads of it: the honest chanter's gave 27 a chance of 64%, the bluffer's 84%; against the
+    gauntlet's envido bluffer, 18% was stated and 34% won.)"""
+    told = {}
+    for name, cards in (("bluffer", "4c 5o 6b"), ("honest", "7c 6c 5b")):
+        state = _chanted_envidos(cards, hands=6)
+        seen = observe(state, 0)
+        assert seen.pending is Pending.ENVIDO and len(seen.past) == 6
+        got = hint(seen, 1)
+        assert got.topic is Topic.ENVIDO and got.raw is not None
+        told[name] = got.raw
+    # (27 beats about 4 in 10 of the envidos of 25 or more a chanter may hold)
+    assert told["honest"] <= 0.5 and told["bluffer"] - told["honest"] >= 0.35, told
