@@ -464,7 +464,7 @@ def _chanted_envidos(rival_cards: str, hands: int) -> MatchState:
     out. Then a new hand, seat 0 dealt an envido of 27, in which seat 1 chants envido again."""
     config = MatchConfig(players=2, flor=False)
     state = new_match(config)
-    ours = tuple(Card.parse(c) for c in "1e 1b 7o".split())
+    ours = tuple(Card.parse(c) for c in ["1e", "1b", "7o"])
     theirs = tuple(Card.parse(c) for c in rival_cards.split())
     for _ in range(hands):
         state.apply(Deal((ours, theirs)))
@@ -479,8 +479,8 @@ def _chanted_envidos(rival_cards: str, hands: int) -> MatchState:
                 state.apply(kinds[K.QUIERO])
             else:
                 state.apply(next((a for a in legal if a.kind is K.PLAY), legal[0]))
-    state.apply(Deal((tuple(Card.parse(c) for c in "7e 12e 4o".split()),
-                      tuple(Card.parse(c) for c in "5c 6o 2b".split()))))  # fmt: skip
+    state.apply(Deal((tuple(Card.parse(c) for c in ["7e", "12e", "4o"]),
+                      tuple(Card.parse(c) for c in ["5c", "6o", "2b"]))))  # fmt: skip
     while not any(a.seat == 1 and a.kind is K.ENVIDO for a in state.legal_actions()):
         state.apply(next(a for a in state.legal_actions() if a.kind is K.PLAY))
     state.apply(Action(1, K.ENVIDO))
