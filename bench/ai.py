@@ -775,12 +775,17 @@ def noise_bound(
 
 
 def tenth_bounds(
-    rows: list[Kept], key: str = "stated", draws: int = 200, seed: int = 0
+    rows: list[Kept], key: str = "stated", least: int = 100, draws: int = 400, seed: int = 0
 ) -> dict[int, float]:
     """For each tenth of the stated chance, how far off it may look by chance alone (points,
-    95%): the 95th percentile of its |error| when what happened is drawn from the stated
-    chances themselves, one draw per hand (as `noise_bound`, but each tenth on its own: the
-    bound to read beside that tenth; `noise_bound` is the one for the worst of them)."""
+    95%), what happened drawn from the stated chances themselves, one draw per hand (as
+    `noise_bound`). The tenths of `least` hints or more share one family-wise bound, each at
+    its own width: a tenth is beyond chance when its error passes c times its spread, c the
+    95th percentile over the draws of the largest error of them all in units of each tenth's
+    spread (so a tenth of 4,000 hints is held to its ±1 point and one of 100 to its ±10, and
+    all of them together are passed by luck one time in twenty). A tenth of fewer hints gets
+    its own 95% bound alone. (`noise_bound` is the bound of the worst tenth in points: the
+    widest, smallest tenth sets it.)"""
     said = [float(r[key]) for r in rows]
     tenth = [min(int(p * 10), 9) for p in said]
     hands: dict[tuple[object, ...], int] = {}
@@ -798,16 +803,24 @@ def tenth_bounds(
             won[t] += u[h] < p
         for t in count:
             errors[t].append(abs(won[t] - expected[t]) / count[t] * 100)
-    return {t: sorted(e)[min(draws - 1, int(0.95 * draws))] for t, e in errors.items()}
+    at = min(draws - 1, int(0.95 * draws))
+    out = {t: sorted(e)[at] for t, e in errors.items()}
+    family = [t for t in count if count[t] >= least]
+    spread = {t: max(math.sqrt(sum(e * e for e in errors[t]) / draws), 1e-9) for t in family}
+    if family:
+        c = sorted(max(errors[t][d] / spread[t] for t in family) for d in range(draws))[at]
+        out.update({t: c * spread[t] for t in family})
+    return out
 
 
 def bound_tables(rows: list[Kept], least: int = 100, key: str = "stated") -> list[str]:
     """The calibration table per opponent and topic, by tenth: each tenth as `predicted →
-    observed (n hints, ± its bound)`, points; bold where it has `least` hints or more, and
-    **off** where its error is beyond what chance alone gives to the worst tenth of `least`
-    hints (`noise_bound`, the issue's yardstick; a tenth beyond its own bound alone is marked
-    `!`). Then one line an opponent and topic: its worst tenth and `noise_bound`. Returned as
-    markdown lines (also printed)."""
+    observed (n hints, ± what chance alone gives it at 95%, `tenth_bounds`)`, points; bold
+    where it has `least` hints or more, and **off** where such a tenth is beyond its bound (a
+    tenth of fewer hints beyond its own is marked `!`: a lead, not a verdict); then its worst
+    tenth of `least` hints and `noise_bound` (the issue's yardstick: how far the worst such
+    tenth of a true chance reaches); and all opponents together. Returned as markdown lines
+    (also printed)."""
     out: list[str] = []
     opponents = [*dict.fromkeys(str(r["rival"]) for r in rows)]
     head = " | ".join(f"{t * 10}–{t * 10 + 10}%" for t in range(10))
@@ -815,11 +828,12 @@ def bound_tables(rows: list[Kept], least: int = 100, key: str = "stated") -> lis
         out += ["", f"{topic}: predicted → observed % (hints, ± chance alone at 95%)", "",
                 f"| opponent | hints | {head} | worst (≥{least}) | chance alone (95%) |",
                 "|---|---|" + "---|" * 12]  # fmt: skip
-        for opponent in opponents:
-            chosen = [r for r in rows if r["rival"] == opponent and r["topic"] == topic]
+        for opponent in [*opponents, *(["all"] if len(opponents) > 1 else [])]:
+            chosen = [r for r in rows
+                      if opponent in ("all", r["rival"]) and r["topic"] == topic]  # fmt: skip
             if not chosen:
                 continue
-            bounds = tenth_bounds(chosen, key)
+            bounds = tenth_bounds(chosen, key, least)
             family = noise_bound(chosen, key, least)
             worst, where = worst_tenth(chosen, key, least)
             cells = []
@@ -833,13 +847,13 @@ def bound_tables(rows: list[Kept], least: int = 100, key: str = "stated") -> lis
                 text = f"{said:.0f} → {seen:.0f} ({len(cell)}, ±{bounds[t]:.0f})"
                 if len(cell) >= least:
                     text = f"**{text}**"
-                    if abs(seen - said) > family:
+                    if abs(seen - said) > bounds[t]:
                         text += " **off**"
                 elif abs(seen - said) > bounds[t]:
                     text += " !"
                 cells.append(text)
             told = f"{worst:+.1f} ({where * 10}–{where * 10 + 10}%)" if where >= 0 else "–"
-            mark = " **off**" if where >= 0 and abs(worst) > family else ""
+            mark = " **off**" if where >= 0 and abs(worst) > bounds[where] else ""
             out.append(f"| {opponent} | {len(chosen)} | {' | '.join(cells)} | {told}{mark} | "
                        f"{family:.1f} |" if where >= 0 else
                        f"| {opponent} | {len(chosen)} | {' | '.join(cells)} | – | – |")  # fmt: skip
