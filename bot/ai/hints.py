@@ -20,11 +20,12 @@ machine (a hint that says only its move teaches nothing).
 
 Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration
 --rivals ...` compares each stated chance with what happened, against each kind of rival
-apart. Both are reckoned against the rivals at the table (RECKONING, after the envido's map
-CALIBRATION): what the match, and the rivals memory, has shown of them (`Known`: the persona
-belief difícil keeps, and the table's counts of their habits: trucos wanted, chanted, mazos,
-envidos wanted and chanted) and the score so far; against rivals not known yet the hint
-says so, with the range the chance may be in (`Hint.span`).
+apart. The envido's goes through its map (CALIBRATION), the rival's chants already read in the
+worlds' weights (`envido_tells`); the hand's and a refusal's are reckoned against the rivals at
+the table (RECKONING): what the match, and the rivals memory, has shown of them (`Known`: the
+persona belief difícil keeps, and the table's counts of their habits: trucos wanted, chanted,
+mazos, envidos wanted and chanted) and the score so far; against rivals not known yet the
+hint says so, with the range the chance may be in (`Hint.span`).
 """
 
 from __future__ import annotations
@@ -687,9 +688,13 @@ def stated(
     turns down), against rivals of whom the match has shown `known`, with the score's `edge`,
     at `moment` of the hand; and, where the rivals are not known yet, the range the chance may
     be in (else None, None). The envido is always one number."""
+    if topic == "envido":  # (its map alone: the reckoning told too much at the top and fit
+        # worse on the gauntlet's seventeen opponents, docs/computer-players.md; how a rival's
+        # chants read is in the worlds' weights, `envido_tells`)
+        return calibrated(Topic.ENVIDO, raw), None, None
     x = reckoned(topic, raw, rates_of(known), edge, moment)
     chance = _sigmoid(x)
-    if topic == "envido" or known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
+    if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
         return chance, None, None
     # (not narrowed toward the chance as hands are shown: in the first hands the chance is a
     # blend of kinds of rivals, and what happens is near one end, not between)
