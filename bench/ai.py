@@ -10,6 +10,9 @@
                                                 # itself with each character (`dificil~cantor`)
     python bench/ai.py --calibration 120 [--topic envido|hand] --seed 2  # hints' chances vs what
                                                 # happened, by tenth (and calibration points)
+    python bench/ai.py --calibration 12 --opponents all --rows R --jobs 1  # the table per
+                                                # opponent and topic, with chance alone's bound
+    python bench/ai.py --tables R1,R2           # that table again, from kept rows
     python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
     python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
                                                 # rival across a series of matches, or not
@@ -653,6 +656,7 @@ def calibration(
     print(f"{matches} matches a rival, {len(rows)} hints with a chance, "
           f"{time.perf_counter() - started:.0f} s")  # fmt: skip
     report(rows)
+    bound_tables(rows)
 
 
 def report(rows: list[Row], stated: str = "stated") -> None:
@@ -768,6 +772,93 @@ def noise_bound(
         worst.append(max(abs(won[t] - expected[t]) / count[t] * 100 for t in cells))
     worst.sort()
     return worst[min(draws - 1, int(0.95 * draws))]
+
+
+def tenth_bounds(
+    rows: list[Kept], key: str = "stated", least: int = 100, draws: int = 400, seed: int = 0
+) -> dict[int, float]:
+    """For each tenth of the stated chance, how far off it may look by chance alone (points,
+    95%), what happened drawn from the stated chances themselves, one draw per hand (as
+    `noise_bound`). The tenths of `least` hints or more share one family-wise bound, each at
+    its own width: a tenth is beyond chance when its error passes c times its spread, c the
+    95th percentile over the draws of the largest error of them all in units of each tenth's
+    spread (so a tenth of 4,000 hints is held to its ±1 point and one of 100 to its ±10, and
+    all of them together are passed by luck one time in twenty). A tenth of fewer hints gets
+    its own 95% bound alone. (`noise_bound` is the bound of the worst tenth in points: the
+    widest, smallest tenth sets it.)"""
+    said = [float(r[key]) for r in rows]
+    tenth = [min(int(p * 10), 9) for p in said]
+    hands: dict[tuple[object, ...], int] = {}
+    hand = [hands.setdefault((r["rival"], r["seed"], r["hand"]), len(hands)) for r in rows]
+    count = Counter(tenth)
+    expected = [0.0] * 10
+    for t, p in zip(tenth, said, strict=True):
+        expected[t] += p
+    rng = random.Random(seed)
+    errors: dict[int, list[float]] = {t: [] for t in count}
+    for _ in range(draws):
+        u = [rng.random() for _ in range(len(hands))]
+        won = [0] * 10
+        for t, p, h in zip(tenth, said, hand, strict=True):
+            won[t] += u[h] < p
+        for t in count:
+            errors[t].append(abs(won[t] - expected[t]) / count[t] * 100)
+    at = min(draws - 1, int(0.95 * draws))
+    out = {t: sorted(e)[at] for t, e in errors.items()}
+    family = [t for t in count if count[t] >= least]
+    spread = {t: max(math.sqrt(sum(e * e for e in errors[t]) / draws), 1e-9) for t in family}
+    if family:
+        c = sorted(max(errors[t][d] / spread[t] for t in family) for d in range(draws))[at]
+        out.update({t: c * spread[t] for t in family})
+    return out
+
+
+def bound_tables(rows: list[Kept], least: int = 100, key: str = "stated") -> list[str]:
+    """The calibration table per opponent and topic, by tenth: each tenth as `predicted →
+    observed (n hints, ± what chance alone gives it at 95%, `tenth_bounds`)`, points; bold
+    where it has `least` hints or more, and **off** where such a tenth is beyond its bound (a
+    tenth of fewer hints beyond its own is marked `!`: a lead, not a verdict); then its worst
+    tenth of `least` hints and `noise_bound` (the issue's yardstick: how far the worst such
+    tenth of a true chance reaches); and all opponents together. Returned as markdown lines
+    (also printed)."""
+    out: list[str] = []
+    opponents = [*dict.fromkeys(str(r["rival"]) for r in rows)]
+    head = " | ".join(f"{t * 10}–{t * 10 + 10}%" for t in range(10))
+    for topic in TOPICS:
+        out += ["", f"{topic}: predicted → observed % (hints, ± chance alone at 95%)", "",
+                f"| opponent | hints | {head} | worst (≥{least}) | chance alone (95%) |",
+                "|---|---|" + "---|" * 12]  # fmt: skip
+        for opponent in [*opponents, *(["all"] if len(opponents) > 1 else [])]:
+            chosen = [r for r in rows
+                      if opponent in ("all", r["rival"]) and r["topic"] == topic]  # fmt: skip
+            if not chosen:
+                continue
+            bounds = tenth_bounds(chosen, key, least)
+            family = noise_bound(chosen, key, least)
+            worst, where = worst_tenth(chosen, key, least)
+            cells = []
+            for t in range(10):
+                cell = [r for r in chosen if min(int(float(r[key]) * 10), 9) == t]
+                if not cell:
+                    cells.append("–")
+                    continue
+                said = sum(float(r[key]) for r in cell) / len(cell) * 100
+                seen = sum(float(r["won"]) for r in cell) / len(cell) * 100
+                text = f"{said:.0f} → {seen:.0f} ({len(cell)}, ±{bounds[t]:.0f})"
+                if len(cell) >= least:
+                    text = f"**{text}**"
+                    if abs(seen - said) > bounds[t]:
+                        text += " **off**"
+                elif abs(seen - said) > bounds[t]:
+                    text += " !"
+                cells.append(text)
+            told = f"{worst:+.1f} ({where * 10}–{where * 10 + 10}%)" if where >= 0 else "–"
+            mark = " **off**" if where >= 0 and abs(worst) > bounds[where] else ""
+            out.append(f"| {opponent} | {len(chosen)} | {' | '.join(cells)} | {told}{mark} | "
+                       f"{family:.1f} |" if where >= 0 else
+                       f"| {opponent} | {len(chosen)} | {' | '.join(cells)} | – | – |")  # fmt: skip
+    print("\n".join(out))
+    return out
 
 
 def summary(rows: list[Kept], least: int = 100) -> None:
@@ -1089,7 +1180,12 @@ def main() -> None:
     )
     parser.add_argument("--gauntlet", action="store_true", help="levels against every style")
     parser.add_argument("--levels", default=",".join(GAUNTLET_LEVELS))
-    parser.add_argument("--opponents", default=",".join(OPPONENTS))
+    parser.add_argument(
+        "--opponents",
+        default="",
+        help="--gauntlet's opponents; --calibration's rivals (all: "
+        "every style of the gauntlet, normal and difícil)",
+    )
     parser.add_argument(
         "--no-clock",
         action="store_true",
@@ -1107,6 +1203,12 @@ def main() -> None:
     parser.add_argument("--rivals", default="", help="calibration: each rival apart, a,b,...")
     parser.add_argument("--rows", default="", help="calibration: keep its rows (JSON lines)")
     parser.add_argument("--check", default="", help="calibration rows files to report: a,b")
+    parser.add_argument(
+        "--tables",
+        default="",
+        help="calibration rows files: the table per opponent and topic, "
+        "by tenth, with what chance alone gives beside each",
+    )
     parser.add_argument("--held", default="", help="--check: rivals held out of the fit, a,b")
     parser.add_argument("--fit", default="", help="calibration rows files to fit RECKONING on")
     parser.add_argument("--fit-on", default="", help="--fit: the rivals to fit on, a,b,...")
@@ -1129,12 +1231,16 @@ def main() -> None:
     if args.fit:
         fit(args.fit.split(","), args.fit_on.split(","), topics=tuple(args.fit_topics.split(",")))
         return
+    if args.tables:
+        bound_tables(load_rows(args.tables.split(",")))
+        return
     if args.check:
         held = set(args.held.split(",")) if args.held else None
         calibration_check(args.check.split(","), held)
         return
     if args.calibration:
-        rivals = args.rivals.split(",") if args.rivals else None
+        named = args.rivals or args.opponents
+        rivals = [*STYLES, *RIVAL_LEVELS] if named == "all" else named.split(",") if named else None
         calibration(args.calibration, args.jobs, args.seed, args.topic, rivals, args.rows)
         return
     if args.hint_times:
@@ -1160,7 +1266,9 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)
         if args.gauntlet:
-            gauntlet(run, args.levels.split(","), args.opponents.split(","))
+            gauntlet(
+                run, args.levels.split(","), (args.opponents or ",".join(OPPONENTS)).split(",")
+            )
         else:
             pairs = args.teams or args.pairs
             rows = []

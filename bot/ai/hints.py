@@ -20,28 +20,33 @@ machine (a hint that says only its move teaches nothing).
 
 Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration
 --rivals ...` compares each stated chance with what happened, against each kind of rival
-apart. Both are reckoned against the rivals at the table (RECKONING, after the envido's map
-CALIBRATION): what the match, and the rivals memory, has shown of them (`Known`: the persona
-belief difícil keeps, and the table's counts of their habits: trucos wanted, chanted, mazos,
-envidos wanted and chanted) and the score so far; against rivals not known yet the hint
-says so, with the range the chance may be in (`Hint.span`).
+apart. The envido's goes through its map (CALIBRATION), the rival's chants already read in the
+worlds' weights (`envido_tells`); the hand's and a refusal's are reckoned against the rivals at
+the table (RECKONING): what the match, and the rivals memory, has shown of them (`Known`: the
+persona belief difícil keeps, and the table's counts of their habits: trucos wanted, chanted,
+mazos, envidos wanted and chanted) and the score so far; against rivals not known yet the
+hint says so, with the range the chance may be in (`Hint.span`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
+from typing import NamedTuple
 
 from bot.ai import personas, rivals
+from bot.ai.estimate import ENVIDO_FLOOR
 from bot.ai.search import Machine, Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
 from bot.game.actions import ENVIDO_CHANTS, FLOR_CHANTS, TRUCO_CHANTS, Action, ActionKind
-from bot.game.cards import envido_value, flor_value, has_flor
+from bot.game.cards import DECK, envido_value, flor_value, has_flor
 from bot.game.events import HandEnded, Scored
 from bot.game.observation import Observation
 from bot.game.scoring import (
@@ -389,6 +394,8 @@ def _share(
     won = total = 0.0
     count = 0
     first: MatchState | None = None
+    chanted = rival_envidos(obs) if topic is Topic.ENVIDO else {}
+    drawn: list[tuple[float, bool, tuple[bool, ...]]] = []  # (weight, won, weak per chanter)
     for index in range(worlds):
         found = sampler.world()
         if found is None:
@@ -398,6 +405,8 @@ def _share(
             first = world.copy()
         if topic is Topic.ENVIDO:
             win = envido_won(world, side)
+            if chanted:
+                drawn.append((weight, win, _weak(world, chanted)))
         elif topic is Topic.FLOR:
             win = flor_won(world, side)
         else:
@@ -416,7 +425,131 @@ def _share(
             break
     if total <= 0 or count < min(FLOOR, worlds):
         return None, count, known, first
+    if chanted:
+        return _as_shown(drawn, list(chanted.values())), count, known, first
     return won / total, count, known, first
+
+
+# -- what a rival's envido chants came with ----------------------------------------------------
+# The worlds weigh a rival's envido chant by how a stranger's reads (the persona belief, bluffs
+# now and then included). A rival whose chants come with less than the chant's floor far more
+# often (an envido bluffer; one who calls real envido with a plain envido's hand) is another
+# matter: against the gauntlet's envido bluffer, answering its envido, 42% was told and 53% won;
+# against its envido caller's real envido, 14% told and 43% won (docs/computer-players.md). So
+# the share of the worlds in which each rival's last envido chant of the hand came with less
+# than its floor (`ENVIDO_FLOOR`) is moved to what the table saw of that rival's chants of that
+# kind, the worlds' own share standing for SHOWN_WEIGHT showings; and never below what its
+# chants' frequency alone says: a rival who chants a real envido (27 or more, one hand in four)
+# in half its hands chants it with less at least half the time. Within each part the worlds keep
+# their weights. A rival whose chants were never shown, nor made more often than its hands
+# allow, is reckoned as before.
+SHOWN_WEIGHT = 4.0
+CHANT_PRIOR = 2.0  # hands without the chant added to a rival's, before its rate is read
+
+
+class Shown(NamedTuple):
+    """What the table saw of one rival's envido chants of one kind over the match."""
+
+    weak: float = 0.0  # of those shown, how many came with less than the chant's floor
+    shown: float = 0.0  # how many the table saw the envido of
+    chanted: int = 0  # hands it made the chant in
+    hands: int = 0  # hands of the match before this one
+
+
+@cache
+def _holding(floor: int) -> float:
+    """How often a hand dealt at random holds an envido of `floor` or more."""
+    values = sorted(envido_value(hand) for hand in itertools.combinations(DECK, 3))
+    return 1 - bisect_left(values, floor) / len(values)
+
+
+def least_weak(kind: ActionKind, shown: Shown) -> float:
+    """The least share of a rival's chants of `kind` that can have come with less than the
+    chant's floor, from how often it chants alone: a hand holds the floor only so often."""
+    if not shown.chanted:
+        return 0.0
+    rate = shown.chanted / (shown.hands + CHANT_PRIOR)
+    return max(0.0, 1 - _holding(ENVIDO_FLOOR[kind]) / rate)
+
+
+def envido_tells(obs: Observation) -> dict[int, dict[ActionKind, Shown]]:
+    """For each rival seat of the asking seat, for each envido chant it made in the match's
+    earlier hands: in how many hands it made it, and how many of those the table saw the envido
+    of and how many came with less than the chant's floor (the value said aloud, a "son
+    buenas" over a value under the floor, or its three cards all seen). The one place the hint
+    reads a rival's envido tells: where a rival model keeps such rates (`bot.ai.tells`, issue
+    74), this is where it is read from."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    out: dict[int, dict[ActionKind, Shown]] = {}
+    hands = len(obs.past)
+    for past in obs.past:
+        if past.players != obs.config.players or past.duel is not None:
+            continue
+        said = dict(past.announced)
+        flor = any(a.kind in FLOR_FAMILY for a in past.history)
+        for seat in range(past.players):
+            if side_of(seat) == side:
+                continue
+            kinds = {a.kind for a in past.history if a.seat == seat and a.kind in ENVIDO_CHANTS}
+            value = None if flor else said.get(seat)  # (a flor's value said is not an envido's)
+            known = past.known(seat)
+            if value is None and len(known) == 3:
+                value = envido_value(known)
+            below = [v for who, v, _ in past.son_buenas if who == seat and not flor]
+            for kind in kinds:
+                floor = ENVIDO_FLOOR[kind]
+                weak, shown = 0.0, 0.0
+                if value is not None:
+                    weak, shown = float(value < floor), 1.0
+                elif below and below[0] < floor:  # (it had less than a value under the floor)
+                    weak, shown = 1.0, 1.0
+                was = out.setdefault(seat, {}).get(kind, Shown(hands=hands))
+                out[seat][kind] = Shown(was.weak + weak, was.shown + shown, was.chanted + 1, hands)
+    return out
+
+
+def rival_envidos(obs: Observation) -> dict[int, tuple[ActionKind, Shown]]:
+    """The rival seats that chanted an envido this hand (their last chant of it), and what
+    the table saw of their chants of that kind in earlier hands."""
+    assert obs.seat is not None
+    side = side_of(obs.seat)
+    last = {a.seat: a.kind for a in obs.history
+            if a.kind in ENVIDO_CHANTS and side_of(a.seat) != side}  # fmt: skip
+    if not last:
+        return {}
+    tells = envido_tells(obs)
+    return {seat: (kind, tells[seat][kind]) for seat, kind in last.items()
+            if kind in tells.get(seat, {})}  # fmt: skip
+
+
+def _weak(world: MatchState, chanted: Mapping[int, tuple[ActionKind, Shown]]) -> tuple[bool, ...]:
+    """Whether each chanter of `chanted` holds less than its chant's floor in `world`."""
+    h = world.hand
+    assert h is not None
+    return tuple(envido_value(h.dealt[s]) < ENVIDO_FLOOR[k] for s, (k, _) in chanted.items())
+
+
+def _as_shown(
+    drawn: Sequence[tuple[float, bool, tuple[bool, ...]]],
+    tells: Sequence[tuple[ActionKind, Shown]],
+) -> float:
+    """The envido's share with each chanter's weak part of the worlds moved to what its chants
+    were shown to come with (one pass a chanter, as raking does)."""
+    weights = [w for w, _, _ in drawn]
+    for i, (kind, seen) in enumerate(tells):
+        part = sum(w for w, (_, _, flags) in zip(weights, drawn, strict=True) if flags[i])
+        total = sum(weights)
+        if total <= 0 or part <= 0 or part >= total:
+            continue  # (every world on one side: nothing to move)
+        share = part / total
+        base = max(share, least_weak(kind, seen))
+        target = (seen.weak + SHOWN_WEIGHT * base) / (seen.shown + SHOWN_WEIGHT)
+        up, down = target / share, (1 - target) / (1 - share)
+        weights = [w * (up if flags[i] else down)
+                   for w, (_, _, flags) in zip(weights, drawn, strict=True)]  # fmt: skip
+    total = sum(weights)
+    return sum(w for w, (_, win, _) in zip(weights, drawn, strict=True) if win) / total
 
 
 # -- calibration -------------------------------------------------------------------------------
@@ -555,9 +688,13 @@ def stated(
     turns down), against rivals of whom the match has shown `known`, with the score's `edge`,
     at `moment` of the hand; and, where the rivals are not known yet, the range the chance may
     be in (else None, None). The envido is always one number."""
+    if topic == "envido":  # (its map alone: the reckoning told too much at the top and fit
+        # worse on the gauntlet's seventeen opponents, docs/computer-players.md; how a rival's
+        # chants read is in the worlds' weights, `envido_tells`)
+        return calibrated(Topic.ENVIDO, raw), None, None
     x = reckoned(topic, raw, rates_of(known), edge, moment)
     chance = _sigmoid(x)
-    if topic == "envido" or known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
+    if known.hands >= KNOWN_HANDS or known.settled >= KNOWN_SETTLED:
         return chance, None, None
     # (not narrowed toward the chance as hands are shown: in the first hands the chance is a
     # blend of kinds of rivals, and what happens is near one end, not between)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import random
 
-from bench.ai import noise_bound, worst_tenth
+from bench.ai import noise_bound, tenth_bounds, worst_tenth
 
 
 def _rows(hands: int, per_hand: int, shift: float, seed: int) -> list[dict[str, object]]:
@@ -58,3 +58,37 @@ def test_tenths_of_few_hints_are_left_out() -> None:
     assert worst_tenth(rows) == (0.0, -1)
     assert noise_bound(rows) == 0.0
     assert worst_tenth(rows, least=1)[1] >= 0
+
+
+def test_each_tenth_is_held_to_its_own_width() -> None:
+    """`tenth_bounds`: with a true chance, every tenth of 100 hints stays within its bound in
+    most data sets (all of them at once: the bound is family-wise); a big tenth 3 points off is
+    caught, which the worst tenth's bound in points (`noise_bound`, set by the smallest tenth)
+    lets pass."""
+    within = 0
+    for seed in range(20):
+        rows = _rows(hands=250, per_hand=4, shift=0.0, seed=seed)
+        bounds = tenth_bounds(rows, draws=100, seed=1000 + seed)
+        within += all(abs(e) <= bounds[t] for t, e in _errors(rows).items())
+    assert within >= 17, within
+    # 3,000 hints told 95% that came true 92% of the time, and 100 told 45% that were true
+    rng = random.Random(7)
+    rows = [{"rival": "r", "seed": 7, "hand": h, "stated": 0.95, "won": int(rng.random() < 0.92)}
+            for h in range(3000)]  # fmt: skip
+    rows += [{"rival": "r", "seed": 7, "hand": 3000 + h, "stated": 0.45,
+              "won": int(rng.random() < 0.45)} for h in range(100)]  # fmt: skip
+    bounds = tenth_bounds(rows, draws=100, seed=7)
+    errors = _errors(rows)
+    assert abs(errors[9]) > bounds[9], (errors, bounds)
+    worst, _ = worst_tenth(rows)
+    assert abs(worst) <= noise_bound(rows, draws=100, seed=7)  # (what the worst tenth hid)
+
+
+def _errors(rows: list[dict[str, object]], least: int = 100) -> dict[int, float]:
+    """Each tenth of `least` hints or more: happened − stated, points."""
+    out = {}
+    for t in range(10):
+        cell = [r for r in rows if min(int(float(r["stated"]) * 10), 9) == t]  # type: ignore[arg-type]
+        if len(cell) >= least:
+            out[t] = sum(float(r["won"]) - float(r["stated"]) for r in cell) / len(cell) * 100  # type: ignore[arg-type]
+    return out
