@@ -527,10 +527,14 @@ class Planner:
         the table has their hand in their private chat, whose message shows the table (the
         rounds, the bets, the score, whose turn) and is edited when they can act, so the
         board says nothing they need (a hand shown in the group is short: it leans on the
-        board). A hand's end (the next deal) is news for the group: it goes at once."""
+        board). A hand's end (the next deal) is news for the group: it goes at once. Only in
+        1v1: in teams a private hand is edited when its owner can act, not at each card of the
+        others, so between turns the board is where they follow a partner's card or a chant."""
         if any(isinstance(e, HandDealt) for e in change.events):
             return False
         table = change.the_table
+        if len(table.seats) > 2:
+            return False
         for user in table.players:
             if await self.people.plays_in(user) is not HandPlace.PRIVATE:
                 return False

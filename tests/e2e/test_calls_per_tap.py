@@ -226,3 +226,25 @@ async def test_a_watched_board_shows_the_latest_play_within_its_window(
         assert edits[0] - tapped <= window + 10.0, edits[0] - tapped  # within its bound
         turn = [line for line in board.text.split("\n") if line.startswith("👉")]
         assert turn and {738: "Ana", 739: "Beto"}[nxt] in turn[0], board.text
+
+
+async def test_in_teams_the_board_keeps_the_group_pace_though_every_hand_is_private(
+    fake: FakeTelegram, db_target: Path | str
+) -> None:
+    """In a 2v2 a private hand is edited when its owner can act, not at each card of the three
+    others: between turns the board is where a player follows the play (a partner's card, a
+    chant and its answer), so it is never held as a board only for those watching."""
+    async with harness_with(fake, db_target, watched_board_interval=600.0) as h:
+        users = [h.user(740 + i, name) for i, name in enumerate(("Ana", "Beto", "Caro", "Dani"))]
+        people = {u.id: u for u in users}
+        await open_table(h, users, "2v2")
+        board = h.fake.live(GROUP)[-1]
+        who = await acting(h)
+        assert who is not None
+        tapper = people[who]
+        button = a_card(newest_hand(h, tapper))
+        data = decode(button["callback_data"])
+        assert isinstance(data, ActData) and data.card is not None
+        await tapper.tap(tapper.id, newest_hand(h, tapper).message_id, button["text"])
+        # (held as a watched board, it would wait its 600 s window)
+        await until(lambda: card_short(data.card) in board.text, 30)  # type: ignore[union-attr]
