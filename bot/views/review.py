@@ -150,6 +150,15 @@ def praise_text(t: Translator, m: Moment, words: Who = WHO) -> str:
     return "\n".join([head, "   " + position_text(t, m, words), "   " + made, "   " + other])
 
 
+def no_slips_text(t: Translator, review: Review) -> str:
+    """No costly moment to show: praised, unless ¿suerte o viveza? says the decisions cost
+    points (then they were spread over many small plays, each under a clear loss), so that
+    the review never says "¡Muy bien jugado!" under "tus decisiones te costaron 20"."""
+    if review.luck is not None and round(review.luck.decisions) < 0:
+        return t("review.no_slips_spread")
+    return t("review.no_slips")
+
+
 def luck_text(t: Translator, luck: Luck) -> str:
     """¿Suerte o viveza?, told plainly: "Perdiste 25 a 30: las cartas te costaron unos 8
     puntos; tus decisiones te dieron 3." The decisions rounded to a point, the cards the rest
@@ -192,7 +201,7 @@ def review_text(t: Translator, review: Review, match: str, who: Seating | None =
         for i, m in enumerate(review.slips, start=1):
             lines.append(slip_text(t, i, m, words))
     else:
-        lines.append(t("review.no_slips"))
+        lines.append(no_slips_text(t, review))
     if review.praise:
         lines.append("")
         lines.append(t("review.praise_title"))
@@ -217,7 +226,7 @@ def review_pages(
         slips = [slip_text(t, i, m, words) for i, m in enumerate(review.slips, start=1)]
         blocks += [t("review.slips_title") + "\n" + slips[0], *slips[1:]]
     else:
-        blocks.append(t("review.no_slips"))
+        blocks.append(no_slips_text(t, review))
     if review.praise:
         praise = [praise_text(t, m, words) for m in review.praise]
         blocks += [t("review.praise_title") + "\n" + praise[0], *praise[1:]]
@@ -292,7 +301,7 @@ def review_json(
         + [moment(m, True) for m in review.praise],
         "decisions": review.decisions,
         "intro": plain(t("review.intro", count=review.decisions)),
-        "none": plain(t("review.no_slips")) if not review.slips else None,
+        "none": plain(no_slips_text(t, review)) if not review.slips else None,
         "how": plain(t("review.how", worlds=worlds)) if worlds else None,
     }
 

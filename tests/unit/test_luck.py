@@ -8,17 +8,19 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ai.review import Luck
+from bot.ai.review import Luck, Review
 from bot.i18n import translator
 from bot.views.common import plain
-from bot.views.review import luck_text, month_luck_text
+from bot.views.review import luck_text, month_luck_text, review_text
 
 
 def told(text: str, gave: str, cost: str, what: tuple[str, str]) -> int:
     total = 0
     for name in what:
-        found = re.search(rf"{name} (?:te |you )?({gave}|{cost})(?: you)?(?: unos| about)? (\d+)",
-                          text)  # fmt: skip
+        found = re.search(
+            rf"{name} (?:te |you )?({gave}|{cost})(?: you)?(?: unos| alrededor de| about)? (\d+)",
+            text,
+        )
         if found is not None:
             total += int(found.group(2)) * (1 if found.group(1) == gave else -1)
     return total
@@ -41,3 +43,23 @@ def test_what_is_told_adds_up_to_the_result(mine: int, theirs: int, decisions: f
     assert told(en, "gave", "cost", ("the cards", "your decisions")) == mine - theirs
     month = plain(month_luck_text(translator("es"), 3, mine - theirs, decisions))
     assert told(month, "dieron", "costaron", ("las cartas", "tus decisiones")) == mine - theirs
+
+
+def test_one_point_of_cards_is_said_in_the_singular() -> None:
+    """"unos 1 punto" was a player's reading of a review (2026-12-07): a point is one."""
+    for mine, theirs, decisions in ((12, 10, 1.0), (10, 11, 0.2), (15, 15, -1.2)):
+        luck = Luck(mine, theirs, decisions, 1.0, 10)
+        es = plain(luck_text(translator("es"), luck))
+        assert "unos 1 " not in es and "alrededor de 1 punto" in es, es
+
+
+def test_a_review_with_costly_decisions_and_no_single_slip_does_not_praise() -> None:
+    """A player's reading (2026-12-07): "tus decisiones te costaron 20" and right under it
+    "¡Muy bien jugado!". With no costly moment to show, the review praises only decisions that
+    cost nothing in the split."""
+    t = translator("es")
+    costly = Review(7, 0, 30, (), (), (), 68, 15, luck=Luck(19, 30, -19.6, 5.6, 68))
+    fine = Review(7, 0, 30, (), (), (), 68, 15, luck=Luck(30, 19, 2.4, 1.0, 68))
+    assert "Muy bien jugado" not in plain(review_text(t, costly, "#7"))
+    assert "muchas jugadas chicas" in plain(review_text(t, costly, "#7"))
+    assert "Muy bien jugado" in plain(review_text(t, fine, "#7"))
