@@ -81,12 +81,17 @@ def answer_text(t: Translator, moment: Moment, choice: int, right: bool) -> str:
         lines.append(t("quiz.best", choice=choice_text(t, p, best.code),
                        worth=worth_of(t, p, best),
                        points=number(t, best.worth.points - chosen.worth.points)))  # fmt: skip
+    # What the match's move cost is measured against difícil's move, which the worlds may rank
+    # below their best (a player's reading saw "Lo mejor era cantar falta envido" beside
+    # "🤖 Difícil: cantar envido"): the yardstick is named, so that the two never read as one.
     made = next(i for i, c in enumerate(p.choices) if c.code == moment.made)
+    dificil = choice_text(t, p, moment.best)
     if made != choice:
         made_text = choice_text(t, p, moment.made)
-        lines.append(t("quiz.made", choice=made_text, cost=number(t, moment.cost)))
+        lines.append(t("quiz.made", choice=made_text, dificil=dificil,
+                       cost=number(t, moment.cost)))  # fmt: skip
     else:
-        lines.append(t("quiz.same", cost=number(t, moment.cost)))
+        lines.append(t("quiz.same", dificil=dificil, cost=number(t, moment.cost)))
     lines.append(values_line(t, p))
     return "\n".join(lines)
 

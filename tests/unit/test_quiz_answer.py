@@ -1,0 +1,42 @@
+"""The answer to a review's question names its two yardsticks apart: what was best over the
+worlds (the question's right answer) and difícil's move (what the match's move cost is measured
+against). A player's reading (2026-12-07) saw "Lo mejor era cantar falta envido" beside
+"🤖 Difícil: cantar envido" and "te costó 1,2 puntos" with nothing saying which was which."""
+
+from __future__ import annotations
+
+from bot.ai.puzzle import Choice, Puzzle
+from bot.ai.review import Moment
+from bot.ai.weigh import Worth
+from bot.i18n import translator
+from bot.views.common import plain
+from bot.views.daily import choice_text
+from bot.views.quiz import answer_text
+
+ENVIDO, FALTA, CARD = "0:e", "0:fe", "0:p:4c"
+
+
+def moment() -> Moment:
+    puzzle = Puzzle(
+        players=2, target=30, flor=False, hand=3, scores=(4, 6), mano=0,
+        dealt=("7e", "6e", "4c"), held=("7e", "6e", "4c"), rounds=(), calls=(), announced=(),
+        pending=None, envido=33, worlds=48,
+        choices=(Choice(ENVIDO, Worth(0.2, 0.6), 0.3), Choice(FALTA, Worth(0.6, 0.6), 0.0),
+                 Choice(CARD, Worth(-1.0, 0.4), 0.3)),
+    )  # fmt: skip
+    return Moment(
+        hand=3, step=2, dealt=puzzle.dealt, held=puzzle.held, table=(), scores=(4, 6), calls=(),
+        pending=None, envido=33, made=CARD, best=ENVIDO, made_worth=Worth(-1.0, 0.4),
+        best_worth=Worth(0.2, 0.6), error=0.3, habit="envido", worlds=48, puzzle=puzzle,
+    )  # fmt: skip
+
+
+def test_the_answer_names_dificils_move_as_the_yardstick_of_the_matchs_cost() -> None:
+    t = translator("es")
+    m = moment()
+    assert m.puzzle is not None
+    dificil = plain(choice_text(t, m.puzzle, ENVIDO))
+    for choice in range(3):  # (envido: difícil's; falta: the best; the card: the match's)
+        told = plain(answer_text(t, m, choice, choice == 1))
+        assert f"🤖 difícil ({dificil})" in told, told
+        assert "1,2 puntos" in told, told
