@@ -260,45 +260,41 @@ async def line_figures(database: str, at: float) -> str:
     )
 
 
-async def outbox_waits(ports: list[int], deferred: bool = False) -> Counter[float]:
-    """Messages by how long they waited from their commit to their call (the bot's own
-    histogram, `truco_outbox_delay_seconds`, each worker's, added): upper bound -> count.
-    `deferred`: only the tappers' own hands, which wait by design (else all the others)."""
+async def metric_lines(ports: list[int]) -> list[str]:
+    """Every line of each worker's /metrics (a worker that does not answer adds none)."""
     import aiohttp
 
-    buckets: Counter[float] = Counter()
+    lines: list[str] = []
     async with aiohttp.ClientSession() as session:
         for port in ports:
             with contextlib.suppress(Exception):
                 async with session.get(f"http://127.0.0.1:{port}/metrics") as answer:
-                    text = await answer.text()
-                for line in text.splitlines():
-                    if line.startswith("truco_outbox_delay_seconds_bucket") and deferred == (
-                        'chat="deferred"' in line
-                    ):
-                        bound = line.split('le="')[1].split('"')[0]
-                        buckets[math.inf if bound == "+Inf" else float(bound)] += float(
-                            line.rsplit(" ", 1)[1]
-                        )
+                    lines += (await answer.text()).splitlines()
+    return lines
+
+
+async def outbox_waits(ports: list[int], deferred: bool = False) -> Counter[float]:
+    """Messages by how long they waited from their commit to their call (the bot's own
+    histogram, `truco_outbox_delay_seconds`, each worker's, added): upper bound -> count.
+    `deferred`: only the tappers' own hands, which wait by design (else all the others)."""
+    buckets: Counter[float] = Counter()
+    for line in await metric_lines(ports):
+        if line.startswith("truco_outbox_delay_seconds_bucket") and deferred == (
+            'chat="deferred"' in line
+        ):
+            bound = line.split('le="')[1].split('"')[0]
+            buckets[math.inf if bound == "+Inf" else float(bound)] += float(line.rsplit(" ", 1)[1])
     return buckets
 
 
 async def longest_waits(ports: list[int]) -> dict[str, float]:
     """The longest wait of any message, by kind of lane (`truco_outbox_delay_longest_seconds`,
     the largest of the workers')."""
-    import aiohttp
-
     found: dict[str, float] = {}
-    async with aiohttp.ClientSession() as session:
-        for port in ports:
-            with contextlib.suppress(Exception):
-                async with session.get(f"http://127.0.0.1:{port}/metrics") as answer:
-                    text = await answer.text()
-                for line in text.splitlines():
-                    if line.startswith("truco_outbox_delay_longest_seconds{"):
-                        lane = line.split('chat="')[1].split('"')[0]
-                        value = float(line.rsplit(" ", 1)[1])
-                        found[lane] = max(found.get(lane, 0.0), value)
+    for line in await metric_lines(ports):
+        if line.startswith("truco_outbox_delay_longest_seconds{"):
+            lane = line.split('chat="')[1].split('"')[0]
+            found[lane] = max(found.get(lane, 0.0), float(line.rsplit(" ", 1)[1]))
     return found
 
 
