@@ -15,14 +15,17 @@
                                                 # rival across a series of matches, or not
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
-(`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3), written apart from
-`bot.ai`; or `adapt`, the normal player betting against its model of the rival (difícil's
+(`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3, sandbagger, gambler,
+sharp, envido_bluffer, envido_caller, truco_bluffer, stayer), written apart from `bot.ai`; or `adapt`, the normal player betting against its model of the rival (difícil's
 baseline without the search: what the search adds is difícil − adapt).
 
 Each deal sequence is played twice, with the seats swapped, so luck of the cards cancels out;
 a pair of mirrored matches is the unit of the confidence interval (95%, normal approximation
 over pairs). Also printed per level: decisions per second and the p99 time of one decision
-(only decisions with a choice; a single legal action is not a decision).
+(only decisions with a choice; a single legal action is not a decision); and per pairing,
+where a match's points went (won and lost by kind: an envido turned down, accepted, a falta
+accepted, the truco turned down, the hand played out...) and what each side's envidos and
+trucos came with (how often with the worse envido of the table).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +63,8 @@ from bot.game import (
     random_deal,
     side_of,
 )
-from bot.game.actions import TRUCO_CHANTS, ActionKind
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, ActionKind
+from bot.game.events import Chanted, EnvidoResolved, HandDealt, Scored, ScoreReason
 from bot.game.seats import seats as table_of
 
 CONFIG = MatchConfig(players=2, target=30, flor=True)
@@ -74,6 +79,7 @@ GAUNTLET_LEVELS = ("facil", "normal", "dificil")
 OPPONENTS = (
     "random", "facil", "normal", "club", "tight", "caller", "bluffer", "runner",
     "stranger1", "stranger2", "stranger3", "sandbagger", "gambler",
+    "sharp", "envido_bluffer", "envido_caller", "truco_bluffer", "stayer",
 )  # fmt: skip
 
 
@@ -118,17 +124,99 @@ def answerer(state: MatchState, names: tuple[str, ...], seat: int) -> int:
     return seat if answers_first(mine, theirs, pending.value) else partner
 
 
-def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]]:
+# Where a match's points came from (`Tally.points`): the reason they were scored, an accepted
+# envido apart when its chain had a falta envido
+KINDS = (
+    "envido turned down", "envido accepted", "falta accepted", "flor", "truco turned down",
+    "hand played out", "mazo",
+)  # fmt: skip
+_KIND_OF = {
+    ScoreReason.ENVIDO_NOT_WANTED: "envido turned down",
+    ScoreReason.ENVIDO: "envido accepted",
+    ScoreReason.FLOR: "flor",
+    ScoreReason.FLOR_CONTEST: "flor",
+    ScoreReason.FLOR_ACHICO: "flor",
+    ScoreReason.FLOR_NOT_WANTED: "flor",
+    ScoreReason.TRUCO_NOT_WANTED: "truco turned down",
+    ScoreReason.HAND: "hand played out",
+    ScoreReason.MAZO: "mazo",
+}
+# What each side's envido chants and answers came with (`Tally.envido`), as counts:
+# chants of a plain envido and of a real envido or falta, and how many with the worse envido
+# of the table; a plain envido turned down and accepted (with the better envido, won); a falta
+# accepted (won)
+ENVIDO_COUNTS = (
+    "envido", "envido worse", "raise", "raise worse", "turned down", "turned down better",
+    "accepted", "accepted won", "falta accepted", "falta won", "truco", "truco poor",
+)  # fmt: skip
+POOR_TRUCO = 10  # a truco chanted holding no card of this strength (a 3) or better is poor
+
+
+@dataclass
+class Tally:
+    """What a match (or a sum of them) showed, by side: points by kind and envido counts."""
+
+    points: Counter[tuple[str, int]] = field(default_factory=Counter)
+    envido: Counter[tuple[str, int]] = field(default_factory=Counter)
+
+    def add(self, other: Tally, swap: bool = False) -> None:
+        for mine, theirs in ((self.points, other.points), (self.envido, other.envido)):
+            for (kind, side), n in theirs.items():
+                mine[kind, 1 - side if swap else side] += n
+
+    def heard(
+        self, state: MatchState, events: Sequence[object], chain: list[tuple[int, ActionKind]]
+    ) -> None:
+        """Count one action's `events` (`chain`: the hand's envido chants so far, kept here)."""
+        for event in events:
+            if isinstance(event, HandDealt):
+                chain.clear()
+            elif isinstance(event, Chanted) and event.kind in ENVIDO_CHANTS:
+                side = side_of(event.seat)
+                name = "envido" if event.kind is ActionKind.ENVIDO else "raise"
+                self.envido[name, side] += 1
+                self.envido[f"{name} worse", side] += not hints.envido_won(state, side)
+                chain.append((event.seat, event.kind))
+            elif isinstance(event, Chanted) and event.kind in TRUCO_CHANTS and state.hand:
+                side = side_of(event.seat)
+                held = state.hand.held[event.seat]
+                self.envido["truco", side] += 1
+                poor = bool(held) and all(c.strength < POOR_TRUCO for c in held)
+                self.envido["truco poor", side] += poor
+            elif isinstance(event, EnvidoResolved) and chain:
+                answering = 1 - side_of(chain[-1][0])
+                kinds = [k for _, k in chain]
+                if not event.wanted and kinds == [ActionKind.ENVIDO]:
+                    self.envido["turned down", answering] += 1
+                    better = hints.envido_won(state, answering)
+                    self.envido["turned down better", answering] += better
+                elif event.wanted and kinds == [ActionKind.ENVIDO]:
+                    self.envido["accepted", answering] += 1
+                    self.envido["accepted won", answering] += event.winner == answering
+                elif event.wanted and ActionKind.FALTA_ENVIDO in kinds:
+                    self.envido["falta accepted", answering] += 1
+                    self.envido["falta won", answering] += event.winner == answering
+            elif isinstance(event, Scored):
+                kind = _KIND_OF[event.reason]
+                falta_in = any(k is ActionKind.FALTA_ENVIDO for _, k in chain)
+                if kind == "envido accepted" and falta_in:
+                    kind = "falta accepted"
+                self.points[kind, event.side] += event.points
+
+
+def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]], Tally]:
     """One match; `names[s]` plays seat s (two seats: 1v1, four: 2v2; in 2v2 a computer
     player is shown its partner's señas when the partner is one too, as at the bot's tables).
-    Returns the winning side and decision times by player."""
+    Returns the winning side, decision times by player and what the match showed by side."""
     config = CONFIGS[len(names)]
     state = new_match(config)
     times: dict[str, list[float]] = {name: [] for name in names}
+    tally = Tally()
+    chain: list[tuple[int, ActionKind]] = []
     while not state.is_over:
         if state.needs_deal:
             deal = random_deal(random.Random(f"{seed}:{state.hand_number + 1}"), len(names))
-            state.apply(deal)
+            tally.heard(state, state.apply(deal), chain)
             continue
         seat = state.legal_actions()[0].seat
         seat = answerer(state, names, seat)
@@ -144,9 +232,9 @@ def play(names: tuple[str, ...], seed: int) -> tuple[int, dict[str, list[float]]
         action = choose(name, obs, f"{seed}:{state.step}:{seat}", signs)
         if len(obs.actions) > 1:
             times[name].append(time.perf_counter() - started)
-        state.apply(action)
+        tally.heard(state, state.apply(action), chain)
     assert state.winner is not None
-    return side_of(state.winner), times
+    return side_of(state.winner), times, tally
 
 
 def seats(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -160,14 +248,18 @@ def seats(a: str, b: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return first, second
 
 
-def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]]]:
-    """A's score over a deal sequence played twice (A on side 0, then on side 1)."""
+def mirrored(a: str, b: str, seed: int) -> tuple[float, dict[str, list[float]], Tally]:
+    """A's score over a deal sequence played twice (A on side 0, then on side 1), and what
+    the two matches showed (side 0: A's)."""
     there, back = seats(a, b)
-    first, t1 = play(there, seed)
-    second, t2 = play(back, seed)
+    first, t1, shown1 = play(there, seed)
+    second, t2, shown2 = play(back, seed)
     score = (first == 0) * 0.5 + (second == 1) * 0.5
     times = {k: t1.get(k, []) + t2.get(k, []) for k in {*t1, *t2}}
-    return score, times
+    shown = Tally()
+    shown.add(shown1)
+    shown.add(shown2, swap=True)
+    return score, times, shown
 
 
 def apply_tune(tune: str) -> dict[str, float]:
@@ -222,7 +314,7 @@ def habits(a: str, b: str, matches: int) -> None:
 
 def run_chunk(
     a: str, b: str, seeds: list[int], clock: bool = True, tune: str = ""
-) -> tuple[dict[int, float], dict[str, list[float]]]:
+) -> tuple[dict[int, float], dict[str, list[float]], dict[int, Tally]]:
     if not clock:  # every decision imagines all its worlds, however busy the machine is
         search.CAP = math.inf
     apply_tune(tune)
@@ -232,15 +324,16 @@ def run_chunk(
     old = apply_tune(trial)
     scores: dict[int, float] = {}
     times: dict[str, list[float]] = {}
+    shown: dict[int, Tally] = {}
     try:
         for seed in seeds:
-            score, t = mirrored(a, b, seed)
+            score, t, shown[seed] = mirrored(a, b, seed)
             scores[seed] = score
             for k, v in t.items():
                 times.setdefault(k, []).extend(v)
     finally:
         apply_tune(",".join(f"{k}={float(v)}" for k, v in old.items()))
-    return scores, times
+    return scores, times, shown
 
 
 def interval(scores: list[float]) -> tuple[float, float]:
@@ -267,6 +360,7 @@ class Runner:
         self.jobs = jobs
         self.seeds = [seed * 1_000_000 + i for i in range(matches // 2)]
         self.times: dict[str, list[float]] = {}
+        self.shown: dict[tuple[str, str], dict[int, Tally]] = {}  # by pairing, by deal sequence
 
     def pair(self, a: str, b: str) -> dict[int, float]:
         """A's score against B by deal sequence (each played twice, mirrored)."""
@@ -278,17 +372,59 @@ class Runner:
         chunks = [self.seeds[i::k] for i in range(k)]
         started = time.perf_counter()
         scores: dict[int, float] = {}
+        shown = self.shown.setdefault((a, b), {})
         clocks, tunes = [self.clock] * k, [self.tune] * k
-        for chunk_scores, times in self.pool.map(
+        for chunk_scores, times, chunk_shown in self.pool.map(
             run_chunk, [a] * k, [b] * k, chunks, clocks, tunes
         ):
             scores.update(chunk_scores)
+            shown.update(chunk_shown)
             for name, v in times.items():
                 self.times.setdefault(name, []).extend(v)
         mean, half = interval(list(scores.values()))
         print(f"{a} vs {b}: {2 * len(scores)} matches, {mean:.1%} ± {half:.1%} "
               f"in {time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
         return scores
+
+    def print_points(self) -> None:
+        """For each pairing, where the points of a match went (A's won and lost by kind, the
+        net with its 95% interval over the mirrored pairs), and what each side's envidos came
+        with."""
+        for (a, b), shown in self.shown.items():
+            seeds = list(shown)
+            if not seeds:
+                continue
+            print(f"\n{a} vs {b}, points a match ({2 * len(seeds)} matches):\n")
+            print(f"| kind | {a} won | {a} lost | net (95%) |")
+            print("|---|---|---|---|")
+            for kind in (*KINDS, "all"):
+                kinds = KINDS if kind == "all" else (kind,)
+                won = [sum(shown[s].points[k, 0] for k in kinds) / 2 for s in seeds]
+                lost = [sum(shown[s].points[k, 1] for k in kinds) / 2 for s in seeds]
+                net, half = interval([w - x for w, x in zip(won, lost, strict=True)])
+                print(f"| {kind} | {sum(won) / len(seeds):.2f} | {sum(lost) / len(seeds):.2f} | "
+                      f"{net:+.2f} ± {half:.2f} |")  # fmt: skip
+            total = Tally()
+            for s in seeds:
+                total.add(shown[s])
+            matches = 2 * len(seeds)
+            for side, name in ((0, a), (1, b)):
+                e = {k: total.envido[k, side] for k in ENVIDO_COUNTS}
+
+                def share(part: str, whole: str, e: dict[str, int] = e) -> str:
+                    return f"{e[part] / e[whole]:.0%}" if e[whole] else "–"
+
+                print(f"\n{name}: plain envidos {e['envido'] / matches:.1f} a match "
+                      f"({share('envido worse', 'envido')} with the worse envido), real envidos "
+                      f"and faltas {e['raise'] / matches:.1f} ({share('raise worse', 'raise')} "
+                      f"worse); a plain envido turned down {e['turned down'] / matches:.1f} a "
+                      f"match (holding the better {share('turned down better', 'turned down')}), "
+                      f"accepted {e['accepted'] / matches:.1f} (won "
+                      f"{share('accepted won', 'accepted')}); a falta accepted "
+                      f"{e['falta accepted'] / matches:.2f} (won "
+                      f"{share('falta won', 'falta accepted')}); trucos and raises "
+                      f"{e['truco'] / matches:.1f} a match ({share('truco poor', 'truco')} "
+                      "holding no card of a 3 or better)")  # fmt: skip
 
     def print_times(self) -> None:
         print()
@@ -1002,6 +1138,7 @@ def main() -> None:
             run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)
             characters(run, args.levels.split(","), args.round_robin)
             run.print_times()
+            run.print_points()
         return
     if args.hand_points:
         hand_points(args.hand_points)
@@ -1028,6 +1165,7 @@ def main() -> None:
                 print(f"| {a} vs {b} | {n:,} | {mean:.1%} | {mean - half:.1%} – "
                       f"{mean + half:.1%} |")  # fmt: skip
         run.print_times()
+        run.print_points()
 
 
 if __name__ == "__main__":
