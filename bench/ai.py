@@ -312,6 +312,36 @@ def habits(a: str, b: str, matches: int) -> None:
           f"envidos {rate(h.envido_bluffs, h.envido_shown)}")  # fmt: skip
 
 
+def tells_of(a: str, b: str, matches: int, players: int = 2) -> None:
+    """What `bot.ai.tells` learns of B over matches against A (every hand of B's seats, from
+    the public record; the priors of bot/ai/tells.py are normal's against normal)."""
+    from bot.ai.tells import PRIOR, Rate, Tells, learned
+
+    names = seats(a, b)[0] if players == 4 else (a, b)
+    config = CONFIGS[len(names)]
+    found = Tells()
+    hands = 0
+    for seed in range(matches):
+        state = new_match(config)
+        while not state.is_over:
+            if state.needs_deal:
+                deal = random.Random(f"{seed}:{state.hand_number + 1}")
+                state.apply(random_deal(deal, len(names)))
+                continue
+            seat = state.legal_actions()[0].seat
+            state.apply(choose(names[seat], observe(state, seat), f"{seed}:{state.step}:{seat}"))
+        for hand in observe(state, None).past:
+            hands += 1
+            for seat in range(1, len(names), 2):
+                pendings: personas.Pendings = []
+                personas.past_moves(hand, config, seat, random.Random(hands), pendings)
+                found = learned(found, hand, seat, pendings)
+    print(f"{b} against {a}, {matches} matches, {hands} hands:")
+    for r in Rate:
+        print(f"  {r.name.lower()}: {found.rate(r):.3f} over {found.seen(r):.0f} showings "
+              f"(prior {PRIOR[r]:.3f})")  # fmt: skip
+
+
 def run_chunk(
     a: str, b: str, seeds: list[int], clock: bool = True, tune: str = ""
 ) -> tuple[dict[int, float], dict[str, list[float]], dict[int, Tally]]:
@@ -1077,6 +1107,9 @@ def main() -> None:
     parser.add_argument(
         "--habits", default="", help="a:b,... the habits the table keeps of b against a (--matches)"
     )
+    parser.add_argument(
+        "--tells", default="", help="a:b,... what bot/ai/tells.py learns of b against a (--matches)"
+    )
     parser.add_argument("--gauntlet", action="store_true", help="levels against every style")
     parser.add_argument("--levels", default=",".join(GAUNTLET_LEVELS))
     parser.add_argument("--opponents", default=",".join(OPPONENTS))
@@ -1142,6 +1175,10 @@ def main() -> None:
         return
     if args.hand_points:
         hand_points(args.hand_points)
+        return
+    if args.tells:
+        for pair in args.tells.split(","):
+            tells_of(*pair.split(":"), args.matches)
         return
     if args.habits:
         for pair in args.habits.split(","):

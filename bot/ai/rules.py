@@ -20,9 +20,11 @@ import random
 from collections.abc import Collection
 
 from bot.ai.estimate import (
+    ANY_HAND,
     ENVIDO_FLOOR,
     Odds,
     _combine,
+    below_floor,
     current_round,
     envido_chance,
     equity,
@@ -31,6 +33,7 @@ from bot.ai.estimate import (
     unseen,
 )
 from bot.ai.rivals import NORMAL_ENVIDO_WANTED, NORMAL_TRUCO_WANTED, Rival
+from bot.ai.tells import CHANT_RATE, PRIOR, Rate
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind
 from bot.game.cards import Card, envido_value, flor_value
 from bot.game.observation import Observation
@@ -202,7 +205,12 @@ class _Normal:
         mine = envido_value(self.obs.dealt)
         good = "ev" in self.signs
         floor = ENVIDO_FLOOR.get(chain[-1], 25)
-        p = envido_chance(self.obs, mine, floor, good)
+        # how often this rival's chant of this kind came with less than its floor, as shown
+        rate = CHANT_RATE.get(chain[-1])
+        bluffs = None
+        if self.rival is not None and rate is not None:
+            bluffs = self.rival.tells.rate(rate)
+        p = envido_chance(self.obs, mine, floor, good, bluffs)
         if self.rival is not None and self.rival.envido_meant < 1:
             meant = self.rival.envido_meant  # a rival who bluffs envido: its chant says less
             p = meant * p + (1 - meant) * envido_chance(self.obs, mine, 0, good)
@@ -241,6 +249,10 @@ class _Normal:
             a = accept[kind]
             if self.rival is not None:  # as often as this rival wants, with what it wants
                 a = min(1.0, a * self.rival.envido_wanted / NORMAL_ENVIDO_WANTED)
+                # its wants shown weak, against a stranger's (whose are ANY_HAND any hand)
+                weak = self.rival.tells.rate(Rate.ENVIDO_CALLED_WEAK)
+                weak *= ANY_HAND * below_floor(floor) / PRIOR[Rate.ENVIDO_CALLED_WEAK]
+                p_called = envido_chance(self.obs, mine, floor, good, min(weak, 1.0))
                 picky = min(1.0, self.rival.envido_picky)
                 p_called = picky * p_called + (1 - picky) * p
             # a rival whom a refusal would cost the match wants it, whatever it holds
@@ -262,7 +274,8 @@ class _Normal:
         kinds = self.kinds
         level = TRUCO_CHANTS.index(self.obs.pending_chant) + 1 if self.obs.pending_chant else 1
         w = self.hand
-        meant = self.rival.truco_meant if self.rival is not None else 1.0
+        chant = self.obs.pending_chant or K.TRUCO
+        meant = self.rival.means(chant) if self.rival is not None else 1.0
         w_called = max(0.0, w - (0.2 if not self.obs.results else 0.1) * meant)
         options: list[tuple[float, Action]] = [  # a tie is wanted, as for an envido
             (self.bet(w_called, truco_wanted_value(level)), kinds[K.QUIERO]),
@@ -286,7 +299,8 @@ class _Normal:
         a, picky, bluff = 0.65, 1.0, BLUFF_TRUCO
         if self.rival is not None:  # as often as this rival wants, with what it wants
             a = min(1.0, a * self.rival.truco_wanted / NORMAL_TRUCO_WANTED)
-            picky = min(1.5, self.rival.truco_picky)
+            weak = self.rival.tells.bluffs(Rate.TRUCO_CALLED_WEAK)  # what it wants with
+            picky = min(1.5, self.rival.truco_picky * weak)
             bluff *= min(3.0, (1 - a) / 0.35) ** 2
         accepted = self.bet(max(0.0, w - 0.2 * picky), truco_wanted_value(level + 1))
         refused = self.eq(truco_not_wanted_value(level + 1))

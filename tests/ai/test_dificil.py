@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ai import search
+from bot.ai import decide, search
 from bot.ai.rivals import Rival
 from bot.ai.rules import play_normal
 from bot.ai.search import Sampler, edge_of, play_dificil, rivals_of
@@ -27,7 +27,14 @@ from bot.game import (
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, ActionKind
 from bot.game.habits import Habits
 from bot.game.state import Pending
-from tests.ai.scripted import Player, bluffer, played_against, tight
+from tests.ai.scripted import (
+    Player,
+    bluffer,
+    envido_honest,
+    envido_liar,
+    played_against,
+    tight,
+)
 from tests.engine.helpers import deal_of, do, start
 
 K = ActionKind
@@ -204,6 +211,53 @@ def test_an_envido_a_rival_would_refuse_is_chanted_for_the_point() -> None:
     assert {play_normal(obs, random.Random(s)).kind for s in range(50)} == {K.PLAY}
     folder = Rival.read(Habits(envido_refused=8), HANDS)
     assert {play_normal(obs, random.Random(s), (), folder).kind for s in range(50)} == {K.ENVIDO}
+
+
+# -- what its rivals' envidos came with ------------------------------------------------------
+def facing_envido(base: MatchState, seed: int) -> tuple[MatchState, bool]:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card,
+    seat 1 chants a plain envido. Whether that could be done (a flor-less deal always can)."""
+    state = base.copy()
+    state.apply(random_deal(random.Random(seed), 2))
+    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
+    if not plays:
+        return state, False
+    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
+    chant = next((a for a in state.legal_actions() if a.kind is K.ENVIDO), None)
+    if chant is None:
+        return state, False
+    state.apply(chant)
+    return state, True
+
+
+def wants(action: Action) -> bool:
+    return action.kind is K.QUIERO or action.kind in ENVIDO_CHANTS
+
+
+def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
+    """Over many positions (seat 0 holding whatever a deal gives it, seat 1 chanting a plain
+    envido), difícil wants the envido more often against a rival whose envidos were shown to
+    be bluffs than against one whose were shown to be good, though both chanted as often;
+    and never refuses the bluffer what it wants from the honest one."""
+    bases = {"liar": played_against(envido_liar, 24), "honest": played_against(envido_honest, 24)}
+    assert bases["liar"].hand_number % 2 == 0  # the next hand is odd: seat 0 is mano
+    called = {"liar": 0, "honest": 0}
+    positions = 0
+    for seed in range(120):
+        answers = {}
+        for name, base in bases.items():
+            state, ok = facing_envido(base, seed)
+            if not ok:
+                break
+            answers[name] = wants(decide(observe(state, 0), "dificil", f"calls:{seed}"))
+        if len(answers) < 2:
+            continue
+        positions += 1
+        assert answers["liar"] or not answers["honest"], seed
+        for name, wanted in answers.items():
+            called[name] += wanted
+    assert positions >= 100
+    assert called["liar"] >= called["honest"] + positions // 5, called
 
 
 def test_two_rivals_are_read_as_one_side() -> None:

@@ -323,4 +323,3 @@ def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> No
     assert got.topic is Topic.ENVIDO and got.chance is not None
     assert got == advise(obs, 3, budget=INFINITE, worlds=20)
     assert told >= 8 and ranged >= 3 and same >= 4, (told, ranged, same)
-
