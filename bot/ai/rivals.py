@@ -157,6 +157,14 @@ class Rival:
         return max(0.1, 1 - self.bluff_envido)
 
     @property
+    def envido_excess(self) -> float:
+        """Of its envido chants, the share beyond the normal player's rate: chants an honest
+        player would not have made (0 for one who chants no more often than normal)."""
+        base = NORMAL_ENVIDO_CHANTS
+        rate = base + self.bluff_envido * (1 - base)
+        return max(0.0, 1 - base / rate)
+
+    @property
     def truco_picky(self) -> float:
         """How much better than a random hand the hand it wants a truco with is, against the
         normal player's (1): a caller's quiero says nothing, a folder's says more."""

@@ -56,6 +56,8 @@ class Rate(IntEnum):
     ENVIDO_CALLED_WEAK = 6  # of those wanted, with an envido below the chant's floor
     TRUCO_WANTED = 7
     TRUCO_CALLED_WEAK = 8  # of the trucos it wanted, holding no card of STRONG or more
+    RAISED_WANTED = 9  # of our raises of its envido (not to a falta), those it wanted
+    ENVIDO_RAISES = 10  # of our envidos it answered (but a falta), those it raised
 
 
 CHANT_RATE: dict[ActionKind, Rate] = {
@@ -83,6 +85,8 @@ PRIOR: dict[Rate, float] = {
     Rate.ENVIDO_CALLED_WEAK: ANY_HAND * below_floor(ENVIDO_FLOOR[K.ENVIDO]),
     Rate.TRUCO_WANTED: 0.70,
     Rate.TRUCO_CALLED_WEAK: 0.65,
+    Rate.RAISED_WANTED: 0.5,  # what the normal player assumed of every raise it made
+    Rate.ENVIDO_RAISES: 0.05,
 }
 
 Counts = tuple[float, ...]  # per rate, (yes, no): a Beta's two parameters, the prior included
@@ -117,6 +121,27 @@ class Tells:
             self.counts[2 * r] - WEIGHT * PRIOR[r],
             self.counts[2 * r + 1] - WEIGHT * (1 - PRIOR[r]),
         )
+
+    def raise_wanted(self, chant: ActionKind, bluffs: float | None = None) -> float:
+        """How often it wants our raise of its envido chant `chant`: what its raises showed,
+        from a prior read off how often that chant is a bluff (`bluffs`, by default its rate:
+        an honest chanter wants a raise about as often as a stranger's chant is honest; a
+        bluff is given up)."""
+        honest = 1 - (self.rate(CHANT_RATE[chant]) if bluffs is None else bluffs)
+        prior = PRIOR[Rate.RAISED_WANTED] * honest / (1 - PRIOR[CHANT_RATE[chant]])
+        yes, no = self.extra(Rate.RAISED_WANTED)
+        return min(max((yes + WEIGHT * prior) / (yes + no + WEIGHT), 0.0), 1.0)
+
+    def raises_excess(self) -> float:
+        """Of its raises of our envidos, the share beyond a stranger's rate of raising: raises
+        an honest player would not have made (0 for one who raises no more often)."""
+        yes, no = self.counts[2 * Rate.ENVIDO_RAISES], self.counts[2 * Rate.ENVIDO_RAISES + 1]
+        mean, total = yes / (yes + no), yes + no
+        # (its rate taken one standard deviation low: a few raises more than a stranger's
+        # are luck as often as a habit)
+        rate = mean - math.sqrt(mean * (1 - mean) / (total + 1))
+        base = PRIOR[Rate.ENVIDO_RAISES]
+        return max(0.0, 1 - base / rate) if rate > base else 0.0
 
     def bluffs(self, r: Rate) -> float:
         """How much less a chant (or a want) of this kind says of its holding than the
@@ -176,8 +201,10 @@ class Tells:
 
     @staticmethod
     def from_json(data: object) -> Tells | None:
-        """Stored counts, or None if they are not this model's."""
-        if not isinstance(data, list) or len(data) != 2 * len(Rate):
+        """Stored counts, or None if they are not this model's. Counts of fewer rates (a
+        model that kept fewer: rates are only ever added at the end) read the rest as a
+        stranger's."""
+        if not isinstance(data, list) or len(data) % 2 or not 0 < len(data) <= 2 * len(Rate):
             return None
         try:
             counts = tuple(float(x) for x in data)
@@ -185,7 +212,7 @@ class Tells:
             return None
         if any(not math.isfinite(x) or x <= 0 or x > 10_000 for x in counts):
             return None
-        return Tells(counts)
+        return Tells(counts + PRIOR_COUNTS[len(counts) :])
 
 
 # -- what a hand showed -----------------------------------------------------------------------
@@ -261,6 +288,7 @@ def learned(
     below = next(((v, t) for s, v, t in past.son_buenas if s == seat), None)
     exact = said.get(seat) if not flor else None
     played = 0  # cards `seat` has played so far
+    chanted = False  # whether `seat` chanted an envido in this hand yet
     for action, pending, chant in pendings:
         if action.seat != seat:
             continue
@@ -269,23 +297,28 @@ def learned(
             played += 1
             continue
         family = ENVIDO_CHANTS if pending is Pending.ENVIDO else TRUCO_CHANTS
-        if pending in (Pending.ENVIDO, Pending.TRUCO) and chant is not None:
-            wanted = kind is K.QUIERO or kind in family
-            if not wanted and kind not in (K.NO_QUIERO, K.MAZO):
-                continue  # (another family's chant first: the envido before a truco's answer)
-            if pending is Pending.ENVIDO and not flor:
-                tells = tells.saw(Rate.ENVIDO_WANTED, float(wanted), 0.5)
-                weak = _envido_weak(mine, pool, ENVIDO_FLOOR[chant], exact, below)
-                if wanted and weak is not None:
-                    tells = tells.saw(
-                        Rate.ENVIDO_CALLED_WEAK, weak, below_floor(ENVIDO_FLOOR[chant])
-                    )
-            elif pending is Pending.TRUCO:
-                tells = tells.saw(Rate.TRUCO_WANTED, float(wanted), 0.5)
-                if wanted:
-                    weak = _truco_weak(3 - played, mine[played:], pool)
-                    tells = tells.saw(Rate.TRUCO_CALLED_WEAK, weak, _truco_base(3 - played))
+        wanted = kind is K.QUIERO or kind in family
+        # (an envido chanted while a truco waits is no answer to it: the envido goes first)
+        answered = chant is not None and (wanted or kind in (K.NO_QUIERO, K.MAZO))
+        if answered and chant is not None and pending is Pending.ENVIDO and not flor:
+            # a raise of its own envido is answered from what it chanted with
+            # (a falta is wanted by what it stakes, not by what was chanted: not counted)
+            if not chanted or chant is not K.FALTA_ENVIDO:
+                tells = tells.saw(Rate.RAISED_WANTED if chanted else Rate.ENVIDO_WANTED,
+                                  float(wanted), 0.5)  # fmt: skip
+            if not chanted and chant is not K.FALTA_ENVIDO:
+                tells = tells.saw(Rate.ENVIDO_RAISES, float(kind in ENVIDO_CHANTS), 0.5)
+            weak = _envido_weak(mine, pool, ENVIDO_FLOOR[chant], exact, below)
+            if wanted and not chanted and weak is not None:
+                floor = ENVIDO_FLOOR[chant]
+                tells = tells.saw(Rate.ENVIDO_CALLED_WEAK, weak, below_floor(floor))
+        elif answered and pending is Pending.TRUCO:
+            tells = tells.saw(Rate.TRUCO_WANTED, float(wanted), 0.5)
+            if wanted:
+                weak = _truco_weak(3 - played, mine[played:], pool)
+                tells = tells.saw(Rate.TRUCO_CALLED_WEAK, weak, _truco_base(3 - played))
         if kind in ENVIDO_CHANTS and not flor:
+            chanted = True
             floor = ENVIDO_FLOOR[kind]
             weak = _envido_weak(mine, pool, floor, exact, below)
             if weak is not None:

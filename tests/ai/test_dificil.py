@@ -14,6 +14,7 @@ from bot.ai import decide, search
 from bot.ai.rivals import Rival
 from bot.ai.rules import play_normal
 from bot.ai.search import Sampler, edge_of, play_dificil, rivals_of
+from bot.ai.tells import Rate, Tells
 from bot.game import (
     Action,
     MatchConfig,
@@ -258,6 +259,27 @@ def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
             called[name] += wanted
     assert positions >= 100
     assert called["liar"] >= called["honest"] + positions // 5, called
+
+
+def test_a_rival_who_gives_up_raises_of_its_envido_is_raised_with_anything() -> None:
+    """Seat 0 holds 5 of envido and seat 1 chants envido: against a stranger it gives the
+    point up (a raise is made with a good envido only); against a rival seen to give up most
+    raises of its envidos, a raise (an envido on the envido, or a real envido; not a falta:
+    that is the match) takes two."""
+    state = start("4o 5e 3b | 7c 6c 1e", ONE)
+    do(state, "0:p:4o", "1:e")
+    obs = observe(state, 0)
+    stranger = Rival.read(Habits(), HANDS)
+    folds = Tells()
+    for _ in range(8):
+        folds = folds.saw(Rate.RAISED_WANTED, 0.0, 0.5)
+    folder = Rival.read(Habits(), HANDS, folds)
+    answers = {
+        name: {play_normal(obs, random.Random(s), (), rival).kind for s in range(20)}
+        for name, rival in (("stranger", stranger), ("folder", folder))
+    }
+    assert answers["stranger"] == {K.NO_QUIERO}
+    assert answers["folder"] and answers["folder"] <= {K.ENVIDO, K.REAL_ENVIDO}
 
 
 def test_two_rivals_are_read_as_one_side() -> None:
