@@ -13,11 +13,14 @@
     python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
     python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
                                                 # rival across a series of matches, or not
+    python bench/ai.py --tells normal:envido_bluffer --matches 40   # what bot/ai/tells.py
+                                                # learns of a player over matches
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
 (`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3, sandbagger, gambler,
-sharp, envido_bluffer, envido_caller, truco_bluffer, stayer), written apart from `bot.ai`; or `adapt`, the normal player betting against its model of the rival (difícil's
-baseline without the search: what the search adds is difícil − adapt).
+sharp, envido_bluffer, envido_caller, truco_bluffer, stayer), written apart from `bot.ai`;
+or `adapt`, the normal player betting against its model of the rival (difícil's baseline
+without the search: what the search adds is difícil − adapt).
 
 Each deal sequence is played twice, with the seats swapped, so luck of the cards cancels out;
 a pair of mirrored matches is the unit of the confidence interval (95%, normal approximation
@@ -972,19 +975,28 @@ def side0_decisions(
 
 def hint_times(matches: int, seed: int) -> None:
     """On one core, with the clock: at every decision of side 0 (difícil) the time of its
-    move alone and of the whole hint (the move and its chance), 1v1 and 2v2 against normal."""
+    move alone and of the whole hint (the move and its chance), 1v1 and 2v2 against normal;
+    wall time, and the CPU time of this process (what the decision costs, however busy the
+    machine: other processes' turns on the core are not counted)."""
     moves: list[float] = []
     whole: list[float] = []
+    moves_cpu: list[float] = []
+    whole_cpu: list[float] = []
     tables = [2 if index % 2 == 0 else 4 for index in range(matches)]
     for state, obs, tag in side0_decisions(tables, f"ht{seed}", str(seed)):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         action = decide(obs, "dificil", tag)
         moves.append(time.perf_counter() - started)
-        started = time.perf_counter()
+        moves_cpu.append(time.process_time() - cpu)
+        started, cpu = time.perf_counter(), time.process_time()
         hints.advise(obs, tag)
         whole.append(time.perf_counter() - started)
+        whole_cpu.append(time.process_time() - cpu)
         state.apply(action)
-    for name, t in (("difícil's move", moves), ("a whole hint", whole)):
+    for name, t in (
+        ("difícil's move (wall)", moves), ("difícil's move (CPU)", moves_cpu),
+        ("a whole hint (wall)", whole), ("a whole hint (CPU)", whole_cpu),
+    ):  # fmt: skip
         t = sorted(t)
         p50, p99 = t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]
         print(f"{name}: {len(t)} decisions, p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
