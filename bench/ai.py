@@ -576,8 +576,8 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
             settle(state.apply(decide(obs, "dificil", tag)), state)
             continue
         hint = hints.advise(obs, tag, machines=machines)
-        if topic and hint.topic.value != topic:
-            settle(state.apply(hint.action), state)
+        if (topic and hint.topic.value != topic) or hint.topic is hints.Topic.FLOR:
+            settle(state.apply(hint.action), state)  # (a flor's chance: not measured here)
             continue
         if hint.raw is not None and hint.chance is not None:
             known = hint.known

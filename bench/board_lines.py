@@ -7,7 +7,8 @@ Each message is drawn as its reader sees it (the board: the end of the last hand
 hand in play, its betting, the short seal; each player's hand message: the same said to them,
 their cards and envido, with its buttons), tags stripped, each line wrapped at 36 characters
 (an emoji counts as two). Prints, per mode, the tallest and the 95th percentile of the board,
-and of the hand message its text lines and its rows of buttons; `--show` prints the tallest.
+and of the hand message its text lines and its rows of buttons, and how many are over a page
+(`PAGE_LINES`); `--show` prints the tallest.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.i18n import translator
 from bot.model.table import Table, TableStatus
 from bot.service.play import remember_calls
 from bot.views.common import PHONE_WIDTH, phone_lines, plain
+from bot.views.pages import PAGE_LINES
 from bot.views.scene import scene_of
 from bot.views.table import board_text, hand_markup, hand_text
 
@@ -98,7 +100,9 @@ def main() -> None:
                 f"{board[int(0.95 * (len(board) - 1))][0]} · hand messages {len(hands)}, "
                 f"tallest {hand[-1][0]} lines, p95 {hand[int(0.95 * (len(hand) - 1))][0]}, "
                 f"median {hand[len(hand) // 2][0]}; button rows at most {rows[-1]}; tallest "
-                f"with its buttons: {tallest[0]} lines + {tallest[1]} rows"
+                f"with its buttons: {tallest[0]} lines + {tallest[1]} rows; over a page "
+                f"({PAGE_LINES} lines): {sum(h[0] > PAGE_LINES for h in hand)} hand messages, "
+                f"{sum(b[0] > PAGE_LINES for b in board)} boards"
             )
             if args.show:
                 print(plain(board[-1][1]))

@@ -28,6 +28,7 @@ from bot.handlers import (
     chats,
     commands,
     config,
+    daily,
     history,
     league,
     review,
@@ -116,7 +117,9 @@ def build_application(
     # Every message the bot learns of in a group tells how far up its board is: a board the
     # chat has buried is sent anew at the next hand rather than edited out of sight.
     app.add_handler(TypeHandler(Update, seen_in_chat), group=-10)
-    for feature in (chats, commands, config, history, league, review, tournaments, buttons):
+    for feature in (
+        chats, commands, config, daily, history, league, review, tournaments, buttons,
+    ):  # fmt: skip
         feature.register(app)
     app.add_error_handler(on_error)
     return app

@@ -3,7 +3,8 @@
 A button type is declared once, as a frozen dataclass over `CallbackData` with its prefix and
 typed fields; packing and unpacking are generic. A field is an `int` (ASCII digits, at most
 `MAX_DIGITS`), a `StrEnum` (its value), an `ActionKind` (its short code), a `Card` (its code),
-a `Scope` (/tabla's key, a number), or a `str` declared `Annotated[str, Word(...)]`. A last
+a `Scope` (/tabla's key, a number), or a `str` declared `Annotated[str, Word(...)]` (an `int`
+of more digits, `Annotated[int, Digits(n)]`). A last
 field `X | None = None` is left out when None. The worst case of every type is measured when
 it is declared: one that could ever pack over 64 bytes is not a type. Anything else a button
 may carry (forged, garbled, from a release that wrote other codes) unpacks to None: the
@@ -86,14 +87,23 @@ class FieldCodec(Protocol):
     def decode(self, text: str) -> Any: ...
 
 
-def _number(text: str) -> int:
-    if not text or len(text) > MAX_DIGITS or not text.isascii() or not text.isdigit():
+def _number(text: str, most: int = MAX_DIGITS) -> int:
+    if not text or len(text) > most or not text.isascii() or not text.isdigit():
         raise BadButton(text)
     return int(text)
 
 
+@dataclass(frozen=True)
+class Digits:
+    """An `int` field's most digits, when more than `MAX_DIGITS` (a person's Telegram id: up
+    to 52 significant bits, 16 digits)."""
+
+    most: int
+
+
 class _Int:
-    width = MAX_DIGITS
+    def __init__(self, width: int = MAX_DIGITS) -> None:
+        self.width = width
 
     def encode(self, value: Any) -> str:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -101,7 +111,9 @@ class _Int:
         return _checked(str(value), self.width)
 
     def decode(self, text: str) -> int:
-        return _number(text)
+        if len(text) > self.width:
+            raise BadButton(text)
+        return _number(text, self.width)
 
 
 class _Codes:
@@ -177,6 +189,9 @@ def _codec_of(hint: Any) -> FieldCodec:
         words = [x for x in extras if isinstance(x, Word)]
         if base is str and len(words) == 1:
             return _Word(words[0])
+        digits = [x for x in extras if isinstance(x, Digits)]
+        if base is int and len(digits) == 1:
+            return _Int(digits[0].most)
     elif hint is int:
         return _Int()
     elif hint is Card:
@@ -412,13 +427,19 @@ class PageView(StrEnum):
     EXPORT = "j"  # its JSON export
     VERIFY = "f"  # its deals verified
     REVIEW = "v"  # the tapper's review of a match they played
+    REVIEWED = "w"  # a page of the tapper's review of match `key` (in their private chat)
+    RULES = "g"  # a page of /reglas (`key`: 1 with the rule of falta a las malas, R46)
+    HELP = "a"  # a page of /ayuda (`key`: 0)
+    TOURNEY = "k"  # a page of a tournament's group message (`key`: the tournament's id)
+    NUMBERS = "y"  # a page of /yo (`key`: whose numbers, a person's id)
 
 
 class PageData(CallbackData, prefix="p"):
-    """Reading, not playing: a finished match (`key`: its number), seen some way."""
+    """Reading, not playing: a finished match (`key`: its number), seen some way; or a page
+    of another long reading (`view` says which, and what `key` is: a person's id for /yo)."""
 
     view: PageView
-    key: int
+    key: Annotated[int, Digits(16)]
     page: int = 0
 
 
@@ -427,6 +448,42 @@ class TablaData(CallbackData, prefix="p:t"):
 
     scope: Scope
     page: int = 0
+
+
+class DailyData(CallbackData, prefix="d"):
+    """An answer to a group's hand of the day: the choice's place among the choices."""
+
+    hand: int
+    choice: int
+
+
+class DailyOp(StrEnum):
+    NAMED = "n"  # a person lets their decisions be shown with their name
+    ANON = "a"  # or not (the default)
+
+
+class DailyNameData(CallbackData, prefix="p:d"):
+    """/yo in private: whether a hand of the day of theirs may name them."""
+
+    op: DailyOp
+
+
+class QuizOp(StrEnum):
+    ANSWER = "a"  # a choice for one of the match's costly moments
+    AGAIN = "r"  # a choice for a moment missed before, come back (a repaso)
+    NEXT = "n"  # the match's next moment (past the last: the rest of the review)
+    DUE = "d"  # the next moment missed before that is due again
+    ALL = "t"  # the whole review, answers and all, at once
+
+
+class QuizData(CallbackData, prefix="q"):
+    """A review answered first, in private: a match's costly moment (`index` among its told
+    slips) asked before its answer."""
+
+    table: int
+    index: int
+    op: QuizOp
+    choice: int | None = None
 
 
 KINDS: tuple[type[CallbackData], ...] = tuple(_BY_PREFIX.values())

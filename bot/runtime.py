@@ -187,6 +187,7 @@ class Runtime:
             await self.core.presence.stop()
         if self.metrics is not None:
             await self.metrics.stop()
+        await self.core.daily.idle()  # (a hand of the day being posed: before its pool goes)
         self.core.stop()
         await self.core.admission.idle()  # (a table the line just started: its rows go too)
         try:

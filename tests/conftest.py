@@ -211,6 +211,7 @@ class Harness:
             and not self.services.ai.busy()
             and not self.services.core.tournaments.busy()
             and not self.services.core.admission.busy()
+            and not self.services.core.daily.busy()
             and await self.services.outbox.store.waiting() == 0
         )
 

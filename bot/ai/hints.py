@@ -10,7 +10,13 @@ seat saw, weighted by how likely they made the rivals' chants):
 - about **the hand** (a card, a truco, an answer to a truco, the mazo): the share in which its
   side wins the hand, played out from the move by the same players as difícil's playouts. For
   a refusal or the mazo, which lose the hand for sure, the chance is the one it turns down:
-  that of the hand wanted (or played on with its best card).
+  that of the hand wanted (or played on with its best card, or the truco waiting wanted);
+- about a **flor** (answering one): the share in which its side holds the best flor.
+
+With the chance, what is at stake (`Stakes`): what backing down gives (a refusal, the mazo;
+the rivals refusing a chant) and what the bet is worth wanted, as the engine scores them. A
+hint always tells its chance: the budget is a few worlds at least (FLOOR), however busy the
+machine (a hint that says only its move teaches nothing).
 
 Whether those chances are true is measured, not assumed: `python bench/ai.py --calibration
 --rivals ...` compares each stated chance with what happened, against each kind of rival
@@ -34,23 +40,43 @@ from enum import StrEnum
 from bot.ai import personas, rivals
 from bot.ai.search import Machine, Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
-from bot.game.actions import ENVIDO_CHANTS, Action, ActionKind
-from bot.game.cards import envido_value
-from bot.game.events import HandEnded
+from bot.game.actions import ENVIDO_CHANTS, FLOR_CHANTS, TRUCO_CHANTS, Action, ActionKind
+from bot.game.cards import envido_value, flor_value, has_flor
+from bot.game.events import HandEnded, Scored
 from bot.game.observation import Observation
+from bot.game.scoring import (
+    envido_not_wanted_value,
+    envido_wanted_value,
+    truco_not_wanted_value,
+    truco_wanted_value,
+)
 from bot.game.state import MatchState, Pending, Phase, side_of
 
 K = ActionKind
 
 WORLDS = 120  # worlds for the chance, at most (the budget stops it sooner on a slow machine)
 BUDGET = 0.1  # seconds for the chance, after difícil's own move
-FLOOR = 12  # fewer worlds than this (a budget spent on a busy machine): say no number
+FLOOR = 12  # worlds a chance is told on at least, whatever the budget (the machine's load)
+FLOR_FAMILY = frozenset({*FLOR_CHANTS, ActionKind.CON_FLOR_ME_ACHICO})
 
 
 class Topic(StrEnum):
     ENVIDO = "envido"  # the chance to hold the best envido
     HAND = "hand"  # the chance to win the hand
-    NONE = "none"  # a flor: no chance to tell (it is declared, or answered by its rules)
+    FLOR = "flor"  # the chance to hold the best flor
+    NONE = "none"  # no chance to tell (no world could be drawn)
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What a hint's move puts at stake, in points: `folded`, what backing down gives (the
+    rivals, for a refusal or the mazo; the seat's side, when the rivals refuse its chant);
+    `wanted`, what the bet is worth played out (the truco's hand, the envido's points);
+    `now`, what the hand is worth before the move."""
+
+    folded: int
+    wanted: int
+    now: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +91,8 @@ class Hint:
     known: Known | None = None  # what the match has shown of the rivals the chance is against
     low: float | None = None  # where the rivals are not known yet: the chance's range
     high: float | None = None
+    stakes: Stakes | None = None  # what the move puts at stake (None: a card, a flor's call)
+    flor: int = 0  # the seat's flor (for the words), when it holds one
 
     @property
     def tenths(self) -> int | None:
@@ -186,10 +214,8 @@ def known_of(obs: Observation, beliefs: dict[int, personas.Belief]) -> Known:
 
 
 def topic_of(obs: Observation, action: Action) -> Topic:
-    if obs.pending is Pending.FLOR or action.kind in (
-        K.FLOR, K.CONTRAFLOR, K.CONTRAFLOR_AL_RESTO, K.CON_FLOR_ME_ACHICO,
-    ):  # fmt: skip
-        return Topic.NONE
+    if obs.pending is Pending.FLOR or action.kind in FLOR_FAMILY:
+        return Topic.FLOR
     if obs.pending is Pending.ENVIDO or action.kind in ENVIDO_CHANTS:
         return Topic.ENVIDO
     return Topic.HAND
@@ -219,7 +245,56 @@ def probe_of(obs: Observation, action: Action) -> Action:
         plays = [a for a in obs.actions if a.kind is K.PLAY and a.card is not None]
         if plays:
             return max(plays, key=lambda a: a.card.strength if a.card else 0)
+        wanted = next((a for a in obs.actions if a.kind is K.QUIERO), None)
+        if wanted is not None and obs.pending is Pending.TRUCO:  # (the truco waiting, wanted)
+            return wanted
     return action
+
+
+def stakes_of(world: MatchState, action: Action) -> Stakes | None:
+    """What `action` puts at stake in `world` (any state consistent with what the seat sees:
+    the stakes are public), as the engine scores it; None for a card or a flor's call."""
+    h = world.hand
+    if h is None:
+        return None
+    kind, side = action.kind, side_of(action.seat)
+    now = h.hand_value()
+    falta_points = world.config.envido_falta(world.scores, h.duel is not None)
+    pending = h.pending()
+    if kind is K.MAZO:
+        given = sum(
+            e.points for e in world.copy().apply(action) if isinstance(e, Scored) and e.side != side
+        )  # (the engine's own reckoning: an envido waiting, the house rule, a truco waiting)
+        waiting = h.truco_pending and h.truco_pending_side != side
+        return Stakes(given, truco_wanted_value(h.truco_pending) if waiting else now, now)
+    if kind in (K.QUIERO, K.NO_QUIERO) and pending is Pending.TRUCO:
+        level = h.truco_pending
+        return Stakes(truco_not_wanted_value(level), truco_wanted_value(level), now)
+    if kind in (K.QUIERO, K.NO_QUIERO) and pending is Pending.ENVIDO:
+        chain = h.envido_chain
+        return Stakes(
+            envido_not_wanted_value(chain), envido_wanted_value(chain, falta_points), now
+        )
+    if kind in TRUCO_CHANTS:
+        level = TRUCO_CHANTS.index(kind) + 1
+        return Stakes(truco_not_wanted_value(level), truco_wanted_value(level), now)
+    if kind in ENVIDO_CHANTS:
+        chain = [*(h.envido_chain if h.envido_pending else ()), kind]
+        return Stakes(
+            envido_not_wanted_value(chain), envido_wanted_value(chain, falta_points), now
+        )
+    return None
+
+
+def flor_won(state: MatchState, side: int) -> bool:
+    """Whether `side` holds the best flor of the hand dealt in `state` (ties to the one
+    nearer the mano), or the only one."""
+    h = state.hand
+    assert h is not None
+    holders = [s for s in h.table.all if has_flor(h.dealt[s])]
+    values = [flor_value(cards) for cards in h.dealt]
+    best = h.best(holders, values)
+    return best is not None and side_of(best[0]) == side
 
 
 def envido_won(state: MatchState, side: int) -> bool:
@@ -266,23 +341,27 @@ def advise(
     signs = tuple(s for s in dict.fromkeys(signs) if s in SIGNS)
     action = play_dificil(obs, random.Random(seed), signs, budget=budget, priors=priors)
     envido = envido_value(obs.dealt) if obs.dealt else 0
+    flor = flor_value(obs.dealt) if obs.dealt and has_flor(obs.dealt) else 0
     topic = topic_of(obs, action)
     probe = probe_of(obs, action)
-    if topic is Topic.NONE:
-        return Hint(action, topic, None, None, probe, envido, 0)
     rng = random.Random(f"hint:{seed}")
     # (the hand's only: the envido's chance, mapped and reckoned against the rivals' chants as
     # the persona belief reads them, was already true against ours, and with them played as
     # machines it was not: docs/computer-players.md)
     ours = ours if topic is Topic.HAND else None
-    raw, count, known = _share(obs, topic, probe, signs, rng, budget, worlds, priors, ours)
+    raw, count, known, world = _share(
+        obs, topic, probe, signs, rng, budget, worlds, priors, ours
+    )
+    stakes = stakes_of(world, action) if world is not None else None
     if raw is None:
-        return Hint(action, topic, None, None, probe, envido, count, known)
+        return Hint(action, Topic.NONE, None, None, probe, envido, count, known,
+                    stakes=stakes, flor=flor)  # fmt: skip
     kind = topic.value if probe == action else "refusal"
-    if ours:  # (one number, as it comes: nobody to get to know)
-        return Hint(action, topic, raw, raw, probe, envido, count, known)
+    if ours or topic is Topic.FLOR:  # (one number, as it comes: nobody to get to know; a
+        # flor's, measured by nothing yet)
+        return Hint(action, topic, raw, raw, probe, envido, count, known, stakes=stakes, flor=flor)
     chance, low, high = stated(kind, raw, known, edge_of(obs), moment_of(obs, probe))
-    return Hint(action, topic, chance, raw, probe, envido, count, known, low, high)
+    return Hint(action, topic, chance, raw, probe, envido, count, known, low, high, stakes, flor)
 
 
 def _share(
@@ -295,7 +374,10 @@ def _share(
     worlds: int,
     priors: dict[int, personas.Belief] | None = None,
     machines: Mapping[int, Machine] | None = None,
-) -> tuple[float | None, int, Known]:
+) -> tuple[float | None, int, Known, MatchState | None]:
+    """The share of the worlds in which the seat's side wins what `topic` is about (None:
+    no world could be drawn), the worlds it stands on, what the rivals showed, and the first
+    world (a state the stakes are read from)."""
     assert obs.seat is not None
     budget = BUDGET if budget is None else budget
     started = time.perf_counter()
@@ -306,13 +388,18 @@ def _share(
     edge = edge_of(obs)
     won = total = 0.0
     count = 0
+    first: MatchState | None = None
     for index in range(worlds):
         found = sampler.world()
         if found is None:
             break
         world, weight = found
+        if first is None:
+            first = world.copy()
         if topic is Topic.ENVIDO:
             win = envido_won(world, side)
+        elif topic is Topic.FLOR:
+            win = flor_won(world, side)
         else:
             state = world.copy()
             ended = [e.winner for e in state.apply(probe) if isinstance(e, HandEnded)]
@@ -325,11 +412,11 @@ def _share(
         total += weight
         count += 1
         spent = time.perf_counter() - started
-        if spent + 2 * spent / (index + 1) > budget:
+        if count >= FLOOR and spent + 2 * spent / (index + 1) > budget:
             break
-    if total <= 0 or count < FLOOR:
-        return None, count, known
-    return won / total, count, known
+    if total <= 0 or count < min(FLOOR, worlds):
+        return None, count, known, first
+    return won / total, count, known, first
 
 
 # -- calibration -------------------------------------------------------------------------------

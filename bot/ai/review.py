@@ -16,7 +16,8 @@ score, what was chanted; never a hidden card) and reads only that:
 
 Within a budget: only decisions with a real choice (difícil asked about MAX_ASKED at most), at
 most MAX_MOMENTS where it differs and MAX_PRAISE where it agrees weighed (the chants and answers
-first: that is where points go), WORLDS worlds each; a match to 30 in about two seconds of one
+first: that is where points go; a decision the plain rules make too is never praised, however
+much it is worth: `obvious`), WORLDS worlds each; a match to 30 in about two seconds of one
 core (`bench/review.py`).
 """
 
@@ -29,8 +30,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.ai.rules import play_normal
-from bot.ai.search import Sampler, edge_of, facing, play_dificil, playout
+from bot.ai.puzzle import Puzzle, askable, pose
+from bot.ai.rules import play_facil, play_normal
+from bot.ai.search import play_dificil
+from bot.ai.weigh import (
+    PARTNER,
+    RIVAL,
+    WORLDS,
+    YOU,
+    Weighed,
+    Worth,
+    over_baseline,
+    relative,
+    weigh,
+)
 from bot.game.actions import (
     ENVIDO_CHANTS,
     FLOR_CHANTS,
@@ -41,14 +54,16 @@ from bot.game.actions import (
     Deal,
 )
 from bot.game.cards import Card, envido_value
-from bot.game.events import HandEnded
 from bot.game.observation import Observation, observe
-from bot.game.seats import seats
 from bot.game.state import MatchConfig, MatchState, Pending, Phase, side_of
 
 K = ActionKind
 
-WORLDS = 48  # worlds a move is weighed over
+__all__ = [
+    "PARTNER", "RIVAL", "WORLDS", "YOU", "Moment", "Review", "Weighed", "Worth", "decisions",
+    "dificils_move", "habit_of", "lessons", "relative", "review", "weigh", "worth",
+]  # fmt: skip
+
 CHOICE_WORLDS = 16  # difícil's worlds for its own choice at each decision
 MAX_MOMENTS = 10  # decisions where difícil differs weighed at most (chants and answers first)
 MAX_PRAISE = 5  # decisions where it agrees weighed at most (the highest stakes first)
@@ -58,15 +73,7 @@ SHOWN_PRAISE = 2  # the best decisions praised
 SLIP = 0.3  # points a decision must cost to be told (and beyond 2 standard errors)
 PRAISE = 0.5  # points a decision must gain over the alternative to be praised
 GOOD = Card.parse("3e").strength  # "una carta buena": a three or better
-
-
-@dataclass(frozen=True, slots=True)
-class Worth:
-    """A move's value over the worlds: points (its side's minus the other's, to the hand's end)
-    and the share of the worlds in which its side won the hand."""
-
-    points: float
-    won: float
+LUCK_WORLDS = 16  # worlds each decision is weighed over for ¿suerte o viveza?
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +96,53 @@ class Moment:
     error: float  # the standard error of the difference
     habit: str  # what kind of decision (`habit_of`), for /yo
     worlds: int
+    # Every choice that was open, weighed over the same worlds (a costly moment told, asked as a
+    # question before its answer); None where it makes no question (a flor at hand)
+    puzzle: Puzzle | None = None
 
     @property
     def cost(self) -> float:
         """What the move made cost against difícil's (negative: it was worth more)."""
         return self.best_worth.points - self.made_worth.points
+
+
+@dataclass(frozen=True, slots=True)
+class Luck:
+    """¿Suerte o viveza? A match's result from the person's side, split (docs/computer-players.md):
+    `result`, their side's points minus the other side's at the end; `decisions`, what their
+    decisions made: the sum, over every decision of theirs with a choice, of what their move was
+    worth over the move the bots' baseline player would have made there (`over_baseline`: the
+    player every value of the review assumes after a decision), with its standard error
+    `error`; the cards, all the rest: `result − decisions` (the deals, and how the others
+    played and the unseen cards fell). `hands`: the decisions' part hand by hand."""
+
+    mine: int  # their side's points at the end
+    theirs: int  # the other side's
+    decisions: float
+    error: float
+    weighed: int  # decisions weighed
+    hands: tuple[tuple[int, float], ...] = ()
+
+    @property
+    def result(self) -> int:
+        return self.mine - self.theirs
+
+    @property
+    def cards(self) -> float:
+        return self.result - self.decisions
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mine": self.mine, "theirs": self.theirs, "decisions": round(self.decisions, 3),
+            "error": round(self.error, 3), "weighed": self.weighed,
+            "hands": [[h, round(p, 3)] for h, p in self.hands],
+        }  # fmt: skip
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Luck:
+        hands = tuple((int(h), float(p)) for h, p in d["hands"])
+        return Luck(int(d["mine"]), int(d["theirs"]), float(d["decisions"]), float(d["error"]),
+                    int(d["weighed"]), hands)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +156,7 @@ class Review:
     decisions: int  # decisions with a choice
     weighed: int  # of them, weighed by playouts
     seconds: float = field(default=0.0, compare=False)  # CPU time it took
+    luck: Luck | None = None  # ¿suerte o viveza? (None: a match not played to its end)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,6 +166,7 @@ class Review:
             "lessons": [[h, round(c, 3)] for h, c in self.lessons],
             "decisions": self.decisions, "weighed": self.weighed,
             "seconds": round(self.seconds, 3),
+            **({"luck": self.luck.to_json()} if self.luck is not None else {}),
         }  # fmt: skip
 
     @staticmethod
@@ -126,6 +177,7 @@ class Review:
             tuple(_moment_of(m) for m in data["praise"]),
             tuple((str(h), float(c)) for h, c in data["lessons"]),
             int(data["decisions"]), int(data["weighed"]), float(data.get("seconds", 0.0)),
+            Luck.from_json(data["luck"]) if data.get("luck") else None,
         )  # fmt: skip
 
 
@@ -138,6 +190,7 @@ def _moment_json(m: Moment) -> dict[str, Any]:
         "made_worth": [round(m.made_worth.points, 3), round(m.made_worth.won, 3)],
         "best_worth": [round(m.best_worth.points, 3), round(m.best_worth.won, 3)],
         "error": round(m.error, 3), "habit": m.habit, "worlds": m.worlds,
+        **({"puzzle": m.puzzle.to_json()} if m.puzzle is not None else {}),
     }  # fmt: skip
 
 
@@ -148,17 +201,8 @@ def _moment_of(d: dict[str, Any]) -> Moment:
         tuple((int(w), str(k)) for w, k in d["calls"]), d["pending"], int(d["envido"]),
         str(d["made"]), str(d["best"]), Worth(*map(float, d["made_worth"])),
         Worth(*map(float, d["best_worth"])), float(d["error"]), str(d["habit"]), int(d["worlds"]),
+        Puzzle.from_json(d["puzzle"]) if d.get("puzzle") else None,
     )  # fmt: skip
-
-
-# -- who is who, from the person's seat ------------------------------------------------------------
-YOU, PARTNER, RIVAL = 0, 1, 2
-
-
-def relative(config: MatchConfig, seat: int, other: int) -> int:
-    if other == seat:
-        return YOU
-    return PARTNER if other in seats(config.players).partners(seat) else RIVAL
 
 
 # -- the decisions of a seat -----------------------------------------------------------------------
@@ -189,53 +233,10 @@ def worth(
 ) -> tuple[list[Worth], float, int]:
     """Each option's value over the same worlds (deals of what `obs`'s seat could not see), the
     standard error of the first two options' difference, and the worlds used."""
-    assert obs.seat is not None
-    seat = obs.seat
-    side = side_of(seat)
-    rng = random.Random(seed)
-    sampler = Sampler(obs, (), rng)
-    against = facing(sampler.rivals)
-    edge = edge_of(obs)
-    points: list[list[float]] = [[] for _ in options]
-    wins: list[list[float]] = [[] for _ in options]
-    weights: list[float] = []
-    base = rng.getrandbits(32)
-    for index in range(worlds):
-        found = sampler.world()
-        if found is None:
-            break
-        world, weight = found
-        for i, option in enumerate(options):
-            state = world.copy()
-            before = (state.scores[0], state.scores[1])
-            ended = [e.winner for e in state.apply(option) if isinstance(e, HandEnded)]
-            if not ended and state.phase is Phase.PLAY:
-                playout(state, seat, random.Random(base + index), sampler.rivals, against, edge,
-                        sampler.personas, ended)  # fmt: skip
-            mine = state.scores[side] - before[side]
-            theirs = state.scores[1 - side] - before[1 - side]
-            points[i].append(float(mine - theirs))
-            won = ended[0] == side if ended else state.winner == side
-            wins[i].append(1.0 if won else 0.0)
-        weights.append(weight)
-    total = sum(weights)
-    if total <= 0:
+    weighed = weigh(obs, options, seed, worlds)
+    if sum(weighed.weights) <= 0:
         return [Worth(0.0, 0.0) for _ in options], math.inf, 0
-    values = [
-        Worth(
-            sum(w * p for w, p in zip(weights, points[i], strict=True)) / total,
-            sum(w * p for w, p in zip(weights, wins[i], strict=True)) / total,
-        )
-        for i in range(len(options))
-    ]
-    error = 0.0
-    if len(options) > 1:
-        effective = total * total / sum(w * w for w in weights)
-        diffs = [a - b for a, b in zip(points[0], points[1], strict=True)]
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        error = math.sqrt(var / max(effective - 1, 1))
-    return values, error, len(weights)
+    return weighed.worths(), weighed.error(0, 1), weighed.count
 
 
 def dificils_move(obs: Observation, seed: str) -> Action:
@@ -257,6 +258,14 @@ def alternative(obs: Observation, made: Action) -> Action | None:
             return None
         return play_normal(replace(obs, actions=cards), random.Random(obs.step))
     return None
+
+
+def obvious(obs: Observation, made: Action) -> bool:
+    """Whether `made` is what the plain rules play too (fácil's and normal's, each with a
+    fixed seed): a decision any player makes (a falta envido refused at 0-0 with an envido of
+    5) is no news, whatever it is worth."""
+    rng = random.Random(f"obvious:{obs.step}")
+    return play_facil(obs, rng) == made and play_normal(obs, rng) == made
 
 
 def good_cards(cards: Sequence[Card]) -> int:
@@ -338,9 +347,11 @@ def review(
     table_id: int = 0,
     max_moments: int = MAX_MOMENTS,
     max_praise: int = MAX_PRAISE,
+    luck: bool = True,
 ) -> Review:
     """The review of `seat`'s play in the match of `log` (deterministic: the same match, the
-    same review)."""
+    same review); with `luck`, every decision where difícil would have done otherwise is
+    weighed, for ¿suerte o viveza? (`Luck`)."""
     started = time.process_time()
     found = decisions(config, log, seat)
     asked = found
@@ -355,8 +366,11 @@ def review(
     judged.sort(key=lambda x: (x[0], x[1]))
     slips: list[Moment] = []
     praise: list[Moment] = []
+    seen: dict[int, Observation] = {}
+    gains: list[tuple[int, float, float]] = []  # (hand, EV(made) − EV(difícil's), its error)
     differs = agrees = 0
     for (prio, _), _, obs, made, best in judged:
+        seen[obs.step] = obs
         seed = f"review:{table_id}:{seat}:{obs.step}:worth"
         if prio < 2 and differs < max_moments:
             moment = _moment(config, obs, made, best, seed)
@@ -365,20 +379,53 @@ def review(
                 slips.append(moment)
         elif prio == 2 and agrees < max_praise:
             other = alternative(obs, made)
-            if other is None or other == made:
+            if other is None or other == made or obvious(obs, made):
                 continue
             moment = _moment(config, obs, made, other, seed)
             agrees += 1
             if moment is not None and -moment.cost > max(PRAISE, 2 * moment.error):
                 praise.append(moment)
+    if luck:  # every decision with a choice, against the bots' baseline move there
+        for obs, made in found:
+            gain, error, count = over_baseline(
+                obs, made, f"review:{table_id}:{seat}:{obs.step}:luck", LUCK_WORLDS
+            )
+            if count:
+                gains.append((obs.hand_number, gain, error))
     slips.sort(key=lambda m: -m.cost)
     praise.sort(key=lambda m: m.cost)
+    told = [
+        replace(m, puzzle=pose(seen[m.step], f"review:{table_id}:{seat}:{m.step}:worth"))
+        if askable(seen[m.step]) else m
+        for m in slips[:SHOWN_SLIPS]
+    ]  # fmt: skip  (the same seed: the made and best moves' values are the moment's own)
     return Review(
         table_id, seat, config.target,
-        tuple(slips[:SHOWN_SLIPS]), tuple(praise[:SHOWN_PRAISE]),
+        tuple(told), tuple(praise[:SHOWN_PRAISE]),
         tuple((m.habit, m.cost) for m in slips), len(found), differs + agrees,
-        time.process_time() - started,
+        time.process_time() - started, split(config, log, seat, gains) if luck else None,
     )  # fmt: skip
+
+
+def split(
+    config: MatchConfig, log: Sequence[AnyAction], seat: int,
+    gains: Sequence[tuple[int, float, float]],
+) -> Luck | None:  # fmt: skip
+    """¿Suerte o viveza? from the decisions weighed (None: a match not played to its end, a
+    concession: its result is no hand's)."""
+    state = MatchState(config)
+    for action in log:
+        state.apply(action)
+    if not state.is_over:
+        return None
+    side = side_of(seat)
+    by_hand: dict[int, float] = {}
+    for hand, gain, _ in gains:
+        by_hand[hand] = by_hand.get(hand, 0.0) + gain
+    return Luck(
+        state.scores[side], state.scores[1 - side], sum(g for _, g, _ in gains),
+        math.sqrt(sum(e * e for _, _, e in gains)), len(gains), tuple(sorted(by_hand.items())),
+    )
 
 
 def lessons(reviews: Sequence[Review], least: int = 2) -> tuple[str, float, int] | None:

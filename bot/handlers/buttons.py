@@ -44,9 +44,9 @@ from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.planner import tapped_in_chat
 from bot.telegram.rows import hand_row, shown_row, sign_menu_row
-from bot.views.common import cards_text, plain, plain_name
+from bot.views.common import cards_text, plain, plain_name, seating_at
 from bot.views.hints import hint_text
-from bot.views.table import kind_label
+from bot.views.table import handed_text, kind_label, sign_menu_text
 
 
 async def _move(
@@ -86,9 +86,12 @@ async def _lobby(
                 return
             here = await r.deliverer.in_group(table, user.id)
         await lobby.join(table.id, user.id, team)
-        # (one who plays in the group is told where their cards will be: under the board)
+        # (one who plays in the group is told where their cards will be, and is shown the
+        # message, seen by them alone, that becomes their hand at the deal)
         said = "lobby.joined_here" if here else "lobby.joined"
-        await query.answer(t(said, name=plain_name(user.full_name)), show_alert=here)  # (no HTML)
+        await query.answer(t(said, name=plain_name(user.full_name)))
+        if here:  # (in the lobby still, the place of their hand; or, if it just filled, the hand)
+            await r.outbox.send([shown_row(table, user.id, query.id)])  # (no HTML)
     elif data.op is LobbyOp.LEAVE:
         await lobby.leave(table.id, user.id)
         await query.answer()
@@ -145,14 +148,15 @@ async def _vacated(
     await query.answer(t("vacated.bot_chosen") if bot else t("vacated.ended"))
 
 
-def cards_line(t: Translator, obs: Observation) -> str:
-    """The cards in the tapper's hand and their envido (or flor), in one plain line."""
+def cards_line(t: Translator, obs: Observation, between: str = " · ") -> str:
+    """The cards in the tapper's hand and their envido (or flor), plain (a pop-up has no
+    parse mode)."""
     text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
     if obs.dealt:
         if obs.config.flor and has_flor(obs.dealt):
-            text += " · " + t("hand.flor", value=flor_value(obs.dealt))
+            text += between + t("hand.flor", value=flor_value(obs.dealt))
         else:
-            text += " · " + t("popup.envido", value=envido_value(obs.dealt))
+            text += between + t("popup.envido", value=envido_value(obs.dealt))
     return plain(text)
 
 
@@ -166,22 +170,15 @@ async def _my_cards(
         await query.answer(t("popup.not_playing"), show_alert=True)
         return
     user_id = query.from_user.id
+    obs = observe(table.state, seat)
     if table.status is TableStatus.PLAYING and await r.deliverer.in_group(table, user_id):
         # Their hand lives in the group: shown to them alone, under the board, anew (the one
         # shown before may never have arrived, or may have vanished); the answer to the tap
         # tells the cards at once, in a toast, whatever Telegram does with the message
-        obs = observe(table.state, seat)
         await query.answer(cards_line(t, obs))
         await r.outbox.send([shown_row(table, user_id, query.id)])
         return
-    obs = observe(table.state, seat)
-    text = t("popup.my_cards", cards=cards_text(t, obs.cards) if obs.cards else "—")
-    if obs.dealt:
-        if obs.config.flor and has_flor(obs.dealt):
-            text += "\n" + t("hand.flor", value=flor_value(obs.dealt))
-        else:
-            text += "\n" + t("popup.envido", value=envido_value(obs.dealt))
-    await query.answer(text, show_alert=True)  # only the tapper sees it
+    await query.answer(cards_line(t, obs, "\n"), show_alert=True)  # only the tapper sees it
 
 
 async def _sign(
@@ -201,7 +198,8 @@ async def _sign(
         raise Refusal(Refused.STALE)
     message = query.message
     if data.sign == SIGN_MENU:  # the menu of señas, in place of the hand's buttons
-        await query.answer(t("sign.menu"))
+        who = seating_at(t, table, await r.core.people.at(table))
+        await query.answer(plain(sign_menu_text(t, who, table.seat_of(user.id) or 0)))
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private or await r.deliverer.in_group(table, user.id):
             await r.outbox.send([sign_menu_row(table, user.id, data.step)])
@@ -224,8 +222,10 @@ async def _hint(
     user = query.from_user
     if data.op is HintOp.HAND_OFF:
         with tapped_in_chat(user.id):
-            await r.core.play.hand_off(data.table, user.id, data.step)
-        await query.answer(t("hint.handed"))
+            change = await r.core.play.hand_off(data.table, user.id, data.step)
+        handed = change.the_table
+        who = seating_at(t, handed, await r.core.people.at(handed))
+        await query.answer(handed_text(t, who, change.seat if change.seat is not None else 0))
         return
     if r.core.ai is None:
         raise Refusal(Refused.NO_HINTS)

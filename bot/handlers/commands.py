@@ -3,6 +3,7 @@ buttons)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import replace
 from html import escape
@@ -13,7 +14,7 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import Language, LanguageData, pack, pattern
+from bot.callbacks import Language, LanguageData, PageData, PageView, pack, pattern
 from bot.game import MatchConfig
 from bot.game.seats import seats
 from bot.handlers.common import (
@@ -25,6 +26,7 @@ from bot.handlers.common import (
     cancel_table,
     chat_translator,
     check_member,
+    edit_tapped,
     in_group,
     is_admin,
     is_group,
@@ -35,6 +37,7 @@ from bot.handlers.common import (
     see,
     table_translator,
     tapped,
+    tapped_message,
     thread_of,
 )
 from bot.i18n import Translator
@@ -47,6 +50,7 @@ from bot.service.changes import Refusal
 from bot.telegram.records import FRONT, JOIN, NOTIFY
 from bot.telegram.rows import edit_row, hand_row
 from bot.views.common import Button, Keys
+from bot.views.pages import pager, text_pages
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +286,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     r = runtime(context)
     t = await chat_translator(context, chat.id)
     if chat.type != ChatType.PRIVATE:
-        await reply(context, message, t("help"))
+        shown = reading_page(t, PageView.HELP, 0)
+        assert shown is not None
+        await reply(context, message, *shown)
         return
     await see(r, user, can_dm=True)
     payload = (context.args or [""])[0]
@@ -305,7 +311,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         names = await r.core.people.names([inviter])
         partner = escape(names.get(inviter, "?"))
-        await reply(context, message, t("tourney.partner_joined", number=tour.id, name=partner))
+        await reply(context, message, t("tourney.partner_joined", number=tour.number, name=partner))
         return
     elif payload[:1] == "j" and len(payload) > 1:
         found = await r.core.records.find(FRONT, JOIN, payload[1:])
@@ -405,16 +411,55 @@ async def reglas(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             config = table.config
         else:
             config = (await r.core.chats.defaults(chat.id)).config
-        text = t("reglas")
-        if config.falta_malas and config.target == 30:
-            text += t("reglas.falta_malas")
-        await reply(context, message, text)
+        shown = reading_page(t, PageView.RULES, int(config.falta_malas and config.target == 30))
+        assert shown is not None
+        await reply(context, message, *shown)
+
+
+def _reading(t: Translator, view: PageView, key: int) -> str | None:
+    """The text of a paged reading of the locales: /reglas (`key` 1: with R46, falta a las
+    malas), /ayuda (None: a key no such reading has)."""
+    if view is PageView.RULES and key in (0, 1):
+        # (this table's own rule first, under the title: not on a last page to be found)
+        title, rest = t("reglas").split("\n\n", 1)
+        return title + (t("reglas.falta_malas") if key else "") + "\n\n" + rest
+    if view is PageView.HELP and key == 0:
+        return t("help")
+    return None
+
+
+def reading_page(
+    t: Translator, view: PageView, key: int, page: int = 0
+) -> tuple[str, Keys | None] | None:
+    """A page of /reglas or /ayuda, a paragraph never cut, its pager (None: no such page)."""
+    text = _reading(t, view, key)
+    pages = text_pages(text) if text is not None else []
+    if page >= len(pages):
+        return None
+    at = functools.partial(PageData, view, key)
+    return pages[page], Keys.of([pager(at, page, len(pages))]) if len(pages) > 1 else None
+
+
+async def _reading_page(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """◀️ ▶️ under /reglas or /ayuda: another page, in place (in an ephemeral answer too)."""
+    message = tapped_message(query)
+    shown = reading_page(t, data.view, data.key, data.page)
+    if shown is None:
+        await query.answer(t("refusal.stale_page"))
+        return
+    await edit_tapped(r, query, message, *shown)
+    await query.answer()
 
 
 async def ayuda(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if update.effective_message and update.effective_chat:
         t = await chat_translator(context, update.effective_chat.id)
-        await reply(context, update.effective_message, t("help"))
+        shown = reading_page(t, PageView.HELP, 0)
+        assert shown is not None
+        await reply(context, update.effective_message, *shown)
 
 
 async def idioma(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -461,5 +506,8 @@ def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler("reglas", reglas))
     app.add_handler(CommandHandler(["ayuda", "help"], ayuda))
     app.add_handler(CommandHandler("idioma", idioma))
+    reading = tapped(PageData, _reading_page)
+    paged = pattern(PageData, PageView.RULES, PageView.HELP)
+    app.add_handler(CallbackQueryHandler(reading, pattern=paged))
     language = tapped(LanguageData, _language)
     app.add_handler(CallbackQueryHandler(language, pattern=pattern(LanguageData)))

@@ -22,7 +22,14 @@ from bot.model.table import Table
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
 from bot.telegram.members import is_member as member_of
-from bot.telegram.rows import Markup, ephemeral_reply_row, reply_row, text_row
+from bot.telegram.rows import (
+    Markup,
+    edit_row,
+    ephemeral_edit_row,
+    ephemeral_reply_row,
+    reply_row,
+    text_row,
+)
 from bot.views.common import refusal_text as refusal_text
 from bot.views.common import seating_at
 
@@ -111,6 +118,21 @@ async def reply(
     await r.outbox.send(
         [reply_row(message.chat.id, text, thread_of(message), markup, message.message_id)]
     )  # (if the database takes no write, not even this: bot.app.on_error answers directly)
+
+
+async def edit_tapped(
+    r: Runtime, query: CallbackQuery, message: Message, text: str, markup: Markup | None
+) -> None:
+    """A new text for the message under a tapped button (a page turned), through its lane.
+    An ephemeral message (an answer to an ephemeral command: message_id 0, its
+    ephemeral_message_id) is its tapper's alone and is edited as one
+    (editEphemeralMessageText): editMessageText finds no message 0."""
+    ephemeral = message.api_kwargs.get("ephemeral_message_id")
+    if not message.message_id and ephemeral is not None and is_group(message.chat):
+        row = ephemeral_edit_row(message.chat.id, query.from_user.id, int(ephemeral), text, markup)
+    else:
+        row = edit_row(message.chat.id, message.message_id, text, markup)
+    await r.outbox.send([row])
 
 
 async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool | None:

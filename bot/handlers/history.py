@@ -17,6 +17,7 @@ from bot.handlers.common import (
     GroupCommand,
     ascii_number,
     chat_translator,
+    edit_tapped,
     in_group,
     paid,
     reply,
@@ -28,7 +29,6 @@ from bot.handlers.common import (
 from bot.i18n import Translator, translator
 from bot.model.table import Table, TableStatus
 from bot.runtime import Runtime
-from bot.telegram.rows import edit_row
 from bot.views.common import Button, Keys, seating_at
 from bot.views.history import export_json, history_view, match_markup, match_pages, verify_text
 
@@ -172,12 +172,14 @@ async def _page(
         return
     if data.view in (PageView.MATCH, PageView.PAGE):
         pages = await _pages(r, table, t)
-        page = min(data.page, len(pages) - 1)
-        keys = _keys(context, r, table, page, len(pages), t)
+        if data.page >= len(pages):  # (a page this match no longer has: nothing to turn to)
+            await query.answer(t("refusal.stale_page"))
+            return
+        keys = _keys(context, r, table, data.page, len(pages), t)
         if data.view is PageView.MATCH:  # from /historial: the match comes below, the list stays
-            await reply(context, message, pages[page], keys)
+            await reply(context, message, pages[data.page], keys)
         else:
-            await r.outbox.send([edit_row(chat_id, message.message_id, pages[page], keys)])
+            await edit_tapped(r, query, message, pages[data.page], keys)
         await query.answer()
     elif data.view is PageView.VERIFY:
         await reply(context, message, await _verify(r, table, t))

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from telegram import CallbackQuery, Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.callbacks import TOURNEY_KEEP, TourneyData, TourneyOp, pattern
+from bot.callbacks import TOURNEY_KEEP, PageData, PageView, TourneyData, TourneyOp, pattern
 from bot.handlers.common import (
     MODE_WORDS,
     can_write,
@@ -24,16 +24,17 @@ from bot.handlers.common import (
     reply,
     see,
     tapped,
+    tapped_message,
     thread_of,
 )
 from bot.i18n import Translator
 from bot.league.formats import ARENA_MINUTES, SWISS_ROUNDS
 from bot.league.later import parse_when
-from bot.league.tournament import Format, Tournament
+from bot.league.tournament import Format, Status, Tournament
 from bot.model.refusals import Refused
 from bot.runtime import Runtime
 from bot.service.changes import Refusal
-from bot.telegram.records import FRONT, TelegramTable, board_record, tourney_key
+from bot.telegram.records import FRONT, TelegramTable, board_record, page_record, tourney_key
 from bot.telegram.rows import edit_row, text_row, tourney_row
 from bot.views.tournament import past_text, people_of
 
@@ -97,7 +98,7 @@ async def torneo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await r.tables.records.put([board_record(key, None)])
         rows = [tourney_row(chat.id, open_one.id)]
         if earlier:
-            stub = t("tourney.moved", number=open_one.id)
+            stub = t("tourney.moved", number=open_one.number)
             rows.insert(0, edit_row(chat.id, earlier, stub))
         await r.outbox.send(rows)
         return
@@ -184,7 +185,28 @@ async def _tap(
         await query.answer(t("tourney.paused_you" if paused else "tourney.back_you"))
 
 
+async def _page(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, r: Runtime, data: PageData,
+    t: Translator,
+) -> None:  # fmt: skip
+    """◀️ ▶️ under a tournament's group message: another page of its bracket, kept as the page
+    it shows (results edit that page) while play stays where it was."""
+    message = tapped_message(query)
+    tour = await r.core.tournaments.get(data.key)
+    if tour is None or tour.chat_id != message.chat.id:
+        raise Refusal(Refused.NO_TOURNEY)
+    pages, now = await r.deliverer.tourney_pages(tour)
+    if tour.status is Status.SIGNUP or data.page >= len(pages):
+        await query.answer(t("refusal.stale_page"))
+        return
+    await r.tables.records.put([page_record(tour.id, data.page, now)])
+    await r.outbox.send([tourney_row(tour.chat_id, tour.id)])
+    await query.answer()
+
+
 def register(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CommandHandler(["torneo", "tournament"], torneo))
     app.add_handler(CommandHandler(["torneos", "tournaments"], torneos))
     app.add_handler(CallbackQueryHandler(tapped(TourneyData, _tap), pattern=pattern(TourneyData)))
+    page = tapped(PageData, _page)
+    app.add_handler(CallbackQueryHandler(page, pattern=pattern(PageData, PageView.TOURNEY)))

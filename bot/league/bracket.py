@@ -54,6 +54,8 @@ class Fixture:
     winner: int | None = None  # the entry that won the tie
     bye: bool = False  # decided without a match: the other entry does not exist
     walkover: bool = False  # decided because a side did not turn up
+    ended_at: float | None = None  # when it was decided (an arena waits from then)
+    at: float | None = None  # when it was paired (an arena's)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -84,7 +86,7 @@ class Fixture:
         return {
             "r": self.round, "s": self.slot, "a": self.a, "b": self.b,
             "g": [g.to_json() for g in self.games], "w": self.winner, "bye": self.bye,
-            "wo": self.walkover,
+            "wo": self.walkover, "e": self.ended_at, "at": self.at,
         }  # fmt: skip
 
     @staticmethod
@@ -92,7 +94,8 @@ class Fixture:
         return Fixture(
             int(data["r"]), int(data["s"]), data["a"], data["b"],
             [Game.from_json(g) for g in data["g"]], data["w"], bool(data["bye"]),
-            bool(data["wo"]),
+            bool(data["wo"]), None if data.get("e") is None else float(data["e"]),
+            None if data.get("at") is None else float(data["at"]),
         )  # fmt: skip
 
 

@@ -21,7 +21,7 @@ from bot.game.events import (
 class PlayerMatchStats:
     envidos_wanted: int = 0  # wanted envidos in which this player's side took part
     envidos_won: int = 0  # ... and that the side won
-    best_envido: int = 0  # the best envido the player was dealt
+    best_envido: int = 0  # the best envido the player held in a hand whose envido was played
     flores: int = 0  # flores the player declared
     trucos_chanted: int = 0  # truco, retruco and vale cuatro the player chanted
     trucos_won: int = 0  # ... in hands the player's side won
@@ -41,12 +41,11 @@ def match_stats(config: MatchConfig, log: Sequence[str]) -> list[PlayerMatchStat
     state = new_match(config)
     seats: list[Counter[str]] = [Counter() for _ in range(config.players)]
     trucos_this_hand: list[int] = []
+    envidos: list[int] = [0] * config.players  # each seat's envido in the hand dealt
     for code in log:
         action = parse_any(code)
-        if isinstance(action, Deal):
-            for seat, hand in enumerate(action.hands):
-                value = envido_value(hand)
-                seats[seat]["best_envido"] = max(seats[seat]["best_envido"], value)
+        if isinstance(action, Deal):  # (a flor hand's envido is no envido played: below)
+            envidos = [envido_value(hand) for hand in action.hands]
         for event in state.apply(action):
             if isinstance(event, HandDealt):
                 trucos_this_hand = []
@@ -60,6 +59,8 @@ def match_stats(config: MatchConfig, log: Sequence[str]) -> list[PlayerMatchStat
                 for seat, stats in enumerate(seats):
                     stats["envidos_wanted"] += 1
                     stats["envidos_won"] += side_of(seat) == event.winner
+                for seat in {said.seat for said in event.values}:  # (the seats that took part)
+                    seats[seat]["best_envido"] = max(seats[seat]["best_envido"], envidos[seat])
             elif isinstance(event, WentToMazo):
                 seats[event.seat]["mazos"] += 1
             elif isinstance(event, HandEnded) and event.winner is not None:

@@ -69,6 +69,8 @@ class Tournament:
     created_at: float
     closes_at: float  # when the sign-ups close by themselves
     status: Status = Status.SIGNUP
+    number: int = 0  # its number in its group, what its messages say (the first is 1; `id`
+    # is what its buttons, links and tables carry)
     format: Format = Format.KNOCKOUT
     config: MatchConfig = field(default_factory=lambda: MatchConfig(target=15))
     series: int = 1
@@ -302,9 +304,9 @@ def start(t: Tournament, ratings: Mapping[int, float], rng: random.Random, now: 
     """Seed the entries and lay out the fixtures (`can_start` said yes)."""
     t.entries, t.seeded = draw_entries(t.signed, t.team_size, ratings, rng, t.teams)
     t.invites = {}
+    t.started_at = now
     t.fixtures = t.rules.lay_out(t)
     t.status = Status.RUNNING
-    t.started_at = now
 
 
 # -- playing it --------------------------------------------------------------------------------
@@ -326,12 +328,12 @@ def seats_for(t: Tournament, fixture: Fixture, game: int) -> list[int | None]:
 
 def record(
     t: Tournament, fixture: Fixture, table: int, winner_side: int, scores: tuple[int, int],
-    walkover: bool = False, nobody: bool = False,
+    walkover: bool = False, nobody: bool = False, now: float | None = None,
 ) -> bool:  # fmt: skip
     """A match of the tie ended (at table `table`, side `winner_side` of that table winning
-    with `scores`): counted once (False if this table was counted already). A walkover (a side
-    that never came; `nobody`: neither did) gives that match only: the tie is decided by the
-    series' rule, as with any match."""
+    with `scores`, at `now`): counted once (False if this table was counted already). A
+    walkover (a side that never came; `nobody`: neither did) gives that match only: the tie is
+    decided by the series' rule, as with any match."""
     if fixture.decided or any(g.table == table for g in fixture.games):
         return False
     game = len(fixture.games)
@@ -344,6 +346,7 @@ def record(
     if max(won) >= t.needed():
         fixture.winner = fixture.entry_of(winner)
         fixture.walkover = walkover  # (the match that decided it)
+        fixture.ended_at = now
         t.rules.advance(t)
         _finish(t)
     return True

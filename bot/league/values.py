@@ -39,13 +39,16 @@ class Tally:
     rated: Rated | None
 
 
-def ranked(tallies: Iterable[Tally]) -> list[Standing]:
+def ranked(tallies: Iterable[Tally], streaks: dict[int, int] | None = None) -> list[Standing]:
     """The standings: each player's shown rating (a player never rated has the default), sorted
-    by it, then by wins, fewer matches, the user id. The streak is the group's current one."""
+    by it, then by wins, fewer matches, the user id. The streak is `streaks`' (over the matches
+    the standings count), else the group's current one (its ratings' matches)."""
     standings = [
         Standing(
             t.user_id, t.name, t.played, t.won, t.points_for, t.points_against,
-            (t.rated.rating if t.rated else Rating()).shown, t.rated.streak if t.rated else 0,
+            (t.rated.rating if t.rated else Rating()).shown,
+            streaks.get(t.user_id, 0) if streaks is not None
+            else t.rated.streak if t.rated else 0,
         )
         for t in tallies
     ]  # fmt: skip

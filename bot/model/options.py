@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from bot.game import MatchConfig
+from bot.model.daily import HOURS
 
 
 class Option(StrEnum):
@@ -28,6 +29,7 @@ class Option(StrEnum):
     HINTS = "hints"  # 💡 consejos: a seat may ask what difícil would do (the match is not rated)
     LANG = "lang"  # the chat's language (a group default only)
     ZONE = "zone"  # the group's time zone: a tournament's hour is read in it (a group default)
+    DAILY = "daily"  # la mano del día's hour (a group default; off until chosen)
 
 
 # The options that are a rule of the match: its field in `MatchConfig`.
@@ -44,7 +46,7 @@ LOBBY_OPTIONS = (
     Option.MODE, Option.TARGET, Option.FLOR, Option.HOUSE, Option.MALAS, Option.PICA,
     Option.FALTA, Option.TIMER, Option.BOT, Option.HINTS,
 )  # fmt: skip
-CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG, Option.ZONE)
+CONFIG_OPTIONS = (*LOBBY_OPTIONS, Option.LANG, Option.ZONE, Option.DAILY)
 
 TIMER_CHOICES = (60, 120, 300, 0)  # seconds a player has to move; 0: sin tiempo
 BOT_LEVEL_ORDER = ("facil", "normal", "dificil")
@@ -78,6 +80,7 @@ class TableOptions:
     bot: str = DEFAULT_BOT_LEVEL
     hints: bool = False
     zone: str = ""  # the group's time zone ("": the operator's, TRUCO_TIMEZONE)
+    daily: int | None = None  # la mano del día's hour, in the group's zone (None: off)
 
     def cycled(self, option: Option) -> TableOptions:
         """The options after one tap on `option` (its next value). LANG is the chat's, not a
@@ -93,6 +96,8 @@ class TableOptions:
             return replace(self, hints=not self.hints)
         if option is Option.ZONE:
             return replace(self, zone=next_of(ZONES, self.zone))
+        if option is Option.DAILY:
+            return replace(self, daily=next_of((None, *HOURS), self.daily))
         return self
 
     # -- a group's defaults, as stored (chats.defaults) -----------------------------------------
@@ -105,12 +110,14 @@ class TableOptions:
         seconds = int(defaults.get("timer", timer))
         level = bot_level(defaults.get("bot", bot), bot_level(bot))
         zone = defaults.get("zone")
+        daily = defaults.get("daily")
         return TableOptions(config, seconds, level, defaults.get("hints") is True,
-                            zone if isinstance(zone, str) else "")  # fmt: skip
+                            zone if isinstance(zone, str) else "",
+                            daily if daily in HOURS else None)  # fmt: skip
 
     def to_defaults(self) -> dict[str, Any]:
         return {**self.config.options(), "timer": self.timer, "bot": self.bot,
-                "hints": self.hints, "zone": self.zone}  # fmt: skip
+                "hints": self.hints, "zone": self.zone, "daily": self.daily}  # fmt: skip
 
 
 @dataclass(frozen=True)

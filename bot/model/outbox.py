@@ -25,6 +25,8 @@ class RowKind(StrEnum):
     TOURNEY = "tourney"  # a tournament's message (sign-ups, then its bracket), rendered when
     # it goes out
     TAG = "tag"  # a member's tag in the group (a tournament's champion), where the bot may
+    DAILY = "daily"  # a group's hand of the day (its question, then closed), rendered when it
+    # goes out
 
 
 def row_kind(text: str) -> RowKind | None:

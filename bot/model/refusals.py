@@ -66,6 +66,10 @@ class Refused(StrEnum):
     REVIEW_NO_MATCH = "review_no_match"  # no such match
     REVIEW_NOT_OVER = "review_not_over"  # still in play, or cancelled before its end
     REVIEW_NOT_YOURS = "review_not_yours"  # the asker did not play it
+    # la mano del día
+    DAILY_GONE = "daily_gone"  # no such hand of the day in this group
+    DAILY_CLOSED = "daily_closed"  # its time to answer is over
+    DAILY_NOT_MEMBER = "daily_not_member"  # only the group's members answer
     # whoever asks, and where
     BAD_BUTTON = "bad_button"  # data we did not make, or that does not fit
     NEED_PRIVATE = "need_private"

@@ -293,6 +293,12 @@ class AiPlayers:
         if self._pool is not None:
             self._pool.close()
 
+    async def ended(self) -> None:
+        """After `close`: every process it started has ended (bounded)."""
+        await self._hint_pool.ended()
+        if self._pool is not None:
+            await self._pool.ended()
+
     def busy(self) -> bool:
         """A computer player is thinking or its pause is over (tests wait on this)."""
         now = self.clock()

@@ -20,14 +20,15 @@ from typing import Literal, Protocol
 from bot.game import Action
 from bot.game.events import Event
 from bot.league.tournament import Tournament
+from bot.model.daily import Closing, DailyHand, DailyNote
 from bot.model.outbox import Outgoing, Planned
 from bot.model.outcome import Outcome
 from bot.model.refusals import Refusal, Refused
 from bot.model.table import Table, TableStatus
 
 __all__ = [
-    "Change", "ChangeKind", "Changes", "ChatChange", "Conflict", "Refusal", "Refused",
-    "SignChange", "Subscriber", "TableChange", "TourneyChange", "TourneyNote",
+    "Change", "ChangeKind", "Changes", "ChatChange", "Conflict", "DailyChange", "Refusal",
+    "Refused", "SignChange", "Subscriber", "TableChange", "TourneyChange", "TourneyNote",
 ]  # fmt: skip
 
 
@@ -54,6 +55,7 @@ class ChangeKind(StrEnum):
     HINTED = "hinted"  # a person asked for a hint (💡): the match is marked so
     HANDED = "handed"  # a person handed a decision to their computer partner (`seat`)
     TOURNEY = "tourney"  # a tournament changed (`note` says how; `tournament` as committed)
+    DAILY = "daily"  # a group's hand of the day was posted, answered or closed
 
 
 class TourneyNote(StrEnum):
@@ -72,6 +74,7 @@ class TourneyNote(StrEnum):
     REPLACED = "replaced"  # a player's place taken
     REMINDER = "reminder"  # one set for later starts in ten minutes
     BROKEN = "broken"  # its step raised: it waits for its opener or an admin
+    CLOCK = "clock"  # nothing changed but the minutes left a tournament on time shows
 
 
 # The kinds of a table's own changes (all but a seña's, a chat's and a tournament's).
@@ -172,9 +175,26 @@ class TourneyChange:
         return self.tournament.chat_id
 
 
+@dataclass(frozen=True)
+class DailyChange:
+    """DAILY: a group's hand of the day as committed, what happened to it (`note`), and for a
+    close, what the close tells (`closing`)."""
+
+    hand: DailyHand
+    note: DailyNote
+    closing: Closing | None = None
+    kind: Literal[ChangeKind.DAILY] = ChangeKind.DAILY
+    table: None = None
+
+    @property
+    def chat_id(self) -> int:
+        return self.hand.chat_id
+
+
 # One committed change: a subscriber dispatches on `change.kind` (which narrows the type: a
-# field its kind does not carry cannot be read). `table` is None only for CHAT and TOURNEY.
-Change = TableChange | SignChange | ChatChange | TourneyChange
+# field its kind does not carry cannot be read). `table` is None only for CHAT, TOURNEY and
+# DAILY.
+Change = TableChange | SignChange | ChatChange | TourneyChange | DailyChange
 
 
 class Subscriber(Protocol):

@@ -56,9 +56,14 @@ class Chats:
         stored = await self.store.chat_defaults(chat_id)
         # Only what the group changed is its own: the rest follows the operator's settings.
         chosen = stored.choosing(options, self.turn_seconds, self.bot_level)
+        before = stored.options(self.turn_seconds, self.bot_level).daily
 
         async def write(conn: Conn) -> None:
             await self.store.set_chat_defaults(conn, chat_id, chosen)
+            # (la mano del día's hour beside the defaults, where the sweep finds it)
+            await self.store.set_daily_hour(
+                conn, chat_id, options.daily, self.tables.clock(), options.daily != before
+            )
 
         await self.tables.announce(ChatChange(chat_id), write, rows)
 

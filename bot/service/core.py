@@ -17,6 +17,7 @@ from bot.service.admission import Admission
 from bot.service.ai import AiPlayers
 from bot.service.changes import Changes
 from bot.service.chats import Chats
+from bot.service.daily import Daily
 from bot.service.history import History
 from bot.service.lobby import Lobby
 from bot.service.mailbox import Judge, Mailbox
@@ -46,6 +47,7 @@ class Core:
     reviews: Reviews  # a review after the match, for each person who played it
     presence: Presence  # who has a table's web page open (a front end need not refresh them)
     admission: Admission  # how many matches play at once; the line of tables waiting to start
+    daily: Daily  # la mano del día: a group's decision of the day, its answers and its close
     ai: AiPlayers | None = None  # the computer players (`open` seats them; a test may not)
 
     @staticmethod
@@ -69,6 +71,7 @@ class Core:
             language=settings.language,
             turn_seconds=settings.turn_seconds if turn_seconds is None else turn_seconds,
             bot_level=settings.bot_level,
+            timezone=settings.timezone,
             worker=settings.worker_id,
             review_workers=settings.ai_workers,
             max_live_tables=(
@@ -96,6 +99,7 @@ class Core:
         language: str = "es",
         turn_seconds: int = 0,
         bot_level: str = "normal",
+        timezone: str = "America/Argentina/Buenos_Aires",
         worker: str = "main",
         review_workers: int = 0,
         max_live_tables: int = 0,
@@ -125,9 +129,10 @@ class Core:
         # (the database's clock even when a test drives the core's: the workers compare its
         # records, and a page's visits are not moved by hand)
         presence = Presence(tables.records, clock=store.db.now)
+        daily = Daily(tables, history, reviews, clock=clock, zone=timezone, language=language)
         return Core(
             changes, tables, people, play, lobby, turns, chats, history, tournaments, reviews,
-            presence, admission,
+            presence, admission, daily,
         )  # fmt: skip
 
     @staticmethod
@@ -203,6 +208,7 @@ class Core:
             self.ai.tick()
         await self.turns.deadlines()
         await self.tournaments.sweep()
+        self.daily.sweep()  # (its round in a task of its own: it may pose a hand of the day)
         await self.admission.admit_quietly()  # (after a restart, another worker's match's end)
 
     def stop(self) -> None:
@@ -212,4 +218,8 @@ class Core:
         self.reviews.close()
 
     async def close(self) -> None:
+        # (the children first: none is left running, nor racing the interpreter's exit)
+        if self.ai is not None:
+            await self.ai.ended()
+        await self.reviews.ended()
         await self.store.db.close()

@@ -29,6 +29,11 @@ class History:
         """A group's last finished matches' records, newest first (cancelled ones left out)."""
         return await self.store.recent_matches(chat_id, league.LISTED, limit)
 
+    async def last_played(self, user_id: int) -> int | None:
+        """The number of the last finished match (not a cancelled one) the person played,
+        in a group or in practice."""
+        return await self.store.last_match_of(user_id, league.LISTED)
+
     async def record(self, table_id: int) -> MatchRecord | None:
         """The league's record of a match (None: never finished)."""
         return await self.store.match_record(table_id)
@@ -42,9 +47,13 @@ class History:
         self, chat_id: int, players: int | None = None, since: float | None = None
     ) -> list[Standing]:
         """The group's table, over the matches the league counts (of a mode, since a moment),
-        sorted by rating. The streak is the group's current one, whatever the filter."""
+        sorted by rating. The streak is over those matches too (the whole table's, over every
+        counted match, is the ratings' own: the same matches, read without another query)."""
         counting = replace(league.COUNTED, players=players, since=since)
-        return ranked(await self.league.tallies(chat_id, counting))
+        tallies = await self.league.tallies(chat_id, counting)
+        if players is None and since is None:
+            return ranked(tallies)
+        return ranked(tallies, await self.league.streaks(chat_id, counting))
 
     async def pairs(self, chat_id: int, players: int = 4, since: float | None = None) -> list[Pair]:
         """The sides who won most together: partners in 2v2, trios in 3v3."""

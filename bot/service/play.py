@@ -20,6 +20,7 @@ from bot.game import (
     new_match,
     random_deal,
 )
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.game.ending import DURING
 from bot.game.events import (
     Chanted,
@@ -114,10 +115,18 @@ def conservative_action(state: MatchState, seat: int) -> Action:
 
 
 def what_changed(state: MatchState, action: Action, step: int) -> Refusal | None:
-    """A tap from a button drawn at an older `step`: None when it still means the same (the
-    same action is legal for that seat now, and since then only cards were played, in the
-    same round: a board one edit behind); else the refusal, saying what changed (`since`: the
-    move that changed it; `answer`: the tapper must now answer it)."""
+    """A tap from a button drawn at an older `step` (a board or a hand message that fell
+    behind): None when it still means what it meant, and is applied; else the refusal, saying
+    what changed (`since`: the move that changed it; `answer`: the tapper must now answer it).
+
+    It still means the same when the same action is legal for that seat now, in the same round
+    of the same hand, the tapper did nothing since, and what others did since leaves its stake
+    as it was: only cards were played (a board one edit behind), or a chant of the other family
+    was made (R17: an Envido tapped on a board drawn before the rivals' ¡Truco! is chanted over
+    it, as the person asked; the truco waits). Not when anything was answered or a flor
+    declared, nor a chant of the tapped one's own family (an Envido that would now raise the
+    rivals' envido to four points), nor for an answer (it would answer another chant) or the
+    mazo (it would now cost what that chant is worth): the person is told what changed."""
     h = state.hand
     behind = state.step - step
     if behind <= 0 or h is None:
@@ -133,7 +142,8 @@ def what_changed(state: MatchState, action: Action, step: int) -> Refusal | None
         a.seat == action.seat and a.kind in (ActionKind.QUIERO, ActionKind.NO_QUIERO)
         for a in state.legal_actions()
     )
-    if since is not None and since.kind is not ActionKind.PLAY:
+    said = [a for a in theirs if a.kind is not ActionKind.PLAY]
+    if said and not _chanted_over(action, said):
         # somebody chanted, answered or declared meanwhile: say it (and ask for the answer)
         return Refusal(Refused.STALE, since=since, answer=answer)
     if any(a.seat == action.seat for a in between):
@@ -142,9 +152,22 @@ def what_changed(state: MatchState, action: Action, step: int) -> Refusal | None
         return Refusal(Refused.STALE, since=since, answer=answer)  # no longer open
     players = state.players
     plays_now = sum(1 for a in h.history if a.kind is ActionKind.PLAY)
-    if (plays_now - behind) // players != plays_now // players:
+    plays_since = sum(1 for a in between if a.kind is ActionKind.PLAY)
+    if (plays_now - plays_since) // players != plays_now // players:
         return Refusal(Refused.STALE_ROUND, since=since)
     return None
+
+
+CHANT_FAMILIES = (frozenset(TRUCO_CHANTS), frozenset(ENVIDO_CHANTS))
+
+
+def _chanted_over(action: Action, said: list[Action]) -> bool:
+    """Whether a chant tapped before the calls `said` (others', in order) keeps its stake:
+    each of them a chant of the other family (an envido over the rivals' truco, R17)."""
+    family = next((f for f in CHANT_FAMILIES if action.kind in f), None)
+    if family is None:  # an answer, the mazo, a card, a flor's call
+        return False
+    return all(a.kind not in family and any(a.kind in f for f in CHANT_FAMILIES) for a in said)
 
 
 def people_to_move(table: Table) -> list[int]:

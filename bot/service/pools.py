@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from functools import partial
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,9 @@ def processes(workers: int, *, nice: int = 0) -> Callable[[], Executor]:
     return make
 
 
+RETIRED_KEPT = 8  # pools shut down whose end the bot's stop waits for
+
+
 class Supervised:
     """A pool (`make` makes one; `size`: its processes) that is made again when it breaks."""
 
@@ -80,6 +84,7 @@ class Supervised:
         self._pool: Executor | None = None
         self._making: asyncio.Future[Executor] | None = None
         self._closed = False
+        self._gone: list[asyncio.Future[None]] = []  # pools' shutdowns, not yet seen to end
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in the pool; once more in a new pool if the pool broke under it."""
@@ -100,8 +105,34 @@ class Supervised:
         made is closed as soon as it is)."""
         self._closed = True
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._retire(self._pool)
             self._pool = None
+
+    def _retire(self, pool: Executor) -> None:
+        """Shut a pool down: its pending work cancelled, its processes leave once their job is
+        done. The shutdown waits for its managing thread in a thread of its own, which `ended`
+        waits for (the last few: an older one has long ended)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (no loop: nothing will wait for it)
+            pool.shutdown(wait=False, cancel_futures=True)
+            return
+        ending = loop.run_in_executor(None, partial(pool.shutdown, True, cancel_futures=True))
+        self._gone.append(ending)
+        del self._gone[:-RETIRED_KEPT]
+
+    async def ended(self, within: float = 5.0) -> None:
+        """Wait (at most `within` seconds) until every pool this one shut down, broken ones
+        included, has ended: its processes gone and its managing thread too. A managing thread
+        still closing at the interpreter's exit races the standard library's own goodbye to it
+        ("Exception ignored … Bad file descriptor", Python 3.11)."""
+        gone, self._gone = self._gone, []
+        if not gone:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*gone)), within)
+        except TimeoutError:
+            log.warning("%s pool: still ending after %.0f s (a job running)", self.name, within)
 
     async def _current(self) -> tuple[Executor, int]:
         while self._pool is None:
@@ -136,7 +167,7 @@ class Supervised:
             return  # (its callers see why; the next job tries again)
         pool = making.result()
         if self._closed:
-            pool.shutdown(wait=False, cancel_futures=True)
+            self._retire(pool)
             return
         self._pool = pool
         self.generation += 1
@@ -153,6 +184,6 @@ class Supervised:
             self.name, error,
         )  # fmt: skip
         pool, self._pool = self._pool, None
-        pool.shutdown(wait=False, cancel_futures=True)
+        self._retire(pool)
         if not self._closed and self._making is None:
             self._remake()

@@ -114,6 +114,7 @@ class Tournaments:
         self.start_window = start_window  # None: two turns' time of the tournament
         self._locks: dict[int, asyncio.Lock] = {}
         self._looked: dict[int, float] = {}  # tournament -> when a sweep last settled it
+        self._minutes: dict[int, int] = {}  # tournament on time -> the minutes left last shown
         self._tasks: set[asyncio.Task[None]] = set()
         self._broken: set[int] = set()  # tournaments whose step raised here (logged once)
         self.settles = 0  # (counted: the tests wait on it)
@@ -217,20 +218,22 @@ class Tournaments:
             language=language, created_at=now, updated_at=now, closes_at=closes,
             status=Status.SIGNUP, signed=[], entries=[], fixtures=[], version=1, reminded=False,
         )  # fmt: skip
-        existing = await self.store.open_in(chat_id, thread_id)
-        if existing is not None:
-            raise Refusal(Refused.TOURNEY_ALREADY_OPEN)
-        try:
-            async with self.tables.store.db.transaction() as conn:
-                t.id = await self.store.insert(conn, t)
-                await self._rows(conn, TourneyChange(t, TourneyNote.OPENED, opener_id))
-        except Unavailable as error:
-            raise Refusal(Refused.DB_BUSY) from error
-        except Exception as error:
-            if is_conflict(error):
-                raise Refusal(Refused.TOURNEY_ALREADY_OPEN) from None
-            raise
-        return t
+        for _ in range(RETRIES):
+            existing = await self.store.open_in(chat_id, thread_id)
+            if existing is not None:
+                raise Refusal(Refused.TOURNEY_ALREADY_OPEN)
+            try:
+                async with self.tables.store.db.transaction() as conn:
+                    t.id, t.number = await self.store.insert(conn, t)
+                    await self._rows(conn, TourneyChange(t, TourneyNote.OPENED, opener_id))
+            except Unavailable as error:
+                raise Refusal(Refused.DB_BUSY) from error
+            except Exception as error:
+                if not is_conflict(error):
+                    raise
+                continue  # one opened meanwhile in this topic, or another took the number
+            return t
+        raise Refusal(Refused.DB_BUSY)
 
     async def sign(self, tournament_id: int, user_id: int) -> Tournament:
         async def change(t: Tournament) -> TourneyNote:
@@ -471,7 +474,9 @@ class Tournaments:
                     continue  # cancelled: the tie is played again at a new table
                 walkover = outcome.termination is Termination.WALKOVER
                 nobody = walkover and len(_never_came(table)) == 2
-                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody):
+                ended = table.ended_at if table.ended_at is not None else self.clock()
+                if record(t, fixture, table.id, outcome.winner, outcome.scores, walkover, nobody,
+                          ended):  # fmt: skip
                     results.append((round_, slot, len(fixture.games) - 1))
             moved = tick(t, self.clock())  # (a format on time: pairs whoever is free, ends)
             if results or moved:
@@ -646,6 +651,8 @@ class Tournaments:
         known = {t.id for t in running}
         for gone in [k for k in self._looked if k not in known]:
             del self._looked[gone]
+        for gone in [k for k in self._minutes if k not in known]:
+            del self._minutes[gone]
         for gone in [k for k, lock in self._locks.items() if k not in known and not lock.locked()]:
             del self._locks[gone]
         for t in running:
@@ -677,6 +684,27 @@ class Tournaments:
         elif t.status is Status.RUNNING and now - self._looked.get(t.id, 0.0) >= SETTLE_EVERY:
             self._looked[t.id] = now
             await self.settle(t.id)
+            await self._tell_the_time(t, now)
+
+    async def _tell_the_time(self, t: Tournament, now: float) -> None:
+        """A tournament on time shows the minutes left: its message redrawn when that number
+        changes, a result or not (a keyed refresh: it coalesces with any other waiting; after
+        a restart, once more)."""
+        end = t.rules.ends_at(t)
+        if end is None:
+            return
+        shown = -1 if now >= end else int((end - now) // 60)
+        if self._minutes.get(t.id) == shown:
+            return
+        self._minutes[t.id] = shown
+        change = TourneyChange(t, TourneyNote.CLOCK)
+        try:
+            async with self.tables.store.db.transaction() as conn:
+                rows = await self._rows(conn, change)
+        except Unavailable:
+            del self._minutes[t.id]  # (the next sweep tries again)
+            return
+        self.tables.changes.committed(change, rows)
 
     async def _remind(self, tournament_id: int) -> None:
         """Ten minutes before a tournament set for later: the people signed up are told in

@@ -143,6 +143,27 @@ class League:
             for r in rows
         ]  # fmt: skip
 
+    async def streaks(self, chat_id: int, counting: Counting) -> dict[int, int]:
+        """Each player's current streak over the counted matches alone (+3: the last three
+        won; -2: the last two lost): the run of their newest results that are all alike."""
+        where, args = counted(counting)
+        rows = await self.db.report(
+            "SELECT user_id, won, COUNT(*) AS n FROM ("
+            "  SELECT user_id, won,"
+            "  ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY ended_at DESC, game_id DESC)"
+            "    AS k,"
+            "  ROW_NUMBER() OVER (PARTITION BY user_id, won ORDER BY ended_at DESC, game_id DESC)"
+            "    AS j"
+            "  FROM (SELECT mp.user_id AS user_id, m.ended_at AS ended_at, m.game_id AS game_id,"
+            "    CASE WHEN m.winner_side = mp.side THEN 1 ELSE 0 END AS won"
+            "    FROM matches m JOIN match_players mp ON mp.game_id = m.game_id"
+            f"   WHERE m.chat_id = ? AND {where}) AS results"
+            ") AS numbered WHERE k = j GROUP BY user_id, won",
+            chat_id,
+            *args,
+        )  # (k = j: the rows before the first result unlike the newest, the newest's run)
+        return {int(r["user_id"]): int(r["n"]) * (1 if r["won"] else -1) for r in rows}
+
     async def pairs(self, chat_id: int, counting: Counting, size: int) -> list[Pair]:
         """The sides of `size` players who won most together, over the counted matches."""
         where, args = counted(counting)

@@ -426,3 +426,75 @@ MIGRATIONS.append(
 ALTER TABLE players ADD COLUMN hand_place TEXT
 """
 )
+
+# Tournaments are numbered in each group (what its messages say: a group's first is its #1);
+# `id` stays what every button, link and table tag carries. Those made before get theirs in
+# each group in the order they were made.
+MIGRATIONS.append(
+    """
+ALTER TABLE tournaments ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+UPDATE tournaments SET number = (SELECT count(*) FROM tournaments AS earlier
+    WHERE earlier.chat_id = tournaments.chat_id AND earlier.id <= tournaments.id);
+CREATE UNIQUE INDEX tournaments_number ON tournaments (chat_id, number)
+"""
+)
+
+# La mano del día (`bot.storage.daily`): a group's hour for it (NULL: off; kept beside its
+# defaults, where /config writes it, so the sweep finds the groups that want one) and when it
+# was chosen (an hour passed before it was chosen is not due that day), each hand
+# posted (one a group and day), each person's answer (the first one counts), and who lets a
+# decision of theirs be shown with their name.
+MIGRATIONS.append(
+    """
+ALTER TABLE chats ADD COLUMN daily_hour INTEGER;
+ALTER TABLE chats ADD COLUMN daily_set_at REAL;
+CREATE TABLE daily_hands (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id INTEGER NOT NULL,
+    day TEXT NOT NULL,
+    source TEXT NOT NULL,
+    game_id INTEGER,
+    user_id INTEGER,
+    data TEXT NOT NULL,
+    language TEXT NOT NULL,
+    posted_at REAL NOT NULL,
+    closes_at REAL NOT NULL,
+    closed_at REAL,
+    UNIQUE (chat_id, day)
+);
+CREATE INDEX daily_hands_open ON daily_hands (closes_at) WHERE closed_at IS NULL;
+CREATE INDEX daily_hands_chat ON daily_hands (chat_id, posted_at);
+CREATE TABLE daily_answers (
+    hand_id INTEGER NOT NULL REFERENCES daily_hands (id),
+    user_id INTEGER NOT NULL,
+    choice INTEGER NOT NULL,
+    right_choice INTEGER NOT NULL,
+    answered_at REAL NOT NULL,
+    PRIMARY KEY (hand_id, user_id)
+);
+CREATE INDEX daily_answers_user ON daily_answers (user_id, hand_id);
+CREATE TABLE daily_named (
+    user_id INTEGER PRIMARY KEY,
+    named INTEGER NOT NULL
+)
+"""
+)
+
+# A review answered first (`bot.storage.reviews`): each costly moment a person was asked, whether
+# their first answer was right, and when a missed one comes back (spaced: its box, its due time;
+# NULL once learned).
+MIGRATIONS.append(
+    """
+CREATE TABLE review_answers (
+    user_id INTEGER NOT NULL,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    step INTEGER NOT NULL,
+    first_right INTEGER NOT NULL,
+    box INTEGER NOT NULL,
+    due_at REAL,
+    answered_at REAL NOT NULL,
+    PRIMARY KEY (user_id, game_id, step)
+);
+CREATE INDEX review_answers_due ON review_answers (user_id, due_at) WHERE due_at IS NOT NULL
+"""
+)

@@ -447,6 +447,17 @@ class Store:
             (chat_id, codec.dumps(dict(defaults.chosen))),
         )
 
+    async def set_daily_hour(
+        self, conn: Conn, chat_id: int, hour: int | None, at: float, changed: bool
+    ) -> None:
+        """A group's hour for la mano del día (None: off), in /config's transaction; `at`, when
+        it was chosen (kept as it was when the hour did not change)."""
+        await conn.execute(
+            "UPDATE chats SET daily_hour = ?,"
+            " daily_set_at = CASE WHEN ? = 1 THEN ? ELSE daily_set_at END WHERE chat_id = ?",
+            (hour, 1 if changed else 0, at, chat_id),
+        )
+
     async def move_chat(self, old: int, new: int, also: Callable[[Conn], Awaitable[None]]) -> None:
         """A group became a supergroup: its tables, league and settings follow it."""
         async with self.db.transaction() as conn:
@@ -479,6 +490,19 @@ class Store:
             limit,
         )
         return [_match(row) for row in rows]
+
+    async def last_match_of(self, user_id: int, counting: Counting) -> int | None:
+        """The number of the last finished match `user_id` played that `counting` takes, in
+        any chat (a practice in their own chat too); None: none."""
+        where, args = counted(counting, "m")
+        row = await self.db.fetchone(
+            "SELECT m.game_id AS game_id FROM matches m"
+            " JOIN match_players mp ON mp.game_id = m.game_id"
+            f" WHERE mp.user_id = ? AND {where} ORDER BY m.ended_at DESC, m.game_id DESC LIMIT 1",
+            user_id,
+            *args,
+        )
+        return int(row["game_id"]) if row is not None else None
 
     async def record_match(self, conn: Conn, table: Table, outcome: Outcome, at: float) -> bool:
         """The match's record, once: False (and nothing written) if it has one already (a 2v2

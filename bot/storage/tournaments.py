@@ -19,6 +19,7 @@ def _tournament(row: Row) -> Tournament:
         created_at=row["created_at"],
         closes_at=0.0,
         status=Status(row["status"]),
+        number=row["number"],
         version=row["version"],
         updated_at=row["updated_at"],
     )
@@ -57,17 +58,21 @@ class TournamentStore:
         )
         return [_tournament(r) for r in rows]
 
-    async def insert(self, conn: Conn, t: Tournament) -> int:
+    async def insert(self, conn: Conn, t: Tournament) -> tuple[int, int]:
+        """A new tournament: its id, and its number in its group (the one after the group's
+        last; two made at once in one group: one of them is a conflict, to try again)."""
         row = await conn.fetchone(
             "INSERT INTO tournaments (chat_id, thread_id, status, opener_id, language, data,"
-            " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " version, created_at, updated_at, number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " (SELECT coalesce(max(number), 0) + 1 FROM tournaments WHERE chat_id = ?))"
+            " RETURNING id, number",
             (
                 t.chat_id, t.thread_id, t.status.value, t.opener_id, t.language,
-                codec.dumps(t.to_json()), t.version, t.created_at, t.updated_at,
+                codec.dumps(t.to_json()), t.version, t.created_at, t.updated_at, t.chat_id,
             ),
         )  # fmt: skip
         assert row is not None
-        return int(row["id"])
+        return int(row["id"]), int(row["number"])
 
     async def save(self, conn: Conn, t: Tournament, expected: int) -> bool:
         """Save over version `expected` only: False if another process saved first."""

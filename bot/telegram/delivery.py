@@ -13,6 +13,7 @@ import logging
 from collections import OrderedDict
 from datetime import UTC, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
@@ -29,15 +30,18 @@ from bot.service.mailbox import Committer, Delivery, Mailbox, Verdict, Writer
 from bot.telegram.http import JsonBody
 from bot.telegram.members import Members
 from bot.telegram.records import (
+    BOARD,
+    DAILY_FRONT,
     FRONT,
     TelegramTable,
     board_record,
     ephemeral_record,
     hand_record,
     tourney_key,
+    turned_page,
     unwatch_record,
 )
-from bot.telegram.rows import Markup, edit_row, text_row
+from bot.telegram.rows import Markup, edit_row, hand_row, text_row
 from bot.views.common import (
     Button,
     Keys,
@@ -46,6 +50,7 @@ from bot.views.common import (
     seating_at,
     short_name,
 )
+from bot.views.daily import post_keys, post_text
 from bot.views.lobby import lobby_keys, lobby_text
 from bot.views.scene import Gap, hands_to_show, last_end, scene_of
 from bot.views.standings import league_line
@@ -61,9 +66,9 @@ from bot.views.table import (
     sign_menu_keys,
 )
 from bot.views.tournament import (
-    bracket_text,
+    bracket_keys,
+    bracket_pages,
     people_of,
-    running_keys,
     signup_keys,
     signup_text,
 )
@@ -208,6 +213,8 @@ class Deliverer:
             return Delivery(called=False)
         if kind is RowKind.TOURNEY:
             return await self._deliver_tourney(int(row.payload["n"]))
+        if kind is RowKind.DAILY:
+            return await self._deliver_daily(int(row.payload["d"]))
         if kind is RowKind.TAG:
             user, tag = int(row.payload["u"]), str(row.payload["tag"])
             return await self._deliver_tag(row.chat_id, user, tag)
@@ -310,9 +317,15 @@ class Deliverer:
     async def _deliver_edit(self, row: Pending) -> Delivery:
         payload = row.payload
         try:
-            called = await self.edit(
-                row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
-            )
+            if "e" in payload:  # a person's ephemeral message in a group (its lane: theirs)
+                called = await self.edit_ephemeral(
+                    int(payload["in"]), row.chat_id, int(payload["e"]), str(payload["text"]),
+                    self._markup(payload),
+                )  # fmt: skip
+            else:
+                called = await self.edit(
+                    row.chat_id, int(payload["m"]), str(payload["text"]), self._markup(payload)
+                )
         except BadRequest as error:
             if not _gone(error):
                 raise
@@ -414,9 +427,10 @@ class Deliverer:
         tour = await self.core.tournaments.get(tourney_id)
         if tour is None:
             return Delivery(called=False)
-        text, markup = await self.tourney_view(tour)
         key = tourney_key(tour.id)
-        shown = TelegramTable.of(await self.tables.records.of(FRONT, key)).board
+        values = await self.tables.records.of(FRONT, key)
+        text, markup = await self.tourney_view(tour, values)
+        shown = TelegramTable.of(values).board
         if shown:
             try:
                 return Delivery(called=await self.edit(tour.chat_id, shown, text, markup))
@@ -425,6 +439,27 @@ class Deliverer:
                     raise
         message_id = await self.send(tour.chat_id, text, markup, tour.thread_id)
         return Delivery(commit=self._commit(board_record(key, message_id)))
+
+    async def _deliver_daily(self, hand_id: int) -> Delivery:
+        """A hand of the day's group message as it stands now (how many answered; closed, its
+        buttons gone): edited, or sent if it was never sent (or is gone, while open)."""
+        hand = await self.core.daily.get(hand_id)
+        if hand is None:
+            return Delivery(called=False)
+        t = translator(hand.language)
+        zone = zone_named(str(hand.data.get("zone", "")), self.zone)
+        text, markup = post_text(t, hand, zone), post_keys(t, hand)
+        shown = (await self.tables.records.of(DAILY_FRONT, hand.id)).get(BOARD)
+        if shown:
+            try:
+                return Delivery(called=await self.edit(hand.chat_id, int(shown), text, markup))
+            except BadRequest as error:
+                if not _gone(error):
+                    raise
+                if hand.closed:
+                    return Delivery()  # (someone deleted it: the close's message tells)
+        message_id = await self.send(hand.chat_id, text, markup)
+        return Delivery(commit=self._commit(Record(DAILY_FRONT, hand.id, BOARD, str(message_id))))
 
     async def _deliver_tag(self, chat_id: int, user_id: int, tag: str) -> Delivery:
         """A member's tag (setChatMemberTag, Bot API 9.5), where the bot is an administrator with
@@ -439,11 +474,29 @@ class Deliverer:
             log.info("tag of %s in %s not set: %s", user_id, chat_id, error)
         return Delivery()
 
-    async def tourney_view(self, tour: Tournament) -> tuple[str, Keys | None]:
+    async def tourney_view(
+        self, tour: Tournament, values: dict[str, str] | None = None
+    ) -> tuple[str, Keys | None]:
+        """A tournament's group message: its sign-ups, or the page of its bracket someone
+        turned to (`values`, its records) while play is where it was, else the page of what
+        is being played now."""
+        t = translator(tour.language)
+        if tour.status is TourneyStatus.SIGNUP:
+            names = await self.people.names(people_of(tour))
+            return signup_text(t, tour, names, self.zone), signup_keys(t, tour)
+        pages, now = await self.tourney_pages(tour)
+        turned = turned_page(values or {}, now)
+        page = turned if turned is not None and turned < len(pages) else now
+        keys = bracket_keys(t, tour, page, len(pages))
+        if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
+            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
+            keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
+        return pages[page], keys
+
+    async def tourney_pages(self, tour: Tournament) -> tuple[list[str], int]:
+        """A started tournament's bracket in pages, and the page of what is played now."""
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
-        if tour.status is TourneyStatus.SIGNUP:
-            return signup_text(t, tour, names, self.zone), signup_keys(t, tour)
         live: dict[tuple[int, int], tuple[int, int] | None] = {}
         if tour.status is TourneyStatus.RUNNING:
             for tag, table_id in (await self.core.tournaments.tables_of(tour.id)).items():
@@ -451,11 +504,7 @@ class Deliverer:
                 if table is not None and table.is_open:
                     _, round_, slot, _ = parse_tag(tag)
                     live[(round_, slot)] = live_score(tour, round_, slot, table)
-        keys = running_keys(t, tour) if tour.status is TourneyStatus.RUNNING else None
-        if self.webapp_name:  # the bracket drawn, with its matches to watch, on the web table
-            link = f"https://t.me/{self.bot_username}/{self.webapp_name}?startapp=k{tour.id}"
-            keys = Keys((*(keys or ()), (Button(t("tourney.button.web"), url=link),)))
-        return bracket_text(t, tour, names, live), keys
+        return bracket_pages(t, tour, names, live, self.tables.clock(), self.zone)
 
     def _commit(self, record: Record) -> Committer:
         """A message's id, written with the row's completion (one transaction)."""
@@ -483,8 +532,10 @@ class Deliverer:
             markup = self._with_web_table(t, table, markup, own=False)
         text = board_text(t, scene)
         if scene.first_hand and table.status is TableStatus.PLAYING:
-            # (whoever plays here finds their cards behind 🃏, where the bot cannot bring them)
-            here = [u for u in table.players if await self.in_group(table, u)]
+            # (whoever plays here and was never shown a message there finds their cards behind
+            # 🃏: the bot cannot bring them)
+            shown = (await self.records(table)).ephemeral
+            here = [u for u in table.players if u not in shown and await self.in_group(table, u)]
             if here and not await self.members.bot_is_admin(table.chat_id):
                 text += "\n" + t("board.cards_here")
         return text, markup
@@ -515,6 +566,12 @@ class Deliverer:
         self, table: Table, user_id: int, resend: bool, query: str | None = None
     ) -> Delivery:
         seat = table.seat_of(user_id)
+        lobby = seat is not None and table.status is TableStatus.LOBBY and query is not None
+        if lobby and await self.in_group(table, user_id):
+            # Their tap in the lobby lets the bot show them a message in the group: the place
+            # their hand will take at the deal (an edit then, which needs no tap of theirs)
+            text = translator(table.language)("hand.waiting_here")
+            return await self._show_in_group_to(table, user_id, text, None, False, query)
         if table.state is None or seat is None:
             return Delivery(called=False)
         playing = table.status is TableStatus.PLAYING
@@ -706,15 +763,22 @@ class Deliverer:
         self._blocked_told.add(key)
         names = await self.people.at(table)
         t = translator(table.language)
-        text = t("dm.blocked", name=short_name(names.get(user_id, "?")))
-        link = f"https://t.me/{self.bot_username}?start=h{table.id}"
-        markup = Keys([(Button(t("button.open_private"), url=link),)])
+        name = short_name(names.get(user_id, "?"))
+        rows = []
+        if await self.in_group(table, user_id):
+            # (no private chat, and no choice of one: their hand lives in the group from now)
+            text, markup = t("dm.blocked_here", name=name), None
+            rows.append(hand_row(table, user_id, urgent=True))  # (shown at once by an admin)
+        else:
+            text = t("dm.blocked", name=name)
+            link = f"https://t.me/{self.bot_username}?start=h{table.id}"
+            markup = Keys([(Button(t("button.open_private"), url=link),)])
         notice = text_row(
             table.chat_id, text, table.thread_id, markup, key=f"blocked:{table.id}:{user_id}"
         )
 
         async def commit(writer: Writer) -> None:
-            await self.sender.send([notice], also=writer)
+            await self.sender.send([notice, *rows], also=writer)
 
         return Delivery(commit=commit)
 
@@ -756,6 +820,13 @@ def live_score(tour: Tournament, round_: int, slot: int, table: Table) -> tuple[
         return None
     mine = sides.pop()
     return state.scores[mine], state.scores[1 - mine]
+
+
+def zone_named(name: str, fallback: tzinfo) -> tzinfo:
+    try:
+        return ZoneInfo(name) if name else fallback
+    except (ZoneInfoNotFoundError, ValueError):
+        return fallback
 
 
 def _message_fields(chat_id: int, text: str, markup: Markup | None) -> dict[str, Any]:

@@ -138,8 +138,11 @@ class AiohttpRequest(BaseRequest):
         return response.status, payload
 
 
-# What the bot reads of the message under a tapped button: which message, in which chat.
-_TAPPED_MESSAGE_KEPT = ("message_id", "date", "chat", "message_thread_id", "is_topic_message")
+# What the bot reads of the message under a tapped button: which message, in which chat (an
+# ephemeral one, seen by its tapper alone, has no message_id but an ephemeral_message_id).
+_TAPPED_MESSAGE_KEPT = (
+    "message_id", "date", "chat", "message_thread_id", "is_topic_message", "ephemeral_message_id",
+)  # fmt: skip
 
 
 class UpdatesRequest(AiohttpRequest):

@@ -21,11 +21,13 @@ from bot.game.actions import ActionKind
 from bot.game.events import Chanted, EnvidoResolved, HandDealt, HandEnded
 from bot.i18n import translator
 from bot.league.tournament import parse_tag
+from bot.model.daily import DailyNote
 from bot.model.outbox import POST, Outgoing, Planned, Record, RowKind
 from bot.model.table import Table, TableStatus
 from bot.service.changes import (
     Change,
     ChangeKind,
+    DailyChange,
     SignChange,
     TableChange,
     TourneyChange,
@@ -41,6 +43,7 @@ from bot.telegram.records import NOTIFIED, NOTIFY, board_record, new_join_record
 from bot.telegram.rows import (
     board_row,
     close_row,
+    daily_row,
     hand_row,
     lobby_row,
     match_end_row,
@@ -58,6 +61,7 @@ from bot.views.common import (
     seating_at,
     short_name,
 )
+from bot.views.daily import close_text
 from bot.views.lobby import practice_text
 from bot.views.review import review_keys
 from bot.views.summary import private_ending
@@ -69,8 +73,10 @@ from bot.views.tournament import (
     knockout_of,
     match_notice,
     next_step,
+    paired_now,
     people_of,
     reminder_text,
+    rest_notice,
     result_text,
 )
 
@@ -178,6 +184,8 @@ class Planner:
             return []  # settings whose rows the command gives itself
         if change.kind is ChangeKind.TOURNEY:
             return await self._tourney(change)
+        if change.kind is ChangeKind.DAILY:
+            return await self._daily(change)
         kind = change.kind
         table = change.the_table
         t = translator(table.language)
@@ -309,11 +317,11 @@ class Planner:
             names = await self.people.names(people_of(tour))
             lines = []
             if change.note is TourneyNote.STARTED:
-                lines.append(t("tourney.started", number=tour.id, count=len(tour.entries)))
+                lines.append(t("tourney.started", number=tour.number, count=len(tour.entries)))
             if change.note is TourneyNote.CANCELLED:
-                lines.append(t("tourney.cancelled_told", number=tour.id))
+                lines.append(t("tourney.cancelled_told", number=tour.number))
             if change.note is TourneyNote.BROKEN:
-                lines.append(t("tourney.broken_told", number=tour.id))
+                lines.append(t("tourney.broken_told", number=tour.number))
             if change.results:
                 lines.append(result_text(t, tour, change.results, names))
             if change.note is TourneyNote.CHAMPION:
@@ -321,13 +329,37 @@ class Planner:
             text = "\n\n".join(x for x in lines if x)
             if text:
                 rows.append(text_row(tour.chat_id, text, tour.thread_id))
+            # who rests in a round just laid out is told in private (nobody calls them)
+            laid = {0} if change.note is TourneyNote.STARTED else set(
+                paired_now(tour, change.results))  # fmt: skip
+            for fixture in (f for f in tour.fixtures if f.round in laid and f.bye):
+                rest = rest_notice(t, tour, fixture)
+                entry = fixture.a if fixture.a is not None else fixture.b
+                if rest is not None and entry is not None:
+                    rows += [text_row(u, rest) for u in tour.entries[entry] if u > 0]
             if change.note is TourneyNote.CHAMPION and tour.champion is not None:
                 # each champion told in private too, and tagged in the group where the bot may
-                said = t("tourney.champion_private", number=tour.id)
+                said = t("tourney.champion_private", number=tour.number)
                 for user in tour.entries[tour.champion]:
                     if user > 0:
                         rows.append(text_row(user, said, key=f"crowned:{tour.id}:{user}"))
                         rows.append(tag_row(tour.chat_id, user, t("tourney.champion_tag")))
+        return rows
+
+    async def _daily(self, change: DailyChange) -> list[Outgoing]:
+        """A hand of the day: its message (sent, then how many answered, then closed); at the
+        close, the answer told in the group (a message that notifies)."""
+        hand = change.hand
+        rows = [daily_row(hand.chat_id, hand.id)]
+        closing = change.closing
+        if change.note is DailyNote.CLOSED and closing is not None:
+            t = translator(hand.language)
+            people = [a.user_id for a in closing.answers]
+            people += [s.user_id for s in closing.month]
+            people += [hand.user_id] if hand.user_id is not None and closing.named else []
+            names = await self.people.names(people)
+            said = close_text(t, hand, closing, {u: escape(n) for u, n in names.items()})
+            rows.append(text_row(hand.chat_id, said, key=f"daily_close:{hand.id}"))
         return rows
 
     async def _private_table(self, change: TableChange | SignChange) -> list[Outgoing]:
@@ -355,8 +387,11 @@ class Planner:
         if kind in (ChangeKind.CANCELLED, ChangeKind.CHAT_GONE):
             return [hand_row(table, u) for u in table.players] if table.state else []
         if change.kind is ChangeKind.SIGN:
+            if practice:  # (its señas are lines of the person's hand message, as a hand shown
+                # in the group has them: a message each, they came by the dozen, notifying)
+                return [hand_row(table, u, urgent=u == change.actor) for u in table.players]
             rows = await self._sign(change)
-            return rows if practice else [r for r in rows if r.chat_id != table.chat_id]
+            return [r for r in rows if r.chat_id != table.chat_id]
         said = await self._said(change)
         # (a seat left empty: its partners choose there, in private, as in the group)
         keys = vacated_keys(t, table.id) if kind is ChangeKind.VACATED else None
@@ -443,8 +478,8 @@ class Planner:
             return []
         t = translator(tour.language)
         names = await self.people.names(people_of(tour))
-        text = match_notice(t, tour, fixture, len(fixture.games), names)
-        rows = [text_row(u, text) for u in table.players]
+        rows = [text_row(u, match_notice(t, tour, fixture, len(fixture.games), names, u))
+                for u in table.players]  # fmt: skip
         if told and knockout_of(tour) and round_ + 1 == tour.rounds and not fixture.games:
             said = final_started_text(t, tour, fixture, names)
             rows.append(text_row(tour.chat_id, said, tour.thread_id, key=f"final:{tour.id}"))

@@ -12,12 +12,18 @@ from bot.model.outbox import Record
 FRONT = "telegram"
 BOARD = "board"
 JOIN = "join"
+# The page a tournament's group message was turned to, with the page of what was being played
+# then ("2:0"): kept while that is still where play is
+PAGE = "page"
 HAND = "hand:"  # + the player's user id
 EPHEMERAL = "eph:"  # + the player's user id: their hand in the group (an ephemeral message)
 # /avisame: who asked for a note when a table opens in a group (records of the group's chat id:
 # each person's id -> the group's title), and when each person was last sent one (records of
 # their id)
 NOTIFY, NOTIFIED = "avisame", "avisame_at"
+
+
+DAILY_FRONT = "telegram_daily"  # a hand of the day's message, under the hand's number
 
 
 def tourney_key(tourney_id: int) -> int:
@@ -43,6 +49,16 @@ def ephemeral_record(table_id: int, user_id: int, ephemeral_id: int | None) -> R
 def unwatch_record(chat_id: int, user_id: int) -> Record:
     """`user_id` no longer asks for /avisame's notes of group `chat_id`."""
     return Record(NOTIFY, chat_id, str(user_id), None)
+
+
+def page_record(tourney_id: int, page: int, now: int) -> Record:
+    return Record(FRONT, tourney_key(tourney_id), PAGE, f"{page}:{now}")
+
+
+def turned_page(values: dict[str, str], now: int) -> int | None:
+    """The page a tournament's message was turned to, while play is still on page `now`."""
+    turned, _, then = values.get(PAGE, "").partition(":")
+    return int(turned) if turned.isdigit() and then == str(now) else None
 
 
 def new_join_record(table_id: int) -> Record:

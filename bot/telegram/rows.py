@@ -24,6 +24,11 @@ def tourney_row(chat_id: int, tourney_id: int) -> Outgoing:
     return Outgoing(chat_id, RowKind.TOURNEY, {"n": tourney_id}, f"tourney:{tourney_id}", REFRESH)
 
 
+def daily_row(chat_id: int, hand_id: int) -> Outgoing:
+    """A group's hand of the day: sent, then edited in place (how many answered, the close)."""
+    return Outgoing(chat_id, RowKind.DAILY, {"d": hand_id}, f"daily:{hand_id}", REFRESH)
+
+
 def lobby_row(table: Table) -> Outgoing:
     return Outgoing(table.chat_id, RowKind.LOBBY, {"t": table.id}, f"lobby:{table.id}", REFRESH)
 
@@ -131,3 +136,15 @@ def edit_row(chat_id: int, message_id: int, text: str, markup: Markup | None = N
     if markup is not None:
         payload["markup"] = markup.to_dict()
     return Outgoing(chat_id, RowKind.EDIT, payload, f"edit:{message_id}", REFRESH)
+
+
+def ephemeral_edit_row(
+    chat_id: int, user_id: int, ephemeral_id: int, text: str, markup: Markup | None = None
+) -> Outgoing:
+    """A new text for `user_id`'s ephemeral message `ephemeral_id` in group `chat_id` (a page
+    turned in an ephemeral answer): in their own lane, as the answer was; only the latest one
+    counts."""
+    payload: dict[str, Any] = {"in": chat_id, "e": ephemeral_id, "text": text}
+    if markup is not None:
+        payload["markup"] = markup.to_dict()
+    return Outgoing(user_id, RowKind.EDIT, payload, f"edit:{chat_id}:{ephemeral_id}", REFRESH)

@@ -137,6 +137,14 @@ class Seating:
 
     names: tuple[str, ...]  # per seat, escaped
     bots: tuple[int, ...] = ()  # the seats of computer players
+    # The seats whose names take feminine words (computer players with a woman's name: a
+    # person's gender is not known, and the words said of them stay the generic masculine)
+    feminine: tuple[int, ...] = ()
+
+    def agree(self, key: str, seats_: Sequence[int]) -> str:
+        """The locale key of words said of `seats_`: `key`, or its feminine form (`key.f`)
+        when every one of them takes feminine words ("tu compañera", "mentirosa")."""
+        return f"{key}.f" if seats_ and all(s in self.feminine for s in seats_) else key
 
     def marked(self, seat: int) -> str:
         """A seat's name with 🤖 when a computer player sits there (a lobby, a first mention)."""
@@ -243,6 +251,11 @@ def computer_names(t: Translator, table: Seated, names: dict[int, str]) -> dict[
     return named
 
 
+def feminine_names(t: Translator) -> frozenset[str]:
+    """The computer players' names that take feminine words ("Lola", "Mirta"), casefolded."""
+    return frozenset(n.strip().casefold() for n in t("bot.feminine").split(",") if n.strip())
+
+
 def seating_at(t: Translator, table: Table, names: dict[int, str]) -> Seating:
     """Who sits where at `table`: people by their names (the same ones told apart),
     computer players by theirs. (Remembered: every view of every edit asks it again.)"""
@@ -268,7 +281,11 @@ def _seating(
             shown.append(escape(name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"))
         else:
             shown.append("—")
-    return Seating(tuple(shown), tuple(sorted(bots)))
+    women = feminine_names(t)
+    feminine = tuple(
+        seat for seat in sorted(bots) if bots[seat].removeprefix(f"{BOT_MARK} ").casefold() in women
+    )
+    return Seating(tuple(shown), tuple(sorted(bots)), feminine)
 
 
 class Seated(Protocol):
@@ -339,6 +356,11 @@ def option_button_text(t: Translator, options: TableOptions, option: Option) -> 
         Option.HINTS: ("hints", t("option.yes") if options.hints else t("option.no")),
         Option.LANG: ("lang", t.language),
         Option.ZONE: ("zone", zone_name(options.zone)),
+        Option.DAILY: (
+            "daily",
+            t("option.daily_at", hour=options.daily) if options.daily is not None
+            else t("option.daily_off"),
+        ),
     }[option]
     return option_label(t, name, value)
 
@@ -502,5 +524,69 @@ def split_html(text: str, limit: int) -> list[str]:
                 token = token[cut:]
                 flush()
             add(token)
+    flush()
+    return pieces or [""]
+
+
+def split_lines(text: str, most: int) -> list[str]:
+    """HTML text in pieces of at most `most` phone lines (`phone_lines`), cut between lines
+    (a line taller than a piece between its tokens, a run of text between its characters),
+    never inside a tag or an entity; a tag open at a cut is closed at the end of its piece and
+    opened again at the start of the next, so each piece is whole HTML."""
+    pieces: list[str] = []
+    stack: list[tuple[str, str]] = []  # (name, start tag) of the tags open here
+    current: list[str] = []
+
+    def closing() -> str:
+        return "".join(f"</{name}>" for name, _ in reversed(stack))
+
+    def fits(*more: str) -> bool:
+        return phone_lines("".join(current) + "".join(more)) <= most  # (tags are not seen)
+
+    def seen() -> bool:
+        return bool(plain("".join(current)).strip())
+
+    def flush() -> None:
+        nonlocal current
+        if seen():
+            pieces.append("".join(current) + closing())
+        current = [tag for _, tag in stack]
+
+    def add(token: str) -> None:
+        if token.startswith("<") and len(token) > 1:
+            found = _TAG_NAME.match(token)
+            name = found.group(1).lower() if found else ""
+            if token.startswith("</"):
+                if stack and stack[-1][0] == name:
+                    stack.pop()
+            elif not token.endswith("/>"):
+                stack.append((name, token))
+        current.append(token)
+
+    for number, line in enumerate(text.split("\n")):
+        tokens = _TOKEN.findall(("\n" if number else "") + line)
+        if number and not fits(*tokens) and seen():
+            flush()
+            tokens = _TOKEN.findall(line)
+        if fits(*tokens):
+            for token in tokens:
+                add(token)
+            continue
+        for token in tokens:  # a line taller than a piece
+            if not fits(token) and seen():
+                flush()
+                token = token.lstrip("\n")  # (a piece starts no line of its own)
+            if fits(token) or token.startswith(("<", "&")):
+                add(token)
+                continue
+            while token:  # a run of text: as many characters as fit, then a new piece
+                low, high = 1, len(token)  # (the longest prefix that fits: at least one)
+                while low < high:
+                    middle = (low + high + 1) // 2
+                    low, high = (middle, high) if fits(token[:middle]) else (low, middle - 1)
+                add(token[:low])
+                token = token[low:]
+                if token:
+                    flush()
     flush()
     return pieces or [""]

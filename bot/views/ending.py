@@ -27,9 +27,13 @@ def round_name(t: Translator, index: int) -> str:
     return t(ROUND_NAMES[index])
 
 
-def decided_text(t: Translator, who: Seating, ending: HandEnding) -> str | None:
+def decided_text(
+    t: Translator, who: Seating, ending: HandEnding, reader: int | None = None
+) -> str | None:
     """How rounds decided the hand: the last round's winning card over the best card of the
-    other side ("2ª Beto 3🗡️ mata 11🗡️"), or the parda that left it to an earlier round."""
+    other side ("2ª Beto 3🗡️ mata 11🗡️"), or the parda that left it to an earlier round;
+    with `reader` (a player's own end of the match), what is theirs said to them ("2ª tu
+    3🗡️ mata 11🗡️", "mata tu 11🗡️")."""
     last = ending.deciding
     if last is None or not last.plays:
         return None
@@ -39,30 +43,39 @@ def decided_text(t: Translator, who: Seating, ending: HandEnding) -> str | None:
         cards = " · ".join(card_short(c) for _, c in last.plays)
         first = next((r for r in ending.rounds if r.winner is not None), None)
         if first is not None and first.winner is not None:
+            if first.winner == reader:
+                return t("ending.parda_first_you", round=name, cards=cards)
             return t("ending.parda_first", round=name, cards=cards, name=who.seat(first.winner))
+        if ending.mano == reader:
+            return t("ending.pardas_you", round=name, cards=cards)
         return t("ending.pardas", round=name, cards=cards, name=who.seat(ending.mano))
     assert last.winner is not None
     beaten = _best_against(last, last.winner)
-    card = next(c for s, c in last.plays if s == last.winner)
+    card = card_short(next(c for s, c in last.plays if s == last.winner))
+    mine = last.winner == reader
     if beaten is None:
-        return t("ending.won_round", round=name, name=who.seat(last.winner), card=card_short(card))
-    return t(
-        "ending.kills",
-        round=name,
-        name=who.seat(last.winner),
-        card=card_short(card),
-        other=card_short(beaten),
-    )
+        if mine:
+            return t("ending.won_round_you", round=name, card=card)
+        return t("ending.won_round", round=name, name=who.seat(last.winner), card=card)
+    seat, other = beaten[0], card_short(beaten[1])
+    if mine:
+        return t("ending.kills_you", round=name, card=card, other=other)
+    if seat == reader:
+        return t("ending.kills_yours", round=name, name=who.seat(last.winner), card=card,
+                 other=other)  # fmt: skip
+    return t("ending.kills", round=name, name=who.seat(last.winner), card=card, other=other)
 
 
-def _best_against(round_: RoundEnd, winner: int) -> Card | None:
-    theirs = [c for s, c in round_.plays if side_of(s) != side_of(winner)]
-    return max(theirs, key=lambda c: c.strength) if theirs else None
+def _best_against(round_: RoundEnd, winner: int) -> tuple[int, Card] | None:
+    """The best card the other side played in the round, and whose it was."""
+    theirs = [(s, c) for s, c in round_.plays if side_of(s) != side_of(winner)]
+    return max(theirs, key=lambda sc: sc[1].strength) if theirs else None
 
 
-def reason_text(t: Translator, who: Seating, points: Points) -> str:
+def reason_text(t: Translator, who: Seating, points: Points, reader: int | None = None) -> str:
     """Why points were scored, in the table's words: "truco querido", "ganó la mano",
-    "envido y real envido querido", "Beto se fue al mazo con el truco querido"."""
+    "envido y real envido querido", "Beto se fue al mazo con el truco querido" (to the one who
+    left, with `reader`: "te fuiste al mazo con el truco querido")."""
     reason = points.reason
     chants = points.chants
     if reason is ScoreReason.HAND:
@@ -79,14 +92,17 @@ def reason_text(t: Translator, who: Seating, points: Points) -> str:
         return t("score_reason.not_wanted", chant=t(f"chant.{chants[-1].value}"))
     if reason is ScoreReason.MAZO and points.seat is not None:
         name = who.seat(points.seat)
+        you = "_you" if points.seat == reader else ""  # (the one who left reads it so)
         if points.wanted:
             wanted = TRUCO_CHANTS[points.wanted - 1]
-            return t("score_reason.mazo_wanted", name=name, chant=t(f"chant.{wanted.value}"))
+            return t(f"score_reason.mazo_wanted{you}", name=name,
+                     chant=t(f"chant.{wanted.value}"))  # fmt: skip
         if chants:  # it left with a truco waiting: as not wanted (R23)
-            return t("score_reason.mazo_refused", name=name, chant=t(f"chant.{chants[-1].value}"))
+            return t(f"score_reason.mazo_refused{you}", name=name,
+                     chant=t(f"chant.{chants[-1].value}"))  # fmt: skip
         if points.points == 2:
-            return t("score_reason.mazo_early", name=name)
-        return t("score_reason.mazo_by", name=name)
+            return t(f"score_reason.mazo_early{you}", name=name)
+        return t(f"score_reason.mazo_by{you}", name=name)
     return t(f"score_reason.{reason.value}")
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
-from bot.callbacks import CallbackData, PageData, PageView, pack
+from bot.callbacks import PageData, PageView, pack
 from bot.game import Action, ActionKind, AnyAction, Deal, MatchConfig
 from bot.game.ending import ending_of
 from bot.game.fair import commitment, fair_deal
@@ -17,42 +17,11 @@ from bot.game.seats import duel_pair, seats, side_of
 from bot.i18n import Translator
 from bot.model.records import MatchRecord
 from bot.model.table import Table
-from bot.views.common import Button, Keys, Seating, card_name, cards_text, split_html
+from bot.views.common import Button, Keys, Seating, card_name, cards_text, phone_lines
 from bot.views.ending import points_texts, said_lines
+from bot.views.pages import PAGE_LINES, pager, paginate
 
-# Telegram cuts a message at 4,096 characters (after entities are parsed): stay well below.
-PAGE_CHARS = 3500
 EXPORT_FORMAT = "truco-bot/match/2"  # 2: "termination" (`Termination`) for 1's "outcome"
-
-
-def paginate(blocks: Sequence[str], limit: int = PAGE_CHARS) -> list[str]:
-    """Blocks joined into pages under `limit` characters; a block longer than a page gets
-    pages of its own, cut on line boundaries and never inside a tag or an entity."""
-    pages: list[str] = []
-    current = ""
-    for block in blocks:
-        parts = [block] if len(block) <= limit else split_html(block, limit)
-        for part in parts:
-            if current and len(current) + 2 + len(part) > limit:
-                pages.append(current)
-                current = part
-            else:
-                current = f"{current}\n\n{part}" if current else part
-    if current or not pages:
-        pages.append(current)
-    return pages
-
-
-def pager(at: Callable[[int], CallbackData], page: int, pages: int) -> list[Button]:
-    """◀️ n/m ▶️: `at(page)`, the data of a button to a page."""
-    row = []
-    if page > 0:
-        row.append(Button("◀️", pack(at(page - 1))))
-    if pages > 1:
-        row.append(Button(f"{page + 1}/{pages}", pack(at(page))))
-    if page < pages - 1:
-        row.append(Button("▶️", pack(at(page + 1))))
-    return row
 
 
 def when(at: float | None, zone: tzinfo) -> str:
@@ -81,22 +50,23 @@ def history_view(
             result += " " + t("historial.conceded")
         if record.hinted:  # somebody asked for a hint: not rated
             result += " " + t("historial.hinted")
-        lines.append(
-            t(
-                "historial.line",
-                number=number,
-                date=when(record.ended_at, zone),
-                sides=f"{who.side(t, 0)} vs {who.side(t, 1)}",
-                scores=scores,
-                result=result,
-                count=record.hands,
-                minutes=max(minutes, 0),
-            )
+        line = t(
+            "historial.line",
+            number=number,
+            date=when(record.ended_at, zone),
+            sides=f"{who.side(t, 0)} vs {who.side(t, 1)}",
+            scores=scores,
+            result=result,
+            count=record.hands,
+            minutes=max(minutes, 0),
         )
+        if phone_lines("\n".join([*lines, line])) > PAGE_LINES:
+            break  # the newest that a phone shows whole: the list is not a reading to page
+        lines.append(line)
         # "h": opened from this list, so the match comes as a reply below it (the list
         # stays); "m" turns the pages of a match's own message.
         buttons.append(Button(f"🔎 {number}", pack(PageData(PageView.MATCH, number))))
-    text = paginate(["\n".join(lines)])[0]
+    text = "\n".join(lines)
     rows = [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     return text, Keys.of(rows)
 
@@ -139,12 +109,10 @@ def match_pages(
     t: Translator, who: Seating, table: Table, hands: Sequence[HandRecord], zone: tzinfo
 ) -> list[str]:
     """/partida <n>: a head, then each hand with its cards (the match is over), chants, values
-    and points, in pages under Telegram's limit."""
+    and points, in pages a phone shows whole (a hand never cut), the head on each."""
     head = t("partida.title", number=table.id, date=when(table.ended_at, zone))
     head += "\n" + f"{who.side(t, 0)} vs {who.side(t, 1)}"
-    blocks = [hand_block(t, who, table.config, hand) for hand in hands]
-    pages = paginate(blocks, PAGE_CHARS - len(head) - 2)
-    return [f"{head}\n\n{page}" for page in pages]
+    return paginate([hand_block(t, who, table.config, hand) for hand in hands], head=head)
 
 
 def match_markup(
@@ -193,8 +161,13 @@ def verify_text(t: Translator, table: Table, deals: Sequence[Deal]) -> str:
     ]
     if not ok:
         bad = [str(i + 1) for i in range(len(deals)) if i + 1 not in good]
-        lines.append(t("verificar.bad_hands", hands=", ".join(bad[:40])))
-    return paginate(["\n".join(lines)])[0]
+        for most in range(len(bad), 0, -1):  # the first that a phone shows whole with the rest
+            hands = ", ".join(bad[:most]) + ("…" if most < len(bad) else "")
+            said = t("verificar.bad_hands", hands=hands)
+            if phone_lines("\n".join([*lines, said])) <= PAGE_LINES:
+                break
+        lines.append(said)
+    return "\n".join(lines)
 
 
 def export_json(

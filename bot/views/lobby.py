@@ -12,6 +12,7 @@ from bot.model.table import Table
 from bot.views.common import (
     Button,
     Keys,
+    Seating,
     level_name,
     option_button_text,
     rules_line,
@@ -20,6 +21,11 @@ from bot.views.common import (
     shown_options,
     timer_text,
 )
+
+
+def character_text(t: Translator, who: Seating, table: Table, seat: int) -> str:
+    """The character of the computer player at `seat`, agreeing with its name ("mentirosa")."""
+    return t(who.agree(f"character.{character_of(table.lineage, seat).value}", [seat]))
 
 
 def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
@@ -36,8 +42,7 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
         if level is None:
             return name
         name = f"{BOT_MARK} {name}"  # (where a computer player tells: the lobby)
-        character = t(f"character.{character_of(table.lineage, seat).value}")
-        return f"{name} · {character} · {level_name(t, level)}"
+        return f"{name} · {character_text(t, who, table, seat)} · {level_name(t, level)}"
 
     lines = [t("lobby.title", rules=rules_line(t, config)), ""]
     if table.in_line:
@@ -124,16 +129,15 @@ def practice_text(t: Translator, table: Table, names: dict[int, str]) -> str:
     seat = me if me is not None else 0
 
     def named(seats_: list[int]) -> str:
-        shown = [
-            f"{who.marked(s)} ({t(f'character.{character_of(table.id, s).value}')})" for s in seats_
-        ]
+        shown = [f"{who.marked(s)} ({character_text(t, who, table, s)})" for s in seats_]
         return shown[0] if len(shown) == 1 else t("side.pair", a=", ".join(shown[:-1]), b=shown[-1])
 
     partners = list(table.geometry.partners(seat))
     rivals = [s for s in table.geometry.all if table.geometry.side(s) != table.geometry.side(seat)]
     lines = [t("practice.title", rules=rules_line(t, table.config))]
     if partners:
-        lines.append(t("practice.partners", names=named(partners), count=len(partners)))
+        key = who.agree("practice.partners", partners)  # "Tu compañera", "Tus compañeros"
+        lines.append(t(key, names=named(partners), count=len(partners)))
     lines.append(t("practice.rivals", names=named(rivals), count=len(rivals)))
     levels = [table.bot_level(s) for s in table.bot_seats]
     level = next((x for x in levels if x is not None), "normal")

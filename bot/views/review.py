@@ -4,21 +4,33 @@ decisions; and, for /yo, what a person does most often that costs them points.""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from babel.numbers import format_decimal
 
-from bot.ai.review import PARTNER, RIVAL, YOU, Moment, Review, Worth
+from bot.ai.review import PARTNER, RIVAL, YOU, Luck, Moment, Review, Worth
 from bot.callbacks import PageData, PageView, pack
 from bot.game import Action, ActionKind, Card
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.i18n import Translator
-from bot.views.common import Button, Keys, card_name, card_short, plain
+from bot.views.common import Button, Keys, Seating, card_name, card_short, plain
 from bot.views.hints import odds_text
+from bot.views.pages import pager, paginate
 from bot.views.table import kind_label
 
 K = ActionKind
 WHO = {YOU: "review.who.you", PARTNER: "review.who.partner", RIVAL: "review.who.rival"}
+Who = dict[int, str]  # who is who from the person's seat (YOU, PARTNER, RIVAL): locale keys
+
+
+def who_of(review: Review, who: Seating | None) -> Who:
+    """The words for who is who in `review`, its partners' agreeing with their names ("tu
+    compañera": a computer partner named so; without `who`, the generic words)."""
+    if who is None:
+        return WHO
+    partners = who.table.partners(review.seat)
+    return {**WHO, PARTNER: who.agree(WHO[PARTNER], partners)}
 
 
 def number(t: Translator, value: float, pattern: str = "0.0") -> str:
@@ -55,9 +67,14 @@ def cards_line(t: Translator, codes: Sequence[str]) -> str:
 
 def act_text(t: Translator, m: Moment, code: str) -> str:
     """A move as the subject of a sentence: "Querer el retruco", "Tirar el 4 de copa 🍷"."""
+    return move_text(t, m.pending, code)
+
+
+def move_text(t: Translator, answering: str | None, code: str) -> str:
+    """A move as the subject of a sentence, `answering` the chant waiting for an answer."""
     action = Action.parse(code)
     kind = action.kind
-    pending = K(m.pending) if m.pending else None
+    pending = K(answering) if answering else None
     if kind is K.PLAY and action.card is not None:
         return t("review.act.play", card=card_name(t, action.card))
     if kind is K.MAZO:
@@ -86,23 +103,23 @@ def worth_text(t: Translator, code: str, w: Worth, pending: str | None) -> str:
     return t("review.worth.mean", points=signed(t, w.points), odds=odds)
 
 
-def position_text(t: Translator, m: Moment) -> str:
+def position_text(t: Translator, m: Moment, words: Who = WHO) -> str:
     """ "Mano 7 · ibas 12 a 18 · en la mesa: 7🍷 (rival) · se cantó: truco (vos)"."""
     parts = [t("review.hand", hand=m.hand, mine=m.scores[0], theirs=m.scores[1])]
     if m.table:
-        shown = ", ".join(f"{card_short(Card.parse(c))} ({t(WHO[w])})" for w, c in m.table)
+        shown = ", ".join(f"{card_short(Card.parse(c))} ({t(words[w])})" for w, c in m.table)
         parts.append(t("review.on_table", cards=shown))
     if m.calls:
-        said = ", ".join(f"{bare(t, K(k))} ({t(WHO[w])})" for w, k in m.calls)
+        said = ", ".join(f"{bare(t, K(k))} ({t(words[w])})" for w, k in m.calls)
         parts.append(t("review.called", calls=said))
     return " · ".join(parts)
 
 
 def held_text(t: Translator, m: Moment) -> str:
-    """The cards a decision was made with: the ones in hand (for a card played, the three
-    dealt), with the envido where an envido was at stake."""
-    card = Action.parse(m.made).kind is K.PLAY and Action.parse(m.best).kind is K.PLAY
-    held = cards_line(t, m.dealt if card or len(m.held) < 2 else m.held)
+    """The cards a decision was made with: the ones still in hand (those played are on the
+    table, the position's own line), with the envido where an envido was at stake (the three
+    dealt's)."""
+    held = cards_line(t, m.held or m.dealt)
     envido = {k.value for k in ENVIDO_CHANTS}
     kinds = {Action.parse(m.made).kind.value, Action.parse(m.best).kind.value, m.pending}
     if kinds & envido:
@@ -110,7 +127,7 @@ def held_text(t: Translator, m: Moment) -> str:
     return held
 
 
-def slip_text(t: Translator, index: int, m: Moment) -> str:
+def slip_text(t: Translator, index: int, m: Moment, words: Who = WHO) -> str:
     held = held_text(t, m)
     head = t("review.slip", act=act_text(t, m, m.made), cards=held, cost=number(t, m.cost))
     head = f"{index}. {head}" if index else head
@@ -118,10 +135,10 @@ def slip_text(t: Translator, index: int, m: Moment) -> str:
              worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
     best = t("review.dificil_did", move=inner(act_text(t, m, m.best)),
              worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
-    return "\n".join([head, "   " + position_text(t, m), "   " + made, "   " + best])
+    return "\n".join([head, "   " + position_text(t, m, words), "   " + made, "   " + best])
 
 
-def praise_text(t: Translator, m: Moment) -> str:
+def praise_text(t: Translator, m: Moment, words: Who = WHO) -> str:
     held = held_text(t, m)
     head = t(
         "review.praise", act=act_text(t, m, m.made), cards=held, gain=number(t, -m.cost),
@@ -130,28 +147,90 @@ def praise_text(t: Translator, m: Moment) -> str:
              worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
     other = t("review.instead", move=inner(act_text(t, m, m.best)),
               worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
-    return "\n".join([head, "   " + position_text(t, m), "   " + made, "   " + other])
+    return "\n".join([head, "   " + position_text(t, m, words), "   " + made, "   " + other])
 
 
-def review_text(t: Translator, review: Review, match: str) -> str:
-    """The whole review, for the person alone (their private chat)."""
-    lines = [t("review.title", number=match), t("review.intro", count=review.decisions)]
+def luck_text(t: Translator, luck: Luck) -> str:
+    """¿Suerte o viveza?, told plainly: "Perdiste 25 a 30: las cartas te costaron unos 8
+    puntos; tus decisiones te dieron 3." The decisions rounded to a point, the cards the rest
+    of the result (so that the two add up as told)."""
+    decisions = round(luck.decisions)
+    cards = luck.result - decisions
+    key = "luck.won" if luck.result > 0 else "luck.lost" if luck.result < 0 else "luck.tied"
+    return t(key, mine=luck.mine, theirs=luck.theirs, cards=_part(t, "cards", cards),
+             decisions=_part(t, "decisions", decisions))  # fmt: skip
+
+
+def month_luck_text(t: Translator, matches: int, result: int, decisions: float) -> str:
+    """/yo's line: the month's reviewed matches, their result split the same way."""
+    told = round(decisions)
+    cards, made = _part(t, "cards", result - told), _part(t, "decisions", told)
+    return t("luck.month", count=matches, result=signed_int(result), cards=cards, decisions=made)
+
+
+def _part(t: Translator, what: str, points: int) -> str:
+    if points == 0:
+        return t(f"luck.{what}.even")
+    return t(f"luck.{what}.{'gave' if points > 0 else 'cost'}", count=abs(points))
+
+
+def signed_int(value: int) -> str:
+    return f"{value:+d}".replace("-", "−") if value else "0"
+
+
+def review_text(t: Translator, review: Review, match: str, who: Seating | None = None) -> str:
+    """The whole review, for the person alone (their private chat); `who`, the match's
+    seating (a computer partner is named as its name asks)."""
+    words = who_of(review, who)
+    lines = [t("review.title", number=match)]
+    if review.luck is not None:
+        lines.append(luck_text(t, review.luck))
+    lines.append(t("review.intro", count=review.decisions))
     lines.append("")
     if review.slips:
         lines.append(t("review.slips_title"))
         for i, m in enumerate(review.slips, start=1):
-            lines.append(slip_text(t, i, m))
+            lines.append(slip_text(t, i, m, words))
     else:
         lines.append(t("review.no_slips"))
     if review.praise:
         lines.append("")
         lines.append(t("review.praise_title"))
-        lines.extend(praise_text(t, m) for m in review.praise)
+        lines.extend(praise_text(t, m, words) for m in review.praise)
     worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)
     if worlds:
         lines.append("")
         lines.append(t("review.how", worlds=worlds))
     return "\n".join(lines)
+
+
+def review_pages(
+    t: Translator, review: Review, match: str, who: Seating | None = None
+) -> list[str]:
+    """`review_text` in pages a phone shows whole, its title on each: a decision is never
+    cut, nor left apart from its section's title."""
+    words = who_of(review, who)
+    blocks = [t("review.intro", count=review.decisions)]
+    if review.luck is not None:  # (¿suerte o viveza? first, as the whole text has it)
+        blocks.insert(0, luck_text(t, review.luck))
+    if review.slips:
+        slips = [slip_text(t, i, m, words) for i, m in enumerate(review.slips, start=1)]
+        blocks += [t("review.slips_title") + "\n" + slips[0], *slips[1:]]
+    else:
+        blocks.append(t("review.no_slips"))
+    if review.praise:
+        praise = [praise_text(t, m, words) for m in review.praise]
+        blocks += [t("review.praise_title") + "\n" + praise[0], *praise[1:]]
+    worlds = max((m.worlds for m in (*review.slips, *review.praise)), default=0)
+    if worlds:
+        blocks.append(t("review.how", worlds=worlds))
+    return paginate(blocks, head=t("review.title", number=match))
+
+
+def review_pager(number: int, page: int, pages: int) -> Keys | None:
+    """The pager of a review's pages (None: one page)."""
+    at = functools.partial(PageData, PageView.REVIEWED, number)
+    return Keys.of([pager(at, page, pages)]) if pages > 1 else None
 
 
 def lesson_text(t: Translator, habit: str, cost: float, count: int, matches: int) -> str:
@@ -168,10 +247,13 @@ def review_keys(t: Translator, table_id: int) -> Keys:
     return Keys.of([[Button(t("revision.button"), pack(PageData(PageView.REVIEW, table_id)))]])
 
 
-def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
+def review_json(
+    t: Translator, review: Review, match: str, who: Seating | None = None
+) -> dict[str, object]:
     """The review for the web table: its text, and each moment to step through on the replay
     (the hand and step, what was made and what difícil would have made, their worth; for a
     praised moment, `best` is the move it is held against)."""
+    words = who_of(review, who)
 
     def moment(m: Moment, praised: bool) -> dict[str, object]:
         held = held_text(t, m)
@@ -183,7 +265,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
                       cost=number(t, m.cost))  # fmt: skip
         return {
             "hand": m.hand, "step": m.step, "praised": praised,
-            "text": plain(praise_text(t, m) if praised else slip_text(t, 0, m)),
+            "text": plain(praise_text(t, m, words) if praised else slip_text(t, 0, m, words)),
             "made": m.made, "best": m.best, "cost": round(m.cost, 2),
             "made_points": round(m.made_worth.points, 2),
             "best_points": round(m.best_worth.points, 2),
@@ -191,7 +273,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
             "dealt": list(m.dealt), "held": list(m.held), "scores": list(m.scores),
             "pending": m.pending,
             # (the page's sheet: each part in words, the moment's position drawn by the replay)
-            "title": plain(title), "position": plain(position_text(t, m)),
+            "title": plain(title), "position": plain(position_text(t, m, words)),
             "made_act": plain(act_text(t, m, m.made)), "best_act": plain(act_text(t, m, m.best)),
             "made_worth": plain(worth_text(t, m.made, m.made_worth, m.pending)),
             "best_worth": plain(worth_text(t, m.best, m.best_worth, m.pending)),
@@ -205,7 +287,7 @@ def review_json(t: Translator, review: Review, match: str) -> dict[str, object]:
     return {
         "table": review.table_id,
         "seat": review.seat,
-        "text": plain(review_text(t, review, match)),
+        "text": plain(review_text(t, review, match, who)),
         "moments": [moment(m, False) for m in review.slips]
         + [moment(m, True) for m in review.praise],
         "decisions": review.decisions,

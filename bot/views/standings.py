@@ -8,6 +8,8 @@ from html import escape
 from bot.i18n import Translator
 from bot.league.ratings import PROVISIONAL_MATCHES
 from bot.league.values import Pair, PlayerNumbers, RatingChange, Standing
+from bot.views.common import phone_lines
+from bot.views.pages import PAGE_LINES, paginate
 
 WIDTH = 32
 NAME = 11
@@ -55,10 +57,11 @@ def wrap(text: str, width: int = WIDTH, indent: int = 0) -> list[str]:
 
 def _player_entries(
     t: Translator, rows: Sequence[Standing]
-) -> tuple[str, list[tuple[int, list[str]]]]:
-    """The header line, and each player's lines: a ranked player's figures under the header
-    (a name too long for its column on lines of its own above them), a provisional one's in a
-    line or two; every line at most WIDTH characters, no word cut."""
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header line (none when nobody is ranked yet: no columns over no rows), and each
+    player's lines: a ranked player's figures under the header (a name too long for its column
+    on lines of its own above them), a provisional one's in a line or two; every line at most
+    WIDTH characters, no word cut."""
     ranked = [r for r in rows if r.played >= PROVISIONAL_MATCHES]
     provisional = [r for r in rows if r.played < PROVISIONAL_MATCHES]
     head = (t("tabla.player"), t("tabla.played"), t("tabla.won"), "%", t("tabla.rating"))
@@ -81,7 +84,8 @@ def _player_entries(
     if provisional:
         # a title too long for a line breaks before its parenthesis, then between words
         title = t("tabla.provisional", count=PROVISIONAL_MATCHES).replace(" (", "\n(").split("\n")
-        entries.append((0, ["", *(x for part in title for x in wrap(part))]))
+        gap = [""] if ranked else []
+        entries.append((0, [*gap, *(x for part in title for x in wrap(part))]))
         for row in provisional:
             name = _whole(row.name)
             won = t("tabla.won_of", won=row.won, played=row.played)
@@ -94,16 +98,15 @@ def _player_entries(
                 lines = [f" · {first}", *(f"   {x}" for x in more)]
                 lines += [f"   {x}" for x in wrap(rest, WIDTH - 3)]
             entries.append((row.user_id, lines))
-    return header, entries
+    return [header] if ranked else [], entries
 
 
 def standings_lines(t: Translator, rows: Sequence[Standing]) -> list[str]:
     """The monospace block, without HTML: each line at most WIDTH characters, no word cut."""
     head, entries = _player_entries(t, rows)
-    return [head] + [line for _, lines in entries for line in lines]
+    return head + [line for _, lines in entries for line in lines]
 
 
-PAGE_BUDGET = 3000  # characters of table per message, escaped: far under Telegram's 4,096
 TOP_PAIRS = 10
 
 
@@ -123,37 +126,47 @@ def standings_pages(
     pairs: Sequence[Pair] = (),
     asker: int | None = None,
 ) -> list[str]:
-    """/tabla in pages that each fit a message, whatever the group's size: the players in
-    order, and on every page the asker's own row when it is elsewhere."""
+    """/tabla in pages a phone shows whole (`PAGE_LINES`), whatever the group's size: the
+    players in order, a player never cut between pages, and on every page the asker's own row
+    when it is elsewhere; then the pairs (or trios) that won together, as many as fit."""
     if not rows:
         return [t("tabla.empty")]
     head, entries = _player_entries(t, rows)
     own = next((lines for user, lines in entries if user == asker and user), None)
-    budget = PAGE_BUDGET - sum(len(escape(x)) + 1 for x in own or []) - 4
-    chunks: list[list[tuple[int, list[str]]]] = [[]]
-    used = len(escape(head))
-    for entry in entries:
-        size = sum(len(escape(x)) + 1 for x in entry[1])
-        if chunks[-1] and used + size > budget:
-            chunks.append([])
-            used = len(escape(head))
-        chunks[-1].append(entry)
-        used += size
-    pages = []
-    for number, chunk in enumerate(chunks):
-        lines = [head] + [x for _, entry_lines in chunk for x in entry_lines]
+    ranked = {r.user_id for r in rows if r.played >= PROVISIONAL_MATCHES}
+
+    def body(chunk: Sequence[tuple[int, list[str]]]) -> str:
+        headed = head if any(user in ranked for user, _ in chunk) else []
+        lines = headed + [x for _, entry_lines in chunk for x in entry_lines]
         if own is not None and all(user != asker for user, _ in chunk):
             lines += ["…", *own]
-        title = f"{t('tabla.title')} · {scope}"
-        if len(chunks) > 1:
-            title += f" · {number + 1}/{len(chunks)}"
-        text = f"{title}\n<pre>{escape(chr(10).join(lines))}</pre>"
-        if pairs and number == 0:
-            pair_lines = _pair_lines(pairs)
-            key = "tabla.pairs" if len(pairs[0].names) == 2 else "tabla.trios"
-            text += f"\n{t(key)}\n<pre>{escape(chr(10).join(pair_lines))}</pre>"
-        pages.append(text)
-    return pages
+        return f"<pre>{escape(chr(10).join(lines))}</pre>"
+
+    # (measured under the longest title a page may have: "· 12/12")
+    longest = f"{t('tabla.title')} · {scope} · {len(entries) + 1}/{len(entries) + 1}\n"
+    chunks: list[list[tuple[int, list[str]]]] = [[]]
+    for entry in entries:
+        if chunks[-1] and phone_lines(longest + body([*chunks[-1], entry])) > PAGE_LINES:
+            chunks.append([])
+        chunks[-1].append(entry)
+    bodies = [body(chunk) for chunk in chunks]
+    if pairs:
+        key = "tabla.pairs" if len(pairs[0].names) == 2 else "tabla.trios"
+        told = [_pair_lines([p]) for p in pairs[:TOP_PAIRS]]
+        said = ""
+        while told:  # the most that fit a page, the best first
+            said = f"{t(key)}\n<pre>{escape(chr(10).join(x for p in told for x in p))}</pre>"
+            if phone_lines(longest + said) <= PAGE_LINES:
+                break
+            told.pop()
+        if told and phone_lines(f"{longest}{bodies[-1]}\n{said}") <= PAGE_LINES:
+            bodies[-1] += f"\n{said}"
+        elif told:
+            bodies.append(said)
+    title = f"{t('tabla.title')} · {scope}"
+    if len(bodies) == 1:
+        return [f"{title}\n{bodies[0]}"]
+    return [f"{title} · {n}/{len(bodies)}\n{text}" for n, text in enumerate(bodies, start=1)]
 
 
 def numbers_text(
@@ -162,28 +175,63 @@ def numbers_text(
     here: PlayerNumbers,
     everywhere: PlayerNumbers,
     bots: dict[str, tuple[int, int]] | None = None,
+    in_group: bool = True,
 ) -> str:
-    lines = [t("yo.title", name=escape(_name(name, 24)))]
-    for label, numbers in ((t("yo.here"), here), (t("yo.everywhere"), everywhere)):
+    """/yo whole (`numbers_pages` is what is sent)."""
+    title, blocks = _numbers(t, name, here, everywhere, bots, in_group)
+    return "\n\n".join([title, *blocks])
+
+
+def numbers_pages(
+    t: Translator,
+    name: str,
+    here: PlayerNumbers,
+    everywhere: PlayerNumbers,
+    bots: dict[str, tuple[int, int]] | None = None,
+    in_group: bool = True,
+    more: Sequence[str] = (),
+) -> list[str]:
+    """/yo in pages a phone shows whole, its title on each: this group's numbers, every
+    group's, against the bots, then `more` (what costs them most, their tournaments)."""
+    title, blocks = _numbers(t, name, here, everywhere, bots, in_group)
+    return paginate([*blocks, *(["\n".join(more)] if more else [])], head=title)
+
+
+def _numbers(
+    t: Translator,
+    name: str,
+    here: PlayerNumbers,
+    everywhere: PlayerNumbers,
+    bots: dict[str, tuple[int, int]] | None,
+    in_group: bool,
+) -> tuple[str, list[str]]:
+    """/yo's title and blocks: a player's numbers in this group and in every group; one block
+    where the two are the same (every match of theirs was in this group; asked in private,
+    "here" is every group); their matches against the bots."""
+    title = t("yo.title", name=escape(_name(name, 24)))
+    blocks = []
+    groups = [(t("yo.here"), here), (t("yo.everywhere"), everywhere)]
+    if not in_group:
+        groups = groups[1:]
+    elif everywhere.played == here.played:  # (here's matches are among everywhere's)
+        groups = [(t("yo.here_only") if here.played else t("yo.everywhere"), here)]
+    for label, numbers in groups:
         if numbers.played == 0:
-            lines += ["", f"<b>{label}</b>", t("yo.none")]
+            blocks.append(f"<b>{label}</b>\n{t('yo.none')}")
             continue
         s = numbers.totals
         rate = round(100 * numbers.won / numbers.played)
-        lines += [
-            "",
+        lines = [
             f"<b>{label}</b>",
             t("yo.matches", played=numbers.played, won=numbers.won, rate=rate),
-            t(
-                "yo.envidos",
-                wanted=s.envidos_wanted,
-                won=s.envidos_won,
-                best=numbers.best_envido,
-            ),
+            t("yo.envidos", wanted=s.envidos_wanted, won=s.envidos_won,
+              best=numbers.best_envido)
+            if s.envidos_wanted and numbers.best_envido  # (no envido played: no best to tell)
+            else t("yo.envidos_none", wanted=s.envidos_wanted, won=s.envidos_won),
             t("yo.flores", n=s.flores),
             t("yo.trucos", chanted=s.trucos_chanted, won=s.trucos_won),
             t("yo.mazos", n=s.mazos),
-        ]
+        ]  # fmt: skip
         if numbers.partner:
             lines.append(
                 t(
@@ -192,14 +240,16 @@ def numbers_text(
                     count=numbers.partner_matches,
                 )
             )
+        blocks.append("\n".join(lines))
     if bots:
-        lines += ["", f"<b>{t('yo.bots')}</b>"]
+        lines = [f"<b>{t('yo.bots')}</b>"]
         for level, (played, won) in bots.items():
             lines.append(
                 t("yo.bot_line", level=t(f"bot.level.{level}"), played=played, won=won,
                   lost=played - won)
             )  # fmt: skip
-    return "\n".join(lines)
+        blocks.append("\n".join(lines))
+    return title, blocks
 
 
 def league_line(
@@ -271,3 +321,4 @@ def rating_lines(
             )
         )
     return lines
+

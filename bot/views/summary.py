@@ -41,11 +41,17 @@ def _chain(t: Translator, chants: Sequence[ActionKind]) -> str:
 
 
 def how_it_ended(
-    t: Translator, who: Seating, state: MatchState | None, outcome: Outcome, target: int
+    t: Translator,
+    who: Seating,
+    state: MatchState | None,
+    outcome: Outcome,
+    target: int,
+    reader: int | None = None,
 ) -> str | None:
     """How the match was won, in a line: the points of its last hand that decided it, with
     the values that won them or the round that did ("Con el truco querido, en la mano 9: 3ª
-    Ana 1🗡️ mata 3🍷."), or who left it."""
+    Ana 1🗡️ mata 3🍷."), or who left it; with `reader` (a player's own end), what they did
+    said to them ("Porque te fuiste al mazo", "3ª tu 1🗡️ mata 3🍷")."""
     if outcome.winner is None:
         return None
     if outcome.conceded and outcome.loser is not None:
@@ -78,20 +84,21 @@ def how_it_ended(
         said = ending.flor_said
         values = (_best(said, outcome.winner), _best(said, 1 - outcome.winner))
     elif reason is ScoreReason.HAND:
-        if points.points <= 1:
-            how = t("how.hand")
-        else:  # 2 truco, 3 retruco, 4 vale cuatro
-            chant = TRUCO_CHANTS[min(points.points, 4) - 2]
-            how = t("how.wanted", chant=t(f"chant.{chant.value}"))
-        decided = decided_text(t, who, ending)
+        decided = decided_text(t, who, ending, reader)
+        if points.points <= 1:  # ("mano" once, the hand's: "Ganando la mano 17: 2ª …")
+            if decided is None:
+                return t("how.hand_only", number=ending.number)
+            return t("how.hand_round", number=ending.number, decided=decided)
+        chant = TRUCO_CHANTS[min(points.points, 4) - 2]  # 2 truco, 3 retruco, 4 vale cuatro
+        how = t("how.wanted", chant=t(f"chant.{chant.value}"))
     elif reason is ScoreReason.TRUCO_NOT_WANTED and points.chants:
         how = t("how.not_wanted", chant=t(f"chant.{points.chants[-1].value}"))
     elif reason is ScoreReason.MAZO:
-        how = t("how.because", reason=reason_text(t, who, points))
+        how = t("how.because", reason=reason_text(t, who, points, reader))
     elif reason in (ScoreReason.FLOR_ACHICO, ScoreReason.FLOR_NOT_WANTED):
         how = t(f"how.{reason.value}")
     else:
-        how = t("how.because", reason=reason_text(t, who, points))
+        how = t("how.because", reason=reason_text(t, who, points, reader))
     number = ending.number
     if values is not None and values[0] is not None:
         if values[1] is None:
@@ -183,7 +190,7 @@ def private_ending(
     if outcome.conceded and outcome.seat == seat:
         lines.append(t("how.you_left", mine=mine, theirs=theirs))
     else:
-        how = how_it_ended(t, who, state, outcome, target)
+        how = how_it_ended(t, who, state, outcome, target, reader=seat)
         if how:
             lines.append(how)
     if target:

@@ -43,11 +43,13 @@ from bot.views.common import (
     cards_text,
     either,
     mark_first,
+    phone_lines,
     rules_line,
     said_line,
     score_lines,
 )
 from bot.views.ending import record_lines, rounds_lines
+from bot.views.pages import PAGE_LINES
 from bot.views.scene import Gap, Scene
 
 K = ActionKind
@@ -401,16 +403,31 @@ def hand_text(t: Translator, scene: Scene) -> str:
     assert obs is not None and obs.seat is not None
     over = obs.phase is Phase.OVER or not scene.playing
     whole = calls if obs.phase is Phase.OVER else None  # the match ended in that hand
-    lines = gap_lines(t, who, scene.gap) + ended_lines(t, who, scene.ended, whole)
-    if lines and over:
-        lines.append("")
+    told = gap_lines(t, who, scene.gap) + ended_lines(t, who, scene.ended, whole)
+    if told and over:
+        return mark_first("\n".join([*told, "", *score_lines(t, who, obs.scores,
+                                                               obs.config.target)]), who)
+    text = mark_first("\n".join([*told, *_hand_in_play(t, scene)]), who)
+    if told and phone_lines(text) > PAGE_LINES:
+        # Too tall for a phone's screen: the hand in play comes first. The end of the hands
+        # before it was told at the deal (the hand in play short then); it is what goes.
+        return mark_first("\n".join(_hand_in_play(t, scene)), who)
+    return text
+
+
+def _hand_in_play(t: Translator, scene: Scene) -> list[str]:
+    """A player's own message below the ends of hands: the hand in play said to them (or,
+    once the match is over, the score)."""
+    obs, who, calls = scene.obs, scene.who, scene.calls
+    assert obs is not None and obs.seat is not None
+    over = obs.phase is Phase.OVER or not scene.playing
+    lines: list[str] = []
     if scene.first_hand and not over:  # (once the match is over there is no hand to title)
         lines.append(t("hand.title", rules=rules_line(t, obs.config)))
         if t("hand.suits"):  # (English: the suits, once)
             lines.append(t("hand.suits"))
     if over:
-        lines += score_lines(t, who, obs.scores, obs.config.target)
-        return mark_first("\n".join(lines), who)
+        return lines + score_lines(t, who, obs.scores, obs.config.target)
     lines.append(t("hand.head", number=hand_name(t, obs), value=obs.hand_value))
     if obs.duel is not None and obs.seat is not None:
         lines.append(your_duel(t, who, obs, obs.seat))
@@ -429,10 +446,12 @@ def hand_text(t: Translator, scene: Scene) -> str:
     answering = obs.pending_chant is not None
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
+    if scene.table.chat_id > 0:  # a practice: its señas are here, not messages of their own
+        lines += sign_lines(t, who, scene.table, obs.seat, seen=True)
     helper = helper_of(scene.table, obs)
     if helper is not None and scene.table.handed == obs.step:
         lines.append(t("hand.handed", name=who.seat(helper)))
-    return mark_first("\n".join(lines), who)
+    return lines
 
 
 def group_hand_text(t: Translator, scene: Scene) -> str:
@@ -459,16 +478,35 @@ def group_hand_text(t: Translator, scene: Scene) -> str:
     if obs.phase is Phase.PLAY and obs.seat in obs.waiting_on and obs.actions and not answering:
         lines.append(t("hand.your_move"))
     table = scene.table
-    for made in table.signs_to(obs.seat):
-        lines.append(t("sign.received", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
-                       meaning=t(f"sign.meaning.{made.sign}")))  # fmt: skip
-    for made in table.signs_caught_by(obs.seat):
-        lines.append(t("sign.caught", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
-                       meaning=t(f"sign.meaning.{made.sign}")))  # fmt: skip
+    lines += sign_lines(t, who, table, obs.seat)
     helper = helper_of(table, obs)
     if helper is not None and table.handed == obs.step:
         lines.append(t("hand.handed", name=who.seat(helper)))
     return mark_first("\n".join(lines), who)
+
+
+def sign_lines(
+    t: Translator, who: Seating, table: Table, seat: int, seen: bool = False
+) -> list[str]:
+    """The señas of the hand in play `seat` was shown by its partners and caught of its
+    rivals; with `seen`, the rivals who caught its own."""
+    lines = [
+        t("sign.received", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
+          meaning=t(f"sign.meaning.{made.sign}"))
+        for made in table.signs_to(seat)
+    ]  # fmt: skip
+    lines += [
+        t("sign.caught", name=who.seat(made.seat), sign=t(f"sign.{made.sign}"),
+          meaning=t(f"sign.meaning.{made.sign}"))
+        for made in table.signs_caught_by(seat)
+    ]  # fmt: skip
+    if seen:
+        lines += [
+            t("sign.seen", rival=who.seat(rival), sign=t(f"sign.{made.sign}"))
+            for made in table.hand_signs() if made.seat == seat
+            for rival in made.caught_by
+        ]  # fmt: skip
+    return lines
 
 
 def helper_of(table: Table, obs: Observation) -> int | None:
@@ -522,6 +560,19 @@ def hand_markup(
     if extra:
         rows.append(tuple(extra))
     return Keys(rows) if rows else None
+
+
+def sign_menu_text(t: Translator, who: Seating, seat: int) -> str:
+    """What the señas menu says to `seat`: for whom the seña is ("tu compañera", "tus
+    compañeros")."""
+    partners = who.table.partners(seat)
+    return t(who.agree("sign.menu", partners), count=len(partners))
+
+
+def handed_text(t: Translator, who: Seating, helper: int) -> str:
+    """The answer to 🤖 Que decida: the computer partner at `helper` decides ("decide tu
+    compañera")."""
+    return t(who.agree("hint.handed", [helper]))
 
 
 def sign_menu_keys(t: Translator, table_id: int, step: int) -> Keys:

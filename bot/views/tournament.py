@@ -4,12 +4,14 @@ champion with their path, and a player's private notice of their next match."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from html import escape
+from typing import NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.callbacks import TOURNEY_CUT, TOURNEY_KEEP, TourneyData, pack
+from bot.callbacks import TOURNEY_CUT, TOURNEY_KEEP, PageData, PageView, TourneyData, pack
 from bot.callbacks import TourneyOp as Op
 from bot.game.seats import mode_of
 from bot.i18n import Translator
@@ -22,7 +24,8 @@ from bot.league.tournament import (
     round_key,
 )
 from bot.model.names import BOT_MARK
-from bot.views.common import Button, Keys, both, short_name
+from bot.views.common import Button, Keys, both, phone_lines, short_name
+from bot.views.pages import PAGE_LINES, pager, paginate
 
 TOURNEY_OPTIONS = ("format", "mode", "target", "flor", "series", "timer", "bots")
 STANDINGS_NAME = 12  # a name's width in a liguilla's table
@@ -77,7 +80,7 @@ def option_text(t: Translator, tour: Tournament, option: str) -> str:
 
 
 def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone: tzinfo) -> str:
-    lines = [t("tourney.title", number=tour.id), rules_text(t, tour), ""]
+    lines = [t("tourney.title", number=tour.number), rules_text(t, tour), ""]
     if tour.broken is not None:
         lines[-1:] = [t("tourney.broken"), ""]
     listed = []
@@ -90,17 +93,25 @@ def signup_text(t: Translator, tour: Tournament, names: Mapping[int, str], zone:
         if team is not None and len(team) < tour.team_size:
             together += " " + t("tourney.waiting_partner")
         listed.append(together)
-    lines.append(t("tourney.signed", count=len(tour.signed), names=", ".join(listed) or "—"))
-    if tour.team_size > 1:
-        lines.append(t("tourney.teams_drawn", size=tour.team_size))
+    after = [t("tourney.teams_drawn", size=tour.team_size)] if tour.team_size > 1 else []
     zone = zone_of(tour, zone)
     opener = f"<b>{short_name(names.get(tour.opener_id, '?'))}</b>"
     if tour.starts_at is not None:  # set for later
         when = when_text(t, tour.starts_at, zone, tour.updated_at or tour.created_at)
-        lines.append(t("tourney.starts", when=when, opener=opener))
+        after.append(t("tourney.starts", when=when, opener=opener))
     else:
-        lines.append(t("tourney.closes", time=clock_time(tour.closes_at, zone), opener=opener))
-    return "\n".join(lines)
+        after.append(t("tourney.closes", time=clock_time(tour.closes_at, zone), opener=opener))
+    # The first names that a phone shows whole with the rest (the group's one message of the
+    # sign-ups is edited at each, never paged), the others said as a count
+    shown = len(listed)
+    while True:
+        said = ", ".join(listed[:shown]) or "—"
+        if shown < len(listed):
+            said = t("tourney.signed_more", names=said, count=len(listed) - shown)
+        text = "\n".join([*lines, t("tourney.signed", count=len(tour.signed), names=said), *after])
+        if shown == 0 or phone_lines(text) <= PAGE_LINES:
+            return text
+        shown -= 1
 
 
 def zone_of(tour: Tournament, fallback: tzinfo) -> tzinfo:
@@ -121,6 +132,17 @@ def clock_time(at: float, zone: tzinfo) -> str:
     return f'<tg-time unix="{int(at)}" format="t">{hour}</tg-time>'
 
 
+def time_left_text(t: Translator, end: float, now: float, zone: tzinfo) -> str:
+    """A tournament on time: the hour it ends and the whole minutes left ("⏱️ Termina a las
+    21:30 · quedan 12 min"); once it is up, that the matches in play finish."""
+    if now >= end:
+        return t("tourney.time_up")
+    minutes = int((end - now) // 60)
+    if minutes < 1:
+        return t("tourney.ends_soon", time=clock_time(end, zone))
+    return t("tourney.ends", time=clock_time(end, zone), minutes=minutes)
+
+
 def when_text(t: Translator, at: float, zone: tzinfo, now: float) -> str:
     """A time to come as a group says it: "hoy a las 21:30", "mañana a las 22:00", "el
     viernes a las 21:30" (a week at most ahead)."""
@@ -139,7 +161,7 @@ def reminder_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     """Ten minutes before a tournament set for later, to each person signed up."""
     at = tour.starts_at if tour.starts_at is not None else tour.closes_at
     time_ = clock_time(at, zone_of(tour, zone))
-    return t("tourney.reminder", number=tour.id, time=time_, rules=rules_text(t, tour))
+    return t("tourney.reminder", number=tour.number, time=time_, rules=rules_text(t, tour))
 
 
 def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
@@ -147,8 +169,8 @@ def called_off_text(t: Translator, tour: Tournament, zone: tzinfo) -> str:
     time_ = datetime.fromtimestamp(tour.closes_at, zone_of(tour, zone)).strftime("%H:%M")
     least = tour.rules.least * tour.team_size
     if len(tour.signed) >= least:  # enough people, but not to be made into its entries
-        return t("tourney.called_off_unfit", number=tour.id, time=time_, count=len(tour.signed))
-    return t("tourney.called_off", number=tour.id, time=time_, count=len(tour.signed),
+        return t("tourney.called_off_unfit", number=tour.number, time=time_, count=len(tour.signed))
+    return t("tourney.called_off", number=tour.number, time=time_, count=len(tour.signed),
              least=least)  # fmt: skip
 
 
@@ -182,6 +204,15 @@ def running_keys(t: Translator, tour: Tournament) -> Keys:
         pause = Button(t("tourney.button.pause"), pack(TourneyData(tour.id, Op.PAUSE)))
         return Keys.of([[pause], stop])
     return Keys.of([stop])
+
+
+def bracket_keys(t: Translator, tour: Tournament, page: int, pages: int) -> Keys | None:
+    """A bracket's buttons: its pager (◀️ n/m ▶️, when it has pages), then a running one's."""
+    at = functools.partial(PageData, PageView.TOURNEY, tour.id)
+    rows = [pager(at, page, pages)] if pages > 1 else []
+    if tour.status is Status.RUNNING:
+        rows += [list(row) for row in running_keys(t, tour)]
+    return Keys.of(rows) if rows else None
 
 
 # The matches in play: fixture key -> the live score of its game, entry a's first (None: not
@@ -225,10 +256,47 @@ def _plain(name: str) -> str:
     return name.replace("<b>", "").replace("</b>", "")
 
 
-def bracket_text(t: Translator, tour: Tournament, names: Mapping[int, str], live: Live) -> str:
-    """The tournament as it stands: each round's ties (results, who plays now), or a
-    liguilla's table and its rounds; the champion once there is one."""
-    lines = [t("tourney.title", number=tour.id), rules_text(t, tour)]
+def bracket_text(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: Live,
+    now: float | None = None, zone: tzinfo = UTC,
+) -> str:  # fmt: skip
+    """The tournament as it stands, whole (`bracket_pages` is what the group's message shows):
+    each round's ties (results, who plays now), or a liguilla's table and its rounds; the
+    champion once there is one. `now`: the clock, for a tournament on time (when it ends, and
+    the minutes left), told in `zone`."""
+    shown = _bracket(t, tour, names, live, now, zone)
+    return "\n\n".join([shown.head, *shown.blocks])
+
+
+class Bracket(NamedTuple):
+    head: str  # what it is and where it stands: on every page
+    blocks: list[str]  # the table, each round (its title and ties), what is in play
+    now: int | None  # the block of what is being played now (None: nothing is)
+
+
+def bracket_pages(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: Live,
+    now: float | None = None, zone: tzinfo = UTC,
+) -> tuple[list[str], int]:  # fmt: skip
+    """`bracket_text` in pages a phone shows whole (a round never cut when it fits one), its
+    head on each; and the page of what is being played now (the page to show unless someone
+    turned to another)."""
+    shown = _bracket(t, tour, names, live, now, zone)
+    pages = paginate(shown.blocks, head=shown.head)
+    if shown.now is None:
+        return pages, 0
+    first = shown.blocks[shown.now].split("\n")[0]  # (a round's title: one in the bracket)
+    return pages, next((n for n, page in enumerate(pages) if first in page), 0)
+
+
+def _bracket(
+    t: Translator, tour: Tournament, names: Mapping[int, str], live: Live, now: float | None,
+    zone: tzinfo,
+) -> Bracket:  # fmt: skip
+    lines = [t("tourney.title", number=tour.number), rules_text(t, tour)]
+    end = tour.rules.ends_at(tour)
+    if end is not None and now is not None and tour.status is Status.RUNNING:
+        lines.append(time_left_text(t, end, now, zone_of(tour, zone)))
     if tour.status is Status.CANCELLED:
         lines.append(t("tourney.cancelled"))
     elif tour.broken is not None:
@@ -236,42 +304,76 @@ def bracket_text(t: Translator, tour: Tournament, names: Mapping[int, str], live
     if tour.champion is not None:
         lines.append(t("tourney.champion_line", name=entry_name(t, tour, tour.champion, names),
                        count=len(tour.entries[tour.champion])))  # fmt: skip
+    head = "\n".join(lines)
+    blocks: list[str] = []
+    current: int | None = None
     table = tour.rules.standings(tour)
     if table is not None:
-        lines.append("")
-        lines.append(_standings_block(t, tour, table, names))
+        blocks.append(_standings_block(t, tour, table, names))
     if tour.rules.runs_on_time:  # a leaderboard, and the matches in play now
-        return "\n".join(lines + _arena_lines(t, tour, names, live))
+        arena = _arena_blocks(t, tour, names, live)
+        if arena and tour.is_open:
+            current = len(blocks)
+        return Bracket(head, blocks + arena, current)
+    if table is not None and not tour.is_open:  # its rounds, one line each, under the table
+        blocks.append("\n".join(_round_line(t, tour, round_, names)
+                                for round_ in range(tour.rounds)))  # fmt: skip
+        return Bracket(head, blocks, None)
     for round_ in range(tour.rounds):
         ties = [f for f in tour.fixtures if f.round == round_]
         if table is not None and all(f.decided for f in ties) and tour.is_open:
             continue  # (a finished round is in the table)
-        lines.append("")
-        lines.append(f"<b>{round_title(t, tour, round_)}</b>")
-        lines += [_tie_line(t, tour, f, names, live) for f in ties]
-    return "\n".join(lines)
+        if current is None and tour.is_open and not all(f.decided for f in ties):
+            current = len(blocks)
+        said = [_tie_line(t, tour, f, names, live) for f in ties]
+        blocks.append("\n".join([f"<b>{round_title(t, tour, round_)}</b>", *said]))
+    return Bracket(head, blocks, current)
 
 
-def _arena_lines(
+def _round_line(t: Translator, tour: Tournament, round_: int, names: Mapping[int, str]) -> str:
+    """A round of a tournament over, in one line: "<b>Ronda 1</b>: <b>Caro</b> 15–4 Beto ·
+    ... · ☕ Ana" (the winner of each tie bold; 🚫 a walkover; ☕ who rested)."""
+    said = []
+    for fixture in (f for f in tour.fixtures if f.round == round_):
+        a = entry_name(t, tour, fixture.a, names)
+        b = entry_name(t, tour, fixture.b, names)
+        if fixture.bye:
+            said.append("☕ " + _plain(a if fixture.a is not None else b))
+            continue
+        if not fixture.decided:  # (called off in the middle)
+            said.append(f"{_plain(a)} vs {_plain(b)}")
+            continue
+        won = fixture.wins() if tour.series > 1 else fixture.points()
+        a, b = (a, _plain(b)) if fixture.winner == fixture.a else (_plain(a), b)
+        said.append(("🚫 " if fixture.walkover else "") + f"{a} {won[0]}–{won[1]} {b}")
+    # (a Swiss's title without its "of 3": the rounds are all there)
+    title = (t("tourney.round_short", number=round_ + 1) if tour.rules.pairs_as_it_goes
+             else round_title(t, tour, round_))  # fmt: skip
+    return f"<b>{title}</b>: " + " · ".join(said)
+
+
+def _arena_blocks(
     t: Translator, tour: Tournament, names: Mapping[int, str], live: Live
 ) -> list[str]:
-    lines = []
+    """An arena's matches in play now, and who paused (a block each)."""
+    blocks = []
     playing = [f for f in tour.fixtures if not f.decided]
     if playing and tour.is_open:
-        lines += ["", f"<b>{t('tourney.in_play')}</b>"]
-        lines += [_tie_line(t, tour, f, names, live) for f in playing]
+        ties = [_tie_line(t, tour, f, names, live) for f in playing]
+        blocks.append("\n".join([f"<b>{t('tourney.in_play')}</b>", *ties]))
     if tour.paused and tour.is_open:
         people = sum(len(tour.entries[e]) for e in tour.paused)
         listed = ", ".join(entry_name(t, tour, e, names) for e in tour.paused)
-        lines += ["", t("tourney.paused_list", names=listed, count=people)]
-    return lines
+        blocks.append(t("tourney.paused_list", names=listed, count=people))
+    return blocks
 
 
 def _standings_block(
     t: Translator, tour: Tournament, table: Sequence[Line], names: Mapping[int, str]
 ) -> str:
     """The table as a fixed-width block: place, name, played, won, the difference (a Swiss:
-    place, name, score, Buchholz, the difference), and under a Swiss's the tie-breaks said."""
+    place, name, score, its tie-break, the difference), and under a Swiss's the tie-break said
+    in one line of plain words (an arena's: how its points are scored)."""
     swiss = any(line.buchholz is not None for line in table)
     arena = tour.rules.runs_on_time
     head = "tourney.table_head" if tour.team_size > 1 else "tourney.table_head_solo"
@@ -281,7 +383,7 @@ def _standings_block(
         name = "+".join(n.split()[0] if n.split() else "?" for n in people)
         name = name if len(name) <= STANDINGS_NAME else name[: STANDINGS_NAME - 1] + "…"
         if swiss:
-            numbers = f"{line.score:>3} {line.buchholz or 0:>2}"
+            numbers = f"{line.score:>3} {line.buchholz or 0:>3}"
         elif arena:
             numbers = f"{line.score:>3} {line.played:>2}"
         else:
@@ -322,7 +424,10 @@ def result_text(
             line = t("tourney.walkover", round=title, loser=loser, count=size,
                      winner=a if played.winner == 0 else b)  # fmt: skip
         else:
-            line = t("tourney.result", round=title, a=a, b=b, x=played.points[0],
+            key = "tourney.result"
+            if fixture.decided and tour.rules.doubled(tour, fixture):  # (a streak's win)
+                key = "tourney.result_double"
+            line = t(key, round=title, a=a, b=b, x=played.points[0],
                      y=played.points[1])  # fmt: skip
         moves_on = tour.rules.next_round(tour, fixture)
         if moves_on is not None:
@@ -335,7 +440,8 @@ def result_text(
         elif not fixture.decided and tour.series > 1:
             won = fixture.wins()
             line += " " + t("tourney.series_stands", x=won[0], y=won[1])
-        if fixture.decided and fixture.winner is not None and tour.rules.runs_on_time:
+        on_time = tour.rules.runs_on_time and tour.champion is None  # (over: no next win)
+        if fixture.decided and fixture.winner is not None and on_time:
             hot = {x.entry for x in tour.rules.standings(tour) or [] if x.fire}
             streak = [f for f in tour.fixtures if fixture.winner in (f.a, f.b) and f.decided]
             last = max(streak, key=lambda f: f.key)
@@ -344,16 +450,39 @@ def result_text(
                 line += " " + t("tourney.on_fire", name=entry_name(t, tour, fixture.winner, names),
                                 count=size)  # fmt: skip
         lines.append(line)
-    if lines and tour.rules.pairs_as_it_goes and tour.champion is None:
-        closed = {round_ for round_, _, _ in results}
-        for round_ in sorted(closed):
-            if round_ + 1 < tour.rounds and _round_over(tour, round_):
-                lines.append(t("tourney.round_paired", round=round_title(t, tour, round_ + 1)))
+    if lines:
+        for round_ in paired_now(tour, results):
+            lines.append(t("tourney.round_paired", round=round_title(t, tour, round_)))
     return "\n".join(lines)
+
+
+def paired_now(tour: Tournament, results: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The rounds these results paired (a format that pairs round by round: the round after
+    each one they closed)."""
+    if not tour.rules.pairs_as_it_goes or tour.champion is not None:
+        return []
+    closed = sorted({round_ for round_, _, _ in results})
+    return [r + 1 for r in closed if r + 1 < tour.rounds and _round_over(tour, r)]
 
 
 def _round_over(tour: Tournament, round_: int) -> bool:
     return all(f.decided for f in tour.fixtures if f.round == round_)
+
+
+def rest_notice(t: Translator, tour: Tournament, fixture: Fixture) -> str | None:
+    """Who rests in a round (a bye), told in private: a Swiss's point without playing, or an
+    eliminación's pass to the next round (None: `fixture` is no bye)."""
+    if not fixture.bye:
+        return None
+    if tour.rules.bye_scores:
+        last = fixture.round + 1 >= tour.rules.total_rounds(tour)
+        return t("tourney.rest_last" if last else "tourney.rest", number=tour.number,
+                 round=round_title(t, tour, fixture.round))  # fmt: skip
+    after = tour.rules.next_round(tour, fixture)
+    if after is None:
+        return None
+    to = t(f"tourney.to.{round_key(tour, after)[len('round.'):]}", number=after + 1)
+    return t("tourney.through", number=tour.number, round=to)
 
 
 def champion_text(t: Translator, tour: Tournament, names: Mapping[int, str]) -> str:
@@ -395,13 +524,14 @@ def knockout_of(tour: Tournament) -> bool:
 
 def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> str | None:
     """A knockout player's next step after the match of `fixture` that decided it (None where
-    a tournament has no such step: a liguilla, a Swiss, a game of a longer series)."""
+    a tournament has no such step: a liguilla, a Swiss, a game of a longer series; and for
+    the final's winner, whom the champion's own notice tells, right after)."""
     if not knockout_of(tour):
         return None
     final = fixture.round + 1 >= tour.rounds
     if won:
         if final:
-            return t("tourney.step.champion")
+            return None
         after = round_key(tour, fixture.round + 1)[len("round.") :]
         return t("tourney.step.advance", round=t(f"tourney.to.{after}", number=fixture.round + 2))
     if final:
@@ -411,12 +541,23 @@ def next_step(t: Translator, tour: Tournament, fixture: Fixture, won: bool) -> s
 
 
 def match_notice(
-    t: Translator, tour: Tournament, fixture: Fixture, game: int, names: Mapping[int, str]
-) -> str:
-    """A player's private notice that their match starts: against whom, in which round."""
-    text = t("tourney.your_match", a=entry_name(t, tour, fixture.a, names),
-             b=entry_name(t, tour, fixture.b, names),
-             round=round_title(t, tour, fixture.round))  # fmt: skip
+    t: Translator, tour: Tournament, fixture: Fixture, game: int, names: Mapping[int, str],
+    user_id: int,
+) -> str:  # fmt: skip
+    """`user_id`'s private notice that their match starts, said to them: against whom (and
+    with whom, in a team), in which round."""
+    mine = tour.entry_of(user_id)
+    rival = fixture.b if mine == fixture.a else fixture.a
+    team = tour.entries[mine] if mine is not None else ()
+    partners = [f"<b>{short_name(names.get(u, '?'))}</b>" for u in team if u != user_id]
+    said = {
+        "rival": entry_name(t, tour, rival, names),
+        "round": round_title(t, tour, fixture.round),
+    }
+    if partners:
+        text = t("tourney.your_match_with", partners=both(t, partners), **said)
+    else:
+        text = t("tourney.your_match", **said)
     if tour.series > 1:
         text += " " + t("tourney.game_of", number=game + 1, series=tour.series)
     return text
@@ -430,11 +571,15 @@ def past_text(t: Translator, past: Sequence[Tournament], names: Mapping[int, str
     for tour in past:
         day = datetime.fromtimestamp(tour.ended_at or tour.created_at).strftime("%d/%m")
         champion = entry_name(t, tour, tour.champion, names)
-        lines.append(t("tourney.past_line", number=tour.id, day=day, rules=rules_text(t, tour),
-                       champion=champion))  # fmt: skip
+        line = t("tourney.past_line", number=tour.number, day=day, rules=rules_text(t, tour),
+                 champion=champion)  # fmt: skip
+        if phone_lines("\n".join([*lines, line])) > PAGE_LINES:
+            break  # the newest that a phone shows whole
+        lines.append(line)
     return "\n".join(lines)
 
 
 def people_of(tour: Tournament) -> list[int]:
     """Everyone a tournament's texts may name."""
     return [tour.opener_id, *tour.signed, *(u for e in tour.entries for u in e)]
+

@@ -14,11 +14,13 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.game.events import HandEnded
 from bot.model.outbox import Outgoing, Planned
 from bot.model.table import Table
-from bot.service.changes import Change
+from bot.service.changes import Change, ChangeKind, TableChange
 from bot.service.core import Core
 from bot.service.unit import Tables
+from bot.web.view import TimedOut
 
 KEEPALIVE = 15.0  # seconds between comments on a quiet stream (proxies drop idle ones)
 SHARED_POLL = 0.5  # several workers, their notices not heard: how often a stream checks the version
@@ -28,6 +30,7 @@ SHARED_SAFETY = 5.0  # several workers, notices heard: the check is only a safet
 STREAM_WINDOW_BITS = 13
 STREAMS_PER_VIEWER = 4  # live streams one person keeps open (a few tabs); the oldest closes
 STREAMS_PER_ADDRESS = 16  # live streams one address keeps open (a household); the oldest closes
+TIMEOUTS_KEPT = 3  # the timer's last moves a watched table's views tell
 
 
 @dataclass(eq=False)
@@ -55,6 +58,10 @@ class Hub:
         # table -> (version, {(seat, señas seen): JSON}); gone with the table's last stream.
         self._views: dict[int, tuple[int, dict[tuple[Any, ...], bytes]]] = {}
         self.drawn = 0  # views drawn (the rest were shared)
+        # The moves the turn's timer made at each watched table, last few, oldest first: a
+        # table keeps no trace of them, and its pages are to say them as Telegram's board does.
+        # (Heard from this process's commits: a timeout another worker made goes unsaid.)
+        self._timeouts: dict[int, list[TimedOut]] = {}
 
     def close(self) -> None:
         """The server stops: every stream ends now rather than at its next keep-alive."""
@@ -69,7 +76,27 @@ class Hub:
         table = change.table
         if table is None:
             return
+        if isinstance(change, TableChange) and change.timed_out and table.id in self._watching:
+            self._timed_out(change)
         self.wake(table.id)
+
+    def _timed_out(self, change: TableChange) -> None:
+        table = change.table
+        if change.seat is None or table.state is None:
+            return
+        conceded = change.kind is ChangeKind.CONCEDED
+        if not conceded and (change.kind is not ChangeKind.ACTION or change.action is None):
+            return  # (a decision handed to a computer partner: the page says that itself)
+        ends = [e.hand_number for e in change.events if isinstance(e, HandEnded)]
+        hand = ends[0] if ends else table.state.hand_number
+        timed = TimedOut(table.version, hand, change.seat, change.action, conceded)
+        kept = self._timeouts.setdefault(table.id, [])
+        kept[:] = [*kept, timed][-TIMEOUTS_KEPT:]
+        self._views.pop(table.id, None)  # (a view of this version drawn before it: stale)
+
+    def timeouts(self, table_id: int) -> list[TimedOut]:
+        """The timer's last moves at a watched table, oldest first."""
+        return list(self._timeouts.get(table_id, ()))
 
     def wake(self, table_id: int) -> None:
         for stream in self._watching.get(table_id, ()):
@@ -104,6 +131,7 @@ class Hub:
                 if not watchers:
                     del self._watching[table_id]
                     self._views.pop(table_id, None)
+                    self._timeouts.pop(table_id, None)
 
     def watchers(self) -> int:
         return len(self._streams)

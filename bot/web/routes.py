@@ -61,7 +61,10 @@ WEB_WORDS = tuple(
         "sealBad", "sealNone", "duel", "pica", "picaOn", "picaSix", "picaOff",
         "champion", "live", "replayShort", "bye", "walkover", "colPlayed", "colWon", "colDiff",
         "bracket", "hint", "colPts", "colBuchholz", "colStreak", "colGames", "colInPlay", "colName",
-        "leaderboard", "standings", "inPlay", "playedMatches",
+        "leaderboard", "standings", "inPlay", "playedMatches", "handOver", "yourTurn",
+        "signPick", "signs_made", "close", "toMenu", "toChat", "toTable", "openNone",
+        "pastMatches", "watchShort", "youWon", "youLost", "soundWaits", "duelNow", "duelNext",
+        "duelDone",
         *REVIEW_WORDS,
     )
 )  # fmt: skip
@@ -305,7 +308,7 @@ class Routes:
         # a moment (a page that missed a view, the next hand begun, still shows the one before;
         # a match that ended at the deal shows the hand before it too).
         ended = ended_hands(table.state) if table.state is not None else ()
-        return table_view(table, names, seat, ended[-2:])
+        return table_view(table, names, seat, ended[-2:], self.hub.timeouts(table.id))
 
     async def _view_bytes(self, table: Table, seat: int | None) -> bytes:
         """The view as JSON, drawn once per table version for every identical viewer."""
@@ -421,7 +424,10 @@ class Routes:
         number = int(request.match_info["id"])
         reviewing = self.core.reviews.of(number, viewer.user_id)
         found = await self._service(reviewing, None, language, statuses=REVIEW_REFUSED)
-        return web.json_response(review_json(translator(language), found, str(number)))
+        t = translator(language)
+        table = await self.core.history.table(number)
+        who = seating_at(t, table, await self.core.people.at(table)) if table else None
+        return web.json_response(review_json(t, found, str(number), who))
 
     async def rematch(self, request: web.Request) -> web.Response:
         """🔁 Revancha from the page: the same rematch as the group's button (the same place,

@@ -9,13 +9,17 @@ from collections.abc import Sequence
 from aiohttp import web
 
 from bot.game import MatchConfig
-from bot.game.seats import players_of, seats
+from bot.game.seats import players_of, seats, side_of
 from bot.i18n import translator
 from bot.model.names import clean_name
 from bot.model.table import Table
+from bot.views.common import plain, rules_line, seating_at
 from bot.web.auth import LOCAL_CHAT, SESSION_COOKIE, SESSION_IDLE, Viewer
 from bot.web.guard import JoinBody, LoginBody, NewTableBody, language_of
 from bot.web.routes import Routes, error_answer
+
+PAST_LISTED = 8  # the viewer's finished matches the menu lists
+PAST_LOOKED_AT = 40  # the try-out's last finished matches looked through for them
 
 
 class TryOutRoutes(Routes):
@@ -93,13 +97,30 @@ class TryOutRoutes(Routes):
         return table
 
     async def local_tables(self, request: web.Request) -> web.Response:
-        """Lobbies with a free seat, for friends in other windows."""
-        await self._viewer(request)
+        """Lobbies with a free seat, for friends in other windows; and the viewer's last
+        finished matches, to watch again."""
+        viewer = await self._viewer(request)
         lobbies = sorted(
             (t for t in self.core.tables.lobbies() if t.chat_id == LOCAL_CHAT), key=lambda t: t.id
         )  # (local mode is SQLite: every open table is in the core's cache)
         out = [await self._view(t, None) for t in lobbies if None in t.seats]
-        return web.json_response({"tables": out})
+        played = []
+        for record in await self.core.history.recent(LOCAL_CHAT, PAST_LOOKED_AT):
+            table = await self.core.history.table(record.table_id)
+            seat = table.seat_of(viewer.user_id) if table is not None else None
+            if table is None or seat is None:
+                continue
+            t = translator(table.language)
+            who = seating_at(t, table, await self.core.people.at(table))
+            played.append({
+                "id": table.id, "rules": plain(rules_line(t, table.config)),
+                "seats": [{"name": plain(who.names[s]), "side": side_of(s)}
+                          for s in table.geometry.all],
+                "scores": list(record.scores), "winner": record.winner, "side": side_of(seat),
+            })  # fmt: skip
+            if len(played) == PAST_LISTED:
+                break
+        return web.json_response({"tables": out, "played": played})
 
     async def local_join(self, request: web.Request) -> web.Response:
         viewer, table, _ = await self._viewer_and_table(request)

@@ -6,18 +6,29 @@ ends say the same thing; the page draws the cards, the seats and the fósforos i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.signs import SIGNS
-from bot.game import ActionKind, Card, Observation, Phase, envido_value, flor_value, has_flor
+from bot.game import (
+    Action,
+    ActionKind,
+    Card,
+    Observation,
+    Phase,
+    envido_value,
+    flor_value,
+    has_flor,
+)
 from bot.game.ending import HandEnding, RoundEnd
 from bot.game.events import Said
 from bot.game.scoring import fosforos, malas_buenas
-from bot.game.seats import side_of
+from bot.game.seats import duel_pair, side_of
 from bot.i18n import Translator, translator
 from bot.league.tournament import Tournament, standings
 from bot.model.table import Call, Note, Table, TableStatus
-from bot.views.common import plain, rules_line
+from bot.views.common import Seating, plain, rules_line
+from bot.views.common import card_name as card_words
 from bot.views.ending import record_lines
 from bot.views.scene import Scene, scene_of
 from bot.views.table import (
@@ -31,6 +42,34 @@ from bot.views.table import (
 )
 from bot.views.tournament import entry_name, round_title, rules_text
 from bot.web.cards import card_name
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """A move the turn's timer made for a seat (`action`), or a side it made concede: what a
+    page is to say of it, as Telegram's board says it. `version`: the table's version it made;
+    `hand`: the hand it was made in."""
+
+    version: int
+    hand: int
+    seat: int
+    action: Action | None
+    conceded: bool = False
+
+
+def _timed_out(t: Translator, who: Seating, table: Table, timed: TimedOut) -> str:
+    """ "⏰ Se le acabó el tiempo a Ana: va su carta más baja, el 4 de copa 🍷." """
+    if timed.conceded:
+        side = table.geometry.side(timed.seat)
+        return plain(t("timeout.conceded", side=who.side(t, side), count=who.size(side)))
+    action = timed.action
+    assert action is not None
+    what = (
+        t("timeout.card", card=card_words(t, action.card))
+        if action.card is not None
+        else t("timeout.said", chant=kind_label(t, action.kind))
+    )
+    return plain(t("timeout.acted", name=who.seat(timed.seat), action=what))
 
 
 def _buenas(points: int, obs: Observation) -> bool:
@@ -142,10 +181,11 @@ def table_view(
     names: dict[int, str],
     seat: int | None,
     ended: Sequence[HandEnding] = (),
+    timed: Sequence[TimedOut] = (),
 ) -> dict[str, Any]:
     """The table as `seat` sees it (None: the public view), with the señas of the hand its
     partners showed it and those it caught; `ended`: the hands whose end the page is to
-    show."""
+    show; `timed`: the last moves the turn's timer made, for the page to say."""
     t = translator(table.language)
     scene = scene_of(t, table, names, seat, ended)
     who = scene.who
@@ -202,7 +242,15 @@ def table_view(
         ),
         seal=scene.seal,
         over=scene.over,
+        timeouts=[
+            {"key": x.version, "hand": x.hand, "seat": x.seat, "text": _timed_out(t, who, table, x)}
+            for x in timed
+        ],
     )
+    if obs.duel is not None and seat is not None:  # the duel this seat plays in this hand
+        view["my_duel"] = next(
+            d for d in range(3) if seat in duel_pair(table.config.players, obs.dealer, d)
+        )
     if seat is not None:
         if obs.dealt and obs.config.flor and has_flor(obs.dealt):
             view["mine"] = plain(t("hand.flor", value=flor_value(obs.dealt)))
@@ -219,7 +267,13 @@ def table_view(
             elif helper is not None:
                 view["handed"] = plain(t("hand.handed", name=who.seat(helper)))
         if table.geometry.partners(seat) and playing and obs.duel is None:  # (R40)
-            view["signs"] = [{"key": k, "label": t(f"sign.{k}")} for k in SIGNS]
+            mine = [s.sign for s in table.hand_signs() if s.seat == seat]
+            view["signs"] = [
+                {"key": k, "label": t(f"sign.{k}"), "meaning": t(f"sign.meaning.{k}"),
+                 "made": k in mine}
+                for k in SIGNS
+            ]  # fmt: skip
+            view["signs_made"] = [f"{t(f'sign.{k}')} ({t(f'sign.meaning.{k}')})" for k in mine]
             seen = []
             for made in table.signs_to(seat):
                 meaning = f"{t(f'sign.{made.sign}')} ({t(f'sign.meaning.{made.sign}')})"
@@ -277,7 +331,7 @@ def tourney_view(
         })  # fmt: skip
     return {
         "id": tour.id,
-        "title": plain(t("tourney.title", number=tour.id)),
+        "title": plain(t("tourney.title", number=tour.number)),
         "rules": rules_text(t, tour),
         "status": tour.status.value,
         "format": tour.format.value,

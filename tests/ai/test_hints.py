@@ -11,6 +11,7 @@ import pytest
 from bot.ai import Level, decide
 from bot.ai.hints import (
     CALIBRATION,
+    FLOOR,
     KNOWN_HANDS,
     Hint,
     Known,
@@ -19,6 +20,7 @@ from bot.ai.hints import (
     calibrated,
     envido_won,
     probe_of,
+    stakes_of,
     stated,
 )
 from bot.ai.search import Machine
@@ -34,10 +36,12 @@ from bot.game import (
     side_of,
 )
 from bot.game.actions import ENVIDO_CHANTS
+from bot.game.events import Scored
 from bot.game.state import Pending
 from bot.i18n import translator
 from bot.views.common import card_name
 from bot.views.hints import hint_text
+from bot.views.table import FLOR_FAMILY
 from tests.ai.test_players import CONFIGS, _hidden_swapped, configs, states
 
 K = ActionKind
@@ -200,8 +204,8 @@ def test_a_hint_in_the_games_own_words() -> None:
     assert "menos de 1 de cada 10" in hint_text(t, gone)
     sure = Hint(quiero, Topic.HAND, 0.97, 0.99, quiero, 20, 100)
     assert "más de 9 de cada 10" in hint_text(t, sure)
-    flor = Hint(Action(0, K.FLOR), Topic.NONE, None, None, Action(0, K.FLOR), 0, 0)
-    assert hint_text(t, flor) == "💡 ¡Flor!"  # (no chance to tell: a flor is declared)
+    flor = Hint(Action(0, K.FLOR), Topic.FLOR, 0.7, 0.7, Action(0, K.FLOR), 0, 40, flor=31)
+    assert hint_text(t, flor) == "💡 ¡Flor!: con tu flor de 31, tenés la mejor 7 de cada 10 veces."
     assert hint_text(translator("en"), envido).startswith("💡 ")
     assert hint_text(t, envido, team=True) == (
         "💡 Quiero: con tu 31, ganan el envido 8 de cada 10 veces."
@@ -348,3 +352,95 @@ def test_the_hint_answers_an_envido_by_what_the_rivals_envidos_came_with() -> No
         assert wants(liar.action) or not wants(honest.action), seed
         more += wants(liar.action) and not wants(honest.action)
     assert more >= 3
+
+
+# -- what a hint stakes, its odds always -------------------------------------------------------
+def _points(events: list[object], side: int) -> int:
+    return sum(e.points for e in events if isinstance(e, Scored) and e.side == side)
+
+
+@pytest.mark.parametrize("config", configs(fast=2))
+def test_the_stakes_a_hint_tells_are_the_ones_the_engine_scores(config: MatchConfig) -> None:
+    """What backing down gives (a refusal, the mazo, the rivals refusing a chant) and what a
+    bet is worth wanted, as `stakes_of` reads them from the seat's observation, are what the
+    engine then scores, over states of real matches."""
+    checked: set[str] = set()
+    for state, _ in states(config, seed=41, count=400):
+        for seat in state.acting_seats():
+            obs = observe(state, seat)
+            side = side_of(seat)
+            for action in obs.actions:
+                stakes = stakes_of(state, action)
+                kind = action.kind
+                if stakes is None:
+                    assert kind is K.PLAY or kind in FLOR_FAMILY, action
+                    continue
+                assert stakes.now == obs.hand_value
+                folded = state.copy()
+                events = folded.apply(action)
+                if kind in (K.MAZO, K.NO_QUIERO):  # backing down gives the rivals this
+                    assert _points(events, 1 - side) == stakes.folded, (action, events)
+                    checked.add(f"{kind.value}:{obs.pending}")
+                    continue
+                if kind is K.QUIERO:
+                    if obs.pending is Pending.TRUCO:
+                        assert folded.hand is None or folded.hand.hand_value() == stakes.wanted
+                    else:
+                        assert _points(events, 0) + _points(events, 1) == stakes.wanted
+                    checked.add(f"quiero:{obs.pending}")
+                    continue
+                # a chant: the rivals refuse it, or want it
+                rival = [a for a in folded.legal_actions() if a.seat != seat]
+                refuse = next((a for a in rival if a.kind is K.NO_QUIERO), None)
+                want = next((a for a in rival if a.kind is K.QUIERO), None)
+                if refuse is None or want is None:
+                    continue  # (a rival's flor comes first)
+                wanted = folded.copy()
+                assert _points(folded.apply(refuse), side) == stakes.folded, action
+                events = wanted.apply(want)
+                if kind in ENVIDO_CHANTS:
+                    assert _points(events, 0) + _points(events, 1) == stakes.wanted, action
+                elif wanted.hand is not None and wanted.hand.number == state.hand.number:  # type: ignore[union-attr]
+                    assert wanted.hand.hand_value() == stakes.wanted, action
+                checked.add(kind.value)
+    assert {"mazo:None", "mazo:truco", "no_quiero:truco", "no_quiero:envido", "truco", "envido",
+            "quiero:truco", "quiero:envido"} <= checked, checked  # fmt: skip
+
+
+def test_a_hint_tells_its_odds_however_busy_the_machine() -> None:
+    """On a machine so busy the hint's budget is gone before its first world, the chance is
+    still told: a few worlds, whatever they cost (a hint without its odds says nothing)."""
+    config = MatchConfig(players=2, flor=False)
+    state = _dealt_to_the_mano("4c 5o 6b", "1e 1b 7e", config)
+    mano = state.acting_seats()[0]
+    state.apply(Action(mano, K.TRUCO))
+    got = advise(observe(state, 1 - mano), 3, budget=0.0)
+    assert got.chance is not None and got.worlds >= FLOOR
+
+
+def test_the_mazo_with_a_truco_waiting_tells_the_chance_of_wanting_it() -> None:
+    """The mazo over a truco waiting for an answer gives the hand away: its chance is that of
+    the truco wanted (not "ganás la mano menos de 1 de cada 10" of the mazo itself)."""
+    config = MatchConfig(players=2, flor=False)
+    state = _dealt_to_the_mano("1e 1b 7e", "4c 5o 6b", config)
+    mano = state.acting_seats()[0]
+    state.apply(Action(mano, K.PLAY, Card.parse("7e")))
+    state.apply(Action(1 - mano, K.TRUCO))
+    obs = observe(state, mano)
+    mazo = next(a for a in obs.actions if a.kind is K.MAZO)
+    assert probe_of(obs, mazo).kind is K.QUIERO
+
+
+def test_a_flor_tells_the_chance_it_is_the_best() -> None:
+    """A flor answered (¡Flor!, contraflor, con flor me achico) says how often the seat's flor
+    is the best at the table: 38 (the best there is) against a declared flor, nearly always."""
+    config = MatchConfig(players=2, flor=True)
+    state = _dealt_to_the_mano("1c 2c 3c", "7e 6e 5e", config)
+    obs = observe(state, state.acting_seats()[0])
+    while obs.pending is not Pending.FLOR:  # (the mano's flor, declared for it)
+        assert obs.actions, obs
+        state.apply(next(a for a in obs.actions if a.kind is K.FLOR))
+        obs = observe(state, state.acting_seats()[0])
+    got = hint(obs, 2)
+    assert got.topic is Topic.FLOR and got.chance is not None and got.chance > 0.9
+    assert got.flor == 38

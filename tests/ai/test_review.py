@@ -38,6 +38,7 @@ from bot.game import (
     Phase,
     new_match,
     observe,
+    parse_any,
     random_deal,
     side_of,
 )
@@ -323,3 +324,13 @@ def test_lessons_count_what_costs_most_often() -> None:
     )
     en = lesson_text(translator("en"), "want_truco_weak", 0.6, 3, 3)
     assert "fewer than two good cards, −0.6 a time" in en
+
+
+def test_a_review_does_not_praise_the_obvious() -> None:
+    """Refusing a falta envido at 0-0 with an envido of 5 is worth 27 points more than wanting
+    it, and any player would refuse it: no praise (praise is for what the plain rules, fácil's
+    and normal's, would not have found)."""
+    log = [parse_any(c) for c in ("deal:4c 6o 12b|12c 11o 5b", "0:fe", "1:nq")]
+    found = review(MatchConfig(flor=False), log, 1)
+    assert found.decisions == 1
+    assert found.praise == (), [(m.made, m.cost) for m in found.praise]

@@ -182,8 +182,8 @@ async def test_lobby_bots_levels_and_a_table_of_bots_alone(harness: Harness) -> 
     await h.settle()
     table = await the_table(h)
     # each computer player comes with its character ("🤖 Tito · mentiroso · difícil")
-    character = character_of(table.id, 0).value
-    assert f"{await bot_name(h, table, 0)} · {character} · difícil" in h.fake.last(GROUP).text
+    character = character_of(table.id, 0).value[:4]  # (its gender: tests/unit/test_gender.py)
+    assert f"{await bot_name(h, table, 0)} · {character}" in h.fake.last(GROUP).text
     assert table.seats == [BOT_IDS["dificil"], None]
     forged = ana.tap_data(GROUP, lobby.message_id, f"l:{table.id}:b:7")
     assert (await ana.answer_of(forged))["text"] == "Ese botón no es válido."
@@ -357,6 +357,29 @@ async def test_senas_between_a_person_and_a_bot_partner(harness: Harness) -> Non
     table = await the_table(h)
     assert table.state is not None
     assert signs_for(table, 2) == ("ae",)
+
+
+async def test_a_practice_shows_the_partners_senas_in_the_hand_message(harness: Harness) -> None:
+    """In a practice the computer partner's señas are lines of the hand message (as a hand
+    shown in the group has them), not messages of their own: a notification each, they came
+    by the dozen and pushed the hand up the chat."""
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(ana.id, "/nueva bot 2v2 15")
+    await h.settle()
+    table = await practice_of(h, ana)
+    assert table.state is not None and table.state.hand is not None
+    partner = table.geometry.partners(0)[0]
+    name = (await bot_name(h, table, partner)).removeprefix("🤖 ")
+    t = translator("es")
+    meanings = [t(f"sign.meaning.{s}") for s in signs_for(table, 0)]
+    assert meanings  # (the partner showed some: the test tells something)
+    hand_id = (await h.telegram(table.id)).hands[ana.id]
+    apart = [m.text for m in h.fake.live(ana.id) if m.message_id != hand_id]
+    assert not [x for x in apart if "te hace una seña" in x], apart
+    hand = plain(h.fake.messages[ana.id][hand_id].text)
+    for meaning in meanings:
+        assert f"🤫 {name} te hace una seña" in hand and f"({meaning})" in hand, hand
 
 
 @pytest.mark.postgresql
@@ -679,6 +702,30 @@ async def test_practice_in_private_keeps_its_clock(fake: FakeTelegram, tmp_path:
         assert h.fake.texts(GROUP) == []
 
 
+async def test_a_practices_first_message_says_each_computer_player_as_its_name_asks(
+    harness: Harness,
+) -> None:
+    """Computer players with a woman's name are "compañera", "mentirosa", "cantora", "guapa"
+    in the practice's first message (3v3: five of the twelve names, women's among them)."""
+    h = harness
+    ana = h.user(1, "Ana")
+    ana.send(ana.id, "/nueva bot 3v3 15")
+    await h.settle()
+    table = await practice_of(h, ana)
+    start = next(plain(m.text) for m in h.fake.live(ana.id) if "Práctica" in m.text)
+    women = {"Lola", "Chela", "Nena", "Mirta", "Beba", "Pirucha"}
+    feminine = {"mentiroso": "mentirosa", "cantor": "cantora", "guapo": "guapa"}
+    named = {s: (await bot_name(h, table, s)).removeprefix("🤖 ") for s in table.bot_seats}
+    assert women & set(named.values()), named  # (the test tells something)
+    for seat, name in named.items():
+        character = character_of(table.id, seat).value
+        said = feminine.get(character, character) if name in women else character
+        assert f"🤖 {name} ({said})" in start, start
+    partners = [named[s] for s in table.geometry.partners(0)]
+    word = "compañeras" if all(n in women for n in partners) else "compañeros"
+    assert f"Tus {word}: " in start, start
+
+
 async def test_one_robot_mark_where_it_tells(harness: Harness) -> None:
     """🤖 marks a computer player where it tells: in the practice's start (with its
     character, and the level said once) and at the first mention of each one in a message,
@@ -692,8 +739,8 @@ async def test_one_robot_mark_where_it_tells(harness: Harness) -> None:
     start = next(plain(m.text) for m in h.fake.live(ana.id) if "Práctica" in m.text)
     assert start.count("difícil") == 1, start  # the level, once
     for seat, name in zip(table.bot_seats, bots, strict=True):
-        character = t_es(f"character.{character_of(table.id, seat).value}")
-        assert f"🤖 {name} ({character})" in start, start
+        character = character_of(table.id, seat).value  # (its gender: the test above)
+        assert f"🤖 {name} ({character[:4]}" in start, start
 
     async def three_hands() -> bool:
         now = await h.services.tables.get(table.id)

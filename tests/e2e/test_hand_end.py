@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from bot.game import Action, ActionKind
 from bot.views.common import BOT_MARK, plain
 from tests.conftest import GROUP, Harness
 from tests.e2e.helpers import action_buttons, hand_message, open_table
@@ -103,3 +104,63 @@ async def test_a_name_cannot_pass_for_a_computer_player_or_vanish(harness: Harne
     await open_table(h, [ana, ana2], "1v1 15")
     board = plain(h.fake.last(GROUP).text)
     assert "Ana: 0" in board and "Ana 2: 0" in board, board
+
+
+async def test_a_board_a_chant_behind_still_takes_an_envido_over_the_truco(
+    harness: Harness,
+) -> None:
+    """R17 (the envido goes first): the mano chants ¡Truco! before any card; the other taps
+    Envido on the board drawn before it. That envido is hers to chant now, over the truco,
+    and means what it meant: it is chanted, not refused with "cantó ¡Truco!: contestá."."""
+    h = harness
+    ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
+    await open_table(h, [ana, beto], "1v1 15 sinflor")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None and table.state.hand is not None
+    mano = ana if table.state.hand.mano == 0 else beto
+    other = beto if mano is ana else ana
+    board_id = (await h.telegram(table.id)).board
+    assert board_id is not None
+    board = h.fake.messages[GROUP][board_id]
+    envido = next(b for b in board.buttons() if b["text"] == "Envido")["callback_data"]
+    message = hand_message(h, mano)
+    assert message is not None
+    await mano.tap(mano.id, message.message_id, "¡Truco!")
+    await h.settle()
+    answer = await other.answer_of(other.tap_data(GROUP, board_id, envido))
+    assert answer["text"] == "Envido", answer
+    await h.settle()
+    after = await h.services.tables.get(table.id)
+    assert after is not None and after.state is not None and after.state.hand is not None
+    seat = after.seat_of(other.id)
+    assert after.state.hand.history[-1] == Action(seat, ActionKind.ENVIDO)  # type: ignore[arg-type]
+    # The truco waits under the envido (R17): the mano answers the envido first
+    assert [a.kind for a in after.state.legal_actions() if a.seat != seat][:2] == [
+        ActionKind.QUIERO, ActionKind.NO_QUIERO,
+    ]  # fmt: skip
+
+
+async def test_a_board_a_chant_behind_never_raises_what_it_did_not_see(harness: Harness) -> None:
+    """The board's Envido drawn before the mano's own Envido would now raise it (envido,
+    envido: 4 points, not 2): refused, saying what changed."""
+    h = harness
+    ana, beto = h.user(1, "Ana"), h.user(2, "Beto")
+    await open_table(h, [ana, beto], "1v1 15 sinflor")
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None and table.state.hand is not None
+    mano = ana if table.state.hand.mano == 0 else beto
+    other = beto if mano is ana else ana
+    board_id = (await h.telegram(table.id)).board
+    assert board_id is not None
+    board = h.fake.messages[GROUP][board_id]
+    envido = next(b for b in board.buttons() if b["text"] == "Envido")["callback_data"]
+    message = hand_message(h, mano)
+    assert message is not None
+    await mano.tap(mano.id, message.message_id, "Envido")
+    await h.settle()
+    step = (await h.services.tables.get(table.id)).state.step  # type: ignore[union-attr]
+    answer = await other.answer_of(other.tap_data(GROUP, board_id, envido))
+    assert answer["text"] == f"{mano.first_name} cantó Envido: contestá.", answer
+    await h.settle()
+    after = await h.services.tables.get(table.id)
+    assert after is not None and after.state is not None and after.state.step == step

@@ -8,6 +8,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
+from bot.model.table import HandPlace
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import match_over
 from tests.fakebot import BOT_ID, FakeTelegram, FakeUser, StoredMessage
@@ -75,55 +78,66 @@ async def open_in_the_group(h: Harness, users: list[FakeUser], args: str = "") -
         await h.settle()
 
 
-async def test_a_1v1_of_people_who_never_started_the_bot_is_played_in_the_group(
-    fake: FakeTelegram, tmp_path: Path
+@pytest.mark.parametrize("admin", [False, True], ids=["bot-not-admin", "bot-admin"])
+@pytest.mark.parametrize("mode", ["15", "2v2 15"])
+async def test_a_match_of_people_who_never_started_the_bot_is_played_in_the_group(
+    fake: FakeTelegram, tmp_path: Path, mode: str, admin: bool
 ) -> None:
+    """1v1 and 2v2, the bot an administrator of the group or not: members who never opened
+    its private chat play the whole match in the group, not one private message."""
     async with harness_with(fake, tmp_path / "g.db") as h:
-        ana, beto = h.user(11, "Ana", started=False), h.user(12, "Beto", started=False)
-        await open_in_the_group(h, [ana, beto], "15")
-        assert "Tus cartas: tocá «Mis cartas»" in board(h).text  # where to find them
-        assert hand_here(h, ana) is None  # nothing lets a bot that is no admin show it yet
-        await ana.tap(GROUP, board(h).message_id, MY_CARDS)
-        await h.settle()
-        shown = hand_here(h, ana)
-        assert shown is not None and "Tus cartas:" in shown.text
-        assert shown.receiver == ana.id and not h.fake.ephemeral_live(GROUP, beto.id)
-        await play_in_the_group(h, [ana, beto], seed=1)
-        assert match_over(h)
-        # Not one private message: the whole match lived in the group.
-        assert not h.fake.live(ana.id) and not h.fake.live(beto.id)
-        assert not [e for e in h.errors.records], [r.getMessage() for r in h.errors.records]
-
-
-async def test_a_2v2_in_the_group_with_the_bot_an_administrator_sends_each_hand_itself(
-    fake: FakeTelegram, tmp_path: Path
-) -> None:
-    async with harness_with(fake, tmp_path / "a.db") as h:
-        h.fake.admins[GROUP].add(BOT_ID)
-        names = ["Ana", "Beto", "Caro", "Dani"]
-        users = [h.user(21 + i, name, started=False) for i, name in enumerate(names)]
-        await open_in_the_group(h, users, "2v2 15")
-        for user in users:  # each dealt hand shown at once, to its player alone
-            shown = h.fake.ephemeral_live(GROUP, user.id)
-            assert [m.receiver for m in shown] == [user.id], user.first_name
-            assert "Tus cartas:" in shown[0].text
-        assert "Tus cartas: tocá" not in board(h).text  # (nothing to ask of them)
-        taps = await play_in_the_group(h, users, seed=2)
+        if admin:
+            h.fake.admins[GROUP].add(BOT_ID)
+        names = ["Ana", "Beto", "Caro", "Dani"][: 4 if "2v2" in mode else 2]
+        users = [h.user(11 + i, name, started=False) for i, name in enumerate(names)]
+        ana = users[0]
+        await open_in_the_group(h, users, mode)
+        if admin:  # each dealt hand shown at once, to its player alone
+            for user in users:
+                shown = h.fake.ephemeral_live(GROUP, user.id)
+                assert [m.receiver for m in shown] == [user.id], user.first_name
+                assert "Tus cartas:" in shown[0].text
+            assert "Tus cartas: tocá" not in board(h).text  # (nothing to ask of them)
+        else:
+            # Each joiner's ✋ let the bot show them a message in the group, which became
+            # their hand at the deal; the opener typed /nueva (no tap): 🃏 brings theirs.
+            for user in users[1:]:
+                shown = h.fake.ephemeral_live(GROUP, user.id)
+                assert len(shown) == 1 and "Tus cartas:" in shown[0].text, user.first_name
+                first = shown[0].history[0]  # (the last to sit started the match: the hand)
+                last = user is users[-1]
+                assert first.startswith("Mano 1" if last else "🃏 Estás en la mesa."), first
+            assert "Tus cartas: tocá «Mis cartas»" in board(h).text  # where to find them
+            assert hand_here(h, ana) is None  # nothing lets the bot show it yet
+            await ana.tap(GROUP, board(h).message_id, MY_CARDS)
+            await h.settle()
+            shown = h.fake.ephemeral_live(GROUP, ana.id)
+            assert len(shown) == 1 and "Tus cartas:" in shown[0].text
+        taps = await play_in_the_group(h, users, seed=len(names) + admin)
         assert taps > 0 and match_over(h)
+        # Not one private message: the whole match lived in the group.
         assert not any(h.fake.live(u.id) for u in users)
+        assert not h.errors.records, [r.getMessage() for r in h.errors.records]
+        # each player who saw their hand sees the end said to them there
+        for user in users:
+            last = h.fake.ephemeral_live(GROUP, user.id)
+            if last:
+                assert last[-1].text.startswith(("🏆 ¡Gana", "🥈 Perdi")), user.first_name
 
 
 async def test_a_hand_that_never_arrives_or_vanishes_comes_back_with_one_tap(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    """Telegram does not promise delivery, and an ephemeral message may disappear: Beto's hand
-    at the deal never shows; Ana's vanishes mid-hand. Each taps 🃏 once and has it again (the
-    toast of the tap tells the cards at once); the match goes on to its end."""
+    """Telegram does not promise delivery, and an ephemeral message may disappear: the hand
+    Beto's tap asked for never shows; Ana's vanishes mid-hand. Each taps 🃏 once more and has
+    it again (the toast of the tap tells the cards at once); the match goes on to its end."""
     async with harness_with(fake, tmp_path / "v.db") as h:
         h.fake.admins[GROUP].add(BOT_ID)
         ana, beto = h.user(41, "Ana", started=False), h.user(42, "Beto", started=False)
-        h.fake.lose_next(GROUP, beto.id)
         await open_in_the_group(h, [ana, beto], "15")
+        h.fake.lose_next(GROUP, beto.id)  # (his app was offline a moment)
+        await beto.tap(GROUP, board(h).message_id, MY_CARDS)
+        await h.settle()
         assert h.fake.ephemeral_live(GROUP, ana.id) and not h.fake.ephemeral_live(GROUP, beto.id)
         answer = await beto.tap(GROUP, board(h).message_id, MY_CARDS)
         assert answer["text"].startswith("Tus cartas: ") and not answer["show_alert"]
@@ -300,3 +314,29 @@ async def open_in_the_group_mixed(
         assert answer["url"] is None
         assert ("jugás acá en el grupo" in answer["text"]) == (index in here), answer
         await h.settle()
+
+
+@pytest.mark.postgresql
+async def test_mano_chooses_where_a_hand_lives_and_it_is_remembered(harness: Harness) -> None:
+    """/mano privado asks for the private chat (refused, with the way there, to whoever never
+    started the bot); /mano grupo brings the hand to the group; the choice outlives the match."""
+    h = harness
+    ana, beto = h.user(91, "Ana"), h.user(92, "Beto", started=False)
+    beto.send(GROUP, "/mano privado")
+    await h.settle()
+    assert "primero abrí el chat con el bot" in h.fake.last(GROUP).text
+    ana.send(GROUP, "/mano grupo")  # she started the bot, and still wants her hand here
+    await h.settle()
+    assert "tu mano vive en el grupo" in h.fake.last(GROUP).text
+    await open_in_the_group(h, [beto, ana], "15")
+    await beto.tap(GROUP, board(h).message_id, MY_CARDS)
+    await h.settle()
+    assert h.fake.ephemeral_live(GROUP, ana.id) and h.fake.ephemeral_live(GROUP, beto.id)
+    assert not [m for m in h.fake.live(ana.id) if "Mano 1" in m.text]  # nothing in private
+    ana.send(ana.id, "/mano")
+    await h.settle()
+    assert "Tu mano vive en el grupo" in h.fake.last(ana.id).text
+    ana.send(ana.id, "/mano privado")
+    await h.settle()
+    assert "tu mano te llega en privado" in h.fake.last(ana.id).text
+    assert await h.services.core.people.plays_in(ana.id) is HandPlace.PRIVATE

@@ -184,13 +184,14 @@ def arena_enough(database: Path) -> bool:
 
 def arena_points(
     fixtures: list[dict[str, object]], entries: int
-) -> tuple[list[int], list[int], dict[tuple[int, int], bool], int]:
+) -> tuple[list[int], list[int], dict[tuple[int, int], bool], int, set[tuple[int, int]]]:
     """Each entry's points by the arena's rule, reckoned here from its decided ties in the
     order they were paired (a win 2, a loss 0, a win after two wins in a row 4 until a loss),
-    its streak now, of each tie whether its winner is on a streak after it (🔥, told), and
-    how many wins scored double."""
+    its streak now, of each tie whether its winner is on a streak after it (🔥, told), how
+    many wins scored double, and which ties (told with "🔥 ×2")."""
     points, streak = [0] * entries, [0] * entries
     doubled = 0
+    twice: set[tuple[int, int]] = set()
     fire: dict[tuple[int, int], bool] = {}
     for f in sorted(fixtures, key=lambda f: (f["r"], f["s"])):
         if f["w"] is None:
@@ -200,11 +201,13 @@ def arena_points(
             if f["w"] == entry:
                 points[entry] += 2 if streak[entry] < 2 else 4
                 doubled += streak[entry] >= 2
+                if streak[entry] >= 2:
+                    twice.add((f["r"], f["s"]))  # type: ignore[arg-type]
                 streak[entry] += 1
                 fire[(f["r"], f["s"])] = streak[entry] >= 2  # type: ignore[index]
             else:
                 streak[entry] = 0
-    return points, streak, fire, doubled
+    return points, streak, fire, doubled, twice
 
 
 async def test_kill_9_mid_arena_and_start_again(fake: FakeTelegram, tmp_path: Path) -> None:
@@ -260,7 +263,7 @@ async def test_kill_9_mid_arena_and_start_again(fake: FakeTelegram, tmp_path: Pa
     name = {e: names[users.index(next(u for u in users if u.id == ids[0]))]
             for e, ids in enumerate(entries)}  # fmt: skip
     results = [t for t in fake.texts(GROUP) if t.startswith("🏆 Relámpago: ")]
-    points, streak, fire, doubled = arena_points(fixtures, len(entries))
+    points, streak, fire, doubled, twice = arena_points(fixtures, len(entries))
     assert doubled > 0
     board = next(m for m in reversed(fake.live(GROUP)) if "Torneo #" in m.text).text
     print(f"\n{board}")
@@ -273,9 +276,11 @@ async def test_kill_9_mid_arena_and_start_again(fake: FakeTelegram, tmp_path: Pa
     for f in decided:
         a, b = name[f["a"]], name[f["b"]]  # type: ignore[index]
         x, y = f["g"][0][2]  # type: ignore[index]
-        line = f"🏆 Relámpago: <b>{a}</b> {x}–{y} <b>{b}</b>."
+        double = (f["r"], f["s"]) in twice  # (a win a streak doubled says so)
+        line = f"🏆 Relámpago: <b>{a}</b> {x}–{y} <b>{b}</b>" + (" · 🔥 ×2." if double else ".")
         hot = fire[(f["r"], f["s"])]  # type: ignore[index]
-        assert any(t.startswith(line) and ("🔥" in t) == hot for t in results), (line, results)
+        assert any(t.startswith(line) and ("en racha" in t) == hot for t in results), (
+            line, results)  # fmt: skip
     distinct = set(results)
     duplicates = len(results) - len(decided)
     print(

@@ -13,7 +13,8 @@ import pytest
 from bot.i18n import translator
 from bot.model.refusals import Refusal, Refused
 from bot.views.common import plain, refusal_text
-from bot.views.review import lesson_text, review_text
+from bot.views.quiz import asked, intro_text, question_of
+from bot.views.review import lesson_text, review_pages
 from tests.conftest import GROUP, Harness, harness_with
 from tests.e2e.helpers import play_to_the_end
 from tests.e2e.test_web import WEBAPP, call, launch
@@ -69,7 +70,14 @@ async def test_a_review_is_asked_in_private_computed_once_and_kept(harness: Harn
     assert any("Estoy repasando tus decisiones" in t for t in h.fake.texts(ana.id))
     assert reviews.computed == 1 and await stored(h) == 1
     found = await reviews.of(number, ana.id)
-    assert plain(got) == plain(review_text(T, found, str(number)))
+    # (its costly moments asked first: tests/e2e/test_quiz.py; none to ask, the review's
+    # first page)
+    order = asked(found)
+    whole = review_pages(T, found, str(number))[0]
+    said = str(number)
+    if order:
+        whole = intro_text(T, found, said) + "\n\n" + question_of(T, found, order[0], said)
+    assert plain(got) == plain(whole)
 
     # asked again, by every door: the stored one, never computed again
     working = sum("Estoy repasando" in t for t in h.fake.texts(ana.id))
@@ -97,6 +105,22 @@ async def test_a_review_is_asked_in_private_computed_once_and_kept(harness: Harn
     assert (line in yo) is (lesson is not None)
 
 
+async def test_revision_alone_reviews_your_last_match_a_practice_too(harness: Harness) -> None:
+    """/revision without a number: the review of the asker's last finished match, a practice
+    too (a practice's end shows no number, and the group's /historial does not list it)."""
+    h = harness
+    ana = h.user(1, "Ana")
+    assert await ask(h, ana, "/revision") == T("revision.usage")  # nothing played yet
+    ana.send(ana.id, "/nueva bot fácil 15")
+    await h.settle()
+    practice = await h.services.tables.table_in(ana.id, 0)
+    assert practice is not None
+    ana.send(ana.id, "/abandonar")
+    await h.settle()
+    got = await ask(h, ana, "/revision")
+    assert f"Tu revisión de la partida {practice.id}" in got, got
+
+
 @pytest.mark.postgresql
 async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness) -> None:
     h = harness
@@ -104,8 +128,9 @@ async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness)
     number = await played_match(h, ana)
     reviews = h.services.core.reviews
     usage = T("revision.usage")
-    for text in ("/revision", "/revision abc", "/revision 1 2", "/revision ²", "/revision -3"):
+    for text in ("/revision abc", "/revision 1 2", "/revision ²", "/revision -3"):
         assert await ask(h, ana, text) == usage, text
+    assert await ask(h, beto, "/revision") == usage  # (no match of his to review)
     assert await ask(h, ana, "/revision 99999") == refused(Refused.REVIEW_NO_MATCH)
     # a stranger, and someone who did not play it, by every door
     assert await ask(h, beto, f"/revision {number}") == refused(Refused.REVIEW_NOT_YOURS)
@@ -121,6 +146,8 @@ async def test_bad_asks_are_refused_clearly_and_change_nothing(harness: Harness)
     assert await ask(h, ana, f"/revision {running}") == refused(Refused.REVIEW_NOT_OVER)
     assert await ask(h, beto, f"/revision {running}") == refused(Refused.REVIEW_NOT_YOURS)
     assert reviews.computed == 0 and await stored(h) == 0  # nothing was computed or kept
+    # without a number: her last finished match (the one still played is not over)
+    assert f"Tu revisión de la partida {number}" in await ask(h, ana, "/revision")
 
 
 @pytest.fixture
@@ -160,3 +187,27 @@ async def test_the_web_table_gives_the_review_to_the_person_alone(web: Harness) 
         assert {"hand", "step", "made", "best", "cost", "text"} <= set(moment)
     again = await call(h, "GET", path.format(table.id), launch(h, ana))
     assert again == (200, body) and h.services.core.reviews.computed == 1
+
+
+async def test_revision_in_the_group_without_a_number_points_to_the_askers_last_match(
+    harness: Harness,
+) -> None:
+    """/revision alone in the group (ephemeral or not): her review is hers, asked in private;
+    the answer names her last match and links to its review, not "/revision <n>"."""
+    h = harness
+    ana = h.user(1, "Ana")
+    number = await played_match(h, ana)
+    for ephemeral in (False, True):
+        asked = ana.send(GROUP, "/revision", ephemeral=ephemeral)
+        await h.settle()
+        if ephemeral:
+            said = h.fake.ephemeral[(GROUP, ana.id)][h.fake.ephemeral_answers[(GROUP, asked)]]
+        else:
+            said = h.fake.last(GROUP)
+        assert plain(said.text) == plain(T("revision.private", number=number)), said.text
+        links = [b.get("url", "") for b in said.buttons()]
+        assert links == [f"https://t.me/{BOT_USERNAME}?start=v{number}"]
+    beto = h.user(2, "Beto")  # nothing of his to review: how to ask, said
+    beto.send(GROUP, "/revision")
+    await h.settle()
+    assert h.fake.last(GROUP).text == T("revision.usage")

@@ -63,12 +63,19 @@ async def test_a_knockout_of_four_followed_from_the_group_and_each_chat(
         chat = [plain(x) for x in h.fake.texts(301 + index)]
         ends = [x for x in chat if "¡Ganaste" in x or "Perdiste" in x]
         steps = "\n".join(ends)
-        if name == champion:
-            assert "Pasás a la final" in steps and "🥇 ¡Ganaste el torneo!" in steps, steps
+        if name == champion:  # (told once that they won it: the champion's own notice)
+            assert "Pasás a la final" in steps, steps
+            assert sum("¡Ganaste el torneo" in x for x in chat) == 1, chat
         elif name == runner_up:
             assert "Pasás a la final" in steps and "🥈 Segundo puesto" in steps, steps
         else:
             assert "Quedaste afuera en semifinales" in steps, steps
+    # each match's notice says who the player meets, to them: the rival, not their own name
+    for index, name in enumerate(NAMES):
+        notices = [plain(x) for x in h.fake.texts(301 + index) if "Tu partido del torneo" in x]
+        assert notices and all(name not in x for x in notices), notices
+        met = {n for n in NAMES if n != name and any(n in x for x in notices)}
+        assert 1 <= len(met) <= 2, notices
     if __import__("os").environ.get("TRUCO_SHOW"):
         print("\n---\n".join(plain(text) for _, text in h.fake.timeline[GROUP]))
         champion_chat = t.entries[t.champion][0]

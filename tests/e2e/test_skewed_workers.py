@@ -26,7 +26,7 @@ from tests.pg import INSTALL_HINT, Cluster
 from tests.waiting import until, until_async
 
 SKEWED = Path(__file__).resolve().parent / "skewed"  # its sitecustomize shifts time.time
-MATCHES = 4  # two opened through each worker (the balancer posts to them in turn)
+MATCHES = 2  # one opened through each worker (the balancer posts to them in turn)
 BATCH = 8  # taps sent together before waiting for the workers to go quiet
 TURN = 240  # seconds a move: none runs out in this test unless a worker misreads a deadline
 

@@ -223,7 +223,9 @@ async def test_the_computer_partner_lets_its_person_decide(harness: Harness, mod
     assert (await ana.answer_of(stale))["text"] == "Esa jugada ya pasó."
     button = next(x for x in labels(message) if x.startswith("Que decida 🤖"))
     answer = await ana.tap(1, message.message_id, button)
-    assert answer["text"] == "🤖 Listo: decide tu compañero."
+    women = {"Lola", "Chela", "Nena", "Mirta", "Beba", "Pirucha"}  # (tests/unit/test_gender.py)
+    partner = "compañera" if button.removeprefix("Que decida 🤖 ") in women else "compañero"
+    assert answer["text"] == f"🤖 Listo: decide tu {partner}."
 
     async def answered() -> bool:
         found = await the_table(h)

@@ -15,7 +15,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.league.tournament import Status, Tournament, knockout
-from bot.views.common import plain
+from bot.views.common import phone_lines, plain
 from bot.views.tournament import rules_text
 from tests.conftest import GROUP, Harness, harness_with, make_settings
 from tests.e2e.helpers import play_to_the_end
@@ -85,6 +85,9 @@ async def test_a_whole_eight_player_knockout_read_as_the_group_and_a_player(
     message = await sign_up(h, users, "15")
     text = plain(message.text)
     assert "eliminación directa · 1v1 · a 15" in text and "Anotados (8)" in text, text
+    # when its sign-ups close it starts by itself, and the message says so
+    assert re.search(r"⏱️ Empieza solo a las \d\d:\d\d con los anotados, o antes si Ana lo "
+                     r"empieza\.", text), text  # fmt: skip
     # Someone else's taps on the opener's controls change nothing.
     answer = await users[3].tap(GROUP, message.message_id, "▶️ Empezar")
     assert answer["text"] == "Solo quien abrió el torneo o un admin puede hacer eso."
@@ -204,6 +207,10 @@ async def test_a_restart_in_the_middle_of_a_round_loses_and_doubles_nothing(
         t = await the_tournament(h)
         assert [f.bye for f in t.fixtures if f.round == 0].count(True) == 2
         assert len(await h.services.core.tournaments.tables_of(t.id)) == 2
+        for fixture in (f for f in t.fixtures if f.bye):  # told in private: no first round
+            byed = t.entries[fixture.a if fixture.a is not None else fixture.b or 0][0]
+            told = [plain(x) for x in h.fake.texts(byed) if x.startswith("☕")]
+            assert len(told) == 1 and "semifinales" in told[0], told
 
         async def one_result() -> bool:
             return any(f.games for f in (await the_tournament(h)).fixtures)
@@ -425,7 +432,7 @@ async def test_torneo_again_leaves_the_earlier_sign_up_message_a_stub(harness: H
     assert again.message_id != first.message_id and again.buttons()
     old = h.fake.messages[GROUP][first.message_id]
     assert not old.reply_markup, old.reply_markup  # no live-looking buttons
-    assert "Se cierra" not in old.text and "más abajo" in plain(old.text), old.text
+    assert "Empieza solo" not in old.text and "más abajo" in plain(old.text), old.text
     await ana.tap(GROUP, again.message_id, "🚪 Borrarme")  # the new one is the live one
     await h.settle()
     assert "Anotados (0)" in plain(h.fake.messages[GROUP][again.message_id].text)
@@ -434,8 +441,10 @@ async def test_torneo_again_leaves_the_earlier_sign_up_message_a_stub(harness: H
 
 async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harness) -> None:
     """`/torneo suizo 3`: five players over three rounds through the real bot: each round's
-    pairings and the table with its tie-breaks in the group's message, a bye each round, each
-    round opened when the one before ends, the champion, /torneos, every match in the league."""
+    pairings and the table with its tie-break said once in plain words in the group's message,
+    which fits a phone in 25 lines at every edit; a bye each round, told to who rests in
+    private; each round opened when the one before ends; the champion, told in private last;
+    /torneos, every match in the league."""
     h = on_sqlite
     users = [h.user(501 + i, name) for i, name in enumerate(NAMES[:5])]
     message = await sign_up(h, users, "suizo 3 15")
@@ -447,9 +456,9 @@ async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harne
     assert t.status is Status.RUNNING and t.rounds == 1
     bracket = plain(tourney_message(h).text)
     assert "Ronda 1 de 3" in bracket and "descansa esta ronda y suma un punto" in bracket
-    assert "Pts Bu  Dif" in bracket and "desempata Bu (Buchholz" in bracket, bracket
+    assert "Pts Des  Dif" in bracket, bracket
     resting = next(f.a for f in t.fixtures if f.bye)
-    for user in users:  # the four who play are told; the one who rests is not called
+    for user in users:  # the four who play are told; the one who rests is told so
         notices = [x for x in h.fake.texts(user.id) if "Tu partido del torneo" in x]
         assert len(notices) == (0 if t.entry_of(user.id) == resting else 1), user.first_name
         assert all("(Ronda 1 de 3)" in n for n in notices)
@@ -484,6 +493,22 @@ async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harne
     assert any(f"🥇 ¡{champion} ganó el torneo!" in x for x in group)
     final = plain(tourney_message(h).text)
     assert f"🥇 Ganó el torneo: {champion}" in final and final.count("☕") == 3, final
+    # Every edit of the group's message fits a phone; the tie-break said once, in plain words.
+    edits = tourney_message(h).history
+    tallest = max(edits, key=phone_lines)
+    print(f"the tallest edit: {phone_lines(tallest)} phone lines")
+    assert phone_lines(tallest) <= 25, (phone_lines(tallest), plain(tallest))
+    plainly = "desempate: la suma de puntos de los rivales que enfrentaste"
+    tables = [x for x in edits if "<pre>" in x]  # (its sign-ups came first)
+    assert tables and all(plain(x).count(plainly) == 1 and "Buchholz" not in x for x in tables)
+    # Who rests is told in private, once a round; the champion hears it in private, last.
+    for fixture in (f for f in t.fixtures if f.bye):
+        assert fixture.a is not None
+        rested = t.entries[fixture.a][0]
+        told = [plain(x) for x in h.fake.texts(rested) if x.startswith("☕")]
+        assert sum(f"Ronda {fixture.round + 1} de 3" in x for x in told) == 1, told
+    crowned = t.entries[t.champion][0]
+    assert plain(h.fake.last(crowned).text).startswith("🏆 ¡Ganaste el torneo #1!")
     rows = await h.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", GROUP)
     assert rows[0]["n"] == 6
     users[0].send(GROUP, "/torneos")
@@ -494,8 +519,10 @@ async def test_a_swiss_of_five_read_as_the_group_round_by_round(on_sqlite: Harne
 
 async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -> None:
     """`/torneo relampago 30`: four players through the real bot; whoever ends is paired again,
-    the leaderboard is the group's one message, a player pauses with a tap and comes back;
-    once the half hour is up the matches in play end and count, and the podium is told."""
+    the leaderboard is the group's one message, with the hour it ends and the minutes left
+    (kept current by the sweep), a player pauses with a tap and comes back; a win a streak
+    doubles is said so with its result; once the half hour is up the matches in play end and
+    count, the podium is told, and the champion hears it in private last."""
     h = on_sqlite
     users = [h.user(601 + i, name) for i, name in enumerate(NAMES[:4])]
     message = await sign_up(h, users, "relampago 30 15")
@@ -507,6 +534,15 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     assert (
         t.status is Status.RUNNING and len(await h.services.core.tournaments.tables_of(t.id)) == 2
     )
+    assert t.started_at is not None
+    end = t.started_at + 30 * 60
+    hour = datetime.fromtimestamp(end, ZoneInfo(h.settings.timezone)).strftime("%H:%M")
+    board = tourney_message(h)
+    assert f"⏱️ Termina a las {hour} · quedan 30 min" in plain(board.text), board.text
+    assert f'<tg-time unix="{int(end)}" format="t">{hour}</tg-time>' in board.text, board.text
+    h.clock.advance(20)  # (less than a turn's half) no result: the sweep redraws the minutes
+    await h.services.core.sweep()
+    await h.until(lambda: "quedan 29 min" in plain(tourney_message(h).text))
 
     def results() -> int:
         return sum(1 for x in h.fake.texts(GROUP) if plain(x).startswith("🏆 Relámpago: "))
@@ -515,14 +551,14 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
         await h.settle()
         return results() >= n
 
-    await play_to_the_end(h, users, seed=61, max_taps=20_000, chat=0, stop=lambda: counted(3))
+    await play_to_the_end(h, users, seed=101, max_taps=20_000, chat=0, stop=lambda: counted(3))
     board = tourney_message(h)
     answer = await users[3].tap(GROUP, board.message_id, "⏸️ Pausa / volver")
     assert answer["text"].startswith("En pausa"), answer
     await h.settle()
     middle = plain(tourney_message(h).text)
     assert "Dani está en pausa" in middle and "Pts PJ  Dif" in middle, middle
-    await play_to_the_end(h, users, seed=62, max_taps=20_000, chat=0, stop=lambda: counted(5))
+    await play_to_the_end(h, users, seed=102, max_taps=20_000, chat=0, stop=lambda: counted(5))
     answer = await users[3].tap(GROUP, tourney_message(h).message_id, "⏸️ Pausa / volver")
     assert answer["text"].startswith("¡Volviste!"), answer
     await h.settle()
@@ -535,7 +571,7 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     async def over() -> bool:
         return (await the_tournament(h)).status is Status.FINISHED
 
-    await play_to_the_end(h, users, seed=63, max_taps=20_000, chat=0, stop=over)
+    await play_to_the_end(h, users, seed=103, max_taps=20_000, chat=0, stop=over)
     h.clock.advance(6)  # (the sweep's next look, should the last match have ended by time)
     await h.until(lambda: any("🥇 ¡" in x for x in h.fake.texts(GROUP)))
     await h.settle()
@@ -548,6 +584,20 @@ async def test_a_relampago_read_as_the_group_to_its_podium(on_sqlite: Harness) -
     assert "🥈" in podium and "🥉" in podium and " pts" in podium, podium
     assert "En juego" not in end and "Relámpago" not in end, end
     assert results() == len(t.fixtures), group
+    # each win a streak doubled said so when it was told (and no other)
+    streak, doubled = [0] * len(t.entries), 0
+    for fixture in sorted(t.fixtures, key=lambda f: f.key):
+        winner = fixture.winner
+        assert winner is not None
+        doubled += streak[winner] >= 2
+        streak[winner] += 1
+        streak[fixture.b if winner == fixture.a else fixture.a or 0] = 0
+    told = [x for x in group if x.startswith("🏆 Relámpago: ")]
+    assert doubled and sum("· 🔥 ×2" in x for x in told) == doubled, (doubled, told)
+    print("\n".join(told))
+    # the champion told in private too, the last word in their chat
+    champion = t.entries[t.champion][0]
+    assert plain(h.fake.last(champion).text).startswith("🏆 ¡Ganaste el torneo #1!")
     rows = await h.db.fetchall("SELECT count(*) AS n FROM matches WHERE chat_id = ?", GROUP)
     assert rows[0]["n"] == len(t.fixtures)
     _, minute = h.fake.group_limit
@@ -680,3 +730,31 @@ async def test_the_champion_is_told_in_private_and_tagged_where_the_bot_may(
         assert not [m for _, m, _ in h.fake.calls if m == "setChatMemberTag"] or rights
         won = [m for m in h.fake.live(winner) if m.effect]  # 🎉 over "¡Ganaste!" in private
         assert won and all(m.chat_id > 0 for m in won)
+
+
+async def test_a_groups_first_tournament_is_its_number_one(on_sqlite: Harness) -> None:
+    """Tournaments are numbered in each group: one opened in another group before does not
+    make this group's first "#2" (in its message, the start, the champion's private word,
+    /torneos); its buttons keep the tournament's one id. The group's next is its #2."""
+    h = on_sqlite
+    other = -100_556
+    h.user(1290, "Zoe").send(other, "/torneo")
+    await h.settle()
+    assert any(plain(x).startswith("🏆 Torneo #1") for x in h.fake.texts(other))
+    users = await two_started(h, base=1200)
+    t = await the_tournament(h)
+    assert t.id == 2
+    board = tourney_message(h)
+    assert plain(board.text).startswith("🏆 Torneo #1\n"), board.text
+    assert any(b.get("callback_data", "").startswith(f"T:{t.id}:") for b in board.buttons())
+    assert any("¡Empieza el torneo #1!" in plain(x) for x in h.fake.texts(GROUP))
+    t = await play_tournament(h, users, seed=7)
+    assert t.champion is not None
+    crowned = t.entries[t.champion][0]
+    assert plain(h.fake.last(crowned).text).startswith("🏆 ¡Ganaste el torneo #1!")
+    users[0].send(GROUP, "/torneos")
+    await h.settle()
+    assert plain(h.fake.last(GROUP).text).split("\n")[1].startswith("#1 · "), h.fake.last(GROUP)
+    users[0].send(GROUP, "/torneo")
+    await h.settle()
+    assert plain(tourney_message(h).text).startswith("🏆 Torneo #2\n")

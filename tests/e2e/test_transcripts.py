@@ -46,7 +46,7 @@ WORDS = {
         "counted": "ya sum(?:ó|aron)",
         "won": r"🏆 ¡Gana(?:ste|ron vos y \w+), \d+ a \d+!|🏆 ¡Ganaste \d+ a \d+!",
         "lost": r"🥈 Perdi(?:ste|eron vos y \w+,) \d+ a \d+\.",
-        "how": r"^(Con|Ganando|Porque) .*, en la mano \d+[.:]",
+        "how": r"^(Con|Porque) .*, en la mano \d+[.:]|^Ganando la mano \d+[.:]",
     },
     "en": {
         "hand": "Hand",
@@ -57,7 +57,7 @@ WORDS = {
         "counted": "had already scored",
         "won": r"🏆 You (?:and \w+ )?won \d+–\d+!",
         "lost": r"🥈 You (?:and \w+ )?lost \d+–\d+\.",
-        "how": r"^(With|Winning|Because) .*, in hand \d+[.:]",
+        "how": r"^(With|Because) .*, in hand \d+[.:]|^Winning hand \d+[.:]",
     },
 }
 

@@ -244,3 +244,74 @@ def test_the_rating_line_adds_up_and_a_newcomer_is_told_what_is_left() -> None:
     assert translator("en")("match.rating_new", name="C", won=0, lost=1, count=1).endswith(
         "ranked after 1 more match"
     )
+
+
+# -- /tabla and /yo, as they read -----------------------------------------------------------
+def test_the_best_envido_is_of_the_hands_where_an_envido_was_played() -> None:
+    """/yo's "mejor envido" is the best envido a player held in a hand whose envido was
+    played (wanted): a flor hand's 33, where no envido was played, is not one."""
+    flor = ["deal:7e 6e 5e|4c 5o 1b", "0:f", "0:m"]  # seat 0's flor (38; envido 33), no envido
+    envido = ["deal:4o 6c 2b|1c 3c 5o", "1:e", "0:q", "1:m"]  # seat 1's 24 (1c 3c) wanted
+    mine, rival = match_stats(MatchConfig(), flor + envido)
+    assert (mine.best_envido, rival.best_envido) == (6, 24)
+    mine, rival = match_stats(MatchConfig(), flor)
+    assert (mine.best_envido, rival.best_envido) == (0, 0)
+
+
+def test_a_table_with_nobody_ranked_yet_prints_no_empty_header() -> None:
+    """With nobody at five matches, /tabla is its provisional list alone: no header of
+    columns over no rows."""
+    from bot.league.values import Standing
+    from bot.views.standings import standings_pages
+
+    t = translator("es")
+    rows = [Standing(1, "Ana", 3, 2, 40, 30, 1.2, 2), Standing(2, "Beto", 3, 1, 30, 40, -1.0, -1)]
+    (page,) = standings_pages(t, rows, "todas las partidas")
+    assert "Jugador" not in page and "Nivel" not in page, page
+    assert "Ana" in page and "Beto" in page and "Con menos de 5 partidas" in page
+    ranked = [*rows, Standing(3, "Caro", 6, 4, 90, 60, 3.0, 1)]
+    (page,) = standings_pages(t, ranked, "todas las partidas")
+    assert page.count("Jugador") == 1
+
+
+def test_with_one_group_yo_says_its_numbers_once() -> None:
+    """A player whose every match is in this group (or /yo asked in private, where "here" is
+    every group) sees one block, not the same block twice."""
+    from bot.league.stats import PlayerMatchStats
+    from bot.league.values import PlayerNumbers
+    from bot.views.standings import numbers_text
+
+    t = translator("es")
+    numbers = PlayerNumbers(7, 4, PlayerMatchStats(envidos_wanted=3), 31, "Caro", 2)
+    text = numbers_text(t, "Ana", numbers, numbers)
+    assert text.count("Partidas: 7") == 1, text
+    assert "En todos los grupos" not in text, text
+    more = PlayerNumbers(9, 5, PlayerMatchStats(envidos_wanted=4), 31, "Caro", 2)
+    text = numbers_text(t, "Ana", numbers, more)
+    assert "En este grupo" in text and "En todos los grupos" in text and "Partidas: 9" in text
+    text = numbers_text(t, "Ana", more, more, in_group=False)  # (asked in private)
+    assert "En este grupo" not in text and text.count("Partidas: 9") == 1, text
+    assert "mejor envido 31" in text
+    none = PlayerNumbers(2, 1, PlayerMatchStats(), 0, None, 0)
+    assert "mejor envido" not in numbers_text(t, "Ana", none, none), "no envido played: no best"
+    never = PlayerNumbers(0, 0, PlayerMatchStats(), 0, None, 0)
+    text = numbers_text(t, "Ana", never, never)
+    assert "el único" not in text and text.count("Todavía sin partidas") == 1, text
+
+
+@pytest.mark.postgresql
+async def test_a_tables_streak_is_of_the_matches_it_counts(league_service: Core) -> None:
+    """/tabla 2v2's streak counts its 2v2 matches only (and /tabla mes this month's): Caro
+    lost her one 2v2 match, whatever she won in 1v1 after it."""
+    service = league_service
+    await match(service, [1, 2, 3, 4], loser_side=1)  # Ana+Caro beat Beto+Dani (2v2)
+    await match(service, [3, 1], loser_side=0)  # Ana beats Caro (1v1)
+    await match(service, [3, 1], loser_side=0)  # again
+    await match(service, [2, 1], loser_side=1)  # Beto beats Ana
+    league = service.history
+    every = {r.name: r.streak for r in await league.standings(CHAT)}
+    assert every == {"Ana": -1, "Beto": 1, "Caro": -2, "Dani": -1}
+    pairs = {r.name: r.streak for r in await league.standings(CHAT, players=4)}
+    assert pairs == {"Ana": 1, "Beto": -1, "Caro": 1, "Dani": -1}
+    single = {r.name: r.streak for r in await league.standings(CHAT, players=2)}
+    assert single == {"Ana": -1, "Beto": 1, "Caro": -2}

@@ -109,3 +109,21 @@ async def test_a_closed_pool_leaves_no_process_even_one_being_made() -> None:
     await until(lambda: not set(thinking(os.getpid())) - before, 30)
     with pytest.raises(Closed):
         await pool.run(os.getpid)
+
+
+def managers() -> list[threading.Thread]:
+    """The threads that manage process pools (the standard library's), still running."""
+    return [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+
+
+async def test_at_the_stop_every_pool_it_shut_down_has_ended(tmp_path: Path) -> None:
+    """A broken pool and the last one, shut down: `ended` waits until their managing threads
+    are gone (one still closing at the interpreter's exit races the standard library's own
+    goodbye to it, and prints a traceback)."""
+    before = set(managers())
+    pool = Supervised("test", processes(1))
+    await pool.run(die_once, str(tmp_path / "died"))  # (one pool broke, one made again)
+    assert pool.breaks == 1
+    pool.close()
+    await pool.ended()
+    assert not set(managers()) - before

@@ -416,6 +416,39 @@ def test_what_changed_since_a_button_was_drawn() -> None:
     assert refusal.params == {"hand": 2}
 
 
+def test_a_chant_tapped_before_a_chant_of_the_other_family_keeps_its_stake() -> None:
+    """R17: an Envido from a button drawn before the rivals' ¡Truco! is chanted over it (it
+    means what it meant); an Envido drawn before the rivals' own Envido would raise it (four
+    points, not two), an answer would answer another chant, the mazo would cost the truco's
+    points: those are refused, saying what changed."""
+    from bot.game import Action
+    from bot.service.play import what_changed
+    from tests.engine.helpers import do, start
+
+    state = start("1e 4c 5o | 3o 4o 5c", MatchConfig(flor=False))
+    drawn = state.step
+    do(state, "0:t")  # the mano chants ¡Truco! before any card
+    assert what_changed(state, Action(1, ActionKind.ENVIDO), drawn) is None
+    assert what_changed(state, Action(1, ActionKind.REAL_ENVIDO), drawn) is None
+    assert what_changed(state, Action(1, ActionKind.FALTA_ENVIDO), drawn) is None
+    for kind in (ActionKind.MAZO, ActionKind.QUIERO, ActionKind.RETRUCO):
+        refusal = what_changed(state, Action(1, kind), drawn)
+        assert refusal is not None and refusal.params.get("since") == Action(0, ActionKind.TRUCO)
+    do(state, "1:e")
+    refusal = what_changed(state, Action(0, ActionKind.ENVIDO), drawn)  # own move since
+    assert refusal is not None and refusal.code == "stale"
+
+    state = start("1e 4c 5o | 3o 4o 5c", MatchConfig(flor=False))
+    drawn = state.step
+    do(state, "0:e")  # the mano's own Envido: the other's Envido would now raise it
+    refusal = what_changed(state, Action(1, ActionKind.ENVIDO), drawn)
+    assert refusal is not None and refusal.params == {"since": Action(0, ActionKind.ENVIDO),
+                                                      "answer": True}  # fmt: skip
+    do(state, "1:q")  # answered: nothing drawn before it means the same any more
+    refusal = what_changed(state, Action(0, ActionKind.TRUCO), drawn)
+    assert refusal is not None and refusal.params.get("since") == Action(1, ActionKind.QUIERO)
+
+
 async def test_a_3v3_match_through_the_core_refuses_senas_in_a_pica_pica_hand(
     tmp_path: Path,
 ) -> None:

@@ -230,6 +230,13 @@ async def test_the_migration_drops_old_snapshots_and_renames_house(tmp_path: Pat
     raw.execute("ALTER TABLE senders DROP COLUMN queued")  # (and of before those after it)
     raw.execute("ALTER TABLE games DROP COLUMN signs")
     raw.execute("ALTER TABLE players DROP COLUMN hand_place")
+    raw.execute("DROP INDEX tournaments_number")
+    raw.execute("ALTER TABLE tournaments DROP COLUMN number")
+    for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands", "DROP TABLE daily_named",
+                   "DROP TABLE review_answers",
+                   "ALTER TABLE chats DROP COLUMN daily_hour",
+                   "ALTER TABLE chats DROP COLUMN daily_set_at"):  # fmt: skip
+        raw.execute(undone)
     old_state = {"config": {"players": 2}, "scores": [0, 0], "last_hand": {"number": 1}}
     raw.execute(
         "UPDATE games SET state = ?, config = ? WHERE id = ?",
@@ -268,6 +275,13 @@ async def test_postgresql_migration_renames_house(pg_cluster: Cluster | None) ->
         await conn.execute("ALTER TABLE senders DROP COLUMN queued")  # (those after it too)
         await conn.execute("ALTER TABLE games DROP COLUMN signs")
         await conn.execute("ALTER TABLE players DROP COLUMN hand_place")
+        await conn.execute("DROP INDEX tournaments_number")
+        await conn.execute("ALTER TABLE tournaments DROP COLUMN number")
+        for undone in ("DROP TABLE daily_answers", "DROP TABLE daily_hands",
+                       "DROP TABLE daily_named", "DROP TABLE review_answers",
+                       "ALTER TABLE chats DROP COLUMN daily_hour",
+                       "ALTER TABLE chats DROP COLUMN daily_set_at"):  # fmt: skip
+            await conn.execute(undone)
         await conn.execute(
             "INSERT INTO chats (chat_id, defaults) VALUES (-5, ?)",
             (codec.dumps({"house": True, "flor": False}),),

@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot import codec
 from bot.game import ActionKind, MatchConfig
 from bot.league.tournament import Format, Status, Tournament, knockout, parse_tag, standings
 from bot.model.outbox import Outgoing, Planned
@@ -22,6 +24,8 @@ from bot.model.table import BOT_IDS, Table, TableStatus
 from bot.service.changes import Change, ChangeKind, TourneyNote
 from bot.service.core import Core
 from bot.storage.connect import open_database
+from bot.storage.migrations import MIGRATIONS, script_of
+from bot.storage.postgres import postgres_ddl, to_postgres
 from bot.storage.repo import Store
 from tests.service.test_league import play_out
 
@@ -693,3 +697,81 @@ async def test_a_time_already_gone_opens_nothing(core: Core) -> None:
         await core.tournaments.open(CHAT, 0, 1, "es", base(starts_at=clock.now - 60))
     assert refused.value.code is Refused.TOURNEY_BAD_TIME
     assert await core.tournaments.open_in(CHAT, 0) is None
+
+
+# the migration that numbers each group's tournaments (later ones come after it)
+NUMBERS = next(
+    i for i, m in enumerate(MIGRATIONS) if isinstance(m, str) and "tournaments_number" in m
+)
+
+
+async def _before_numbers(target: Path | str, rows: Sequence[Tournament]) -> None:
+    """A database at the schema before tournaments had a number in their group, with `rows`."""
+    old = MIGRATIONS[:NUMBERS]
+    insert = (
+        "INSERT INTO tournaments (id, chat_id, thread_id, status, opener_id, language, data,"
+        " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)"
+    )
+    values = [
+        (t.id, t.chat_id, t.thread_id, t.status.value, t.opener_id, t.language,
+         codec.dumps(t.to_json()), t.created_at, t.created_at)
+        for t in rows
+    ]  # fmt: skip
+    if isinstance(target, Path):
+        raw = sqlite3.connect(target)
+        for migration in old:
+            raw.executescript(script_of(migration, "sqlite"))
+        raw.execute(f"PRAGMA user_version={len(old)}")
+        raw.executemany(insert, values)
+        raw.commit()
+        raw.close()
+        return
+    import asyncpg
+
+    conn = await asyncpg.connect(target)
+    try:
+        async with conn.transaction():
+            await conn.execute("CREATE TABLE schema_version (version BIGINT)")
+            for number, migration in enumerate(old, start=1):
+                for statement in postgres_ddl(script_of(migration, "postgresql")).split(";\n"):
+                    if statement.strip():
+                        await conn.execute(statement)
+                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+            for value in values:
+                await conn.execute(to_postgres(insert), *value)
+            await conn.execute("SELECT setval('tournaments_id_seq', 5)")
+    finally:
+        await conn.close()
+
+
+@pytest.mark.postgresql
+async def test_an_older_database_numbers_each_groups_tournaments_in_order(
+    db_target: Path | str,
+) -> None:
+    """Tournaments made before each group numbered its own get their numbers when the database
+    is migrated, in each group in the order they were made; the next one a group opens comes
+    after them (its id the database's own, as before)."""
+    other = -88
+    chats = [CHAT, other, CHAT, CHAT, other]  # ids 1 to 5, made in this order
+    rows = [
+        replace(base(), id=i, chat_id=chat, status=Status.FINISHED, created_at=1000.0 + i)
+        for i, chat in enumerate(chats, start=1)
+    ]
+    await _before_numbers(db_target, rows)
+    db = await open_database(db_target)  # migrates
+    try:
+        core = Core.build(Store(db), seed=3, clock=Clock())
+        numbers = {}
+        for i in range(1, 6):
+            found = await core.tournaments.get(i)
+            assert found is not None
+            numbers[i] = found.number
+        assert numbers == {1: 1, 2: 1, 3: 2, 4: 3, 5: 2}
+        made = await core.tournaments.open(CHAT, 0, 1, "es", base())
+        assert (made.id, made.number) == (6, 4)
+        again = await core.tournaments.get(made.id)
+        assert again is not None and again.number == 4
+        elsewhere = await core.tournaments.open(-99, 0, 1, "es", base())
+        assert elsewhere.number == 1
+    finally:
+        await db.close()

@@ -26,6 +26,7 @@ from bot.callbacks import (
     CallbackData,
     CardsData,
     ConfigData,
+    Digits,
     HintData,
     HintOp,
     Language,
@@ -99,6 +100,8 @@ def _values(hint: Any) -> st.SearchStrategy[Any]:
         return st.none() | _values(inner)
     if get_origin(hint) is Annotated:
         _, word = get_args(hint)
+        if isinstance(word, Digits):
+            return st.integers(0, 10**word.most - 1)
         assert isinstance(word, Word)
         alphabet = string.ascii_letters + (string.digits if word.digits else "")
         return st.text(alphabet, min_size=word.least, max_size=word.size)
@@ -120,7 +123,7 @@ def _instances(kind: type[CallbackData]) -> st.SearchStrategy[CallbackData]:
 
 def test_every_prefix_is_a_type() -> None:
     assert {kind.PREFIX for kind in KINDS} == {
-        "a", "l", "c", "s", "h", "g", "k", "v", "r", "T", "p", "p:t"
+        "a", "l", "c", "s", "h", "g", "k", "v", "r", "T", "p", "p:t", "d", "p:d", "q"
     }  # fmt: skip
 
 

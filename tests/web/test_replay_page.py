@@ -41,11 +41,6 @@ async def serious(axe: Axe, page: Page, where: str) -> list[str]:
     ]
 
 
-def seats_held(frame: dict[str, Any]) -> int:
-    """The seats whose cards the hand on the felt shows (a duel: its two)."""
-    return sum(held is not None for held in frame["ended"][-1]["held"])
-
-
 # What check_frame reads of the page, in one call (a round trip to Chromium a frame, not one a
 # thing checked: the replay's ~100 frames a match, each with several things to check, were most
 # of this file's time): each element's text as Playwright's `to_contain_text` reads it (its
@@ -66,8 +61,12 @@ FRAME = """() => {
         .map((i) => i.getAttribute("data-card")),
     };
   }
+  const worth = document.getElementById("worth");
   return { lines: texts("#lines"), handEnd: texts("#hand-end"), scored: texts("#scored"),
-    held: all("#felt .held").length, seats: bySeat };
+    held: all("#felt .held").length, seats: bySeat,
+    hand: all("#hand img").map((i) => i.getAttribute("data-card")),
+    head: worth ? (/\\d+/.exec(worth.textContent) || [""])[0] : "",
+    felt: (document.getElementById("felt") || { dataset: {} }).dataset.hand || "" };
 }"""
 
 # Where a person taps ▶ (the next frame): the button brought into view, and its middle, if the
@@ -98,9 +97,24 @@ def _space(text: str) -> str:
     return " ".join(text.split())  # (as Playwright compares texts: its white space collapsed)
 
 
-def frame_wrong(shown: dict[str, Any], frame: dict[str, Any], deals: list[str]) -> list[str]:
-    """What of `frame` the page (`shown`, read by FRAME) does not show; [] when all of it."""
+def frame_wrong(
+    shown: dict[str, Any], frame: dict[str, Any], deals: list[str], mine: Mine = None
+) -> list[str]:
+    """What of `frame` the page (`shown`, read by FRAME) does not show; [] when all of it.
+    `mine`: the viewer's seat and the cards they had played in the frame's hand, when the
+    viewer played the match."""
     wrong: list[str] = []
+    # The head names the hand the felt shows (issue 72: ⏭ showed "Mano 4" over hand 3's end).
+    if shown["head"] != shown["felt"] or shown["felt"] != str(shown_hand(frame)):
+        wrong.append(f"head {shown['head']}, felt {shown['felt']}, frame {shown_hand(frame)}")
+    # A player watching their match has their own cards face up, those not played yet, as in
+    # their hand then (issue 72: face down during each hand).
+    if mine is not None and not frame["hand_over"] and not frame["over"]:
+        seat, played = mine
+        dealt = deals[frame["hand_number"] - 1].split("|")[seat].split()
+        left = [c for c in dealt if c not in played]
+        if shown["hand"] != left:
+            wrong.append(f"your hand shows {shown['hand']!r}, you held {left!r}")
 
     def contains(what: str, found: list[str], text: str) -> None:
         # (one element, as `expect(locator).to_contain_text` insists, holding the text)
@@ -138,21 +152,47 @@ def frame_wrong(shown: dict[str, Any], frame: dict[str, Any], deals: list[str]) 
                 wrong.append(f"seat {seat} holds {at['held']!r}, dealt {cards!r}")
             if sorted(at["faces"]) != sorted(cards.split()):
                 wrong.append(f"seat {seat}'s faces {at['faces']!r}, dealt {cards!r}")
-    elif frame["ended"] and not any(frame["rounds"]):  # (a deal: the hand before still shown)
-        if shown["held"] != seats_held(frame):
-            wrong.append(f"{shown['held']} hands face up, not {seats_held(frame)}")
-    elif shown["held"]:  # (a hand in play: its cards face down)
-        wrong.append(f"{shown['held']} hands face up in play")
+    else:
+        if shown["held"]:  # (a hand in play, a deal too: its cards face down)
+            wrong.append(f"{shown['held']} hands face up in play")
+        if frame["ended"] and not any(frame["rounds"]):  # (a deal: the hand before, in words)
+            contains("#lines", shown["lines"], frame["ended"][-1]["lines"][0])
     return wrong
 
 
-async def check_frame(page: Page, frame: dict[str, Any], deals: list[str]) -> None:
+Mine = tuple[int, set[str]] | None  # the viewer's seat, and the cards they played in the hand
+
+
+def shown_hand(frame: dict[str, Any]) -> int:
+    """The hand a frame's felt shows: its hand's end from its last action on, else the hand in
+    play."""
+    if frame["hand_over"] or frame["over"]:
+        return int(frame["ended"][-1]["number"])
+    return int(frame["hand_number"])
+
+
+def mine_at(frames: list[dict[str, Any]], index: int, seat: int | None) -> Mine:
+    """The viewer's seat and the cards they had played in frame `index`'s hand (in every duel
+    of a pica-pica hand)."""
+    if seat is None:
+        return None
+    hand = frames[index]["hand_number"]
+    played: set[str] = set()
+    for frame in frames[: index + 1]:
+        if frame["hand_number"] == hand:
+            played |= {p["card"] for plays in frame["rounds"] for p in plays if p["seat"] == seat}
+    return seat, played
+
+
+async def check_frame(
+    page: Page, frame: dict[str, Any], deals: list[str], mine: Mine = None
+) -> None:
     """What frame `frame` must show: its words at their seats, its bets, its points' reasons
     and, a hand over, every card its players held, face up. (Read again until it does, as
     `expect` would, for as long as `expect` waits.)"""
     deadline = time.monotonic() + 5
     while True:
-        wrong = frame_wrong(await page.evaluate(FRAME), frame, deals)
+        wrong = frame_wrong(await page.evaluate(FRAME), frame, deals, mine)
         if not wrong or time.monotonic() > deadline:
             break
         await page.wait_for_timeout(50)
@@ -172,6 +212,8 @@ async def told_whole(page: Page, base: str, table: str, mode: str) -> tuple[int,
     data = await answer.json()
     frames, deals = data["frames"], data["deals"]
     assert any(f["spoken"] for f in frames) and any(f["scored"] for f in frames)
+    seen = await (await page.request.get(f"{base}/api/table/{table}")).json()
+    seat = seen["seat"]  # (the page's viewer: the player whose match it was, or None)
     await page.goto(f"{base}/?replay={table}")
     count = page.locator("#replay-count")
     await expect(count).to_have_text(f"1 de {len(frames)}")
@@ -187,7 +229,7 @@ async def told_whole(page: Page, base: str, table: str, mode: str) -> tuple[int,
         if index:
             await step(page)
         await expect(count).to_have_text(f"{index + 1} de {len(frames)}")
-        await check_frame(page, frame, deals)
+        await check_frame(page, frame, deals, mine_at(frames, index, seat))
         headers.append(await page.locator("#worth").text_content() or "")
         moments = {
             "chant": bool(frame["spoken"]) and not frame["hand_over"],
@@ -202,7 +244,8 @@ async def told_whole(page: Page, base: str, table: str, mode: str) -> tuple[int,
                 found += await serious(axe, page, f"light {shot}")
     await expect(page.locator("#final")).to_be_visible()
     await page.screenshot(path=ARTIFACTS / f"web-replay-{mode}-over-light-360.png")
-    # Dark: a hand at a time, back to the start and on to the end, each hand's end drawn.
+    # Dark: a hand at a time, back to the start and on to the end, each hand's end drawn; ⏭
+    # lands on the next hand's deal, drawn as that hand, the one before told in the record.
     await page.emulate_media(color_scheme="dark")
     await page.locator("#replay-at").fill("0")  # (the slider, to the first frame)
     await expect(count).to_have_text(f"1 de {len(frames)}")
@@ -211,12 +254,12 @@ async def told_whole(page: Page, base: str, table: str, mode: str) -> tuple[int,
         await page.click("#replay-next-hand")
         at = int((await count.text_content() or "").split()[0]) - 1
         frame = frames[at]
-        await check_frame(page, frame, deals)
+        await check_frame(page, frame, deals, mine_at(frames, at, seat))
         if frames[at - 1]["hand_over"] and frame["hand_number"] != frames[at - 1]["hand_number"]:
-            hands += 1  # (the next hand's deal: the hand before still on the felt, face up)
+            hands += 1  # (the next hand's deal: the hand before told in the record)
             ended = frames[at - 1]["ended"][-1]
-            await expect(page.locator("#hand-end")).to_contain_text(ended["lines"][0])
-            await expect(page.locator("#felt .held")).to_have_count(seats_held(frame))
+            await expect(page.locator("#lines")).to_contain_text(ended["lines"][0])
+            await expect(page.locator("#felt .held")).to_have_count(0)
             if hands == 2:
                 await settled(page)
                 await page.screenshot(path=ARTIFACTS / f"web-replay-{mode}-hand-dark-360.png")
@@ -246,6 +289,15 @@ async def test_a_match_in_play_hides_its_cards(browser: Browser, local_url: str)
         await expect(page.locator("[role=alert]")).to_contain_text("todavía no terminó")
         await expect(page.locator(".held, #felt img:not([src*='back'])")).to_have_count(0)
         await page.screenshot(path=ARTIFACTS / f"web-replay-refused-{scheme}-360.png")
+        if scheme == "light":  # No dead end: a refusal has a way back (issue 72: bare words).
+            await page.get_by_role("button", name=re.compile("Volver")).click()
+            await expect(page.locator("#new")).to_be_visible()  # (the local menu)
+            await page.goto(f"{local_url}/?tourney=999")
+            await expect(page.locator("[role=alert]")).to_have_text(
+                "No hay tal torneo en tus grupos."
+            )
+            await page.get_by_role("button", name=re.compile("Volver")).click()
+            await expect(page.locator("#new")).to_be_visible()
         await page.goto(live)  # the table itself: the rival's cards only as backs
         await expect(page.locator("#hand img")).not_to_have_count(0)
         rival = page.locator("#felt .seat[data-seat='1']")

@@ -66,7 +66,8 @@ def cards_on_felt(frame: dict[str, Any]) -> list[str]:
 
 
 async def nothing_covers(page: Page) -> list[str]:
-    """The felt's cards and the hand's, each clear of the sheet and inside the screen."""
+    """The felt's cards and the hand's, each clear of the sheet and inside the screen; no text
+    under 12 px (issue 72: the review's marks and costs 10.5–11.5 px)."""
     found: list[str] = await page.evaluate(
         """() => {
           const sheet = document.getElementById("review");
@@ -82,6 +83,13 @@ async def nothing_covers(page: Page) -> list[str]:
               out.push("under the sheet: " + img.dataset.card);
           }
           if (s && s.bottom > window.innerHeight + 1) out.push("the sheet is cut");
+          for (const node of document.querySelectorAll("#app *")) {
+            const text = [...node.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+            const size = parseFloat(getComputedStyle(node).fontSize);
+            if (text && node.getBoundingClientRect().width && size < 11.95) {
+              out.push(`text of ${size} px: ${node.textContent.trim().slice(0, 20)}`);
+            }
+          }
           if (document.documentElement.scrollWidth > window.innerWidth) out.push("sideways");
           return out;
         }"""
@@ -228,7 +236,7 @@ async def test_a_player_steps_through_their_review_on_the_replay(
             await page.emulate_media(color_scheme="light")
 
     # Off a moment (a step on, past any moment right after): the list stays, no chip pressed,
-    # no hand drawn.
+    # the hand the player's cards then (as on any frame of their replay), none marked.
     steps = {m["step"] for m in moments}
     at = next(i for i, f in enumerate(frames) if f["step"] == moments[-1]["step"])
     while frames[at]["step"] in steps:
@@ -237,7 +245,8 @@ async def test_a_player_steps_through_their_review_on_the_replay(
         await expect(count).to_have_text(f"{at + 1} de {len(frames)}")
     await expect(page.locator("#moments button[aria-pressed='true']")).to_have_count(0)
     await expect(page.locator("#review-intro")).to_contain_text("Decisiones tuyas con opciones")
-    await expect(page.locator("#hand")).to_have_count(0)
+    await expect(page.locator("#hand .mark")).to_have_count(0)
+    await expect(page.locator("#hand button.card:not([disabled])")).to_have_count(0)
 
     # A tall phone, light and dark, the first moment open.
     await page.set_viewport_size(TALL)

@@ -88,18 +88,36 @@ const sounds = {
   chant: () => tone([[523, 0, 0.12], [784, 0.1, 0.16]], "square", 0.06),
   turn: () => tone([[880, 0, 0.18]], "sine", 0.12),
 };
-// (a browser lets sound start from a tap: the first one wakes it when it was left on)
-document.addEventListener("pointerdown", () => { audio(); }, { once: true });
+// A browser lets a page sound only once a person has tapped it: after a reload with sound left
+// on, the page is silent until the first tap, and the button says so (🔈) rather than 🔊.
+sound.awake = !!(navigator.userActivation && navigator.userActivation.hasBeenActive);
+document.addEventListener("pointerdown", () => {
+  if (!sound.awake) sound.woke = true;  // (this very tap: a tap on 🔈 wakes it, not turns it off)
+  sound.awake = true;
+  audio();
+  drawSound();
+}, { once: true });
+document.addEventListener("click", () => { sound.woke = false; });  // (after the button's own)
+function drawSound(button) {
+  const node = button || document.getElementById("sound");
+  if (!node) return;
+  const waits = sound.on && !sound.awake;
+  node.setAttribute("aria-pressed", sound.on ? "true" : "false");
+  node.setAttribute("aria-label", waits ? w("soundWaits") : w("sound"));
+  node.title = waits ? w("soundWaits") : w("sound");
+  node.textContent = waits ? "🔈" : sound.on ? "🔊" : "🔇";
+}
 function soundButton() {
   const button = el("button", { type: "button", class: "secondary sound", id: "sound",
-    "aria-pressed": sound.on ? "true" : "false", "aria-label": w("sound"), title: w("sound"),
     onclick: () => {
-      sound.on = !sound.on;
-      try { localStorage.setItem("truco.sound", sound.on ? "1" : "0"); } catch (e) { /* private */ }
-      button.setAttribute("aria-pressed", sound.on ? "true" : "false");
-      button.textContent = sound.on ? "🔊" : "🔇";
+      if (!sound.woke) {
+        sound.on = !sound.on;
+        try { localStorage.setItem("truco.sound", sound.on ? "1" : "0"); } catch (e) { /* private */ }
+      }
+      drawSound(button);
       if (sound.on) sounds.turn();
-    } }, sound.on ? "🔊" : "🔇");
+    } });
+  drawSound(button);
   return button;
 }
 heard.viewport_changed = (data) => {
@@ -200,7 +218,7 @@ function showLogin() {
       if (table) openTable(+table); else showNew();
     } catch (e) { toast(e.message); }
   });
-  $app.classList.remove("table");
+  leave();
   $app.replaceChildren(form);
   input.focus();
 }
@@ -244,30 +262,78 @@ async function showNew() {
       openTable(data.table);
     } catch (e) { toast(e.message); }
   });
+  // The tables waiting for players (or words saying none does), and the matches played here,
+  // each to watch again.
   const list = el("div", { class: "panel", id: "open" }, el("b", {}, w("open")));
-  $app.classList.remove("table");
-  $app.replaceChildren(form, list);
-  try {
-    const { tables } = await api("GET", "/api/local/tables");
-    for (const t of tables) {
-      const names = t.seats.map((s) => s.name).join(", ");
-      const teams = t.team_size > 1 ? [0, 1] : [null];
-      list.append(el("p", {}, `#${t.id} · ${t.rules} · ${names} `,
-        teams.map((team) => el("button", { type: "button", class: "secondary", onclick: async () => {
-          try { await api("POST", `/api/table/${t.id}/join`, { team }); openTable(t.id); }
-          catch (e) { toast(e.message); }
-        } }, team === null ? w("join") : `${w("team")} ${team + 1}`))));
-    }
-  } catch (e) { /* nothing open */ }
+  const played = el("div", { class: "panel", id: "played", hidden: true }, el("b", {}, w("pastMatches")));
+  leave();
+  menuUrl();
+  $app.replaceChildren(form, list, played);
+  let found = { tables: [], played: [] };
+  try { found = await api("GET", "/api/local/tables"); } catch (e) { /* none to list */ }
+  if (!form.isConnected) return;  // (the page went elsewhere meanwhile)
+  for (const t of found.tables) {
+    const names = t.seats.map((s) => s.name).join(", ");
+    const teams = t.team_size > 1 ? [0, 1] : [null];
+    list.append(el("p", {}, `#${t.id} · ${t.rules} · ${names} `,
+      teams.map((team) => el("button", { type: "button", class: "secondary", onclick: async () => {
+        try { await api("POST", `/api/table/${t.id}/join`, { team }); openTable(t.id); }
+        catch (e) { toast(e.message); }
+      } }, team === null ? w("join") : `${w("team")} ${team + 1}`))));
+  }
+  if (!found.tables.length) list.append(el("p", { class: "hint" }, w("openNone")));
+  for (const m of found.played || []) {
+    const sides = sideNames(m);
+    const result = m.winner === null || m.winner === undefined ? ""
+      : ` · ${m.winner === m.side ? w("youWon") : w("youLost")}`;
+    played.append(el("div", { class: "match", "data-table": m.id },
+      el("p", {}, `#${m.id} · ${sides[0]} ${m.scores[0]} – ${m.scores[1]} ${sides[1]}${result}`,
+        el("br"), el("span", { class: "hint" }, m.rules)),
+      el("button", { type: "button", class: "secondary", onclick: () => showReplay(m.id) }, w("watchShort"))));
+  }
+  played.hidden = !(found.played || []).length;
+}
+
+// Leaving what the page shows (a table, a replay, a bracket) for something else: nothing of it
+// is followed or redrawn any more (its stream closed, its timers cancelled).
+function leave() {
+  if (current && current.stop) current.stop();
+  current = null;
+  clearTimeout(redraw.timer);
+  redraw.timer = null;
+  redraw.at = Infinity;
+  if (replaying && replaying.timer) clearInterval(replaying.timer);
+  replaying = null;
+  clearTimeout(tourneyTimer);
+  tourneyTimer = null;
+  picking = null;
+  $app.classList.remove("table", "ended", "reviewing");
+}
+
+const themed = () => (query.get("theme") ? `theme=${query.get("theme")}` : "");
+function menuUrl() {  // (a reload stays on the menu)
+  history.replaceState(null, "", `${location.pathname}${themed() ? "?" + themed() : ""}${location.hash}`);
+}
+
+// Words with a way back, never words alone: to the menu on this machine, to the chat in
+// Telegram.
+function deadEnd(text) {
+  leave();
+  const back = initData
+    ? el("button", { type: "button", class: "secondary", id: "way-back", onclick: () => {
+      if (tg && tg.close) tg.close(); else post("web_app_close");
+    } }, w("toChat"))
+    : el("button", { type: "button", class: "secondary", id: "way-back", onclick: () => showNew() }, w("toMenu"));
+  $app.replaceChildren(el("p", { class: "hint", role: "alert" }, text), back);
 }
 
 // -- a table, live ----------------------------------------------------------------------------
 let current = null;  // { id, view, stream }
 
 function openTable(id) {
-  if (current && current.stop) current.stop();
+  leave();
   current = { id, view: null };
-  history.replaceState(null, "", `?table=${id}${query.get("theme") ? "&theme=" + query.get("theme") : ""}${location.hash}`);
+  history.replaceState(null, "", `?table=${id}${themed() ? "&" + themed() : ""}${location.hash}`);
   follow(current);
 }
 
@@ -285,8 +351,9 @@ async function follow(state) {
       if (!response.ok) {
         let text = response.statusText;
         try { text = (await response.json()).error || text; } catch (e) { /* not json */ }
+        if (state !== current) return;
         if (response.status === 401 && !initData) { showLogin(); return; }
-        $app.replaceChildren(el("p", { class: "hint", role: "alert" }, text));
+        deadEnd(text);
         return;
       }
       heardTime(response);
@@ -349,6 +416,8 @@ async function handOff() {  // 🤖 the computer partner answers for the side
   } catch (e) { toast(e.message); }
 }
 
+const told = new Set();  // the timer's moves this page said ("<table>:<version>")
+
 // An action's answer and the pushed stream race each other: the newest version wins.
 function show(state, view) {
   if (state !== current) return;
@@ -356,6 +425,15 @@ function show(state, view) {
   const before = state.view;
   state.view = view;
   enqueueEnds(view, !before);
+  for (const timed of view.timeouts || []) {  // the timer moved for someone: said, once
+    const key = `${view.id}:${timed.key}`;
+    if (told.has(key)) continue;
+    told.add(key);
+    if (before) {
+      toast(timed.text);
+      if (timed.seat === view.seat) haptic({ type: "notification", notification_type: "warning" });
+    }
+  }
   const mine = view.seat !== null && view.seat !== undefined;
   const waits = (v) => !!(v && v.waiting_on && v.waiting_on.includes(v.seat));
   if (mine && waits(view) && !waits(before)) {
@@ -413,13 +491,14 @@ function places(view) {
   return out;
 }
 
-// A hand's end is a moment, never in the way of the hand in play. Every end a view brings that
-// this page has not shown is queued (a first view of a table, a reload or a new tab, shows none
-// of the ends it lists: those hands are over; a match that is over shows its last). The oldest
-// is held: while the hand in play has no card on the felt, the felt shows the end's cards (each
-// round's winner marked, the last card lit) and its lines; once a card of the new hand is
-// played the felt shows the new hand at once, and the end's lines stay beside it a moment more.
-// Then the cards are gathered and the next end, if any, is shown.
+// A hand's end is a moment, never in the way of the hand in play, and never behind the game.
+// Every end a view brings that this page has not shown is queued (a first view of a table, a
+// reload or a new tab, shows none of the ends it lists: those hands are over; a match that is
+// over shows its last); of ends that came together only the newest is held, the older ones'
+// lines told in its banner. While the hand in play has not begun (no card, no word said), the
+// felt shows the end's cards (each round's winner marked, the last card lit) and its lines;
+// once the new hand begins the felt shows it at once, and the end's lines stay beside it a
+// moment more. Then the cards are gathered.
 const HOLD_MS = 4000;  // the newest end, while nothing else happens
 const SHORT_MS = 1600;  // an end with more waiting, or beside a hand begun
 const GATHER_MS = reduceMotion ? 0 : 350;
@@ -434,8 +513,20 @@ function enqueueEnds(view, first) {
     if (queued.has(key)) return;
     queued.add(key);
     if (first && !(view.over && i === ends.length - 1)) return;  // (over before this page)
-    queue.push({ key, table: view.id, ended, at: null });
+    queue.push({ key, table: view.id, ended, at: null, earlier: [] });
   });
+  // (the felt shows the newest end: an older one it has not left yet, or never showed, is told
+  // in the newest's banner)
+  while (queue.length > 1) {
+    const older = queue.shift();
+    if (older.table !== queue[0].table) continue;
+    // (an end painted a while ago was seen: only ends never painted, or painted a moment
+    // ago, are carried)
+    const fresh = (since) => !since || Date.now() - since < SHORT_MS;
+    const carried = older.earlier.filter((e) => fresh(e.since));
+    if (fresh(older.paintedAt)) carried.push({ ended: older.ended, since: older.paintedAt || null });
+    queue[0].earlier.unshift(...carried);
+  }
 }
 
 // One timer redraws the table when the soonest thing on it is due (an end's moment over, a
@@ -453,23 +544,25 @@ function redrawIn(ms) {
   }, at - Date.now());
 }
 
-// The hand's end shown now, if any: the oldest one not yet shown long enough.
+// The hand's end shown now, if any: the newest, while not yet shown long enough.
 function endToHold(view, started) {
   const now = Date.now();
   while (queue.length) {
     const head = queue[0];
     if (head.table !== view.id) { queue.shift(); continue; }
-    const last = queue.length === 1;
-    if (last && view.over) return head;
-    // (behind a hand begun with more ends to come: drawn once, not to fall behind the game;
-    // an end once shown beside a hand begun never comes back on the felt)
+    if (view.over) return head;
+    // (an end once shown beside a hand begun never comes back on the felt)
     if (started) head.passed = true;
-    const hold = started || head.passed ? (last ? SHORT_MS : 0) : (last ? HOLD_MS : SHORT_MS);
+    const hold = started || head.passed ? SHORT_MS : HOLD_MS;
     if (head.at === null) head.at = now;
     if (now - head.at < hold || head.drawn !== true) {  // (drawn: once painted, at least)
       if (!head.drawn) {
         head.drawn = "soon";
-        requestAnimationFrame(() => { head.drawn = true; });
+        requestAnimationFrame(() => {
+          head.drawn = true;
+          head.paintedAt = Date.now();
+          for (const e of head.earlier) e.since = e.since || head.paintedAt;
+        });
       }
       head.until = head.at + hold;
       redrawIn(head.until - now + 20);
@@ -485,7 +578,8 @@ function endToHold(view, started) {
 // A first view shows only the chant waiting.
 const BUBBLE_MS = 2600;
 const heardAt = new Map();  // a word's key -> when this page first had it (0: already said)
-function bubbles(view, first) {
+// `felt`: the hand the felt shows ("<number>:<duel>"): only its words are at the seats.
+function bubbles(view, first, felt) {
   const now = Date.now();
   const out = {};  // seat -> { text, key }
   // (words are counted per hand, chants and values apart: the words past the count a hand had
@@ -508,7 +602,7 @@ function bubbles(view, first) {
         }
       }
       const at = heardAt.get(key);
-      if (at && now - at < BUBBLE_MS) {
+      if (at && now - at < BUBBLE_MS && handKey === `${view.id}:${felt}`) {
         out[s.seat] = { text: s.text, key };
         redrawIn(at + BUBBLE_MS - now + 20);
       }
@@ -517,7 +611,7 @@ function bubbles(view, first) {
   };
   for (const ended of view.ended || []) hear(ended.number, ended.duel, ended.said, true);
   hear(view.hand_number, view.duel, view.said, false);
-  if (view.pending && view.said) {
+  if (view.pending && view.said && felt === `${view.hand_number}:${duelKey(view.duel)}`) {
     const chants = view.said.filter((s) => s.key[0] === "c");
     const chant = chants[chants.length - 1];
     if (chant) out[chant.seat] = { text: chant.text, key: `${view.id}:${view.hand_number}:${duelKey(view.duel)}:${chant.key}` };
@@ -572,20 +666,21 @@ function render(view, first, controls, sheet) {
   const sides = sideNames(view);
   const teams = view.team_size > 1;  // (the sides in their colours)
   const options = el("details", { class: "options", id: "options" },
-    el("summary", { "aria-label": w("options") }, view.seal ? `🔒 ${view.seal}` : "⚙"),
+    el("summary", { "aria-label": w("options") }, el("span", {}, view.seal ? `🔒 ${view.seal}` : "⚙")),
     el("div", { class: "panel" }, el("b", {}, w("options")),
       el("p", {}, view.rules),
       el("p", {}, `${w("timer")}: ${view.turn_seconds ? view.turn_seconds + " s" : w("notimer")}`),
       view.seal ? el("p", {}, initData ? w("seal") : w("sealLocal")) : null));
-  const head = el("header", { class: "head", id: "head" },
-    view.hand_number ? el("span", { id: "worth" }, `${w("hand")} ${view.hand_number}` +
-      (view.duel === null || view.duel === undefined ? "" : ` · ⚔️ ${w("duel")} ${view.duel + 1}/3`) +
-      ` · ${w("worth")} ${view.hand_value}`) : null,
+  // The head names the hand the felt shows: the hand in play, or the one whose end is held
+  // there ("Mano 11 · terminó"), never one while the felt shows another.
+  const headed = (what) => el("header", { class: "head", id: "head" },
+    what ? el("span", { id: "worth" }, what) : null,
     el("span", { class: "rules" }, view.rules),  // (on a wide screen; on a phone in ⚙)
     controls ? null : soundButton(), options);
+  const duelOf = (duel) => (duel === null || duel === undefined ? "" : ` · ⚔️ ${w("duel")} ${duel + 1}/3`);
   if (view.phase === undefined) {  // the lobby
     $app.classList.remove("table");
-    $app.replaceChildren(head, el("p", { class: "hint", id: "lobby" }, w("waiting")),
+    $app.replaceChildren(headed(null), el("p", { class: "hint", id: "lobby" }, w("waiting")),
       el("ul", {}, view.seats.map((s) => el("li", {}, s.name))));
     return;
   }
@@ -595,13 +690,18 @@ function render(view, first, controls, sheet) {
       fosforos(view.scores[side], view.target),
       el("span", { class: "pts" }, String(view.scores[side])))));
 
-  // The end of a hand: its cards on the felt while the next hand has none, its lines beside.
-  const started = (view.rounds || []).some((plays) => plays.length);
+  // The end of a hand: its cards on the felt while the next hand has not begun (no card, no
+  // word: a chant waiting at a hand's start is over that hand), its lines beside.
+  const started = (view.rounds || []).some((plays) => plays.length) ||
+    !!view.pending || (view.said || []).length > 0;
   const heldEnd = controls ? null : endToHold(view, started);
   const held = controls ? replayEnd(view) : heldEnd && heldEnd.ended;
   const ended = held || (view.ended || [])[(view.ended || []).length - 1];
   const onFelt = !!held && (!!controls || view.over || (!started && !heldEnd.passed));
   const hand = onFelt ? ended.number : view.hand_number;
+  const head = headed(onFelt && !view.over
+    ? `${w("hand")} ${ended.number}${duelOf(ended.duel)} · ${w("handOver")}`
+    : `${w("hand")} ${hand}${duelOf(onFelt ? ended.duel : view.duel)} · ${w("worth")} ${view.hand_value}`);
   const rounds = onFelt
     ? ended.rounds.map((r) => ({ plays: r.plays, winner: r.winner, parda: r.parda }))
     : (view.rounds || []).map((plays, r) => ({ plays,
@@ -613,7 +713,8 @@ function render(view, first, controls, sheet) {
     return latest ? latest.plays[latest.plays.length - 1] : null;
   })();
   bubbles.fresh = false;
-  const said = controls ? replayWords(view) : bubbles(view, first);
+  const feltKey = `${hand}:${duelKey(onFelt ? ended.duel : view.duel)}`;
+  const said = controls ? replayWords(view) : bubbles(view, first, feltKey);
   if (bubbles.fresh) { sounds.chant(); haptic({ type: "selection_change" }); }
   let slid = false;  // (a card new on the felt: its sound, once a drawing)
   const felt = el("div", { class: `felt seats-${view.players}${onFelt ? " holding" : ""}`, id: "felt",
@@ -657,10 +758,12 @@ function render(view, first, controls, sheet) {
     if (word) popped.add(word.key);
     const kept = controls && onFelt ? heldCards(ended, i) : null;  // (beside the cards played)
     if (kept) played.append(kept);
-    // (a pica-pica duel: its two seats face each other, the other four are dimmed)
+    // (a pica-pica duel: its two seats face each other, the other four are dimmed, yours
+    // never: it is where you look)
     const apart = view.duel_seats && !view.duel_seats.includes(i) && !onFelt;
     felt.append(el("div", {
-      class: `seat spot-${spot[i]}${teams ? " side-" + s.side : ""}${waited ? " turn" : ""}${apart ? " apart" : ""}`,
+      class: `seat spot-${spot[i]}${teams ? " side-" + s.side : ""}${waited ? " turn" : ""}` +
+        `${apart ? " apart" : ""}${i === view.seat ? " me" : ""}`,
       style: `grid-area:${spot[i]}`, "data-seat": i },
       el("div", { class: "who" },
         el("span", { class: "name" }, i === view.seat ? `${s.name} (${w("you")})` : s.name),
@@ -675,21 +778,34 @@ function render(view, first, controls, sheet) {
   // The record beside the felt: a hand's end while it is shown, the betting, the status.
   // (beside a hand begun, the end's cards come with its lines, small: every card played is
   // drawn the moment the server has it, the last of a hand too)
-  const beside = held && !onFelt ? el("div", { class: "mini", "aria-hidden": "true" },
-    ended.rounds.map((round) => el("span", { class: "round" }, round.plays.map((p) =>
-      cardImg(p.card, "", round.winner === p.seat ? "won" : null))))) : null;
+  const mini = (end) => el("div", { class: "mini", "aria-hidden": "true" },
+    end.rounds.map((round) => el("span", { class: "round" }, round.plays.map((p) =>
+      cardImg(p.card, "", round.winner === p.seat ? "won" : null)))));
+  // (ends that came together: after the newest, the older ones' lines, each with its cards,
+  // small)
+  const earlier = heldEnd && !view.over ? heldEnd.earlier : [];  // (the match's end: its last)
   const banner = held ? el("div", { class: "banner", id: "hand-end", role: "status",
-    "data-hand": ended.number }, beside, ended.lines.map((line) => el("p", {}, line))) : null;
+    "data-hand": ended.number },
+  held && !onFelt ? mini(ended) : null, ended.lines.map((line) => el("p", {}, line)),
+  earlier.slice().reverse().map(({ ended: end }) => el("div", { class: "earlier",
+    "data-hand": end.number }, mini(end), end.lines.map((line) => el("p", {}, line))))) : null;
   // (it scrolls on a phone: reachable with the keyboard too)
   // (a replay: the points this action gave, and why, first; a hand's end says them itself)
   const scored = view.scored && view.scored.length && !view.hand_over
     ? el("div", { class: "scored", id: "scored", role: "status" }, view.scored.map((line) => el("p", {}, line)))
     : null;
+  // (what the turn's timer did in the hand on the felt, as Telegram's board says it)
+  const timed = (view.timeouts || []).filter((x) => x.hand === hand && !controls)
+    .map((x) => el("p", { class: "timed-out" }, x.text));
   const lines = el("div", { class: "lines", id: "lines", tabindex: 0, role: "region",
-    "aria-label": w("record") }, scored, banner);
+    "aria-label": w("record") }, scored, timed, banner);
   if (view.signs_seen && view.signs_seen.length) {  // (a partner's señas: first, for you alone)
     lines.append(el("p", { class: "seen", id: "signs-seen" }, w("signs_seen"), " ",
       view.signs_seen.join(" · ")));
+  }
+  if (view.signs_made && view.signs_made.length) {  // (yours, with what each says)
+    lines.append(el("p", { class: "seen", id: "signs-made" }, w("signs_made"), " ",
+      view.signs_made.join(" · ")));
   }
   for (const line of view.bets || []) lines.append(el("p", { class: "bet" }, line));
   for (const line of view.status_lines || []) lines.append(el("p", { class: "status" }, line));
@@ -711,12 +827,22 @@ function render(view, first, controls, sheet) {
 
   // Everything the player can do now, below the felt and never over it: a chant that waits
   // and its answers, the hand (always at its full size), the chants; mazo apart.
+  // (a pica-pica duel you are out of: whose it is, and when yours comes)
+  if (!controls && mine(view) && view.duel_seats && !view.duel_seats.includes(view.seat) && !onFelt) {
+    const [a, b] = view.duel_seats.map((i) => view.seats[i].name);
+    const yours = view.my_duel > view.duel ? `${w("duelNext")} ${view.my_duel + 1}` : w("duelDone");
+    dock.append(el("p", { class: "hint duel-note", id: "duel-note" },
+      `⚔️ ${w("duelNow")} ${view.duel + 1}/3: ${a} – ${b} · ${yours}`));
+  }
   if (view.pending) dock.append(el("p", { class: "pending", id: "pending", role: "status" }, view.pending));
   if (view.hand && !view.over) {
     const playable = new Map((view.actions || []).filter((a) => a.card).map((a) => [a.card, a]));
     const idle = playable.size === 0;  // (not your card to play: the same size, no ring)
+    // (your turn, in words, beside your cards: the plate lit on the felt is not enough)
+    const turn = !controls && (view.waiting_on || []).includes(view.seat);
     dock.append(el("div", { class: `hand${idle ? " idle" : ""}`, id: "hand", role: "group",
-      "aria-label": w("yourCards") },
+      "aria-label": w("yourCards"), style: `--cards:${view.hand.length}` },
+      turn ? el("span", { class: "your-turn", id: "your-turn", role: "status" }, w("yourTurn")) : null,
       view.hand.map((c) => {
         const a = playable.get(c.card);
         // (a review's moment: the card played and difícil's are marked, and say so)
@@ -740,20 +866,13 @@ function render(view, first, controls, sheet) {
     // A quieter row: what your hand holds to say, the señas for a partner, 💡, 🤖.
     const tools = el("div", { class: "tools" });
     if (view.mine) tools.append(el("span", { class: "hint mine", id: "mine" }, view.mine));
-    if (view.signs) {
-      const pick = el("select", { id: "sign", "aria-label": w("sign") },
-        view.signs.map((s) => el("option", { value: s.key }, s.label)));
-      const send = el("button", { type: "button", class: "secondary", id: "send-sign",
-        "aria-label": w("sign"), title: w("sign"),
-        onclick: async () => {
-          try {
-            const now = current && current.view ? current.view : view;  // (the controls may outlive their view)
-            await api("POST", `/api/table/${now.id}/sign`, { step: now.step, sign: pick.value });
-            send.textContent = "✓";  // (said where it was made: no toast over the table)
-          } catch (e) { toast(e.message); }
-        } }, "🤫");
-      tools.append(pick, send);
-    }
+    if (view.signs) {  // 🤫 opens the señas, each with what it means
+      const open = picking === view.id;
+      tools.append(el("button", { type: "button", class: "secondary", id: "sign",
+        "aria-label": w("sign"), title: w("sign"), "aria-expanded": open ? "true" : "false",
+        onclick: () => { picking = open ? null : view.id; render(current.view); } }, "🤫"));
+      if (open) dock.append(signPicker(view));
+    } else if (!controls) picking = null;
     if (view.hint) {
       tools.append(el("button", { type: "button", class: "secondary", id: "ask-hint",
         "aria-label": w("hint"), title: w("hint"), onclick: askHint }, "💡"));
@@ -796,45 +915,144 @@ function render(view, first, controls, sheet) {
 function fitFelt() {
   const felt = document.getElementById("felt");
   if (!felt) return;
+  fitLines();
   // A short screen with much to decide (a chant waiting, its answers, the tools): the hand
-  // gives a little of its size (never under 52 px) before the felt goes under its least.
+  // gives a little of its size (never under 52 px) before the felt goes under its least; a
+  // felt whose seats still do not fit takes more of the hand (never under 44 px) and then
+  // the record's lines, one at a time (one stays).
   $app.style.removeProperty("--card-w");
   const hand = document.querySelector("#hand img");
-  if (hand && !window.matchMedia("(min-width: 900px)").matches) {
-    let size = hand.getBoundingClientRect().width;
-    for (let i = 0; i < 6 && size > 52 && $app.scrollHeight > $app.clientHeight + 1; i++) {
-      size = Math.max(52, size - 4);
-      $app.style.setProperty("--card-w", `${size}px`);
-    }
+  const phone = !window.matchMedia("(min-width: 900px)").matches;
+  let size = hand ? hand.getBoundingClientRect().width : 0;
+  const shrink = (least) => {
+    if (!hand || !phone || size <= least) return false;
+    size = Math.max(least, size - 4);
+    $app.style.setProperty("--card-w", `${size}px`);
+    return true;
+  };
+  for (let i = 0; i < 6 && $app.scrollHeight > $app.clientHeight + 1 && shrink(52); i++);
+  for (let i = 0; i < 8 && !fitCards(felt) && shrink(44); i++);
+  const lines = document.getElementById("lines");
+  for (let i = 0; i < 4 && phone && lines && !fitCards(felt); i++) {
+    const line = parseFloat(getComputedStyle(lines).lineHeight) || 18;
+    if (lines.clientHeight < 2 * line - 1) break;
+    lines.style.maxHeight = `${Math.floor((lines.clientHeight - line) / line) * line}px`;
   }
+}
+
+// The felt's cards as big as its rows of seats let them be; false when even the least does
+// not fit it.
+function fitCards(felt) {
   const rows = 2;  // (style.css: two rows of seats whatever the table)
   const cols = felt.classList.contains("seats-2") ? 1 : 3;
   const height = felt.clientHeight, width = felt.clientWidth;
   const wide = window.matchMedia("(min-width: 900px)").matches;
-  const label = wide ? 44 : 36;  // a seat's name, its badges, backs and clock
+  const label = wide ? 52 : 42;  // a seat's name, its badges, backs and clock
   const cap = wide ? 124 : 96;
   const byHeight = (height - 16 - rows * label) / (rows * 1.54);
   const byWidth = (width / cols - 10) / 2.1;  // three cards, each half under the next
   let card = Math.floor(Math.max(22, Math.min(byHeight, byWidth, cap)));
   felt.style.setProperty("--felt-card", `${card}px`);
-  const over = () => felt.scrollHeight > felt.clientHeight + 1 ||
-    [...felt.querySelectorAll(".played")].some((p) => p.scrollWidth > p.clientWidth + 1);
+  // (measured by layout, not by what is drawn: a card sliding in from its seat overflows the
+  // felt for a moment, and is no reason to shrink anything)
+  const pad = parseFloat(getComputedStyle(felt).paddingBottom) || 0;
+  const over = () => [...felt.querySelectorAll(".seat")].some((seat) =>
+    seat.offsetTop + seat.offsetHeight + pad > felt.clientHeight + 1) ||
+    [...felt.querySelectorAll(".played")].some((p) => {
+      const kids = [...p.children];
+      return kids.length && (kids[0].offsetLeft < p.offsetLeft - 1 ||
+        kids[kids.length - 1].offsetLeft + kids[kids.length - 1].offsetWidth > p.offsetLeft + p.offsetWidth + 1);
+    });
   for (let i = 0; i < 10 && card > 22 && over(); i++) {
     card = Math.max(22, Math.floor(card * 0.92));
     felt.style.setProperty("--felt-card", `${card}px`);
   }
+  return !over();
 }
+
+// The record's box shows whole lines: when they do not all fit, it ends under the last one
+// that does (the felt takes the rest), never across one.
+function fitLines() {
+  const lines = document.getElementById("lines");
+  if (!lines) return;
+  lines.style.removeProperty("max-height");
+  const room = lines.clientHeight;
+  if (!room || lines.scrollHeight <= room + 1) return;
+  const top = lines.getBoundingClientRect().top + lines.clientTop - lines.scrollTop;
+  let fit = 0;
+  const texts = document.createTreeWalker(lines, NodeFilter.SHOW_TEXT);
+  for (let node; (node = texts.nextNode());) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    // (a line ends under its glyphs by half its leading)
+    const height = parseFloat(getComputedStyle(node.parentElement).lineHeight);
+    for (const r of range.getClientRects()) {
+      const bottom = r.bottom - top + (height > r.height ? (height - r.height) / 2 : 0);
+      if (bottom <= room + 0.5 && bottom > fit) fit = bottom;
+    }
+  }
+  if (fit > 0) lines.style.maxHeight = `${Math.ceil(fit)}px`;
+}
+
+// (whatever changes the page's size: the window, Telegram's viewport growing after it did, a
+// font come late)
 window.addEventListener("resize", fitFelt);
+if (window.ResizeObserver) new ResizeObserver(() => fitFelt()).observe($app);
 
 function mine(view) { return view.seat !== null && view.seat !== undefined; }
+
+// The señas, over the felt while one is chosen: each its gesture and what it tells the
+// partner (those made this hand are spent); a tap makes it and closes them, as ✕ and Escape do.
+let picking = null;  // the table whose señas are open
+function signPicker(view) {
+  const close = () => { picking = null; if (current && current.view) render(current.view); };
+  return el("section", { class: "sign-picker", id: "sign-picker", "aria-label": w("signPick") },
+    el("div", { class: "bar" }, el("p", {}, w("signPick")),
+      el("button", { type: "button", class: "secondary close", "aria-label": w("close"),
+        title: w("close"), onclick: close }, "✕")),
+    el("div", { class: "signs" }, view.signs.map((s) => el("button", { type: "button",
+      class: "secondary", "data-sign": s.key, disabled: s.made, onclick: async () => {
+        const now = current && current.view ? current.view : view;  // (the controls may outlive their view)
+        try {
+          await api("POST", `/api/table/${now.id}/sign`, { step: now.step, sign: s.key });
+          close();
+        } catch (e) { toast(e.message); }
+      } }, el("b", {}, s.label), el("span", {}, s.meaning)))));
+}
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && picking !== null) {
+    picking = null;
+    if (current && current.view) render(current.view);
+  }
+});
 
 // -- replays: a finished match, action by action, from its log --------------------------------
 let replaying = null;  // { data, index, timer, seal }
 
-function replayEnd(view) {  // (the hand just over, from its last action: the server says so)
-  const started = (view.rounds || []).some((plays) => plays.length);
+// The hand just over, from its last action (the server says so) to the next hand's deal,
+// which the felt shows as that hand (⏭ lands there: the head and the felt name one hand).
+function replayEnd(view) {
   const ends = view.ended || [];
-  return ends.length && (!started || view.over || view.hand_over) ? ends[ends.length - 1] : null;
+  return ends.length && (view.over || view.hand_over) ? ends[ends.length - 1] : null;
+}
+
+// A player watching their own match: their cards in hand then, face up (the match is over,
+// nothing is secret), those not yet played in the frame's hand (in every duel of a pica-pica
+// hand), from its deal.
+function heldAt(r, index) {
+  const frames = r.data.frames;
+  const seat = r.played;
+  const hand = frames[index].hand_number;
+  const deal = hand ? r.data.deals[hand - 1] : null;
+  if (!deal) return null;
+  const played = new Set();
+  for (let i = index; i >= 0 && frames[i].hand_number === hand; i--) {
+    for (const plays of frames[i].rounds || []) {
+      for (const p of plays) if (p.seat === seat) played.add(p.card);
+    }
+  }
+  return deal.split("|")[seat].split(" ").filter((c) => !played.has(c))
+    .map((c) => ({ card: c, name: r.names.get(c) || c }));
 }
 
 // What a replay's frame says aloud: every word of its action, at the seat that said it.
@@ -860,20 +1078,19 @@ function heldCards(ended, seat) {
 
 function replayUrl(id, review) {
   history.replaceState(null, "", `?replay=${id}${review ? "&review=1" : ""}` +
-    `${query.get("theme") ? "&theme=" + query.get("theme") : ""}${location.hash}`);
+    `${themed() ? "&" + themed() : ""}${location.hash}`);
 }
 
 // `review`: open the viewer's review at once (the end screen's 📝, a reload of one open).
 async function showReplay(id, opts) {
   const review = !!(opts && opts.review);
-  if (current && current.stop) current.stop();
-  current = null;
+  leave();
   replayUrl(id, review);
   // (whether the viewer played it, for 📝: the table as they see it says their seat)
   const seatOf = api("GET", `/api/table/${id}`).then((v) => (mine(v) ? v.seat : null), () => null);
   let data;
   try { data = await api("GET", `/api/table/${id}/replay`); }
-  catch (e) { $app.replaceChildren(el("p", { class: "hint", role: "alert" }, e.message)); return; }
+  catch (e) { deadEnd(e.message); return; }
   if (data.language && data.language !== lang) await loadWords(data.language);
   const names = new Map();  // a card's code -> its name, from the frames (the review's hand)
   for (const frame of data.frames) {
@@ -1020,8 +1237,10 @@ function reviewSheet(r) {
 // they played, and difícil's, marked).
 function asSeen(r, frame) {
   const state = r.review;
-  if (!state || state.status !== "ready") return frame;
-  const seen = { ...frame, seat: state.data.seat };
+  if (!state || state.status !== "ready") {
+    return r.played === null ? frame : { ...frame, seat: r.played, hand: heldAt(r, r.index) };
+  }
+  const seen = { ...frame, seat: state.data.seat, hand: heldAt(r, r.index) };
   const open = state.data.moments.find((m) => momentFrame(r, m) === r.index);
   if (!open) return seen;
   // (the hand they decided in, as it was: not the end of the one before, still on the felt at
@@ -1086,6 +1305,8 @@ function drawReplay(first, focus) {
       el("span", { id: "replay-count" }, `${r.index + 1} ${w("of")} ${frames.length}`)),
     slider,
     el("div", { class: "replay-foot" },
+      el("button", { type: "button", class: "secondary", id: "replay-exit",
+        onclick: () => openTable(r.data.id) }, w("toTable")),
       r.played !== null && !r.review ? reviewButton(() => { loadReview(r); drawReplay(false, "review-close"); }) : null,
       el("p", { class: "hint", id: "seal-check" }, r.seal)));
   const sheet = r.review ? reviewSheet(r) : null;
@@ -1147,11 +1368,10 @@ function svg(tag, attrs, ...children) {
 let tourneyTimer = null;
 
 async function showTourney(id) {
-  if (current && current.stop) current.stop();
-  current = null;
+  leave();
   let data;
   try { data = await api("GET", `/api/tourney/${id}`); }
-  catch (e) { $app.replaceChildren(el("p", { class: "hint", role: "alert" }, e.message)); return; }
+  catch (e) { deadEnd(e.message); return; }
   if (data.language && data.language !== lang) await loadWords(data.language);
   const parts = [el("h1", {}, data.title), el("p", { class: "hint" }, data.rules)];
   if (data.champion) parts.push(el("p", { id: "champion" }, `${w("champion")}: ${data.champion}`));
@@ -1159,10 +1379,9 @@ async function showTourney(id) {
   if (data.format === "ko") parts.push(bracketSvg(data));
   else if (data.format === "relampago") parts.push(arenaLive(data));
   else parts.push(roundsList(data));
-  $app.classList.remove("table");
+  leave();
   $app.replaceChildren(el("section", { id: "tourney" }, parts));
   fitNames($app);
-  if (tourneyTimer) clearTimeout(tourneyTimer);
   if (data.status === "running" || data.status === "signup") {
     tourneyTimer = setTimeout(() => showTourney(id), 15000);  // results come in: look again
   }
@@ -1330,7 +1549,7 @@ function roundsList(data) {  // a liguilla: its rounds, each tie a link when the
     if (tourney) showTourney(+tourney);
     else if (toWatch) showReplay(+toWatch, { review: query.get("review") === "1" });
     else if (table) openTable(+table);
-    else $app.replaceChildren(el("p", { class: "hint", role: "alert" }, w("fromGroup")));
+    else deadEnd(w("fromGroup"));
     return;
   }
   const me = await asked;
