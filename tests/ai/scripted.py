@@ -139,3 +139,25 @@ def _envido_at(chants: Callable[[int], bool]) -> Player:
 # cards), never chant truco, and play their lowest card.
 envido_liar = _envido_at(lambda value: value <= 7)  # a bluff every time
 envido_honest = _envido_at(lambda value: value >= 24)
+
+
+def _truco_at(chants: Callable[[int], bool]) -> Player:
+    def player(obs: Observation, rng: random.Random) -> Action:
+        kinds = _kinds(obs)
+        if obs.pending is Pending.ENVIDO:
+            return kinds[K.NO_QUIERO]
+        if obs.pending is Pending.TRUCO:
+            return kinds[K.QUIERO]
+        strong = sum(c.strength >= 10 for c in obs.cards)  # a 3 or better
+        if K.TRUCO in kinds and len(obs.cards) == 3 and chants(strong):
+            return kinds[K.TRUCO]
+        return _lowest(obs)
+
+    return player
+
+
+# Two rivals who chant truco at their first card about as often (a hand in four), with
+# opposite holdings: one with no card of a 3 or better, one with two or more. Both want every
+# truco (every hand is played out and shows its cards), refuse every envido, never chant one.
+truco_liar = _truco_at(lambda strong: strong == 0)
+truco_honest = _truco_at(lambda strong: strong >= 2)

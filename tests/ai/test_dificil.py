@@ -35,6 +35,8 @@ from tests.ai.scripted import (
     envido_liar,
     played_against,
     tight,
+    truco_honest,
+    truco_liar,
 )
 from tests.engine.helpers import deal_of, do, start
 
@@ -259,6 +261,43 @@ def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
             called[name] += wanted
     assert positions >= 100
     assert called["liar"] >= called["honest"] + positions // 5, called
+
+
+def truco_chanted(base: MatchState, seed: int) -> MatchState | None:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card and
+    seat 1 chants truco (None where it could not: a flor's deal)."""
+    state = base.copy()
+    state.apply(random_deal(random.Random(seed), 2))
+    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
+    if not plays:
+        return None
+    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
+    chant = next((a for a in state.legal_actions() if a.kind is K.TRUCO), None)
+    if chant is None:
+        return None
+    state.apply(chant)
+    return state
+
+
+def test_dificil_wants_a_truco_more_against_a_frequent_bluffer() -> None:
+    """Over many positions (seat 0 holding whatever a deal gives it, seat 1 chanting truco
+    after seat 0's first card), difícil wants the truco clearly more often against a rival
+    whose trucos were shown to come with no card of a 3 or better than against one whose came
+    with two, though both chanted about as often (the table's counts cannot tell them apart)."""
+    bases = {"liar": played_against(truco_liar, 24), "honest": played_against(truco_honest, 24)}
+    wanted = {"liar": 0, "honest": 0}
+    positions = 0
+    for seed in range(100):
+        states = {name: truco_chanted(base, seed) for name, base in bases.items()}
+        if any(s is None for s in states.values()):
+            continue
+        positions += 1
+        for name, state in states.items():
+            assert state is not None
+            action = decide(observe(state, 0), "dificil", f"truco:{seed}")
+            wanted[name] += action.kind is K.QUIERO or action.kind in TRUCO_CHANTS
+    assert positions >= 90
+    assert wanted["liar"] >= wanted["honest"] + positions // 10, wanted
 
 
 def test_a_rival_who_gives_up_raises_of_its_envido_is_raised_with_anything() -> None:
