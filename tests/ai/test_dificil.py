@@ -10,10 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ai import search
+from bot.ai import decide, search
 from bot.ai.rivals import Rival
 from bot.ai.rules import play_normal
 from bot.ai.search import Sampler, edge_of, play_dificil, rivals_of
+from bot.ai.tells import Rate, Tells
 from bot.game import (
     Action,
     MatchConfig,
@@ -27,7 +28,16 @@ from bot.game import (
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, ActionKind
 from bot.game.habits import Habits
 from bot.game.state import Pending
-from tests.ai.scripted import Player, bluffer, played_against, tight
+from tests.ai.scripted import (
+    Player,
+    bluffer,
+    envido_honest,
+    envido_liar,
+    played_against,
+    tight,
+    truco_honest,
+    truco_liar,
+)
 from tests.engine.helpers import deal_of, do, start
 
 K = ActionKind
@@ -204,6 +214,111 @@ def test_an_envido_a_rival_would_refuse_is_chanted_for_the_point() -> None:
     assert {play_normal(obs, random.Random(s)).kind for s in range(50)} == {K.PLAY}
     folder = Rival.read(Habits(envido_refused=8), HANDS)
     assert {play_normal(obs, random.Random(s), (), folder).kind for s in range(50)} == {K.ENVIDO}
+
+
+# -- what its rivals' envidos came with ------------------------------------------------------
+def facing_envido(base: MatchState, seed: int) -> tuple[MatchState, bool]:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card,
+    seat 1 chants a plain envido. Whether that could be done (a flor-less deal always can)."""
+    state = base.copy()
+    state.apply(random_deal(random.Random(seed), 2))
+    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
+    if not plays:
+        return state, False
+    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
+    chant = next((a for a in state.legal_actions() if a.kind is K.ENVIDO), None)
+    if chant is None:
+        return state, False
+    state.apply(chant)
+    return state, True
+
+
+def wants(action: Action) -> bool:
+    return action.kind is K.QUIERO or action.kind in ENVIDO_CHANTS
+
+
+def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
+    """Over many positions (seat 0 holding whatever a deal gives it, seat 1 chanting a plain
+    envido), difícil wants the envido more often against a rival whose envidos were shown to
+    be bluffs than against one whose were shown to be good, though both chanted as often;
+    and never refuses the bluffer what it wants from the honest one."""
+    bases = {"liar": played_against(envido_liar, 24), "honest": played_against(envido_honest, 24)}
+    assert bases["liar"].hand_number % 2 == 0  # the next hand is odd: seat 0 is mano
+    called = {"liar": 0, "honest": 0}
+    positions = 0
+    for seed in range(120):
+        answers = {}
+        for name, base in bases.items():
+            state, ok = facing_envido(base, seed)
+            if not ok:
+                break
+            answers[name] = wants(decide(observe(state, 0), "dificil", f"calls:{seed}"))
+        if len(answers) < 2:
+            continue
+        positions += 1
+        assert answers["liar"] or not answers["honest"], seed
+        for name, wanted in answers.items():
+            called[name] += wanted
+    assert positions >= 100
+    assert called["liar"] >= called["honest"] + positions // 5, called
+
+
+def truco_chanted(base: MatchState, seed: int) -> MatchState | None:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card and
+    seat 1 chants truco (None where it could not: a flor's deal)."""
+    state = base.copy()
+    state.apply(random_deal(random.Random(seed), 2))
+    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
+    if not plays:
+        return None
+    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
+    chant = next((a for a in state.legal_actions() if a.kind is K.TRUCO), None)
+    if chant is None:
+        return None
+    state.apply(chant)
+    return state
+
+
+def test_dificil_wants_a_truco_more_against_a_frequent_bluffer() -> None:
+    """Over many positions (seat 0 holding whatever a deal gives it, seat 1 chanting truco
+    after seat 0's first card), difícil wants the truco clearly more often against a rival
+    whose trucos were shown to come with no card of a 3 or better than against one whose came
+    with two, though both chanted about as often (the table's counts cannot tell them apart)."""
+    bases = {"liar": played_against(truco_liar, 24), "honest": played_against(truco_honest, 24)}
+    wanted = {"liar": 0, "honest": 0}
+    positions = 0
+    for seed in range(100):
+        states = {name: truco_chanted(base, seed) for name, base in bases.items()}
+        if any(s is None for s in states.values()):
+            continue
+        positions += 1
+        for name, state in states.items():
+            assert state is not None
+            action = decide(observe(state, 0), "dificil", f"truco:{seed}")
+            wanted[name] += action.kind is K.QUIERO or action.kind in TRUCO_CHANTS
+    assert positions >= 90
+    assert wanted["liar"] >= wanted["honest"] + positions // 10, wanted
+
+
+def test_a_rival_who_gives_up_raises_of_its_envido_is_raised_with_anything() -> None:
+    """Seat 0 holds 5 of envido and seat 1 chants envido: against a stranger it gives the
+    point up (a raise is made with a good envido only); against a rival seen to give up most
+    raises of its envidos, a raise (an envido on the envido, or a real envido; not a falta:
+    that is the match) takes two."""
+    state = start("4o 5e 3b | 7c 6c 1e", ONE)
+    do(state, "0:p:4o", "1:e")
+    obs = observe(state, 0)
+    stranger = Rival.read(Habits(), HANDS)
+    folds = Tells()
+    for _ in range(8):
+        folds = folds.saw(Rate.RAISED_WANTED, 0.0, 0.5)
+    folder = Rival.read(Habits(), HANDS, folds)
+    answers = {
+        name: {play_normal(obs, random.Random(s), (), rival).kind for s in range(20)}
+        for name, rival in (("stranger", stranger), ("folder", folder))
+    }
+    assert answers["stranger"] == {K.NO_QUIERO}
+    assert answers["folder"] and answers["folder"] <= {K.ENVIDO, K.REAL_ENVIDO}
 
 
 def test_two_rivals_are_read_as_one_side() -> None:
