@@ -245,7 +245,10 @@ class _Normal:
         a = 0.5
         if self.rival is not None and bluffs is not None:
             a = self.rival.tells.raise_wanted(chain[-1], bluffs)
-        called = envido_chance(self.obs, mine, RAISE_FLOOR, good, 0.0)
+        # (the normal level, reading no rival, reckons as it always did: p - 0.1)
+        called = 1.0
+        if self.rival is not None:
+            called = envido_chance(self.obs, mine, RAISE_FLOOR, good, 0.0)
         for kind in (K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO):
             bluff = a < FOLDS_RAISES and kind is not K.FALTA_ENVIDO
             if kind in kinds and (p >= 0.6 or bluff):
