@@ -266,28 +266,8 @@ class _Normal:
         mine = envido_value(self.obs.dealt)
         good = "ev" in self.signs
         p = envido_chance(self.obs, mine, 0, good)
-        falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
         best: tuple[float, Action | None] = (self.eq(), None)
-        accept = {K.ENVIDO: 0.55, K.REAL_ENVIDO: 0.45, K.FALTA_ENVIDO: 0.35}
-        for kind in ENVIDO_CHANTS:
-            if kind not in kinds:
-                continue
-            floor = ENVIDO_FLOOR[kind]
-            p_called = envido_chance(self.obs, mine, floor, good)
-            a = accept[kind]
-            if self.rival is not None:  # as often as this rival wants, with what it wants
-                a = min(1.0, a * self.rival.envido_wanted / NORMAL_ENVIDO_WANTED)
-                # its wants shown weak, against a stranger's (whose are ANY_HAND any hand)
-                weak = self.rival.tells.rate(Rate.ENVIDO_CALLED_WEAK)
-                weak *= ANY_HAND * below_floor(floor) / PRIOR[Rate.ENVIDO_CALLED_WEAK]
-                p_called = envido_chance(self.obs, mine, floor, good, min(weak, 1.0))
-                picky = min(1.0, self.rival.envido_picky)
-                p_called = picky * p_called + (1 - picky) * p
-            # a rival whom a refusal would cost the match wants it, whatever it holds
-            a = 1.0 if self.eq(1) >= 1.0 else a
-            value = (1 - a) * self.eq(1) + a * self.bet(
-                p_called, envido_wanted_value([kind], falta_points)
-            )
+        for kind, value in self.envido_chants().items():
             if value > best[0] + 0.01:
                 best = (value, kinds[kind])
         bluff = BLUFF_ENVIDO
@@ -296,6 +276,57 @@ class _Normal:
         if best[1] is None and p < 0.35 and self.rng.random() < bluff:
             return kinds[K.ENVIDO]
         return best[1]
+
+    def envido_chants(self) -> dict[ActionKind, float]:
+        """The match chance after each envido chant open to this seat (against `eq()` not
+        chanting): refused, wanted, or (by a rival seen to raise our envidos more often
+        than a stranger does) raised."""
+        kinds = self.kinds
+        mine = envido_value(self.obs.dealt)
+        good = "ev" in self.signs
+        p = envido_chance(self.obs, mine, 0, good)
+        falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
+        accept = {K.ENVIDO: 0.55, K.REAL_ENVIDO: 0.45, K.FALTA_ENVIDO: 0.35}
+        values: dict[ActionKind, float] = {}
+        for kind in ENVIDO_CHANTS:
+            if kind not in kinds:
+                continue
+            floor = ENVIDO_FLOOR[kind]
+            p_called = envido_chance(self.obs, mine, floor, good)
+            a = accept[kind]
+            raised = 0.0
+            if self.rival is not None:  # as often as this rival wants, with what it wants
+                a = min(1.0, a * self.rival.envido_wanted / NORMAL_ENVIDO_WANTED)
+                # its wants shown weak, against a stranger's (whose are ANY_HAND any hand)
+                weak = self.rival.tells.rate(Rate.ENVIDO_CALLED_WEAK)
+                weak *= ANY_HAND * below_floor(floor) / PRIOR[Rate.ENVIDO_CALLED_WEAK]
+                p_called = envido_chance(self.obs, mine, floor, good, min(weak, 1.0))
+                picky = min(1.0, self.rival.envido_picky)
+                p_called = picky * p_called + (1 - picky) * p
+                if kind is not K.FALTA_ENVIDO:
+                    raised = min(a, self.rival.tells.raises_beyond())
+            # a rival whom a refusal would cost the match wants it, whatever it holds
+            a = 1.0 if self.eq(1) >= 1.0 else a
+            value = (1 - a) * self.eq(1) + (a - raised) * self.bet(
+                p_called, envido_wanted_value([kind], falta_points)
+            )
+            if raised:
+                value += raised * self.raised_over(kind, mine, good, falta_points)
+            values[kind] = value
+        return values
+
+    def raised_over(self, kind: ActionKind, mine: int, good: bool, falta_points: int) -> float:
+        """The match chance once a rival raises our envido chant `kind` (to a real envido, or
+        a falta over a real envido), answered at its best: given up, or wanted with what its
+        raises beyond a stranger's (with anything) and the rest (a good envido) come with."""
+        assert self.rival is not None
+        over = K.REAL_ENVIDO if kind is K.ENVIDO else K.FALTA_ENVIDO
+        chain = [kind, over]
+        excess = self.rival.tells.raises_excess()
+        honest = envido_chance(self.obs, mine, ENVIDO_FLOOR[over], good, 0.0)
+        p = excess * envido_chance(self.obs, mine, 0, good) + (1 - excess) * honest
+        wanted = self.bet(p, envido_wanted_value(chain, falta_points))
+        return max(wanted, self.eq(0, envido_not_wanted_value(chain)))
 
     # -- truco ---------------------------------------------------------------------------------
     def truco_answer(self) -> Action:
@@ -423,3 +454,15 @@ def play_normal(
     `edge`: the chance it gives a hand to go its side's way (0.5: even players), which sets
     what a score is worth (a favourite stakes the match on one envido less readily)."""
     return _Normal(obs, rng, signs, rival, edge).decide()
+
+
+def envido_chant_gains(
+    obs: Observation, signs: Collection[str], rival: Rival, edge: float
+) -> dict[ActionKind, float]:
+    """Each envido chant open to this seat, by how much it adds to the match chance against
+    `rival` (the baseline's reckoning: refused, wanted, raised as this rival does)."""
+    normal = _Normal(obs, random.Random(0), signs, rival, edge)
+    if K.ENVIDO not in normal.kinds:
+        return {}
+    still = normal.eq()
+    return {kind: value - still for kind, value in normal.envido_chants().items()}

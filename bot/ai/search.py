@@ -37,8 +37,8 @@ from bot.ai import personas
 from bot.ai.characters import bend
 from bot.ai.estimate import equity, unseen
 from bot.ai.personas import Belief, Persona
-from bot.ai.rivals import Rival
-from bot.ai.rules import play_facil, play_normal
+from bot.ai.rivals import NORMAL_ENVIDO_WANTED, Rival
+from bot.ai.rules import envido_chant_gains, play_facil, play_normal
 from bot.ai.signs import consistent
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
 from bot.game.cards import Card, envido_value, flor_value
@@ -444,6 +444,7 @@ def play_dificil(
     if len(obs.history) == 0 and (obs.rounds or obs.calls):
         return baseline  # a hand saved before logs existed: by rules
     options = _questions(obs, options, baseline)
+    options = _no_gifts(obs, signs, options, baseline, against, edge)
     if len(options) == 1:
         return baseline
     sampler = Sampler(obs, signs, rng, rivals, priors)
@@ -484,6 +485,30 @@ def _questions(obs: Observation, options: list[Action], baseline: Action) -> lis
     if baseline.kind is not K.PLAY:
         return options if CHANT_CHOICE and obs.pending is None else [baseline]
     return [baseline, *(a for a in options if a.kind in TRUCO_CHANTS or a.kind in ENVIDO_CHANTS)]
+
+
+def _no_gifts(
+    obs: Observation,
+    signs: Collection[str],
+    options: list[Action],
+    baseline: Action,
+    against: Rival | None,
+    edge: float,
+) -> list[Action]:
+    """Without the envido chants the baseline would not make that its reckoning against this
+    rival calls a loss, when the rival wants (or raises) our envidos more often than a
+    stranger. The playouts' rivals answer an envido as a persona or the sound player does,
+    who want it less often than such a rival has been seen to: a bluff the playouts like is
+    a gift to a caller (issue 74: difícil bluffed a caller its envidos, normal did not)."""
+    if against is None or baseline.kind in ENVIDO_CHANTS:
+        return options
+    if not any(a.kind in ENVIDO_CHANTS for a in options):
+        return options
+    tells = against.tells
+    if against.envido_wanted <= NORMAL_ENVIDO_WANTED and tells.raises_beyond() <= 0:
+        return options
+    gains = envido_chant_gains(obs, signs, against, edge)
+    return [a for a in options if a.kind not in ENVIDO_CHANTS or gains.get(a.kind, 0.0) >= 0]
 
 
 def _all_in_options(obs: Observation, options: list[Action]) -> set[int]:

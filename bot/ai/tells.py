@@ -143,6 +143,12 @@ class Tells:
         base = PRIOR[Rate.ENVIDO_RAISES]
         return max(0.0, 1 - base / rate) if rate > base else 0.0
 
+    def raises_beyond(self) -> float:
+        """How much more often than a stranger it raises our envidos (of those it answers,
+        but a falta): 0 for a stranger, so its chants are reckoned as before."""
+        base = PRIOR[Rate.ENVIDO_RAISES]
+        return max(0.0, self.rate(Rate.ENVIDO_RAISES) - base) / (1 - base)
+
     def bluffs(self, r: Rate) -> float:
         """How much less a chant (or a want) of this kind says of its holding than the
         normal player's does: 1 as the normal player's, toward 0.1 for one that says

@@ -44,6 +44,17 @@ def caller(obs: Observation, rng: random.Random) -> Action:
     return _lowest(obs)
 
 
+def raiser(obs: Observation, rng: random.Random) -> Action:
+    """Raises every envido it may to a real envido (wants it where it may not), whatever it
+    holds; wants every truco; never chants; plays its lowest card."""
+    kinds = _kinds(obs)
+    if obs.pending is Pending.ENVIDO and K.REAL_ENVIDO in kinds:
+        return kinds[K.REAL_ENVIDO]
+    if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
+        return kinds[K.QUIERO]
+    return _lowest(obs)
+
+
 def folder(obs: Observation, rng: random.Random) -> Action:
     """Refuses every chant; never chants; plays its lowest card."""
     kinds = _kinds(obs)
