@@ -12,7 +12,7 @@ import pytest
 
 from bot.ai import decide, search
 from bot.ai.rivals import Rival
-from bot.ai.rules import play_normal
+from bot.ai.rules import envido_chant_gains, play_normal
 from bot.ai.search import Sampler, edge_of, play_dificil, rivals_of
 from bot.ai.tells import Rate, Tells
 from bot.game import (
@@ -21,6 +21,7 @@ from bot.game import (
     MatchState,
     Observation,
     cards,
+    envido_value,
     new_match,
     observe,
     random_deal,
@@ -31,9 +32,11 @@ from bot.game.state import Pending
 from tests.ai.scripted import (
     Player,
     bluffer,
+    caller,
     envido_honest,
     envido_liar,
     played_against,
+    raiser,
     tight,
     truco_honest,
     truco_liar,
@@ -319,6 +322,65 @@ def test_a_rival_who_gives_up_raises_of_its_envido_is_raised_with_anything() -> 
     }
     assert answers["stranger"] == {K.NO_QUIERO}
     assert answers["folder"] and answers["folder"] <= {K.ENVIDO, K.REAL_ENVIDO}
+
+
+def answered_envidos(raises: bool) -> Rival:
+    """A rival seen to want 8 of our envidos, each raised to a real envido or each only
+    wanted."""
+    tells = Tells()
+    for _ in range(8):
+        tells = tells.saw(Rate.ENVIDO_WANTED, 1.0, 0.5).saw(Rate.ENVIDO_RAISES, float(raises), 0.5)
+    return Rival.read(Habits(envido_wanted=8), HANDS, tells)
+
+
+def test_a_poor_envido_is_not_chanted_into_a_caller_and_less_into_a_raiser() -> None:
+    """Seat 0 (mano, 0-0) holds 7 of envido. Against a rival seen to want every envido a
+    plain envido loses what it stakes; against one who also raises every one of ours to a real
+    envido with anything, more yet (given up, that is 2); against one seen to refuse every
+    envido it is a point for free."""
+    obs = observe(start("4c 7o 5b | 1e 2o 3b", ONE), 0)
+    gains = {
+        "caller": envido_chant_gains(obs, (), answered_envidos(raises=False), 0.5),
+        "raiser": envido_chant_gains(obs, (), answered_envidos(raises=True), 0.5),
+        "folder": envido_chant_gains(obs, (), Rival.read(Habits(envido_refused=8), HANDS), 0.5),
+    }
+    assert gains["raiser"][K.ENVIDO] < gains["caller"][K.ENVIDO] < 0 < gains["folder"][K.ENVIDO]
+    assert gains["raiser"][K.REAL_ENVIDO] < gains["caller"][K.REAL_ENVIDO] < 0
+
+
+def test_an_envido_that_beats_most_is_chanted_into_a_raiser_of_anything() -> None:
+    """Seat 0 (mano, 0-0) holds 24 of envido, better than most hands: against a rival who
+    only wants envidos it is not worth chanting; against one who raises every one of ours to a
+    real envido with anything, that raise is wanted and won more often than not, and a real
+    envido is chanted (a raise it cannot answer with a bigger one but the falta)."""
+    obs = observe(start("3c 1c 4o | 1e 2o 3b", ONE), 0)
+    caller_, raiser_ = answered_envidos(raises=False), answered_envidos(raises=True)
+    assert {play_normal(obs, random.Random(s), (), caller_).kind for s in range(20)} == {K.PLAY}
+    assert {play_normal(obs, random.Random(s), (), raiser_).kind for s in range(20)} == {
+        K.REAL_ENVIDO
+    }
+
+
+def test_dificil_chants_no_poor_envido_into_a_rival_who_wants_them_all() -> None:
+    """After 24 hands against a rival who wants every envido (and raises none, or raises
+    each to a real envido with anything), difícil holding less than 24 of envido as mano
+    chants no envido: the playouts' rivals would want it less often than this one does,
+    and a chant its own reckoning calls a loss is left out of the search."""
+    chanted: list[tuple[str, int]] = []
+    positions = 0
+    for name, rival in (("caller", caller), ("raiser", raiser)):
+        base = played_against(rival, 24)
+        for seed in range(100):
+            state = base.copy()
+            state.apply(random_deal(random.Random(seed), 2))
+            obs = observe(state, 0)
+            if not any(a.kind is K.ENVIDO for a in obs.actions) or envido_value(obs.dealt) >= 24:
+                continue
+            positions += 1
+            if decide(obs, "dificil", f"b:{seed}").kind in ENVIDO_CHANTS:
+                chanted.append((name, seed))
+    assert positions >= 100
+    assert chanted == []
 
 
 def test_two_rivals_are_read_as_one_side() -> None:
