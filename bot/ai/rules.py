@@ -295,7 +295,10 @@ class _Normal:
             p_called = envido_chance(self.obs, mine, floor, good)
             a = accept[kind]
             raised = 0.0
-            if self.rival is not None:  # as often as this rival wants, with what it wants
+            # as often as this rival wants, with what it wants; but a falta stakes the match,
+            # and what it is wanted with is not what plain envidos are: a rival who wants
+            # every plain envido may want a falta only with a good one (issue 74's caller)
+            if self.rival is not None and kind is not K.FALTA_ENVIDO:
                 a = min(1.0, a * self.rival.envido_wanted / NORMAL_ENVIDO_WANTED)
                 # its wants shown weak, against a stranger's (whose are ANY_HAND any hand)
                 weak = self.rival.tells.rate(Rate.ENVIDO_CALLED_WEAK)
@@ -303,8 +306,7 @@ class _Normal:
                 p_called = envido_chance(self.obs, mine, floor, good, min(weak, 1.0))
                 picky = min(1.0, self.rival.envido_picky)
                 p_called = picky * p_called + (1 - picky) * p
-                if kind is not K.FALTA_ENVIDO:
-                    raised = min(a, self.rival.tells.raises_beyond())
+                raised = min(a, self.rival.tells.raises_beyond())
             # a rival whom a refusal would cost the match wants it, whatever it holds
             a = 1.0 if self.eq(1) >= 1.0 else a
             value = (1 - a) * self.eq(1) + (a - raised) * self.bet(

@@ -361,6 +361,25 @@ def test_an_envido_that_beats_most_is_chanted_into_a_raiser_of_anything() -> Non
     }
 
 
+def test_a_rival_who_wants_every_plain_envido_is_not_taken_to_want_a_falta_with_anything() -> None:
+    """After 24 hands against a rival who wants every envido it is chanted (plain envidos:
+    what a falta stakes is the match, and what it is wanted with is not seen), difícil's
+    baseline chants no falta envido holding less than 28 (a rival who wants plain envidos
+    with anything may want a falta only with a good one: issue 74's caller lost faltas)."""
+    base = played_against(caller, 24)
+    faltas = []
+    for seed in range(300):
+        state = base.copy()
+        state.apply(random_deal(random.Random(seed), 2))
+        obs = observe(state, 0)
+        if not any(a.kind is K.FALTA_ENVIDO for a in obs.actions) or envido_value(obs.dealt) >= 28:
+            continue
+        model = search.facing(rivals_of(obs))
+        if play_normal(obs, random.Random(seed), (), model).kind is K.FALTA_ENVIDO:
+            faltas.append((seed, envido_value(obs.dealt)))
+    assert faltas == []
+
+
 def test_dificil_chants_no_poor_envido_into_a_rival_who_wants_them_all() -> None:
     """After 24 hands against a rival who wants every envido (and raises none, or raises
     each to a real envido with anything), difícil holding less than 24 of envido as mano
