@@ -16,6 +16,8 @@
     python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
     python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
                                                 # rival across a series of matches, or not
+    python bench/ai.py --tells normal:envido_bluffer --matches 40   # what bot/ai/tells.py
+                                                # learns of a player over matches
 
 A player is a level of `bot.ai` (random, facil, normal, dificil) or a style of the gauntlet
 (`bench/styles.py`: club, tight, caller, bluffer, runner, stranger1–3, sandbagger, gambler,
@@ -314,6 +316,36 @@ def habits(a: str, b: str, matches: int) -> None:
           f"{rate(h.envido_wanted, h.envido_wanted + h.envido_refused)}; mazos a hand "
           f"{rate(h.mazos, hands)}; trucos shown bluffs {rate(h.truco_bluffs, h.truco_shown)}, "
           f"envidos {rate(h.envido_bluffs, h.envido_shown)}")  # fmt: skip
+
+
+def tells_of(a: str, b: str, matches: int, players: int = 2) -> None:
+    """What `bot.ai.tells` learns of B over matches against A (every hand of B's seats, from
+    the public record; the priors of bot/ai/tells.py are normal's against normal)."""
+    from bot.ai.tells import PRIOR, Rate, Tells, learned
+
+    names = seats(a, b)[0] if players == 4 else (a, b)
+    config = CONFIGS[len(names)]
+    found = Tells()
+    hands = 0
+    for seed in range(matches):
+        state = new_match(config)
+        while not state.is_over:
+            if state.needs_deal:
+                deal = random.Random(f"{seed}:{state.hand_number + 1}")
+                state.apply(random_deal(deal, len(names)))
+                continue
+            seat = state.legal_actions()[0].seat
+            state.apply(choose(names[seat], observe(state, seat), f"{seed}:{state.step}:{seat}"))
+        for hand in observe(state, None).past:
+            hands += 1
+            for seat in range(1, len(names), 2):
+                pendings: personas.Pendings = []
+                personas.past_moves(hand, config, seat, random.Random(hands), pendings)
+                found = learned(found, hand, seat, pendings)
+    print(f"{b} against {a}, {matches} matches, {hands} hands:")
+    for r in Rate:
+        print(f"  {r.name.lower()}: {found.rate(r):.3f} over {found.seen(r):.0f} showings "
+              f"(prior {PRIOR[r]:.3f})")  # fmt: skip
 
 
 def run_chunk(
@@ -1178,6 +1210,9 @@ def main() -> None:
     parser.add_argument(
         "--habits", default="", help="a:b,... the habits the table keeps of b against a (--matches)"
     )
+    parser.add_argument(
+        "--tells", default="", help="a:b,... what bot/ai/tells.py learns of b against a (--matches)"
+    )
     parser.add_argument("--gauntlet", action="store_true", help="levels against every style")
     parser.add_argument("--levels", default=",".join(GAUNTLET_LEVELS))
     parser.add_argument(
@@ -1258,6 +1293,10 @@ def main() -> None:
         return
     if args.hand_points:
         hand_points(args.hand_points)
+        return
+    if args.tells:
+        for pair in args.tells.split(","):
+            tells_of(*pair.split(":"), args.matches)
         return
     if args.habits:
         for pair in args.habits.split(","):

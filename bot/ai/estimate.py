@@ -167,20 +167,50 @@ def flor_beats(value: int) -> float:
     return (lower + equal / 2) / len(values)
 
 
+def envido_below(value: int, floor: int) -> float:
+    """The chance that `value` beats one random hand's envido of less than `floor` (a bluff;
+    ties count half)."""
+    values, _ = _envido_table()
+    kept = bisect_left(values, floor)
+    if kept <= 0:
+        return 0.5
+    lower = bisect_left(values, min(value, floor))
+    equal = bisect_left(values, value + 1) - bisect_left(values, value) if value < floor else 0
+    return (lower + equal / 2) / kept
+
+
+def below_floor(floor: int) -> float:
+    """How often a dealt envido is below `floor`."""
+    values, total = _envido_table()
+    return bisect_left(values, floor) / total
+
+
 ENVIDO_FLOOR: dict[ActionKind, int] = {
     K.ENVIDO: 25,
     K.REAL_ENVIDO: 27,
     K.FALTA_ENVIDO: 28,
 }
+ANY_HAND = 0.2  # of a stranger's envido chants, those taken to come with any hand
 
 
-def envido_chance(obs: Observation, mine: int, rival_floor: int, partner_good: bool) -> float:
-    """The chance that this side's best envido beats the rivals' (a bluffing rival chants
-    with less: one in five is taken to have any hand)."""
+def envido_chance(
+    obs: Observation,
+    mine: int,
+    rival_floor: int,
+    partner_good: bool,
+    bluffs: float | None = None,
+) -> float:
+    """The chance that this side's best envido beats the rivals' after a chant of theirs
+    whose floor is `rival_floor` (0: no chant): an honest chant holds that floor at least,
+    a bluff less. `bluffs`: how often this rival's chant of that kind is a bluff
+    (`bot.ai.tells`); by default a stranger's (ANY_HAND of chants with any hand)."""
     assert obs.seat is not None
     p_one = envido_beats(mine)
-    if rival_floor:
-        p_one = 0.8 * envido_beats(mine, rival_floor) + 0.2 * p_one
+    if rival_floor and bluffs is None:
+        p_one = (1 - ANY_HAND) * envido_beats(mine, rival_floor) + ANY_HAND * p_one
+    elif rival_floor and bluffs is not None:
+        honest = envido_beats(mine, rival_floor)
+        p_one = (1 - bluffs) * honest + bluffs * envido_below(mine, rival_floor)
     if _nearer_mano(obs, obs.seat):
         p_one = min(1.0, p_one + 0.02)  # ties go to the side nearer the mano
     rivals = 1 if obs.duel_seats is not None else obs.config.players // 2  # (a duel is 1v1)

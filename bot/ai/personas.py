@@ -36,7 +36,7 @@ import math
 import random
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from functools import cache, lru_cache
 
@@ -44,12 +44,13 @@ import orjson
 
 from bot.ai.estimate import Odds, current_round, hand_chance, unseen
 from bot.ai.rules import play_normal
+from bot.ai.tells import Tells, learned
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
 from bot.game.cards import DECK, Card, envido_value, flor_value
 from bot.game.errors import IllegalActionError
 from bot.game.observation import Observation, observe
 from bot.game.past import PastHand
-from bot.game.state import MatchConfig, MatchState, Pending, side_of
+from bot.game.state import HandState, MatchConfig, MatchState, Pending, side_of
 
 K = ActionKind
 
@@ -109,10 +110,12 @@ Weights = tuple[tuple[float, ...], ...]  # per group, a weight per candidate (su
 @dataclass(frozen=True, slots=True)
 class Belief:
     """What difícil believes of one rival: how likely it plays like the sound player (our
-    normal level: odds and the score, not habits), and otherwise which persona it is."""
+    normal level: odds and the score, not habits), and otherwise which persona it is; and
+    what its chants and wants came with (`bot.ai.tells`)."""
 
     sound: float
     groups: Weights
+    tells: Tells = field(default_factory=Tells)
 
 
 def uniform() -> Belief:
@@ -574,7 +577,7 @@ def update(belief: Belief, worlds: Sequence[Sequence[Seen]]) -> Belief:
         total = sum(weighted)
         out.append(tuple(w / total for w in weighted) if total > 0 else prior)
     low, high = SOUND_BOUNDS
-    return Belief(min(max(sound, low), high), tuple(out))
+    return Belief(min(max(sound, low), high), tuple(out), belief.tells)
 
 
 def draw_given(
@@ -672,16 +675,26 @@ def _past_worlds(
     return worlds
 
 
+Pendings = list[tuple[Action, Pending | None, ActionKind | None]]
+
+
 def past_moves(
-    past: PastHand, config: MatchConfig, seat: int, rng: random.Random
+    past: PastHand,
+    config: MatchConfig,
+    seat: int,
+    rng: random.Random,
+    pendings: Pendings | None = None,
 ) -> list[list[Seen]]:
-    """For each consistent deal of `past`: what each move of `seat` said in it."""
+    """For each consistent deal of `past`: what each move of `seat` said in it; and into
+    `pendings`, from the first deal that replays, each action with the chant it answered
+    (the family waiting and its last chant: the same in every deal)."""
     found = []
     for hands in _past_worlds(past, config, rng):
         state = replay_past(past, config, hands)
         if state is None:
             continue
         taken: list[Seen] | None = []
+        steps: Pendings = []
         for action in past.history:
             if action.seat == seat and taken is not None:
                 got = seen(observe(state, seat), action)
@@ -690,6 +703,10 @@ def past_moves(
             if not state.is_legal(action):
                 taken = None
                 break
+            h = state.hand
+            assert h is not None
+            waiting = h.pending()
+            steps.append((action, waiting, _waiting_chant(h, waiting)))
             state.apply(action)
         if taken is None:
             continue
@@ -698,7 +715,17 @@ def past_moves(
                               or tuple(h.son_buenas) != past.son_buenas):  # fmt: skip
             continue
         found.append(taken)
+        if pendings is not None and not pendings:
+            pendings.extend(steps)
     return found
+
+
+def _waiting_chant(h: HandState, waiting: Pending | None) -> ActionKind | None:
+    if waiting is Pending.ENVIDO:
+        return h.envido_chain[-1]
+    if waiting is Pending.TRUCO:
+        return TRUCO_CHANTS[h.truco_pending - 1]
+    return None
 
 
 _CACHE: OrderedDict[tuple[object, ...], Belief] = OrderedDict()
@@ -726,7 +753,9 @@ def learn(
     before = learn(config, seat, past[:-1], prior)
     last = past[-1]
     rng = random.Random(f"{seat}:{last.number}:{len(last.history)}")
-    belief = update(before, past_moves(last, config, seat, rng))
+    pendings: Pendings = []
+    belief = update(before, past_moves(last, config, seat, rng, pendings))
+    belief = replace(belief, tells=learned(before.tells, last, seat, pendings))
     _CACHE[key] = belief
     if len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -742,7 +771,9 @@ def remembered(belief: Belief, keep: float = KEEP) -> Belief:
         tuple(keep * q + (1 - keep) * u for q, u in zip(old, new, strict=True))
         for old, new in zip(belief.groups, fresh.groups, strict=True)
     )
-    return Belief(keep * belief.sound + (1 - keep) * fresh.sound, groups)
+    return Belief(
+        keep * belief.sound + (1 - keep) * fresh.sound, groups, belief.tells.remembered(keep)
+    )
 
 
 def to_json(belief: Belief) -> dict[str, object]:
@@ -750,11 +781,13 @@ def to_json(belief: Belief) -> dict[str, object]:
     return {
         "sound": round(belief.sound, 4),
         "groups": [[round(q, 4) for q in group] for group in belief.groups],
+        "tells": belief.tells.to_json(),
     }
 
 
 def from_json(data: object) -> Belief | None:
-    """A stored belief, or None if it is not one of this grid (a newer or older model)."""
+    """A stored belief, or None if it is not one of this grid (a newer or older model). A
+    belief stored before the tells were kept has the tells of a stranger."""
     if not isinstance(data, dict):
         return None
     try:
@@ -769,7 +802,10 @@ def from_json(data: object) -> Belief | None:
         return None
     if not 0 <= sound <= 1:
         return None
-    return Belief(sound, tuple(tuple(q / sum(g) for q in g) for g in groups))
+    told = Tells.from_json(data["tells"]) if "tells" in data else Tells()
+    if told is None:
+        return None
+    return Belief(sound, tuple(tuple(q / sum(g) for q in g) for g in groups), told)
 
 
 def from_text(text: object) -> Belief | None:

@@ -11,14 +11,22 @@ theirs tells about their cards: a bluffer's truco says little, a tight player's 
 
 This replaces "every rival plays normal" in the playouts: what difícil learned was to exploit
 normal, which against a caller or a bluffer is the wrong thing to learn.
+
+What the rival's chants came with when shown (`bot.ai.tells`: how often its envido, real
+envido, falta, truco and raises were weak, and what it wants ours with) rides along
+(`Rival.tells`): the normal player answers a chant by it (a frequent envido bluffer is called
+with less) and bets by it (a rival who wants with anything is not bluffed), and difícil's worlds
+weigh a chant by it. What was remembered of a person from earlier matches counts toward the
+wants here too (`memory`: the match's own are the table's counts).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
+from bot.ai.tells import CHANT_RATE, Rate, Tells
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind
 from bot.game.cards import Card
 from bot.game.habits import Habits
@@ -40,7 +48,7 @@ TRUCO_CHANCES = 2.5  # decisions a hand where a truco could be chanted, about
 WEAK = 15  # a hand whose two best cards sum to less than this is poor (for a mazo)
 
 
-def _rate(count: int, total: int, prior: float) -> float:
+def _rate(count: float, total: float, prior: float) -> float:
     return (count + PRIOR * prior) / (total + PRIOR)
 
 
@@ -67,18 +75,27 @@ class Rival:
     mazo: float = 0.0  # goes to the mazo with a poor hand before its first card
     truco_says: float = 1.0  # how much its truco and its quiero tell of its cards (0–1)
     envido_says: float = 1.0
+    tells: Tells = field(default_factory=Tells)  # what its chants and wants came with
 
     @staticmethod
-    def read(h: Habits, hands: int) -> Rival:
-        """The model of a rival with habits `h` over `hands` hands played."""
+    def read(
+        h: Habits, hands: int, tells: Tells | None = None, memory: Tells | None = None
+    ) -> Rival:
+        """The model of a rival with habits `h` over `hands` hands played, whose chants came
+        with `tells` (this match's hands and earlier matches'), and of whom `memory` was
+        remembered from earlier matches."""
+        tw, tr = memory.extra(Rate.TRUCO_WANTED) if memory is not None else (0.0, 0.0)
+        ew, er = memory.extra(Rate.ENVIDO_WANTED) if memory is not None else (0.0, 0.0)
         call_t, fold_t = _bend(
-            _rate(h.truco_wanted, h.truco_wanted + h.truco_refused, NORMAL_TRUCO_WANTED),
+            _rate(h.truco_wanted + tw, h.truco_wanted + h.truco_refused + tw + tr,
+                  NORMAL_TRUCO_WANTED),
             NORMAL_TRUCO_WANTED,
-        )
+        )  # fmt: skip
         call_e, fold_e = _bend(
-            _rate(h.envido_wanted, h.envido_wanted + h.envido_refused, NORMAL_ENVIDO_WANTED),
+            _rate(h.envido_wanted + ew, h.envido_wanted + h.envido_refused + ew + er,
+                  NORMAL_ENVIDO_WANTED),
             NORMAL_ENVIDO_WANTED,
-        )
+        )  # fmt: skip
         truco_rate = _rate(h.truco_chants, hands, NORMAL_TRUCO_CHANTS)
         envido_rate = _rate(h.envido_chants, hands, NORMAL_ENVIDO_CHANTS)
         more_t, less_t = _bend(min(truco_rate / TRUCO_CHANCES, 1.0),
@@ -98,6 +115,7 @@ class Rival:
             # a chant made more often than normal makes it is less often meant
             truco_says=max(0.1, 1 - more_t * TRUCO_CHANCES) * (1 - call_t),
             envido_says=max(0.1, 1 - more_e) * (1 - call_e),
+            tells=tells or Tells(),
         )
 
     @property
@@ -116,9 +134,35 @@ class Rival:
         """How much its truco chant tells of its cards, against the normal player's (1)."""
         return max(0.1, 1 - self.bluff_truco * TRUCO_CHANCES)
 
+    def means(self, kind: ActionKind) -> float:
+        """How much its chant `kind` (a truco or a raise of one) tells of its cards, against
+        the normal player's (1): by how often it chants it, and how often it was shown weak."""
+        return self.truco_meant * self.tells.bluffs(CHANT_RATE[kind])
+
+    def says(self, action: Action, answering: Pending | None) -> float:
+        """How much a chant or an answer of this rival tells of its cards (0–1): flattened
+        for one who chants or wants more often than normal, and for one whose chants (or
+        wants) of that kind were shown weak more often than normal's."""
+        kind = action.kind
+        envido = kind in ENVIDO_CHANTS or answering is Pending.ENVIDO
+        said = self.envido_says if envido else self.truco_says
+        if kind in CHANT_RATE:
+            said *= self.tells.bluffs(CHANT_RATE[kind])
+        elif kind is K.QUIERO:
+            said *= self.tells.bluffs(Rate.ENVIDO_CALLED_WEAK if envido else Rate.TRUCO_CALLED_WEAK)
+        return min(said, 1.0)
+
     @property
     def envido_meant(self) -> float:
         return max(0.1, 1 - self.bluff_envido)
+
+    @property
+    def envido_excess(self) -> float:
+        """Of its envido chants, the share beyond the normal player's rate: chants an honest
+        player would not have made (0 for one who chants no more often than normal)."""
+        base = NORMAL_ENVIDO_CHANTS
+        rate = base + self.bluff_envido * (1 - base)
+        return max(0.0, 1 - base / rate)
 
     @property
     def truco_picky(self) -> float:
@@ -132,11 +176,15 @@ class Rival:
 
     @staticmethod
     def merge(rivals: Sequence[Rival]) -> Rival:
-        """One model for a side of several rivals (2v2): the average of theirs."""
+        """One model for a side of several rivals (2v2): the average of theirs, and what
+        their chants showed, pooled."""
         if len(rivals) == 1:
             return rivals[0]
-        names = [f.name for f in fields(Rival)]
-        return Rival(**{n: sum(getattr(r, n) for r in rivals) / len(rivals) for n in names})
+        names = [f.name for f in fields(Rival) if f.name != "tells"]
+        return Rival(
+            **{n: sum(getattr(r, n) for r in rivals) / len(rivals) for n in names},
+            tells=rivals[0].tells.merged([r.tells for r in rivals[1:]]),
+        )
 
     def stray(
         self,

@@ -20,9 +20,11 @@ import random
 from collections.abc import Collection
 
 from bot.ai.estimate import (
+    ANY_HAND,
     ENVIDO_FLOOR,
     Odds,
     _combine,
+    below_floor,
     current_round,
     envido_chance,
     equity,
@@ -31,6 +33,7 @@ from bot.ai.estimate import (
     unseen,
 )
 from bot.ai.rivals import NORMAL_ENVIDO_WANTED, NORMAL_TRUCO_WANTED, Rival
+from bot.ai.tells import CHANT_RATE, PRIOR, Rate
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind
 from bot.game.cards import Card, envido_value, flor_value
 from bot.game.observation import Observation
@@ -48,6 +51,10 @@ K = ActionKind
 BLUFF_ENVIDO = 0.07  # normal chants envido with a poor envido this often, when it may
 BLUFF_TRUCO = 0.10  # and truco with a poor hand, after the first round
 HOLD_TRUCO = 0.3  # with a sure hand in round 1, it waits (to be chanted at) this often
+FOLDS_RAISES = 0.35  # a rival who wants fewer of the raises of its envido is raised as a bluff
+RAISE_FLOOR = 28  # the envido a rival wants a raise of its envido with
+HONEST_ENVIDO = 27  # the envido an honest player chants with, at least
+HONEST_RAISE = 31  # and raises one with
 
 
 def play_random(obs: Observation, rng: random.Random) -> Action:
@@ -202,9 +209,26 @@ class _Normal:
         mine = envido_value(self.obs.dealt)
         good = "ev" in self.signs
         floor = ENVIDO_FLOOR.get(chain[-1], 25)
-        p = envido_chance(self.obs, mine, floor, good)
-        if self.rival is not None and self.rival.envido_meant < 1:
-            meant = self.rival.envido_meant  # a rival who bluffs envido: its chant says less
+        # how often this rival's chant of this kind came with less than its floor, as shown
+        # and a plain envido more often yet from one who chants envidos more often than
+        # normal: those beyond normal's rate are made with what an honest player would not
+        # chant (a real envido's and a falta's own showings say what those come with)
+        rate = CHANT_RATE.get(chain[-1])
+        bluffs = None
+        if self.rival is not None and rate is not None:
+            bluffs = self.rival.tells.rate(rate)
+            ours = any(side_of(s) == self.side for s, k in self.obs.calls if k in ENVIDO_CHANTS)
+            if ours:  # a raise of our envido: those beyond a stranger's rate, with anything
+                excess = self.rival.tells.raises_excess()
+                weak = below_floor(floor) / below_floor(HONEST_RAISE)
+                bluffs = excess * min(weak, 1.0) + (1 - excess) * bluffs
+            elif chain[-1] is K.ENVIDO:
+                excess = self.rival.envido_excess
+                weak = below_floor(floor) / below_floor(HONEST_ENVIDO)
+                bluffs = excess * weak + (1 - excess) * bluffs
+        p = envido_chance(self.obs, mine, floor, good, bluffs)
+        if self.rival is not None and rate is None and self.rival.envido_meant < 1:
+            meant = self.rival.envido_meant
             p = meant * p + (1 - meant) * envido_chance(self.obs, mine, 0, good)
         falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
         wanted = envido_wanted_value(chain, falta_points)
@@ -215,11 +239,23 @@ class _Normal:
             (self.bet(p, wanted), kinds[K.QUIERO]),
             (self.eq(0, refused), kinds[K.NO_QUIERO]),
         ]
+        # how often this rival wants a raise of its envido (a stranger: half the time); one
+        # taken to give most of them up is raised with any envido (not to a falta: the
+        # match). A raise it wants, it wants with a good envido.
+        a = 0.5
+        if self.rival is not None and bluffs is not None:
+            a = self.rival.tells.raise_wanted(chain[-1], bluffs)
+        # (the normal level, reading no rival, reckons as it always did: p - 0.1)
+        called = 1.0
+        if self.rival is not None:
+            called = envido_chance(self.obs, mine, RAISE_FLOOR, good, 0.0)
         for kind in (K.ENVIDO, K.REAL_ENVIDO, K.FALTA_ENVIDO):
-            if kind in kinds and p >= 0.6:
+            bluff = a < FOLDS_RAISES and kind is not K.FALTA_ENVIDO
+            if kind in kinds and (p >= 0.6 or bluff):
                 raised = [*chain, kind]
-                accepted = self.bet(p - 0.1, envido_wanted_value(raised, falta_points))
-                value = 0.5 * self.eq(envido_not_wanted_value(raised)) + 0.5 * accepted
+                won = envido_wanted_value(raised, falta_points)
+                accepted = self.bet(max(0.0, min(p - 0.1, called)), won)
+                value = (1 - a) * self.eq(envido_not_wanted_value(raised)) + a * accepted
                 options.append((value - 0.005, kinds[kind]))
         return max(options, key=lambda o: o[0])[1]
 
@@ -230,24 +266,8 @@ class _Normal:
         mine = envido_value(self.obs.dealt)
         good = "ev" in self.signs
         p = envido_chance(self.obs, mine, 0, good)
-        falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
         best: tuple[float, Action | None] = (self.eq(), None)
-        accept = {K.ENVIDO: 0.55, K.REAL_ENVIDO: 0.45, K.FALTA_ENVIDO: 0.35}
-        for kind in ENVIDO_CHANTS:
-            if kind not in kinds:
-                continue
-            floor = ENVIDO_FLOOR[kind]
-            p_called = envido_chance(self.obs, mine, floor, good)
-            a = accept[kind]
-            if self.rival is not None:  # as often as this rival wants, with what it wants
-                a = min(1.0, a * self.rival.envido_wanted / NORMAL_ENVIDO_WANTED)
-                picky = min(1.0, self.rival.envido_picky)
-                p_called = picky * p_called + (1 - picky) * p
-            # a rival whom a refusal would cost the match wants it, whatever it holds
-            a = 1.0 if self.eq(1) >= 1.0 else a
-            value = (1 - a) * self.eq(1) + a * self.bet(
-                p_called, envido_wanted_value([kind], falta_points)
-            )
+        for kind, value in self.envido_chants().items():
             if value > best[0] + 0.01:
                 best = (value, kinds[kind])
         bluff = BLUFF_ENVIDO
@@ -257,12 +277,66 @@ class _Normal:
             return kinds[K.ENVIDO]
         return best[1]
 
+    def envido_chants(self) -> dict[ActionKind, float]:
+        """The match chance after each envido chant open to this seat (against `eq()` not
+        chanting): refused, wanted, or (by a rival seen to raise our envidos more often
+        than a stranger does) raised."""
+        kinds = self.kinds
+        mine = envido_value(self.obs.dealt)
+        good = "ev" in self.signs
+        p = envido_chance(self.obs, mine, 0, good)
+        falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
+        accept = {K.ENVIDO: 0.55, K.REAL_ENVIDO: 0.45, K.FALTA_ENVIDO: 0.35}
+        values: dict[ActionKind, float] = {}
+        for kind in ENVIDO_CHANTS:
+            if kind not in kinds:
+                continue
+            floor = ENVIDO_FLOOR[kind]
+            p_called = envido_chance(self.obs, mine, floor, good)
+            a = accept[kind]
+            raised = 0.0
+            # as often as this rival wants, with what it wants; but a falta stakes the match,
+            # and what it is wanted with is not what plain envidos are: a rival who wants
+            # every plain envido may want a falta only with a good one (issue 74's caller)
+            if self.rival is not None and kind is not K.FALTA_ENVIDO:
+                a = min(1.0, a * self.rival.envido_wanted / NORMAL_ENVIDO_WANTED)
+                # its wants shown weak, against a stranger's (whose are ANY_HAND any hand)
+                weak = self.rival.tells.rate(Rate.ENVIDO_CALLED_WEAK)
+                weak *= ANY_HAND * below_floor(floor) / PRIOR[Rate.ENVIDO_CALLED_WEAK]
+                p_called = envido_chance(self.obs, mine, floor, good, min(weak, 1.0))
+                picky = min(1.0, self.rival.envido_picky)
+                p_called = picky * p_called + (1 - picky) * p
+                raised = min(a, self.rival.tells.raises_beyond())
+            # a rival whom a refusal would cost the match wants it, whatever it holds
+            a = 1.0 if self.eq(1) >= 1.0 else a
+            value = (1 - a) * self.eq(1) + (a - raised) * self.bet(
+                p_called, envido_wanted_value([kind], falta_points)
+            )
+            if raised:
+                value += raised * self.raised_over(kind, mine, good, falta_points)
+            values[kind] = value
+        return values
+
+    def raised_over(self, kind: ActionKind, mine: int, good: bool, falta_points: int) -> float:
+        """The match chance once a rival raises our envido chant `kind` (to a real envido, or
+        a falta over a real envido), answered at its best: given up, or wanted with what its
+        raises beyond a stranger's (with anything) and the rest (a good envido) come with."""
+        assert self.rival is not None
+        over = K.REAL_ENVIDO if kind is K.ENVIDO else K.FALTA_ENVIDO
+        chain = [kind, over]
+        excess = self.rival.tells.raises_excess()
+        honest = envido_chance(self.obs, mine, ENVIDO_FLOOR[over], good, 0.0)
+        p = excess * envido_chance(self.obs, mine, 0, good) + (1 - excess) * honest
+        wanted = self.bet(p, envido_wanted_value(chain, falta_points))
+        return max(wanted, self.eq(0, envido_not_wanted_value(chain)))
+
     # -- truco ---------------------------------------------------------------------------------
     def truco_answer(self) -> Action:
         kinds = self.kinds
         level = TRUCO_CHANTS.index(self.obs.pending_chant) + 1 if self.obs.pending_chant else 1
         w = self.hand
-        meant = self.rival.truco_meant if self.rival is not None else 1.0
+        chant = self.obs.pending_chant or K.TRUCO
+        meant = self.rival.means(chant) if self.rival is not None else 1.0
         w_called = max(0.0, w - (0.2 if not self.obs.results else 0.1) * meant)
         options: list[tuple[float, Action]] = [  # a tie is wanted, as for an envido
             (self.bet(w_called, truco_wanted_value(level)), kinds[K.QUIERO]),
@@ -286,7 +360,8 @@ class _Normal:
         a, picky, bluff = 0.65, 1.0, BLUFF_TRUCO
         if self.rival is not None:  # as often as this rival wants, with what it wants
             a = min(1.0, a * self.rival.truco_wanted / NORMAL_TRUCO_WANTED)
-            picky = min(1.5, self.rival.truco_picky)
+            weak = self.rival.tells.bluffs(Rate.TRUCO_CALLED_WEAK)  # what it wants with
+            picky = min(1.5, self.rival.truco_picky * weak)
             bluff *= min(3.0, (1 - a) / 0.35) ** 2
         accepted = self.bet(max(0.0, w - 0.2 * picky), truco_wanted_value(level + 1))
         refused = self.eq(truco_not_wanted_value(level + 1))
@@ -381,3 +456,15 @@ def play_normal(
     `edge`: the chance it gives a hand to go its side's way (0.5: even players), which sets
     what a score is worth (a favourite stakes the match on one envido less readily)."""
     return _Normal(obs, rng, signs, rival, edge).decide()
+
+
+def envido_chant_gains(
+    obs: Observation, signs: Collection[str], rival: Rival, edge: float
+) -> dict[ActionKind, float]:
+    """Each envido chant open to this seat, by how much it adds to the match chance against
+    `rival` (the baseline's reckoning: refused, wanted, raised as this rival does)."""
+    normal = _Normal(obs, random.Random(0), signs, rival, edge)
+    if K.ENVIDO not in normal.kinds:
+        return {}
+    still = normal.eq()
+    return {kind: value - still for kind, value in normal.envido_chants().items()}

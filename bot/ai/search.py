@@ -37,13 +37,14 @@ from bot.ai import personas
 from bot.ai.characters import bend
 from bot.ai.estimate import equity, unseen
 from bot.ai.personas import Belief, Persona
-from bot.ai.rivals import Rival
-from bot.ai.rules import play_facil, play_normal
+from bot.ai.rivals import NORMAL_ENVIDO_WANTED, Rival
+from bot.ai.rules import envido_chant_gains, play_facil, play_normal
 from bot.ai.signs import consistent
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
 from bot.game.cards import Card, envido_value, flor_value
 from bot.game.errors import IllegalActionError
 from bot.game.events import HandEnded
+from bot.game.habits import Habits
 from bot.game.observation import Observation, observe
 from bot.game.scoring import falta
 from bot.game.seats import seats
@@ -136,7 +137,7 @@ class Sampler:
                 played[seat].append(played_card)
         self.played = played
         self.others = [s for s in range(self.players) if s != obs.seat]
-        self.rivals = rivals_of(obs) if rivals is None else rivals
+        self.rivals = rivals_of(obs, priors) if rivals is None else rivals
         side = side_of(obs.seat)
         self.beliefs: dict[int, Belief] = (
             {
@@ -285,15 +286,12 @@ def _likelihood(
 ) -> float:
     """How likely a rival's chant or answer was with these cards: a mild, bluff-tolerant
     model of how people play, flattened for a rival whose chants have said little (one who
-    chants or wants more often than normal)."""
+    chants or wants more often than normal, or whose chants of that kind were shown weak more
+    often: `Rival.says`)."""
     kind = action.kind
     if kind in ENVIDO_CHANTS or kind in TRUCO_CHANTS or kind in (K.QUIERO, K.NO_QUIERO):
-        family = pending if kind in (K.QUIERO, K.NO_QUIERO) else None
-        says = (
-            rival.envido_says
-            if kind in ENVIDO_CHANTS or family is Pending.ENVIDO
-            else rival.truco_says
-        )
+        answering = pending if kind in (K.QUIERO, K.NO_QUIERO) else None
+        says = rival.says(action, answering)
         if says < 1:
             return 1 - says + says * _evidence(action, pending, dealt)
     return _evidence(action, pending, dealt)
@@ -322,18 +320,25 @@ def _unique(actions: Sequence[Action]) -> list[Action]:
     return out
 
 
-def rivals_of(obs: Observation) -> dict[int, Rival]:
-    """The model of each rival of this seat, from what the table has seen of them."""
+def rivals_of(obs: Observation, priors: Mapping[int, Belief] | None = None) -> dict[int, Rival]:
+    """The model of each rival of this seat, from what the table has seen of them (this
+    match's counts and the chants its hands showed), and from what was remembered of them
+    (`priors`, by seat)."""
     assert obs.seat is not None
     side = side_of(obs.seat)
     if not READ_RIVALS:
         return {}
     hands = max(obs.hand_number - 1, 0)  # hands played to their end before this one
-    return {
-        s: Rival.read(obs.habits[s], hands) if obs.habits else NORMAL
-        for s in range(obs.config.players)
-        if side_of(s) != side
-    }
+    found = {}
+    for s in range(obs.config.players):
+        if side_of(s) == side:
+            continue
+        prior = (priors or {}).get(s)
+        tells = personas.belief_of(obs, s, prior).tells if obs.past or prior else None
+        memory = prior.tells if prior is not None else None
+        habits = obs.habits[s] if obs.habits else Habits()
+        found[s] = Rival.read(habits, hands, tells, memory) if obs.habits or tells else NORMAL
+    return found
 
 
 def edge_of(obs: Observation) -> float:
@@ -432,13 +437,14 @@ def play_dificil(
     if obs.seat is None:
         return play_normal(obs, rng, signs)
     started = clock()
-    rivals = rivals_of(obs)
+    rivals = rivals_of(obs, priors)
     against = facing(rivals)
     edge = edge_of(obs)
     baseline = play_normal(obs, rng, signs, against, edge)
     if len(obs.history) == 0 and (obs.rounds or obs.calls):
         return baseline  # a hand saved before logs existed: by rules
     options = _questions(obs, options, baseline)
+    options = _no_gifts(obs, signs, options, baseline, against, edge)
     if len(options) == 1:
         return baseline
     sampler = Sampler(obs, signs, rng, rivals, priors)
@@ -479,6 +485,30 @@ def _questions(obs: Observation, options: list[Action], baseline: Action) -> lis
     if baseline.kind is not K.PLAY:
         return options if CHANT_CHOICE and obs.pending is None else [baseline]
     return [baseline, *(a for a in options if a.kind in TRUCO_CHANTS or a.kind in ENVIDO_CHANTS)]
+
+
+def _no_gifts(
+    obs: Observation,
+    signs: Collection[str],
+    options: list[Action],
+    baseline: Action,
+    against: Rival | None,
+    edge: float,
+) -> list[Action]:
+    """Without the envido chants the baseline would not make that its reckoning against this
+    rival calls a loss, when the rival wants (or raises) our envidos more often than a
+    stranger. The playouts' rivals answer an envido as a persona or the sound player does,
+    who want it less often than such a rival has been seen to: a bluff the playouts like is
+    a gift to a caller (issue 74: difícil bluffed a caller its envidos, normal did not)."""
+    if against is None or baseline.kind in ENVIDO_CHANTS:
+        return options
+    if not any(a.kind in ENVIDO_CHANTS for a in options):
+        return options
+    tells = against.tells
+    if against.envido_wanted <= NORMAL_ENVIDO_WANTED and tells.raises_beyond() <= 0:
+        return options
+    gains = envido_chant_gains(obs, signs, against, edge)
+    return [a for a in options if a.kind not in ENVIDO_CHANTS or gains.get(a.kind, 0.0) >= 0]
 
 
 def _all_in_options(obs: Observation, options: list[Action]) -> set[int]:

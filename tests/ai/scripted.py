@@ -12,6 +12,7 @@ from bot.game import (
     MatchConfig,
     MatchState,
     Observation,
+    envido_value,
     new_match,
     observe,
     random_deal,
@@ -38,6 +39,17 @@ def _lowest(obs: Observation) -> Action:
 def caller(obs: Observation, rng: random.Random) -> Action:
     """Wants every chant; never chants; plays its lowest card."""
     kinds = _kinds(obs)
+    if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
+        return kinds[K.QUIERO]
+    return _lowest(obs)
+
+
+def raiser(obs: Observation, rng: random.Random) -> Action:
+    """Raises every envido it may to a real envido (wants it where it may not), whatever it
+    holds; wants every truco; never chants; plays its lowest card."""
+    kinds = _kinds(obs)
+    if obs.pending is Pending.ENVIDO and K.REAL_ENVIDO in kinds:
+        return kinds[K.REAL_ENVIDO]
     if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
         return kinds[K.QUIERO]
     return _lowest(obs)
@@ -116,3 +128,47 @@ def hands_against(rival: Player, hands: int, seed: int = 1) -> Observation:
     state = played_against(rival, hands, seed)
     state.apply(random_deal(random.Random(seed), 2))
     return observe(state, 0)
+
+
+def _envido_at(chants: Callable[[int], bool]) -> Player:
+    def player(obs: Observation, rng: random.Random) -> Action:
+        kinds = _kinds(obs)
+        if obs.pending is Pending.ENVIDO:
+            return kinds[K.NO_QUIERO]
+        if obs.pending is Pending.TRUCO:
+            return kinds[K.QUIERO]
+        if K.ENVIDO in kinds and chants(envido_value(obs.dealt)):
+            return kinds[K.ENVIDO]
+        return _lowest(obs)
+
+    return player
+
+
+# Two rivals who chant a plain envido about as often (two hands in five), with opposite
+# holdings: the table's counts cannot tell them apart, only what their envidos came with.
+# Both refuse every envido, want every truco (so every hand is played out and shows all its
+# cards), never chant truco, and play their lowest card.
+envido_liar = _envido_at(lambda value: value <= 7)  # a bluff every time
+envido_honest = _envido_at(lambda value: value >= 24)
+
+
+def _truco_at(chants: Callable[[int], bool]) -> Player:
+    def player(obs: Observation, rng: random.Random) -> Action:
+        kinds = _kinds(obs)
+        if obs.pending is Pending.ENVIDO:
+            return kinds[K.NO_QUIERO]
+        if obs.pending is Pending.TRUCO:
+            return kinds[K.QUIERO]
+        strong = sum(c.strength >= 10 for c in obs.cards)  # a 3 or better
+        if K.TRUCO in kinds and len(obs.cards) == 3 and chants(strong):
+            return kinds[K.TRUCO]
+        return _lowest(obs)
+
+    return player
+
+
+# Two rivals who chant truco at their first card about as often (a hand in four), with
+# opposite holdings: one with no card of a 3 or better, one with two or more. Both want every
+# truco (every hand is played out and shows its cards), refuse every envido, never chant one.
+truco_liar = _truco_at(lambda strong: strong == 0)
+truco_honest = _truco_at(lambda strong: strong >= 2)

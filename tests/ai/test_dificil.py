@@ -10,16 +10,18 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ai import search
+from bot.ai import decide, search
 from bot.ai.rivals import Rival
-from bot.ai.rules import play_normal
+from bot.ai.rules import envido_chant_gains, play_normal
 from bot.ai.search import Sampler, edge_of, play_dificil, rivals_of
+from bot.ai.tells import Rate, Tells
 from bot.game import (
     Action,
     MatchConfig,
     MatchState,
     Observation,
     cards,
+    envido_value,
     new_match,
     observe,
     random_deal,
@@ -27,7 +29,18 @@ from bot.game import (
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, ActionKind
 from bot.game.habits import Habits
 from bot.game.state import Pending
-from tests.ai.scripted import Player, bluffer, played_against, tight
+from tests.ai.scripted import (
+    Player,
+    bluffer,
+    caller,
+    envido_honest,
+    envido_liar,
+    played_against,
+    raiser,
+    tight,
+    truco_honest,
+    truco_liar,
+)
 from tests.engine.helpers import deal_of, do, start
 
 K = ActionKind
@@ -204,6 +217,189 @@ def test_an_envido_a_rival_would_refuse_is_chanted_for_the_point() -> None:
     assert {play_normal(obs, random.Random(s)).kind for s in range(50)} == {K.PLAY}
     folder = Rival.read(Habits(envido_refused=8), HANDS)
     assert {play_normal(obs, random.Random(s), (), folder).kind for s in range(50)} == {K.ENVIDO}
+
+
+# -- what its rivals' envidos came with ------------------------------------------------------
+def facing_envido(base: MatchState, seed: int) -> tuple[MatchState, bool]:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card,
+    seat 1 chants a plain envido. Whether that could be done (a flor-less deal always can)."""
+    state = base.copy()
+    state.apply(random_deal(random.Random(seed), 2))
+    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
+    if not plays:
+        return state, False
+    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
+    chant = next((a for a in state.legal_actions() if a.kind is K.ENVIDO), None)
+    if chant is None:
+        return state, False
+    state.apply(chant)
+    return state, True
+
+
+def wants(action: Action) -> bool:
+    return action.kind is K.QUIERO or action.kind in ENVIDO_CHANTS
+
+
+def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
+    """Over many positions (seat 0 holding whatever a deal gives it, seat 1 chanting a plain
+    envido), difícil wants the envido more often against a rival whose envidos were shown to
+    be bluffs than against one whose were shown to be good, though both chanted as often;
+    and never refuses the bluffer what it wants from the honest one."""
+    bases = {"liar": played_against(envido_liar, 24), "honest": played_against(envido_honest, 24)}
+    assert bases["liar"].hand_number % 2 == 0  # the next hand is odd: seat 0 is mano
+    called = {"liar": 0, "honest": 0}
+    positions = 0
+    for seed in range(120):
+        answers = {}
+        for name, base in bases.items():
+            state, ok = facing_envido(base, seed)
+            if not ok:
+                break
+            answers[name] = wants(decide(observe(state, 0), "dificil", f"calls:{seed}"))
+        if len(answers) < 2:
+            continue
+        positions += 1
+        assert answers["liar"] or not answers["honest"], seed
+        for name, wanted in answers.items():
+            called[name] += wanted
+    assert positions >= 100
+    assert called["liar"] >= called["honest"] + positions // 5, called
+
+
+def truco_chanted(base: MatchState, seed: int) -> MatchState | None:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card and
+    seat 1 chants truco (None where it could not: a flor's deal)."""
+    state = base.copy()
+    state.apply(random_deal(random.Random(seed), 2))
+    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
+    if not plays:
+        return None
+    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
+    chant = next((a for a in state.legal_actions() if a.kind is K.TRUCO), None)
+    if chant is None:
+        return None
+    state.apply(chant)
+    return state
+
+
+def test_dificil_wants_a_truco_more_against_a_frequent_bluffer() -> None:
+    """Over many positions (seat 0 holding whatever a deal gives it, seat 1 chanting truco
+    after seat 0's first card), difícil wants the truco clearly more often against a rival
+    whose trucos were shown to come with no card of a 3 or better than against one whose came
+    with two, though both chanted about as often (the table's counts cannot tell them apart)."""
+    bases = {"liar": played_against(truco_liar, 24), "honest": played_against(truco_honest, 24)}
+    wanted = {"liar": 0, "honest": 0}
+    positions = 0
+    for seed in range(100):
+        states = {name: truco_chanted(base, seed) for name, base in bases.items()}
+        if any(s is None for s in states.values()):
+            continue
+        positions += 1
+        for name, state in states.items():
+            assert state is not None
+            action = decide(observe(state, 0), "dificil", f"truco:{seed}")
+            wanted[name] += action.kind is K.QUIERO or action.kind in TRUCO_CHANTS
+    assert positions >= 90
+    assert wanted["liar"] >= wanted["honest"] + positions // 10, wanted
+
+
+def test_a_rival_who_gives_up_raises_of_its_envido_is_raised_with_anything() -> None:
+    """Seat 0 holds 5 of envido and seat 1 chants envido: against a stranger it gives the
+    point up (a raise is made with a good envido only); against a rival seen to give up most
+    raises of its envidos, a raise (an envido on the envido, or a real envido; not a falta:
+    that is the match) takes two."""
+    state = start("4o 5e 3b | 7c 6c 1e", ONE)
+    do(state, "0:p:4o", "1:e")
+    obs = observe(state, 0)
+    stranger = Rival.read(Habits(), HANDS)
+    folds = Tells()
+    for _ in range(8):
+        folds = folds.saw(Rate.RAISED_WANTED, 0.0, 0.5)
+    folder = Rival.read(Habits(), HANDS, folds)
+    answers = {
+        name: {play_normal(obs, random.Random(s), (), rival).kind for s in range(20)}
+        for name, rival in (("stranger", stranger), ("folder", folder))
+    }
+    assert answers["stranger"] == {K.NO_QUIERO}
+    assert answers["folder"] and answers["folder"] <= {K.ENVIDO, K.REAL_ENVIDO}
+
+
+def answered_envidos(raises: bool) -> Rival:
+    """A rival seen to want 8 of our envidos, each raised to a real envido or each only
+    wanted."""
+    tells = Tells()
+    for _ in range(8):
+        tells = tells.saw(Rate.ENVIDO_WANTED, 1.0, 0.5).saw(Rate.ENVIDO_RAISES, float(raises), 0.5)
+    return Rival.read(Habits(envido_wanted=8), HANDS, tells)
+
+
+def test_a_poor_envido_is_not_chanted_into_a_caller_and_less_into_a_raiser() -> None:
+    """Seat 0 (mano, 0-0) holds 7 of envido. Against a rival seen to want every envido a
+    plain envido loses what it stakes; against one who also raises every one of ours to a real
+    envido with anything, more yet (given up, that is 2); against one seen to refuse every
+    envido it is a point for free."""
+    obs = observe(start("4c 7o 5b | 1e 2o 3b", ONE), 0)
+    gains = {
+        "caller": envido_chant_gains(obs, (), answered_envidos(raises=False), 0.5),
+        "raiser": envido_chant_gains(obs, (), answered_envidos(raises=True), 0.5),
+        "folder": envido_chant_gains(obs, (), Rival.read(Habits(envido_refused=8), HANDS), 0.5),
+    }
+    assert gains["raiser"][K.ENVIDO] < gains["caller"][K.ENVIDO] < 0 < gains["folder"][K.ENVIDO]
+    assert gains["raiser"][K.REAL_ENVIDO] < gains["caller"][K.REAL_ENVIDO] < 0
+
+
+def test_an_envido_that_beats_most_is_chanted_into_a_raiser_of_anything() -> None:
+    """Seat 0 (mano, 0-0) holds 24 of envido, better than most hands: against a rival who
+    only wants envidos it is not worth chanting; against one who raises every one of ours to a
+    real envido with anything, that raise is wanted and won more often than not, and a real
+    envido is chanted (a raise it cannot answer with a bigger one but the falta)."""
+    obs = observe(start("3c 1c 4o | 1e 2o 3b", ONE), 0)
+    caller_, raiser_ = answered_envidos(raises=False), answered_envidos(raises=True)
+    assert {play_normal(obs, random.Random(s), (), caller_).kind for s in range(20)} == {K.PLAY}
+    assert {play_normal(obs, random.Random(s), (), raiser_).kind for s in range(20)} == {
+        K.REAL_ENVIDO
+    }
+
+
+def test_a_rival_who_wants_every_plain_envido_is_not_taken_to_want_a_falta_with_anything() -> None:
+    """After 24 hands against a rival who wants every envido it is chanted (plain envidos:
+    what a falta stakes is the match, and what it is wanted with is not seen), difícil's
+    baseline chants no falta envido holding less than 28 (a rival who wants plain envidos
+    with anything may want a falta only with a good one: issue 74's caller lost faltas)."""
+    base = played_against(caller, 24)
+    faltas = []
+    for seed in range(300):
+        state = base.copy()
+        state.apply(random_deal(random.Random(seed), 2))
+        obs = observe(state, 0)
+        if not any(a.kind is K.FALTA_ENVIDO for a in obs.actions) or envido_value(obs.dealt) >= 28:
+            continue
+        model = search.facing(rivals_of(obs))
+        if play_normal(obs, random.Random(seed), (), model).kind is K.FALTA_ENVIDO:
+            faltas.append((seed, envido_value(obs.dealt)))
+    assert faltas == []
+
+
+def test_dificil_chants_no_poor_envido_into_a_rival_who_wants_them_all() -> None:
+    """After 24 hands against a rival who wants every envido (and raises none, or raises
+    each to a real envido with anything), difícil holding less than 24 of envido as mano
+    chants no envido: the playouts' rivals would want it less often than this one does,
+    and a chant its own reckoning calls a loss is left out of the search."""
+    chanted: list[tuple[str, int]] = []
+    positions = 0
+    for name, rival in (("caller", caller), ("raiser", raiser)):
+        base = played_against(rival, 24)
+        for seed in range(100):
+            state = base.copy()
+            state.apply(random_deal(random.Random(seed), 2))
+            obs = observe(state, 0)
+            if not any(a.kind is K.ENVIDO for a in obs.actions) or envido_value(obs.dealt) >= 24:
+                continue
+            positions += 1
+            if decide(obs, "dificil", f"b:{seed}").kind in ENVIDO_CHANTS:
+                chanted.append((name, seed))
+    assert positions >= 100
+    assert chanted == []
 
 
 def test_two_rivals_are_read_as_one_side() -> None:

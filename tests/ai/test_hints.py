@@ -324,6 +324,30 @@ def test_against_our_own_computer_players_the_chance_is_told_as_it_comes() -> No
     assert told >= 8 and ranged >= 3 and same >= 4, (told, ranged, same)
 
 
+def test_the_hint_answers_an_envido_by_what_the_rivals_envidos_came_with() -> None:
+    """The same positions (seat 0 facing a plain envido) against a rival whose envidos were
+    shown to be bluffs and one whose were shown to be good, chanted about as often: the hint
+    reckons the envido better against the bluffer, and wants it there whenever it wants it
+    against the honest one."""
+    from tests.ai.scripted import envido_honest, envido_liar, played_against
+    from tests.ai.test_dificil import facing_envido, wants
+
+    bases = {"liar": played_against(envido_liar, 24), "honest": played_against(envido_honest, 24)}
+    more = 0
+    for seed in range(10):
+        told = {}
+        for name, base in bases.items():
+            state, ok = facing_envido(base, seed)
+            assert ok
+            told[name] = hint(observe(state, 0), seed)
+        liar, honest = told["liar"], told["honest"]
+        assert liar.topic is honest.topic is Topic.ENVIDO
+        assert liar.chance is not None and honest.chance is not None
+        assert liar.chance >= honest.chance - 0.02, seed  # (the same at 32: a few worlds)
+        assert wants(liar.action) or not wants(honest.action), seed
+        more += wants(liar.action) and not wants(honest.action)
+    assert more >= 3
+
 
 # -- what a hint stakes, its odds always -------------------------------------------------------
 def _points(events: list[object], side: int) -> int:
