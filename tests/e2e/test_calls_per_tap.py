@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import ActData, decode
+from bot.game import Card
 from bot.i18n import translator
 from bot.views.common import card_name, card_short
 from tests.conftest import GROUP, Harness, harness_with
@@ -36,6 +37,20 @@ def newest_hand(h: Harness, user: FakeUser) -> StoredMessage:
 
 def a_card(message: StoredMessage) -> dict[str, str]:
     return next(b for b in action_buttons(message) if b["callback_data"].count(":") == 4)
+
+
+async def acting_card(
+    h: Harness, people: dict[int, FakeUser]
+) -> tuple[FakeUser, StoredMessage, dict[str, str], Card]:
+    """Whoever must act now, their hand message, a card button on it and that button's card."""
+    who = await acting(h)
+    assert who is not None
+    tapper = people[who]
+    message = newest_hand(h, tapper)
+    button = a_card(message)
+    data = decode(button["callback_data"])
+    assert isinstance(data, ActData) and data.card is not None
+    return tapper, message, button, data.card
 
 
 async def the_first_mover(h: Harness, ids: tuple[int, int]) -> tuple[FakeUser, StoredMessage]:
@@ -62,17 +77,11 @@ async def test_a_card_in_1v1_costs_the_acting_hand_and_the_board_not_the_tappers
         await open_table(h, [ana, beto])
         store = h.services.outbox.store
         for _ in range(2):  # the first round: each plays a card
-            who = await acting(h)
-            assert who is not None
-            tapper = people[who]
-            message = newest_hand(h, tapper)
-            button = a_card(message)
-            data = decode(button["callback_data"])
-            assert isinstance(data, ActData) and data.card is not None
+            tapper, message, button, card = await acting_card(h, people)
             mark = len(h.fake.calls)
             answer = await tapper.tap(tapper.id, message.message_id, button["text"])
             # the answer to the tap says which card went
-            assert answer["text"] == t("move.played", card=card_name(t, data.card)), answer
+            assert answer["text"] == t("move.played", card=card_name(t, card)), answer
             nxt = await acting(h)
             assert nxt is not None
             waited_on = people[nxt]
@@ -166,13 +175,7 @@ async def test_a_1v1_hand_played_from_private_hands_costs_one_call_a_card_and_th
         first = await hand_number()
         costs: list[int] = []
         while await hand_number() == first:
-            who = await acting(h)
-            assert who is not None
-            tapper = people[who]
-            message = newest_hand(h, tapper)
-            button = a_card(message)
-            data = decode(button["callback_data"])
-            assert isinstance(data, ActData) and data.card is not None
+            tapper, message, button, card = await acting_card(h, people)
             mark = len(h.fake.calls)
             await tapper.tap(tapper.id, message.message_id, button["text"])
             ended = await hand_number() != first
@@ -195,7 +198,7 @@ async def test_a_1v1_hand_played_from_private_hands_costs_one_call_a_card_and_th
                 assert counted == {GROUP: 1, ana.id: 1, beto.id: 1}, seen
             else:  # the hand of whoever acts now, and it shows the card that went
                 assert counted == {nxt: 1}, seen
-                assert card_short(data.card) in newest_hand(h, people[nxt]).text
+                assert card_short(card) in newest_hand(h, people[nxt]).text
             costs.append(sum(counted.values()))
         assert len(costs) >= 4 and costs == [1] * (len(costs) - 1) + [3], costs
 
@@ -215,11 +218,12 @@ async def test_a_watched_board_shows_the_latest_play_within_its_window(
         button = a_card(message)
         data = decode(button["callback_data"])
         assert isinstance(data, ActData) and data.card is not None
+        card = data.card
         mark, tapped = len(h.fake.calls), time.time()
         await tapper.tap(tapper.id, message.message_id, button["text"])
         nxt = await acting(h)
         assert nxt is not None and nxt != tapper.id
-        await until(lambda: card_short(data.card) in board.text, 60)  # type: ignore[union-attr]
+        await until(lambda: card_short(card) in board.text, 60)
         edits = [at for at, m, c in h.fake.calls[mark:] if c == GROUP and m in COUNTED]
         assert len(edits) == 1, edits
         assert edits[0] - before >= window - 0.05, edits[0] - before  # it kept its window
@@ -239,12 +243,7 @@ async def test_in_teams_the_board_keeps_the_group_pace_though_every_hand_is_priv
         people = {u.id: u for u in users}
         await open_table(h, users, "2v2")
         board = h.fake.live(GROUP)[-1]
-        who = await acting(h)
-        assert who is not None
-        tapper = people[who]
-        button = a_card(newest_hand(h, tapper))
-        data = decode(button["callback_data"])
-        assert isinstance(data, ActData) and data.card is not None
-        await tapper.tap(tapper.id, newest_hand(h, tapper).message_id, button["text"])
+        tapper, message, button, card = await acting_card(h, people)
+        await tapper.tap(tapper.id, message.message_id, button["text"])
         # (held as a watched board, it would wait its 600 s window)
-        await until(lambda: card_short(data.card) in board.text, 30)  # type: ignore[union-attr]
+        await until(lambda: card_short(card) in board.text, 30)
