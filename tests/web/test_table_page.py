@@ -60,8 +60,13 @@ CHECK = """
     if (!inView(button)) wrong.push("out of view: " + (button.textContent || button.id));
   }
   const worth = document.getElementById("worth");
-  if (worth && worth.textContent.includes("⚔️") && document.getElementById("sign")) {
-    wrong.push("señas offered in a pica-pica hand");  // (R40)
+  // (R40: of the hand in play. While the felt holds a duel's end, the head names that ended
+  // duel and the dock is already the next hand's, which may be a hand of señas: the page
+  // offers señas only when the view's hand is no duel, so that is the one moment to judge)
+  const holding = (document.getElementById("felt") || { classList: { contains: () => false } })
+    .classList.contains("holding");
+  if (worth && worth.textContent.includes("⚔️") && !holding && document.getElementById("sign")) {
+    wrong.push("señas offered in a pica-pica hand");
   }
   const pending = document.getElementById("pending");
   if (pending && document.querySelector("#calls button") && !inView(pending)) {
