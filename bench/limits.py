@@ -56,7 +56,9 @@ def _words(key: str) -> str:
     return max(re.split(r"<[^>]*>", str(texts[key]).split("{", 1)[0]), key=len)
 
 
-QUEUED = _words("queue.queued")  # a group told its table waits in the admission line
+# a group told its table waits in the admission line (its lobby says so and its place; before
+# ce36153's successor, a note of its own began "Mesa completa, en la fila...": either matches)
+QUEUED = _words("lobby.in_line").lower()
 CARDS = _words("hand.cards")  # a hand message ("✅ Te sumaste" comes before it, at the join)
 
 
@@ -146,7 +148,7 @@ async def play(
             if len(arrived) == len(users):  # (its play: from its last first hand on)
                 probe.playing[chat] = time.time()
                 probe.playing.update(dict.fromkeys(ids, probe.playing[chat]))
-            queued = any(QUEUED in text for text in fake.texts(chat))
+            queued = any(QUEUED in text.lower() for text in fake.texts(chat))
             (probe.first_queued_ms if queued else probe.first_ms).extend(arrived.values())
     except TimeoutError:
         probe.unopened += 1

@@ -31,6 +31,7 @@ from bot.handlers.common import (
     cancel_table,
     check_member,
     is_admin,
+    place_unknown,
     see,
     tapped,
     unknown_button,
@@ -40,7 +41,7 @@ from bot.model.options import LOBBY_OPTIONS
 from bot.model.refusals import Refused
 from bot.model.table import TableStatus
 from bot.runtime import Runtime
-from bot.service.changes import Refusal
+from bot.service.changes import ChangeKind, Refusal
 from bot.service.play import of_this_hand
 from bot.views.common import cards_text, plain, plain_name, played, seating_at
 from bot.views.hints import hint_text
@@ -79,16 +80,21 @@ async def _lobby(
         here = False
         if table.seat_of(user.id) is None:
             await check_member(context, table.chat_id, user.id, tapped_in_group=on_lobby)
-            if not await can_write(context, r, user, t) and not on_lobby:
+            unknown = await place_unknown(r, user)
+            if unknown and not await can_write(context, r, user, t) and not on_lobby:
                 # A link from outside the group: Telegram opens it; Start completes the join.
                 await query.answer(url=r.deliverer.join_link(await r.deliverer.records(table)))
                 return
             here = await r.deliverer.in_group(table, user.id)
-        await lobby.join(table.id, user.id, team)
+        change = await lobby.join(table.id, user.id, team)
         # (one who plays in the group is told where their cards will be, and is shown the
-        # message, seen by them alone, that becomes their hand at the deal)
-        said = "lobby.joined_here" if here else "lobby.joined"
-        await query.answer(t(said, name=plain_name(user.full_name)))
+        # message, seen by them alone, that becomes their hand at the deal; a table that
+        # joined the line says so and its place, in the answer: free of the bot's budget)
+        name = plain_name(user.full_name)
+        if change.kind is ChangeKind.QUEUED and not here:
+            await query.answer(t("lobby.joined_in_line", name=name, place=change.place))
+        else:
+            await query.answer(t("lobby.joined_here" if here else "lobby.joined", name=name))
         if here:  # (in the lobby still, the place of their hand; or, if it just filled, the hand)
             await r.planner.show_hand(table, user.id, query.id)  # (no HTML)
     elif data.op is LobbyOp.LEAVE:

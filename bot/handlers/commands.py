@@ -31,6 +31,7 @@ from bot.handlers.common import (
     is_admin,
     is_group,
     paid,
+    place_unknown,
     refusal_text,
     reply,
     runtime,
@@ -131,7 +132,8 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if await r.core.table_in(chat.id, thread) is not None:
         await reply(context, message, t("refusal.table_already_open"))
         return
-    await can_write(context, r, user, t)  # (whether their hand can live in their private chat)
+    if await place_unknown(r, user):  # (whether their hand can live in their private chat)
+        await can_write(context, r, user, t)
     try:
         await r.core.lobby.open(
             chat.id,

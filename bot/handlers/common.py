@@ -185,10 +185,20 @@ async def see(r: Runtime, user: User, can_dm: bool | None = None) -> None:
 async def can_write(
     context: ContextTypes.DEFAULT_TYPE, r: Runtime, user: User, t: Translator
 ) -> bool:
-    """Try the private chat: the join confirmation doubles as the check."""
+    """Try the private chat: the join confirmation doubles as the check (a call in the bot's
+    budget, at a person's own rank: `place_unknown` first where the place is all it is for)."""
     sent = await r.say.at_once(user.id, t("dm.joined"))
     await see(r, user, can_dm=sent)
     return sent
+
+
+async def place_unknown(r: Runtime, user: User) -> bool:
+    """Whether a join (or a table opened) must check the person's private chat to know where
+    their hand will live: not when they chose the place, nor when the bot could write to them
+    when last it tried. At 200 tables the checks of the tables waiting in the admission line
+    took the budget from the turns of those in play (issue 71); a person who never started
+    the bot is checked at each join (their hand lives in the group meanwhile)."""
+    return not await r.core.people.place_known(user.id)
 
 
 async def check_member(

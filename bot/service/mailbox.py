@@ -172,8 +172,8 @@ def rank(row: Pending, shown: bool = False) -> int:
     private messages, then what a group shows (its board: rendered when it goes, so a board
     that waited goes with the latest state), then everyone else's hand messages (background
     refreshes). `shown`: the row's lane is a place many see (`LanePolicy.shown`)."""
-    if shown:  # (a lobby: people wait for it to sit, as for their own hand)
-        return OWN if row.kind is RowKind.LOBBY else GROUP
+    if shown:  # (a lobby: people wait for it to sit, as for their own hand; not one in line)
+        return OWN if row.kind is RowKind.LOBBY and row.priority != WATCHED else GROUP
     if row.priority == FIRST:
         return TURN
     if row.priority == URGENT:

@@ -55,6 +55,13 @@ class People:
             await self.store.set_can_dm(conn, user_id, can_dm)
         self._places.pop(user_id, None)
 
+    async def place_known(self, user_id: int) -> bool:
+        """Whether where the person's hand lives is known without asking Telegram: they chose
+        it, or the bot could write to them privately when last it tried (a /start there, a
+        check that went through; a call refused since marks them unreachable again)."""
+        player = (await self.store.players([user_id])).get(user_id)
+        return player is not None and (player.can_dm or player.hand_place is not None)
+
     async def plays_in(self, user_id: int) -> HandPlace:
         """Where the person's hand lives at a group's table (`Player.plays_in`)."""
         known = self._places.get(user_id)

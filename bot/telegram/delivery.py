@@ -530,7 +530,8 @@ class Deliverer:
         t = translator(table.language)
         names = await self.people.at(table)
         link = self.join_link(await self.records(table))
-        return lobby_text(t, table, names), lobby_keys(t, table, link)
+        place = await self.tables.place_in_line(table) if table.in_line else 0
+        return lobby_text(t, table, names, place), lobby_keys(t, table, link)
 
     async def board_view(self, table: Table) -> tuple[str, Keys | None]:
         assert table.state is not None

@@ -206,8 +206,10 @@ class Planner:
             hands = self._loud_hands(table, first=True)
             return [*(told if table.queued else []), board_row(table), *hands]
         if kind is ChangeKind.QUEUED:
-            said = t("queue.queued", place=change.place)
-            return [text_row(table.chat_id, said, table.thread_id), lobby_row(table)]
+            # One call, not two: the lobby itself says the table waits, its place and why
+            # (the joiner's answer told them at once); nobody has to act until it starts, and
+            # that is said in a message that notifies (`queue.started`, the loud hands).
+            return [lobby_row(table)]
         if kind is ChangeKind.EXPIRED:
             return [close_row(table, "lobby.expired")]
         if kind is ChangeKind.CANCELLED:

@@ -48,8 +48,13 @@ def daily_row(chat_id: int, hand_id: int) -> Outgoing:
 
 
 def lobby_row(table: Table) -> Outgoing:
+    """The lobby, rendered when it goes. A table waiting in the admission line has nobody to
+    seat and nothing to start: its lobby waits as a board does (`WATCHED`: at most one a
+    window, its latest state, behind the turns of the tables in play); a lobby that seats
+    people ranks with a person's own message (they wait for it to sit)."""
+    priority = WATCHED if table.in_line else REFRESH
     payload = write(TablePayload(table.id))
-    return Outgoing(table.chat_id, RowKind.LOBBY, payload, f"lobby:{table.id}", REFRESH)
+    return Outgoing(table.chat_id, RowKind.LOBBY, payload, f"lobby:{table.id}", priority)
 
 
 def hand_row(

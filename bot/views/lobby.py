@@ -28,8 +28,9 @@ def character_text(t: Translator, who: Seating, table: Table, seat: int) -> str:
     return t(who.agree(f"character.{character_of(table.lineage, seat).value}", [seat]))
 
 
-def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
-    """Who sits where (computer players by name, with their level), the options, how to join."""
+def lobby_text(t: Translator, table: Table, names: dict[int, str], place: int = 0) -> str:
+    """Who sits where (computer players by name, with their level), the options, how to join;
+    a table in the admission line, its `place` there (as it was when drawn)."""
     config = table.config
     who = seating_at(t, table, names)
     teams = table.geometry.team_size > 1
@@ -46,7 +47,7 @@ def lobby_text(t: Translator, table: Table, names: dict[int, str]) -> str:
 
     lines = [t("lobby.title", rules=rules_line(t, config)), ""]
     if table.in_line:
-        lines[1:1] = [t("lobby.in_line"), ""]
+        lines[1:1] = [t("lobby.in_line", place=place), ""]
     if not teams:
         lines += [f"{seat + 1}. {seated(seat)}" for seat in table.geometry.all]
     else:
