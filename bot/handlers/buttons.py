@@ -29,6 +29,7 @@ from bot.handlers.common import (
     ascii_number,
     can_write,
     cancel_table,
+    check_later,
     check_member,
     is_admin,
     place_unknown,
@@ -81,11 +82,15 @@ async def _lobby(
         if table.seat_of(user.id) is None:
             await check_member(context, table.chat_id, user.id, tapped_in_group=on_lobby)
             unknown = await place_unknown(r, user)
-            if unknown and not await can_write(context, r, user, t) and not on_lobby:
+            # (this join fills a table that will wait in line: the check can wait too, after
+            # the answer, behind the turns of the tables in play)
+            later = unknown and on_lobby and table.seats.count(None) == 1
+            later = later and await lobby.admission.waits()
+            if unknown and not later and not await can_write(context, r, user, t) and not on_lobby:
                 # A link from outside the group: Telegram opens it; Start completes the join.
                 await query.answer(url=r.deliverer.join_link(await r.deliverer.records(table)))
                 return
-            here = await r.deliverer.in_group(table, user.id)
+            here = not later and await r.deliverer.in_group(table, user.id)
         change = await lobby.join(table.id, user.id, team)
         # (one who plays in the group is told where their cards will be, and is shown the
         # message, seen by them alone, that becomes their hand at the deal; a table that
@@ -95,6 +100,8 @@ async def _lobby(
             await query.answer(t("lobby.joined_in_line", name=name, place=change.place))
         else:
             await query.answer(t("lobby.joined_here" if here else "lobby.joined", name=name))
+        if later:
+            check_later(r, user, t)
         if here:  # (in the lobby still, the place of their hand; or, if it just filled, the hand)
             await r.planner.show_hand(table, user.id, query.id)  # (no HTML)
     elif data.op is LobbyOp.LEAVE:

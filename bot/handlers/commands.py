@@ -25,6 +25,7 @@ from bot.handlers.common import (
     can_write,
     cancel_table,
     chat_translator,
+    check_later,
     check_member,
     edit_tapped,
     in_group,
@@ -132,7 +133,11 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if await r.core.table_in(chat.id, thread) is not None:
         await reply(context, message, t("refusal.table_already_open"))
         return
-    if await place_unknown(r, user):  # (whether their hand can live in their private chat)
+    # (whether their hand can live in their private chat; where the table will wait in line
+    # once full, checked after the lobby goes, behind the turns of the tables in play)
+    unknown = await place_unknown(r, user)
+    later = unknown and await r.core.lobby.admission.waits()
+    if unknown and not later:
         await can_write(context, r, user, t)
     try:
         await r.core.lobby.open(
@@ -147,6 +152,9 @@ async def nueva(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         )
     except Refusal as refusal:
         await reply(context, message, refusal_text(t, refusal))
+        return
+    if later:
+        check_later(r, user, t)
 
 
 async def _practice(

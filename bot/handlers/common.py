@@ -3,6 +3,7 @@ Feature modules import this one and nothing else of `bot.handlers`."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import tzinfo
@@ -190,6 +191,28 @@ async def can_write(
     sent = await r.say.at_once(user.id, t("dm.joined"))
     await see(r, user, can_dm=sent)
     return sent
+
+
+def check_later(r: Runtime, user: User, t: Translator) -> None:
+    """`can_write`, after the handler has answered, at a board's rank in the bot's budget: for
+    a table that will wait in the admission line once full, whose deal is a match away at
+    least, so the check waits behind the turns of the tables in play. In a task of its own (a
+    handler waiting for it would hold one of the few updates handled at once); lost at a stop,
+    the person is checked at their next join (their hand lives in the group meanwhile)."""
+
+    async def check() -> None:
+        try:
+            sent = await r.say.at_once(user.id, t("dm.joined"), behind_play=True)
+            await see(r, user, can_dm=sent)
+        except Exception:  # (a passing fault: the next join checks again)
+            log.warning("the private check of %s failed", user.id, exc_info=True)
+
+    task = asyncio.get_running_loop().create_task(check())
+    _checks.add(task)
+    task.add_done_callback(_checks.discard)
+
+
+_checks: set[asyncio.Task[None]] = set()  # (held: a task nobody holds may be collected)
 
 
 async def place_unknown(r: Runtime, user: User) -> bool:

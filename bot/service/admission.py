@@ -72,6 +72,15 @@ class Admission:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
+    async def waits(self) -> bool:
+        """Whether a lobby that filled now would wait in line (tables wait already, or
+        `capacity` matches are in play): a guess, the line may move meanwhile."""
+        if not self.capacity:
+            return False
+        if await self.tables.store.last_in_line() is not None:
+            return True
+        return await self.tables.store.live_matches() >= self.capacity
+
     # -- the lobby's last seat ---------------------------------------------------------------
     async def full(self, table: Table, actor: int | None) -> TableChange:
         """The lobby's last seat was just taken (the caller holds its lock): the match starts,

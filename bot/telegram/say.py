@@ -14,7 +14,7 @@ from bot.core import Core
 from bot.model.options import TableOptions
 from bot.model.outbox import Record
 from bot.model.table import Table
-from bot.service.mailbox import Mailbox
+from bot.service.mailbox import GROUP, OWN, Mailbox
 from bot.telegram.records import (
     FRONT,
     JOIN,
@@ -76,12 +76,13 @@ class Say:
         """A new message (a private word: a partner's link, a choice said back)."""
         await self.sender.send([text_row(chat_id, text, markup=markup)])
 
-    async def at_once(self, user_id: int, text: str) -> bool:
+    async def at_once(self, user_id: int, text: str, behind_play: bool = False) -> bool:
         """A private message sent now, outside the outbox (its first words double as the check
-        that the bot may write there), within the bot's overall budget as the outbox is: False
-        when the person has not started the bot or blocked it."""
+        that the bot may write there), within the bot's overall budget as the outbox is, as a
+        person's own message or (`behind_play`) a board, behind the turns: False when the
+        person has not started the bot or blocked it."""
         try:
-            async with self.sender.direct():
+            async with self.sender.direct(GROUP if behind_play else OWN):
                 await self.bot.send_message(user_id, text, allow_paid_broadcast=self.paid)
         except Forbidden:
             return False

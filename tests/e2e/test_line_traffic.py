@@ -52,3 +52,28 @@ async def test_a_table_that_joins_the_line_tells_its_group_in_one_call(
         assert calls == [("editMessageText", SECOND)], calls
         text = fake.messages[SECOND][lobby.message_id].text
         assert "Completa, en la fila para empezar: puesto 1." in text, text
+
+
+async def test_a_join_that_fills_a_table_into_the_line_is_answered_before_its_check(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A person the bot does not know joins a table that, full, waits in line: their tap is
+    answered at once, and the check of their private chat (which can wait: their deal is a
+    match away) comes after, behind the turns of the tables in play; it still comes."""
+    async with harness_with(fake, tmp_path / "later.db", max_live_tables=1) as h:
+        ana, beto, caro, dani = (h.user(740 + i, n) for i, n in enumerate("ABCD"))
+        await open_table(h, [ana, beto], chat=FIRST)
+        opened = fake.calls[-1][0]
+        caro.send(SECOND, "/nueva")  # (so is the opener's, whose table will wait too)
+        await h.settle()
+        lobby = fake.last(SECOND)
+        since = fake.calls[-1][0]
+        answer = await dani.tap(SECOND, lobby.message_id, "✋ Unirme")
+        assert "puesto 1" in answer["text"], answer
+        await h.until(lambda: any(CHECK in text for text in fake.texts(caro.id)))
+        sent = [c for at, m, c in fake.calls if at > opened and m == "sendMessage"]
+        assert sent.index(SECOND) < sent.index(caro.id), sent  # the lobby first
+        await h.until(lambda: any(CHECK in text for text in fake.texts(dani.id)))
+        order = [m for at, m, c in fake.calls if at > since and (c == dani.id or c is None)
+                 and m in ("answerCallbackQuery", "sendMessage")]  # fmt: skip
+        assert order[:2] == ["answerCallbackQuery", "sendMessage"], order
