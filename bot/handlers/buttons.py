@@ -78,7 +78,7 @@ async def _lobby(
         team = ascii_number(data.arg, 1)
         message = query.message
         on_lobby = message is not None and message.chat.id == table.chat_id
-        here = False
+        here = later = False
         if table.seat_of(user.id) is None:
             await check_member(context, table.chat_id, user.id, tapped_in_group=on_lobby)
             unknown = await place_unknown(r, user)
