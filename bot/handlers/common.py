@@ -219,9 +219,10 @@ async def place_unknown(r: Runtime, user: User) -> bool:
     """Whether a join (or a table opened) must check the person's private chat to know where
     their hand will live: not when they chose the place, nor when the bot could write to them
     when last it tried. At 200 tables the checks of the tables waiting in the admission line
-    took the budget from the turns of those in play (issue 71); a person who never started
-    the bot is checked at each join (their hand lives in the group meanwhile)."""
-    return not await r.core.people.place_known(user.id)
+    took the budget from the turns of those in play (issue 71). Nor when their chat refused
+    the last check (they never started the bot: their hand lives in the group; a /start
+    makes them reachable)."""
+    return not (await r.core.people.place_known(user.id) or await r.say.refused(user.id))
 
 
 async def check_member(

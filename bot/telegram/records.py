@@ -21,6 +21,10 @@ EPHEMERAL = "eph:"  # + the player's user id: their hand in the group (an epheme
 # each person's id -> the group's title), and when each person was last sent one (records of
 # their id)
 NOTIFY, NOTIFIED = "avisame", "avisame_at"
+# A person whose private chat refused the bot's check (they never started it, or blocked it),
+# under their id -> when: their hand lives in the group, known without trying again (a /start
+# there, which marks them reachable, outweighs it)
+REFUSED = "dm_refused"
 
 
 DAILY_FRONT = "telegram_daily"  # a hand of the day's message, under the hand's number

@@ -5,6 +5,7 @@ records are the adapter's alone (no handler writes an outbox row or a record its
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from telegram.error import Forbidden
@@ -19,6 +20,7 @@ from bot.telegram.records import (
     FRONT,
     JOIN,
     NOTIFY,
+    REFUSED,
     TelegramTable,
     board_record,
     page_record,
@@ -85,8 +87,15 @@ class Say:
             async with self.sender.direct(GROUP if behind_play else OWN):
                 await self.bot.send_message(user_id, text, allow_paid_broadcast=self.paid)
         except Forbidden:
+            await self.core.records.put([Record(REFUSED, user_id, REFUSED, repr(time.time()))])
             return False
+        if await self.refused(user_id):
+            await self.core.records.put([Record(REFUSED, user_id, REFUSED, None)])
         return True
+
+    async def refused(self, user_id: int) -> bool:
+        """Whether the person's private chat refused the bot's last check (`REFUSED`)."""
+        return REFUSED in await self.core.records.of(REFUSED, user_id)
 
     # -- messages of ours, edited -----------------------------------------------------------------
     async def edit(

@@ -77,3 +77,23 @@ async def test_a_join_that_fills_a_table_into_the_line_is_answered_before_its_ch
         order = [m for at, m, c in fake.calls if at > since and (c == dani.id or c is None)
                  and m in ("answerCallbackQuery", "sendMessage")]  # fmt: skip
         assert order[:2] == ["answerCallbackQuery", "sendMessage"], order
+
+
+async def test_a_person_whose_check_failed_is_not_checked_again_at_their_next_join(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Eva never started the bot: her first join tries her private chat (refused) and her hand
+    lives in the group; at her next join that is known, nothing is tried, and she is shown
+    where her cards will be in the group as before."""
+    async with harness_with(fake, tmp_path / "refused.db") as h:
+        ana, beto, eva = h.user(750, "Ana"), h.user(751, "Beto"), h.user(752, "Eva", started=False)
+
+        def tries() -> int:
+            return sum(1 for _, m, c in fake.calls if m == "sendMessage" and c == eva.id)
+
+        await open_table(h, [ana, eva], chat=FIRST)
+        assert tries() == 1 and fake.ephemeral_live(FIRST, eva.id)
+        await open_table(h, [beto, eva], chat=SECOND)
+        assert tries() == 1, tries()
+        shown = fake.ephemeral_live(SECOND, eva.id)
+        assert len(shown) == 1 and "Tus cartas:" in shown[0].text
