@@ -57,9 +57,9 @@ async def _move(
     )
     t = translator(change.the_table.language)
     label = kind_label(t, data.kind) if data.card is None else played(t, data.card)
-    if data.card is not None and r.planner.shown_at_turn(change):
+    if r.planner.shown_at_turn(change):
         # (their own hand message is edited at their next turn, not now: it still shows the
-        # card; the answer says so, as it says which went. A chant's answer comes at once)
+        # card, or the chant, and "👉 Te toca."; the answer says so, as it says what went)
         label = f"{label} {t('move.shown_at_turn')}"
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
 

@@ -602,7 +602,7 @@ class Planner:
             if notify:
                 self._buzz(table, user)
             mine = user == change.tapper
-            later = mine and self.shown_at_turn(change)
+            later = mine and self._waits_for_turn(change)
             # The hand of whoever must act now goes first and never waits for the overall
             # budget, the tapper's own too when it goes now; the others' are background
             # refreshes.
@@ -611,12 +611,20 @@ class Planner:
         return rows
 
     def shown_at_turn(self, change: TableChange) -> bool:
+        """Whether the answer to the tap should say that the tapper's own hand message catches
+        up at their turn: it waits for it, whatever the load (`_waits_for_turn`, and a sender
+        that defers it always; one that sends it at once, or only under load, would make that
+        untrue)."""
+        always = self.sender.defer > 0 and self.sender.defer_above <= 0
+        return always and self._waits_for_turn(change)
+
+    def _waits_for_turn(self, change: TableChange) -> bool:
         """Whether the tapper's own hand waits for their next edit (their turn, a chant they
         must answer, the hand's end; at most `own_hand_defer` seconds) rather than going now:
-        the answer to their tap says which card went and that their message catches up then,
-        so an edit now would tell them nothing they need (a call a tap, at any load). At a new
-        hand their new cards go now; where no board shows the play (a practice, a
-        tournament's match) the hand is the board, and goes now too."""
+        the answer to their tap says what went and that their message catches up then, so an
+        edit now would tell them nothing they need (a call a tap, at any load). At a new hand
+        their new cards go now; where no board shows the play (a practice, a tournament's
+        match) the hand is the board, and goes now too."""
         table = change.the_table
         if table.tournament is not None or table.practice or change.tapper is None:
             return False
