@@ -60,7 +60,8 @@ async def _move(
     if r.planner.shown_at_turn(change):
         # (their own hand message is edited at their next turn, not now: it still shows the
         # card, or the chant, and "👉 Te toca."; the answer says so, as it says what went)
-        label = f"{label} {t('move.shown_at_turn')}"
+        stop = "" if label.endswith((".", "!", "?")) else "."  # ("Quiero. Tu mensaje …")
+        label = f"{label}{stop} {t('move.shown_at_turn')}"
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
 
 

@@ -357,23 +357,25 @@ async def test_a_chant_answers_that_the_chanters_message_catches_up_at_the_answe
 ) -> None:
     """A chant, as a card: the chanter's own message waits (it still shows "👉 Te toca." and
     the chant's button), so the answer to the tap says so; the rival's answer, which gives
-    the chanter their turn back, edits it once."""
+    the chanter their turn back, edits it once (and says, in turn, that the rival's own
+    message catches up at their turn, after a full stop: "Quiero." )."""
     t = translator("es")
     async with harness_with(fake, tmp_path / "c.db", own_hand_defer=600.0) as h:
         ana, beto = h.user(746, "Ana"), h.user(747, "Beto")
         people = {ana.id: ana, beto.id: beto}
         await open_table(h, [ana, beto], "sinflor")
-        tapper, message, _, _ = await acting_card(h, people)
-        rival = beto if tapper is ana else ana
+        chanter, message, _, _ = await acting_card(h, people)
+        rival = beto if chanter is ana else ana
         mark = len(h.fake.calls)
-        answer = await tapper.tap(tapper.id, message.message_id, "¡Truco!")
+        answer = await chanter.tap(chanter.id, message.message_id, "¡Truco!")
         assert answer["text"] == f"¡Truco! {t('move.shown_at_turn')}", answer
         await until(lambda: any(c == rival.id for _, _, c in h.fake.calls[mark:]), 60)
         await until(lambda: not h.services.outbox.busy(), 60)
-        assert not any(c == tapper.id for _, _, c in h.fake.calls[mark:]), calls_since(h, mark)
-        await rival.tap(rival.id, newest_hand(h, rival).message_id, "Quiero")
-        await until(lambda: any(c == tapper.id for _, _, c in h.fake.calls[mark:]), 60)
-        shown = [m for m in h.fake.live(tapper.id) if m.message_id == message.message_id]
+        assert not any(c == chanter.id for _, _, c in h.fake.calls[mark:]), calls_since(h, mark)
+        answer = await rival.tap(rival.id, newest_hand(h, rival).message_id, "Quiero")
+        assert answer["text"] == f"Quiero. {t('move.shown_at_turn')}", answer
+        await until(lambda: any(c == chanter.id for _, _, c in h.fake.calls[mark:]), 60)
+        shown = [m for m in h.fake.live(chanter.id) if m.message_id == message.message_id]
         assert (
             shown
             and "Te toca" in shown[0].text
