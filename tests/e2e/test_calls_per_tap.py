@@ -1,8 +1,10 @@
 """Calls a tap costs in 1v1, by design (docs/operations.md, "Calls a tap"): the hand of whoever
-must act now and the group's board; while the bot's send budget is busy, the tapper's own hand
-waits (the answer to their tap names the card that went) until their next turn, which edits it
-once, or until `own_hand_defer` seconds have passed: it is never left showing a turn they no
-longer have. While the budget has room, nothing is saved by waiting: it is edited at once."""
+must act now and the group's board; the tapper's own hand waits, at any load (the answer to
+their tap names what went and says their message catches up at their turn), until their next
+edit (their turn, a chant they must answer, the hand's end), or until `own_hand_defer` seconds
+have passed; a tap on it meanwhile changes nothing. In private hands at a 1v1 the board is
+for those watching (its window, a hand's end included); hands in the group keep the board at
+the group's pace."""
 
 from __future__ import annotations
 
