@@ -63,17 +63,19 @@ class Settings(BaseSettings):
         " the match's go at once; 0: every change at the group's pace)",
     )
     own_hand_defer: float = Field(
-        default=10.0,
+        default=60.0,
         ge=0,
-        description="Seconds the tapper's own hand may wait after their move (their next turn"
-        " edits it sooner; 0: at once)",
+        description="Seconds the tapper's own hand may wait after their move when nothing"
+        " edits it sooner (their next turn, a chant they must answer, the hand's end do;"
+        " 0: at once)",
     )
     own_hand_defer_above: float = Field(
-        default=0.5,
+        default=0.0,
         ge=0,
         le=1,
         description="The share of the bot's send budget in use above which the tapper's own"
-        " hand waits (below it the budget has room: the hand is edited at once; 0: always)",
+        " hand waits (0: always, the default: the answer to their tap says the card that"
+        " went and that the message catches up at their turn)",
     )
     max_live_tables: int = Field(
         default=50,

@@ -58,9 +58,12 @@ async def _move(
         data.table, query.from_user.id, data.step, data.kind, data.card, in_chat=True
     )
     t = translator(change.the_table.language)
-    # (a card: the answer says which went, for the tapper's own hand is edited at their next
-    # turn, not now: telegram/planner.py, `_hands_after`)
     label = kind_label(t, data.kind) if data.card is None else played(t, data.card)
+    if r.planner.shown_at_turn(change):
+        # (their own hand message is edited at their next turn, not now: it still shows the
+        # card, or the chant, and "👉 Te toca."; the answer says so, as it says what went)
+        stop = "" if label.endswith((".", "!", "?")) else "."  # ("Quiero. Tu mensaje …")
+        label = f"{label}{stop} {t('move.shown_at_turn')}"
     await r.deliverer.answer(query.id, label)  # the answer to every move: the lean call
 
 

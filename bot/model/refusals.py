@@ -51,7 +51,8 @@ class Refused(StrEnum):
     ALREADY_DECIDED = "already_decided"
     ONLY_PARTNER = "only_partner"
     ILLEGAL = "illegal"  # the engine refused the move: its `Reason` says why
-    STALE = "stale"  # a button from an older moment of the game
+    STALE = "stale"  # a button from an older moment of the game (`card`: one from before the
+    # tapper's own card went, told by `refusal.already_played`)
     STALE_ROUND = "stale_round"
     STALE_HAND = "stale_hand"
     ONLY_2V2 = "only_2v2"  # señas are for partners

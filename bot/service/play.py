@@ -147,8 +147,12 @@ def what_changed(state: MatchState, action: Action, step: int) -> Refusal | None
     if said and not _chanted_over(action, said):
         # somebody chanted, answered or declared meanwhile: say it (and ask for the answer)
         return Refusal(Refused.STALE, since=since, answer=answer)
-    if any(a.seat == action.seat for a in between):
-        return Refusal(Refused.STALE)  # a double tap, or a button from before one's own move
+    mine = [a for a in between if a.seat == action.seat]
+    if mine:
+        # a double tap, or a button from before one's own move: their hand message is edited
+        # at their next turn (`Planner.shown_at_turn`), so say the card that went
+        card = next((a.card for a in mine if a.card is not None), None)
+        return Refusal(Refused.STALE, card=card) if card else Refusal(Refused.STALE)
     if not state.is_legal(action):
         return Refusal(Refused.STALE, since=since, answer=answer)  # no longer open
     players = state.players

@@ -529,11 +529,10 @@ class Planner:
         the table has their hand in their private chat, whose message shows the table (the
         rounds, the bets, the score, whose turn) and is edited when they can act, so the
         board says nothing they need (a hand shown in the group is short: it leans on the
-        board). A hand's end (the next deal) is news for the group: it goes at once. Only in
-        1v1: in teams a private hand is edited when its owner can act, not at each card of the
-        others, so between turns the board is where they follow a partner's card or a chant."""
-        if any(isinstance(e, HandDealt) for e in change.events):
-            return False
+        board). A hand's end waits its window too: each private hand tells the hand that ended
+        on top of the new cards (`hand_text`). Only in 1v1: in teams a private hand is edited
+        when its owner can act, not at each card of the others, so between turns the board is
+        where they follow a partner's card or a chant."""
         table = change.the_table
         if len(table.seats) > 2:
             return False
@@ -605,19 +604,37 @@ class Planner:
             if notify:
                 self._buzz(table, user)
             mine = user == change.tapper
-            # The tapper's own hand, when the game does not wait on them now, waits for their
-            # next turn (which edits it once) or `own_hand_defer` seconds, whichever is first:
-            # the answer to their tap said which card went and the board shows it, so the edit
-            # now would tell them nothing they need (a call a tap). At a new hand their new
-            # cards go now; where no board shows the play (a practice, a tournament's match),
-            # the hand is the board, and goes now too.
-            later = boarded and mine and not new_hand and user not in waiting_now
+            later = mine and self._waits_for_turn(change)
             # The hand of whoever must act now goes first and never waits for the overall
             # budget, the tapper's own too when it goes now; the others' are background
             # refreshes.
             urgent = (mine or turn) and not later
             rows.append(hand_row(table, user, loud=notify, urgent=urgent, later=later))
         return rows
+
+    def shown_at_turn(self, change: TableChange) -> bool:
+        """Whether the answer to the tap should say that the tapper's own hand message catches
+        up at their turn: it waits for it, whatever the load (`_waits_for_turn`, and a sender
+        that defers it always; one that sends it at once, or only under load, would make that
+        untrue)."""
+        always = self.sender.defer > 0 and self.sender.defer_above <= 0
+        return always and self._waits_for_turn(change)
+
+    def _waits_for_turn(self, change: TableChange) -> bool:
+        """Whether the tapper's own hand waits for their next edit (their turn, a chant they
+        must answer, the hand's end; at most `own_hand_defer` seconds) rather than going now:
+        the answer to their tap says what went and that their message catches up then, so an
+        edit now would tell them nothing they need (a call a tap, at any load). At a new hand
+        their new cards go now; where no board shows the play (a practice, a tournament's
+        match) the hand is the board, and goes now too."""
+        table = change.the_table
+        if table.tournament is not None or table.practice or change.tapper is None:
+            return False
+        if any(isinstance(e, HandDealt) for e in change.events):
+            return False
+        if table.state is None or table.state.is_over or not table.is_open:
+            return False
+        return change.tapper not in self.tables.waiting_users(table)
 
     async def _match_over(self, table: Table, actor: int | None = None) -> list[Outgoing]:
         """The group's end of the match (after the board's last edit, which goes first, in

@@ -56,6 +56,9 @@ def refusal_text(t: Translator, refusal: Refusal, who: Seating | None = None) ->
         what = plain(move_said(t, who, since))  # (a pop-up shows plain text)
         key = "refusal.changed_answer" if refusal.params.get("answer") else "refusal.changed"
         return t(key, what=what)
+    card = refusal.params.get("card")
+    if refusal.code is Refused.STALE and isinstance(card, Card):  # (a tap from before their card)
+        return t("refusal.already_played", card=card_name(t, card))
     params = {k: v for k, v in refusal.params.items() if isinstance(v, int | str)}
     return t(refusal.code.key, **params)
 
