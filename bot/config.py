@@ -70,12 +70,13 @@ class Settings(BaseSettings):
         " 0: at once)",
     )
     own_hand_defer_above: float = Field(
-        default=0.0,
+        default=0.5,
         ge=0,
         le=1,
-        description="The share of the bot's send budget in use above which the tapper's own"
-        " hand waits (0: always, the default: the answer to their tap says the card that"
-        " went and that the message catches up at their turn)",
+        description="At a team table, the share of the bot's send budget in use above which"
+        " the tapper's own hand waits for their next edit (their next turn is several moves"
+        " away; 0: always). In 1v1 it always waits: the answer to their tap says the card that"
+        " went and that the message catches up at their turn, seconds later",
     )
     max_live_tables: int = Field(
         default=50,

@@ -832,15 +832,15 @@ class Mailbox:
                 self._idle.set()
 
     def _due(self, lane: _Lane, rows: list[Pending]) -> list[Pending]:
-        """The rows that may go now: a `LATER` row, while the budget is busy (`defer_above`),
-        waits `defer` seconds from its last write; a `WATCHED` row, its lane's `watched`
-        seconds from the call for its key's last version (the lane looks again then). While
-        the budget has room, a `LATER` row goes now; a `WATCHED` one keeps its window (what
-        it saves is the group's and the bot's calls, at any load)."""
+        """The rows that may go now: a `LATER` row (a hand the planner chose to hold: at a
+        1v1 always, in teams while the budget is `crowded`) waits `defer` seconds from its
+        last write; a `WATCHED` row, its lane's `watched` seconds from the call for its key's
+        last version (the lane looks again then), at any load (what it saves is the group's
+        and the bot's calls)."""
         now = self.now()
         until: dict[int, float] = {}  # row id -> when it may go
-        deferring = self.defer > 0 and any(row.priority == LATER for row in rows)
-        if deferring and (self.defer_above <= 0 or self._budget.spent() >= self.defer_above):
+        # (which hands wait is the planner's choice: `crowded` at the time of the tap)
+        if self.defer > 0 and any(row.priority == LATER for row in rows):
             for row in rows:
                 if row.priority == LATER:
                     until[row.id] = row.created_at + self.defer
@@ -1065,6 +1065,11 @@ class Mailbox:
     # -- waiting and stopping --------------------------------------------------------------------
     def busy(self) -> bool:
         return self._running > 0
+
+    def crowded(self) -> bool:
+        """Whether the budget is used beyond `defer_above` (0: always): a tapper's own hand at
+        a team table waits for their next edit only then."""
+        return self.defer_above <= 0 or self._budget.spent() >= self.defer_above
 
     async def drain(self, within: float = 30.0) -> bool:
         """Wait until nothing deliverable is left (tests, shutdown); whether it got there."""

@@ -617,7 +617,8 @@ class Planner:
         up at their turn: it waits for it, whatever the load (`_waits_for_turn`, and a sender
         that defers it always; one that sends it at once, or only under load, would make that
         untrue)."""
-        always = self.sender.defer > 0 and self.sender.defer_above <= 0
+        duel = len(change.the_table.players) == 2
+        always = self.sender.defer > 0 and (duel or self.sender.defer_above <= 0)
         return always and self._waits_for_turn(change)
 
     def _waits_for_turn(self, change: TableChange) -> bool:
@@ -634,7 +635,12 @@ class Planner:
             return False
         if table.state is None or table.state.is_over or not table.is_open:
             return False
-        return change.tapper not in self.tables.waiting_users(table)
+        if change.tapper in self.tables.waiting_users(table):
+            return False
+        # In 1v1 the rival's move, seconds away, edits it; in teams the next turn is several
+        # moves away and the message would say "👉 Te toca." all that while: there it waits
+        # only while the budget is crowded (the saving matters then).
+        return len(table.players) == 2 or self.sender.defer <= 0 or self.sender.crowded()
 
     async def _match_over(self, table: Table, actor: int | None = None) -> list[Outgoing]:
         """The group's end of the match (after the board's last edit, which goes first, in

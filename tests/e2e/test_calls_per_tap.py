@@ -383,3 +383,27 @@ async def test_a_chant_answers_that_the_chanters_message_catches_up_at_the_answe
             and "Te toca" in shown[0].text
             and "¡Truco!" not in [b["text"] for b in shown[0].buttons()]
         ), shown
+
+
+async def test_in_teams_the_tappers_hand_goes_at_once_while_the_budget_has_room(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """In teams a player's next turn is several moves away (five in 3v3, about half a minute
+    at a person's pace): their hand message would say "👉 Te toca." and offer the card that
+    went all that while. So there the tapper's own hand waits only while the budget is busy
+    (`own_hand_defer_above`); on a quiet night it is edited at once, and the answer to the tap
+    says only what went."""
+    t = translator("es")
+    async with harness_with(fake, tmp_path / "t.db", own_hand_defer=600.0) as h:
+        four = [h.user(740 + i, n) for i, n in enumerate(("Ana", "Beto", "Caro", "Dani"))]
+        people = {u.id: u for u in four}
+        await open_table(h, four, "2v2 sinflor")
+        tapper, message, button, card = await acting_card(h, people)
+        mark = len(h.fake.calls)
+        answer = await tapper.tap(tapper.id, message.message_id, button["text"])
+        assert answer["text"] == t("move.played", card=card_name(t, card)), answer
+        await until(lambda: any(c == tapper.id for _, _, c in h.fake.calls[mark:]), 60)
+        shown = [m for m in h.fake.live(tapper.id) if m.message_id == message.message_id]
+        assert shown, "the hand message was replaced instead of edited"
+        assert button["callback_data"] not in [b.get("callback_data") for b in shown[0].buttons()]
+        assert "Te toca" not in shown[0].text
