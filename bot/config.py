@@ -63,7 +63,7 @@ class Settings(BaseSettings):
         " the match's go at once; 0: every change at the group's pace)",
     )
     own_hand_defer: float = Field(
-        default=60.0,
+        default=20.0,
         ge=0,
         description="Seconds the tapper's own hand may wait after their move when nothing"
         " edits it sooner (their next turn, a chant they must answer, the hand's end do;"
