@@ -137,6 +137,13 @@ class Luck:
     def cards(self) -> float:
         return self.result - self.decisions
 
+    @property
+    def noise(self) -> float:
+        """How far the cards' part may be from nothing by how the one deal fell and D's own
+        sampling error (one standard deviation of each, together): a cards figure within it
+        is told as about even."""
+        return math.sqrt(self.spread**2 + self.error**2)
+
     def bound(self, other_error: float = 0.0, dice: float = 0.0) -> float:
         """How far an independent estimate of the cards, the same deals played again from each
         hand's start (its standard error `other_error`; `dice`, the standard deviation of one

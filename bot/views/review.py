@@ -162,11 +162,15 @@ def no_slips_text(t: Translator, review: Review) -> str:
 def luck_text(t: Translator, luck: Luck) -> str:
     """¿Suerte o viveza?, told plainly: "Perdiste 25 a 30: las cartas te costaron unos 8
     puntos; tus decisiones te dieron 3." The decisions rounded to a point, the cards the rest
-    of the result (so that the two add up as told)."""
+    of the result (so that the two add up as told). Cards no larger than their noise are said
+    to have come out about even, their number in brackets: "te dieron 2" read flatly beside a
+    spread of 6 claims luck the split cannot tell from none."""
     decisions = round(luck.decisions)
     cards = luck.result - decisions
     key = "luck.won" if luck.result > 0 else "luck.lost" if luck.result < 0 else "luck.tied"
-    return t(key, mine=luck.mine, theirs=luck.theirs, cards=_part(t, "cards", cards),
+    about = cards != 0 and abs(cards) <= luck.noise
+    return t(key, mine=luck.mine, theirs=luck.theirs,
+             cards=_part(t, "cards.about" if about else "cards", cards),
              decisions=_part(t, "decisions", decisions))  # fmt: skip
 
 

@@ -37,7 +37,10 @@ def parts(told: str) -> int:
     tus decisiones te dieron 3"), added up."""
     total = 0
     for what in ("las cartas", "tus decisiones"):
-        found = re.search(what + r" te (dieron|costaron)(?: unos)? (\d+)", told)
+        found = re.search(
+            what + r" (?:salieron más o menos parejas \()?te (dieron|costaron)"
+            r"(?: unos| alrededor de)? (\d+)", told,
+        )  # fmt: skip
         if found is not None:
             total += int(found.group(2)) * (1 if found.group(1) == "dieron" else -1)
     return total

@@ -18,7 +18,8 @@ def told(text: str, gave: str, cost: str, what: tuple[str, str]) -> int:
     total = 0
     for name in what:
         found = re.search(
-            rf"{name} (?:te |you )?({gave}|{cost})(?: you)?(?: unos| alrededor de| about)? (\d+)",
+            rf"{name} (?:salieron más o menos parejas \(|came out about even \(they )?"
+            rf"(?:te |you )?({gave}|{cost})(?: you)?(?: unos| alrededor de| about)? (\d+)",
             text,
         )
         if found is not None:
@@ -63,3 +64,33 @@ def test_a_review_with_costly_decisions_and_no_single_slip_does_not_praise() -> 
     assert "Muy bien jugado" not in plain(review_text(t, costly, "#7"))
     assert "muchas jugadas chicas" in plain(review_text(t, costly, "#7"))
     assert "Muy bien jugado" in plain(review_text(t, fine, "#7"))
+
+
+def test_cards_within_their_noise_are_said_to_be_about_even() -> None:
+    """A player's reading (2026-12-07): "las cartas te dieron 2 puntos" with a spread of 6. A
+    cards figure no larger than its noise (the spread and D's error together) is told as what
+    it is, about even, its number kept so that the sentence still adds up; one larger than its
+    noise is told flatly, as before."""
+    t, en = translator("es"), translator("en")
+    # The noise: sqrt(6² + 0²) = 6. Lost 29 to 30, the decisions −3 or −8: the cards +2 or +7.
+    within = Luck(29, 30, -3.0, 0.0, 60, spread=6.0)
+    edge = Luck(29, 30, -7.0, 0.0, 60, spread=6.0)  # (+6: on the line, within)
+    beyond = Luck(29, 30, -8.0, 0.0, 60, spread=6.0)
+    assert plain(luck_text(t, within)) == (
+        "🍀 ¿Suerte o viveza? Perdiste 29 a 30: las cartas salieron más o menos parejas"
+        " (te dieron unos 2 puntos); tus decisiones te costaron 3."
+    )
+    assert "más o menos parejas (te dieron unos 6 puntos)" in plain(luck_text(t, edge))
+    assert plain(luck_text(t, beyond)) == (
+        "🍀 ¿Suerte o viveza? Perdiste 29 a 30: las cartas te dieron unos 7 puntos;"
+        " tus decisiones te costaron 8."
+    )
+    assert "about even (they gave you about 2 points)" in plain(luck_text(en, within))
+    assert "about even" not in plain(luck_text(en, beyond))
+    # D's own error counts too: a spread of 0 and an error of 3 hold +2 within and +7 beyond.
+    assert "parejas" in plain(luck_text(t, Luck(29, 30, -3.0, 3.0, 60)))
+    assert "parejas" not in plain(luck_text(t, Luck(29, 30, -8.0, 3.0, 60)))
+    # Costly cards within their noise, in the singular.
+    assert "más o menos parejas (te costaron alrededor de 1 punto)" in plain(
+        luck_text(t, Luck(20, 30, -9.0, 0.5, 60, spread=2.0))
+    )
