@@ -94,3 +94,43 @@ def test_cards_within_their_noise_are_said_to_be_about_even() -> None:
     assert "más o menos parejas (te costaron alrededor de 1 punto)" in plain(
         luck_text(t, Luck(20, 30, -9.0, 0.5, 60, spread=2.0))
     )
+
+
+def test_the_review_says_what_its_two_figures_are_measured_against() -> None:
+    """A player's reading (2026-12-07): "tus decisiones te costaron 20" and then a list adding
+    to 3. The split counts every decision against what 🤖 normal would have done (the bots'
+    baseline); the list, only the decisions compared with 🤖 difícil. The review says both,
+    how many each counts, and, under a list that falls short of the split's loss, why."""
+    from bot.ai.review import RIVAL, Moment, Worth
+    from bot.views.quiz import intro_text
+
+    t = translator("es")
+    slip = Moment(
+        hand=3, step=20, dealt=("1e", "7o", "4c"), held=("7o", "4c"), table=((RIVAL, "3b"),),
+        scores=(4, 6), calls=(), pending=None, envido=7, made="0:p:4c", best="0:p:7o",
+        made_worth=Worth(-1.0, 0.3), best_worth=Worth(2.0, 0.6), error=0.1, habit="card",
+        worlds=48,
+    )  # fmt: skip
+    lost = Review(7, 0, 30, (slip,), (), (("card", 3.0),), 68, 15,
+                  luck=Luck(10, 30, -20.4, 2.0, 68, spread=4.0))  # fmt: skip
+    text = plain(review_text(t, lost, "#7"))
+    assert "Tus decisiones con opciones (68), cada una contra lo que habría hecho 🤖 normal" in text
+    assert "Comparé 15 de ellas con lo que habría hecho 🤖 difícil" in text
+    assert (
+        "Estas se miden contra 🤖 difícil, que juega mejor, y solo en las 15 decisiones que"
+        " comparé: por eso no suman los 20 puntos de arriba." in text
+    ), text
+    # The questions' intro (Telegram's first message) says the same.
+    asked = plain(intro_text(t, lost, "#7"))
+    assert "cada una contra lo que habría hecho 🤖 normal" in asked
+    assert "comparé 15 con lo que habría hecho 🤖 difícil" in asked, asked
+    # A list as costly as the split's loss, or a split that gained, needs no such line.
+    even = Review(7, 0, 30, (slip,), (), (("card", 3.0),), 68, 15,
+                  luck=Luck(28, 30, -2.6, 2.0, 68))  # fmt: skip
+    assert "no suman" not in plain(review_text(t, even, "#7"))
+    # With nothing to show, where the loss went is said the same way.
+    none = Review(7, 0, 30, (), (), (), 68, 15, luck=Luck(10, 30, -20.4, 2.0, 68))
+    assert "De las 15 decisiones que comparé con 🤖 difícil" in plain(review_text(t, none, "#7"))
+    # In English too.
+    en = plain(review_text(translator("en"), lost, "#7"))
+    assert "each against what 🤖 normal would have done" in en and "the 20 points above" in en
