@@ -193,17 +193,24 @@ def luck_text(t: Translator, luck: Luck) -> str:
     decisions = round(luck.decisions)
     cards = luck.result - decisions
     key = "luck.won" if luck.result > 0 else "luck.lost" if luck.result < 0 else "luck.tied"
-    about = cards != 0 and abs(cards) <= luck.noise
-    return t(key, mine=luck.mine, theirs=luck.theirs,
-             cards=_part(t, "cards.about" if about else "cards", cards),
+    return t(key, mine=luck.mine, theirs=luck.theirs, cards=_cards(t, cards, luck.noise),
              decisions=_part(t, "decisions", decisions))  # fmt: skip
 
 
-def month_luck_text(t: Translator, matches: int, result: int, decisions: float) -> str:
-    """/yo's line: the month's reviewed matches, their result split the same way."""
+def month_luck_text(
+    t: Translator, matches: int, result: int, decisions: float, noise: float = 0.0
+) -> str:
+    """/yo's line: the month's reviewed matches, their result split the same way (`noise`,
+    the month's: its matches' in squares)."""
     told = round(decisions)
-    cards, made = _part(t, "cards", result - told), _part(t, "decisions", told)
+    cards, made = _cards(t, result - told, noise), _part(t, "decisions", told)
     return t("luck.month", count=matches, result=signed_int(result), cards=cards, decisions=made)
+
+
+def _cards(t: Translator, points: int, noise: float) -> str:
+    """The cards' part: about even where it is no larger than its noise."""
+    about = points != 0 and abs(points) <= noise
+    return _part(t, "cards.about" if about else "cards", points)
 
 
 def _part(t: Translator, what: str, points: int) -> str:

@@ -134,3 +134,14 @@ def test_the_review_says_what_its_two_figures_are_measured_against() -> None:
     # In English too.
     en = plain(review_text(translator("en"), lost, "#7"))
     assert "each against what 🤖 normal would have done" in en and "the 20 points above" in en
+
+
+def test_the_months_cards_within_their_noise_are_said_to_be_about_even() -> None:
+    """/yo's month, read after a practice (2026-12-07): the review said "las cartas salieron
+    más o menos parejas (te dieron unos 7 puntos)" and /yo, of that one match, "las cartas te
+    dieron unos 7 puntos". The month's cards are told against the month's noise too."""
+    t = translator("es")
+    within = plain(month_luck_text(t, 1, -16, -23.0, noise=9.0))
+    assert "las cartas salieron más o menos parejas (te dieron unos 7 puntos)" in within
+    beyond = plain(month_luck_text(t, 1, -16, -23.0, noise=6.0))
+    assert "las cartas te dieron unos 7 puntos;" in beyond
