@@ -40,3 +40,22 @@ def test_the_answer_names_dificils_move_as_the_yardstick_of_the_matchs_cost() ->
         told = plain(answer_text(t, m, choice, choice == 1))
         assert f"🤖 difícil ({dificil})" in told, told
         assert "1,2 puntos" in told, told
+
+
+def test_a_question_with_every_card_played_says_so() -> None:
+    """A player's reading of a practice's review (2026-12-07): a truco answered after all three
+    cards were played read "Te quedan:  (ya tiraste 2🪵, 1🪵 y 11🍷; tenías 23 de envido)"."""
+    from dataclasses import replace
+
+    from bot.views.daily import question_text
+
+    p = moment().puzzle
+    assert p is not None
+    done = replace(p, held=(), dealt=("2b", "1b", "11c"), envido=23, pending="truco",
+                   rounds=(((0, "11c"), (1, "12c")),), choices=p.choices[:2])  # fmt: skip
+    for language, said in (
+        ("es", "Ya tiraste tus tres cartas: 2🪵, 1🪵 y 11🍷 (tenías 23 de envido)"),
+        ("en", "You played all three cards: 2🪵, 1🪵 and 11🍷 (you had 23 of envido)"),
+    ):
+        text = plain(question_text(translator(language), done))
+        assert said in text and ":  " not in text, text
