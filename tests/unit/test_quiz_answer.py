@@ -59,3 +59,13 @@ def test_a_question_with_every_card_played_says_so() -> None:
     ):
         text = plain(question_text(translator(language), done))
         assert said in text and ":  " not in text, text
+
+
+def test_a_right_answer_reads_as_a_sentence() -> None:
+    """Read after a practice (2026-12-07): "✅ ¡Bien! querer el vale cuatro: la mano era tuya
+    …", the choice in lower case after the exclamation. It reads as the wrong one does."""
+    m = moment()
+    es = plain(answer_text(translator("es"), m, 1, True))
+    assert es.startswith("✅ ¡Bien! Elegiste cantar falta envido: "), es
+    en = plain(answer_text(translator("en"), m, 1, True))
+    assert en.startswith("✅ Well done! You chose calling falta envido: "), en
