@@ -22,7 +22,7 @@ from bot.views.daily import (
     values_line,
     worth_of,
 )
-from bot.views.review import luck_text, number, praise_text, yardstick_text
+from bot.views.review import luck_text, number, praise_text, relation_text, yardstick_text
 
 
 def asked(review: Review) -> list[int]:
@@ -121,6 +121,9 @@ def end_text(
     lines = [t("quiz.score", right=right, count=len(order))]
     if missed:
         lines.append(t("quiz.missed", count=missed))
+    relation = relation_text(t, review)  # (the intro told the split: why these are not its parts)
+    if relation is not None:
+        lines.append(relation)
     if review.praise:
         lines.append("")
         lines.append(t("review.praise_title"))

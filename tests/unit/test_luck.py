@@ -145,3 +145,22 @@ def test_the_months_cards_within_their_noise_are_said_to_be_about_even() -> None
     assert "las cartas salieron más o menos parejas (te dieron unos 7 puntos)" in within
     beyond = plain(month_luck_text(t, 1, -16, -23.0, noise=6.0))
     assert "las cartas te dieron unos 7 puntos;" in beyond
+
+
+def test_the_end_of_the_questions_says_why_they_do_not_add_up() -> None:
+    """Read after a practice (2026-12-07): the questions' intro said "tus decisiones te
+    costaron 23", the three answers 8,1, 3,3 and 3,3 against difícil, and nothing said why
+    they did not add up: the end of the questions says it, as the whole review does."""
+    from bot.ai.review import RIVAL, Moment, Worth
+    from bot.views.quiz import end_text
+
+    t = translator("es")
+    slip = Moment(
+        hand=3, step=20, dealt=("1e", "7o", "4c"), held=("7o", "4c"), table=((RIVAL, "3b"),),
+        scores=(4, 6), calls=(), pending=None, envido=7, made="0:p:4c", best="0:p:7o",
+        made_worth=Worth(-1.0, 0.3), best_worth=Worth(2.0, 0.6), error=0.1, habit="card",
+        worlds=48,
+    )  # fmt: skip
+    lost = Review(7, 0, 30, (slip,), (), (("card", 3.0),), 71, 15,
+                  luck=Luck(17, 33, -23.2, 2.0, 71, spread=9.0))  # fmt: skip
+    assert "por eso no suman los 23 puntos de arriba" in plain(end_text(t, lost, {20: False}, 0))
