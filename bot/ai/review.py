@@ -344,11 +344,13 @@ def _by_loss(
     `_priority` (a chant or an answer first: where difícil sees what the baseline does not, a
     falta envido with 30 that the baseline too keeps quiet, no loss in the split), then up to
     `more` of the rest where ¿suerte o viveza? found the move lost most against the
-    baseline's, so that the list looks where the split's loss went too."""
+    baseline's (more than a slip's least: a smaller loss is no moment to tell, and each
+    weighed costs a third of a second), so that the list looks where the split's loss went
+    too."""
     chosen = list(judged[:first])
     lost = sorted(
         (j for j in judged[first:] if (g := gains.get(j[1])) is not None and g.count
-         and g.points < 0),
+         and g.points < -SLIP),
         key=lambda j: (gains[j[1]].points, j[1]),
     )  # fmt: skip
     return chosen + lost[:more]
