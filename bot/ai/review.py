@@ -15,9 +15,10 @@ score, what was chanted; never a hidden card) and reads only that:
    the points the other side scores: `cost = EV(difícil's) - EV(made)`, from the person's side.
 
 Within a budget: only decisions with a real choice (difícil asked about MAX_ASKED at most), at
-most MAX_MOMENTS where it differs and MAX_PRAISE where it agrees weighed (the chants and answers
-first: that is where points go; a decision the plain rules make too is never praised, however
-much it is worth: `obvious`), WORLDS worlds each; a match to 30 in about two seconds of one
+most MAX_MOMENTS where it differs and MAX_PRAISE where it agrees weighed (where it differs, the
+moves ¿suerte o viveza? found lost most and the chants and answers in turn: that is where points
+go; a decision the plain rules make too is never praised, however much it is worth: `obvious`),
+WORLDS worlds each; a match to 30 in about two seconds of one
 core (`bench/review.py`).
 """
 
@@ -68,6 +69,7 @@ __all__ = [
 CHOICE_WORLDS = 16  # difícil's worlds for its own choice at each decision
 MAX_MOMENTS = 10  # decisions where difícil differs weighed at most (chants and answers first)
 MAX_PRAISE = 5  # decisions where it agrees weighed at most (the highest stakes first)
+LOSS_MOMENTS = 5  # more where it differs, those ¿suerte o viveza? found lost most
 MAX_ASKED = 150  # decisions difícil is asked about at most (those with a chant at hand first)
 SHOWN_SLIPS = 3  # the costliest decisions told
 SHOWN_PRAISE = 2  # the best decisions praised
@@ -136,6 +138,13 @@ class Luck:
     @property
     def cards(self) -> float:
         return self.result - self.decisions
+
+    @property
+    def noise(self) -> float:
+        """How far the cards' part may be from nothing by how the one deal fell and D's own
+        sampling error (one standard deviation of each, together): a cards figure within it
+        is told as about even."""
+        return math.sqrt(self.spread**2 + self.error**2)
 
     def bound(self, other_error: float = 0.0, dice: float = 0.0) -> float:
         """How far an independent estimate of the cards, the same deals played again from each
@@ -325,6 +334,28 @@ def _priority(obs: Observation, made: Action, best: Action) -> tuple[int, int]:
     return (2 if chant else 3), -obs.hand_value - (obs.pending is not None)
 
 
+Judged = tuple[tuple[int, int], int, Observation, Action, Action]
+
+
+def _by_loss(
+    judged: Sequence[Judged], gains: Mapping[int, Gain], first: int, more: int
+) -> list[Judged]:
+    """The decisions where difícil differs that are weighed, in order: the `first` by
+    `_priority` (a chant or an answer first: where difícil sees what the baseline does not, a
+    falta envido with 30 that the baseline too keeps quiet, no loss in the split), then up to
+    `more` of the rest where ¿suerte o viveza? found the move lost most against the
+    baseline's (more than a slip's least: a smaller loss is no moment to tell, and each
+    weighed costs a third of a second), so that the list looks where the split's loss went
+    too."""
+    chosen = list(judged[:first])
+    lost = sorted(
+        (j for j in judged[first:] if (g := gains.get(j[1])) is not None and g.count
+         and g.points < -SLIP),
+        key=lambda j: (gains[j[1]].points, j[1]),
+    )  # fmt: skip
+    return chosen + lost[:more]
+
+
 def _moment(
     config: MatchConfig, obs: Observation, made: Action, best: Action, seed: str
 ) -> Moment | None:
@@ -375,11 +406,15 @@ def review(
         chants = [(o, m) for o, m in found if any(a.kind is not K.PLAY for a in o.actions)]
         rest = [(o, m) for o, m in found if all(a.kind is K.PLAY for a in o.actions)]
         asked = (chants + rest)[:MAX_ASKED]
-    judged: list[tuple[tuple[int, int], int, Observation, Action, Action]] = []
+    gains = gains_of(seat, table_id, machines, found) if luck else {}
+    judged: list[Judged] = []
     for obs, made in asked:
         best = dificils_move(obs, f"review:{table_id}:{seat}:{obs.step}")
         judged.append((_priority(obs, made, best), obs.step, obs, made, best))
     judged.sort(key=lambda x: (x[0], x[1]))
+    differ = [j for j in judged if j[0][0] < 2]
+    weighed = _by_loss(differ, gains, max_moments, LOSS_MOMENTS if gains else 0)
+    judged = weighed + judged[len(differ) :]
     slips: list[Moment] = []
     praise: list[Moment] = []
     seen: dict[int, Observation] = {}
@@ -387,7 +422,7 @@ def review(
     for (prio, _), _, obs, made, best in judged:
         seen[obs.step] = obs
         seed = f"review:{table_id}:{seat}:{obs.step}:worth"
-        if prio < 2 and differs < max_moments:
+        if prio < 2 and differs < len(weighed):
             moment = _moment(config, obs, made, best, seed)
             differs += 1
             if moment is not None and moment.cost > max(SLIP, 2 * moment.error):
@@ -412,8 +447,29 @@ def review(
         tuple(told), tuple(praise[:SHOWN_PRAISE]),
         tuple((m.habit, m.cost) for m in slips), len(found), differs + agrees,
         time.process_time() - started,
-        luck_of(config, log, seat, table_id, machines, found) if luck else None,
+        split(config, log, seat, _by_hand(found, gains)) if luck else None,
     )  # fmt: skip
+
+
+def gains_of(
+    seat: int, table_id: int, machines: Mapping[int, Machine] | None,
+    found: Sequence[tuple[Observation, Action]],
+) -> dict[int, Gain]:  # fmt: skip
+    """What each decision of `found` was worth over the baseline's move (¿suerte o viveza?),
+    by its step."""
+    return {
+        obs.step: over_baseline(
+            obs, made, f"review:{table_id}:{seat}:{obs.step}:luck", LUCK_WORLDS, machines
+        )
+        for obs, made in found
+    }
+
+
+def _by_hand(
+    found: Sequence[tuple[Observation, Action]], gains: Mapping[int, Gain]
+) -> list[tuple[int, Gain]]:
+    """The gains weighed (some world found), each with its decision's hand, in order."""
+    return [(obs.hand_number, gains[obs.step]) for obs, _ in found if gains[obs.step].count]
 
 
 def luck_of(
@@ -423,14 +479,8 @@ def luck_of(
 ) -> Luck | None:  # fmt: skip
     """¿Suerte o viveza? of `seat` in the match of `log` (the review's `luck`): every decision
     with a choice (`found`, the match's `decisions`) against the bots' baseline move there."""
-    gains: list[tuple[int, Gain]] = []  # (hand, what the move made was worth over the baseline's)
-    for obs, made in decisions(config, log, seat) if found is None else found:
-        gain = over_baseline(
-            obs, made, f"review:{table_id}:{seat}:{obs.step}:luck", LUCK_WORLDS, machines
-        )
-        if gain.count:
-            gains.append((obs.hand_number, gain))
-    return split(config, log, seat, gains)
+    found = decisions(config, log, seat) if found is None else found
+    return split(config, log, seat, _by_hand(found, gains_of(seat, table_id, machines, found)))
 
 
 def split(

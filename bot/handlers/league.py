@@ -132,9 +132,9 @@ async def yo_page(
     if lesson is not None:
         more.append(lesson_text(t, *lesson))
     since = month_start(r.core.clock(), zone(r))
-    matches, result, decisions, _ = await r.core.reviews.luck_since(user_id, since)
+    matches, result, decisions, noise = await r.core.reviews.luck_since(user_id, since)
     if matches:  # ¿suerte o viveza? this month, over their reviewed matches
-        more.append(month_luck_text(t, matches, result, decisions))
+        more.append(month_luck_text(t, matches, result, decisions, noise))
     extra: Keys | None = None
     if grouped:
         played, won = await r.core.tournaments.record_of(chat.id, user_id)

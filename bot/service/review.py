@@ -174,13 +174,14 @@ class Reviews:
 
     async def luck_since(self, user_id: int, since: float) -> tuple[int, int, float, float]:
         """¿Suerte o viveza? over a person's reviewed matches that ended since `since`:
-        (matches, their results summed, their decisions summed, its standard error)."""
+        (matches, their results summed, their decisions summed, the cards' noise: each
+        match's, `Luck.noise`, in squares)."""
         found = [Review.from_json(codec.loads(text))
                  for text in await self.store.of_person_since(user_id, since)]  # fmt: skip
         split = [r.luck for r in found if r.luck is not None]
         return (
             len(split), sum(s.result for s in split), sum(s.decisions for s in split),
-            math.sqrt(sum(s.error * s.error for s in split)),
+            math.sqrt(sum(s.noise * s.noise for s in split)),
         )
 
     async def mine(self, user_id: int) -> list[Review]:

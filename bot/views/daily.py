@@ -63,6 +63,8 @@ def question_text(t: Translator, p: Puzzle) -> str:
     held = cards_line(t, p.held)
     if len(p.held) == len(p.dealt):
         lines.append(t("daily.cards", cards=held, envido=p.envido))
+    elif not p.held:  # (a chant answered with every card played: "Te quedan:" and nothing)
+        lines.append(t("daily.cards_none", played=cards_line(t, p.dealt), envido=p.envido))
     else:
         played = [c for c in p.dealt if c not in p.held]
         lines.append(t("daily.cards_left", cards=held, played=cards_line(t, played),

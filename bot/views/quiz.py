@@ -22,7 +22,7 @@ from bot.views.daily import (
     values_line,
     worth_of,
 )
-from bot.views.review import luck_text, number, praise_text
+from bot.views.review import luck_text, number, praise_text, relation_text, yardstick_text
 
 
 def asked(review: Review) -> list[int]:
@@ -31,10 +31,14 @@ def asked(review: Review) -> list[int]:
 
 
 def intro_text(t: Translator, review: Review, match: str) -> str:
-    luck = [luck_text(t, review.luck)] if review.luck is not None else []
+    luck = (
+        [luck_text(t, review.luck), yardstick_text(t, review.luck)]
+        if review.luck is not None else []
+    )  # fmt: skip
     return "\n".join([
         t("review.title", number=match), *luck,
-        t("quiz.intro", decisions=review.decisions, count=len(asked(review))),
+        t("quiz.intro", decisions=review.decisions, weighed=review.weighed,
+          count=len(asked(review))),
     ])  # fmt: skip
 
 
@@ -117,6 +121,9 @@ def end_text(
     lines = [t("quiz.score", right=right, count=len(order))]
     if missed:
         lines.append(t("quiz.missed", count=missed))
+    relation = relation_text(t, review)  # (the intro told the split: why these are not its parts)
+    if relation is not None:
+        lines.append(relation)
     if review.praise:
         lines.append("")
         lines.append(t("review.praise_title"))
@@ -161,7 +168,9 @@ def quiz_json(
             "told": None if answered is None else plain(answered_text(t, moment, answered, choice)),
         }
     return {
-        "intro": plain(t("quiz.intro", decisions=review.decisions, count=len(moments))),
+        "intro": plain(
+            t("quiz.intro", decisions=review.decisions, weighed=review.weighed, count=len(moments))
+        ),
         "all": t("quiz.all"),
         "moments": moments,
     }

@@ -152,29 +152,65 @@ def praise_text(t: Translator, m: Moment, words: Who = WHO) -> str:
 
 def no_slips_text(t: Translator, review: Review) -> str:
     """No costly moment to show: praised, unless ¿suerte o viveza? says the decisions cost
-    points (then they were spread over many small plays, each under a clear loss), so that
-    the review never says "¡Muy bien jugado!" under "tus decisiones te costaron 20"."""
+    points (then they went in plays each under a clear loss, or in ones never compared with
+    difícil), so that the review never says "¡Muy bien jugado!" under "tus decisiones te
+    costaron 20"."""
     if review.luck is not None and round(review.luck.decisions) < 0:
-        return t("review.no_slips_spread")
+        return t("review.no_slips_spread", weighed=review.weighed)
     return t("review.no_slips")
+
+
+def intro_text(t: Translator, review: Review) -> str:
+    """How many decisions had a choice and how many of them were compared with difícil."""
+    return t("review.intro", count=review.decisions, weighed=review.weighed)
+
+
+def yardstick_text(t: Translator, luck: Luck) -> str:
+    """Under ¿suerte o viveza?: what its decisions are measured against (every one, against
+    the bots' baseline, normal), so that the list below, against difícil, is not read as its
+    parts."""
+    return t("luck.yardstick", count=luck.weighed)
+
+
+def relation_text(t: Translator, review: Review) -> str | None:
+    """Under a list of costly moments that falls short of what ¿suerte o viveza? says the
+    decisions cost: why the two do not add up (another yardstick, difícil; only the decisions
+    compared with it). None where the list covers the loss, or there is none."""
+    if review.luck is None or not review.slips:
+        return None
+    lost = -round(review.luck.decisions)
+    if lost <= 0 or round(sum(m.cost for m in review.slips)) >= lost:
+        return None
+    return t("review.relation", count=lost, weighed=review.weighed)
 
 
 def luck_text(t: Translator, luck: Luck) -> str:
     """¿Suerte o viveza?, told plainly: "Perdiste 25 a 30: las cartas te costaron unos 8
     puntos; tus decisiones te dieron 3." The decisions rounded to a point, the cards the rest
-    of the result (so that the two add up as told)."""
+    of the result (so that the two add up as told). Cards no larger than their noise are said
+    to have come out about even, their number in brackets: "te dieron 2" read flatly beside a
+    spread of 6 claims luck the split cannot tell from none."""
     decisions = round(luck.decisions)
     cards = luck.result - decisions
     key = "luck.won" if luck.result > 0 else "luck.lost" if luck.result < 0 else "luck.tied"
-    return t(key, mine=luck.mine, theirs=luck.theirs, cards=_part(t, "cards", cards),
+    return t(key, mine=luck.mine, theirs=luck.theirs, cards=_cards(t, cards, luck.noise),
              decisions=_part(t, "decisions", decisions))  # fmt: skip
 
 
-def month_luck_text(t: Translator, matches: int, result: int, decisions: float) -> str:
-    """/yo's line: the month's reviewed matches, their result split the same way."""
+def month_luck_text(
+    t: Translator, matches: int, result: int, decisions: float, noise: float = 0.0
+) -> str:
+    """/yo's line: the month's reviewed matches, their result split the same way (`noise`,
+    the month's: its matches' in squares)."""
     told = round(decisions)
-    cards, made = _part(t, "cards", result - told), _part(t, "decisions", told)
+    cards, made = _cards(t, result - told, noise), _part(t, "decisions", told)
     return t("luck.month", count=matches, result=signed_int(result), cards=cards, decisions=made)
+
+
+def _cards(t: Translator, points: int, noise: float) -> str:
+    """The cards' part: about even where it is no larger than its noise."""
+    about = points != 0 and abs(points) <= noise
+    return _part(t, "cards.about" if about else "cards", points)
 
 
 def _part(t: Translator, what: str, points: int) -> str:
@@ -193,13 +229,16 @@ def review_text(t: Translator, review: Review, match: str, who: Seating | None =
     words = who_of(review, who)
     lines = [t("review.title", number=match)]
     if review.luck is not None:
-        lines.append(luck_text(t, review.luck))
-    lines.append(t("review.intro", count=review.decisions))
+        lines += [luck_text(t, review.luck), yardstick_text(t, review.luck)]
+    lines.append(intro_text(t, review))
     lines.append("")
     if review.slips:
         lines.append(t("review.slips_title"))
         for i, m in enumerate(review.slips, start=1):
             lines.append(slip_text(t, i, m, words))
+        relation = relation_text(t, review)
+        if relation is not None:
+            lines.append(relation)
     else:
         lines.append(no_slips_text(t, review))
     if review.praise:
@@ -219,12 +258,15 @@ def review_pages(
     """`review_text` in pages a phone shows whole, its title on each: a decision is never
     cut, nor left apart from its section's title."""
     words = who_of(review, who)
-    blocks = [t("review.intro", count=review.decisions)]
+    blocks = [intro_text(t, review)]
     if review.luck is not None:  # (¿suerte o viveza? first, as the whole text has it)
-        blocks.insert(0, luck_text(t, review.luck))
+        blocks.insert(0, luck_text(t, review.luck) + "\n" + yardstick_text(t, review.luck))
     if review.slips:
         slips = [slip_text(t, i, m, words) for i, m in enumerate(review.slips, start=1)]
         blocks += [t("review.slips_title") + "\n" + slips[0], *slips[1:]]
+        relation = relation_text(t, review)
+        if relation is not None:
+            blocks.append(relation)
     else:
         blocks.append(no_slips_text(t, review))
     if review.praise:
@@ -300,7 +342,7 @@ def review_json(
         "moments": [moment(m, False) for m in review.slips]
         + [moment(m, True) for m in review.praise],
         "decisions": review.decisions,
-        "intro": plain(t("review.intro", count=review.decisions)),
+        "intro": plain(intro_text(t, review)),
         "none": plain(no_slips_text(t, review)) if not review.slips else None,
         "how": plain(t("review.how", worlds=worlds)) if worlds else None,
     }

@@ -12,6 +12,8 @@ import pytest
 
 from bot.ai import Level, decide
 from bot.ai.review import (
+    LOSS_MOMENTS,
+    LUCK_WORLDS,
     MAX_MOMENTS,
     MAX_PRAISE,
     WORLDS,
@@ -24,6 +26,7 @@ from bot.ai.review import (
     worth,
 )
 from bot.ai.search import Sampler, edge_of, facing, playout
+from bot.ai.weigh import over_baseline
 from bot.game import (
     DECK,
     Action,
@@ -287,7 +290,7 @@ def test_a_review_is_bounded_and_said_in_both_languages() -> None:
     log = match(11, config)
     got = review(config, list(log), 0, table_id=11)
     assert got.decisions > 40  # a match to 30: dozens of decisions, a few weighed
-    assert 0 < got.weighed <= MAX_MOMENTS + MAX_PRAISE
+    assert 0 < got.weighed <= MAX_MOMENTS + LOSS_MOMENTS + MAX_PRAISE
     assert len(got.slips) <= 3 and len(got.praise) <= 2
     assert all(m.cost > 0 for m in got.slips) and all(m.cost < 0 for m in got.praise)
     assert [m.cost for m in got.slips] == sorted((m.cost for m in got.slips), reverse=True)
@@ -302,6 +305,26 @@ def test_a_review_is_bounded_and_said_in_both_languages() -> None:
         assert len(shown["moments"]) == len(got.slips) + len(got.praise)  # type: ignore[arg-type]
     es = review_text(translator("es"), got, "11")
     assert "Tu revisión de la partida 11" in es and "🤖 difícil" in es
+
+
+def test_the_list_weighs_where_the_split_lost_points_too() -> None:
+    """A player's reading (2026-12-07): "tus decisiones te costaron 20" and a list adding to 3,
+    the list having weighed 15 of 68 decisions, the chants and answers first. Now, beyond
+    those, the decisions where difícil differs that the split found costliest are weighed too:
+    with room for one by the chants-first order, the decision whose move lost most against
+    the baseline's (the split's own gain, its own seed) is weighed as well, and here told."""
+    seed = 3
+    log = list(match(seed))
+    lost = []
+    for obs, made in decisions(CONFIG, log, 0):
+        gain = over_baseline(obs, made, f"review:{seed}:0:{obs.step}:luck", LUCK_WORLDS)
+        if gain.count and dificils_move(obs, f"review:{seed}:0:{obs.step}") != made:
+            lost.append((gain.points, obs.step))
+    points, step = min(lost)
+    assert points < -1  # (a decision that cost the split points)
+    got = review(CONFIG, log, 0, table_id=seed, max_moments=1, max_praise=0)
+    assert 1 < got.weighed <= 1 + LOSS_MOMENTS
+    assert step in [m.step for m in got.slips], (lost, got.slips)
 
 
 def test_lessons_count_what_costs_most_often() -> None:

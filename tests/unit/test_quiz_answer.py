@@ -40,3 +40,32 @@ def test_the_answer_names_dificils_move_as_the_yardstick_of_the_matchs_cost() ->
         told = plain(answer_text(t, m, choice, choice == 1))
         assert f"🤖 difícil ({dificil})" in told, told
         assert "1,2 puntos" in told, told
+
+
+def test_a_question_with_every_card_played_says_so() -> None:
+    """A player's reading of a practice's review (2026-12-07): a truco answered after all three
+    cards were played read "Te quedan:  (ya tiraste 2🪵, 1🪵 y 11🍷; tenías 23 de envido)"."""
+    from dataclasses import replace
+
+    from bot.views.daily import question_text
+
+    p = moment().puzzle
+    assert p is not None
+    done = replace(p, held=(), dealt=("2b", "1b", "11c"), envido=23, pending="truco",
+                   rounds=(((0, "11c"), (1, "12c")),), choices=p.choices[:2])  # fmt: skip
+    for language, said in (
+        ("es", "Ya tiraste tus tres cartas: 2🪵, 1🪵 y 11🍷 (tenías 23 de envido)"),
+        ("en", "You played all three cards: 2🪵, 1🪵 and 11🍷 (you had 23 of envido)"),
+    ):
+        text = plain(question_text(translator(language), done))
+        assert said in text and ":  " not in text, text
+
+
+def test_a_right_answer_reads_as_a_sentence() -> None:
+    """Read after a practice (2026-12-07): "✅ ¡Bien! querer el vale cuatro: la mano era tuya
+    …", the choice in lower case after the exclamation. It reads as the wrong one does."""
+    m = moment()
+    es = plain(answer_text(translator("es"), m, 1, True))
+    assert es.startswith("✅ ¡Bien! Elegiste cantar falta envido: "), es
+    en = plain(answer_text(translator("en"), m, 1, True))
+    assert en.startswith("✅ Well done! You chose calling falta envido: "), en

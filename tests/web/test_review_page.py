@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, Route, expect
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot.i18n import translator
 from bot.model.refusals import Refused
@@ -89,6 +90,16 @@ async def nothing_covers(page: Page) -> list[str]:
               out.push("under the sheet: " + img.dataset.card);
           }
           if (s && s.bottom > window.innerHeight + 1) out.push("the sheet is cut");
+          // (a round's badge, 1º ✓, is no cover for the card it marks: a fifth of it at most)
+          for (const fig of document.querySelectorAll("#felt .played figure")) {
+            const img = fig.querySelector("img"), tag = fig.querySelector("figcaption");
+            if (!img || !tag) continue;
+            const r = img.getBoundingClientRect(), c = tag.getBoundingClientRect();
+            const high = Math.min(r.bottom, c.bottom) - Math.max(r.top, c.top);
+            const wide = Math.min(r.right, c.right) - Math.max(r.left, c.left);
+            if (high > 0 && wide > 0 && high > r.height / 5)
+              out.push(`badge over ${Math.round(100 * high / r.height)}% of ${img.dataset.card}`);
+          }
           for (const node of document.querySelectorAll("#app *")) {
             const text = [...node.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
             const size = parseFloat(getComputedStyle(node).fontSize);
@@ -101,6 +112,21 @@ async def nothing_covers(page: Page) -> list[str]:
         }"""
     )
     return found
+
+
+async def felt_cards_seen(page: Page, least: float = 40) -> list[str]:
+    """The felt's cards big enough to read on a tall phone with the sheet open (a player's
+    reading, 2026-12-07: the rival's cards 22 px wide under an 80 px hand)."""
+    widths = """() => [...document.querySelectorAll("#felt .played img")].map(
+                 (img) => [img.dataset.card, img.getBoundingClientRect().width])"""
+    # (the felt is fitted after the sheet is drawn: waited for, not sampled once)
+    with contextlib.suppress(PlaywrightTimeout):
+        await page.wait_for_function(
+            f"(least) => ({widths})().every(([, width]) => width >= least)", arg=least,
+            timeout=10_000,
+        )  # fmt: skip
+    found: list[list[Any]] = await page.evaluate(widths)
+    return [f"felt card {card} {width:.0f} px wide" for card, width in found if width < least]
 
 
 async def check_moment(
@@ -223,6 +249,8 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     # Asked first (the next test checks the quiz): a tall phone, asked and told, light and dark.
     await page.set_viewport_size(TALL)
     await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
+    small = [f"asked: {x}" for x in await felt_cards_seen(page)]
+    small += [f"asked: {x}" for x in await nothing_covers(page)]
     await shoot(page, "quiz-asked-light-390")
     await page.emulate_media(color_scheme="dark")
     await shoot(page, "quiz-asked-dark-390")
@@ -272,6 +300,7 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     await page.click("#moment-1")
     await expect(page.locator("#moment-1")).to_have_attribute("aria-pressed", "true")
     covered += [f"tall: {x}" for x in await nothing_covers(page)]
+    small += [f"tall: {x}" for x in await felt_cards_seen(page)]
     await shoot(page, "moment-light-390")
     await page.emulate_media(color_scheme="dark")
     await shoot(page, "moment-dark-390")
@@ -309,6 +338,7 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     await page.emulate_media(color_scheme="light")
     await shoot(page, "end-light-390")
     assert covered == []
+    assert small == []
     assert wrong == []
     assert errors == []
 

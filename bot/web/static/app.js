@@ -958,6 +958,7 @@ function fitCards(felt) {
   const byWidth = (width / cols - 10) / 2.1;  // three cards, each half under the next
   let card = Math.floor(Math.max(22, Math.min(byHeight, byWidth, cap)));
   felt.style.setProperty("--felt-card", `${card}px`);
+  felt.classList.toggle("small-cards", card < 56);  // (style.css: the round's badge under it)
   // (measured by layout, not by what is drawn: a card sliding in from its seat overflows the
   // felt for a moment, and is no reason to shrink anything)
   const pad = parseFloat(getComputedStyle(felt).paddingBottom) || 0;
@@ -971,6 +972,7 @@ function fitCards(felt) {
   for (let i = 0; i < 10 && card > 22 && over(); i++) {
     card = Math.max(22, Math.floor(card * 0.92));
     felt.style.setProperty("--felt-card", `${card}px`);
+    felt.classList.toggle("small-cards", card < 56);
   }
   return !over();
 }
