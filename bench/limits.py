@@ -490,17 +490,22 @@ async def main() -> None:
             f"  acting player's update: p50 {pct(ms, 0.5):.0f} ms, p95 {pct(ms, 0.95):.0f} ms,"
             f" max {ms[-1]:.0f} ms over {len(ms)}"
         )
-    for name, values in (
-        ("at once", probe.first_ms),
-        ("after the line", probe.first_queued_ms),
-        ("after the line, from their start", probe.first_after_start_ms),
+    joined = "last join tapped -> each player's first hand"
+    for name, values, since in (
+        ("at once", probe.first_ms, joined),
+        ("after the line", probe.first_queued_ms, joined),
+        (
+            "after the line, from their start",
+            probe.first_after_start_ms,
+            "the group told '¡Les toca!' -> each player's first hand; 0: the hand came first",
+        ),
     ):
         first = sorted(values)
         if first:
             late = sum(1 for v in first if v > 10_000)
             print(
-                f"  first hands, tables started {name} (last join tapped -> each player's first"
-                f" hand): p50 {pct(first, 0.5):.0f} ms, p95 {pct(first, 0.95):.0f} ms,"
+                f"  first hands, tables started {name} ({since}):"
+                f" p50 {pct(first, 0.5):.0f} ms, p95 {pct(first, 0.95):.0f} ms,"
                 f" max {first[-1]:.0f} ms over {len(first)} players, {late} over 10 s"
             )
     print(f"    tables missing a first hand at the end: {probe.first_missing}")
