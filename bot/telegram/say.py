@@ -5,7 +5,6 @@ records are the adapter's alone (no handler writes an outbox row or a record its
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from telegram.error import Forbidden
@@ -87,7 +86,8 @@ class Say:
             async with self.sender.direct(GROUP if behind_play else OWN):
                 await self.bot.send_message(user_id, text, allow_paid_broadcast=self.paid)
         except Forbidden:
-            await self.core.records.put([Record(REFUSED, user_id, REFUSED, repr(time.time()))])
+            when = repr(self.core.tables.clock())  # (the one clock: the database's)
+            await self.core.records.put([Record(REFUSED, user_id, REFUSED, when)])
             return False
         if await self.refused(user_id):
             await self.core.records.put([Record(REFUSED, user_id, REFUSED, None)])
