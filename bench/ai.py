@@ -6,6 +6,9 @@
     python bench/ai.py --hand-points 5000     # the hand-size table of bot/ai/estimate.py
     python bench/ai.py --habits normal:normal --matches 150   # the rates of bot/ai/rivals.py
     python bench/ai.py --gauntlet --levels 'normal,dificil,dificil@EDGE=0.5'  # a trial, paired
+    python bench/ai.py --gauntlet --levels normal,dificil --seed 7 --save before7.json  # kept,
+    python bench/ai.py --paired before7.json+before8.json,after7.json+after8.json  # and two
+                                                # runs on the same seeds compared, paired
     python bench/ai.py --characters --levels normal,dificil --matches 240  # each level against
                                                 # itself with each character (`dificil~cantor`)
     python bench/ai.py --calibration 120 [--topic envido|hand] --seed 2  # hints' chances vs what
