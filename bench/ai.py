@@ -6,6 +6,9 @@
     python bench/ai.py --hand-points 5000     # the hand-size table of bot/ai/estimate.py
     python bench/ai.py --habits normal:normal --matches 150   # the rates of bot/ai/rivals.py
     python bench/ai.py --gauntlet --levels 'normal,dificil,dificil@EDGE=0.5'  # a trial, paired
+    python bench/ai.py --gauntlet --levels normal,dificil --seed 7 --save before7.json  # kept,
+    python bench/ai.py --paired before7.json+before8.json,after7.json+after8.json  # and two
+                                                # runs on the same seeds compared, paired
     python bench/ai.py --characters --levels normal,dificil --matches 240  # each level against
                                                 # itself with each character (`dificil~cantor`)
     python bench/ai.py --calibration 120 [--topic envido|hand] --seed 2  # hints' chances vs what
@@ -39,6 +42,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
+import json
 import math
 import random
 import sys
@@ -476,14 +480,17 @@ class Runner:
                   f"{p99 * 1000:.1f} ms | {t[-1] * 1000:.1f} ms |")  # fmt: skip
 
 
-def gauntlet(run: Runner, levels: list[str], opponents: list[str]) -> None:
+def gauntlet(run: Runner, levels: list[str], opponents: list[str], save: str = "") -> None:
     """Each level against every opponent on the same deal sequences; the last columns are
     each level's score minus normal's and minus the level before it (fácil aside), paired by
-    deal sequence."""
+    deal sequence. `save`: a JSON file of the scores and points by deal sequence, for
+    `--paired`."""
     results: dict[tuple[str, str], dict[int, float]] = {}
     for opponent in opponents:
         for level in levels:
             results[(level, opponent)] = run.pair(level, opponent)
+    if save:
+        save_gauntlet(save, results, run.shown)
     print()
     # each stronger level's score minus normal's, and minus the one before it in `levels`,
     # paired by deal sequence
@@ -506,6 +513,69 @@ def gauntlet(run: Runner, levels: list[str], opponents: list[str]) -> None:
             mean, half = interval([d[s] - n[s] for s in d])
             cells.append(f"{mean * 100:+.1f} ± {half * 100:.1f}")
         print(f"| {opponent} | " + " | ".join(cells) + " |")
+
+
+def save_gauntlet(
+    path: str,
+    results: dict[tuple[str, str], dict[int, float]],
+    shown: dict[tuple[str, str], dict[int, Tally]],
+) -> None:
+    """Each cell's score and A's points won and lost by kind, by deal sequence."""
+    cells = {
+        f"{a}|{b}": {
+            str(seed): {
+                "score": score,
+                "points": {k: [shown[a, b][seed].points[k, side] / 2 for side in (0, 1)]
+                           for k in KINDS},
+            }
+            for seed, score in scores.items()
+        }
+        for (a, b), scores in results.items()
+    }  # fmt: skip
+    Path(path).write_text(json.dumps(cells))
+
+
+def load_gauntlet(paths: str) -> dict[str, dict[str, Any]]:
+    """Saved gauntlet runs (`a+b+c`: files of other seeds joined)."""
+    cells: dict[str, dict[str, Any]] = {}
+    for path in paths.split("+"):
+        for cell, seeds in json.loads(Path(path).read_text()).items():
+            cells.setdefault(cell, {}).update(seeds)
+    return cells
+
+
+def paired(before: str, after: str) -> None:
+    """Two saved gauntlet runs on the same deal sequences: each cell's score before and after
+    and the difference paired by deal sequence (95%), then the net points a match by kind."""
+    old, new = load_gauntlet(before), load_gauntlet(after)
+    print("| level | opponent | sequences | before | after | after − before (95%) |")
+    print("|---|---|---|---|---|---|")
+    common = [c for c in old if c in new]
+    for cell in common:
+        seeds = [s for s in old[cell] if s in new[cell]]
+        if not seeds:
+            continue
+        a = [old[cell][s]["score"] for s in seeds]
+        b = [new[cell][s]["score"] for s in seeds]
+        d, half = interval([y - x for x, y in zip(a, b, strict=True)])
+        level, opponent = cell.split("|")
+        print(f"| {level} | {opponent} | {len(seeds)} | {sum(a) / len(a):.1%} | "
+              f"{sum(b) / len(b):.1%} | {d * 100:+.1f} ± {half * 100:.1f} |")  # fmt: skip
+    print("\nnet points a match by kind, before → after (after − before paired, 95%)\n")
+    print("| level | opponent | " + " | ".join(KINDS) + " |")
+    print("|---|---|" + "---|" * len(KINDS))
+    for cell in common:
+        seeds = [s for s in old[cell] if s in new[cell]]
+        if not seeds:
+            continue
+        row = []
+        for kind in KINDS:
+            x = [old[cell][s]["points"][kind][0] - old[cell][s]["points"][kind][1] for s in seeds]
+            y = [new[cell][s]["points"][kind][0] - new[cell][s]["points"][kind][1] for s in seeds]
+            d, half = interval([q - p for p, q in zip(x, y, strict=True)])
+            row.append(f"{sum(x) / len(x):+.2f} → {sum(y) / len(y):+.2f} ({d:+.2f} ± {half:.2f})")
+        level, opponent = cell.split("|")
+        print(f"| {level} | {opponent} | " + " | ".join(row) + " |")
 
 
 # -- hints: are their chances true? ------------------------------------------------------------
@@ -1252,6 +1322,12 @@ def main() -> None:
         "--memory", default="", help="styles: series with and without memory (--series, --length)"
     )
     parser.add_argument("--hint-times", type=int, default=0, help="matches: hint and move times")
+    parser.add_argument("--save", default="", help="--gauntlet: keep its scores (JSON)")
+    parser.add_argument(
+        "--paired",
+        default="",
+        help="two --save files, before,after (a+b: several seeds): the paired differences",
+    )
     parser.add_argument("--series", type=int, default=40)
     parser.add_argument("--length", type=int, default=4)
     parser.add_argument(
@@ -1263,6 +1339,9 @@ def main() -> None:
         help="with --characters: the characters of a level against each other too",
     )
     args = parser.parse_args()
+    if args.paired:
+        paired(*args.paired.split(","))
+        return
     if args.fit:
         fit(args.fit.split(","), args.fit_on.split(","), topics=tuple(args.fit_topics.split(",")))
         return
@@ -1306,7 +1385,10 @@ def main() -> None:
         run = Runner(pool, args.jobs, args.matches, args.seed, not args.no_clock, args.tune)
         if args.gauntlet:
             gauntlet(
-                run, args.levels.split(","), (args.opponents or ",".join(OPPONENTS)).split(",")
+                run,
+                args.levels.split(","),
+                (args.opponents or ",".join(OPPONENTS)).split(","),
+                args.save,
             )
         else:
             pairs = args.teams or args.pairs

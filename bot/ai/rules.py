@@ -226,6 +226,9 @@ class _Normal:
                 excess = self.rival.envido_excess
                 weak = below_floor(floor) / below_floor(HONEST_ENVIDO)
                 bluffs = excess * weak + (1 - excess) * bluffs
+            elif chain == [K.REAL_ENVIDO]:  # opened more often than its floor's hands allow
+                excess = self.rival.tells.opens_excess()
+                bluffs = excess + (1 - excess) * bluffs
         p = envido_chance(self.obs, mine, floor, good, bluffs)
         if self.rival is not None and rate is None and self.rival.envido_meant < 1:
             meant = self.rival.envido_meant

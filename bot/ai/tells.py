@@ -58,6 +58,7 @@ class Rate(IntEnum):
     TRUCO_CALLED_WEAK = 8  # of the trucos it wanted, holding no card of STRONG or more
     RAISED_WANTED = 9  # of our raises of its envido (not to a falta), those it wanted
     ENVIDO_RAISES = 10  # of our envidos it answered (but a falta), those it raised
+    REAL_ENVIDO_OPENS = 11  # of the hands it could open an envido first, those with a real one
 
 
 CHANT_RATE: dict[ActionKind, Rate] = {
@@ -87,7 +88,12 @@ PRIOR: dict[Rate, float] = {
     Rate.TRUCO_CALLED_WEAK: 0.65,
     Rate.RAISED_WANTED: 0.5,  # what the normal player assumed of every raise it made
     Rate.ENVIDO_RAISES: 0.05,
+    # (below what an honest opener's 27 allows, HONEST_OPENS: a stranger is taken for honest)
+    Rate.REAL_ENVIDO_OPENS: 0.15,
 }
+# How often a hand holds the 27 an honest real envido says: a rival who opens real envidos
+# more often than this must open some with less, whether or not the table ever sees them
+HONEST_OPENS = 1 - below_floor(ENVIDO_FLOOR[K.REAL_ENVIDO])
 
 Counts = tuple[float, ...]  # per rate, (yes, no): a Beta's two parameters, the prior included
 
@@ -148,6 +154,13 @@ class Tells:
         but a falta): 0 for a stranger, so its chants are reckoned as before."""
         base = PRIOR[Rate.ENVIDO_RAISES]
         return max(0.0, self.rate(Rate.ENVIDO_RAISES) - base) / (1 - base)
+
+    def opens_excess(self) -> float:
+        """Of its real envidos opened, the share beyond what an honest opener holds the hands
+        for (HONEST_OPENS of its chances): chants below the floor, seen or not (a caller's
+        refused real envidos are seldom shown, so its showings alone hardly move its rate)."""
+        rate = self.rate(Rate.REAL_ENVIDO_OPENS)
+        return max(0.0, 1 - HONEST_OPENS / rate) if rate > HONEST_OPENS else 0.0
 
     def bluffs(self, r: Rate) -> float:
         """How much less a chant (or a want) of this kind says of its holding than the
@@ -295,10 +308,16 @@ def learned(
     exact = said.get(seat) if not flor else None
     played = 0  # cards `seat` has played so far
     chanted = False  # whether `seat` chanted an envido in this hand yet
+    opened = False  # whether anyone chanted an envido or a flor before `seat`'s first action
+    first = True
     for action, pending, chant in pendings:
         if action.seat != seat:
+            opened = opened or action.kind in ENVIDO_CHANTS or action.kind is K.FLOR
             continue
         kind = action.kind
+        if first and not opened and not flor:  # its chance to open an envido
+            tells = tells.saw(Rate.REAL_ENVIDO_OPENS, float(kind is K.REAL_ENVIDO), 0.5)
+        first = False
         if kind is K.PLAY:
             played += 1
             continue

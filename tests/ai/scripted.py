@@ -74,6 +74,28 @@ def bluffer(obs: Observation, rng: random.Random) -> Action:
     return _lowest(obs)
 
 
+def real_opener(obs: Observation, rng: random.Random) -> Action:
+    """Opens a real envido on every hand it may, whatever it holds (more often than an honest
+    player can: one hand in four holds the 27 a real envido says); wants every chant; goes to
+    the mazo once the envido is settled, so that what it held is seldom seen."""
+    kinds = _kinds(obs)
+    if obs.pending in (Pending.TRUCO, Pending.ENVIDO):
+        return kinds[K.QUIERO]
+    if K.REAL_ENVIDO in kinds:
+        return kinds[K.REAL_ENVIDO]
+    if K.MAZO in kinds and obs.calls:
+        return kinds[K.MAZO]
+    return _lowest(obs)
+
+
+def real_honest(obs: Observation, rng: random.Random) -> Action:
+    """Opens a real envido only with 27 or more; otherwise as `real_opener`."""
+    kinds = _kinds(obs)
+    if obs.pending is None and K.REAL_ENVIDO in kinds and envido_value(obs.dealt) < 27:
+        return _lowest(obs)
+    return real_opener(obs, rng)
+
+
 def tight(obs: Observation, rng: random.Random) -> Action:
     """Chants truco only with two cards of a 3 or better, wants one only then; never bluffs,
     never chants envido, refuses every envido."""

@@ -37,6 +37,8 @@ from tests.ai.scripted import (
     envido_liar,
     played_against,
     raiser,
+    real_honest,
+    real_opener,
     tight,
     truco_honest,
     truco_liar,
@@ -264,6 +266,47 @@ def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
             called[name] += wanted
     assert positions >= 100
     assert called["liar"] >= called["honest"] + positions // 5, called
+
+
+def facing_real_envido(base: MatchState, seed: int) -> MatchState | None:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card,
+    seat 1 opens a real envido (None where it could not)."""
+    state = base.copy()
+    state.apply(random_deal(random.Random(seed), 2))
+    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
+    if not plays:
+        return None
+    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
+    chant = next((a for a in state.legal_actions() if a.kind is K.REAL_ENVIDO), None)
+    if chant is None:
+        return None
+    state.apply(chant)
+    return state
+
+
+def test_a_rival_who_opens_real_envidos_more_often_than_an_honest_player_can_is_called() -> None:
+    """A rival who opened a real envido on every hand of 24 (normal refused most: what it
+    held was seldom shown) opens more often than one holding the 27 it says can (one hand
+    in four): most of its real envidos are weak. Holding 24 to 27, difícil wants its real
+    envido in most positions; against one seen to open only with 27 or more, in none (issue
+    74's caller, whose real envidos were weak 41% of the time, was refused 4 a match)."""
+    bases = {"opener": played_against(real_opener, 24), "honest": played_against(real_honest, 24)}
+    assert bases["opener"].hand_number % 2 == 0  # the next hand is odd: seat 0 is mano
+    wanted = {"opener": 0, "honest": 0}
+    positions = 0
+    for seed in range(300):
+        states = {name: facing_real_envido(base, seed) for name, base in bases.items()}
+        if any(s is None for s in states.values()):
+            continue
+        if not 24 <= envido_value(observe(states["opener"], 0).dealt) <= 27:  # type: ignore[arg-type]
+            continue
+        positions += 1
+        for name, state in states.items():
+            assert state is not None
+            wanted[name] += wants(decide(observe(state, 0), "dificil", f"real:{seed}"))
+    assert positions >= 30
+    assert wanted["honest"] == 0, wanted
+    assert wanted["opener"] >= positions // 2, (wanted, positions)
 
 
 def truco_chanted(base: MatchState, seed: int) -> MatchState | None:
