@@ -677,7 +677,8 @@ def calibration(
     seeds = [seed * 100_000 + i for i in range(matches)]
     started = time.perf_counter()
     rows: list[Row] = []
-    jobs_ = [(s, r) for r in (rivals or [""]) for s in seeds]
+    # (seed by seed, every rival at each: a long run stopped early has each rival's rows)
+    jobs_ = [(s, r) for s in seeds for r in (rivals or [""])]
     with ProcessPoolExecutor(jobs) as pool:
         for found in pool.map(calibration_match, [s for s, _ in jobs_], [topic] * len(jobs_),
                               [r for _, r in jobs_]):  # fmt: skip
@@ -712,10 +713,21 @@ Kept = dict[str, Any]  # a row read back from a file
 
 
 def load_rows(paths: list[str]) -> list[Kept]:
+    """The rows of several runs (of other seeds: `--seed` numbers the matches apart), each
+    match once: one a later file holds again (the same seed run twice) is left out."""
     import orjson
 
-    return [orjson.loads(line) for p in paths for line in Path(p).read_bytes().splitlines()
-            if line.strip()]  # fmt: skip
+    out: list[Kept] = []
+    seen: set[tuple[object, object]] = set()
+    for p in paths:
+        rows = [orjson.loads(line) for line in Path(p).read_bytes().splitlines() if line.strip()]
+        here = {(r["rival"], r["seed"]) for r in rows}
+        again = here & seen
+        if again:
+            print(f"{p}: {len(again)} matches already read from an earlier file, left out")
+        out += [r for r in rows if (r["rival"], r["seed"]) not in again]
+        seen |= here
+    return out
 
 
 def known_of_row(r: Kept) -> hints.Known:
