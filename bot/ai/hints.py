@@ -441,9 +441,11 @@ def _share(
 # the share of the worlds in which each rival's last envido chant of the hand came with less
 # than its floor (`ENVIDO_FLOOR`) is moved to what the rival model (`bot.ai.tells`: every
 # showing of the match and of earlier ones, partial ones included) learned of its chants of
-# that kind, the worlds' own share standing for SHOWN_WEIGHT showings; and never below what its
-# chants' frequency alone says (a bound no showing lowers): a rival who chants a real envido
-# (27 or more, one hand in four) in half its hands chants it with less at least half the time.
+# that kind, the worlds' own share standing for SHOWN_WEIGHT showings; never below the rival
+# model's own rate of them (a stranger's until it learns: the persona belief weighs a real
+# envido under 27 at 5-10%, the model at 15%); and never below what its chants' frequency
+# alone says (a bound no showing lowers): a rival who chants a real envido (27 or more, one
+# hand in four) in half its hands chants it with less at least half the time.
 # Within the weak part, the weak chants moved in beyond the worlds' share (and a stranger's
 # rate) are made with any hand: those worlds count as dealt, not as the belief weighs a chant
 # (which holds a weak chant to be a near miss, a 24 or a 26: against the envido caller, whose
@@ -462,6 +464,7 @@ class Shown(NamedTuple):
     chanted: int = 0  # hands of this match it made the chant in
     hands: int = 0  # hands of the match before this one
     stranger: float = 0.0  # how often a stranger's chant of this kind is weak (its prior)
+    rate: float = 0.0  # how often the rival model holds its chants of this kind weak
 
 
 @cache
@@ -504,9 +507,8 @@ def envido_tells(
             rate = CHANT_RATE[kind]
             yes, no = tells.extra(rate)
             weak, shown = max(yes, 0.0), max(yes, 0.0) + max(no, 0.0)
-            out.setdefault(seat, {})[kind] = Shown(
-                weak, shown, chanted.get((seat, kind), 0), hands, TELLS_PRIOR[rate]
-            )
+            out.setdefault(seat, {})[kind] = Shown(weak, shown, chanted.get((seat, kind), 0),
+                                                   hands, TELLS_PRIOR[rate], tells.rate(rate))
     return out
 
 
@@ -549,7 +551,8 @@ def _as_shown(
         share = part / total
         least = least_weak(kind, seen)
         base = max(share, least)
-        target = max((seen.weak + SHOWN_WEIGHT * base) / (seen.shown + SHOWN_WEIGHT), least)
+        target = max((seen.weak + SHOWN_WEIGHT * base) / (seen.shown + SHOWN_WEIGHT), least,
+                     seen.rate)
         if target == share:
             continue
         # (the weak chants beyond what the worlds and a stranger make: with any hand)

@@ -601,6 +601,19 @@ def test_a_rivals_envidos_beyond_its_hands_come_with_any_hand() -> None:
     assert told["4c 1c 7o"] >= 0.45 and told["1c 12c 4o"] >= 0.35, told
 
 
+def test_a_strangers_real_envido_is_read_as_the_rival_model_reads_one() -> None:
+    """A rival who chanted one real envido in eight hands tells nothing of its own yet: its
+    real envido reads as the rival model (`bot.ai.tells`) holds a stranger's, 15% of them
+    under 27, and an envido of 26 answers it winning about one time in seven. (The worlds
+    weighed it as a stranger's too, but by the persona belief: 5% under 27, and 26 won 5%.)"""
+    from bot.ai.tells import PRIOR, Rate
+
+    seen = observe(_chanted_often(K.REAL_ENVIDO, 1, mine="4e 2e 7o"), 0)
+    got = hint(seen, 1)
+    assert got.topic is Topic.ENVIDO and got.raw is not None
+    assert got.raw >= 0.8 * PRIOR[Rate.REAL_ENVIDO], got.raw
+
+
 def test_the_envidos_chance_is_its_map_of_the_worlds_share() -> None:
     """The envido's chance told is the worlds' share through its map (`CALIBRATION`), whoever
     the rivals: reckoned further against the rival's habits and the persona belief it told
