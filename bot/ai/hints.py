@@ -449,7 +449,7 @@ def _share(
 # Within the weak part, the weak chants moved in beyond the worlds' share (and a stranger's
 # rate) are made with any hand: those worlds count as dealt, not as the belief weighs a chant
 # (which holds a weak chant to be a near miss, a 24 or a 26: against the envido caller, whose
-# real envidos come with anything, refusing one with less was told 11% and won 27% on seed
+# real envidos come with anything, refusing one was told 12% and won 26% on seed
 # 41). A rival of whom nothing was learned, nor chanting more often than its hands allow, is
 # reckoned as before.
 SHOWN_WEIGHT = 4.0

@@ -590,7 +590,7 @@ def test_a_rivals_envidos_beyond_its_hands_come_with_any_hand() -> None:
     those it would not have made as a stranger are made with any hand, not with a near miss:
     holding 25 wins about half of such chants, 21 more than a third. (Told were 27% and 22%:
     the worlds held its weak real envidos to be 24s and 26s; against the gauntlet's envido
-    caller, answering its real envido with less, 11% was told and 27% won on seed 41.)"""
+    caller, refusing its opening real envido, 12% was told and 26% won on seed 41.)"""
     told = {}
     for mine in ("4c 1c 7o", "1c 12c 4o"):  # (an envido of 25, and of 21)
         seen = observe(_chanted_often(K.REAL_ENVIDO, 8, mine=mine), 0)
