@@ -12,7 +12,10 @@
                                                 # happened, by tenth (and calibration points)
     python bench/ai.py --calibration 12 --opponents all --rows R --jobs 1  # the table per
                                                 # opponent and topic, with chance alone's bound
-    python bench/ai.py --tables R1,R2           # that table again, from kept rows
+    python bench/ai.py --tables R1,R2           # that table again, from kept rows (runs of
+                                                # several seeds add up; a match kept twice once)
+    python bench/ai.py --calibration 30 --topic envido --no-clock --seed 41  # two versions of
+                                                # the hints paired: the same matches however busy
     python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
     python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
                                                 # rival across a series of matches, or not
