@@ -15,7 +15,10 @@
                                                 # happened, by tenth (and calibration points)
     python bench/ai.py --calibration 12 --opponents all --rows R --jobs 1  # the table per
                                                 # opponent and topic, with chance alone's bound
-    python bench/ai.py --tables R1,R2           # that table again, from kept rows
+    python bench/ai.py --tables R1,R2           # that table again, from kept rows (runs of
+                                                # several seeds add up; a match kept twice once)
+    python bench/ai.py --calibration 30 --topic envido --no-clock --seed 41  # two versions of
+                                                # the hints paired: the same matches however busy
     python bench/ai.py --hint-times 20 --jobs 1  # a hint's time and difícil's move's, one core
     python bench/ai.py --memory club,caller --series 30 --length 3   # difícil remembering a
                                                 # rival across a series of matches, or not
@@ -593,7 +596,7 @@ TOPICS = ("hand", "refusal", "envido")
 Row = dict[str, object]  # one hint with a chance, and what happened (see calibration_match)
 
 
-def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
+def calibration_match(seed: int, topic: str = "", rival: str = "", clock: bool = True) -> list[Row]:
     """One match whose side 0 follows every hint (so plays difícil), its rivals `rival` (any
     player of `choose`: a level, a style, `normal~cantor`; by default normal or difícil by the
     seed), 1v1 on even seeds and 2v2 on odd ones (a style: 1v1 always). Each hint with a chance
@@ -602,7 +605,11 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
     shown of the rivals (`hints.Known`), the hand (rows of a hand are not independent: the
     intervals cluster by it), and what happened (1 won, 0 lost). The envido's truth is the
     deal's (who held the best envido); the hand's, how the hand played on ended; a refusal's
-    move is played out on a copy of the table by the same players, to the hand's end."""
+    move is played out on a copy of the table by the same players, to the hand's end. Without
+    the `clock`, every decision and every hint imagines all its worlds, however busy the
+    machine: the same seed plays the same match, so two versions of the hints are paired."""
+    if not clock:
+        search.CAP = math.inf
     players = 2 if seed % 2 == 0 or rival in STYLES else 4
     rival = rival or RIVAL_LEVELS[(seed // 2) % len(RIVAL_LEVELS)]
     config = CONFIGS[players]
@@ -648,7 +655,7 @@ def calibration_match(seed: int, topic: str = "", rival: str = "") -> list[Row]:
         if topic == "envido" and not envido_open(obs):  # (only the envido's hints measured)
             settle(state.apply(decide(obs, "dificil", tag)), state)
             continue
-        hint = hints.advise(obs, tag, machines=machines)
+        hint = hints.advise(obs, tag, machines=machines, budget=None if clock else math.inf)
         if (topic and hint.topic.value != topic) or hint.topic is hints.Topic.FLOR:
             settle(state.apply(hint.action), state)  # (a flor's chance: not measured here)
             continue
@@ -737,7 +744,7 @@ def calibration_table(rows: list[Row], stated: str = "stated", least: int = 100)
 
 def calibration(
     matches: int, jobs: int, seed: int, topic: str = "", rivals: list[str] | None = None,
-    out: str = "",
+    out: str = "", clock: bool = True,
 ) -> None:  # fmt: skip
     """The chances hints state against what happened, by tenth of the stated chance, for
     each rival apart (`rivals`; by default normal and difícil together), and each topic; rows
@@ -747,10 +754,11 @@ def calibration(
     seeds = [seed * 100_000 + i for i in range(matches)]
     started = time.perf_counter()
     rows: list[Row] = []
-    jobs_ = [(s, r) for r in (rivals or [""]) for s in seeds]
+    # (seed by seed, every rival at each: a long run stopped early has each rival's rows)
+    jobs_ = [(s, r) for s in seeds for r in (rivals or [""])]
     with ProcessPoolExecutor(jobs) as pool:
         for found in pool.map(calibration_match, [s for s, _ in jobs_], [topic] * len(jobs_),
-                              [r for _, r in jobs_]):  # fmt: skip
+                              [r for _, r in jobs_], [clock] * len(jobs_)):  # fmt: skip
             rows.extend(found)
             if out:
                 with open(out, "ab") as f:
@@ -782,10 +790,21 @@ Kept = dict[str, Any]  # a row read back from a file
 
 
 def load_rows(paths: list[str]) -> list[Kept]:
+    """The rows of several runs (of other seeds: `--seed` numbers the matches apart), each
+    match once: one a later file holds again (the same seed run twice) is left out."""
     import orjson
 
-    return [orjson.loads(line) for p in paths for line in Path(p).read_bytes().splitlines()
-            if line.strip()]  # fmt: skip
+    out: list[Kept] = []
+    seen: set[tuple[object, object]] = set()
+    for p in paths:
+        rows = [orjson.loads(line) for line in Path(p).read_bytes().splitlines() if line.strip()]
+        here = {(r["rival"], r["seed"]) for r in rows}
+        again = here & seen
+        if again:
+            print(f"{p}: {len(again)} matches already read from an earlier file, left out")
+        out += [r for r in rows if (r["rival"], r["seed"]) not in again]
+        seen |= here
+    return out
 
 
 def known_of_row(r: Kept) -> hints.Known:
@@ -1294,8 +1313,8 @@ def main() -> None:
     parser.add_argument(
         "--no-clock",
         action="store_true",
-        help="difícil imagines all its worlds (results that do not depend on "
-        "how busy the machine is; decision times are then not the bot's)",
+        help="difícil imagines all its worlds, and --calibration's hints all theirs (results "
+        "that do not depend on how busy the machine is; decision times are then not the bot's)",
     )
     parser.add_argument(
         "--tune", default="", help="set constants of bot.ai.search for a trial: NAME=VALUE,..."
@@ -1355,7 +1374,8 @@ def main() -> None:
     if args.calibration:
         named = args.rivals or args.opponents
         rivals = [*STYLES, *RIVAL_LEVELS] if named == "all" else named.split(",") if named else None
-        calibration(args.calibration, args.jobs, args.seed, args.topic, rivals, args.rows)
+        calibration(args.calibration, args.jobs, args.seed, args.topic, rivals, args.rows,
+                    not args.no_clock)  # fmt: skip
         return
     if args.hint_times:
         hint_times(args.hint_times, args.seed)

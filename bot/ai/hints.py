@@ -45,6 +45,8 @@ from bot.ai import personas, rivals
 from bot.ai.estimate import ENVIDO_FLOOR
 from bot.ai.search import Machine, Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
+from bot.ai.tells import CHANT_RATE
+from bot.ai.tells import PRIOR as TELLS_PRIOR
 from bot.game.actions import ENVIDO_CHANTS, FLOR_CHANTS, TRUCO_CHANTS, Action, ActionKind
 from bot.game.cards import DECK, envido_value, flor_value, has_flor
 from bot.game.events import HandEnded, Scored
@@ -394,7 +396,7 @@ def _share(
     won = total = 0.0
     count = 0
     first: MatchState | None = None
-    chanted = rival_envidos(obs) if topic is Topic.ENVIDO else {}
+    chanted = rival_envidos(obs, priors) if topic is Topic.ENVIDO else {}
     drawn: list[tuple[float, bool, tuple[bool, ...]]] = []  # (weight, won, weak per chanter)
     for index in range(worlds):
         found = sampler.world()
@@ -437,23 +439,32 @@ def _share(
 # matter: against the gauntlet's envido bluffer, answering its envido, 42% was told and 53% won;
 # against its envido caller's real envido, 14% told and 43% won (docs/computer-players.md). So
 # the share of the worlds in which each rival's last envido chant of the hand came with less
-# than its floor (`ENVIDO_FLOOR`) is moved to what the table saw of that rival's chants of that
-# kind, the worlds' own share standing for SHOWN_WEIGHT showings; and never below what its
-# chants' frequency alone says: a rival who chants a real envido (27 or more, one hand in four)
-# in half its hands chants it with less at least half the time. Within each part the worlds keep
-# their weights. A rival whose chants were never shown, nor made more often than its hands
-# allow, is reckoned as before.
+# than its floor (`ENVIDO_FLOOR`) is moved to what the rival model (`bot.ai.tells`: every
+# showing of the match and of earlier ones, partial ones included) learned of its chants of
+# that kind, the worlds' own share standing for SHOWN_WEIGHT showings; never below the rival
+# model's own rate of them (a stranger's until it learns: the persona belief weighs a real
+# envido under 27 at 5-10%, the model at 15%); and never below what its chants' frequency
+# alone says (a bound no showing lowers): a rival who chants a real envido (27 or more, one
+# hand in four) in half its hands chants it with less at least half the time.
+# Within the weak part, the weak chants moved in beyond the worlds' share (and a stranger's
+# rate) are made with any hand: those worlds count as dealt, not as the belief weighs a chant
+# (which holds a weak chant to be a near miss, a 24 or a 26: against the envido caller, whose
+# real envidos come with anything, refusing one was told 12% and won 26% on seed
+# 41). A rival of whom nothing was learned, nor chanting more often than its hands allow, is
+# reckoned as before.
 SHOWN_WEIGHT = 4.0
 CHANT_PRIOR = 2.0  # hands without the chant added to a rival's, before its rate is read
 
 
 class Shown(NamedTuple):
-    """What the table saw of one rival's envido chants of one kind over the match."""
+    """What the rival model learned of one rival's envido chants of one kind."""
 
-    weak: float = 0.0  # of those shown, how many came with less than the chant's floor
-    shown: float = 0.0  # how many the table saw the envido of
-    chanted: int = 0  # hands it made the chant in
+    weak: float = 0.0  # of the showings learned (beyond the prior), how many came weak
+    shown: float = 0.0  # the showings learned (exact and partial, earlier matches' kept)
+    chanted: int = 0  # hands of this match it made the chant in
     hands: int = 0  # hands of the match before this one
+    stranger: float = 0.0  # how often a stranger's chant of this kind is weak (its prior)
+    rate: float = 0.0  # how often the rival model holds its chants of this kind weak
 
 
 @cache
@@ -472,55 +483,48 @@ def least_weak(kind: ActionKind, shown: Shown) -> float:
     return max(0.0, 1 - _holding(ENVIDO_FLOOR[kind]) / rate)
 
 
-def envido_tells(obs: Observation) -> dict[int, dict[ActionKind, Shown]]:
-    """For each rival seat of the asking seat, for each envido chant it made in the match's
-    earlier hands: in how many hands it made it, and how many of those the table saw the envido
-    of and how many came with less than the chant's floor (the value said aloud, a "son
-    buenas" over a value under the floor, or its three cards all seen). The one place the hint
-    reads a rival's envido tells: where a rival model keeps such rates (`bot.ai.tells`, issue
-    74), this is where it is read from."""
+def envido_tells(
+    obs: Observation, priors: Mapping[int, personas.Belief] | None = None
+) -> dict[int, dict[ActionKind, Shown]]:
+    """For each rival seat of the asking seat, for each envido chant kind: what the rival
+    model (`bot.ai.tells`, as difícil keeps it: `personas.belief_of`, from what `priors`
+    remembered of the seat) learned of what its chants of that kind came with, and in how many
+    of the match's earlier hands it made the chant. The one place the hint reads a rival's
+    envido tells."""
     assert obs.seat is not None
     side = side_of(obs.seat)
     out: dict[int, dict[ActionKind, Shown]] = {}
     hands = len(obs.past)
+    chanted: dict[tuple[int, ActionKind], int] = {}
     for past in obs.past:
-        if past.players != obs.config.players or past.duel is not None:
+        for seat, kind in {(a.seat, a.kind) for a in past.history if a.kind in ENVIDO_CHANTS}:
+            chanted[seat, kind] = chanted.get((seat, kind), 0) + 1
+    for seat in range(obs.config.players):
+        if side_of(seat) == side:
             continue
-        said = dict(past.announced)
-        flor = any(a.kind in FLOR_FAMILY for a in past.history)
-        for seat in range(past.players):
-            if side_of(seat) == side:
-                continue
-            kinds = {a.kind for a in past.history if a.seat == seat and a.kind in ENVIDO_CHANTS}
-            value = None if flor else said.get(seat)  # (a flor's value said is not an envido's)
-            known = past.known(seat)
-            if value is None and len(known) == 3:
-                value = envido_value(known)
-            below = [v for who, v, _ in past.son_buenas if who == seat and not flor]
-            for kind in kinds:
-                floor = ENVIDO_FLOOR[kind]
-                weak, shown = 0.0, 0.0
-                if value is not None:
-                    weak, shown = float(value < floor), 1.0
-                elif below and below[0] < floor:  # (it had less than a value under the floor)
-                    weak, shown = 1.0, 1.0
-                was = out.setdefault(seat, {}).get(kind, Shown(hands=hands))
-                out[seat][kind] = Shown(was.weak + weak, was.shown + shown, was.chanted + 1, hands)
+        tells = personas.belief_of(obs, seat, (priors or {}).get(seat)).tells
+        for kind in ENVIDO_CHANTS:
+            rate = CHANT_RATE[kind]
+            yes, no = tells.extra(rate)
+            weak, shown = max(yes, 0.0), max(yes, 0.0) + max(no, 0.0)
+            out.setdefault(seat, {})[kind] = Shown(weak, shown, chanted.get((seat, kind), 0),
+                                                   hands, TELLS_PRIOR[rate], tells.rate(rate))
     return out
 
 
-def rival_envidos(obs: Observation) -> dict[int, tuple[ActionKind, Shown]]:
+def rival_envidos(
+    obs: Observation, priors: Mapping[int, personas.Belief] | None = None
+) -> dict[int, tuple[ActionKind, Shown]]:
     """The rival seats that chanted an envido this hand (their last chant of it), and what
-    the table saw of their chants of that kind in earlier hands."""
+    the rival model learned of their chants of that kind."""
     assert obs.seat is not None
     side = side_of(obs.seat)
     last = {a.seat: a.kind for a in obs.history
             if a.kind in ENVIDO_CHANTS and side_of(a.seat) != side}  # fmt: skip
     if not last:
         return {}
-    tells = envido_tells(obs)
-    return {seat: (kind, tells[seat][kind]) for seat, kind in last.items()
-            if kind in tells.get(seat, {})}  # fmt: skip
+    tells = envido_tells(obs, priors)
+    return {seat: (kind, tells[seat][kind]) for seat, kind in last.items()}
 
 
 def _weak(world: MatchState, chanted: Mapping[int, tuple[ActionKind, Shown]]) -> tuple[bool, ...]:
@@ -535,19 +539,28 @@ def _as_shown(
     tells: Sequence[tuple[ActionKind, Shown]],
 ) -> float:
     """The envido's share with each chanter's weak part of the worlds moved to what its chants
-    were shown to come with (one pass a chanter, as raking does)."""
+    were shown to come with, and that part's chants beyond a stranger's spread over the weak
+    worlds as dealt (one pass a chanter, as raking does)."""
     weights = [w for w, _, _ in drawn]
     for i, (kind, seen) in enumerate(tells):
-        part = sum(w for w, (_, _, flags) in zip(weights, drawn, strict=True) if flags[i])
+        flags = [f[i] for _, _, f in drawn]
+        part = sum(w for w, weak in zip(weights, flags, strict=True) if weak)
         total = sum(weights)
         if total <= 0 or part <= 0 or part >= total:
             continue  # (every world on one side: nothing to move)
         share = part / total
-        base = max(share, least_weak(kind, seen))
-        target = (seen.weak + SHOWN_WEIGHT * base) / (seen.shown + SHOWN_WEIGHT)
-        up, down = target / share, (1 - target) / (1 - share)
-        weights = [w * (up if flags[i] else down)
-                   for w, (_, _, flags) in zip(weights, drawn, strict=True)]  # fmt: skip
+        least = least_weak(kind, seen)
+        base = max(share, least)
+        target = max((seen.weak + SHOWN_WEIGHT * base) / (seen.shown + SHOWN_WEIGHT), least,
+                     seen.rate)
+        if target == share:
+            continue
+        # (the weak chants beyond what the worlds and a stranger make: with any hand)
+        a = max(0.0, target - max(share, seen.stranger)) / target
+        dealt = sum(flags)
+        weights = [target * ((1 - a) * w / part + a / dealt) if weak
+                   else (1 - target) * w / (total - part)
+                   for w, weak in zip(weights, flags, strict=True)]  # fmt: skip
     total = sum(weights)
     return sum(w for w, (_, win, _) in zip(weights, drawn, strict=True) if win) / total
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
-from bench.ai import noise_bound, tenth_bounds, worst_tenth
+import orjson
+
+from bench.ai import load_rows, noise_bound, tenth_bounds, worst_tenth
 
 
 def _rows(hands: int, per_hand: int, shift: float, seed: int) -> list[dict[str, object]]:
@@ -92,3 +95,18 @@ def _errors(rows: list[dict[str, object]], least: int = 100) -> dict[int, float]
         if len(cell) >= least:
             out[t] = sum(float(r["won"]) - float(r["stated"]) for r in cell) / len(cell) * 100  # type: ignore[arg-type]
     return out
+
+
+def test_runs_of_several_seeds_add_up_and_a_match_kept_twice_counts_once(tmp_path: Path) -> None:
+    """`--tables a,b` adds runs together: the rows of other seeds all, a match a later file
+    holds again (the same seed run twice) once."""
+    first = _rows(hands=6, per_hand=2, shift=0.0, seed=1)
+    other = _rows(hands=4, per_hand=3, shift=0.0, seed=2)
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in first))
+    b.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in [*other, *first]))
+    rows = load_rows([str(a), str(b)])
+    assert len(rows) == len(first) + len(other)
+    assert sorted(orjson.dumps(r) for r in rows) == sorted(
+        orjson.dumps(r) for r in [*first, *other]
+    )

@@ -477,11 +477,17 @@ def test_no_hint_of_a_real_position_is_a_bare_choice(config: MatchConfig) -> Non
     assert told >= 30, told
 
 
-def _chanted_envidos(rival_cards: str, hands: int, chants: int) -> MatchState:
+def _chanted_envidos(
+    rival_cards: str,
+    hands: int,
+    chants: int,
+    kind: ActionKind = K.ENVIDO,
+    mine: str = "7e 12e 4o",
+) -> MatchState:
     """A match (1v1, no flor) of `hands` hands: seat 1 was dealt `rival_cards` in the first
-    `chants` of them and chanted envido, which seat 0 (an envido of 7) wanted, and a poor
-    envido in the others; the cards were played out. Then a new hand, seat 0 dealt an envido
-    of 27, in which seat 1 chants envido again."""
+    `chants` of them and chanted `kind`, which seat 0 (an envido of 7) wanted, and a poor
+    envido in the others; the cards were played out. Then a new hand, seat 0 dealt `mine` (an
+    envido of 27), in which seat 1 chants `kind` again."""
     config = MatchConfig(players=2, flor=False)
     state = new_match(config)
     ours = tuple(Card.parse(c) for c in ["1e", "1b", "7o"])
@@ -494,17 +500,17 @@ def _chanted_envidos(rival_cards: str, hands: int, chants: int) -> MatchState:
             legal = state.legal_actions()
             kinds = {a.kind: a for a in legal}
             seat = legal[0].seat
-            if seat == 1 and K.ENVIDO in kinds and i < chants:
-                state.apply(kinds[K.ENVIDO])
+            if seat == 1 and kind in kinds and i < chants:
+                state.apply(kinds[kind])
             elif seat == 0 and K.QUIERO in kinds:
                 state.apply(kinds[K.QUIERO])
             else:
                 state.apply(next((a for a in legal if a.kind is K.PLAY), legal[0]))
-    state.apply(Deal((tuple(Card.parse(c) for c in ["7e", "12e", "4o"]),
+    state.apply(Deal((tuple(Card.parse(c) for c in mine.split()),
                       tuple(Card.parse(c) for c in ["5c", "6o", "2b"]))))  # fmt: skip
-    while not any(a.seat == 1 and a.kind is K.ENVIDO for a in state.legal_actions()):
+    while not any(a.seat == 1 and a.kind is kind for a in state.legal_actions()):
         state.apply(next(a for a in state.legal_actions() if a.kind is K.PLAY))
-    state.apply(Action(1, K.ENVIDO))
+    state.apply(Action(1, kind))
     return state
 
 
@@ -528,11 +534,13 @@ def test_a_rivals_envido_weighs_what_its_envidos_were_shown_to_come_with() -> No
     assert told["honest"] <= 0.5 and told["bluffer"] - told["honest"] >= 0.35, told
 
 
-def _chanted_often(kind: ActionKind, times: int, hands: int = 8) -> MatchState:
+def _chanted_often(
+    kind: ActionKind, times: int, hands: int = 8, mine: str = "7e 12e 4o"
+) -> MatchState:
     """A match (1v1, no flor) of `hands` hands, the mano alternating, in the first `times` of
     which the rival (seat 1) chanted `kind`, was refused, and seat 0 went to the mazo (its
-    cards never all seen); then a hand in which seat 0 holds an envido of 27 and seat 1
-    chants `kind` again."""
+    cards never all seen); then a hand in which seat 0 holds `mine` (an envido of 27) and
+    seat 1 chants `kind` again."""
     state = new_match(MatchConfig(players=2, flor=False))
     ours = tuple(Card.parse(c) for c in ["1e", "1b", "7o"])
     theirs = tuple(Card.parse(c) for c in ["4c", "5o", "6b"])
@@ -552,7 +560,7 @@ def _chanted_often(kind: ActionKind, times: int, hands: int = 8) -> MatchState:
                 state.apply(kinds[K.MAZO])
             else:
                 state.apply(next((a for a in legal if a.kind is K.PLAY), legal[0]))
-    state.apply(Deal((tuple(Card.parse(c) for c in ["7e", "12e", "4o"]),
+    state.apply(Deal((tuple(Card.parse(c) for c in mine.split()),
                       tuple(Card.parse(c) for c in ["5c", "6o", "2b"]))))  # fmt: skip
     while not any(a.seat == 1 and a.kind is kind for a in state.legal_actions()):
         state.apply(next(a for a in state.legal_actions() if a.kind is K.PLAY))
@@ -574,6 +582,36 @@ def test_a_rival_who_chants_more_often_than_its_hands_allow_is_bluffing_some() -
         assert got.topic is Topic.ENVIDO and got.raw is not None
         told[times] = got.raw
     assert told[8] >= 0.45 and told[1] <= 0.2, told
+
+
+def test_a_rivals_envidos_beyond_its_hands_come_with_any_hand() -> None:
+    """A rival who chanted a real envido in each of eight hands (refused: none of them shown)
+    chants it with less than 27 at least two times in three (one hand in four holds 27), and
+    those it would not have made as a stranger are made with any hand, not with a near miss:
+    holding 25 wins about half of such chants, 21 more than a third. (Told were 27% and 22%:
+    the worlds held its weak real envidos to be 24s and 26s; against the gauntlet's envido
+    caller, refusing its opening real envido, 12% was told and 26% won on seed 41.)"""
+    told = {}
+    for mine in ("4c 1c 7o", "1c 12c 4o"):  # (an envido of 25, and of 21)
+        seen = observe(_chanted_often(K.REAL_ENVIDO, 8, mine=mine), 0)
+        assert seen.pending_chant is K.REAL_ENVIDO
+        got = hint(seen, 1)
+        assert got.topic is Topic.ENVIDO and got.raw is not None
+        told[mine] = got.raw
+    assert told["4c 1c 7o"] >= 0.45 and told["1c 12c 4o"] >= 0.35, told
+
+
+def test_a_strangers_real_envido_is_read_as_the_rival_model_reads_one() -> None:
+    """A rival who chanted one real envido in eight hands tells nothing of its own yet: its
+    real envido reads as the rival model (`bot.ai.tells`) holds a stranger's, 15% of them
+    under 27, and an envido of 26 answers it winning about one time in seven. (The worlds
+    weighed it as a stranger's too, but by the persona belief: 5% under 27, and 26 won 5%.)"""
+    from bot.ai.tells import PRIOR, Rate
+
+    seen = observe(_chanted_often(K.REAL_ENVIDO, 1, mine="4e 2e 7o"), 0)
+    got = hint(seen, 1)
+    assert got.topic is Topic.ENVIDO and got.raw is not None
+    assert got.raw >= 0.8 * PRIOR[Rate.REAL_ENVIDO], got.raw
 
 
 def test_the_envidos_chance_is_its_map_of_the_worlds_share() -> None:
