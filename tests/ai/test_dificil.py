@@ -268,20 +268,25 @@ def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
     assert called["liar"] >= called["honest"] + positions // 5, called
 
 
-def facing_real_envido(base: MatchState, seed: int) -> MatchState | None:
-    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card,
-    seat 1 opens a real envido (None where it could not)."""
+def chanted_after_a_card(base: MatchState, seed: int, kind: K) -> MatchState | None:
+    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card and
+    seat 1 chants `kind` (None where it could not: a flor's deal, say)."""
     state = base.copy()
     state.apply(random_deal(random.Random(seed), 2))
     plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
     if not plays:
         return None
     state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
-    chant = next((a for a in state.legal_actions() if a.kind is K.REAL_ENVIDO), None)
+    chant = next((a for a in state.legal_actions() if a.kind is kind), None)
     if chant is None:
         return None
     state.apply(chant)
     return state
+
+
+def facing_real_envido(base: MatchState, seed: int) -> MatchState | None:
+    """Seat 1 opens a real envido after seat 0's first card (`chanted_after_a_card`)."""
+    return chanted_after_a_card(base, seed, K.REAL_ENVIDO)
 
 
 def test_a_rival_who_opens_real_envidos_more_often_than_an_honest_player_can_is_called() -> None:
@@ -310,19 +315,8 @@ def test_a_rival_who_opens_real_envidos_more_often_than_an_honest_player_can_is_
 
 
 def truco_chanted(base: MatchState, seed: int) -> MatchState | None:
-    """`base` with the next hand dealt from `seed`: seat 0 (mano) plays its lowest card and
-    seat 1 chants truco (None where it could not: a flor's deal)."""
-    state = base.copy()
-    state.apply(random_deal(random.Random(seed), 2))
-    plays = [a for a in state.legal_actions() if a.seat == 0 and a.kind is K.PLAY]
-    if not plays:
-        return None
-    state.apply(min(plays, key=lambda a: a.card.strength if a.card else 0))
-    chant = next((a for a in state.legal_actions() if a.kind is K.TRUCO), None)
-    if chant is None:
-        return None
-    state.apply(chant)
-    return state
+    """Seat 1 chants truco after seat 0's first card (`chanted_after_a_card`)."""
+    return chanted_after_a_card(base, seed, K.TRUCO)
 
 
 def test_dificil_wants_a_truco_more_against_a_frequent_bluffer() -> None:
