@@ -66,6 +66,12 @@ async def the_first_mover(h: Harness, ids: tuple[int, int]) -> tuple[FakeUser, S
     return tapper, newest_hand(h, tapper)
 
 
+async def hand_number(h: Harness) -> int:
+    table = await h.services.tables.table_in(GROUP, 0)
+    assert table is not None and table.state is not None
+    return table.state.hand_number
+
+
 def calls_since(h: Harness, mark: int) -> Counter[tuple[int | None, str]]:
     return Counter((chat, method) for _, method, chat in h.fake.calls[mark:])
 
@@ -205,18 +211,13 @@ async def test_a_1v1_hand_played_from_private_hands_costs_one_call_a_card_and_tw
         await open_table(h, [ana, beto])
         store = h.services.outbox.store
 
-        async def hand_number() -> int:
-            table = await h.services.tables.table_in(GROUP, 0)
-            assert table is not None and table.state is not None
-            return table.state.hand_number
-
-        first = await hand_number()
+        first = await hand_number(h)
         costs: list[int] = []
-        while await hand_number() == first:
+        while await hand_number(h) == first:
             tapper, message, button, card = await acting_card(h, people)
             mark = len(h.fake.calls)
             await tapper.tap(tapper.id, message.message_id, button["text"])
-            ended = await hand_number() != first
+            ended = await hand_number(h) != first
             nxt = await acting(h)
             assert nxt is not None
 
@@ -305,14 +306,9 @@ async def test_a_1v1_hand_from_hands_in_the_group_costs_two_calls_a_card_and_thr
         await h.settle()
         store = h.services.outbox.store
 
-        async def hand_number() -> int:
-            table = await h.services.tables.table_in(GROUP, 0)
-            assert table is not None and table.state is not None
-            return table.state.hand_number
-
-        first = await hand_number()
+        first = await hand_number(h)
         costs: list[int] = []
-        while await hand_number() == first:
+        while await hand_number(h) == first:
             who = await acting(h)
             assert who is not None
             tapper = people[who]
@@ -322,7 +318,7 @@ async def test_a_1v1_hand_from_hands_in_the_group_costs_two_calls_a_card_and_thr
             mark, seen_mark = len(h.fake.calls), len(h.fake.seen)
             tapper.tap_ephemeral_data(GROUP, shown.message_id, button["callback_data"])
             await until_async(lambda: _moved(h, mark), 60)  # noqa: B023
-            ended = await hand_number() != first
+            ended = await hand_number(h) != first
             nxt = await acting(h)
             assert nxt is not None
 
