@@ -359,6 +359,13 @@ async def main() -> None:
     )
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose bot runs")
     parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="TRUCO_NAME=VALUE",
+        help="a setting of the bot's (the caller's own TRUCO_ variables are not passed on)",
+    )
+    parser.add_argument(
         "--opening", type=float, default=5.0, help="tables opened a second at the start"
     )
     args = parser.parse_args()
@@ -389,6 +396,10 @@ async def main() -> None:
     }
     if args.max_live is not None:
         env["TRUCO_MAX_LIVE_TABLES"] = str(args.max_live)
+    for setting in args.set:
+        name, _, value = setting.partition("=")
+        assert name.startswith("TRUCO_") and value, setting
+        env[name] = value
     hooked = args.workers > 1
     bots = []
     metrics_ports = [free_port() for _ in range(args.workers)]
