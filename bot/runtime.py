@@ -204,7 +204,7 @@ class Runtime:
         self.core.stop()
         await self.core.admission.idle()  # (a table the line just started: its rows go too)
         try:
-            await self.outbox.drain(5.0)
+            await self.outbox.drain(5.0, held=False)
         except Exception:  # what is left stays in the outbox for the next start
             log.warning("stopping with messages still to send", exc_info=True)
         finally:

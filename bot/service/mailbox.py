@@ -496,6 +496,7 @@ class _Lane:
         # when each key's last version was called for (the database's clock): a `WATCHED` row
         # waits `policy.watched` from it (kept in memory: a restart sends one at once)
         self.watched_at: dict[str, float] = {}
+        self.held_until = 0.0  # its last read found only rows waiting on purpose, until then
 
     def watching(self, now: float) -> bool:
         """A `WATCHED` row of this lane may still be waiting out its window."""
@@ -850,9 +851,12 @@ class Mailbox:
                     until[row.id] = lane.watched_at[row.key] + lane.policy.watched
         waiting = [at for at in until.values() if at > now]
         if not waiting:
+            lane.held_until = 0.0
             return rows
         self._wake_at(lane, min(waiting))
-        return [r for r in rows if until.get(r.id, now) <= now]
+        due = [r for r in rows if until.get(r.id, now) <= now]
+        lane.held_until = 0.0 if due else min(waiting)
+        return due
 
     def _delays(self, lane: _Lane, rows: list[Pending]) -> None:
         """Rows read after another process's notice: how long after their commit (rows
@@ -1071,12 +1075,17 @@ class Mailbox:
         a team table waits for their next edit only then."""
         return self.defer_above <= 0 or self._budget.spent() >= self.defer_above
 
-    async def drain(self, within: float = 30.0) -> bool:
-        """Wait until nothing deliverable is left (tests, shutdown); whether it got there."""
+    async def drain(self, within: float = 30.0, *, held: bool = True) -> bool:
+        """Wait until nothing deliverable is left (tests, shutdown); whether it got there.
+        With `held` false, rows held back on purpose (a tapper's own hand, a watched board:
+        `_due`) do not count: a stop leaves them in the outbox for the next start, which sends
+        them when they are due, rather than wait out their seconds."""
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
             if not self.busy():
                 waiting = await self.store.lanes_with_work(self.owner, self.now())
+                if not held:
+                    waiting = [c for c in waiting if not self._holds_back(c)]
                 if not waiting:
                     return True
                 for chat_id in waiting:
@@ -1084,6 +1093,17 @@ class Mailbox:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._idle.wait(), min(0.05, deadline - time.monotonic()))
         return False
+
+    def _holds_back(self, chat_id: int) -> bool:
+        """Whether the chat's lane, idle, holds only rows that wait on purpose (its last read
+        found none due: `_due`)."""
+        lane = self._lanes.get(chat_id)
+        return (
+            lane is not None
+            and (lane.task is None or lane.task.done())
+            and not lane.dirty
+            and lane.held_until > self.now()
+        )
 
     async def _record_unwritten(self) -> None:
         """At a stop: mark sent what Telegram took and the database has not recorded yet (a

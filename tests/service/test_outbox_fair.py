@@ -183,6 +183,39 @@ async def test_a_deferred_hand_goes_after_its_wait_or_at_once_when_made_urgent(
         await db.close()
 
 
+async def test_a_stop_leaves_the_rows_held_on_purpose_for_the_next_start(tmp_path: Path) -> None:
+    """At a stop the bot sends what is due (`drain(held=False)`, bot/runtime.py) and does not
+    wait out a row held back on purpose (a tapper's own hand, a watched board): it stays in
+    the outbox, and the next start sends it when it is due (its wait counts from its write)."""
+    db = await open_database(tmp_path / "stop.db")
+    outbox = Mailbox(db, TelegramPacing(0.0), overall_per_second=0, defer=600.0, owner="w1")
+    went: list[int] = []
+
+    async def deliver(row: Pending) -> Delivery:
+        went.append(row.chat_id)
+        return Delivery()
+
+    def hand(chat: int, priority: int) -> Outgoing:
+        return Outgoing(chat, RowKind.HAND, {"u": chat}, f"hand:1:{chat}", priority)
+
+    outbox.start(deliver)
+    try:
+        await outbox.send([hand(7, LATER), hand(8, URGENT)])
+        # (a minute's deadline: before, the stop's drain waited out its 5 s and said False)
+        assert await outbox.drain(60, held=False)
+        assert went == [8] and await outbox.store.waiting() == 1  # the held hand is kept
+    finally:
+        await outbox.close()
+    # (the same worker started again: its lanes are its own at once)
+    again = Mailbox(db, TelegramPacing(0.0), overall_per_second=0, defer=0.0, owner="w1")
+    again.start(deliver)
+    try:
+        await until(lambda: went == [8, 7], 30)  # due at once now (no wait after a start)
+    finally:
+        await again.close()
+        await db.close()
+
+
 async def test_a_watched_board_goes_once_a_window_in_its_latest_state(tmp_path: Path) -> None:
     """A board only watchers need (`WATCHED`: every player has their own hand message) goes
     at most once every `watched` seconds, as its newest version: the taps in between are one
