@@ -492,6 +492,8 @@ def rival_trucos(
     wanted ours: their last such move, and what the rival model (`bot.ai.tells`, kept in the
     belief) learned of that kind of theirs."""
     assert obs.seat is not None
+    if not any(a.kind in TRUCO_CHANTS for a in obs.history):
+        return {}  # (no truco this hand: nothing to replay)
     side = side_of(obs.seat)
     last: dict[int, tuple[Rate, int]] = {}
     played = [0] * obs.config.players
