@@ -45,16 +45,9 @@ from bot.ai import personas, rivals
 from bot.ai.estimate import ENVIDO_FLOOR
 from bot.ai.search import Machine, Sampler, edge_of, facing, play_dificil, playout
 from bot.ai.signs import SIGNS
-from bot.ai.tells import CHANT_RATE, STRONG, Rate
+from bot.ai.tells import CHANT_RATE
 from bot.ai.tells import PRIOR as TELLS_PRIOR
-from bot.game.actions import (
-    ENVIDO_CHANTS,
-    FLOR_CHANTS,
-    TRUCO_CHANTS,
-    Action,
-    ActionKind,
-    Deal,
-)
+from bot.game.actions import ENVIDO_CHANTS, FLOR_CHANTS, TRUCO_CHANTS, Action, ActionKind
 from bot.game.cards import DECK, envido_value, flor_value, has_flor
 from bot.game.events import HandEnded, Scored
 from bot.game.observation import Observation
@@ -405,7 +398,6 @@ def _share(
     first: MatchState | None = None
     chanted = rival_envidos(obs, priors) if topic is Topic.ENVIDO else {}
     drawn: list[tuple[float, bool, tuple[bool, ...]]] = []  # (weight, won, weak per chanter)
-    trucos: dict[int, TrucoShown] = {}  # (the hand's: the rivals' trucos, read on a world)
     for index in range(worlds):
         found = sampler.world()
         if found is None:
@@ -413,8 +405,6 @@ def _share(
         world, weight = found
         if first is None:
             first = world.copy()
-            if topic is Topic.HAND and not machines:
-                trucos = rival_trucos(obs, world, sampler.beliefs)
         if topic is Topic.ENVIDO:
             win = envido_won(world, side)
             if chanted:
@@ -429,8 +419,6 @@ def _share(
                         sampler.personas, ended, machines)  # fmt: skip
             # (nothing ended: the match did, a side reaching its points before the hand's end)
             win = ended[0] == side if ended else state.winner == side
-            if trucos:
-                drawn.append((weight, win, _truco_weak(world, trucos)))
         won += weight * win
         total += weight
         count += 1
@@ -441,105 +429,7 @@ def _share(
         return None, count, known, first
     if chanted:
         return _as_shown(drawn, list(chanted.values())), count, known, first
-    if trucos:
-        return _as_truco_shown(drawn, list(trucos.values())), count, known, first
     return won / total, count, known, first
-
-
-# -- what a rival's trucos came with -----------------------------------------------------------
-# The worlds weigh a rival's truco (its chant, its raise, its quiero to ours) by how the persona
-# belief reads a club player's: a truco with a middling hand now and then. A rival whose
-# trucos the table saw come with a strong hand every time (the gauntlet's sharp styles chant
-# one only when they reckon the hand theirs) was read as a club player's bluff all the same:
-# wanting the sharp styles' truco was told 57% and won 32% (seed 51, 288 hints; the worlds'
-# share itself 51%). So, as for the envido, the share of the worlds in which the rival's last
-# truco of the hand came weak (no card of `tells.STRONG` among those it held then, as the
-# rival model counts a weak one) is moved to what the rival model learned of its trucos of
-# that kind, the worlds' own share standing for SHOWN_WEIGHT showings: a rival of whom nothing
-# was learned is reckoned as before.
-class TrucoShown(NamedTuple):
-    """What the rival model learned of one rival's trucos of the kind it made this hand."""
-
-    rate: Rate  # the rate its truco is read by (a chant, a raise, a quiero to ours)
-    played: int  # cards it had played before it
-    weak: float = 0.0  # of the showings learned (beyond the prior), how many came weak
-    shown: float = 0.0  # the showings learned
-
-
-def _pendings(obs: Observation, world: MatchState) -> list[Pending | None]:
-    """What waited for an answer before each action of the hand's history (the same in every
-    world consistent with the observation: it is public), replayed on `world`'s deal."""
-    h = world.hand
-    assert h is not None
-    state = MatchState(obs.config)
-    state.scores = list(obs.start_scores)
-    state.hand_number = obs.hand_number - 1
-    state.dealer = (obs.dealer - 1) % obs.config.players if obs.hand_number > 1 else obs.dealer
-    state.deal_as(Deal(h.dealt), obs.duel)
-    out: list[Pending | None] = []
-    for action in obs.history:
-        now = state.hand
-        assert now is not None
-        out.append(now.pending())
-        state.apply(action)
-    return out
-
-
-def rival_trucos(
-    obs: Observation, world: MatchState, beliefs: Mapping[int, personas.Belief]
-) -> dict[int, TrucoShown]:
-    """The rival seats (of those `beliefs` reads) that chanted or raised a truco this hand, or
-    wanted ours: their last such move, and what the rival model (`bot.ai.tells`, kept in the
-    belief) learned of that kind of theirs."""
-    assert obs.seat is not None
-    if not any(a.kind in TRUCO_CHANTS for a in obs.history):
-        return {}  # (no truco this hand: nothing to replay)
-    side = side_of(obs.seat)
-    last: dict[int, tuple[Rate, int]] = {}
-    played = [0] * obs.config.players
-    for action, pending in zip(obs.history, _pendings(obs, world), strict=True):
-        seat, kind = action.seat, action.kind
-        if kind is K.PLAY:
-            played[seat] += 1
-        elif side_of(seat) == side or seat not in beliefs:
-            continue
-        elif kind in TRUCO_CHANTS:
-            last[seat] = (CHANT_RATE[kind], played[seat])
-        elif kind is K.QUIERO and pending is Pending.TRUCO:
-            last[seat] = (Rate.TRUCO_CALLED_WEAK, played[seat])
-    out = {}
-    for seat, (rate, before) in last.items():
-        yes, no = beliefs[seat].tells.extra(rate)
-        out[seat] = TrucoShown(rate, before, max(yes, 0.0), max(yes, 0.0) + max(no, 0.0))
-    return out
-
-
-def _truco_weak(world: MatchState, trucos: Mapping[int, TrucoShown]) -> tuple[bool, ...]:
-    """Whether each rival of `trucos` held no strong card at its truco in `world`."""
-    h = world.hand
-    assert h is not None
-    return tuple(all(c.strength < STRONG for c in h.dealt[s][t.played :])
-                 for s, t in trucos.items())  # fmt: skip
-
-
-def _as_truco_shown(
-    drawn: Sequence[tuple[float, bool, tuple[bool, ...]]], trucos: Sequence[TrucoShown]
-) -> float:
-    """The hand's share with each rival's weak part of the worlds moved to what its trucos of
-    that kind were shown to come with (one pass a rival)."""
-    weights = [w for w, _, _ in drawn]
-    for i, seen in enumerate(trucos):
-        flags = [f[i] for _, _, f in drawn]
-        part = sum(w for w, weak in zip(weights, flags, strict=True) if weak)
-        total = sum(weights)
-        if total <= 0 or part <= 0 or part >= total:
-            continue  # (every world on one side: nothing to move)
-        share = part / total
-        target = (seen.weak + SHOWN_WEIGHT * share) / (seen.shown + SHOWN_WEIGHT)
-        weights = [target * w / part if weak else (1 - target) * w / (total - part)
-                   for w, weak in zip(weights, flags, strict=True)]  # fmt: skip
-    total = sum(weights)
-    return sum(w for w, (_, win, _) in zip(weights, drawn, strict=True) if win) / total
 
 
 # -- what a rival's envido chants came with ----------------------------------------------------
