@@ -651,8 +651,9 @@ def reads(
 # the fifteen styles of the gauntlet (sharp make included) on seed 51 (20-21 matches a
 # style, 1,367 hints), `--fit s51 --fit-topics refusal`; checked on seeds 31 (all of them)
 # and 61 (the sharp make). Fitted on club players alone it lifted a refusal against anyone
-# not the sound player, and against the sharp make (who want trucos and seldom bluff one)
-# 15–21% told won 2–5%. Its last weight (partners) is the earlier fit's: the styles play 1v1.
+# not the sound player: against sharp, the envido bluffer and the envido caller (who want
+# trucos and seldom bluff one) 18% told won 3%. Its last weight (partners) is the earlier
+# fit's: the styles play 1v1.
 RECKONING: dict[str, tuple[float, ...]] = {
     "hand": (0.015, 0.795, 0.359, -0.507, -0.186, -1.455, 0.409, -0.056, -0.014, 0.177),
     "refusal": (-0.254, 0.624, 0.111, -0.534, -0.281, -0.570, 0.759, 0.213, 0.162, 0.103,
