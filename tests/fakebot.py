@@ -887,19 +887,21 @@ class FakeUser:
         return query_id
 
     async def tap_ephemeral(
-        self, chat_id: int, ephemeral_id: int, text: str, within: float = 10.0
+        self, chat_id: int, ephemeral_id: int, text: str, within: float = 60.0
     ) -> dict[str, Any]:
         stored = self.fake.ephemeral[(chat_id, self.id)][ephemeral_id]
         data = stored.button(text)["callback_data"]
         return await self.answer_of(self.tap_ephemeral_data(chat_id, ephemeral_id, data), within)
 
     async def tap(
-        self, chat_id: int, message_id: int, text: str, within: float = 10.0
+        self, chat_id: int, message_id: int, text: str, within: float = 60.0
     ) -> dict[str, Any]:
         stored = self.fake.messages[chat_id][message_id]
         data = stored.button(text)["callback_data"]
         return await self.answer_of(self.tap_data(chat_id, message_id, data), within)
 
-    async def answer_of(self, query_id: str, within: float = 10.0) -> dict[str, Any]:
+    async def answer_of(self, query_id: str, within: float = 60.0) -> dict[str, Any]:
+        # (a generous deadline: a busy 2-core machine running the whole suite once took more
+        # than 10 s to answer a tap)
         await asyncio.wait_for(self.fake.answer_events[query_id].wait(), within)
         return self.fake.answers[query_id]
