@@ -42,7 +42,7 @@ from tests.e2e.test_daily import (  # noqa: E402
     the_hand,
     turn_on,
 )
-from tests.fakebot import FakeTelegram, FakeUser, StoredMessage  # noqa: E402
+from tests.fakebot import FakeTelegram, StoredMessage  # noqa: E402
 
 ZONE = ZoneInfo("America/Argentina/Buenos_Aires")
 # (a Monday in the middle of a month: the week's ranking is one month's)
@@ -58,8 +58,8 @@ def shown(message: StoredMessage) -> str:
 
 
 async def week(h: Harness, matches: int, out: list[str]) -> None:
-    ana, beto, caro, dani, eva = (h.user(i, n) for i, n in
-                                  enumerate(["Ana", "Beto", "Caro", "Dani", "Eva"], start=1))  # fmt: skip
+    names = ["Ana", "Beto", "Caro", "Dani", "Eva"]
+    ana, beto, caro, dani, eva = (h.user(i, n) for i, n in enumerate(names, start=1))
     h.fake.admins[GROUP].add(ana.id)
     h.clock.now = max(h.clock.now, START.timestamp())
     players = (ana, beto)
@@ -78,7 +78,7 @@ async def week(h: Harness, matches: int, out: list[str]) -> None:
     for day in range(1, 8):
         await at_hour(h, 9)
         post = posts(h)[-1]
-        _, source, game_id, puzzle = await the_hand(h)
+        _, source, _, puzzle = await the_hand(h)
         when = datetime.fromtimestamp(h.clock.now, ZONE).strftime("%A %d %B %H:%M")
         out.append(f"\n=================== day {day}: {when} ({source}) ===================")
         out.append(shown(post))
@@ -107,7 +107,7 @@ async def week(h: Harness, matches: int, out: list[str]) -> None:
         out.append(plain(await said_to(h, user, GROUP, "/yo")))
 
 
-async def main(matches: int, language: str, path: str) -> None:
+async def main(matches: int, language: str) -> str:
     started = time.monotonic()
     out: list[str] = []
     fake = FakeTelegram(group_limit=(20, 60 / 620))
@@ -119,10 +119,7 @@ async def main(matches: int, language: str, path: str) -> None:
     finally:
         await fake.stop()
     out.append(f"\n({time.monotonic() - started:.0f} s)")
-    text = "\n".join(out) + "\n"
-    print(text)
-    if path:
-        Path(path).write_text(text, "utf-8")
+    return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":
@@ -131,4 +128,7 @@ if __name__ == "__main__":
     parser.add_argument("--language", default="es")
     parser.add_argument("--out", default="")
     args = parser.parse_args()
-    asyncio.run(main(args.matches, args.language, args.out))
+    text = asyncio.run(main(args.matches, args.language))
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, "utf-8")
