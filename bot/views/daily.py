@@ -9,17 +9,17 @@ decision it was."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from bot.ai.daily import Outcome
 from bot.ai.puzzle import PARTNER, RIVAL, YOU, Choice, Puzzle
 from bot.callbacks import DailyData, DailyNameData, DailyOp, pack
 from bot.game import Action, ActionKind, Card
-from bot.game.actions import ENVIDO_CHANTS
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.game.seats import mode_of
 from bot.i18n import Translator
-from bot.model.daily import Closing, DailyHand, Tally
+from bot.model.daily import Closing, DailyHand, Standing, Tally
 from bot.views.common import Button, Keys, card_label, card_short
 from bot.views.hints import odds_text
 from bot.views.review import bare, cards_line, inner, move_text, number, signed, worth_text
@@ -110,7 +110,10 @@ def post_text(t: Translator, hand: DailyHand, zone: tzinfo) -> str:
         foot = t("daily.closed_foot", count=hand.answers)
     else:
         closes = datetime.fromtimestamp(hand.closes_at, zone).strftime("%H:%M")
-        foot = t("daily.open_foot", count=hand.answers, time=closes)
+        if hand.answers:
+            foot = t("daily.open_foot", count=hand.answers, time=closes)
+        else:  # ("respondieron 0" reads as if something went wrong)
+            foot = t("daily.open_none", time=closes)
     return "\n\n".join([head, question_text(t, p), foot])
 
 
@@ -153,14 +156,27 @@ def close_text(
     lines.append(why_text(t, p))
     lines.append(happened_text(t, hand, closing, names))
     lines.append(answers_text(t, p, closing, names))
-    if closing.month:
+    if len(closing.month) > 1:  # (a ranking of one ranks nobody)
         ranking = " · ".join(
-            t("daily.rank", place=i, name=names.get(s.user_id, "?"), right=s.right,
+            t("daily.rank", place=place, name=names.get(s.user_id, "?"), right=s.right,
               answered=s.answered)
-            for i, s in enumerate(closing.month, start=1)
+            for place, s in places(closing.month)
         )  # fmt: skip
         lines.append(t("daily.month", ranking=ranking))
     return "\n\n".join(x for x in lines if x)
+
+
+def places(month: Sequence[Standing]) -> list[tuple[int, Standing]]:
+    """The month's standings with their places, equals sharing one ("1. Beto 1/1 · 1. Dani
+    1/1 · 3. Caro 0/1"): the order among equals is no one's merit."""
+    placed: list[tuple[int, Standing]] = []
+    for index, s in enumerate(month, start=1):
+        before = placed[-1] if placed else None
+        same = before is not None and before[1].right == s.right and (
+            before[1].answered == s.answered
+        )
+        placed.append((before[0] if before is not None and same else index, s))
+    return placed
 
 
 def right_ones(p: Puzzle) -> list[int]:
@@ -180,31 +196,42 @@ def values_line(t: Translator, p: Puzzle) -> str:
 
 
 def why_text(t: Translator, p: Puzzle) -> str:
-    """Why, in two lines: what the best choice gave and what the next one gave; where an
-    envido is at stake, first how often the seat's envido was the best one."""
+    """Why, in a line or two, with what the values' line above does not say: how often the
+    hand was the seat's with the best choice and with the next one (their points are told
+    there); where an envido is at stake, how often the seat's envido was the best one."""
     best = p.choices[right_ones(p)[0]]
     rest = [i for i in range(len(p.choices)) if i not in p.right]
     runner = p.choices[max(rest, key=lambda i: p.choices[i].worth.points)] if rest else None
-    said = [
-        t("daily.why_not", choice=_capital(choice_text(t, p, c.code)), worth=worth_of(t, p, c))
-        for c in (best, runner) if c is not None
-    ]  # fmt: skip
-    if p.envido_won is None:
-        return "\n".join([t("daily.why", reason=said[0]), *said[1:]])
-    tenths = round(p.envido_won * 10)
-    odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
-    return "\n".join([t("daily.why_envido", envido=p.envido, odds=odds), " ".join(said)])
+    if p.envido_won is not None:
+        tenths = round(p.envido_won * 10)
+        odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
+        return t("daily.why_envido", envido=p.envido, odds=odds)
+    said = [(choice_text(t, p, c.code), worth_of(t, p, c))
+            for c in (best, runner) if c is not None]  # fmt: skip
+    if len(said) == 2 and said[0][1] == said[1][1]:  # (the same odds: the stakes differ)
+        return t("daily.why_same", first=said[0][0], second=said[1][0], worth=said[0][1])
+    lines = [t("daily.why_not", choice=c if i == 0 else _capital(c), worth=w)
+             for i, (c, w) in enumerate(said)]  # (after "Por qué:", no capital)
+    return "\n".join([t("daily.why", reason=lines[0]), *lines[1:]])
 
 
 def worth_of(t: Translator, p: Puzzle, choice: Choice) -> str:
-    """What a choice was worth in words: the review's ("perdías 2, seguro"; "la mano era tuya 6
-    de cada 10; en promedio, +0,8 puntos"), without the hand's odds where an envido is what is
-    at stake (the hand is not what it decides)."""
+    """How often the hand was the seat's with a choice ("la mano era tuya 6 de cada 10"), or
+    what it surely lost ("perdías 2, seguro"); where an envido is what is at stake (the hand is
+    not what it decides), its mean points."""
     action = Action.parse(choice.code)
     envido = {k.value for k in ENVIDO_CHANTS}
     if p.pending in envido or action.kind.value in envido:
         return t("daily.worth", points=signed(t, choice.worth.points))
-    return worth_text(t, choice.code, choice.worth, p.pending)
+    w = choice.worth
+    certain = action.kind is K.MAZO or (
+        action.kind is K.NO_QUIERO and p.pending in {k.value for k in TRUCO_CHANTS}
+    )
+    if certain and w.won == 0:
+        return worth_text(t, choice.code, w, p.pending)
+    tenths = round(w.won * 10)
+    odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
+    return t("daily.why_odds", odds=odds)
 
 
 def happened_text(
@@ -233,8 +260,8 @@ def answers_text(
     if not closing.answers:
         return t("daily.nobody")
     counts = Counter(a.choice for a in closing.answers)
-    chosen = " · ".join(
-        f"{choice_label(t, p.choices[i].code)} {n}"
+    chosen = " · ".join(  # ("2 🪵 ×1": a bare "2 🪵 1" reads as one more card)
+        f"{choice_label(t, p.choices[i].code)} ×{n}"
         for i, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     )
     runs = dict(closing.streaks)
@@ -252,15 +279,22 @@ def answers_text(
 
 
 def tally_text(t: Translator, tally: Tally) -> str:
-    """/yo's line in a group: "🃏 Mano del día: 5 de 7 · racha 3 (mejor 4) · este mes 2 de 3"."""
+    """/yo's line in a group: "🃏 Mano del día: acertaste 5 de 7 · racha 3 (la mejor, 4) · este
+    mes 2 de 3", less what says nothing: a run of 0, a best equal to the run now, a best of 1,
+    a month that is all of it."""
     if not tally.answered:
         return ""
+    line = t("daily.yo", right=tally.right, answered=tally.answered)
+    if tally.streak and tally.best > tally.streak:
+        line += t("daily.yo_streak_best", streak=tally.streak, best=tally.best)
+    elif tally.streak:
+        line += t("daily.yo_streak", streak=tally.streak)
+    elif tally.best > 1:
+        line += t("daily.yo_best", best=tally.best)
     month = tally.month
-    return t(
-        "daily.yo", right=tally.right, answered=tally.answered, streak=tally.streak,
-        best=tally.best, month_right=month.right if month else 0,
-        month_answered=month.answered if month else 0,
-    )  # fmt: skip
+    if month is not None and month.answered != tally.answered:
+        line += t("daily.yo_month", right=month.right, answered=month.answered)
+    return line
 
 
 def name_text(t: Translator, named: bool) -> str:
