@@ -136,16 +136,17 @@ def close_text(
 ) -> str:
     """The close: the best choice and by how much, why, what happened, who got it right."""
     p = puzzle_of(hand)
-    rest = sorted(
-        (i for i in range(len(p.choices)) if i not in p.right),
-        key=lambda i: -p.choices[i].worth.points,
-    )
+    rest = wrong_ones(p)
     lines = [t("daily.close_title")]
     right = right_ones(p)
     said = [choice_text(t, p, p.choices[i].code) for i in right]
     best_text = said[0] if len(said) == 1 else t("daily.either", first=", ".join(said[:-1]),
                                                  last=said[-1])  # fmt: skip
-    if rest:
+    if rest and len(said) > 1 and len(rest) == 1:  # (the question: what not to do)
+        lines.append(t("daily.best_but", choice=best_text, points=number(t, p.margin),
+                       next=choice_text(t, p, p.choices[rest[0]].code),
+                       worlds=p.worlds))  # fmt: skip
+    elif rest:
         runner = p.choices[rest[0]]
         key = "daily.best" if len(said) == 1 else "daily.best_any"
         lines.append(t(key, choice=best_text, points=number(t, p.margin),
@@ -179,6 +180,17 @@ def places(month: Sequence[Standing]) -> list[tuple[int, Standing]]:
     return placed
 
 
+def wrong_ones(p: Puzzle) -> list[int]:
+    """The choices not right, the best first; of two a player reads as worth the same (one
+    decimal), the mazo last: "más que tirar el 5" tells the question, "más que irte al mazo"
+    seldom does."""
+    return sorted(
+        (i for i in range(len(p.choices)) if i not in p.right),
+        key=lambda i: (-round(p.choices[i].worth.points, 1),
+                       Action.parse(p.choices[i].code).kind is K.MAZO, i),
+    )  # fmt: skip
+
+
 def right_ones(p: Puzzle) -> list[int]:
     """The right choices, the mazo last ("tirar el 4 o irte al mazo": the mazo is seldom what a
     question is about)."""
@@ -200,11 +212,10 @@ def why_text(t: Translator, p: Puzzle) -> str:
     hand was the seat's with the best choice and with the next one (their points are told
     there); where an envido is at stake, how often the seat's envido was the best one."""
     best = p.choices[right_ones(p)[0]]
-    rest = [i for i in range(len(p.choices)) if i not in p.right]
-    runner = p.choices[max(rest, key=lambda i: p.choices[i].worth.points)] if rest else None
+    rest = wrong_ones(p)
+    runner = p.choices[rest[0]] if rest else None
     if p.envido_won is not None:
-        tenths = round(p.envido_won * 10)
-        odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
+        odds = odds_text(t, round(p.envido_won * 10))
         return t("daily.why_envido", envido=p.envido, odds=odds)
     said = [(choice_text(t, p, c.code), worth_of(t, p, c))
             for c in (best, runner) if c is not None]  # fmt: skip
@@ -229,9 +240,9 @@ def worth_of(t: Translator, p: Puzzle, choice: Choice) -> str:
     )
     if certain and w.won == 0:
         return worth_text(t, choice.code, w, p.pending)
-    tenths = round(w.won * 10)
-    odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
-    return t("daily.why_odds", odds=odds)
+    if w.won in (0.0, 1.0):  # (in every world: "más de 9 de cada 10" would hedge a certainty)
+        return t("daily.why_always" if w.won else "daily.why_never", worlds=p.worlds)
+    return t("daily.why_odds", odds=odds_text(t, round(w.won * 10)))
 
 
 def happened_text(

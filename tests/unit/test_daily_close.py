@@ -1,0 +1,64 @@
+"""The close of a hand of the day, read as a player would (a week read on 2026-12-08,
+bench/daily_week.py): where every choice but one was right it said "Lo mejor era tirar el 4 de
+espada 🗡️, tirar el 12 de copa 🍷 o irte al mazo (valen lo mismo)" instead of what the question
+was about (not to cantar truco); where the mazo and a card were worth the same it measured the
+best against the mazo ("más que irte al mazo") when the card was the move in question; and a
+hand lost or won in every world was told "menos de 1 de cada 10 veces", as if it could go
+either way. The two positions are the week's (its fifth day, a match of the group; its last, the
+bank's), their numbers as posed."""
+
+from __future__ import annotations
+
+from bot.ai.daily import Outcome
+from bot.ai.puzzle import RIVAL, YOU, Choice, Puzzle
+from bot.ai.weigh import Worth
+from bot.i18n import translator
+from bot.model.daily import Answer, Closing, DailyHand
+from bot.views.common import plain
+from bot.views.daily import close_text
+
+T = translator("es")
+
+
+def hand_of(puzzle: Puzzle, made: str, points: int) -> DailyHand:
+    data = {"puzzle": puzzle.to_json(), "outcome": Outcome(made, points).to_json()}
+    return DailyHand(1, -100, "2027-03-13", "b:0", None, None, data, "es", 0.0, 1.0, 2.0, 1)
+
+
+def closed(puzzle: Puzzle, made: str, points: int) -> str:
+    closing = Closing((Answer(1, 0, True),), ((1, 1),))
+    return plain(close_text(T, hand_of(puzzle, made, points), closing, {1: "Beto"}))
+
+
+def test_every_choice_but_one_right_says_the_one_not_to_make() -> None:
+    # parda in the first, the rival's 1 de copa in the second: 4 and 12 lose it, the hand is lost
+    puzzle = Puzzle(
+        players=2, target=15, flor=False, hand=2, scores=(2, 0), mano=RIVAL,
+        dealt=("12e", "4e", "12c"), held=("4e", "12c"),
+        rounds=(((RIVAL, "12b"), (YOU, "12e")), ((RIVAL, "1c"),)), calls=(), announced=(),
+        pending=None, envido=24, worlds=48,
+        choices=(Choice("0:t", Worth(-1.7, 0.1), 0.2), Choice("0:m", Worth(-1.0, 0.0), 0.0),
+                 Choice("0:p:4e", Worth(-1.0, 0.0), 0.0), Choice("0:p:12c", Worth(-1.0, 0.0), 0.0)),
+    )  # fmt: skip
+    text = closed(puzzle, "0:t", -2)
+    assert (
+        "Lo mejor era no cantar truco: tirar el 4 de espada 🗡️, tirar el 12 de copa 🍷 o irte"
+        " al mazo valían lo mismo, 0,7 puntos más en promedio" in text
+    ), text
+    assert "Por qué: tirar el 4 de espada 🗡️: la mano era del rival en los 48 repartos." in text
+
+
+def test_a_card_worth_the_mazo_is_what_the_best_is_measured_against() -> None:
+    # the third: the rival's 10 de basto on the table beats the 5 de basto: truco or lose
+    puzzle = Puzzle(
+        players=2, target=15, flor=False, hand=7, scores=(6, 14), mano=RIVAL,
+        dealt=("1o", "5b", "12b"), held=("5b",),
+        rounds=(((RIVAL, "12e"), (YOU, "1o")), ((YOU, "12b"), (RIVAL, "1b")), ((RIVAL, "10b"),)),
+        calls=(), announced=(), pending=None, envido=25, worlds=48,
+        choices=(Choice("1:t", Worth(0.938, 0.938), 0.0), Choice("1:m", Worth(-1.0, 0.0), 0.131),
+                 Choice("1:p:5b", Worth(-1.0, 0.0), 0.131)),
+    )  # fmt: skip
+    text = closed(puzzle, "1:p:5b", -1)
+    assert "Lo mejor era cantar truco: 1,9 puntos más que tirar el 5 de basto 🪵" in text, text
+    assert "Tirar el 5 de basto 🪵: la mano era del rival en los 48 repartos." in text, text
+    assert "la mano era tuya 9 de cada 10 veces" in text, text
