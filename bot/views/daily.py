@@ -255,14 +255,20 @@ def happened_text(
     made = choice_text(t, p, outcome.made)
     if Action.parse(outcome.made).kind is K.MAZO:  # (told of someone else: "irse al mazo")
         made = t("daily.act_mazo")
-    points = f"{outcome.points:+d}".replace("-", "−") if outcome.points else "0"
+    # (its side's points less the other's: what the hand cost or left, as a player says it)
+    if outcome.points > 0:
+        result = t("daily.result_won", count=outcome.points)
+    elif outcome.points < 0:
+        result = t("daily.result_lost", count=-outcome.points)
+    else:
+        result = t("daily.result_even")
     if hand.game_id is None:
-        return t("daily.happened_bank", choice=made, points=points)
+        return t("daily.happened_bank", choice=made, result=result)
     name = names.get(hand.user_id or 0) if closing.named else None
     if name is not None:
         return t("daily.happened_named", name=name, number=hand.game_id, choice=made,
-                 points=points)  # fmt: skip
-    return t("daily.happened", choice=made, points=points)
+                 result=result)  # fmt: skip
+    return t("daily.happened", choice=made, result=result)
 
 
 def answers_text(

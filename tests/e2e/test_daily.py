@@ -272,7 +272,7 @@ async def test_a_group_gets_its_hand_of_the_day_answers_it_and_hears_the_close(
     text = plain(close.text)
     assert "✅ Acertaron 2 de 3: Beto, Dani" in text, text
     assert f"Lo mejor era {plain(choice_of(puzzle, best))}" in text
-    assert "Lo que pasó: en la partida se eligió" in text  # (nobody allowed their name)
+    assert "Lo que pasó: quien la jugó eligió" in text  # (nobody allowed their name)
     week = [(post, close)]
 
     # /yo keeps the tally and the streak

@@ -62,3 +62,30 @@ def test_a_card_worth_the_mazo_is_what_the_best_is_measured_against() -> None:
     assert "Lo mejor era cantar truco: 1,9 puntos más que tirar el 5 de basto 🪵" in text, text
     assert "Tirar el 5 de basto 🪵: la mano era del rival en los 48 repartos." in text, text
     assert "la mano era tuya 9 de cada 10 veces" in text, text
+
+
+def test_what_happened_is_told_in_points_won_or_lost_not_a_signed_number() -> None:
+    """"y la mano le dio −1 a su lado" / "le dio 0": a signed number where a player says what
+    the hand cost or left."""
+    puzzle = Puzzle(
+        players=2, target=15, flor=False, hand=7, scores=(6, 14), mano=RIVAL,
+        dealt=("1o", "5b", "12b"), held=("5b",), rounds=(), calls=(), announced=(),
+        pending=None, envido=25, worlds=48,
+        choices=(Choice("1:t", Worth(0.938, 0.938), 0.0), Choice("1:p:5b", Worth(-1.0, 0.0), 0.1)),
+    )  # fmt: skip
+    said = {points: closed(puzzle, "1:p:5b", points) for points in (-1, -2, 0, 1, 3)}
+    assert "Lo que pasó: el bot eligió tirar el 5 de basto 🪵, y esa mano le costó 1 punto." in (
+        said[-1]), said[-1]  # fmt: skip
+    assert "y esa mano le costó 2 puntos." in said[-2]
+    assert "y esa mano terminó pareja." in said[0]
+    assert "y esa mano le dejó 1 punto." in said[1]
+    assert "y esa mano le dejó 3 puntos." in said[3]
+    group = DailyHand(1, -100, "2027-03-13", "g:4:9", 4, 7,
+                      hand_of(puzzle, "1:p:5b", -1).data, "es", 0.0, 1.0, 2.0, 1)  # fmt: skip
+    closing = Closing((Answer(1, 0, True),), ((1, 1),))
+    text = plain(close_text(T, group, closing, {1: "Beto", 7: "Ana"}))
+    assert "Lo que pasó: quien la jugó eligió tirar el 5 de basto 🪵, y esa mano le costó" in text
+    named = Closing((Answer(1, 0, True),), ((1, 1),), (), True)
+    text = plain(close_text(T, group, named, {1: "Beto", 7: "Ana"}))
+    assert "Lo que pasó: era una mano de Ana (partida 4): eligió tirar el 5 de basto 🪵, y esa" in (
+        text), text  # fmt: skip
