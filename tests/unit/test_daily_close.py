@@ -15,7 +15,7 @@ from bot.ai.weigh import Worth
 from bot.i18n import translator
 from bot.model.daily import Answer, Closing, DailyHand
 from bot.views.common import plain
-from bot.views.daily import close_text
+from bot.views.daily import close_text, question_text
 
 T = translator("es")
 
@@ -89,3 +89,17 @@ def test_what_happened_is_told_in_points_won_or_lost_not_a_signed_number() -> No
     text = plain(close_text(T, group, named, {1: "Beto", 7: "Ana"}))
     assert "Lo que pasó: era una mano de Ana (partida 4): eligió tirar el 5 de basto 🪵, y esa" in (
         text), text  # fmt: skip
+
+
+def test_the_cards_played_are_told_in_the_order_they_were_played() -> None:
+    """"Te quedan: 2🪵 (ya tiraste 1🪵 y 11🍷…)" when the 11 went first: the order dealt, not
+    the order the table saw."""
+    puzzle = Puzzle(
+        players=2, target=15, flor=False, hand=1, scores=(0, 2), mano=YOU,
+        dealt=("1b", "2b", "11c"), held=("2b",),
+        rounds=(((YOU, "11c"), (RIVAL, "12c")), ((RIVAL, "6c"), (YOU, "1b"))), calls=(),
+        announced=(), pending=None, envido=23, worlds=48,
+        choices=(Choice("0:t", Worth(2.9, 1.0), 0.0), Choice("0:p:2b", Worth(1.1, 1.0), 0.1)),
+    )  # fmt: skip
+    text = plain(question_text(T, puzzle))
+    assert "Te quedan: 2🪵 (ya tiraste 11🍷 y 1🪵; tenías 23 de envido)" in text, text
