@@ -8,7 +8,7 @@ close, and the post as it stays. Ana lets a hand of hers be told with her name, 
 At the end, /yo of two members in the group. The group's days come from its own matches until
 they run out, then from the bank (bot/ai/positions.json).
 
-    python bench/daily_week.py [--matches 2] [--language es] [--out week.txt]
+    python bench/daily_week.py [--matches 2] [--out week.txt]
 
 A reading aid, not a test: nothing asserts what it prints (tests/e2e/test_daily.py does).
 """
@@ -28,8 +28,9 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.i18n import translator  # noqa: E402
 from bot.model.daily import OPEN_SECONDS  # noqa: E402
-from bot.views.common import plain  # noqa: E402
+from bot.views.common import phone_lines, plain  # noqa: E402
 from tests.conftest import GROUP, Harness, harness_with  # noqa: E402
 from tests.e2e.test_daily import (  # noqa: E402
     advance,
@@ -51,10 +52,12 @@ SEEDS = (13, 14, 15, 16)  # (scripted taps whose matches hold decisions that mak
 
 
 def shown(message: StoredMessage) -> str:
-    """A message as a phone shows it: its text, then its buttons row by row."""
+    """A message as a phone shows it: its text, then its buttons row by row, and how many
+    lines of a phone it fills."""
     rows = (message.reply_markup or {}).get("inline_keyboard", [])
     keys = "\n".join(" | ".join(f"[{b['text']}]" for b in row) for row in rows if row)
-    return plain(message.text) + (f"\n{keys}" if keys else "")
+    height = f"({phone_lines(message.text)} lines on a phone, {len(rows)} rows of buttons)"
+    return plain(message.text) + (f"\n{keys}" if keys else "") + f"\n{height}"
 
 
 async def week(h: Harness, matches: int, out: list[str]) -> None:
@@ -69,7 +72,8 @@ async def week(h: Harness, matches: int, out: list[str]) -> None:
                f" Beto's: {numbers[1::2]})")  # fmt: skip
     # Ana lets a hand of hers be told with her name (in private, from /yo); Beto does not
     await said_to(h, ana, ana.id, "/yo")
-    await ana.tap(ana.id, h.fake.last(ana.id).message_id, "🃏 Que digan que era mía")
+    named = translator(h.settings.language)("daily.button.named")
+    await ana.tap(ana.id, h.fake.last(ana.id).message_id, named)
     await h.settle()
     out.append(f"(Ana in private: {plain(h.fake.last(ana.id).text)})")
     label = await turn_on(h, ana)
@@ -107,14 +111,14 @@ async def week(h: Harness, matches: int, out: list[str]) -> None:
         out.append(plain(await said_to(h, user, GROUP, "/yo")))
 
 
-async def main(matches: int, language: str) -> str:
+async def main(matches: int) -> str:
     started = time.monotonic()
     out: list[str] = []
     fake = FakeTelegram(group_limit=(20, 60 / 620))
     await fake.start()
     try:
         with tempfile.TemporaryDirectory() as folder:
-            async with harness_with(fake, Path(folder) / "truco.db", language=language) as h:
+            async with harness_with(fake, Path(folder) / "truco.db") as h:
                 await week(h, matches, out)
     finally:
         await fake.stop()
@@ -125,10 +129,9 @@ async def main(matches: int, language: str) -> str:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=2)
-    parser.add_argument("--language", default="es")
     parser.add_argument("--out", default="")
     args = parser.parse_args()
-    text = asyncio.run(main(args.matches, args.language))
+    text = asyncio.run(main(args.matches))
     print(text)
     if args.out:
         Path(args.out).write_text(text, "utf-8")
