@@ -186,11 +186,13 @@ def wrong_ones(p: Puzzle) -> list[int]:
     """The choices not right, the best first; of two a player reads as worth the same (one
     decimal), the mazo last: "más que tirar el 5" tells the question, "más que irte al mazo"
     seldom does."""
-    return sorted(
-        (i for i in range(len(p.choices)) if i not in p.right),
-        key=lambda i: (-round(p.choices[i].worth.points, 1),
-                       Action.parse(p.choices[i].code).kind is K.MAZO, i),
-    )  # fmt: skip
+    return sorted((i for i in range(len(p.choices)) if i not in p.right), key=lambda i: order(p, i))
+
+
+def order(p: Puzzle, index: int) -> tuple[float, bool, int]:
+    """The best first; of two shown worth the same (one decimal), the mazo last."""
+    choice = p.choices[index]
+    return (-round(choice.worth.points, 1), Action.parse(choice.code).kind is K.MAZO, index)
 
 
 def right_ones(p: Puzzle) -> list[int]:
@@ -202,7 +204,7 @@ def right_ones(p: Puzzle) -> list[int]:
 def values_line(t: Translator, p: Puzzle) -> str:
     """Every choice with its mean points: "Quiero +0,8 ✅ · No quiero −1,0"."""
     parts = []
-    for index in sorted(range(len(p.choices)), key=lambda i: (-p.choices[i].worth.points, i)):
+    for index in sorted(range(len(p.choices)), key=lambda i: order(p, i)):
         c = p.choices[index]
         mark = " ✅" if index in p.right else ""
         parts.append(f"{choice_label(t, c.code)} {signed(t, c.worth.points)}{mark}")
@@ -219,6 +221,9 @@ def why_text(t: Translator, p: Puzzle) -> str:
     if p.envido_won is not None:
         odds = odds_text(t, round(p.envido_won * 10))
         return t("daily.why_envido", envido=p.envido, odds=odds)
+    if bluff(p, best):
+        return t("daily.why_bluff", choice=choice_text(t, p, best.code), worlds=p.worlds,
+                 odds=odds_text(t, round(best.worth.won * 10)))  # fmt: skip
     said = [(choice_text(t, p, c.code), worth_of(t, p, c))
             for c in (best, runner) if c is not None]  # fmt: skip
     if len(said) == 2 and said[0][1] == said[1][1]:  # (the same odds: the stakes differ)
@@ -226,6 +231,18 @@ def why_text(t: Translator, p: Puzzle) -> str:
     lines = [t("daily.why_not", choice=c if i == 0 else _capital(c), worth=w)
              for i, (c, w) in enumerate(said)]  # (after "Por qué:", no capital)
     return "\n".join([t("daily.why", reason=lines[0]), *lines[1:]])
+
+
+def bluff(p: Puzzle, best: Choice) -> bool:
+    """The best is a truco that the cards never win: every card the seat could play lost the
+    hand in every world, so what the truco won, the rival's no quiero gave."""
+    plays = [c for c in p.choices if Action.parse(c.code).card is not None]
+    return (
+        Action.parse(best.code).kind in TRUCO_CHANTS
+        and best.worth.won > 0
+        and bool(plays)
+        and all(c.worth.won == 0 for c in plays)
+    )
 
 
 def worth_of(t: Translator, p: Puzzle, choice: Choice) -> str:

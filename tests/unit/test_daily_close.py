@@ -2,7 +2,8 @@
 bench/daily_week.py): where every choice but one was right it said "Lo mejor era tirar el 4 de
 espada 🗡️, tirar el 12 de copa 🍷 o irte al mazo (valen lo mismo)" instead of what the question
 was about (not to cantar truco); where the mazo and a card were worth the same it measured the
-best against the mazo ("más que irte al mazo") when the card was the move in question; and a
+best against the mazo ("más que irte al mazo") when the card was the move in question; a bluff
+was told "la mano era tuya 9 de cada 10 veces" holding a card that never wins; and a
 hand lost or won in every world was told "menos de 1 de cada 10 veces", as if it could go
 either way. The two positions are the week's (its fifth day, a match of the group; its last, the
 bank's), their numbers as posed."""
@@ -60,8 +61,13 @@ def test_a_card_worth_the_mazo_is_what_the_best_is_measured_against() -> None:
     )  # fmt: skip
     text = closed(puzzle, "1:p:5b", -1)
     assert "Lo mejor era cantar truco: 1,9 puntos más que tirar el 5 de basto 🪵" in text, text
-    assert "Tirar el 5 de basto 🪵: la mano era del rival en los 48 repartos." in text, text
-    assert "la mano era tuya 9 de cada 10 veces" in text, text
+    assert "¡Truco! +0,9 ✅ · 5 🪵 −1,0 · Me voy al mazo −1,0" in text, text
+    # the 5 never wins the third: what the truco wins, it wins by the rival's no quiero (it
+    # read "la mano era tuya 9 de cada 10 veces", holding a 5 against a 10 on the table)
+    assert (
+        "Por qué: cantar truco es un farol: jugando, la mano era del rival en los 48 repartos;"
+        " cantando, el rival no lo quería 9 de cada 10 veces." in text
+    ), text
 
 
 def test_what_happened_is_told_in_points_won_or_lost_not_a_signed_number() -> None:
