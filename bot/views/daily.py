@@ -61,13 +61,14 @@ def question_text(t: Translator, p: Puzzle) -> str:
         + " · " + t(mano[p.mano]),
     ]  # fmt: skip
     held = cards_line(t, p.held)
-    # (the cards played in the order the table saw them, not the order dealt)
+    # (the cards played in the order the table saw them, not the order dealt; all three, as
+    # dealt: tests/unit/test_quiz_answer.py)
     mine = [c for round_cards in p.rounds for w, c in round_cards if w == YOU]
     played = [*mine, *(c for c in p.dealt if c not in p.held and c not in mine)]
     if len(p.held) == len(p.dealt):
         lines.append(t("daily.cards", cards=held, envido=p.envido))
     elif not p.held:  # (a chant answered with every card played: "Te quedan:" and nothing)
-        lines.append(t("daily.cards_none", played=cards_line(t, played), envido=p.envido))
+        lines.append(t("daily.cards_none", played=cards_line(t, p.dealt), envido=p.envido))
     else:
         lines.append(t("daily.cards_left", cards=held, played=cards_line(t, played),
                        envido=p.envido))  # fmt: skip
