@@ -74,7 +74,7 @@ def question_text(t: Translator, p: Puzzle) -> str:
                        envido=p.envido))  # fmt: skip
     for index, round_cards in enumerate(p.rounds, start=1):
         shown = ", ".join(f"{card_short(Card.parse(c))} ({t(WHO[w])})" for w, c in round_cards)
-        line = t("daily.round", number=index, cards=shown)
+        line = t(f"daily.round_{index}", cards=shown)  # ("primera", as a table says it)
         if len(round_cards) == p.players:
             line += " · " + round_result(t, round_cards)
         lines.append(line)

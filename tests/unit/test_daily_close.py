@@ -109,3 +109,6 @@ def test_the_cards_played_are_told_in_the_order_they_were_played() -> None:
     )  # fmt: skip
     text = plain(question_text(T, puzzle))
     assert "Te quedan: 2🪵 (ya tiraste 11🍷 y 1🪵; tenías 23 de envido)" in text, text
+    # (a table says "primera", "segunda": it read "1ª en la mesa: 11🍷 (vos), …")
+    assert "\nPrimera: 11🍷 (vos), 12🍷 (rival) · la ganó el rival\n" in text, text
+    assert "\nSegunda: 6🍷 (rival), 1🪵 (vos) · la ganaste\n" in text, text
