@@ -9,17 +9,17 @@ decision it was."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from bot.ai.daily import Outcome
 from bot.ai.puzzle import PARTNER, RIVAL, YOU, Choice, Puzzle
 from bot.callbacks import DailyData, DailyNameData, DailyOp, pack
 from bot.game import Action, ActionKind, Card
-from bot.game.actions import ENVIDO_CHANTS
+from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS
 from bot.game.seats import mode_of
 from bot.i18n import Translator
-from bot.model.daily import Closing, DailyHand, Tally
+from bot.model.daily import Closing, DailyHand, Standing, Tally
 from bot.views.common import Button, Keys, card_label, card_short
 from bot.views.hints import odds_text
 from bot.views.review import bare, cards_line, inner, move_text, number, signed, worth_text
@@ -61,17 +61,20 @@ def question_text(t: Translator, p: Puzzle) -> str:
         + " · " + t(mano[p.mano]),
     ]  # fmt: skip
     held = cards_line(t, p.held)
+    # (the cards played in the order the table saw them, not the order dealt; all three, as
+    # dealt: tests/unit/test_quiz_answer.py)
+    mine = [c for round_cards in p.rounds for w, c in round_cards if w == YOU]
+    played = [*mine, *(c for c in p.dealt if c not in p.held and c not in mine)]
     if len(p.held) == len(p.dealt):
         lines.append(t("daily.cards", cards=held, envido=p.envido))
     elif not p.held:  # (a chant answered with every card played: "Te quedan:" and nothing)
         lines.append(t("daily.cards_none", played=cards_line(t, p.dealt), envido=p.envido))
     else:
-        played = [c for c in p.dealt if c not in p.held]
         lines.append(t("daily.cards_left", cards=held, played=cards_line(t, played),
                        envido=p.envido))  # fmt: skip
     for index, round_cards in enumerate(p.rounds, start=1):
         shown = ", ".join(f"{card_short(Card.parse(c))} ({t(WHO[w])})" for w, c in round_cards)
-        line = t("daily.round", number=index, cards=shown)
+        line = t(f"daily.round_{index}", cards=shown)  # ("primera", as a table says it)
         if len(round_cards) == p.players:
             line += " · " + round_result(t, round_cards)
         lines.append(line)
@@ -110,7 +113,10 @@ def post_text(t: Translator, hand: DailyHand, zone: tzinfo) -> str:
         foot = t("daily.closed_foot", count=hand.answers)
     else:
         closes = datetime.fromtimestamp(hand.closes_at, zone).strftime("%H:%M")
-        foot = t("daily.open_foot", count=hand.answers, time=closes)
+        if hand.answers:
+            foot = t("daily.open_foot", count=hand.answers, time=closes)
+        else:  # ("respondieron 0" reads as if something went wrong)
+            foot = t("daily.open_none", time=closes)
     return "\n\n".join([head, question_text(t, p), foot])
 
 
@@ -133,16 +139,17 @@ def close_text(
 ) -> str:
     """The close: the best choice and by how much, why, what happened, who got it right."""
     p = puzzle_of(hand)
-    rest = sorted(
-        (i for i in range(len(p.choices)) if i not in p.right),
-        key=lambda i: -p.choices[i].worth.points,
-    )
+    rest = wrong_ones(p)
     lines = [t("daily.close_title")]
     right = right_ones(p)
     said = [choice_text(t, p, p.choices[i].code) for i in right]
     best_text = said[0] if len(said) == 1 else t("daily.either", first=", ".join(said[:-1]),
                                                  last=said[-1])  # fmt: skip
-    if rest:
+    if rest and len(said) > 1 and len(rest) == 1:  # (the question: what not to do)
+        lines.append(t("daily.best_but", choice=best_text, points=number(t, p.margin),
+                       next=choice_text(t, p, p.choices[rest[0]].code),
+                       worlds=p.worlds))  # fmt: skip
+    elif rest:
         runner = p.choices[rest[0]]
         key = "daily.best" if len(said) == 1 else "daily.best_any"
         lines.append(t(key, choice=best_text, points=number(t, p.margin),
@@ -153,14 +160,40 @@ def close_text(
     lines.append(why_text(t, p))
     lines.append(happened_text(t, hand, closing, names))
     lines.append(answers_text(t, p, closing, names))
-    if closing.month:
+    if len(closing.month) > 1:  # (a ranking of one ranks nobody)
         ranking = " · ".join(
-            t("daily.rank", place=i, name=names.get(s.user_id, "?"), right=s.right,
+            t("daily.rank", place=place, name=names.get(s.user_id, "?"), right=s.right,
               answered=s.answered)
-            for i, s in enumerate(closing.month, start=1)
+            for place, s in places(closing.month)
         )  # fmt: skip
         lines.append(t("daily.month", ranking=ranking))
     return "\n\n".join(x for x in lines if x)
+
+
+def places(month: Sequence[Standing]) -> list[tuple[int, Standing]]:
+    """The month's standings with their places, equals sharing one ("1. Beto 1/1 · 1. Dani
+    1/1 · 3. Caro 0/1"): the order among equals is no one's merit."""
+    placed: list[tuple[int, Standing]] = []
+    for index, s in enumerate(month, start=1):
+        before = placed[-1] if placed else None
+        same = before is not None and before[1].right == s.right and (
+            before[1].answered == s.answered
+        )
+        placed.append((before[0] if before is not None and same else index, s))
+    return placed
+
+
+def wrong_ones(p: Puzzle) -> list[int]:
+    """The choices not right, the best first; of two a player reads as worth the same (one
+    decimal), the mazo last: "más que tirar el 5" tells the question, "más que irte al mazo"
+    seldom does."""
+    return sorted((i for i in range(len(p.choices)) if i not in p.right), key=lambda i: order(p, i))
+
+
+def order(p: Puzzle, index: int) -> tuple[float, bool, int]:
+    """The best first; of two shown worth the same (one decimal), the mazo last."""
+    choice = p.choices[index]
+    return (-round(choice.worth.points, 1), Action.parse(choice.code).kind is K.MAZO, index)
 
 
 def right_ones(p: Puzzle) -> list[int]:
@@ -172,7 +205,7 @@ def right_ones(p: Puzzle) -> list[int]:
 def values_line(t: Translator, p: Puzzle) -> str:
     """Every choice with its mean points: "Quiero +0,8 ✅ · No quiero −1,0"."""
     parts = []
-    for index in sorted(range(len(p.choices)), key=lambda i: (-p.choices[i].worth.points, i)):
+    for index in sorted(range(len(p.choices)), key=lambda i: order(p, i)):
         c = p.choices[index]
         mark = " ✅" if index in p.right else ""
         parts.append(f"{choice_label(t, c.code)} {signed(t, c.worth.points)}{mark}")
@@ -180,31 +213,56 @@ def values_line(t: Translator, p: Puzzle) -> str:
 
 
 def why_text(t: Translator, p: Puzzle) -> str:
-    """Why, in two lines: what the best choice gave and what the next one gave; where an
-    envido is at stake, first how often the seat's envido was the best one."""
+    """Why, in a line or two, with what the values' line above does not say: how often the
+    hand was the seat's with the best choice and with the next one (their points are told
+    there); where an envido is at stake, how often the seat's envido was the best one."""
     best = p.choices[right_ones(p)[0]]
-    rest = [i for i in range(len(p.choices)) if i not in p.right]
-    runner = p.choices[max(rest, key=lambda i: p.choices[i].worth.points)] if rest else None
-    said = [
-        t("daily.why_not", choice=_capital(choice_text(t, p, c.code)), worth=worth_of(t, p, c))
-        for c in (best, runner) if c is not None
-    ]  # fmt: skip
-    if p.envido_won is None:
-        return "\n".join([t("daily.why", reason=said[0]), *said[1:]])
-    tenths = round(p.envido_won * 10)
-    odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
-    return "\n".join([t("daily.why_envido", envido=p.envido, odds=odds), " ".join(said)])
+    rest = wrong_ones(p)
+    runner = p.choices[rest[0]] if rest else None
+    if p.envido_won is not None:
+        odds = odds_text(t, round(p.envido_won * 10))
+        return t("daily.why_envido", envido=p.envido, odds=odds)
+    if bluff(p, best):
+        return t("daily.why_bluff", choice=choice_text(t, p, best.code), worlds=p.worlds,
+                 odds=odds_text(t, round(best.worth.won * 10)))  # fmt: skip
+    said = [(choice_text(t, p, c.code), worth_of(t, p, c))
+            for c in (best, runner) if c is not None]  # fmt: skip
+    if len(said) == 2 and said[0][1] == said[1][1]:  # (the same odds: the stakes differ)
+        return t("daily.why_same", first=said[0][0], second=said[1][0], worth=said[0][1])
+    lines = [t("daily.why_not", choice=c if i == 0 else _capital(c), worth=w)
+             for i, (c, w) in enumerate(said)]  # (after "Por qué:", no capital)
+    return "\n".join([t("daily.why", reason=lines[0]), *lines[1:]])
+
+
+def bluff(p: Puzzle, best: Choice) -> bool:
+    """The best is a truco that the cards never win: every card the seat could play lost the
+    hand in every world, so what the truco won, the rival's no quiero gave."""
+    plays = [c for c in p.choices if Action.parse(c.code).card is not None]
+    return (
+        Action.parse(best.code).kind in TRUCO_CHANTS
+        and best.worth.won > 0
+        and bool(plays)
+        and all(c.worth.won == 0 for c in plays)
+    )
 
 
 def worth_of(t: Translator, p: Puzzle, choice: Choice) -> str:
-    """What a choice was worth in words: the review's ("perdías 2, seguro"; "la mano era tuya 6
-    de cada 10; en promedio, +0,8 puntos"), without the hand's odds where an envido is what is
-    at stake (the hand is not what it decides)."""
+    """How often the hand was the seat's with a choice ("la mano era tuya 6 de cada 10"), or
+    what it surely lost ("perdías 2, seguro"); where an envido is what is at stake (the hand is
+    not what it decides), its mean points."""
     action = Action.parse(choice.code)
     envido = {k.value for k in ENVIDO_CHANTS}
     if p.pending in envido or action.kind.value in envido:
         return t("daily.worth", points=signed(t, choice.worth.points))
-    return worth_text(t, choice.code, choice.worth, p.pending)
+    w = choice.worth
+    certain = action.kind is K.MAZO or (
+        action.kind is K.NO_QUIERO and p.pending in {k.value for k in TRUCO_CHANTS}
+    )
+    if certain and w.won == 0:
+        return worth_text(t, choice.code, w, p.pending)
+    if w.won in (0.0, 1.0):  # (in every world: "más de 9 de cada 10" would hedge a certainty)
+        return t("daily.why_always" if w.won else "daily.why_never", worlds=p.worlds)
+    return t("daily.why_odds", odds=odds_text(t, round(w.won * 10)))
 
 
 def happened_text(
@@ -217,14 +275,20 @@ def happened_text(
     made = choice_text(t, p, outcome.made)
     if Action.parse(outcome.made).kind is K.MAZO:  # (told of someone else: "irse al mazo")
         made = t("daily.act_mazo")
-    points = f"{outcome.points:+d}".replace("-", "−") if outcome.points else "0"
+    # (its side's points less the other's: what the hand cost or left, as a player says it)
+    if outcome.points > 0:
+        result = t("daily.result_won", count=outcome.points)
+    elif outcome.points < 0:
+        result = t("daily.result_lost", count=-outcome.points)
+    else:
+        result = t("daily.result_even")
     if hand.game_id is None:
-        return t("daily.happened_bank", choice=made, points=points)
+        return t("daily.happened_bank", choice=made, result=result)
     name = names.get(hand.user_id or 0) if closing.named else None
     if name is not None:
         return t("daily.happened_named", name=name, number=hand.game_id, choice=made,
-                 points=points)  # fmt: skip
-    return t("daily.happened", choice=made, points=points)
+                 result=result)  # fmt: skip
+    return t("daily.happened", choice=made, result=result)
 
 
 def answers_text(
@@ -233,8 +297,8 @@ def answers_text(
     if not closing.answers:
         return t("daily.nobody")
     counts = Counter(a.choice for a in closing.answers)
-    chosen = " · ".join(
-        f"{choice_label(t, p.choices[i].code)} {n}"
+    chosen = " · ".join(  # ("2 🪵 ×1": a bare "2 🪵 1" reads as one more card)
+        f"{choice_label(t, p.choices[i].code)} ×{n}"
         for i, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     )
     runs = dict(closing.streaks)
@@ -252,15 +316,22 @@ def answers_text(
 
 
 def tally_text(t: Translator, tally: Tally) -> str:
-    """/yo's line in a group: "🃏 Mano del día: 5 de 7 · racha 3 (mejor 4) · este mes 2 de 3"."""
+    """/yo's line in a group: "🃏 Mano del día: acertaste 5 de 7 · racha 3 (la mejor, 4) · este
+    mes 2 de 3", less what says nothing: a run of 0, a best equal to the run now, a best of 1,
+    a month that is all of it."""
     if not tally.answered:
         return ""
+    line = t("daily.yo", right=tally.right, answered=tally.answered)
+    if tally.streak and tally.best > tally.streak:
+        line += t("daily.yo_streak_best", streak=tally.streak, best=tally.best)
+    elif tally.streak:
+        line += t("daily.yo_streak", streak=tally.streak)
+    elif tally.best > 1:
+        line += t("daily.yo_best", best=tally.best)
     month = tally.month
-    return t(
-        "daily.yo", right=tally.right, answered=tally.answered, streak=tally.streak,
-        best=tally.best, month_right=month.right if month else 0,
-        month_answered=month.answered if month else 0,
-    )  # fmt: skip
+    if month is not None and month.answered != tally.answered:
+        line += t("daily.yo_month", right=month.right, answered=month.answered)
+    return line
 
 
 def name_text(t: Translator, named: bool) -> str:
