@@ -275,6 +275,8 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     for index, moment in enumerate(moments):
         covered += await check_moment(page, index, moment, frames)
         if index == 0:
+            # (a small phone reads the felt's cards too: 22 px wide at 360×640, 2026-12-07)
+            small += [f"phone: {x}" for x in await felt_cards_seen(page)]
             await shoot(page, "moment-light-360")
             wrong += await serious(axe, page, "light moment")
             await page.emulate_media(color_scheme="dark")
