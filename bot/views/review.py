@@ -285,11 +285,12 @@ def review_pager(number: int, page: int, pages: int) -> Keys | None:
 
 
 def lesson_text(t: Translator, habit: str, cost: float, count: int, matches: int) -> str:
-    """/yo's line: "🔎 Lo que más te cuesta: querés el truco con menos de dos cartas buenas:
-    −0,6 por vez (4 veces en 3 partidas revisadas)"."""
+    """/yo's line: "📝 Lo que más puntos te cuesta: querés el truco con menos de dos cartas
+    buenas, −0,6 por vez (lo vi 4 veces en tus 3 partidas revisadas)"; each count in its own
+    number (one match read "en tus partidas revisadas")."""
     return t(
         "yo.lesson", habit=t(f"review.habit.{habit}"), cost=number(t, cost), count=count,
-        matches=matches,
+        matches=t("yo.lesson.match") if matches == 1 else t("yo.lesson.matches", count=matches),
     )  # fmt: skip
 
 

@@ -343,7 +343,7 @@ def test_lessons_count_what_costs_most_often() -> None:
     line = lesson_text(translator("es"), "want_truco_weak", 0.6, 3, 3)
     assert line == (
         "📝 Lo que más puntos te cuesta: querés el truco con menos de dos cartas buenas,"
-        " −0,6 por vez (lo vi 3 veces en tus partidas revisadas)."
+        " −0,6 por vez (lo vi 3 veces en tus 3 partidas revisadas)."
     )
     en = lesson_text(translator("en"), "want_truco_weak", 0.6, 3, 3)
     assert "fewer than two good cards, −0.6 a time" in en
