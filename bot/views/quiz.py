@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.ai.puzzle import Puzzle
+from bot.ai.puzzle import Choice, Puzzle
 from bot.ai.review import Moment, Review
 from bot.callbacks import QuizData, QuizOp, pack
 from bot.game import Action
@@ -20,9 +20,15 @@ from bot.views.daily import (
     question_text,
     right_ones,
     values_line,
-    worth_of,
 )
-from bot.views.review import luck_text, number, praise_text, relation_text, yardstick_text
+from bot.views.review import (
+    luck_text,
+    number,
+    praise_text,
+    relation_text,
+    worth_text,
+    yardstick_text,
+)
 
 
 def asked(review: Review) -> list[int]:
@@ -71,6 +77,13 @@ def question_keys(
     return Keys.of([cards, *(rest[i : i + 2] for i in range(0, len(rest), 2)), everything])
 
 
+def worth_of(t: Translator, moment: Moment, choice: Choice) -> str:
+    """What a choice of the moment was worth, as the whole review says it: an envido's with how
+    often the envido was theirs (la mano del día's words give an envido its points alone)."""
+    assert moment.puzzle is not None
+    return worth_text(t, choice.code, choice.worth, moment.puzzle.pending, moment.envido_won)
+
+
 def answer_text(t: Translator, moment: Moment, choice: int, right: bool) -> str:
     """What their answer was worth, what was best, what they did in the match."""
     p = moment.puzzle
@@ -78,12 +91,12 @@ def answer_text(t: Translator, moment: Moment, choice: int, right: bool) -> str:
     chosen = p.choices[choice]
     lines = [
         t("quiz.right" if right else "quiz.wrong", choice=choice_text(t, p, chosen.code),
-          worth=worth_of(t, p, chosen)),
+          worth=worth_of(t, moment, chosen)),
     ]  # fmt: skip
     if not right:
         best = p.choices[right_ones(p)[0]]
         lines.append(t("quiz.best", choice=choice_text(t, p, best.code),
-                       worth=worth_of(t, p, best),
+                       worth=worth_of(t, moment, best),
                        points=number(t, best.worth.points - chosen.worth.points)))  # fmt: skip
     # What the match's move cost is measured against difícil's move, which the worlds may rank
     # below their best (a player's reading saw "Lo mejor era cantar falta envido" beside
@@ -203,7 +216,7 @@ def answered_text(
     if choice is not None and 0 <= choice < len(p.choices):
         chosen = p.choices[choice]
         head = t("quiz.right" if right else "quiz.wrong", choice=choice_text(t, p, chosen.code),
-                 worth=worth_of(t, p, chosen))  # fmt: skip
+                 worth=worth_of(t, moment, chosen))  # fmt: skip
     else:
         head = t("quiz.right_pop" if right else "quiz.wrong_pop")
     return "\n".join([head, values_line(t, p)])
