@@ -11,6 +11,7 @@ from functools import cache
 import pytest
 
 from bot.ai import Level, decide
+from bot.ai.hints import envido_chance
 from bot.ai.review import (
     LOSS_MOMENTS,
     LUCK_WORLDS,
@@ -357,3 +358,21 @@ def test_a_review_does_not_praise_the_obvious() -> None:
     found = review(MatchConfig(flor=False), log, 1)
     assert found.decisions == 1
     assert found.praise == (), [(m.made, m.cost) for m in found.praise]
+
+
+def test_an_envido_moment_tells_the_hints_chance_of_the_envido() -> None:
+    """An envido refused with 33: the moment told carries how often the envido was theirs, the
+    💡 hint's own chance from the same observation (a player's reading, 2026-12-07: an envido
+    choice carried no odds, a hand's did); a moment with no envido open carries none."""
+    config = MatchConfig(flor=False)
+    log = [parse_any(c) for c in ("deal:4c 6o 12b|7e 6e 5b", "0:e", "1:nq")]
+    found = review(config, log, 1, table_id=5)
+    assert [m.made for m in found.slips] == ["1:nq"], found
+    moment = found.slips[0]
+    obs = decisions(config, log, 1)[0][0]
+    assert moment.envido_won == envido_chance(obs, f"review:5:1:{obs.step}:envido")
+    assert moment.envido_won is not None and moment.envido_won > 0.8
+    said = review_text(translator("es"), found, "5")
+    assert "si lo querías, ganabas el envido" in said, said
+    kept = Review.from_json(found.to_json()).slips[0]  # (as stored: to three decimals)
+    assert kept.envido_won == round(moment.envido_won, 3)
