@@ -6,6 +6,7 @@ later (a repaso, spaced)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from bot.ai.puzzle import Choice, Puzzle
@@ -84,6 +85,15 @@ def worth_of(t: Translator, moment: Moment, choice: Choice) -> str:
     return worth_text(t, choice.code, choice.worth, moment.puzzle.pending, moment.envido_won)
 
 
+def apart(best: float, other: float) -> float:
+    """How much more `best` is than `other` as the values line tells them (each to a tenth, as
+    babel rounds: half to even, of its decimal text), so that "+2,1" and "+1,6" are 0,5 apart
+    (a player read "0,4 puntos más" beside them)."""
+    tenth = Decimal("0.1")
+    told = [Decimal(str(v)).quantize(tenth, rounding=ROUND_HALF_EVEN) for v in (best, other)]
+    return float(told[0] - told[1])
+
+
 def answer_text(t: Translator, moment: Moment, choice: int, right: bool) -> str:
     """What their answer was worth, what was best, what they did in the match."""
     p = moment.puzzle
@@ -95,9 +105,9 @@ def answer_text(t: Translator, moment: Moment, choice: int, right: bool) -> str:
     ]  # fmt: skip
     if not right:
         best = p.choices[right_ones(p)[0]]
+        more = apart(best.worth.points, chosen.worth.points)
         lines.append(t("quiz.best", choice=choice_text(t, p, best.code),
-                       worth=worth_of(t, moment, best),
-                       points=number(t, best.worth.points - chosen.worth.points)))  # fmt: skip
+                       worth=worth_of(t, moment, best), points=number(t, more)))  # fmt: skip
     # What the match's move cost is measured against difícil's move, which the worlds may rank
     # below their best (a player's reading saw "Lo mejor era cantar falta envido" beside
     # "🤖 Difícil: cantar envido"): the yardstick is named, so that the two never read as one.

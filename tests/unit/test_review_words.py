@@ -99,3 +99,16 @@ def test_a_quiero_is_told_as_the_answer_it_was() -> None:
     assert puzzle is not None
     asked = plain(question_text(ES, replace(puzzle, calls=m.calls, pending="retruco")))
     assert "Se cantó: envido (rival), lo quisiste; truco (vos), retruco (rival)" in asked, asked
+
+
+def test_more_points_is_the_difference_of_the_points_shown() -> None:
+    """Read after a practice (2026-12-07): "Lo mejor era cantar retruco …: +2,1 puntos (0,4
+    puntos más)" beside "¡Retruco! +2,1 · Quiero +1,6": the difference of the values told, not
+    of the values before they were rounded."""
+    m = moment()
+    assert m.puzzle is not None
+    choices = (Choice(ENVIDO, Worth(2.14, 0.6), 0.3), Choice(CARD, Worth(1.56, 0.4), 0.3))
+    m = replace(m, puzzle=replace(m.puzzle, choices=choices))
+    told = plain(answer_text(ES, m, 1, False))
+    assert "+2,1" in told and "+1,6" in told, told
+    assert "(0,5 puntos más)" in told, told
