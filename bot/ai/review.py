@@ -178,7 +178,7 @@ class Review:
     table_id: int
     seat: int
     target: int
-    slips: tuple[Moment, ...]  # the costliest, costliest first
+    slips: tuple[Moment, ...]  # the costliest, in the match's order
     praise: tuple[Moment, ...]  # the best, best first (best_worth: the alternative's)
     lessons: tuple[tuple[str, float], ...]  # every slip found: (habit, cost)
     decisions: int  # decisions with a choice
@@ -449,7 +449,10 @@ def review(
         if askable(seen[m.step]) else m
         for m in slips[:SHOWN_SLIPS]
     ]  # fmt: skip  (the same seed: the made and best moves' values are the moment's own)
-    told = [_with_envido(m, seen[m.step], table_id, seat) for m in told]
+    # (the costliest, told and asked in the order they came: asked costliest first, a late
+    # decision of a hand showed the rival's cards before its first decision was asked)
+    told = sorted((_with_envido(m, seen[m.step], table_id, seat) for m in told),
+                  key=lambda m: m.step)  # fmt: skip
     praised = [_with_envido(m, seen[m.step], table_id, seat) for m in praise[:SHOWN_PRAISE]]
     return Review(
         table_id, seat, config.target,

@@ -294,7 +294,7 @@ def test_a_review_is_bounded_and_said_in_both_languages() -> None:
     assert 0 < got.weighed <= MAX_MOMENTS + LOSS_MOMENTS + MAX_PRAISE
     assert len(got.slips) <= 3 and len(got.praise) <= 2
     assert all(m.cost > 0 for m in got.slips) and all(m.cost < 0 for m in got.praise)
-    assert [m.cost for m in got.slips] == sorted((m.cost for m in got.slips), reverse=True)
+    assert [m.step for m in got.slips] == sorted(m.step for m in got.slips)
     assert Review.from_json(got.to_json()).to_json() == got.to_json()
     for language in ("es", "en"):
         t = translator(language)
@@ -376,3 +376,16 @@ def test_an_envido_moment_tells_the_hints_chance_of_the_envido() -> None:
     assert "si lo querías, ganabas el envido" in said, said
     kept = Review.from_json(found.to_json()).slips[0]  # (as stored: to three decimals)
     assert kept.envido_won == round(moment.envido_won, 3)
+
+
+def test_the_moments_told_come_in_the_matchs_order() -> None:
+    """Read after a practice (2026-12-07): question 1 was a truco answered late in hand 3 (the
+    rival's cards and a refused falta envido on the table) and question 2 that hand's first
+    decision, which the first had already answered. The costliest moments are told, and so
+    asked, in the order they came: a question never shows what a later one's position knew."""
+    got = review(CONFIG, list(match(1)), 0, table_id=1)
+    steps = [m.step for m in got.slips]
+    assert len(steps) == 3 and len({m.hand for m in got.slips}) < 3  # (two of one hand)
+    assert steps == sorted(steps)
+    costliest = sorted((cost for _, cost in got.lessons), reverse=True)[:3]
+    assert sorted(m.cost for m in got.slips) == sorted(costliest)
