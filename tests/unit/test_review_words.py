@@ -112,3 +112,21 @@ def test_more_points_is_the_difference_of_the_points_shown() -> None:
     told = plain(answer_text(ES, m, 1, False))
     assert "+2,1" in told and "+1,6" in told, told
     assert "(0,5 puntos más)" in told, told
+
+
+def test_yo_with_practices_alone_does_not_say_no_matches_above_them() -> None:
+    """Read after a practice (2026-12-07): "En todos los grupos: Todavía sin partidas." above
+    "🤖 fácil: jugadas 1": the practices are matches too, only not a group's."""
+    import dataclasses
+
+    from bot.league.stats import PlayerMatchStats
+    from bot.league.values import PlayerNumbers
+    from bot.views.standings import numbers_pages
+
+    stats = PlayerMatchStats(**{f.name: 0 for f in dataclasses.fields(PlayerMatchStats)})
+    none = PlayerNumbers(0, 0, stats, 0, None, 0)
+    page = plain(numbers_pages(ES, "Ana", none, none, {"facil": (1, 0)}, in_group=False)[0])
+    assert "Todavía sin partidas." not in page, page
+    assert "Todavía sin partidas en grupos" in page, page
+    alone = plain(numbers_pages(ES, "Ana", none, none, {}, in_group=False)[0])
+    assert "Todavía sin partidas." in alone, alone
