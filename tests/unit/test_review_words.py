@@ -40,13 +40,13 @@ def test_an_envido_choice_says_how_often_the_envido_was_theirs() -> None:
     (or, in the whole review, the hand's odds, which the envido does not decide)."""
     m = moment()
     slip = plain(slip_text(ES, 1, m))
-    assert "(cantar envido): ganabas el envido 6 de cada 10; en promedio, +0,2 puntos." in slip
-    assert "(tirar el 4 de copa 🍷): la mano era tuya 4 de cada 10;" in slip
+    assert "(cantar envido): ganabas el envido 6 de cada 10 veces; en promedio, +0,2 puntos." in slip
+    assert "(tirar el 4 de copa 🍷): la mano era tuya 4 de cada 10 veces;" in slip
     told = plain(answer_text(ES, m, 1, False))  # (the card chosen: the envido was best)
-    assert "Lo mejor era cantar envido: ganabas el envido 6 de cada 10; en promedio" in told
-    assert "ganabas el envido 6 de cada 10" in plain(answered_text(ES, m, True, 0))
+    assert "Lo mejor era cantar envido: ganabas el envido 6 de cada 10 veces; en promedio" in told
+    assert "ganabas el envido 6 de cada 10 veces" in plain(answered_text(ES, m, True, 0))
     web = review_json(ES, review_of(m), "7")["moments"][0]  # type: ignore[index]
-    assert web["best_worth"] == "ganabas el envido 6 de cada 10; en promedio, +0,2 puntos"
+    assert web["best_worth"] == "ganabas el envido 6 de cada 10 veces; en promedio, +0,2 puntos"
     en = plain(slip_text(EN, 1, m))
     assert "you won the envido 6 times in 10; on average +0.2 points" in en, en
 
@@ -54,8 +54,8 @@ def test_an_envido_choice_says_how_often_the_envido_was_theirs() -> None:
 def test_an_envido_refused_says_what_wanting_it_would_have_won() -> None:
     m = replace(moment(0.81), pending="envido", made=NO_QUIERO, best=QUIERO, puzzle=None)
     slip = plain(slip_text(ES, 1, m))
-    assert "(no querer el envido): si lo querías, ganabas el envido 8 de cada 10;" in slip
-    assert "(querer el envido): ganabas el envido 8 de cada 10;" in slip
+    assert "(no querer el envido): si lo querías, ganabas el envido 8 de cada 10 veces;" in slip
+    assert "(querer el envido): ganabas el envido 8 de cada 10 veces;" in slip
 
 
 def test_a_review_kept_before_the_envido_odds_tells_its_points_alone() -> None:
@@ -130,3 +130,12 @@ def test_yo_with_practices_alone_does_not_say_no_matches_above_them() -> None:
     assert "Todavía sin partidas en grupos" in page, page
     alone = plain(numbers_pages(ES, "Ana", none, none, {}, in_group=False)[0])
     assert "Todavía sin partidas." in alone, alone
+
+
+def test_odds_read_alike_whatever_their_number() -> None:
+    """Read in one answer (2026-12-07): "la mano era tuya 9 de cada 10" and "la mano era tuya
+    más de 9 de cada 10 veces": every chance says "veces", as the hints' do."""
+    m = replace(moment(), made_worth=Worth(-1.0, 0.97), best_worth=Worth(0.2, 0.6))
+    slip = plain(slip_text(ES, 1, m))
+    assert "la mano era tuya más de 9 de cada 10 veces;" in slip, slip
+    assert "ganabas el envido 6 de cada 10 veces;" in slip, slip
