@@ -40,7 +40,8 @@ def test_an_envido_choice_says_how_often_the_envido_was_theirs() -> None:
     (or, in the whole review, the hand's odds, which the envido does not decide)."""
     m = moment()
     slip = plain(slip_text(ES, 1, m))
-    assert "(cantar envido): ganabas el envido 6 de cada 10 veces; en promedio, +0,2 puntos." in slip
+    said = "(cantar envido): ganabas el envido 6 de cada 10 veces; en promedio, +0,2 puntos."
+    assert said in slip, slip
     assert "(tirar el 4 de copa 🍷): la mano era tuya 4 de cada 10 veces;" in slip
     told = plain(answer_text(ES, m, 1, False))  # (the card chosen: the envido was best)
     assert "Lo mejor era cantar envido: ganabas el envido 6 de cada 10 veces; en promedio" in told
