@@ -129,6 +129,22 @@ async def felt_cards_seen(page: Page, least: float = 40) -> list[str]:
     return [f"felt card {card} {width:.0f} px wide" for card, width in found if width < least]
 
 
+async def choices_seen(page: Page) -> list[str]:
+    """The question's choices on screen without a scroll, inside the sheet (a player's reading,
+    2026-12-07: at 360×640 they were under the sheet's edge, a scroll away, unseen)."""
+    await expect(page.locator("#quiz-choices button").first).to_be_visible()
+    found: list[str] = await page.evaluate(
+        """() => {
+          const sheet = document.getElementById("review").getBoundingClientRect();
+          return [...document.querySelectorAll("#quiz-choices button")].filter((b) => {
+            const r = b.getBoundingClientRect();
+            return r.bottom > Math.min(sheet.bottom, window.innerHeight) + 1 || r.top < sheet.top;
+          }).map((b) => "choice out of sight: " + b.textContent);
+        }"""
+    )
+    return found
+
+
 async def check_moment(
     page: Page, index: int, moment: dict[str, Any], frames: list[dict[str, Any]]
 ) -> list[str]:
@@ -246,10 +262,16 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     assert held_answers == [200]
     await page.unroute(f"**/api/table/{number}/review")
     await expect(page.locator("#review")).to_have_attribute("aria-busy", "false")
-    # Asked first (the next test checks the quiz): a tall phone, asked and told, light and dark.
+    # Asked first (the next test checks the quiz): its choices seen on a small phone; a tall
+    # phone, asked and told, light and dark.
+    await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
+    small = [f"asked at 360: {x}" for x in await choices_seen(page)]
+    # (while asked, a small phone gives the felt up to 22 px for the choices: cards 34 px)
+    small += [f"asked at 360: {x}" for x in await felt_cards_seen(page, 32)]
+    await shoot(page, "quiz-asked-light-360")
     await page.set_viewport_size(TALL)
     await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
-    small = [f"asked: {x}" for x in await felt_cards_seen(page)]
+    small += [f"asked: {x}" for x in await felt_cards_seen(page)]
     small += [f"asked: {x}" for x in await nothing_covers(page)]
     await shoot(page, "quiz-asked-light-390")
     await page.emulate_media(color_scheme="dark")
