@@ -265,10 +265,13 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     # Asked first (the next test checks the quiz): its choices seen on a small phone; a tall
     # phone, asked and told, light and dark.
     await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
-    small = [f"asked at 360: {x}" for x in await choices_seen(page)]
     # (while asked, a small phone gives the felt up to 22 px for the choices: cards 34 px)
-    small += [f"asked at 360: {x}" for x in await felt_cards_seen(page, 32)]
+    small = [f"asked at 360: {x}" for x in await felt_cards_seen(page, 32)]
     await shoot(page, "quiz-asked-light-360")
+    for chip in range(len(moments), 0, -1):  # (each asked, the first left open)
+        await page.click(f"#moment-{chip}")
+        if await page.locator("#quiz-question").count():
+            small += [f"asked {chip} at 360: {x}" for x in await choices_seen(page)]
     await page.set_viewport_size(TALL)
     await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
     small += [f"asked: {x}" for x in await felt_cards_seen(page)]
