@@ -265,8 +265,8 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     # Asked first (the next test checks the quiz): its choices seen on a small phone; a tall
     # phone, asked and told, light and dark.
     await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
-    # (while asked, a small phone gives the felt up to 22 px for the choices: cards 34 px)
-    small = [f"asked at 360: {x}" for x in await felt_cards_seen(page, 32)]
+    # (while asked, a small phone gives the felt up to 34 px for the choices: cards 30 px)
+    small = [f"asked at 360: {x}" for x in await felt_cards_seen(page, 30)]
     await shoot(page, "quiz-asked-light-360")
     for chip in range(len(moments), 0, -1):  # (each asked, the first left open)
         await page.click(f"#moment-{chip}")
@@ -582,6 +582,12 @@ async def test_in_telegram_the_review_wears_its_theme_and_is_the_players_alone(
             ).json()
         )["frames"]
         assert found.praise, data["text"]  # (this match has good decisions too)
+        unseen = []  # (each asked moment's choices on this small phone, a chant waiting too)
+        for chip in range(moments, 0, -1):
+            await page.click(f"#moment-{chip}")
+            if await page.locator("#quiz-question").count():
+                unseen += [f"asked {chip}: {x}" for x in await choices_seen(page)]
+        assert unseen == []
         await answered_first(
             h, page, base, table.id, tmp_path / "review.db", ana, carla, data,
             lambda: opened(ana).replace("?replay=", "?review=1&replay="),
