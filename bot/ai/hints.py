@@ -727,3 +727,13 @@ def calibrated(topic: Topic, raw: float) -> float:
     (x0, y0), (x1, y1) = points[i], points[i + 1]
     y = y0 if x1 == x0 else y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
     return min(max(y, 0.0), 1.0)
+
+
+def envido_chance(obs: Observation, seed: int | str, worlds: int = WORLDS) -> float | None:
+    """How often the seat's side holds the best envido, as a hint about the envido tells it
+    (its worlds, the rivals' chants read, its map), with no clock: the same observation and
+    seed, the same number (the review's envido odds). None: no world could be drawn."""
+    probe = obs.actions[0]
+    rng = random.Random(f"hint:{seed}")
+    raw, _, known, _ = _share(obs, Topic.ENVIDO, probe, (), rng, math.inf, worlds)
+    return None if raw is None else stated(Topic.ENVIDO.value, raw, known)[0]

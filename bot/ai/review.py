@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.ai.hints import envido_chance
 from bot.ai.puzzle import Puzzle, askable, pose
 from bot.ai.rules import play_facil, play_normal
 from bot.ai.search import Machine, play_dificil
@@ -102,6 +103,10 @@ class Moment:
     # Every choice that was open, weighed over the same worlds (a costly moment told, asked as a
     # question before its answer); None where it makes no question (a flor at hand)
     puzzle: Puzzle | None = None
+    # Where an envido choice was open: how often the person's side held the best envido, as
+    # the 💡 hint would have told it (`hints.envido_chance`); None elsewhere, and in a review
+    # kept before it was weighed
+    envido_won: float | None = None
 
     @property
     def cost(self) -> float:
@@ -173,7 +178,7 @@ class Review:
     table_id: int
     seat: int
     target: int
-    slips: tuple[Moment, ...]  # the costliest, costliest first
+    slips: tuple[Moment, ...]  # the costliest, in the match's order
     praise: tuple[Moment, ...]  # the best, best first (best_worth: the alternative's)
     lessons: tuple[tuple[str, float], ...]  # every slip found: (habit, cost)
     decisions: int  # decisions with a choice
@@ -214,6 +219,7 @@ def _moment_json(m: Moment) -> dict[str, Any]:
         "best_worth": [round(m.best_worth.points, 3), round(m.best_worth.won, 3)],
         "error": round(m.error, 3), "habit": m.habit, "worlds": m.worlds,
         **({"puzzle": m.puzzle.to_json()} if m.puzzle is not None else {}),
+        **({"envido_won": round(m.envido_won, 3)} if m.envido_won is not None else {}),
     }  # fmt: skip
 
 
@@ -225,6 +231,7 @@ def _moment_of(d: dict[str, Any]) -> Moment:
         str(d["made"]), str(d["best"]), Worth(*map(float, d["made_worth"])),
         Worth(*map(float, d["best_worth"])), float(d["error"]), str(d["habit"]), int(d["worlds"]),
         Puzzle.from_json(d["puzzle"]) if d.get("puzzle") else None,
+        None if d.get("envido_won") is None else float(d["envido_won"]),
     )  # fmt: skip
 
 
@@ -442,13 +449,30 @@ def review(
         if askable(seen[m.step]) else m
         for m in slips[:SHOWN_SLIPS]
     ]  # fmt: skip  (the same seed: the made and best moves' values are the moment's own)
+    # (the costliest, told and asked in the order they came: asked costliest first, a late
+    # decision of a hand showed the rival's cards before its first decision was asked)
+    told = sorted((_with_envido(m, seen[m.step], table_id, seat) for m in told),
+                  key=lambda m: m.step)  # fmt: skip
+    praised = [_with_envido(m, seen[m.step], table_id, seat) for m in praise[:SHOWN_PRAISE]]
     return Review(
         table_id, seat, config.target,
-        tuple(told), tuple(praise[:SHOWN_PRAISE]),
+        tuple(told), tuple(praised),
         tuple((m.habit, m.cost) for m in slips), len(found), differs + agrees,
         time.process_time() - started,
         split(config, log, seat, _by_hand(found, gains)) if luck else None,
     )  # fmt: skip
+
+
+def _with_envido(m: Moment, obs: Observation, table_id: int, seat: int) -> Moment:
+    """A moment told, with how often the envido was theirs where an envido choice was open (a
+    hand's choice says how often the hand was; an envido's would say nothing of its own): the
+    hint's chance, from the same observation, with no clock (the same match, the same
+    review)."""
+    open_ = obs.pending is Pending.ENVIDO or any(a.kind in ENVIDO_CHANTS for a in obs.actions)
+    if not open_:
+        return m
+    chance = envido_chance(obs, f"review:{table_id}:{seat}:{obs.step}:envido")
+    return replace(m, envido_won=chance)
 
 
 def gains_of(

@@ -22,7 +22,16 @@ from bot.i18n import Translator
 from bot.model.daily import Closing, DailyHand, Standing, Tally
 from bot.views.common import Button, Keys, card_label, card_short
 from bot.views.hints import odds_text
-from bot.views.review import bare, cards_line, inner, move_text, number, signed, worth_text
+from bot.views.review import (
+    bare,
+    calls_text,
+    cards_line,
+    inner,
+    move_text,
+    number,
+    signed,
+    worth_text,
+)
 from bot.views.table import kind_label
 
 K = ActionKind
@@ -79,8 +88,7 @@ def question_text(t: Translator, p: Puzzle) -> str:
             line += " · " + round_result(t, round_cards)
         lines.append(line)
     if p.calls:
-        said = ", ".join(f"{bare(t, K(k))} ({t(WHO[w])})" for w, k in p.calls)
-        lines.append(t("daily.called", calls=said))
+        lines.append(t("daily.called", calls=calls_text(t, p.calls)))
     if p.announced:
         values = ", ".join(f"{v} ({t(WHO[w])})" for w, v in p.announced)
         lines.append(t("daily.announced", values=values))

@@ -6,9 +6,10 @@ later (a repaso, spaced)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from bot.ai.puzzle import Puzzle
+from bot.ai.puzzle import Choice, Puzzle
 from bot.ai.review import Moment, Review
 from bot.callbacks import QuizData, QuizOp, pack
 from bot.game import Action
@@ -20,9 +21,15 @@ from bot.views.daily import (
     question_text,
     right_ones,
     values_line,
-    worth_of,
 )
-from bot.views.review import luck_text, number, praise_text, relation_text, yardstick_text
+from bot.views.review import (
+    luck_text,
+    number,
+    praise_text,
+    relation_text,
+    worth_text,
+    yardstick_text,
+)
 
 
 def asked(review: Review) -> list[int]:
@@ -71,6 +78,22 @@ def question_keys(
     return Keys.of([cards, *(rest[i : i + 2] for i in range(0, len(rest), 2)), everything])
 
 
+def worth_of(t: Translator, moment: Moment, choice: Choice) -> str:
+    """What a choice of the moment was worth, as the whole review says it: an envido's with how
+    often the envido was theirs (la mano del día's words give an envido its points alone)."""
+    assert moment.puzzle is not None
+    return worth_text(t, choice.code, choice.worth, moment.puzzle.pending, moment.envido_won)
+
+
+def apart(best: float, other: float) -> float:
+    """How much more `best` is than `other` as the values line tells them (each to a tenth, as
+    babel rounds: half to even, of its decimal text), so that "+2,1" and "+1,6" are 0,5 apart
+    (a player read "0,4 puntos más" beside them)."""
+    tenth = Decimal("0.1")
+    told = [Decimal(str(v)).quantize(tenth, rounding=ROUND_HALF_EVEN) for v in (best, other)]
+    return float(told[0] - told[1])
+
+
 def answer_text(t: Translator, moment: Moment, choice: int, right: bool) -> str:
     """What their answer was worth, what was best, what they did in the match."""
     p = moment.puzzle
@@ -78,13 +101,13 @@ def answer_text(t: Translator, moment: Moment, choice: int, right: bool) -> str:
     chosen = p.choices[choice]
     lines = [
         t("quiz.right" if right else "quiz.wrong", choice=choice_text(t, p, chosen.code),
-          worth=worth_of(t, p, chosen)),
+          worth=worth_of(t, moment, chosen)),
     ]  # fmt: skip
     if not right:
         best = p.choices[right_ones(p)[0]]
+        more = apart(best.worth.points, chosen.worth.points)
         lines.append(t("quiz.best", choice=choice_text(t, p, best.code),
-                       worth=worth_of(t, p, best),
-                       points=number(t, best.worth.points - chosen.worth.points)))  # fmt: skip
+                       worth=worth_of(t, moment, best), points=number(t, more)))  # fmt: skip
     # What the match's move cost is measured against difícil's move, which the worlds may rank
     # below their best (a player's reading saw "Lo mejor era cantar falta envido" beside
     # "🤖 Difícil: cantar envido"): the yardstick is named, so that the two never read as one.
@@ -203,7 +226,7 @@ def answered_text(
     if choice is not None and 0 <= choice < len(p.choices):
         chosen = p.choices[choice]
         head = t("quiz.right" if right else "quiz.wrong", choice=choice_text(t, p, chosen.code),
-                 worth=worth_of(t, p, chosen))  # fmt: skip
+                 worth=worth_of(t, moment, chosen))  # fmt: skip
     else:
         head = t("quiz.right_pop" if right else "quiz.wrong_pop")
     return "\n".join([head, values_line(t, p)])

@@ -89,18 +89,40 @@ def move_text(t: Translator, answering: str | None, code: str) -> str:
     return kind_label(t, kind)
 
 
-def worth_text(t: Translator, code: str, w: Worth, pending: str | None) -> str:
+ENVIDOS = frozenset(k.value for k in ENVIDO_CHANTS)
+
+
+def about_envido(code: str, pending: str | None) -> bool:
+    """Whether a move is an envido's: a chant of it, or an answer to one."""
+    kind = Action.parse(code).kind
+    return kind in ENVIDO_CHANTS or (kind in (K.QUIERO, K.NO_QUIERO) and pending in ENVIDOS)
+
+
+def worth_text(
+    t: Translator, code: str, w: Worth, pending: str | None, envido: float | None = None
+) -> str:
     """What a move was worth: "perdías 2" where it gives the hand away, else its mean points and
-    how often the hand was theirs."""
+    how often the hand was theirs; an envido's move, how often the envido was (`envido`: the
+    share of the worlds their side held the best one; None: unknown, its points alone), not
+    the hand, which it does not decide."""
     action = Action.parse(code)
+    if about_envido(code, pending):
+        if envido is None:
+            return t("review.worth.points", points=signed(t, w.points))
+        key = "review.worth.envido_refused" if action.kind is K.NO_QUIERO else "review.worth.envido"
+        return t(key, odds=_odds(t, envido), points=signed(t, w.points))
     certain = action.kind is K.MAZO or (
         action.kind is K.NO_QUIERO and pending in {k.value for k in TRUCO_CHANTS}
     )
     if certain and w.won == 0:
         return t("review.worth.lost", points=number(t, w.points, "0.#"))
-    tenths = round(w.won * 10)
-    odds = odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
-    return t("review.worth.mean", points=signed(t, w.points), odds=odds)
+    return t("review.worth.mean", points=signed(t, w.points), odds=_odds(t, w.won))
+
+
+def _odds(t: Translator, share: float) -> str:
+    """ "6 de cada 10"; under one in ten and over nine in ten said so."""
+    tenths = round(share * 10)
+    return odds_text(t, tenths) if tenths in (0, 10) else t("review.odds", count=tenths)
 
 
 def position_text(t: Translator, m: Moment, words: Who = WHO) -> str:
@@ -110,9 +132,30 @@ def position_text(t: Translator, m: Moment, words: Who = WHO) -> str:
         shown = ", ".join(f"{card_short(Card.parse(c))} ({t(words[w])})" for w, c in m.table)
         parts.append(t("review.on_table", cards=shown))
     if m.calls:
-        said = ", ".join(f"{bare(t, K(k))} ({t(words[w])})" for w, k in m.calls)
-        parts.append(t("review.called", calls=said))
+        parts.append(t("review.called", calls=calls_text(t, m.calls, words)))
     return " · ".join(parts)
+
+
+ANSWERS = (K.QUIERO, K.NO_QUIERO)
+
+
+def calls_text(t: Translator, calls: Sequence[tuple[int, str]], words: Who = WHO) -> str:
+    """What was chanted in a hand and how it was answered: "envido (rival), lo quisiste;
+    truco (vos)". An answer closes its chants as a sentence of its own (a player read
+    "envido (rival), quiero (vos)", a quiero listed as one more chant)."""
+    said: list[str] = []
+    for who, code in calls:
+        kind = K(code)
+        if kind in ANSWERS:
+            key = "want" if kind is K.QUIERO else "refuse"
+            partner = t(words[PARTNER]) if who == PARTNER else ""
+            said.append(t(f"review.answer.{key}.{WHO_KEY[who]}", partner=partner) + ";")
+        else:
+            said.append(f"{bare(t, kind)} ({t(words[who])}),")
+    return " ".join(said).rstrip(",;")
+
+
+WHO_KEY = {YOU: "you", PARTNER: "partner", RIVAL: "rival"}
 
 
 def held_text(t: Translator, m: Moment) -> str:
@@ -132,9 +175,9 @@ def slip_text(t: Translator, index: int, m: Moment, words: Who = WHO) -> str:
     head = t("review.slip", act=act_text(t, m, m.made), cards=held, cost=number(t, m.cost))
     head = f"{index}. {head}" if index else head
     made = t("review.you_did", move=inner(act_text(t, m, m.made)),
-             worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
+             worth=worth_text(t, m.made, m.made_worth, m.pending, m.envido_won))  # fmt: skip
     best = t("review.dificil_did", move=inner(act_text(t, m, m.best)),
-             worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
+             worth=worth_text(t, m.best, m.best_worth, m.pending, m.envido_won))  # fmt: skip
     return "\n".join([head, "   " + position_text(t, m, words), "   " + made, "   " + best])
 
 
@@ -144,9 +187,9 @@ def praise_text(t: Translator, m: Moment, words: Who = WHO) -> str:
         "review.praise", act=act_text(t, m, m.made), cards=held, gain=number(t, -m.cost),
     )  # fmt: skip
     made = t("review.you_did", move=inner(act_text(t, m, m.made)),
-             worth=worth_text(t, m.made, m.made_worth, m.pending))  # fmt: skip
+             worth=worth_text(t, m.made, m.made_worth, m.pending, m.envido_won))  # fmt: skip
     other = t("review.instead", move=inner(act_text(t, m, m.best)),
-              worth=worth_text(t, m.best, m.best_worth, m.pending))  # fmt: skip
+              worth=worth_text(t, m.best, m.best_worth, m.pending, m.envido_won))  # fmt: skip
     return "\n".join([head, "   " + position_text(t, m, words), "   " + made, "   " + other])
 
 
@@ -285,11 +328,12 @@ def review_pager(number: int, page: int, pages: int) -> Keys | None:
 
 
 def lesson_text(t: Translator, habit: str, cost: float, count: int, matches: int) -> str:
-    """/yo's line: "🔎 Lo que más te cuesta: querés el truco con menos de dos cartas buenas:
-    −0,6 por vez (4 veces en 3 partidas revisadas)"."""
+    """/yo's line: "📝 Lo que más puntos te cuesta: querés el truco con menos de dos cartas
+    buenas, −0,6 por vez (lo vi 4 veces en tus 3 partidas revisadas)"; each count in its own
+    number (one match read "en tus partidas revisadas")."""
     return t(
         "yo.lesson", habit=t(f"review.habit.{habit}"), cost=number(t, cost), count=count,
-        matches=matches,
+        matches=t("yo.lesson.match") if matches == 1 else t("yo.lesson.matches", count=matches),
     )  # fmt: skip
 
 
@@ -326,8 +370,8 @@ def review_json(
             # (the page's sheet: each part in words, the moment's position drawn by the replay)
             "title": plain(title), "position": plain(position_text(t, m, words)),
             "made_act": plain(act_text(t, m, m.made)), "best_act": plain(act_text(t, m, m.best)),
-            "made_worth": plain(worth_text(t, m.made, m.made_worth, m.pending)),
-            "best_worth": plain(worth_text(t, m.best, m.best_worth, m.pending)),
+            "made_worth": plain(worth_text(t, m.made, m.made_worth, m.pending, m.envido_won)),
+            "best_worth": plain(worth_text(t, m.best, m.best_worth, m.pending, m.envido_won)),
             # (the numbers as the words say them: "−1,2", "+0,8"; the moment's, from their side)
             "made_shown": signed(t, m.made_worth.points),
             "best_shown": signed(t, m.best_worth.points),

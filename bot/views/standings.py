@@ -216,8 +216,9 @@ def _numbers(
     elif everywhere.played == here.played:  # (here's matches are among everywhere's)
         groups = [(t("yo.here_only") if here.played else t("yo.everywhere"), here)]
     for label, numbers in groups:
-        if numbers.played == 0:
-            blocks.append(f"<b>{label}</b>\n{t('yo.none')}")
+        if numbers.played == 0:  # (with practices below: "sin partidas" alone read as none)
+            none = t("yo.none_groups") if bots else t("yo.none")
+            blocks.append(f"<b>{label}</b>\n{none}")
             continue
         s = numbers.totals
         rate = round(100 * numbers.won / numbers.played)

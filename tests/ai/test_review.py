@@ -11,6 +11,7 @@ from functools import cache
 import pytest
 
 from bot.ai import Level, decide
+from bot.ai.hints import envido_chance
 from bot.ai.review import (
     LOSS_MOMENTS,
     LUCK_WORLDS,
@@ -293,7 +294,7 @@ def test_a_review_is_bounded_and_said_in_both_languages() -> None:
     assert 0 < got.weighed <= MAX_MOMENTS + LOSS_MOMENTS + MAX_PRAISE
     assert len(got.slips) <= 3 and len(got.praise) <= 2
     assert all(m.cost > 0 for m in got.slips) and all(m.cost < 0 for m in got.praise)
-    assert [m.cost for m in got.slips] == sorted((m.cost for m in got.slips), reverse=True)
+    assert [m.step for m in got.slips] == sorted(m.step for m in got.slips)
     assert Review.from_json(got.to_json()).to_json() == got.to_json()
     for language in ("es", "en"):
         t = translator(language)
@@ -343,7 +344,7 @@ def test_lessons_count_what_costs_most_often() -> None:
     line = lesson_text(translator("es"), "want_truco_weak", 0.6, 3, 3)
     assert line == (
         "📝 Lo que más puntos te cuesta: querés el truco con menos de dos cartas buenas,"
-        " −0,6 por vez (lo vi 3 veces en tus partidas revisadas)."
+        " −0,6 por vez (lo vi 3 veces en tus 3 partidas revisadas)."
     )
     en = lesson_text(translator("en"), "want_truco_weak", 0.6, 3, 3)
     assert "fewer than two good cards, −0.6 a time" in en
@@ -357,3 +358,34 @@ def test_a_review_does_not_praise_the_obvious() -> None:
     found = review(MatchConfig(flor=False), log, 1)
     assert found.decisions == 1
     assert found.praise == (), [(m.made, m.cost) for m in found.praise]
+
+
+def test_an_envido_moment_tells_the_hints_chance_of_the_envido() -> None:
+    """An envido refused with 33: the moment told carries how often the envido was theirs, the
+    💡 hint's own chance from the same observation (a player's reading, 2026-12-07: an envido
+    choice carried no odds, a hand's did); a moment with no envido open carries none."""
+    config = MatchConfig(flor=False)
+    log = [parse_any(c) for c in ("deal:4c 6o 12b|7e 6e 5b", "0:e", "1:nq")]
+    found = review(config, log, 1, table_id=5)
+    assert [m.made for m in found.slips] == ["1:nq"], found
+    moment = found.slips[0]
+    obs = decisions(config, log, 1)[0][0]
+    assert moment.envido_won == envido_chance(obs, f"review:5:1:{obs.step}:envido")
+    assert moment.envido_won is not None and moment.envido_won > 0.8
+    said = review_text(translator("es"), found, "5")
+    assert "si lo querías, ganabas el envido" in said, said
+    kept = Review.from_json(found.to_json()).slips[0]  # (as stored: to three decimals)
+    assert kept.envido_won == round(moment.envido_won, 3)
+
+
+def test_the_moments_told_come_in_the_matchs_order() -> None:
+    """Read after a practice (2026-12-07): question 1 was a truco answered late in hand 3 (the
+    rival's cards and a refused falta envido on the table) and question 2 that hand's first
+    decision, which the first had already answered. The costliest moments are told, and so
+    asked, in the order they came: a question never shows what a later one's position knew."""
+    got = review(CONFIG, list(match(1)), 0, table_id=1)
+    steps = [m.step for m in got.slips]
+    assert len(steps) == 3 and len({m.hand for m in got.slips}) < 3  # (two of one hand)
+    assert steps == sorted(steps)
+    costliest = sorted((cost for _, cost in got.lessons), reverse=True)[:3]
+    assert sorted(m.cost for m in got.slips) == sorted(costliest)

@@ -129,6 +129,22 @@ async def felt_cards_seen(page: Page, least: float = 40) -> list[str]:
     return [f"felt card {card} {width:.0f} px wide" for card, width in found if width < least]
 
 
+async def choices_seen(page: Page) -> list[str]:
+    """The question's choices on screen without a scroll, inside the sheet (a player's reading,
+    2026-12-07: at 360×640 they were under the sheet's edge, a scroll away, unseen)."""
+    await expect(page.locator("#quiz-choices button").first).to_be_visible()
+    found: list[str] = await page.evaluate(
+        """() => {
+          const sheet = document.getElementById("review").getBoundingClientRect();
+          return [...document.querySelectorAll("#quiz-choices button")].filter((b) => {
+            const r = b.getBoundingClientRect();
+            return r.bottom > Math.min(sheet.bottom, window.innerHeight) + 1 || r.top < sheet.top;
+          }).map((b) => "choice out of sight: " + b.textContent);
+        }"""
+    )
+    return found
+
+
 async def check_moment(
     page: Page, index: int, moment: dict[str, Any], frames: list[dict[str, Any]]
 ) -> list[str]:
@@ -246,10 +262,19 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     assert held_answers == [200]
     await page.unroute(f"**/api/table/{number}/review")
     await expect(page.locator("#review")).to_have_attribute("aria-busy", "false")
-    # Asked first (the next test checks the quiz): a tall phone, asked and told, light and dark.
+    # Asked first (the next test checks the quiz): its choices seen on a small phone; a tall
+    # phone, asked and told, light and dark.
+    await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
+    # (while asked, a small phone gives the felt up to 34 px for the choices: cards 30 px)
+    small = [f"asked at 360: {x}" for x in await felt_cards_seen(page, 30)]
+    await shoot(page, "quiz-asked-light-360")
+    for chip in range(len(moments), 0, -1):  # (each asked, the first left open)
+        await page.click(f"#moment-{chip}")
+        if await page.locator("#quiz-question").count():
+            small += [f"asked {chip} at 360: {x}" for x in await choices_seen(page)]
     await page.set_viewport_size(TALL)
     await expect(page.locator("#quiz-question")).to_contain_text("¿Qué hacés?")
-    small = [f"asked: {x}" for x in await felt_cards_seen(page)]
+    small += [f"asked: {x}" for x in await felt_cards_seen(page)]
     small += [f"asked: {x}" for x in await nothing_covers(page)]
     await shoot(page, "quiz-asked-light-390")
     await page.emulate_media(color_scheme="dark")
@@ -275,6 +300,8 @@ async def test_a_player_steps_through_their_review_on_the_replay(
     for index, moment in enumerate(moments):
         covered += await check_moment(page, index, moment, frames)
         if index == 0:
+            # (a small phone reads the felt's cards too: 22 px wide at 360×640, 2026-12-07)
+            small += [f"phone: {x}" for x in await felt_cards_seen(page)]
             await shoot(page, "moment-light-360")
             wrong += await serious(axe, page, "light moment")
             await page.emulate_media(color_scheme="dark")
@@ -555,6 +582,12 @@ async def test_in_telegram_the_review_wears_its_theme_and_is_the_players_alone(
             ).json()
         )["frames"]
         assert found.praise, data["text"]  # (this match has good decisions too)
+        unseen = []  # (each asked moment's choices on this small phone, a chant waiting too)
+        for chip in range(moments, 0, -1):
+            await page.click(f"#moment-{chip}")
+            if await page.locator("#quiz-question").count():
+                unseen += [f"asked {chip}: {x}" for x in await choices_seen(page)]
+        assert unseen == []
         await answered_first(
             h, page, base, table.id, tmp_path / "review.db", ana, carla, data,
             lambda: opened(ana).replace("?replay=", "?review=1&replay="),
