@@ -2,10 +2,10 @@
 one), one decision put to the group, and at its close the answer, the tally and the streaks.
 
 Where a position comes from: the group's own reviewed matches of the last RECENT_DAYS (the
-moments a review weighed: what cost a person most, what was praised; the costliest first, each
-posed once in the group), else the bank of good positions (`bot.ai.daily.bank`). Only a
-finished match's; only what its seat saw (`bot.ai.daily.pose` reads its observation alone);
-whose it was is told at the close only if that person allowed it.
+moments a review weighed: what cost a person most, what was praised; from the match posed from
+least often, the costliest, each posed once in the group), else the bank of good positions
+(`bot.ai.daily.bank`). Only a finished match's; only what its seat saw (`bot.ai.daily.pose`
+reads its observation alone); whose it was is told at the close only if that person allowed it.
 
 Every step is one commit with the rows that tell it, and safe with several workers: a group's
 hand of a day is one row (a second worker's insert finds it and does nothing), an answer is
@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -194,7 +195,11 @@ class Daily:
         self, chat_id: int, used: set[str]
     ) -> tuple[str, int, int, str] | None:
         since = self.clock() - RECENT_DAYS * 86400
-        moments: list[tuple[float, str, int, int, int, int]] = []
+        # The match posed from least often first, then the costliest moment: a week reads
+        # several matches rather than drawing one dry (a reading of a week: three of five days
+        # from one match, two closing alike, "era una mano de Ana (partida 1)").
+        drawn = Counter(source.split(":")[1] for source in used if source.startswith("g:"))
+        moments: list[tuple[int, float, str, int, int, int, int]] = []
         for game_id, user_id, text in await self.store.reviewed(chat_id, since, REVIEWS_READ):
             found = Review.from_json(codec.loads(text))
             for m in (*found.slips, *found.praise):
@@ -203,10 +208,11 @@ class Daily:
                 # margin apart is seldom one: not posed)
                 fit = abs(m.cost) >= MARGIN and source not in self._rejected
                 if source not in used and fit:
-                    moments.append((-abs(m.cost), source, game_id, user_id, found.seat, m.step))
+                    moments.append((drawn[str(game_id)], -abs(m.cost), source, game_id, user_id,
+                                    found.seat, m.step))  # fmt: skip
         moments.sort()
         tried = 0
-        for _, source, game_id, user_id, seat, step in moments:
+        for _, _, source, game_id, user_id, seat, step in moments:
             if tried >= TRIED:
                 break
             tried += 1

@@ -304,6 +304,8 @@ async def test_a_group_gets_its_hand_of_the_day_answers_it_and_hears_the_close(
         else:
             assert "era una mano de" not in text, text
     assert len({source for source in await sources(h)}) == 7  # (never the same one twice)
+    # the first three days read the three matches, one each, rather than one match dry
+    assert sorted(int(s.split(":")[1]) for s in (await sources(h))[:3]) == sorted(numbers)
     assert not [s for s in await sources(h) if s.startswith(f"g:{running.id}:")]
     yo = await said_to(h, beto, GROUP, "/yo")
     assert "🃏 Mano del día: acertaste 7 de 7 · racha 7" in yo and "la mejor" not in yo, yo
