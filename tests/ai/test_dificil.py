@@ -55,6 +55,13 @@ def dificil(obs: Observation, seed: int = 1, signs: tuple[str, ...] = ()) -> Act
     return play_dificil(obs, random.Random(seed), signs, worlds=40, budget=math.inf)
 
 
+def as_played(obs: Observation, seed: str) -> Action:
+    """difícil's move as the bot makes it (its worlds, its rival model), with no wall-clock
+    safety: on a busy machine the safety stops it early, and a count over many positions then
+    depends on the load (one such test failed once at load 15)."""
+    return decide(obs, "dificil", seed, budget=math.inf)
+
+
 def decisions(obs: Observation, seeds: range = range(6)) -> set[ActionKind]:
     return {dificil(obs, seed).kind for seed in seeds}
 
@@ -257,7 +264,7 @@ def test_dificil_calls_a_plain_envido_more_against_a_frequent_bluffer() -> None:
             state, ok = facing_envido(base, seed)
             if not ok:
                 break
-            answers[name] = wants(decide(observe(state, 0), "dificil", f"calls:{seed}"))
+            answers[name] = wants(as_played(observe(state, 0), f"calls:{seed}"))
         if len(answers) < 2:
             continue
         positions += 1
@@ -308,7 +315,7 @@ def test_a_rival_who_opens_real_envidos_more_often_than_an_honest_player_can_is_
         positions += 1
         for name, state in states.items():
             assert state is not None
-            wanted[name] += wants(decide(observe(state, 0), "dificil", f"real:{seed}"))
+            wanted[name] += wants(as_played(observe(state, 0), f"real:{seed}"))
     assert positions >= 30
     assert wanted["honest"] == 0, wanted
     assert wanted["opener"] >= positions // 2, (wanted, positions)
@@ -334,7 +341,7 @@ def test_dificil_wants_a_truco_more_against_a_frequent_bluffer() -> None:
         positions += 1
         for name, state in states.items():
             assert state is not None
-            action = decide(observe(state, 0), "dificil", f"truco:{seed}")
+            action = as_played(observe(state, 0), f"truco:{seed}")
             wanted[name] += action.kind is K.QUIERO or action.kind in TRUCO_CHANTS
     assert positions >= 90
     assert wanted["liar"] >= wanted["honest"] + positions // 10, wanted
@@ -433,7 +440,7 @@ def test_dificil_chants_no_poor_envido_into_a_rival_who_wants_them_all() -> None
             if not any(a.kind is K.ENVIDO for a in obs.actions) or envido_value(obs.dealt) >= 24:
                 continue
             positions += 1
-            if decide(obs, "dificil", f"b:{seed}").kind in ENVIDO_CHANTS:
+            if as_played(obs, f"b:{seed}").kind in ENVIDO_CHANTS:
                 chanted.append((name, seed))
     assert positions >= 100
     assert chanted == []
