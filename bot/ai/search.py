@@ -464,6 +464,9 @@ def play_dificil(
         return baseline  # a hand saved before logs existed: by rules
     options = _questions(obs, options, baseline)
     options = _no_gifts(obs, signs, options, baseline, against, edge)
+    # an all-in the baseline would not make is never taken (`_choose`): not played out either
+    risky = _all_in_options(obs, options)
+    options = [a for i, a in enumerate(options) if a == baseline or i not in risky]
     if len(options) == 1:
         return baseline
     sampler = Sampler(obs, signs, rng, rivals, priors)
