@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Collection, Sequence
+from functools import cache, lru_cache
 
+from bot.ai.signs import GOOD_ENVIDO
 from bot.game.actions import ActionKind
 from bot.game.cards import DECK, Card, envido_value, flor_value, has_flor
 from bot.game.observation import Observation
@@ -197,14 +198,19 @@ def envido_chance(
     obs: Observation,
     mine: int,
     rival_floor: int,
-    partner_good: bool,
+    partner_good: bool | None,
     bluffs: float | None = None,
 ) -> float:
     """The chance that this side's best envido beats the rivals' after a chant of theirs
     whose floor is `rival_floor` (0: no chant): an honest chant holds that floor at least,
     a bluff less. `bluffs`: how often this rival's chant of that kind is a bluff
-    (`bot.ai.tells`); by default a stranger's (ANY_HAND of chants with any hand)."""
+    (`bot.ai.tells`); by default a stranger's (ANY_HAND of chants with any hand).
+    `partner_good`: what the partner's señas said of its envido (`partner_envido`)."""
     assert obs.seat is not None
+    rivals = 1 if obs.duel_seats is not None else obs.config.players // 2  # (a duel is 1v1)
+    if rivals == 2:
+        p = _pair_chance(mine, rival_floor, partner_good, bluffs)
+        return min(1.0, p + 0.02) if _nearer_mano(obs, obs.seat) else p
     p_one = envido_beats(mine)
     if rival_floor and bluffs is None:
         p_one = (1 - ANY_HAND) * envido_beats(mine, rival_floor) + ANY_HAND * p_one
@@ -213,12 +219,71 @@ def envido_chance(
         p_one = (1 - bluffs) * honest + bluffs * envido_below(mine, rival_floor)
     if _nearer_mano(obs, obs.seat):
         p_one = min(1.0, p_one + 0.02)  # ties go to the side nearer the mano
-    rivals = 1 if obs.duel_seats is not None else obs.config.players // 2  # (a duel is 1v1)
     if rivals == 1:
         return p_one
     p_me = p_one**rivals
     partner = 0.45 if partner_good else 0.15  # a partner's envido beats both rivals this often
     return 1 - (1 - p_me) * (1 - partner) ** (rivals - 1)
+
+
+def partner_envido(signs: Collection[str]) -> bool | None:
+    """What a partner's señas said of its envido: a good one (GOOD_ENVIDO or more), none (it
+    showed señas, and a good envido is always among a computer partner's), or nothing."""
+    return "ev" in signs if signs else None
+
+
+@cache
+def _envido_shares() -> tuple[float, ...]:
+    """How often a dealt hand's envido is each value (0 to 33)."""
+    values, total = _envido_table()
+    counts = [0] * (values[-1] + 1)
+    for v in values:
+        counts[v] += 1
+    return tuple(c / total for c in counts)
+
+
+def _kept(shares: Sequence[float], low: int, high: int) -> list[float]:
+    """`shares` held to the envidos in [low, high), as a distribution."""
+    kept = [s if low <= v < high else 0.0 for v, s in enumerate(shares)]
+    total = sum(kept)
+    return [s / total for s in kept] if total else list(shares)
+
+
+def _mix(a: Sequence[float], b: Sequence[float], w: float) -> list[float]:
+    return [(1 - w) * x + w * y for x, y in zip(a, b, strict=True)]
+
+
+@lru_cache(maxsize=4096)
+def _pair_chance(mine: int, floor: int, partner: bool | None, bluffs: float | None) -> float:
+    """2v2: the chance that the better of `mine` and the partner's envido beats the better of
+    the rivals' (ties half), the chanter's envido held to `floor` as `envido_chance` holds a
+    rival's and its partner's free. The partner's envido is held as its señas said: a partner
+    who showed a good envido beats an honest plain envido some 70% of the time, one who showed
+    none hardly ever beats an honest real envido (over deals), where the side's chance reckoned
+    as two rivals each beaten by `mine` and a partner's fixed 15% or 45% said 45% and 15%."""
+    shares = _envido_shares()
+    top = len(shares)
+    chanter = list(shares)
+    if floor and bluffs is None:
+        chanter = _mix(_kept(shares, floor, top), shares, ANY_HAND)
+    elif floor and bluffs is not None:
+        chanter = _mix(_kept(shares, floor, top), _kept(shares, 0, floor), bluffs)
+    mate = list(shares)
+    if partner is not None:
+        mate = _kept(shares, GOOD_ENVIDO, top) if partner else _kept(shares, 0, GOOD_ENVIDO)
+    won = 0.0
+    ours_below = theirs_below = 0.0  # the chance that each side's best is below v
+    mate_below = chanter_below = free_below = 0.0
+    for v in range(top):
+        mate_upto = mate_below + mate[v]
+        chanter_upto, free_upto = chanter_below + chanter[v], free_below + shares[v]
+        ours_upto = mate_upto if mine <= v else 0.0
+        theirs_upto = chanter_upto * free_upto
+        ours_at, theirs_at = ours_upto - ours_below, theirs_upto - theirs_below
+        won += theirs_at * (1 - ours_upto) + theirs_at * ours_at / 2
+        ours_below, theirs_below = ours_upto, theirs_upto
+        mate_below, chanter_below, free_below = mate_upto, chanter_upto, free_upto
+    return won
 
 
 def _nearer_mano(obs: Observation, seat: int) -> bool:

@@ -30,6 +30,7 @@ from bot.ai.estimate import (
     equity,
     flor_beats,
     hand_chance,
+    partner_envido,
     unseen,
 )
 from bot.ai.rivals import NORMAL_ENVIDO_WANTED, NORMAL_TRUCO_WANTED, Rival
@@ -207,7 +208,7 @@ class _Normal:
         kinds = self.kinds
         chain = _envido_chain(self.obs)
         mine = envido_value(self.obs.dealt)
-        good = "ev" in self.signs
+        good = partner_envido(self.signs)
         floor = ENVIDO_FLOOR.get(chain[-1], 25)
         # how often this rival's chant of this kind came with less than its floor, as shown
         # and a plain envido more often yet from one who chants envidos more often than
@@ -267,7 +268,7 @@ class _Normal:
         if K.ENVIDO not in kinds:
             return None
         mine = envido_value(self.obs.dealt)
-        good = "ev" in self.signs
+        good = partner_envido(self.signs)
         p = envido_chance(self.obs, mine, 0, good)
         best: tuple[float, Action | None] = (self.eq(), None)
         for kind, value in self.envido_chants().items():
@@ -286,7 +287,7 @@ class _Normal:
         than a stranger does) raised."""
         kinds = self.kinds
         mine = envido_value(self.obs.dealt)
-        good = "ev" in self.signs
+        good = partner_envido(self.signs)
         p = envido_chance(self.obs, mine, 0, good)
         falta_points = self.obs.config.envido_falta(self.obs.scores, self.obs.duel is not None)
         accept = {K.ENVIDO: 0.55, K.REAL_ENVIDO: 0.45, K.FALTA_ENVIDO: 0.35}
@@ -320,7 +321,9 @@ class _Normal:
             values[kind] = value
         return values
 
-    def raised_over(self, kind: ActionKind, mine: int, good: bool, falta_points: int) -> float:
+    def raised_over(
+        self, kind: ActionKind, mine: int, good: bool | None, falta_points: int
+    ) -> float:
         """The match chance once a rival raises our envido chant `kind` (to a real envido, or
         a falta over a real envido), answered at its best: given up, or wanted with what its
         raises beyond a stranger's (with anything) and the rest (a good envido) come with."""

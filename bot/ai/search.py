@@ -39,7 +39,7 @@ from bot.ai.estimate import equity, unseen
 from bot.ai.personas import Belief, Persona
 from bot.ai.rivals import NORMAL_ENVIDO_WANTED, Rival
 from bot.ai.rules import envido_chant_gains, play_facil, play_normal
-from bot.ai.signs import consistent
+from bot.ai.signs import all_consistent
 from bot.game.actions import ENVIDO_CHANTS, TRUCO_CHANTS, Action, ActionKind, Deal
 from bot.game.cards import Card, envido_value, flor_value
 from bot.game.errors import IllegalActionError
@@ -152,7 +152,7 @@ class Sampler:
         announced = dict(obs.announced)
         below = {seat: (value, ties) for seat, value, ties in obs.son_buenas}
         partners = seats(self.players).partners(obs.seat)
-        self.options: dict[int, list[tuple[Card, ...]]] = {}
+        self.options: dict[int, Sequence[tuple[Card, ...]]] = {}
         for seat in self.others:
             wanted_signs = list(signs) if seat in partners else []
             if seat in announced or seat in below or obs.flor_declared[seat] or wanted_signs:
@@ -168,25 +168,11 @@ class Sampler:
         flor: bool,
         signs: list[str],
         below: tuple[int, bool] | None = None,
-    ) -> list[tuple[Card, ...]]:
-        keep = []
-        known = self.played[seat]
-        for hidden in itertools.combinations(self.pool, self.obs.cards_left[seat]):
-            dealt = (*known, *hidden)
-            if flor and not (dealt[0].suit == dealt[1].suit == dealt[2].suit):
-                continue
-            if value is not None or below is not None:
-                worth = flor_value(dealt) if flor else envido_value(dealt)
-                if value is not None and worth != value:
-                    continue
-                if below is not None and not (
-                    worth < below[0] or (worth == below[0] and below[1])
-                ):  # R19: "son buenas" said over below[0]
-                    continue
-            if signs and not all(consistent(s, dealt) for s in signs):
-                continue
-            keep.append(hidden)
-        return keep
+    ) -> Sequence[tuple[Card, ...]]:
+        return _hands(
+            tuple(self.pool), tuple(self.played[seat]), self.obs.cards_left[seat], value, flor,
+            tuple(signs), below,
+        )  # fmt: skip
 
     def draw(self) -> tuple[tuple[Card, ...], ...] | None:
         """One deal (seat 0 first) of the whole hand, or None if the draw clashed."""
@@ -272,6 +258,39 @@ class Sampler:
             if persona is not None:  # else the sound player, bent by its habits
                 self.personas[seat] = persona
         return state, weight
+
+
+@functools.lru_cache(maxsize=32)  # (a few thousand hands each at most)
+def _hands(
+    pool: tuple[Card, ...],
+    known: tuple[Card, ...],
+    count: int,
+    value: int | None,
+    flor: bool,
+    signs: tuple[str, ...],
+    below: tuple[int, bool] | None,
+) -> tuple[tuple[Card, ...], ...]:
+    """The hidden cards a seat may hold (`count` of `pool`, beside the `known` it played):
+    its flor, its envido or flor `value` said, "son buenas" over `below`, its `signs` (a
+    partner's señas). Kept: every decision of a hand in 2v2 asks it again for the partner's
+    señas, over thousands of hands, and a hand's worlds draw from the same answer."""
+    keep = []
+    for hidden in itertools.combinations(pool, count):
+        dealt = (*known, *hidden)
+        if flor and not (dealt[0].suit == dealt[1].suit == dealt[2].suit):
+            continue
+        if value is not None or below is not None:
+            worth = flor_value(dealt) if flor else envido_value(dealt)
+            if value is not None and worth != value:
+                continue
+            if below is not None and not (
+                worth < below[0] or (worth == below[0] and below[1])
+            ):  # R19: "son buenas" said over below[0]
+                continue
+        if signs and not all_consistent(signs, dealt):
+            continue
+        keep.append(hidden)
+    return tuple(keep)
 
 
 # What a rival's move said of them (`personas.seen`, a pure function of the rival's view and
@@ -445,6 +464,9 @@ def play_dificil(
         return baseline  # a hand saved before logs existed: by rules
     options = _questions(obs, options, baseline)
     options = _no_gifts(obs, signs, options, baseline, against, edge)
+    # an all-in the baseline would not make is never taken (`_choose`): not played out either
+    risky = _all_in_options(obs, options)
+    options = [a for i, a in enumerate(options) if a == baseline or i not in risky]
     if len(options) == 1:
         return baseline
     sampler = Sampler(obs, signs, rng, rivals, priors)

@@ -483,6 +483,39 @@ def test_the_partners_sena_is_read(seed: int) -> None:
     assert dificil(obs, seed, ("ae",)) in obs.actions
 
 
+def _facing_a_chant(chant: str) -> Observation:
+    """2v2: seat 0 (the mano, envido 5) has played a card; seat 1 chants."""
+    state = start("4c 5o 12b | 3c 6o 12o | 1e 2o 4b | 10c 11o 7c", TWO)
+    do(state, "0:p:12b", f"1:{chant}")
+    return observe(state, 0)
+
+
+@pytest.mark.parametrize(
+    ("chant", "partner", "low", "high"),
+    [
+        # a partner who showed a good envido (28 or more) mostly beats both rivals, the chanter
+        # of a plain envido too: measured over deals, 0.68-0.73 for any envido of its own
+        ("e", True, 0.62, 0.80),
+        # a partner whose señas said no good envido (27 at most) seldom beats an honest real
+        # envido (27 or more): 5 of its own wins 0.01 of such deals; as a stranger's chant
+        # is reckoned (a fifth with any hand), some 0.2 of them
+        ("re", False, 0.05, 0.25),
+    ],
+)
+def test_in_2v2_the_envido_chance_reckons_what_the_partners_senas_said(
+    chant: str, partner: bool, low: float, high: float
+) -> None:
+    from bot.ai.estimate import ENVIDO_FLOOR, envido_chance
+
+    obs = _facing_a_chant(chant)
+    kind = K.ENVIDO if chant == "e" else K.REAL_ENVIDO
+    mine = envido_value(obs.dealt)
+    assert low <= envido_chance(obs, mine, ENVIDO_FLOOR[kind], partner) <= high
+    # (an honest chanter's: the partner's chance alone)
+    honest = envido_chance(obs, mine, ENVIDO_FLOOR[kind], partner, 0.0)
+    assert honest > 0.6 if partner else honest < 0.05
+
+
 def test_habits_do_not_change_what_the_worlds_look_like() -> None:
     state = start("4c 5o 6b | 1e 7e 3c", ONE)
     do(state, "0:p:4c", "1:t")

@@ -4,6 +4,7 @@ what the seat saw, and play that beats weaker play (deterministic seeds, no cloc
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import pickle
 import random
@@ -16,7 +17,7 @@ from bot.ai import LEVELS, Level, decide
 from bot.ai.estimate import ENVIDO_FLOOR, envido_beats, equity, hand_chance
 from bot.ai.rules import play_normal
 from bot.ai.search import Sampler, play_dificil
-from bot.ai.signs import SIGNS, consistent, signs_to_show
+from bot.ai.signs import SIGNS, all_consistent, consistent, signs_to_show
 from bot.game import (
     DECK,
     Deal,
@@ -259,6 +260,15 @@ def test_senas_say_what_is_true() -> None:
     assert signs_to_show(cards("4e 5c 6o")) == ["no"]
     for sign in SIGNS:
         assert isinstance(consistent(sign, cards("2e 2c 7o")), bool)
+
+
+def test_senas_together_are_each_of_them() -> None:
+    """The worlds' filter of a partner's señas (`all_consistent`, reckoned once a hand) keeps
+    the hands that fit each seña, over every hand of the deck."""
+    rng = random.Random(3)
+    for hand in itertools.combinations(DECK, 3):
+        signs = rng.sample(SIGNS, rng.choice((1, 2)))
+        assert all_consistent(signs, hand) == all(consistent(s, hand) for s in signs), signs
 
 
 def test_the_value_of_a_score() -> None:
