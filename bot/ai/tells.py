@@ -343,10 +343,14 @@ def learned(
                 weak = _truco_weak(3 - played, mine[played:], pool)
                 tells = tells.saw(Rate.TRUCO_CALLED_WEAK, weak, _truco_base(3 - played))
         if kind in ENVIDO_CHANTS and not flor:
+            # a raise of the other side's envido is an answer (counted above, with what it
+            # was wanted with): a rival who raises ours with anything may open honestly, and
+            # its openings are what a chant's rate answers for
+            raising = pending is Pending.ENVIDO and not chanted
             chanted = True
             floor = ENVIDO_FLOOR[kind]
             weak = _envido_weak(mine, pool, floor, exact, below)
-            if weak is not None:
+            if weak is not None and not raising:
                 tells = tells.saw(CHANT_RATE[kind], weak, below_floor(floor))
         elif kind in TRUCO_CHANTS:
             weak = _truco_weak(3 - played, mine[played:], pool)

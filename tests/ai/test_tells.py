@@ -122,3 +122,18 @@ async def test_a_persons_rates_go_through_the_store_and_come_back(db_target: Pat
     before = personas.from_json(old)
     assert before is not None and before == replace(liar, tells=Tells())
     assert personas.from_json({**rows[1], "tells": [1.0, "x"]}) is None
+
+
+def test_a_raise_of_our_envido_is_not_read_as_what_its_own_chants_come_with() -> None:
+    """Seat 1 raises seat 0's envido to a real envido holding 5, three hands running, and
+    says its 5 (a 4, a 5 and a 3 of three suits): it raises ours with anything (issue 74's
+    caller raises most envidos it is chanted), which says how it answers, not what a real
+    envido it opens comes with. Its real envido rate stays at the prior (else its honest
+    openings would be taken for bluffs and called); how often it raises moves."""
+    state = new_match(ONE)
+    for number in range(1, 4):
+        # seat 0 is mano on odd hands; on even hands seat 1 plays a card first
+        first = () if number % 2 == 1 else ("1:p:3b",)
+        hand(state, "7c 6c 1e | 4o 5e 3b", *first, "0:e", "1:re", "0:q")
+    assert envido_rate(state, rate=Rate.REAL_ENVIDO) == pytest.approx(PRIOR[Rate.REAL_ENVIDO])
+    assert envido_rate(state, rate=Rate.ENVIDO_RAISES) > PRIOR[Rate.ENVIDO_RAISES] + 0.2
